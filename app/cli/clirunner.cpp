@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+#include "clirunner.h"
+
+#include "protocol/mcp.h"
+#include "transcript/redactor.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+QString CliOptions::usage()
+{
+    return uR"(usage: sonde-cli CONNECTION [OPTIONS] COMMAND
+CONNECTION: --command PROGRAM [--arg A]... [--env K=V]... [--cwd DIR]
+          | --url URL [--header "Name: value"]...
+          | --config FILE --server NAME
+OPTIONS:  --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
+          --shutdown-grace MS (default 100)  --log-level LEVEL
+          --root URI|PATH ...  --sampling-text TEXT  --sampling-model NAME
+          --elicitation accept|decline|cancel  --elicitation-content JSON
+          --url-elicitation accept|decline
+COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
+          | resources templates | resources read URI | prompts list
+          | prompts get NAME [JSON] | exec [FILE|-]
+)"_s;
+}
+
+bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
+{
+    QString configPath, serverName;
+    bool graceGiven = false;
+    auto need = [&](qsizetype &i, QString *value) {
+        if (i + 1 >= args.size()) {
+            *error = u"%1 needs a value"_s.arg(args[i]);
+            return false;
+        }
+        *value = args[++i];
+        return true;
+    };
+    auto jsonObject = [&](const QString &text, const QString &what, QJsonObject *out) {
+        QJsonParseError pe;
+        const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
+        if (pe.error != QJsonParseError::NoError || !d.isObject()) {
+            *error = u"%1 must be a JSON object (%2)"_s.arg(what, pe.error != QJsonParseError::NoError ? pe.errorString() : u"got another JSON type"_s);
+            return false;
+        }
+        *out = d.object();
+        return true;
+    };
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString a = args[i];
+        QString v;
+        if (!a.startsWith("--"_L1) || !o->command.isEmpty()) {
+            o->command.append(a);
+            continue;
+        }
+        if (a == "--quiet"_L1) { o->quiet = true; continue; }
+        if (a == "--show-secrets"_L1) { o->showSecrets = true; continue; }
+        if (a == "--help"_L1) { *error = QString(); return false; }
+        if (!need(i, &v))
+            return false;
+        if (a == "--command"_L1) o->server.program = v;
+        else if (a == "--arg"_L1) o->server.arguments.append(v);
+        else if (a == "--env"_L1) {
+            const qsizetype eq = v.indexOf(u'=');
+            if (eq <= 0) { *error = u"--env wants K=V, got \"%1\""_s.arg(v); return false; }
+            o->server.environment.insert(v.left(eq), v.mid(eq + 1));
+        } else if (a == "--cwd"_L1) o->server.workingDirectory = v;
+        else if (a == "--url"_L1) o->server.url = QUrl(v, QUrl::StrictMode);
+        else if (a == "--header"_L1) {
+            const qsizetype colon = v.indexOf(u':');
+            if (colon <= 0) { *error = u"--header wants \"Name: value\", got \"%1\""_s.arg(v); return false; }
+            o->server.headers.append({v.left(colon).trimmed().toUtf8(), v.mid(colon + 1).trimmed().toUtf8()});
+        } else if (a == "--config"_L1) configPath = v;
+        else if (a == "--server"_L1) serverName = v;
+        else if (a == "--timeout"_L1) {
+            bool ok = false;
+            const double s = v.toDouble(&ok);
+            if (!ok || s <= 0) { *error = u"--timeout wants seconds > 0, got \"%1\""_s.arg(v); return false; }
+            o->server.requestTimeoutMs = int(s * 1000);
+            o->server.initializeTimeoutMs = int(s * 1000);
+        } else if (a == "--shutdown-grace"_L1) {
+            bool ok = false;
+            const int ms = v.toInt(&ok);
+            if (!ok || ms < 0) { *error = u"--shutdown-grace wants milliseconds, got \"%1\""_s.arg(v); return false; }
+            o->server.shutdownGraceMs = ms;
+            graceGiven = true;
+        } else if (a == "--transcript"_L1) o->transcriptPath = v;
+        else if (a == "--log-level"_L1) o->logLevel = v;
+        else if (a == "--root"_L1) o->policy.roots.append(v);
+        else if (a == "--sampling-text"_L1) o->policy.samplingText = v;
+        else if (a == "--sampling-model"_L1) o->policy.samplingModel = v;
+        else if (a == "--elicitation"_L1 || a == "--url-elicitation"_L1) {
+            const QStringList allowed = a == "--elicitation"_L1 ? QStringList{u"accept"_s, u"decline"_s, u"cancel"_s}
+                                                                : QStringList{u"accept"_s, u"decline"_s};
+            if (!allowed.contains(v)) { *error = u"%1 wants one of %2"_s.arg(a, allowed.join(u", "_s)); return false; }
+            (a == "--elicitation"_L1 ? o->policy.elicitationAction : o->policy.urlElicitationAction) = v;
+        } else if (a == "--elicitation-content"_L1) {
+            if (!jsonObject(v, a, &o->policy.elicitationContent))
+                return false;
+        } else {
+            *error = u"unknown option %1"_s.arg(a);
+            return false;
+        }
+    }
+
+    const ServerConfig flags = o->server;
+    const int connections = int(!flags.program.isEmpty()) + int(!flags.url.isEmpty()) + int(!configPath.isEmpty());
+    if (connections != 1) {
+        *error = connections == 0 ? u"say which server: --command, --url or --config"_s
+                                  : u"use only one of --command, --url and --config"_s;
+        return false;
+    }
+    if (!configPath.isEmpty()) {
+        const ServerConfigFile::Result r = ServerConfigFile::load(configPath);
+        if (r.error.isError()) { *error = r.error.message(); return false; }
+        if (serverName.isEmpty() && r.servers.size() == 1)
+            serverName = r.servers.firstKey();
+        if (!r.servers.contains(serverName)) {
+            *error = u"%1: no server named \"%2\" (has: %3)"_s.arg(configPath, serverName, r.servers.keys().join(u", "_s));
+            return false;
+        }
+        ServerConfig c = r.servers.value(serverName);
+        c.requestTimeoutMs = flags.requestTimeoutMs;
+        c.initializeTimeoutMs = flags.initializeTimeoutMs;
+        c.shutdownGraceMs = flags.shutdownGraceMs;
+        o->server = c;
+    } else if (!flags.url.isEmpty()) {
+        if (!flags.url.isValid() || (flags.url.scheme() != "http"_L1 && flags.url.scheme() != "https"_L1)) {
+            *error = u"--url must be an http or https URL"_s;
+            return false;
+        }
+        o->server.route = ServerConfig::Route::StreamableHttp;
+        o->server.name = flags.url.host();
+    } else {
+        o->server.name = QFileInfo(flags.program).fileName();
+    }
+    if (!graceGiven)
+        o->server.shutdownGraceMs = 100; // a one-shot call must not pay the engine's 500 ms
+    if (o->command.isEmpty()) {
+        *error = u"no command given"_s;
+        return false;
+    }
+    return true;
+}
+
+CliRunner::CliRunner(CliOptions options, QObject *parent) : QObject(parent), m_options(std::move(options)) {}
+
+void CliRunner::print(const QJsonObject &o, bool compact)
+{
+    QByteArray out = QJsonDocument(o).toJson(compact ? QJsonDocument::Compact : QJsonDocument::Indented);
+    if (compact)
+        out.append('\n');
+    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
+    std::fflush(stdout);
+}
+
+static void complain(const QString &message)
+{
+    std::fprintf(stderr, "sonde-cli: %s\n", qPrintable(Redactor::redact(message)));
+}
+
+void CliRunner::start()
+{
+    const QString cmd = m_options.command.value(0);
+    static const QStringList known = {u"info"_s, u"ping"_s, u"tools"_s, u"resources"_s, u"prompts"_s, u"exec"_s};
+    if (!known.contains(cmd)) {
+        complain(u"unknown command \"%1\"\n"_s.arg(cmd) + CliOptions::usage());
+        QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
+        return;
+    }
+    if (m_options.server.route != ServerConfig::Route::Stdio) {
+        complain(u"HTTP servers (--url, or a config entry with \"url\") are not supported yet: only stdio"_s);
+        QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
+        return;
+    }
+    if (cmd == "exec"_L1) {
+        const QString path = m_options.command.value(1, u"-"_s);
+        QFile f;
+        const bool opened = path == "-"_L1 ? f.open(stdin, QIODevice::ReadOnly) : (f.setFileName(path), f.open(QIODevice::ReadOnly));
+        if (!opened) {
+            complain(u"cannot read steps from %1: %2"_s.arg(path, f.errorString()));
+            QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
+            return;
+        }
+        for (const QByteArray &line : f.readAll().split('\n'))
+            if (!line.trimmed().isEmpty())
+                m_execLines.append(line);
+    }
+    if (!m_options.transcriptPath.isEmpty()) {
+        QString why;
+        if (!m_transcript.open(m_options.transcriptPath, &why)) {
+            complain(u"cannot write the transcript %1: %2"_s.arg(m_options.transcriptPath, why));
+            QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
+            return;
+        }
+        m_transcript.setRedactSecrets(!m_options.showSecrets);
+    }
+
+    m_host = std::make_unique<CoreHost>();
+    m_handler = std::make_unique<CliServerRequestHandler>(*m_host, m_options.policy, m_options.quiet);
+    m_host->setServerRequestHandler(m_handler.get());
+    connect(m_host.get(), &CoreHost::sessionChanged, this, &CliRunner::onSessionChanged);
+    connect(m_host.get(), &CoreHost::callFinished, this, [this](const CallOutcome &o) {
+        const Done done = m_waiting.take(o.ticket);
+        if (!done)
+            return;
+        QJsonObject answer;
+        bool ok = o.ok();
+        if (o.method == "tools/call"_L1 && (o.ok() || o.error.kind() == Error::Kind::Application)) {
+            answer = Mcp::toolAnswer(o.result.toObject());
+        } else if (o.ok()) {
+            answer = o.result.isObject() ? o.result.toObject() : QJsonObject{{"result"_L1, o.result}};
+        } else {
+            answer.insert("error"_L1, Redactor::redact(o.error.message()));
+            answer.insert("kind"_L1, Error::kindName(o.error.kind()));
+            if (o.error.jsonRpcCode())
+                answer.insert("code"_L1, *o.error.jsonRpcCode());
+            if (!o.error.data().isUndefined() && !o.error.data().isNull())
+                answer.insert("data"_L1, o.error.data());
+        }
+        answer.insert("attempts"_L1, o.attempts);
+        answer.insert("generation"_L1, o.generation);
+        answer.insert("elapsed_ms"_L1, o.finishedMs - o.startedMs);
+        done(answer, ok);
+    });
+    connect(m_host.get(), &CoreHost::notificationReceived, this, [this](const ServerNotification &n) {
+        if (m_notifications.size() < 10'000)
+            m_notifications.append(QJsonObject{{"method"_L1, n.method}, {"params"_L1, n.params}});
+    });
+    connect(m_host.get(), &CoreHost::transcriptBatch, this, [this](const TranscriptBatch &batch) {
+        m_transcript.write(batch);
+        if (m_options.quiet)
+            return;
+        for (const TranscriptEvent &e : batch) {
+            if (e.direction == TranscriptEvent::Direction::Stderr)
+                std::fprintf(stderr, "[%s] %s\n", qPrintable(e.server), e.raw.constData());
+            else if (e.direction == TranscriptEvent::Direction::Violation)
+                std::fprintf(stderr, "[%s] protocol violation: %s: %s\n", qPrintable(e.server),
+                             qPrintable(e.event), e.raw.left(200).constData());
+        }
+    });
+    connect(m_host.get(), &CoreHost::shutdownFinished, this, [this] {
+        m_transcript.flush();
+        Q_EMIT finished(m_exitCode);
+    });
+    m_host->addServer(m_options.server);
+}
+
+void CliRunner::onSessionChanged(const SessionSnapshot &s)
+{
+    if (!s.sessionId.isEmpty())
+        m_transcript.addSessionId(s.sessionId);
+    if (m_snapshotWaiter) {
+        auto waiter = std::exchange(m_snapshotWaiter, nullptr);
+        waiter(s);
+        return;
+    }
+    if (!m_connected && s.state == SessionSnapshot::State::Ready) {
+        m_connected = true;
+        if (!m_options.logLevel.isEmpty())
+            call(u"logging/setLevel"_s, {{"level"_L1, m_options.logLevel}}, [](const QJsonObject &, bool) {});
+        runCommand();
+    } else if (!m_connected && s.state == SessionSnapshot::State::Failed) {
+        complain(u"cannot connect to %1 (%2): %3"_s.arg(s.server, m_options.server.displayCommand(), s.lastError.message()));
+        finish(2);
+    }
+}
+
+void CliRunner::call(const QString &method, const QJsonObject &params, Done done, bool)
+{
+    const quint64 ticket = m_host->call(m_options.server.name, method, params);
+    m_waiting.insert(ticket, std::move(done));
+}
+
+static QJsonObject parseJsonArg(const QString &text, QString *error)
+{
+    if (text.isEmpty())
+        return {};
+    QJsonParseError pe;
+    const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
+    if (pe.error != QJsonParseError::NoError || !d.isObject())
+        *error = u"arguments must be a JSON object: %1"_s.arg(pe.error != QJsonParseError::NoError ? pe.errorString() : u"got another JSON type"_s);
+    return d.object();
+}
+
+void CliRunner::runCommand()
+{
+    const QStringList c = m_options.command;
+    const QString verb = c.value(0);
+    const QString sub = c.value(1);
+    auto oneShot = [this](const QJsonObject &step) {
+        runStep(step, [this](const QJsonObject &answer, bool ok) {
+            print(answer, false);
+            finish(ok ? 0 : 1);
+        });
+    };
+    auto usageError = [this](const QString &why) {
+        complain(why + u'\n' + CliOptions::usage());
+        finish(2);
+    };
+    QString err;
+    if (verb == "info"_L1) {
+        m_snapshotWaiter = [this](const SessionSnapshot &s) {
+            print({{"serverInfo"_L1, s.serverInfo}, {"protocolVersion"_L1, s.protocolVersion},
+                   {"capabilities"_L1, s.serverCapabilities}, {"clientCapabilities"_L1, s.clientCapabilities},
+                   {"instructions"_L1, s.instructions}, {"session"_L1, s.toJson()}}, false);
+            finish(0);
+        };
+        m_host->requestSnapshot(m_options.server.name);
+    } else if (verb == "ping"_L1) {
+        oneShot({{"op"_L1, "ping"_L1}});
+    } else if (verb == "tools"_L1 && sub == "list"_L1) {
+        oneShot({{"op"_L1, "tools/list"_L1}});
+    } else if (verb == "tools"_L1 && sub == "call"_L1 && c.size() >= 3) {
+        const QJsonObject args = parseJsonArg(c.value(3), &err);
+        if (!err.isEmpty())
+            return usageError(err);
+        oneShot({{"op"_L1, "call"_L1}, {"tool"_L1, c[2]}, {"args"_L1, args}});
+    } else if (verb == "resources"_L1 && sub == "list"_L1) {
+        oneShot({{"op"_L1, "resources/list"_L1}});
+    } else if (verb == "resources"_L1 && sub == "templates"_L1) {
+        oneShot({{"op"_L1, "resources/templates/list"_L1}});
+    } else if (verb == "resources"_L1 && sub == "read"_L1 && c.size() >= 3) {
+        oneShot({{"op"_L1, "resources/read"_L1}, {"uri"_L1, c[2]}});
+    } else if (verb == "prompts"_L1 && sub == "list"_L1) {
+        oneShot({{"op"_L1, "prompts/list"_L1}});
+    } else if (verb == "prompts"_L1 && sub == "get"_L1 && c.size() >= 3) {
+        const QJsonObject args = parseJsonArg(c.value(3), &err);
+        if (!err.isEmpty())
+            return usageError(err);
+        oneShot({{"op"_L1, "prompts/get"_L1}, {"name"_L1, c[2]}, {"args"_L1, args}});
+    } else if (verb == "exec"_L1) {
+        nextExecStep();
+    } else {
+        usageError(u"incomplete or unknown command: %1"_s.arg(c.join(u' ')));
+    }
+}
+
+void CliRunner::nextExecStep()
+{
+    if (m_execIndex >= m_execLines.size()) {
+        finish(m_execFailed ? 1 : 0);
+        return;
+    }
+    const int stepNo = ++m_execIndex;
+    const QByteArray line = m_execLines.at(stepNo - 1);
+    QJsonParseError pe;
+    const QJsonDocument d = QJsonDocument::fromJson(line, &pe);
+    auto emitLine = [this, stepNo](const QJsonValue &op, QJsonObject answer, bool ok) {
+        answer.insert("step"_L1, stepNo);
+        answer.insert("op"_L1, op);
+        print(answer, true);
+        if (!ok)
+            m_execFailed = true;
+        QTimer::singleShot(0, this, &CliRunner::nextExecStep);
+    };
+    if (pe.error != QJsonParseError::NoError || !d.isObject() || !d.object().value("op"_L1).isString()) {
+        const QString why = pe.error != QJsonParseError::NoError
+            ? u"step is not JSON: %1 at byte %2"_s.arg(pe.errorString()).arg(pe.offset)
+            : u"a step must be a JSON object with a string \"op\""_s;
+        emitLine(QJsonValue(QJsonValue::Null), {{"error"_L1, why}}, false);
+        return;
+    }
+    const QJsonObject step = d.object();
+    runStep(step, [emitLine, op = step.value("op"_L1)](const QJsonObject &answer, bool ok) {
+        emitLine(op, answer, ok);
+    });
+}
+
+void CliRunner::runStep(const QJsonObject &step, Done done)
+{
+    const QString op = step.value("op"_L1).toString();
+    auto object = [&](const char *key) { return step.value(QLatin1StringView(key)).toObject(); };
+    if (op == "call"_L1) {
+        if (!step.value("tool"_L1).isString())
+            return done({{"error"_L1, "call needs \"tool\""_L1}}, false);
+        call(u"tools/call"_s, {{"name"_L1, step.value("tool"_L1)}, {"arguments"_L1, object("args")}}, done, true);
+    } else if (op == "tools/list"_L1 || op == "resources/list"_L1 || op == "resources/templates/list"_L1
+               || op == "prompts/list"_L1 || op == "ping"_L1) {
+        call(op, {}, done);
+    } else if (op == "resources/read"_L1 || op == "resources/subscribe"_L1 || op == "resources/unsubscribe"_L1) {
+        if (!step.value("uri"_L1).isString())
+            return done({{"error"_L1, u"%1 needs \"uri\""_s.arg(op)}}, false);
+        call(op, {{"uri"_L1, step.value("uri"_L1)}}, done);
+    } else if (op == "prompts/get"_L1) {
+        if (!step.value("name"_L1).isString())
+            return done({{"error"_L1, "prompts/get needs \"name\""_L1}}, false);
+        call(op, {{"name"_L1, step.value("name"_L1)}, {"arguments"_L1, object("args")}}, done);
+    } else if (op == "complete"_L1) {
+        QJsonObject params{{"ref"_L1, object("ref")}, {"argument"_L1, object("argument")}};
+        if (step.contains("context"_L1))
+            params.insert("context"_L1, object("context"));
+        call(u"completion/complete"_s, params, done);
+    } else if (op == "logging/setLevel"_L1) {
+        call(op, {{"level"_L1, step.value("level"_L1).toString(u"info"_s)}}, done);
+    } else if (op == "request"_L1) {
+        if (!step.value("method"_L1).isString())
+            return done({{"error"_L1, "request needs \"method\""_L1}}, false);
+        call(step.value("method"_L1).toString(), object("params"), done);
+    } else if (op == "sleep"_L1) {
+        const int ms = std::clamp(step.value("ms"_L1).toInt(0), 0, 3'600'000);
+        QTimer::singleShot(ms, this, [done, ms] { done({{"slept_ms"_L1, ms}}, true); });
+    } else if (op == "notifications"_L1) {
+        done({{"notifications"_L1, std::exchange(m_notifications, {})}}, true);
+    } else if (op == "state"_L1) {
+        m_snapshotWaiter = [done](const SessionSnapshot &s) { done(s.toJson(), true); };
+        m_host->requestSnapshot(m_options.server.name);
+    } else {
+        done({{"error"_L1, u"unknown op \"%1\""_s.arg(op)}}, false);
+    }
+}
+
+void CliRunner::finish(int code)
+{
+    if (m_finishing)
+        return;
+    m_finishing = true;
+    m_exitCode = code;
+    if (m_host)
+        m_host->shutdown();
+    else
+        Q_EMIT finished(code);
+}
+
+} // namespace Sonde

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: MIT
+#include "demoserver.h"
+
+#include "protocol/mcp.h"
+
+#include <QJsonDocument>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+// A 1x1 PNG, so the image path of a client is exercised without shipping a file.
+static const char TinyPng[] =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+static QJsonObject textContent(const QString &text)
+{
+    return {{"type"_L1, "text"_L1}, {"text"_L1, text}};
+}
+
+static QJsonObject textResult(const QString &text, bool isError = false)
+{
+    QJsonObject r{{"content"_L1, QJsonArray{textContent(text)}}};
+    if (isError)
+        r.insert("isError"_L1, true);
+    return r;
+}
+
+static QJsonObject annotations(bool readOnly, bool destructive, bool idempotent, bool openWorld = false)
+{
+    return {{"readOnlyHint"_L1, readOnly}, {"destructiveHint"_L1, destructive},
+            {"idempotentHint"_L1, idempotent}, {"openWorldHint"_L1, openWorld}};
+}
+
+static QJsonObject schema(const QJsonObject &properties, const QJsonArray &required = {})
+{
+    QJsonObject s{{"type"_L1, "object"_L1}, {"properties"_L1, properties}};
+    if (!required.isEmpty())
+        s.insert("required"_L1, required);
+    return s;
+}
+
+DemoServer::DemoServer(QObject *parent) : QObject(parent) {}
+
+void DemoServer::send(const JsonRpcMessage &m) { Q_EMIT frameReady(m.toCompactJson()); }
+
+void DemoServer::respond(const QJsonValue &id, const QJsonObject &result)
+{
+    send(JsonRpcMessage::response(id, result));
+}
+
+void DemoServer::fail(const QJsonValue &id, int code, const QString &message)
+{
+    send(JsonRpcMessage::errorResponse(id, code, message));
+}
+
+void DemoServer::notify(const QString &method, const QJsonObject &params)
+{
+    send(JsonRpcMessage::notification(method, params));
+}
+
+void DemoServer::ask(const QString &method, const QJsonObject &params, Continuation then)
+{
+    const QJsonValue id = u"demo-%1"_s.arg(m_nextOutgoingId++);
+    m_waiting.insert(JsonRpcMessage::idKey(id), std::move(then));
+    send(JsonRpcMessage::request(id, method, params));
+}
+
+void DemoServer::log(const QString &level, const QString &text)
+{
+    static const QStringList order = {u"debug"_s, u"info"_s, u"notice"_s, u"warning"_s,
+                                      u"error"_s, u"critical"_s, u"alert"_s, u"emergency"_s};
+    if (order.indexOf(level) < order.indexOf(m_logLevel))
+        return;
+    notify(u"notifications/message"_s,
+           {{"level"_L1, level}, {"logger"_L1, "demo"_L1}, {"data"_L1, text}});
+}
+
+void DemoServer::handleFrame(const QByteArray &frame)
+{
+    const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
+    if (parsed.error.isError()) {
+        Q_EMIT stderrLine(u"demo: bad frame: "_s + parsed.error.message());
+        if (parsed.messages.isEmpty())
+            send(JsonRpcMessage::errorResponse(QJsonValue(QJsonValue::Null),
+                                               parsed.error.jsonRpcCode().value_or(JsonRpcCode::InvalidRequest),
+                                               parsed.error.message()));
+    }
+    for (const JsonRpcMessage &m : parsed.messages) {
+        if (m.isRequest()) {
+            handleRequest(m);
+        } else if (m.isNotification()) {
+            handleNotification(m);
+        } else if (m.isResponse()) {
+            const Continuation then = m_waiting.take(JsonRpcMessage::idKey(m.id()));
+            if (then)
+                then(m);
+        }
+    }
+}
+
+void DemoServer::handleNotification(const JsonRpcMessage &m)
+{
+    if (m.method() == "notifications/initialized"_L1) {
+        m_initialized = true;
+        Q_EMIT stderrLine(u"demo: client initialized"_s);
+    } else if (m.method() == "notifications/cancelled"_L1) {
+        const QString key = JsonRpcMessage::idKey(m.params().value("requestId"_L1));
+        if (QTimer *t = m_running.take(key)) {
+            t->stop();
+            t->deleteLater();
+            Q_EMIT stderrLine(u"demo: request %1 cancelled"_s.arg(key));
+        }
+    }
+}
+
+QJsonObject DemoServer::initialize(const QJsonObject &params)
+{
+    const QString asked = params.value("protocolVersion"_L1).toString();
+    const QString version = Mcp::isSupportedProtocolVersion(asked)
+        ? asked : QString::fromLatin1(Mcp::LatestProtocolVersion);
+    return {{"protocolVersion"_L1, version},
+            {"capabilities"_L1, QJsonObject{{"tools"_L1, QJsonObject{{"listChanged"_L1, true}}},
+                                            {"resources"_L1, QJsonObject{{"subscribe"_L1, true}, {"listChanged"_L1, true}}},
+                                            {"prompts"_L1, QJsonObject{{"listChanged"_L1, true}}},
+                                            {"completions"_L1, QJsonObject{}},
+                                            {"logging"_L1, QJsonObject{}}}},
+            {"serverInfo"_L1, QJsonObject{{"name"_L1, "sonde-demo-server"_L1},
+                                          {"title"_L1, "Sonde demo server"_L1},
+                                          {"version"_L1, "0.1.0"_L1}}},
+            {"instructions"_L1, u"A demo server for exploring Sonde: a counter to read (get-counter) and change "
+                                "(increment-counter), a slow task with progress, tools that fail, crash or ask "
+                                "the client questions, notes as resources and two prompts."_s}};
+}
+
+QJsonArray DemoServer::tools() const
+{
+    QJsonArray t;
+    auto add = [&](const QString &name, const QString &description, const QJsonObject &input,
+                   const QJsonObject &ann = {}, const QJsonObject &output = {}) {
+        QJsonObject tool{{"name"_L1, name}, {"description"_L1, description}, {"inputSchema"_L1, input}};
+        if (!ann.isEmpty())
+            tool.insert("annotations"_L1, ann);
+        if (!output.isEmpty())
+            tool.insert("outputSchema"_L1, output);
+        t.append(tool);
+    };
+    add(u"get-counter"_s, u"Reads the counter (read-only)."_s, schema({}), annotations(true, false, true));
+    add(u"increment-counter"_s, u"Adds `by` to the counter: changes server state."_s,
+        schema({{"by"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1}}}}),
+        annotations(false, false, false));
+    add(u"echo"_s, u"Echoes the message back. Carries no annotations on purpose."_s,
+        schema({{"message"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}, {u"message"_s}));
+    add(u"slow-task"_s, u"Takes duration_ms, reporting progress in `steps` steps when asked; honours cancellation."_s,
+        schema({{"duration_ms"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 2000}}},
+                {"steps"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 5}}}}),
+        annotations(true, false, true));
+    add(u"fail"_s, u"Always fails with isError: true."_s,
+        schema({{"reason"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}), annotations(true, false, true));
+    add(u"get-weather"_s, u"Structured output: a made-up forecast that matches outputSchema."_s,
+        schema({{"city"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Paris"_L1}}}}),
+        annotations(true, false, true),
+        schema({{"city"_L1, QJsonObject{{"type"_L1, "string"_L1}}},
+                {"temperature"_L1, QJsonObject{{"type"_L1, "number"_L1}}},
+                {"conditions"_L1, QJsonObject{{"type"_L1, "string"_L1}}}},
+               {u"city"_s, u"temperature"_s, u"conditions"_s}));
+    add(u"tiny-image"_s, u"Returns a 1x1 PNG as image content."_s, schema({}), annotations(true, false, true));
+    add(u"ask-user"_s, u"Asks the client for a name through form elicitation."_s, schema({}),
+        annotations(true, false, false));
+    add(u"ask-model"_s, u"Asks the client's model a question through sampling."_s,
+        schema({{"question"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "What is MCP?"_L1}}}}),
+        annotations(true, false, false, true));
+    add(u"list-roots"_s, u"Asks the client for its roots."_s, schema({}), annotations(true, false, true));
+    add(u"toggle-extra-tool"_s, u"Adds or removes the tool extra-tool and sends tools/list_changed."_s,
+        schema({}), annotations(false, false, false));
+    add(u"print-garbage"_s, u"Writes a line that is not JSON to stdout, then answers normally."_s,
+        schema({}), annotations(true, false, true));
+    add(u"big-answer"_s, u"Answers with `bytes` bytes of text (at most 104857600)."_s,
+        schema({{"bytes"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1048576}}}}),
+        annotations(true, false, true));
+    add(u"write-stderr"_s, u"Writes `lines` lines to stderr."_s,
+        schema({{"lines"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 3}}}}),
+        annotations(true, false, true));
+    add(u"crash"_s, u"Exits the server process with code 3 without answering."_s, schema({}),
+        annotations(false, true, false));
+    if (m_extraTool)
+        add(u"extra-tool"_s, u"Exists only after toggle-extra-tool."_s, schema({}), annotations(true, false, true));
+    return t;
+}
+
+QJsonArray DemoServer::resources() const
+{
+    QJsonArray r;
+    r.append(QJsonObject{{"uri"_L1, "demo://readme"_L1}, {"name"_L1, "readme"_L1},
+                         {"mimeType"_L1, "text/markdown"_L1}, {"description"_L1, "What this server is"_L1}});
+    r.append(QJsonObject{{"uri"_L1, "demo://counter"_L1}, {"name"_L1, "counter"_L1},
+                         {"mimeType"_L1, "application/json"_L1},
+                         {"description"_L1, "The counter; subscribe to hear when it changes"_L1}});
+    for (int i = 1; i <= 10; ++i)
+        r.append(QJsonObject{{"uri"_L1, u"demo://notes/%1"_s.arg(i)}, {"name"_L1, u"note %1"_s.arg(i)},
+                             {"mimeType"_L1, "text/plain"_L1}});
+    return r;
+}
+
+QJsonArray DemoServer::prompts() const
+{
+    return {QJsonObject{{"name"_L1, "greeting"_L1}, {"description"_L1, "Greets someone in a style"_L1},
+                        {"arguments"_L1, QJsonArray{QJsonObject{{"name"_L1, "name"_L1}, {"required"_L1, true}},
+                                                    QJsonObject{{"name"_L1, "style"_L1}, {"required"_L1, false},
+                                                                {"description"_L1, "formal, casual or pirate"_L1}}}}},
+            QJsonObject{{"name"_L1, "summarize-notes"_L1}, {"description"_L1, "Asks for a summary of every note"_L1}},
+            QJsonObject{{"name"_L1, "counter-report"_L1}, {"description"_L1, "Embeds the counter resource"_L1}}};
+}
+
+bool DemoServer::page(const QJsonValue &id, const QJsonObject &params, const QJsonArray &all,
+                      int size, const QString &key)
+{
+    int offset = 0;
+    if (params.contains("cursor"_L1)) {
+        const QString cursor = params.value("cursor"_L1).toString();
+        bool ok = false;
+        offset = cursor.startsWith("offset-"_L1) ? cursor.mid(7).toInt(&ok) : 0;
+        if (!ok || offset < 0 || offset >= all.size()) {
+            fail(id, JsonRpcCode::InvalidParams, u"invalid cursor \"%1\""_s.arg(cursor));
+            return false;
+        }
+    }
+    QJsonArray items;
+    for (int i = offset; i < std::min<int>(offset + size, int(all.size())); ++i)
+        items.append(all.at(i));
+    QJsonObject result{{key, items}};
+    if (offset + size < all.size())
+        result.insert("nextCursor"_L1, u"offset-%1"_s.arg(offset + size));
+    respond(id, result);
+    return true;
+}
+
+void DemoServer::handleRequest(const JsonRpcMessage &m)
+{
+    const QString method = m.method();
+    const QJsonValue id = m.id();
+    if (method == "initialize"_L1)
+        respond(id, initialize(m.params()));
+    else if (method == "ping"_L1)
+        respond(id, {});
+    else if (method == "tools/list"_L1)
+        page(id, m.params(), tools(), ToolsPageSize, u"tools"_s);
+    else if (method == "tools/call"_L1)
+        callTool(id, m.params());
+    else if (method == "resources/list"_L1)
+        page(id, m.params(), resources(), ResourcesPageSize, u"resources"_s);
+    else if (method == "resources/templates/list"_L1)
+        page(id, m.params(),
+             QJsonArray{QJsonObject{{"uriTemplate"_L1, "demo://notes/{id}"_L1}, {"name"_L1, "note by id"_L1},
+                                    {"mimeType"_L1, "text/plain"_L1}}},
+             ResourcesPageSize, u"resourceTemplates"_s);
+    else if (method == "resources/read"_L1)
+        readResource(id, m.params());
+    else if (method == "resources/subscribe"_L1 || method == "resources/unsubscribe"_L1) {
+        const QString uri = m.params().value("uri"_L1).toString();
+        if (method == "resources/subscribe"_L1)
+            m_subscriptions.insert(uri);
+        else
+            m_subscriptions.remove(uri);
+        respond(id, {});
+    } else if (method == "prompts/list"_L1)
+        page(id, m.params(), prompts(), PromptsPageSize, u"prompts"_s);
+    else if (method == "prompts/get"_L1)
+        getPrompt(id, m.params());
+    else if (method == "completion/complete"_L1)
+        complete(id, m.params());
+    else if (method == "logging/setLevel"_L1) {
+        m_logLevel = m.params().value("level"_L1).toString(m_logLevel);
+        respond(id, {});
+    } else
+        fail(id, JsonRpcCode::MethodNotFound, u"method not found: %1"_s.arg(method));
+}
+
+void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
+{
+    const QString name = params.value("name"_L1).toString();
+    const QJsonObject args = params.value("arguments"_L1).toObject();
+    const QJsonValue token = params.value("_meta"_L1).toObject().value("progressToken"_L1);
+
+    if (name == "get-counter"_L1) {
+        respond(id, textResult(u"counter = %1"_s.arg(m_counter)));
+    } else if (name == "increment-counter"_L1) {
+        const QJsonValue by = args.value("by"_L1);
+        if (!by.isUndefined() && !by.isDouble()) {
+            respond(id, textResult(u"argument \"by\" must be an integer"_s, true));
+            return;
+        }
+        m_counter += by.toInteger(1);
+        log(u"info"_s, u"counter is now %1"_s.arg(m_counter));
+        if (m_subscriptions.contains(u"demo://counter"_s))
+            notify(u"notifications/resources/updated"_s, {{"uri"_L1, "demo://counter"_L1}});
+        respond(id, textResult(u"counter = %1"_s.arg(m_counter)));
+    } else if (name == "echo"_L1) {
+        if (!args.value("message"_L1).isString()) {
+            respond(id, textResult(u"argument \"message\" (string) is required"_s, true));
+            return;
+        }
+        respond(id, textResult(u"Echo: "_s + args.value("message"_L1).toString()));
+    } else if (name == "slow-task"_L1) {
+        startSlowTask(id, args, token);
+    } else if (name == "fail"_L1) {
+        respond(id, textResult(u"the demo tool failed: %1"_s.arg(args.value("reason"_L1).toString(u"as asked"_s)), true));
+    } else if (name == "get-weather"_L1) {
+        const QString city = args.value("city"_L1).toString(u"Paris"_s);
+        const QJsonObject forecast{{"city"_L1, city}, {"temperature"_L1, 12.5 + city.size()},
+                                   {"conditions"_L1, city.size() % 2 ? "cloudy"_L1 : "sunny"_L1}};
+        // The text is a sentence, not the JSON again, so clients show both forms.
+        QJsonObject r = textResult(u"%1: %2 degrees, %3"_s.arg(city).arg(forecast.value("temperature"_L1).toDouble())
+                                       .arg(forecast.value("conditions"_L1).toString()));
+        r.insert("structuredContent"_L1, forecast);
+        respond(id, r);
+    } else if (name == "tiny-image"_L1) {
+        respond(id, {{"content"_L1, QJsonArray{textContent(u"a 1x1 PNG:"_s),
+                                               QJsonObject{{"type"_L1, "image"_L1},
+                                                           {"data"_L1, QString::fromLatin1(TinyPng)},
+                                                           {"mimeType"_L1, "image/png"_L1}}}}});
+    } else if (name == "ask-user"_L1) {
+        const QJsonObject requested = schema(
+            {{"name"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Ada"_L1}}},
+             {"confirm"_L1, QJsonObject{{"type"_L1, "boolean"_L1}, {"default"_L1, true}}}},
+            {u"name"_s});
+        ask(u"elicitation/create"_s,
+            {{"mode"_L1, "form"_L1}, {"message"_L1, "Who is using the demo?"_L1}, {"requestedSchema"_L1, requested}},
+            [this, id](const JsonRpcMessage &a) {
+                if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
+                    respond(id, textResult(u"elicitation failed: "_s + a.errorMessage(), true));
+                    return;
+                }
+                const QJsonObject r = a.result().toObject();
+                respond(id, textResult(u"action=%1 content=%2"_s.arg(
+                                r.value("action"_L1).toString(),
+                                QString::fromUtf8(QJsonDocument(r.value("content"_L1).toObject()).toJson(QJsonDocument::Compact)))));
+            });
+    } else if (name == "ask-model"_L1) {
+        const QString question = args.value("question"_L1).toString(u"What is MCP?"_s);
+        ask(u"sampling/createMessage"_s,
+            {{"messages"_L1, QJsonArray{QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, textContent(question)}}}},
+             {"maxTokens"_L1, 100}},
+            [this, id](const JsonRpcMessage &a) {
+                if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
+                    respond(id, textResult(u"sampling failed: "_s + a.errorMessage(), true));
+                    return;
+                }
+                const QJsonObject r = a.result().toObject();
+                respond(id, textResult(u"model %1 said: %2"_s.arg(r.value("model"_L1).toString(),
+                                                                  r.value("content"_L1).toObject().value("text"_L1).toString())));
+            });
+    } else if (name == "list-roots"_L1) {
+        ask(u"roots/list"_s, {}, [this, id](const JsonRpcMessage &a) {
+            if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
+                respond(id, textResult(u"roots/list failed: "_s + a.errorMessage(), true));
+                return;
+            }
+            QStringList uris;
+            for (const QJsonValue &root : a.result().toObject().value("roots"_L1).toArray())
+                uris.append(root.toObject().value("uri"_L1).toString());
+            respond(id, textResult(u"roots: "_s + uris.join(u", "_s)));
+        });
+    } else if (name == "toggle-extra-tool"_L1) {
+        m_extraTool = !m_extraTool;
+        notify(u"notifications/tools/list_changed"_s);
+        respond(id, textResult(m_extraTool ? u"extra-tool added"_s : u"extra-tool removed"_s));
+    } else if (name == "print-garbage"_L1) {
+        Q_EMIT frameReady("this line is not JSON: the demo server printed it on purpose");
+        respond(id, textResult(u"printed a non-JSON line before this answer"_s));
+    } else if (name == "big-answer"_L1) {
+        const qint64 bytes = std::clamp<qint64>(args.value("bytes"_L1).toInteger(1048576), 0, 104857600);
+        respond(id, textResult(QString(qsizetype(bytes), u'x')));
+    } else if (name == "write-stderr"_L1) {
+        const int lines = std::clamp(args.value("lines"_L1).toInt(3), 0, 10000);
+        for (int i = 1; i <= lines; ++i)
+            Q_EMIT stderrLine(u"demo: stderr line %1 of %2"_s.arg(i).arg(lines));
+        respond(id, textResult(u"wrote %1 stderr lines"_s.arg(lines)));
+    } else if (name == "crash"_L1) {
+        Q_EMIT stderrLine(u"demo: crashing on purpose"_s);
+        Q_EMIT exitRequested(3);
+    } else if (name == "extra-tool"_L1 && m_extraTool) {
+        respond(id, textResult(u"extra-tool ran"_s));
+    } else {
+        fail(id, JsonRpcCode::InvalidParams, u"unknown tool: %1"_s.arg(name));
+    }
+}
+
+void DemoServer::startSlowTask(const QJsonValue &id, const QJsonObject &args, const QJsonValue &token)
+{
+    const int duration = std::clamp(int(args.value("duration_ms"_L1).toInteger(2000)), 0, 3'600'000);
+    const int steps = std::clamp(int(args.value("steps"_L1).toInteger(5)), 1, 10'000);
+    auto *timer = new QTimer(this);
+    timer->setInterval(duration / steps);
+    const QString key = JsonRpcMessage::idKey(id);
+    m_running.insert(key, timer);
+    auto step = std::make_shared<int>(0);
+    connect(timer, &QTimer::timeout, this, [this, timer, key, id, token, steps, duration, step] {
+        ++*step;
+        if (!token.isUndefined() && !token.isNull())
+            notify(u"notifications/progress"_s,
+                   {{"progressToken"_L1, token}, {"progress"_L1, *step}, {"total"_L1, steps},
+                    {"message"_L1, u"step %1 of %2"_s.arg(*step).arg(steps)}});
+        if (*step >= steps) {
+            m_running.remove(key);
+            timer->stop();
+            timer->deleteLater();
+            respond(id, textResult(u"slow task finished after %1 ms in %2 steps"_s.arg(duration).arg(steps)));
+        }
+    });
+    timer->start();
+}
+
+void DemoServer::readResource(const QJsonValue &id, const QJsonObject &params)
+{
+    const QString uri = params.value("uri"_L1).toString();
+    QString text;
+    QString mime = u"text/plain"_s;
+    if (uri == "demo://readme"_L1) {
+        text = u"# Sonde demo server\nTry increment-counter, then read demo://counter."_s;
+        mime = u"text/markdown"_s;
+    } else if (uri == "demo://counter"_L1) {
+        text = QString::fromUtf8(QJsonDocument(QJsonObject{{"counter"_L1, m_counter}}).toJson(QJsonDocument::Compact));
+        mime = u"application/json"_s;
+    } else if (uri.startsWith("demo://notes/"_L1)) {
+        bool ok = false;
+        const int n = uri.mid(13).toInt(&ok);
+        if (!ok || n < 1 || n > 10) {
+            fail(id, -32002, u"resource not found: %1"_s.arg(uri));
+            return;
+        }
+        text = u"This is note %1."_s.arg(n);
+    } else {
+        fail(id, -32002, u"resource not found: %1"_s.arg(uri));
+        return;
+    }
+    respond(id, {{"contents"_L1, QJsonArray{QJsonObject{{"uri"_L1, uri}, {"mimeType"_L1, mime}, {"text"_L1, text}}}}});
+}
+
+void DemoServer::getPrompt(const QJsonValue &id, const QJsonObject &params)
+{
+    const QString name = params.value("name"_L1).toString();
+    const QJsonObject args = params.value("arguments"_L1).toObject();
+    auto message = [](const QString &text) {
+        return QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, textContent(text)}};
+    };
+    if (name == "greeting"_L1) {
+        if (!args.value("name"_L1).isString()) {
+            fail(id, JsonRpcCode::InvalidParams, u"prompt greeting needs the argument \"name\""_s);
+            return;
+        }
+        const QString style = args.value("style"_L1).toString(u"casual"_s);
+        respond(id, {{"description"_L1, "A greeting"_L1},
+                     {"messages"_L1, QJsonArray{message(u"Greet %1 in a %2 style."_s.arg(args.value("name"_L1).toString(), style))}}});
+    } else if (name == "summarize-notes"_L1) {
+        respond(id, {{"messages"_L1, QJsonArray{message(u"Summarize the ten demo notes."_s)}}});
+    } else if (name == "counter-report"_L1) {
+        respond(id, {{"messages"_L1, QJsonArray{QJsonObject{
+                         {"role"_L1, "user"_L1},
+                         {"content"_L1, QJsonObject{{"type"_L1, "resource"_L1},
+                                                    {"resource"_L1, QJsonObject{{"uri"_L1, "demo://counter"_L1},
+                                                                                {"mimeType"_L1, "application/json"_L1},
+                                                                                {"text"_L1, u"{\"counter\":%1}"_s.arg(m_counter)}}}}}}}}});
+    } else {
+        fail(id, JsonRpcCode::InvalidParams, u"unknown prompt: %1"_s.arg(name));
+    }
+}
+
+void DemoServer::complete(const QJsonValue &id, const QJsonObject &params)
+{
+    const QJsonObject ref = params.value("ref"_L1).toObject();
+    const QJsonObject argument = params.value("argument"_L1).toObject();
+    const QString prefix = argument.value("value"_L1).toString();
+    QStringList candidates;
+    if (ref.value("type"_L1).toString() == "ref/prompt"_L1 && ref.value("name"_L1).toString() == "greeting"_L1
+        && argument.value("name"_L1).toString() == "style"_L1)
+        candidates = {u"formal"_s, u"casual"_s, u"pirate"_s};
+    else if (ref.value("type"_L1).toString() == "ref/resource"_L1 && argument.value("name"_L1).toString() == "id"_L1)
+        for (int i = 1; i <= 10; ++i)
+            candidates.append(QString::number(i));
+    QJsonArray values;
+    for (const QString &c : std::as_const(candidates))
+        if (c.startsWith(prefix))
+            values.append(c);
+    respond(id, {{"completion"_L1, QJsonObject{{"values"_L1, values}, {"total"_L1, values.size()}, {"hasMore"_L1, false}}}});
+}
+
+} // namespace Sonde

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "protocol/jsonrpcmessage.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QObject>
+#include <QSet>
+
+#include <functional>
+
+class QTimer;
+
+namespace Sonde {
+
+// Sonde's built-in MCP server: what a new user sees first and the engine's test fixture.
+// Transport-agnostic: frames in through handleFrame(), out through frameReady(). Its tools
+// cover each case the client must handle: read-only, write (server state), unannotated,
+// slow with progress and cancellation, isError, outputSchema + structuredContent, image
+// content, server -> client requests (elicitation, sampling, roots), list_changed, a
+// non-JSON line on stdout, large answers and a crash mid-call. Lists are paginated.
+class DemoServer : public QObject
+{
+    Q_OBJECT
+public:
+    explicit DemoServer(QObject *parent = nullptr);
+    void handleFrame(const QByteArray &frame);
+
+    // Page sizes are small on purpose so every client meets nextCursor.
+    static constexpr int ToolsPageSize = 5;
+    static constexpr int ResourcesPageSize = 5;
+    static constexpr int PromptsPageSize = 2;
+
+Q_SIGNALS:
+    void frameReady(const QByteArray &frame);
+    void stderrLine(const QString &line);
+    void exitRequested(int code);
+
+private:
+    using Continuation = std::function<void(const JsonRpcMessage &answer)>;
+
+    void handleRequest(const JsonRpcMessage &m);
+    void handleNotification(const JsonRpcMessage &m);
+    void send(const JsonRpcMessage &m);
+    void respond(const QJsonValue &id, const QJsonObject &result);
+    void fail(const QJsonValue &id, int code, const QString &message);
+    void ask(const QString &method, const QJsonObject &params, Continuation then);
+    void notify(const QString &method, const QJsonObject &params = {});
+    void log(const QString &level, const QString &text);
+
+    QJsonObject initialize(const QJsonObject &params);
+    QJsonArray tools() const;
+    QJsonArray resources() const;
+    QJsonArray prompts() const;
+    bool page(const QJsonValue &id, const QJsonObject &params, const QJsonArray &all, int size,
+              const QString &key);
+    void callTool(const QJsonValue &id, const QJsonObject &params);
+    void readResource(const QJsonValue &id, const QJsonObject &params);
+    void getPrompt(const QJsonValue &id, const QJsonObject &params);
+    void complete(const QJsonValue &id, const QJsonObject &params);
+    void startSlowTask(const QJsonValue &id, const QJsonObject &args, const QJsonValue &token);
+
+    bool m_initialized = false;
+    qint64 m_counter = 0;
+    bool m_extraTool = false;
+    QString m_logLevel = QStringLiteral("info");
+    QSet<QString> m_subscriptions;
+    qint64 m_nextOutgoingId = 1;
+    QHash<QString, Continuation> m_waiting;   // our requests to the client, by idKey
+    QHash<QString, QTimer *> m_running;       // slow tasks by the client's request idKey
+};
+
+} // namespace Sonde

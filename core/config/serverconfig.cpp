@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+#include "config/serverconfig.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+QString ServerConfig::routeName() const
+{
+    switch (route) {
+    case Route::Stdio: return u"stdio"_s;
+    case Route::StreamableHttp: return u"streamable-http"_s;
+    case Route::LegacySse: return u"sse"_s;
+    }
+    return {};
+}
+
+static QString shellQuote(const QString &s)
+{
+    if (!s.isEmpty() && s.indexOf(QRegularExpression(u"[^A-Za-z0-9_@%+=:,./-]"_s)) < 0)
+        return s;
+    QString q = s;
+    q.replace(u'\'', u"'\\''"_s);
+    return u'\'' + q + u'\'';
+}
+
+QString ServerConfig::displayCommand() const
+{
+    if (route != Route::Stdio)
+        return url.toString();
+    QStringList parts;
+    for (auto it = environment.begin(); it != environment.end(); ++it)
+        parts.append(it.key() + u'=' + shellQuote(it.value()));
+    parts.append(shellQuote(program));
+    for (const QString &a : arguments)
+        parts.append(shellQuote(a));
+    return parts.join(u' ');
+}
+
+static int editDistance(const QString &a, const QString &b)
+{
+    QList<int> prev(b.size() + 1), cur(b.size() + 1);
+    for (qsizetype j = 0; j <= b.size(); ++j)
+        prev[j] = int(j);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        cur[0] = int(i);
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const int sub = prev[j - 1] + (a[i - 1].toLower() == b[j - 1].toLower() ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+static QString suggestion(const QString &key, const QStringList &known)
+{
+    QString best;
+    int bestDistance = 3;
+    for (const QString &k : known) {
+        const int d = editDistance(key, k);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = k;
+        }
+    }
+    return best.isEmpty() ? QString() : u" (did you mean \"%1\"?)"_s.arg(best);
+}
+
+static QPair<int, int> lineAndColumn(const QByteArray &text, int offset)
+{
+    int line = 1, col = 1;
+    for (int i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return {line, col};
+}
+
+ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &json, const QString &source)
+{
+    Result r;
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (pe.error != QJsonParseError::NoError) {
+        const auto [line, col] = lineAndColumn(json, pe.offset);
+        r.error = Error::protocol(u"%1:%2:%3: %4"_s.arg(source).arg(line).arg(col).arg(pe.errorString()));
+        return r;
+    }
+    if (!doc.isObject()) {
+        r.error = Error::protocol(u"%1: the top level must be an object"_s.arg(source));
+        return r;
+    }
+    const QJsonObject root = doc.object();
+    QJsonValue serversValue = root.value("mcpServers"_L1);
+    QString mapKey = u"mcpServers"_s;
+    if (serversValue.isUndefined()) {
+        serversValue = root.value("servers"_L1);
+        mapKey = u"servers"_s;
+    }
+    if (serversValue.isUndefined()) {
+        r.error = Error::protocol(u"%1: no \"mcpServers\" or \"servers\" object%2"_s.arg(
+            source, root.isEmpty() ? QString() : suggestion(root.keys().constFirst(), {u"mcpServers"_s, u"servers"_s})));
+        return r;
+    }
+    if (!serversValue.isObject()) {
+        r.error = Error::protocol(u"%1: \"%2\" must be an object mapping names to servers"_s.arg(source, mapKey));
+        return r;
+    }
+    static const QStringList known = {u"command"_s, u"args"_s, u"env"_s, u"cwd"_s, u"type"_s,
+                                      u"url"_s, u"headers"_s, u"envFile"_s, u"disabled"_s,
+                                      u"timeout"_s, u"description"_s, u"autoApprove"_s,
+                                      u"alwaysAllow"_s, u"transport"_s};
+    const QJsonObject servers = serversValue.toObject();
+    for (auto it = servers.begin(); it != servers.end(); ++it) {
+        const QString name = it.key();
+        auto fail = [&](const QString &why) {
+            r.error = Error::protocol(u"%1: server \"%2\": %3"_s.arg(source, name, why));
+        };
+        if (!it.value().isObject()) {
+            fail(u"must be an object"_s);
+            return r;
+        }
+        const QJsonObject s = it.value().toObject();
+        for (auto k = s.begin(); k != s.end(); ++k) {
+            if (!known.contains(k.key())) {
+                fail(u"unknown key \"%1\"%2"_s.arg(k.key(), suggestion(k.key(), known)));
+                return r;
+            }
+        }
+        ServerConfig c;
+        c.name = name;
+        const QString type = s.value("type"_L1).toString(s.value("transport"_L1).toString());
+        const bool hasCommand = s.contains("command"_L1);
+        const bool hasUrl = s.contains("url"_L1);
+        if (hasCommand && hasUrl) {
+            fail(u"has both \"command\" and \"url\"; keep one"_s);
+            return r;
+        }
+        if (!hasCommand && !hasUrl) {
+            fail(u"needs \"command\" (stdio) or \"url\" (HTTP)"_s);
+            return r;
+        }
+        if (hasCommand) {
+            if (!s.value("command"_L1).isString() || s.value("command"_L1).toString().isEmpty()) {
+                fail(u"\"command\" must be a non-empty string"_s);
+                return r;
+            }
+            c.route = ServerConfig::Route::Stdio;
+            c.program = s.value("command"_L1).toString();
+            const QJsonValue args = s.value("args"_L1);
+            if (!args.isUndefined()) {
+                if (!args.isArray()) {
+                    fail(u"\"args\" must be an array of strings"_s);
+                    return r;
+                }
+                for (const QJsonValue &a : args.toArray()) {
+                    if (!a.isString()) {
+                        fail(u"\"args\" must be an array of strings"_s);
+                        return r;
+                    }
+                    c.arguments.append(a.toString());
+                }
+            }
+            const QJsonValue cwd = s.value("cwd"_L1);
+            if (!cwd.isUndefined() && !cwd.isString()) {
+                fail(u"\"cwd\" must be a string"_s);
+                return r;
+            }
+            c.workingDirectory = cwd.toString();
+        } else {
+            const QUrl url(s.value("url"_L1).toString(), QUrl::StrictMode);
+            if (!url.isValid() || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1)) {
+                fail(u"\"url\" must be an http or https URL"_s);
+                return r;
+            }
+            c.url = url;
+            c.route = type == "sse"_L1 ? ServerConfig::Route::LegacySse
+                                       : ServerConfig::Route::StreamableHttp;
+            const QJsonObject headers = s.value("headers"_L1).toObject();
+            for (auto h = headers.begin(); h != headers.end(); ++h)
+                c.headers.append({h.key().toUtf8(), h.value().toString().toUtf8()});
+        }
+        const QJsonValue env = s.value("env"_L1);
+        if (!env.isUndefined()) {
+            if (!env.isObject()) {
+                fail(u"\"env\" must be an object of strings"_s);
+                return r;
+            }
+            const QJsonObject e = env.toObject();
+            for (auto v = e.begin(); v != e.end(); ++v) {
+                if (!v.value().isString()) {
+                    fail(u"env \"%1\" must be a string"_s.arg(v.key()));
+                    return r;
+                }
+                c.environment.insert(v.key(), v.value().toString());
+            }
+        }
+        if (!type.isEmpty() && type != "stdio"_L1 && type != "http"_L1 && type != "sse"_L1
+            && type != "streamable-http"_L1 && type != "streamableHttp"_L1) {
+            fail(u"unknown type \"%1\" (stdio, http or sse)"_s.arg(type));
+            return r;
+        }
+        if (type == "stdio"_L1 && !hasCommand) {
+            fail(u"type \"stdio\" needs \"command\""_s);
+            return r;
+        }
+        if (s.value("disabled"_L1).toBool())
+            r.warnings.append(u"server \"%1\" is marked disabled"_s.arg(name));
+        r.servers.insert(name, c);
+    }
+    return r;
+}
+
+ServerConfigFile::Result ServerConfigFile::load(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        Result r;
+        r.error = Error::protocol(u"%1: cannot read: %2"_s.arg(path, f.errorString()));
+        return r;
+    }
+    return parse(f.readAll(), path);
+}
+
+} // namespace Sonde

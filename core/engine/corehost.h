@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/serverconfig.h"
+#include "engine/values.h"
+#include "session/sessionsnapshot.h"
+#include "transcript/transcriptevent.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QObject>
+
+#include <memory>
+
+class QThread;
+
+namespace Sonde {
+
+class Clock;
+class Engine;
+
+// Answers the requests a server sends to the client (sampling, elicitation, roots). The
+// front end implements it: the CLI from its flags, the GUI by asking the user. It is called
+// on the caller's thread and answers, now or later, through CoreHost::reply().
+class ServerRequestHandler
+{
+public:
+    virtual ~ServerRequestHandler() = default;
+    virtual void handleServerRequest(const ServerRequest &request) = 0;
+};
+
+// The front end's only handle on the core. It lives on the caller's thread, owns the worker
+// thread and the Engine on it, queues every command there and re-emits the engine's value
+// signals on the caller's thread. Never blocks: no BlockingQueuedConnection, no waitFor*.
+// Destroying it shuts the engine down and joins the thread.
+class CoreHost : public QObject
+{
+    Q_OBJECT
+public:
+    explicit CoreHost(QObject *parent = nullptr);
+    // With an injected clock (tests). The clock must be usable from the worker thread.
+    explicit CoreHost(std::shared_ptr<const Clock> clock, QObject *parent = nullptr);
+    ~CoreHost() override;
+
+    // The capabilities Sonde declares in initialize (default: roots, sampling, elicitation
+    // form + url). Applies to servers added afterwards.
+    void setClientCapabilities(const QJsonObject &capabilities);
+    static QJsonObject defaultClientCapabilities();
+    void setServerRequestHandler(ServerRequestHandler *handler) { m_handler = handler; }
+
+    void addServer(const ServerConfig &config, bool connectNow = true);
+    void connectServer(const QString &name);
+    void disconnectServer(const QString &name);
+    void removeServer(const QString &name);
+    // Returns the ticket that callFinished will carry.
+    quint64 call(const QString &server, const QString &method, const QJsonObject &params = {},
+                 int timeoutMs = 0);
+    quint64 call(CallRequest request);
+    void cancel(quint64 ticket, const QString &reason = QStringLiteral("cancelled by the user"));
+    void reply(const ServerReply &reply);
+    void requestSnapshot(const QString &server);
+    // Asks the engine to close every session; shutdownFinished() follows.
+    void shutdown();
+
+    // The last snapshot seen for a server (kept on the caller's thread).
+    SessionSnapshot lastSnapshot(const QString &server) const { return m_snapshots.value(server); }
+    QThread *engineThread() const { return m_thread; }
+
+Q_SIGNALS:
+    void sessionChanged(const Sonde::SessionSnapshot &snapshot);
+    void callFinished(const Sonde::CallOutcome &outcome);
+    void serverRequestReceived(const Sonde::ServerRequest &request);
+    void notificationReceived(const Sonde::ServerNotification &notification);
+    void listRefreshed(const QString &server, const QString &method, const QJsonArray &items);
+    void transcriptBatch(const Sonde::TranscriptBatch &batch);
+    void shutdownFinished();
+
+private:
+    template<typename F>
+    void post(F &&f);
+    void onServerRequest(const ServerRequest &request);
+
+    std::shared_ptr<const Clock> m_clock;
+    QThread *m_thread = nullptr;
+    Engine *m_engine = nullptr;
+    ServerRequestHandler *m_handler = nullptr;
+    QHash<QString, SessionSnapshot> m_snapshots;
+    quint64 m_nextTicket = 1;
+};
+
+} // namespace Sonde

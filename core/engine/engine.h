@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/serverconfig.h"
+#include "engine/values.h"
+#include "session/sessionsnapshot.h"
+#include "transcript/transcriptevent.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QObject>
+
+#include <memory>
+
+class QTimer;
+
+namespace Sonde {
+
+class Clock;
+class ServerSession;
+
+// The engine: every server's session, on the worker thread. It is driven only through
+// queued calls from CoreHost and answers only with value signals. Wire traffic is batched
+// (every 50 ms, and before any call result so a front end never sees a result before the
+// frames that produced it). Thread: the worker; created and destroyed there by CoreHost.
+class Engine : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Engine(std::shared_ptr<const Clock> clock, QObject *parent = nullptr);
+    ~Engine() override;
+
+    void setClientCapabilities(const QJsonObject &capabilities);
+    void addServer(const ServerConfig &config, bool connectNow);
+    void connectServer(const QString &name);
+    void disconnectServer(const QString &name);
+    void removeServer(const QString &name);
+    void call(const CallRequest &request);
+    void cancel(quint64 ticket, const QString &reason);
+    void reply(const ServerReply &reply);
+    void requestSnapshot(const QString &name);
+    // Closes every session; shutdownFinished() follows when all transports are down.
+    void shutdown();
+
+Q_SIGNALS:
+    void sessionChanged(const Sonde::SessionSnapshot &snapshot);
+    void callFinished(const Sonde::CallOutcome &outcome);
+    void serverRequestReceived(const Sonde::ServerRequest &request);
+    void notificationReceived(const Sonde::ServerNotification &notification);
+    void listRefreshed(const QString &server, const QString &method, const QJsonArray &items);
+    void transcriptBatch(const Sonde::TranscriptBatch &batch);
+    void shutdownFinished();
+
+private:
+    void append(const TranscriptEvent &event);
+    void flush();
+    void maybeFinishShutdown();
+
+    std::shared_ptr<const Clock> m_clock;
+    QJsonObject m_clientCapabilities;
+    QHash<QString, ServerSession *> m_sessions;
+    TranscriptBatch m_batch;
+    QTimer *m_flushTimer = nullptr;
+    QHash<quint64, QString> m_ticketServer;
+    bool m_shuttingDown = false;
+    int m_stillOpen = 0;
+};
+
+} // namespace Sonde

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#include "engine/values.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+QJsonObject CallOutcome::toJson() const
+{
+    QJsonObject o{{"server"_L1, server}, {"method"_L1, method}, {"generation"_L1, generation},
+                  {"attempts"_L1, attempts}, {"elapsed_ms"_L1, finishedMs - startedMs}};
+    if (ok())
+        o.insert("result"_L1, result);
+    else
+        o.insert("error"_L1, error.toJson());
+    return o;
+}
+
+} // namespace Sonde

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "protocol/error.h"
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QMetaType>
+#include <QString>
+
+namespace Sonde {
+
+// A client → server call as the front end asks for it. `ticket` is the front end's handle
+// (allocated by CoreHost); the JSON-RPC ids are the session's business.
+struct CallRequest
+{
+    quint64 ticket = 0;
+    QString server;
+    QString method;
+    QJsonObject params;
+    int timeoutMs = 0;        // 0: the server's configured timeout
+    bool followPages = true;  // list methods: follow nextCursor to the end
+    bool withProgress = true; // tools/call: send _meta.progressToken
+};
+
+// How a call ended, as a value. `result` is the raw JSON-RPC result (for paginated lists:
+// every page's items merged under the list key, with "pages" counted).
+struct CallOutcome
+{
+    quint64 ticket = 0;
+    QString server;
+    QString method;
+    QJsonValue result;
+    Error error;             // kind None on success
+    int generation = 0;      // the session generation the call was sent on
+    int attempts = 0;        // JSON-RPC requests sent for it (pages count)
+    qint64 startedMs = 0;
+    qint64 finishedMs = 0;
+    bool ok() const { return !error.isError(); }
+    QJsonObject toJson() const;
+};
+
+// A request from the server (sampling, elicitation, roots) that the front end answers.
+// `id` is the server's JSON-RPC id, echoed back in the reply.
+struct ServerRequest
+{
+    QString server;
+    int generation = 0;
+    QJsonValue id;
+    QString method;
+    QJsonObject params;
+};
+
+struct ServerReply
+{
+    QString server;
+    int generation = 0;
+    QJsonValue id;
+    QJsonObject result; // used when error is None
+    Error error;        // a JSON-RPC error answer: code from jsonRpcCode(), else -32603
+};
+
+// A notification from the server (progress, log message, list_changed, resources/updated,
+// cancelled), passed on as it came.
+struct ServerNotification
+{
+    QString server;
+    int generation = 0;
+    qint64 timeMs = 0;
+    QString method;
+    QJsonObject params;
+};
+
+} // namespace Sonde
+
+Q_DECLARE_METATYPE(Sonde::CallRequest)
+Q_DECLARE_METATYPE(Sonde::CallOutcome)
+Q_DECLARE_METATYPE(Sonde::ServerRequest)
+Q_DECLARE_METATYPE(Sonde::ServerReply)
+Q_DECLARE_METATYPE(Sonde::ServerNotification)

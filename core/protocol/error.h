@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace Sonde {
+
+// A failure as a value: what went wrong (kind), where it came from (HTTP status, JSON-RPC
+// code) and why (a cause chain plus, for grouped failures, child errors). The recovery
+// classifier walks this structure (RECOVERY.md §1), so transports must keep the original
+// failure as the cause instead of flattening it into a string. Copyable across threads.
+class Error
+{
+public:
+    enum class Kind {
+        None,        // no error
+        Transport,   // pipe, process, socket, stream: the bytes did not get through
+        Protocol,    // the peer broke JSON-RPC/MCP rules (malformed line, bad version)
+        Timeout,     // no answer within the request's timeout
+        Remote,      // a JSON-RPC error response from the server
+        Application, // a tool result with isError: true
+        Cancelled,   // the user cancelled: never a strike, vetoes "session expired"
+        Injected,    // a fault injected on purpose by the user
+    };
+
+    // What a transport-level failure was, when it matters to recovery.
+    enum class Condition {
+        Unspecified,
+        Closed,        // the transport closed (EOF, process exit, stream end)
+        NotStarted,    // the process or connection never came up
+        NotConnected,  // nothing to send on
+    };
+
+    Error() = default;
+    Error(Kind kind, QString message);
+    Error(const Error &) = default;
+    Error(Error &&) noexcept = default;
+    Error &operator=(const Error &) = default;
+    Error &operator=(Error &&) noexcept = default;
+    // Unlinks the cause chain iteratively: a 20,000-deep chain must not recurse.
+    ~Error();
+
+    static Error transport(QString message, Condition condition = Condition::Unspecified);
+    static Error protocol(QString message);
+    static Error timeout(QString message);
+    static Error remote(int code, QString message, QJsonValue data = {});
+    static Error application(QString message);
+    static Error cancelled(QString message);
+
+    bool isError() const { return m_kind != Kind::None; }
+    Kind kind() const { return m_kind; }
+    QString message() const { return m_message; }
+    Condition condition() const { return m_condition; }
+    std::optional<int> httpStatus() const { return m_httpStatus; }
+    std::optional<int> jsonRpcCode() const { return m_jsonRpcCode; }
+    QJsonValue data() const { return m_data; }
+    const QList<Error> &children() const { return m_children; }
+    const Error *cause() const { return m_cause.get(); }
+
+    Error &setHttpStatus(int status);
+    Error &setJsonRpcCode(int code);
+    Error &setData(const QJsonValue &data);
+    Error &setCondition(Condition condition);
+    Error &addChild(const Error &child);
+    // Wraps: this error was caused by `cause`. The chain is immutable once shared.
+    Error &setCause(const Error &cause);
+
+    static QString kindName(Kind kind);
+    // {"kind","message","http_status"?,"code"?,"data"?,"children"?,"cause"?}; the cause chain
+    // is written iteratively and cut after `maxDepth` nodes so a hostile chain cannot blow
+    // the stack or the output.
+    QJsonObject toJson(int maxDepth = 64) const;
+
+private:
+    Kind m_kind = Kind::None;
+    Condition m_condition = Condition::Unspecified;
+    QString m_message;
+    std::optional<int> m_httpStatus;
+    std::optional<int> m_jsonRpcCode;
+    QJsonValue m_data;
+    QList<Error> m_children;
+    std::shared_ptr<Error> m_cause; // never mutated once shared
+};
+
+} // namespace Sonde
+
+Q_DECLARE_METATYPE(Sonde::Error)

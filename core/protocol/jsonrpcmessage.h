@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "protocol/error.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+namespace Sonde {
+
+// One JSON-RPC 2.0 message as a value: request, notification, response or error response.
+// Immutable in practice; cheap to copy (QJson* are implicitly shared).
+class JsonRpcMessage
+{
+public:
+    enum class Type { Invalid, Request, Notification, Response, ErrorResponse };
+
+    static JsonRpcMessage request(const QJsonValue &id, const QString &method,
+                                  const QJsonObject &params = {});
+    static JsonRpcMessage notification(const QString &method, const QJsonObject &params = {});
+    static JsonRpcMessage response(const QJsonValue &id, const QJsonValue &result);
+    static JsonRpcMessage errorResponse(const QJsonValue &id, int code, const QString &message,
+                                        const QJsonValue &data = {});
+
+    // The result of parsing one frame: the messages it held (a JSON-RPC batch holds several)
+    // or a protocol error saying exactly what was wrong with it.
+    struct Parsed
+    {
+        QList<JsonRpcMessage> messages;
+        Error error;
+    };
+    static Parsed parse(const QByteArray &frame);
+    static JsonRpcMessage fromJson(const QJsonObject &object, Error *error);
+
+    Type type() const { return m_type; }
+    bool isRequest() const { return m_type == Type::Request; }
+    bool isNotification() const { return m_type == Type::Notification; }
+    bool isResponse() const { return m_type == Type::Response || m_type == Type::ErrorResponse; }
+
+    QJsonValue id() const { return m_id; }
+    QString method() const { return m_method; }
+    QJsonObject params() const { return m_params; }
+    QJsonValue result() const { return m_result; }
+    int errorCode() const { return m_errorCode; }
+    QString errorMessage() const { return m_errorMessage; }
+    QJsonValue errorData() const { return m_errorData; }
+    // The error response as an Error value of kind Remote.
+    Error toError() const;
+
+    QJsonObject toJson() const;
+    // Compact JSON without a trailing newline: one stdio frame.
+    QByteArray toCompactJson() const;
+
+    // A stable key for pairing responses with requests: "n:5" for numbers, "s:abc" for
+    // strings, so 5 and "5" are different ids as JSON-RPC says they are.
+    static QString idKey(const QJsonValue &id);
+
+private:
+    Type m_type = Type::Invalid;
+    QJsonValue m_id;
+    QString m_method;
+    QJsonObject m_params;
+    QJsonValue m_result;
+    int m_errorCode = 0;
+    QString m_errorMessage;
+    QJsonValue m_errorData;
+};
+
+namespace JsonRpcCode {
+constexpr int ParseError = -32700;
+constexpr int InvalidRequest = -32600;
+constexpr int MethodNotFound = -32601;
+constexpr int InvalidParams = -32602;
+constexpr int InternalError = -32603;
+} // namespace JsonRpcCode
+
+} // namespace Sonde

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "protocol/lineframer.h"
+
+namespace Sonde {
+
+QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
+{
+    QList<QByteArray> lines;
+    qsizetype from = 0;
+    if (m_discarding) {
+        const qsizetype nl = bytes.indexOf('\n');
+        if (nl < 0)
+            return lines;
+        m_discarding = false;
+        from = nl + 1;
+    }
+    m_buffer.append(bytes.constData() + from, bytes.size() - from);
+
+    qsizetype start = 0;
+    qsizetype scan = m_scanned;
+    for (;;) {
+        const qsizetype nl = m_buffer.indexOf('\n', scan);
+        if (nl < 0)
+            break;
+        qsizetype end = nl;
+        if (end > start && m_buffer.at(end - 1) == '\r')
+            --end;
+        if (end > start)
+            lines.append(m_buffer.sliced(start, end - start));
+        start = nl + 1;
+        scan = start;
+    }
+    if (start > 0)
+        m_buffer.remove(0, start);
+    m_scanned = m_buffer.size();
+    if (m_buffer.size() > m_maxLine) {
+        m_buffer.clear();
+        m_scanned = 0;
+        m_discarding = true;
+        ++m_oversized;
+    }
+    return lines;
+}
+
+QByteArray LineFramer::takeRemainder()
+{
+    QByteArray rest = m_buffer.trimmed();
+    m_buffer.clear();
+    m_scanned = 0;
+    m_discarding = false;
+    return rest;
+}
+
+int LineFramer::takeOversizedCount()
+{
+    const int n = m_oversized;
+    m_oversized = 0;
+    return n;
+}
+
+} // namespace Sonde

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace Sonde::Mcp {
+
+// The version Sonde offers in initialize, and every version it accepts in the answer.
+inline constexpr auto LatestProtocolVersion = "2025-11-25";
+QStringList supportedProtocolVersions();
+bool isSupportedProtocolVersion(const QString &version);
+
+// Methods whose list answers are paginated with nextCursor, and the key holding the items.
+QString listKeyFor(const QString &method);
+
+// The answer shape of RECOVERY.md §5 for a tools/call result:
+// {"result": joined text} (+ structuredContent when it is not a verbatim copy of a text
+// block, + _meta), or {"error": joined text} when isError is true. Non-text blocks (images,
+// audio, links, embedded resources) are kept under "content" so nothing is lost.
+QJsonObject toolAnswer(const QJsonObject &callResult);
+
+// Fills a form-mode elicitation answer: the schema's defaults, overridden by `given`.
+QJsonObject elicitationDefaults(const QJsonObject &requestedSchema, const QJsonObject &given);
+
+} // namespace Sonde::Mcp

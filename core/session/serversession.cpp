@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: MIT
+#include "session/serversession.h"
+
+#include "protocol/mcp.h"
+#include "transport/stdiotransport.h"
+#include "util/clock.h"
+#include "util/logging.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QThread>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+static constexpr int MaxPages = 10'000;
+
+ServerSession::ServerSession(const ServerConfig &config, const Clock &clock,
+                             const QJsonObject &clientCapabilities, TransportFactory factory,
+                             QObject *parent)
+    : QObject(parent), m_config(config), m_clock(clock), m_clientCapabilities(clientCapabilities),
+      m_factory(std::move(factory))
+{
+    if (!m_factory) {
+        m_factory = [](const ServerConfig &c, const Clock &clk) -> std::unique_ptr<Transport> {
+            return std::make_unique<StdioTransport>(c, clk);
+        };
+    }
+    m_timeoutTimer = new QTimer(this);
+    m_timeoutTimer->setSingleShot(true);
+    connect(m_timeoutTimer, &QTimer::timeout, this, &ServerSession::checkTimeouts);
+}
+
+ServerSession::~ServerSession() = default;
+
+void ServerSession::setState(SessionSnapshot::State state)
+{
+    m_state = state;
+    Q_EMIT snapshotChanged(snapshot());
+}
+
+SessionSnapshot ServerSession::snapshot() const
+{
+    SessionSnapshot s;
+    s.server = m_config.name;
+    s.state = m_state;
+    s.generation = m_generation;
+    s.route = m_config.routeName();
+    s.routeReason = m_config.route == ServerConfig::Route::Stdio
+        ? u"configured with a command"_s
+        : u"configured with a URL"_s;
+    s.protocolVersion = m_protocolVersion;
+    s.serverInfo = m_serverInfo;
+    s.serverCapabilities = m_serverCapabilities;
+    s.clientCapabilities = m_clientCapabilities;
+    s.instructions = m_instructions;
+    s.transport = m_transport ? m_transport->details() : m_lastTransportDetails;
+    s.restartCount = std::max(0, m_starts - 1);
+    s.startedMs = m_readyMs;
+    s.lastError = m_lastError;
+    return s;
+}
+
+void ServerSession::record(TranscriptEvent::Direction direction, const QByteArray &raw,
+                           const QString &event, const QJsonObject &details)
+{
+    TranscriptEvent e;
+    e.timeMs = m_clock.nowMs();
+    e.server = m_config.name;
+    e.generation = m_generation;
+    e.direction = direction;
+    e.raw = raw;
+    e.event = event;
+    e.details = details;
+    Q_EMIT transcriptEvent(e);
+}
+
+void ServerSession::start()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_state == SessionSnapshot::State::Starting || m_state == SessionSnapshot::State::Initializing
+        || m_state == SessionSnapshot::State::Ready || m_state == SessionSnapshot::State::Closing)
+        return;
+    ++m_starts;
+    m_lastError = Error();
+    m_protocolVersion.clear();
+    std::unique_ptr<Transport> transport = m_factory(m_config, m_clock);
+    m_transport = transport.release();
+    m_transport->setParent(this);
+    connect(m_transport, &Transport::opened, this, &ServerSession::onTransportOpened);
+    connect(m_transport, &Transport::frameReceived, this, &ServerSession::onFrame);
+    connect(m_transport, &Transport::frameDropped, this, [this](const QString &why) {
+        record(TranscriptEvent::Direction::Violation, {}, why);
+    });
+    connect(m_transport, &Transport::stderrLine, this, [this](const QString &line) {
+        record(TranscriptEvent::Direction::Stderr, line.toUtf8());
+    });
+    connect(m_transport, &Transport::closed, this, &ServerSession::onTransportClosed);
+    record(TranscriptEvent::Direction::Lifecycle, {}, u"starting"_s,
+           {{"route"_L1, m_config.routeName()}, {"command"_L1, m_config.displayCommand()}});
+    setState(SessionSnapshot::State::Starting);
+    m_transport->open();
+}
+
+void ServerSession::onTransportOpened()
+{
+    record(TranscriptEvent::Direction::Lifecycle, {}, u"transport-open"_s, m_transport->details());
+    setState(SessionSnapshot::State::Initializing);
+    const QJsonObject params{
+        {"protocolVersion"_L1, QString::fromLatin1(Mcp::LatestProtocolVersion)},
+        {"capabilities"_L1, m_clientCapabilities},
+        {"clientInfo"_L1, QJsonObject{{"name"_L1, u"sonde"_s},
+                                      {"title"_L1, u"Sonde"_s},
+                                      {"version"_L1, QCoreApplication::applicationVersion().isEmpty()
+                                                         ? u"0.1.0"_s
+                                                         : QCoreApplication::applicationVersion()}}}};
+    sendRequest(u"initialize"_s, params, m_config.initializeTimeoutMs, {},
+                [this](const JsonRpcMessage &r, const Error &e) { handleInitializeAnswer(r, e); });
+}
+
+void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const Error &error)
+{
+    if (m_state != SessionSnapshot::State::Initializing)
+        return;
+    Error failure = error;
+    if (!failure.isError()) {
+        const QJsonObject result = response.result().toObject();
+        const QString version = result.value("protocolVersion"_L1).toString();
+        if (!Mcp::isSupportedProtocolVersion(version)) {
+            failure = Error::protocol(
+                u"the server answered initialize with protocol version \"%1\", which Sonde does not support (supported: %2)"_s
+                    .arg(version, Mcp::supportedProtocolVersions().join(u", "_s)));
+        } else {
+            m_protocolVersion = version;
+            m_serverInfo = result.value("serverInfo"_L1).toObject();
+            m_serverCapabilities = result.value("capabilities"_L1).toObject();
+            m_instructions = result.value("instructions"_L1).toString();
+        }
+    }
+    if (failure.isError()) {
+        Error e = Error::protocol(u"initialize failed: %1"_s.arg(failure.message()));
+        e.setCause(failure);
+        m_lastError = e;
+        record(TranscriptEvent::Direction::Lifecycle, {}, u"initialize-failed"_s, e.toJson());
+        failAll(e);
+        setState(SessionSnapshot::State::Failed);
+        if (m_transport)
+            m_transport->close();
+        return;
+    }
+    sendFrame(JsonRpcMessage::notification(u"notifications/initialized"_s));
+    ++m_generation;
+    m_readyMs = m_clock.nowMs();
+    record(TranscriptEvent::Direction::Lifecycle, {}, u"ready"_s,
+           {{"protocol_version"_L1, m_protocolVersion}, {"server_info"_L1, m_serverInfo}});
+    setState(SessionSnapshot::State::Ready);
+    const QList<quint64> waiting = std::exchange(m_waitingForReady, {});
+    for (quint64 ticket : waiting)
+        dispatch(ticket);
+}
+
+void ServerSession::stop()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!m_transport) {
+        if (m_state != SessionSnapshot::State::Failed)
+            m_state = SessionSnapshot::State::Closed;
+        Q_EMIT snapshotChanged(snapshot());
+        Q_EMIT stopped();
+        return;
+    }
+    if (m_state == SessionSnapshot::State::Closing)
+        return;
+    failAll(Error::cancelled(u"the session was closed"_s));
+    record(TranscriptEvent::Direction::Lifecycle, {}, u"closing"_s);
+    setState(SessionSnapshot::State::Closing);
+    m_transport->close();
+}
+
+void ServerSession::onTransportClosed(const Error &reason)
+{
+    Transport *t = m_transport;
+    m_lastTransportDetails = t ? t->details() : QJsonObject();
+    m_transport = nullptr;
+    if (t)
+        t->deleteLater();
+    const bool wasClosing = m_state == SessionSnapshot::State::Closing;
+    QJsonObject details = m_lastTransportDetails;
+    if (reason.isError())
+        details.insert("reason"_L1, reason.toJson());
+    record(TranscriptEvent::Direction::Lifecycle, {}, u"closed"_s, details);
+    if (reason.isError() && !wasClosing) {
+        if (!m_lastError.isError())
+            m_lastError = reason;
+        Error e = Error::transport(
+            u"the connection to %1 closed while the request was outstanding: %2"_s.arg(m_config.name, reason.message()),
+            Error::Condition::Closed);
+        e.setCause(reason);
+        failAll(e);
+        setState(SessionSnapshot::State::Failed);
+    } else {
+        failAll(Error::cancelled(u"the session was closed"_s));
+        setState(m_state == SessionSnapshot::State::Failed ? SessionSnapshot::State::Failed
+                                                           : SessionSnapshot::State::Closed);
+    }
+    if (wasClosing || m_state == SessionSnapshot::State::Failed)
+        Q_EMIT stopped();
+}
+
+void ServerSession::onFrame(const QByteArray &frame)
+{
+    record(TranscriptEvent::Direction::Incoming, frame);
+    const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
+    if (parsed.error.isError()) {
+        // A bad line is reported and skipped: the session goes on (stdio servers often
+        // print banners or logs to stdout by mistake).
+        qCDebug(lcSession) << m_config.name << "protocol violation:" << parsed.error.message();
+        record(TranscriptEvent::Direction::Violation, frame, parsed.error.message());
+    }
+    for (const JsonRpcMessage &m : parsed.messages)
+        handleMessage(m);
+}
+
+void ServerSession::handleMessage(const JsonRpcMessage &message)
+{
+    if (message.isResponse()) {
+        const std::optional<PendingRequests::Entry> entry = m_pending.take(message.id());
+        if (!entry) {
+            if (m_pending.wasRetired(message.id()))
+                record(TranscriptEvent::Direction::Lifecycle, {}, u"late-response-ignored"_s,
+                       {{"id"_L1, message.id()}});
+            else
+                record(TranscriptEvent::Direction::Violation, message.toCompactJson(),
+                       u"response to an id that was never sent"_s);
+            return;
+        }
+        armTimer();
+        const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(message.id()));
+        if (handler)
+            handler(message, message.type() == JsonRpcMessage::Type::ErrorResponse ? message.toError() : Error());
+        return;
+    }
+    if (message.isRequest()) {
+        if (message.method() == "ping"_L1) {
+            sendFrame(JsonRpcMessage::response(message.id(), QJsonObject{}));
+            return;
+        }
+        ServerRequest r{m_config.name, m_generation, message.id(), message.method(), message.params()};
+        Q_EMIT serverRequestReceived(r);
+        return;
+    }
+    if (message.isNotification())
+        handleNotification(message);
+}
+
+void ServerSession::handleNotification(const JsonRpcMessage &message)
+{
+    const QString method = message.method();
+    if (method == "notifications/progress"_L1) {
+        const QJsonValue token = message.params().value("progressToken"_L1);
+        const QString key = token.isString() ? token.toString() : QString::number(token.toInteger());
+        if (m_pending.touchProgress(key, m_clock.nowMs()))
+            armTimer();
+    } else if (method == "notifications/cancelled"_L1) {
+        // The server gave up on one of our requests: fail it now instead of at timeout.
+        const QJsonValue id = message.params().value("requestId"_L1);
+        if (m_pending.contains(id)) {
+            m_pending.retire(id);
+            const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(id));
+            if (handler) {
+                const QString why = message.params().value("reason"_L1).toString();
+                handler({}, Error::cancelled(u"the server cancelled the request"_s
+                                             + (why.isEmpty() ? QString() : u": "_s + why)));
+            }
+            armTimer();
+        }
+    } else if (method == "notifications/tools/list_changed"_L1) {
+        refreshList(u"tools/list"_s);
+    } else if (method == "notifications/prompts/list_changed"_L1) {
+        refreshList(u"prompts/list"_s);
+    } else if (method == "notifications/resources/list_changed"_L1) {
+        refreshList(u"resources/list"_s);
+        refreshList(u"resources/templates/list"_s);
+    }
+    Q_EMIT notificationReceived(
+        ServerNotification{m_config.name, m_generation, m_clock.nowMs(), method, message.params()});
+}
+
+void ServerSession::refreshList(const QString &method)
+{
+    // Only lists someone has fetched are cached; a change before that costs nothing.
+    if (!m_cache.contains(method) || m_state != SessionSnapshot::State::Ready
+        || m_refreshing.contains(method))
+        return;
+    m_refreshing.insert(method);
+    auto items = std::make_shared<QJsonArray>();
+    auto next = std::make_shared<std::function<void(const QString &)>>();
+    *next = [this, method, items, next](const QString &cursor) {
+        QJsonObject params;
+        if (!cursor.isEmpty())
+            params.insert("cursor"_L1, cursor);
+        sendRequest(method, params, m_config.requestTimeoutMs, {},
+                    [this, method, items, next](const JsonRpcMessage &r, const Error &e) {
+                        if (e.isError()) {
+                            m_refreshing.remove(method);
+                            return;
+                        }
+                        const QJsonObject page = r.result().toObject();
+                        for (const QJsonValue &v : page.value(Mcp::listKeyFor(method)).toArray())
+                            items->append(v);
+                        const QString cursor = page.value("nextCursor"_L1).toString();
+                        if (!cursor.isEmpty() && items->size() < 1'000'000) {
+                            (*next)(cursor);
+                            return;
+                        }
+                        m_refreshing.remove(method);
+                        m_cache.insert(method, *items);
+                        Q_EMIT listRefreshed(m_config.name, method, *items);
+                        *next = nullptr; // break the self-reference
+                    });
+    };
+    (*next)(QString());
+}
+
+QJsonValue ServerSession::sendRequest(const QString &method, const QJsonObject &params,
+                                      int timeoutMs, const QString &progressToken,
+                                      ResponseHandler handler)
+{
+    const QJsonValue id = QJsonValue(m_nextId++);
+    const qint64 now = m_clock.nowMs();
+    PendingRequests::Entry entry;
+    entry.id = id;
+    entry.method = method;
+    entry.progressToken = progressToken;
+    entry.sentMs = now;
+    entry.lastActivityMs = now;
+    entry.timeoutMs = timeoutMs > 0 ? timeoutMs : m_config.requestTimeoutMs;
+    entry.maxTotalMs = std::max<qint64>(entry.timeoutMs, m_config.maxRequestTotalMs);
+    m_pending.add(entry);
+    m_handlers.insert(JsonRpcMessage::idKey(id), std::move(handler));
+    sendFrame(JsonRpcMessage::request(id, method, params));
+    armTimer();
+    return id;
+}
+
+void ServerSession::sendFrame(const JsonRpcMessage &message)
+{
+    const QByteArray frame = message.toCompactJson();
+    record(TranscriptEvent::Direction::Outgoing, frame);
+    if (m_transport)
+        m_transport->send(frame);
+}
+
+void ServerSession::call(const CallRequest &request)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    Operation op;
+    op.request = request;
+    op.outcome.ticket = request.ticket;
+    op.outcome.server = m_config.name;
+    op.outcome.method = request.method;
+    op.outcome.startedMs = m_clock.nowMs();
+    m_operations.insert(request.ticket, op);
+    switch (m_state) {
+    case SessionSnapshot::State::Ready:
+        dispatch(request.ticket);
+        break;
+    case SessionSnapshot::State::Starting:
+    case SessionSnapshot::State::Initializing:
+        m_waitingForReady.append(request.ticket);
+        break;
+    default: {
+        Error e = Error::transport(u"%1 is not connected (%2)"_s.arg(m_config.name, SessionSnapshot::stateName(m_state)),
+                                   Error::Condition::NotConnected);
+        if (m_lastError.isError())
+            e.setCause(m_lastError);
+        finishOperation(request.ticket, {}, e);
+    }
+    }
+}
+
+void ServerSession::dispatch(quint64 ticket)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end())
+        return;
+    it->outcome.generation = m_generation;
+    if (!Mcp::listKeyFor(it->request.method).isEmpty() && !it->request.params.contains("cursor"_L1)) {
+        sendPage(ticket, {});
+        return;
+    }
+    QJsonObject params = it->request.params;
+    QString token;
+    if (it->request.method == "tools/call"_L1 && it->request.withProgress) {
+        token = u"sonde-%1"_s.arg(ticket);
+        QJsonObject meta = params.value("_meta"_L1).toObject();
+        meta.insert("progressToken"_L1, token);
+        params.insert("_meta"_L1, meta);
+    }
+    ++it->outcome.attempts;
+    const QJsonValue id = sendRequest(it->request.method, params, it->request.timeoutMs, token,
+                                      [this, ticket](const JsonRpcMessage &r, const Error &e) {
+                                          finishOperation(ticket, r.result(), e);
+                                      });
+    m_ticketRequestId.insert(ticket, id);
+}
+
+void ServerSession::sendPage(quint64 ticket, const QString &cursor)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end())
+        return;
+    QJsonObject params = it->request.params;
+    if (!cursor.isEmpty())
+        params.insert("cursor"_L1, cursor);
+    ++it->outcome.attempts;
+    const QJsonValue id = sendRequest(
+        it->request.method, params, it->request.timeoutMs, {},
+        [this, ticket](const JsonRpcMessage &r, const Error &e) {
+            auto op = m_operations.find(ticket);
+            if (op == m_operations.end())
+                return;
+            if (e.isError()) {
+                finishOperation(ticket, {}, e);
+                return;
+            }
+            const QJsonObject page = r.result().toObject();
+            const QString key = Mcp::listKeyFor(op->request.method);
+            const QJsonValue items = page.value(key);
+            if (!items.isArray() && !items.isUndefined()) {
+                finishOperation(ticket, {}, Error::protocol(u"%1 answer: \"%2\" is not an array"_s.arg(op->request.method, key)));
+                return;
+            }
+            for (const QJsonValue &v : items.toArray())
+                op->items.append(v);
+            const QString next = page.value("nextCursor"_L1).toString();
+            if (!next.isEmpty() && op->request.followPages) {
+                if (op->cursors.contains(next) || op->outcome.attempts >= MaxPages) {
+                    finishOperation(ticket, {}, Error::protocol(
+                        u"%1: the server repeated cursor \"%2\" (or sent over %3 pages); stopped following it"_s
+                            .arg(op->request.method, next).arg(MaxPages)));
+                    return;
+                }
+                op->cursors.append(next);
+                sendPage(ticket, next);
+                return;
+            }
+            QJsonObject merged = page;
+            merged.insert(key, op->items);
+            merged.insert("pages"_L1, op->outcome.attempts);
+            if (!op->request.followPages && !next.isEmpty())
+                merged.insert("nextCursor"_L1, next);
+            else
+                merged.remove("nextCursor"_L1);
+            if (op->request.followPages)
+                m_cache.insert(op->request.method, op->items);
+            finishOperation(ticket, merged, {});
+        });
+    m_ticketRequestId.insert(ticket, id);
+}
+
+void ServerSession::finishOperation(quint64 ticket, const QJsonValue &result, const Error &error)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end())
+        return;
+    CallOutcome outcome = it->outcome;
+    m_operations.erase(it);
+    m_ticketRequestId.remove(ticket);
+    m_waitingForReady.removeAll(ticket);
+    outcome.finishedMs = m_clock.nowMs();
+    outcome.result = result;
+    outcome.error = error;
+    if (!error.isError() && outcome.method == "tools/call"_L1
+        && result.toObject().value("isError"_L1).toBool()) {
+        // The call worked at the protocol level; the tool itself reported failure.
+        outcome.error = Error::application(Mcp::toolAnswer(result.toObject()).value("error"_L1).toString());
+    }
+    Q_EMIT callFinished(outcome);
+}
+
+void ServerSession::cancel(quint64 ticket, const QString &reason)
+{
+    if (!m_operations.contains(ticket))
+        return;
+    const QJsonValue id = m_ticketRequestId.value(ticket);
+    if (!id.isUndefined() && m_pending.retire(id)) {
+        m_handlers.remove(JsonRpcMessage::idKey(id));
+        sendFrame(JsonRpcMessage::notification(u"notifications/cancelled"_s,
+                                               {{"requestId"_L1, id}, {"reason"_L1, reason}}));
+        armTimer();
+    }
+    finishOperation(ticket, {}, Error::cancelled(reason));
+}
+
+void ServerSession::reply(const ServerReply &reply)
+{
+    if (reply.generation != m_generation || !m_transport) {
+        record(TranscriptEvent::Direction::Lifecycle, {}, u"reply-dropped"_s,
+               {{"id"_L1, reply.id}, {"reason"_L1, u"the session that asked is gone"_s}});
+        return;
+    }
+    if (reply.error.isError())
+        sendFrame(JsonRpcMessage::errorResponse(reply.id, reply.error.jsonRpcCode().value_or(JsonRpcCode::InternalError),
+                                                reply.error.message()));
+    else
+        sendFrame(JsonRpcMessage::response(reply.id, reply.result));
+}
+
+void ServerSession::checkTimeouts()
+{
+    const qint64 now = m_clock.nowMs();
+    const QList<PendingRequests::Entry> expired = m_pending.takeExpired(now);
+    for (const PendingRequests::Entry &e : expired) {
+        const qint64 waited = now - e.sentMs;
+        const QString why = u"%1 timed out after %2 ms"_s.arg(e.method).arg(waited);
+        // initialize must not be cancelled (lifecycle.mdx); everything else is told.
+        if (e.method != "initialize"_L1)
+            sendFrame(JsonRpcMessage::notification(u"notifications/cancelled"_s,
+                                                   {{"requestId"_L1, e.id}, {"reason"_L1, why}}));
+        const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(e.id));
+        if (handler)
+            handler({}, Error::timeout(why));
+    }
+    armTimer();
+}
+
+void ServerSession::armTimer()
+{
+    const std::optional<qint64> next = m_pending.nextDeadline();
+    if (!next) {
+        m_timeoutTimer->stop();
+        return;
+    }
+    const qint64 in = std::max<qint64>(0, *next - m_clock.nowMs());
+    m_timeoutTimer->start(int(std::min<qint64>(in, std::numeric_limits<int>::max())));
+}
+
+void ServerSession::failAll(const Error &error)
+{
+    const QList<PendingRequests::Entry> all = m_pending.takeAll();
+    for (const PendingRequests::Entry &e : all) {
+        const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(e.id));
+        if (handler)
+            handler({}, error);
+    }
+    m_handlers.clear();
+    const QList<quint64> tickets = m_operations.keys();
+    for (quint64 t : tickets)
+        finishOperation(t, {}, error);
+    m_timeoutTimer->stop();
+}
+
+} // namespace Sonde

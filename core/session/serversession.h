@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/serverconfig.h"
+#include "engine/values.h"
+#include "protocol/jsonrpcmessage.h"
+#include "session/pendingrequests.h"
+#include "session/sessionsnapshot.h"
+#include "transcript/transcriptevent.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QList>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+class QTimer;
+
+namespace Sonde {
+
+class Clock;
+class Transport;
+
+// One server's MCP session: the transport, the initialize handshake, request/response
+// pairing with timeouts, pagination, server requests and notifications, the cached lists,
+// and the generation counter. Thread: the engine's (asserted); owned by the Engine.
+// Emits value types only: snapshotChanged, callFinished, serverRequestReceived,
+// notificationReceived, listRefreshed, transcriptEvent, stopped.
+class ServerSession : public QObject
+{
+    Q_OBJECT
+public:
+    using TransportFactory =
+        std::function<std::unique_ptr<Transport>(const ServerConfig &, const Clock &)>;
+
+    ServerSession(const ServerConfig &config, const Clock &clock,
+                  const QJsonObject &clientCapabilities, TransportFactory factory = {},
+                  QObject *parent = nullptr);
+    ~ServerSession() override;
+
+    // Starts (or, from Closed/Failed, restarts) the transport and the handshake.
+    void start();
+    // Graceful close; stopped() follows. Outstanding calls fail as cancelled.
+    void stop();
+    // Queued until the session is ready; fails at once if it has failed.
+    void call(const CallRequest &request);
+    void cancel(quint64 ticket, const QString &reason);
+    void reply(const ServerReply &reply);
+    // Fails every request whose deadline has passed on the session's clock. Called by the
+    // session's own timer; tests call it after advancing a ManualClock.
+    void checkTimeouts();
+
+    SessionSnapshot snapshot() const;
+    QString name() const { return m_config.name; }
+    QJsonArray cachedList(const QString &method) const { return m_cache.value(method); }
+    int pendingCount() const { return m_pending.size(); }
+
+Q_SIGNALS:
+    void snapshotChanged(const Sonde::SessionSnapshot &snapshot);
+    void callFinished(const Sonde::CallOutcome &outcome);
+    void serverRequestReceived(const Sonde::ServerRequest &request);
+    void notificationReceived(const Sonde::ServerNotification &notification);
+    void listRefreshed(const QString &server, const QString &method, const QJsonArray &items);
+    void transcriptEvent(const Sonde::TranscriptEvent &event);
+    void stopped();
+
+private:
+    using ResponseHandler = std::function<void(const JsonRpcMessage &response, const Error &error)>;
+
+    struct Operation
+    {
+        CallRequest request;
+        CallOutcome outcome;
+        QJsonArray items;     // paginated lists: every page so far
+        QStringList cursors;  // seen cursors: a server repeating one would loop forever
+    };
+
+    void setState(SessionSnapshot::State state);
+    void onTransportOpened();
+    void onFrame(const QByteArray &frame);
+    void onTransportClosed(const Error &reason);
+    void handleMessage(const JsonRpcMessage &message);
+    void handleNotification(const JsonRpcMessage &message);
+    void handleInitializeAnswer(const JsonRpcMessage &response, const Error &error);
+    QJsonValue sendRequest(const QString &method, const QJsonObject &params, int timeoutMs,
+                           const QString &progressToken, ResponseHandler handler);
+    void sendFrame(const JsonRpcMessage &message);
+    void dispatch(quint64 ticket);
+    void sendPage(quint64 ticket, const QString &cursor);
+    void finishOperation(quint64 ticket, const QJsonValue &result, const Error &error);
+    void failAll(const Error &error);
+    void refreshList(const QString &method);
+    void armTimer();
+    void record(TranscriptEvent::Direction direction, const QByteArray &raw,
+                const QString &event = {}, const QJsonObject &details = {});
+
+    ServerConfig m_config;
+    const Clock &m_clock;
+    QJsonObject m_clientCapabilities;
+    TransportFactory m_factory;
+    Transport *m_transport = nullptr;
+    QTimer *m_timeoutTimer = nullptr;
+
+    SessionSnapshot::State m_state = SessionSnapshot::State::Idle;
+    int m_generation = 0;
+    int m_starts = 0;
+    qint64 m_readyMs = 0;
+    qint64 m_nextId = 1; // never reused for the lifetime of this object
+    QString m_protocolVersion;
+    QJsonObject m_serverInfo;
+    QJsonObject m_serverCapabilities;
+    QString m_instructions;
+    QJsonObject m_lastTransportDetails;
+    Error m_lastError;
+
+    PendingRequests m_pending;
+    QHash<QString, ResponseHandler> m_handlers;   // idKey -> continuation
+    QHash<quint64, Operation> m_operations;       // ticket -> operation in progress
+    QHash<quint64, QJsonValue> m_ticketRequestId; // ticket -> JSON-RPC id now outstanding
+    QList<quint64> m_waitingForReady;
+    QHash<QString, QJsonArray> m_cache;           // list method -> items
+    QSet<QString> m_refreshing;
+};
+
+} // namespace Sonde

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "session/sessionsnapshot.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+QString SessionSnapshot::stateName(State state)
+{
+    switch (state) {
+    case State::Idle: return u"idle"_s;
+    case State::Starting: return u"starting"_s;
+    case State::Initializing: return u"initializing"_s;
+    case State::Ready: return u"ready"_s;
+    case State::Closing: return u"closing"_s;
+    case State::Closed: return u"closed"_s;
+    case State::Failed: return u"failed"_s;
+    }
+    return {};
+}
+
+QJsonObject SessionSnapshot::toJson() const
+{
+    QJsonObject o{{"server"_L1, server},
+                  {"state"_L1, stateName(state)},
+                  {"generation"_L1, generation},
+                  {"transport"_L1, route},
+                  {"transport_reason"_L1, routeReason},
+                  {"protocol_version"_L1, protocolVersion},
+                  {"restart_count"_L1, restartCount}};
+    o.insert("session_id"_L1, sessionId.isEmpty() ? QJsonValue() : QJsonValue(sessionId));
+    for (auto it = transport.begin(); it != transport.end(); ++it)
+        o.insert(it.key(), it.value());
+    if (lastError.isError())
+        o.insert("last_error"_L1, lastError.toJson());
+    return o;
+}
+
+} // namespace Sonde

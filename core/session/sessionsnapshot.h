@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "protocol/error.h"
+
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+namespace Sonde {
+
+// An immutable picture of one server's session, emitted whenever it changes. This is what
+// crosses from the engine thread to front ends; nothing in it points at a live object.
+struct SessionSnapshot
+{
+    enum class State { Idle, Starting, Initializing, Ready, Closing, Closed, Failed };
+
+    QString server;
+    State state = State::Idle;
+    // Each established session gets the next generation (1, 2, 3...): recovery later waits
+    // for a generation newer than the one a request used, never for "some" session.
+    int generation = 0;
+    QString route;        // "stdio", "streamable-http", "sse"
+    QString routeReason;  // why this route was chosen
+    QString sessionId;    // HTTP Mcp-Session-Id; empty for stdio
+    QString protocolVersion;
+    QJsonObject serverInfo;
+    QJsonObject serverCapabilities;
+    QJsonObject clientCapabilities;
+    QString instructions;
+    QJsonObject transport; // route details: pid, uptime_ms, exit_code / exit_signal...
+    int restartCount = 0;  // spawns or connects after the first
+    qint64 startedMs = 0;  // when the current generation became ready
+    Error lastError;
+
+    static QString stateName(State state);
+    QJsonObject toJson() const;
+};
+
+} // namespace Sonde
+
+Q_DECLARE_METATYPE(Sonde::SessionSnapshot)

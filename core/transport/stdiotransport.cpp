@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+#include "transport/stdiotransport.h"
+
+#include "util/clock.h"
+#include "util/logging.h"
+
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+StdioTransport::StdioTransport(const ServerConfig &config, const Clock &clock, QObject *parent)
+    : Transport(parent), m_config(config), m_clock(clock)
+{
+}
+
+StdioTransport::~StdioTransport()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        // Destroyed without a completed shutdown: do not leave an orphan behind.
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(1000);
+    }
+}
+
+void StdioTransport::open()
+{
+    Q_ASSERT(!m_process);
+    m_process = new QProcess(this);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (auto it = m_config.environment.begin(); it != m_config.environment.end(); ++it)
+        env.insert(it.key(), it.value());
+    m_process->setProcessEnvironment(env);
+    if (!m_config.workingDirectory.isEmpty())
+        m_process->setWorkingDirectory(m_config.workingDirectory);
+    m_process->setProgram(m_config.program);
+    m_process->setArguments(m_config.arguments);
+
+    connect(m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::onReadyReadStdout);
+    connect(m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onReadyReadStderr);
+    connect(m_process, &QProcess::finished, this, &StdioTransport::onFinished);
+    connect(m_process, &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
+    connect(m_process, &QProcess::started, this, [this] {
+        m_pid = m_process->processId();
+        m_startedMs = m_clock.nowMs();
+        qCDebug(lcTransport) << "started" << m_config.program << "pid" << m_pid;
+        Q_EMIT opened();
+    });
+    m_process->start(QIODevice::ReadWrite);
+}
+
+void StdioTransport::send(const QByteArray &frame)
+{
+    if (!isOpen()) {
+        qCDebug(lcTransport) << "send on a closed stdio transport dropped";
+        return;
+    }
+    // One write so the frame and its newline reach the pipe together.
+    QByteArray line;
+    line.reserve(frame.size() + 1);
+    line.append(frame).append('\n');
+    m_process->write(line);
+}
+
+bool StdioTransport::isOpen() const
+{
+    return m_process && m_process->state() == QProcess::Running && !m_closing;
+}
+
+void StdioTransport::close()
+{
+    if (m_finished || !m_process) {
+        if (!m_finished)
+            finish(Error());
+        return;
+    }
+    if (m_closing)
+        return;
+    m_closing = true;
+    if (m_process->state() == QProcess::Starting) {
+        m_process->kill();
+        return;
+    }
+    m_shutdownTimer = new QTimer(this);
+    m_shutdownTimer->setSingleShot(true);
+    connect(m_shutdownTimer, &QTimer::timeout, this, [this] {
+        if (!m_process || m_process->state() == QProcess::NotRunning)
+            return;
+        if (m_stage == ShutdownStage::StdinClosed) {
+            qCDebug(lcTransport) << "grace over, SIGTERM" << m_pid;
+            m_stage = ShutdownStage::Terminated;
+            m_process->terminate();
+            m_shutdownTimer->start(m_config.terminateGraceMs);
+        } else if (m_stage == ShutdownStage::Terminated) {
+            qCDebug(lcTransport) << "still alive, SIGKILL" << m_pid;
+            m_stage = ShutdownStage::Killed;
+            m_process->kill();
+        }
+    });
+    m_stage = ShutdownStage::StdinClosed;
+    m_process->closeWriteChannel();
+    m_shutdownTimer->start(m_config.shutdownGraceMs);
+}
+
+void StdioTransport::onReadyReadStdout()
+{
+    const QList<QByteArray> lines = m_stdout.feed(m_process->readAllStandardOutput());
+    if (const int dropped = m_stdout.takeOversizedCount())
+        Q_EMIT frameDropped(u"%1 stdout line(s) over the size limit dropped"_s.arg(dropped));
+    for (const QByteArray &line : lines)
+        Q_EMIT frameReceived(line);
+}
+
+void StdioTransport::onReadyReadStderr()
+{
+    const QList<QByteArray> lines = m_stderr.feed(m_process->readAllStandardError());
+    for (const QByteArray &line : lines)
+        Q_EMIT stderrLine(QString::fromUtf8(line));
+}
+
+void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    // Drain what the child wrote before it went away.
+    onReadyReadStdout();
+    onReadyReadStderr();
+    const QByteArray tail = m_stdout.takeRemainder();
+    if (!tail.isEmpty())
+        Q_EMIT frameReceived(tail);
+    const QByteArray errTail = m_stderr.takeRemainder();
+    if (!errTail.isEmpty())
+        Q_EMIT stderrLine(QString::fromUtf8(errTail));
+
+    m_endedMs = m_clock.nowMs();
+    QString how;
+    if (status == QProcess::CrashExit) {
+        m_exitSignal = exitCode;
+        how = u"was killed by signal %1"_s.arg(exitCode);
+    } else {
+        m_exitCode = exitCode;
+        how = u"exited with code %1"_s.arg(exitCode);
+    }
+    if (m_closing) {
+        finish(Error());
+        return;
+    }
+    finish(Error::transport(u"server process %1 %2"_s.arg(m_pid).arg(how), Error::Condition::Closed));
+}
+
+void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
+{
+    if (error == QProcess::FailedToStart) {
+        m_endedMs = m_clock.nowMs();
+        finish(Error::transport(u"cannot start \"%1\": %2"_s.arg(m_config.program, m_process->errorString()),
+                                Error::Condition::NotStarted));
+    } else if (error == QProcess::WriteError && !m_closing) {
+        qCDebug(lcTransport) << "write error" << m_process->errorString();
+        // The exit that follows reports the failure; a broken pipe alone is not the end.
+    }
+}
+
+void StdioTransport::finish(const Error &reason)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    if (m_shutdownTimer)
+        m_shutdownTimer->stop();
+    Q_EMIT closed(reason);
+}
+
+QJsonObject StdioTransport::details() const
+{
+    QJsonObject d{{"program"_L1, m_config.program}};
+    if (m_pid)
+        d.insert("pid"_L1, m_pid);
+    if (m_startedMs) {
+        const qint64 end = m_endedMs ? m_endedMs : m_clock.nowMs();
+        d.insert("uptime_ms"_L1, end - m_startedMs);
+    }
+    if (m_finished && m_exitSignal)
+        d.insert("exit_signal"_L1, m_exitSignal);
+    else if (m_finished && m_exitCode >= 0)
+        d.insert("exit_code"_L1, m_exitCode);
+    return d;
+}
+
+} // namespace Sonde

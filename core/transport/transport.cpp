@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+#include "transport/transport.h"
+
+namespace Sonde {
+Transport::~Transport() = default;
+} // namespace Sonde

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#include "util/clock.h"
+
+#include <QDateTime>
+
+namespace Sonde {
+
+SteadyClock::SteadyClock() : m_epochAtStart(QDateTime::currentMSecsSinceEpoch())
+{
+    m_elapsed.start();
+}
+
+qint64 SteadyClock::nowMs() const
+{
+    return m_epochAtStart + m_elapsed.elapsed();
+}
+
+} // namespace Sonde

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+#include "util/logging.h"
+
+Q_LOGGING_CATEGORY(lcTransport, "sonde.core.transport", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcSession, "sonde.core.session", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcEngine, "sonde.core.engine", QtWarningMsg)

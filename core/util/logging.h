@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QLoggingCategory>
+
+// Developer logging, switchable with QT_LOGGING_RULES (e.g. "sonde.core.*=true").
+// What the user sees (the transcript, stderr lines) is data, never logging.
+Q_DECLARE_LOGGING_CATEGORY(lcTransport)
+Q_DECLARE_LOGGING_CATEGORY(lcSession)
+Q_DECLARE_LOGGING_CATEGORY(lcEngine)

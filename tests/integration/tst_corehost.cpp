@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+// The engine end to end over stdio against Sonde's own demo server, through CoreHost.
+#include "engine/corehost.h"
+#include "testpaths.h"
+
+#include <QJsonArray>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+ServerConfig demo(const QString &name)
+{
+    ServerConfig c;
+    c.name = name;
+    c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+    return c;
+}
+
+// Collects what the host emits, on the test's (caller's) thread.
+struct Recorder
+{
+    QList<CallOutcome> outcomes;
+    QList<TranscriptEvent> events;
+    QHash<QString, SessionSnapshot> snapshots;
+    QList<QThread *> deliveryThreads;
+
+    explicit Recorder(CoreHost &host)
+    {
+        QObject::connect(&host, &CoreHost::callFinished, &host, [this](const CallOutcome &o) {
+            outcomes.append(o);
+            deliveryThreads.append(QThread::currentThread());
+        });
+        QObject::connect(&host, &CoreHost::transcriptBatch, &host, [this](const TranscriptBatch &b) { events += b; });
+        QObject::connect(&host, &CoreHost::sessionChanged, &host, [this](const SessionSnapshot &s) { snapshots.insert(s.server, s); });
+    }
+    std::optional<CallOutcome> outcome(quint64 ticket) const
+    {
+        for (const CallOutcome &o : outcomes)
+            if (o.ticket == ticket)
+                return o;
+        return std::nullopt;
+    }
+    bool ready(const QString &server) const
+    {
+        return snapshots.value(server).state == SessionSnapshot::State::Ready;
+    }
+};
+
+QJsonObject toolCall(const QString &name, const QJsonObject &args = {})
+{
+    return {{"name"_L1, name}, {"arguments"_L1, args}};
+}
+
+QString text(const CallOutcome &o)
+{
+    return o.result.toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1).toString();
+}
+
+class AcceptingHandler final : public ServerRequestHandler
+{
+public:
+    explicit AcceptingHandler(CoreHost &host) : m_host(host) {}
+    QList<ServerRequest> seen;
+    void handleServerRequest(const ServerRequest &r) override
+    {
+        seen.append(r);
+        m_host.reply({r.server, r.generation, r.id, {{"action"_L1, "accept"_L1}, {"content"_L1, QJsonObject{{"name"_L1, "Grace"_L1}}}}, {}});
+    }
+
+private:
+    CoreHost &m_host;
+};
+
+} // namespace
+
+class TestCoreHost : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void theEngineRunsOnItsOwnThreadAndResultsArriveOnTheCallersThread()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        QVERIFY(host.engineThread() != QThread::currentThread());
+        QVERIFY(host.engineThread()->isRunning());
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"echo"_s, {{"message"_L1, "hi"_L1}}));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
+        QCOMPARE(text(*rec.outcome(t)), u"Echo: hi"_s);
+        QCOMPARE(rec.deliveryThreads.value(0), QThread::currentThread());
+    }
+
+    void severalServersRunAtOnceWithTheirOwnState()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        host.addServer(demo(u"a"_s));
+        host.addServer(demo(u"b"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"a"_s) && rec.ready(u"b"_s), 10000);
+        QVERIFY(rec.snapshots[u"a"_s].transport.value("pid"_L1) != rec.snapshots[u"b"_s].transport.value("pid"_L1));
+        const quint64 inc = host.call(u"a"_s, u"tools/call"_s, toolCall(u"increment-counter"_s, {{"by"_L1, 5}}));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(inc).has_value(), 10000);
+        const quint64 ra = host.call(u"a"_s, u"tools/call"_s, toolCall(u"get-counter"_s));
+        const quint64 rb = host.call(u"b"_s, u"tools/call"_s, toolCall(u"get-counter"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(ra) && rec.outcome(rb), 10000);
+        QCOMPARE(text(*rec.outcome(ra)), u"counter = 5"_s);
+        QCOMPARE(text(*rec.outcome(rb)), u"counter = 0"_s);
+    }
+
+    void aServerThatDiesMidCallFailsTheCallAndReportsItsExit()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"crash"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
+        const CallOutcome o = *rec.outcome(t);
+        QCOMPARE(o.error.kind(), Error::Kind::Transport);
+        QCOMPARE(o.error.condition(), Error::Condition::Closed);
+        QVERIFY2(o.error.message().contains(u"exited with code 3"_s), qPrintable(o.error.message()));
+        QTRY_COMPARE(rec.snapshots[u"demo"_s].state, SessionSnapshot::State::Failed);
+        QCOMPARE(rec.snapshots[u"demo"_s].transport.value("exit_code"_L1).toInt(), 3);
+        // The next call fails at once, without hanging.
+        const quint64 next = host.call(u"demo"_s, u"ping"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(next).has_value(), 5000);
+        QCOMPARE(rec.outcome(next)->error.condition(), Error::Condition::NotConnected);
+    }
+
+    void stderrLinesAndLifecycleEventsReachTheTranscriptOnTheProtocolsClock()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"write-stderr"_s, {{"lines"_L1, 3}}));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT([&] {
+            int n = 0;
+            for (const TranscriptEvent &e : rec.events)
+                n += e.direction == TranscriptEvent::Direction::Stderr && e.raw.startsWith("demo: stderr line");
+            return n == 3;
+        }(), 5000);
+        qint64 previous = 0;
+        QStringList lifecycle;
+        for (const TranscriptEvent &e : std::as_const(rec.events)) {
+            QVERIFY(e.timeMs >= previous); // one clock, in order
+            previous = e.timeMs;
+            if (e.direction == TranscriptEvent::Direction::Lifecycle)
+                lifecycle.append(e.event);
+        }
+        QCOMPARE(lifecycle.mid(0, 3), (QStringList{u"starting"_s, u"transport-open"_s, u"ready"_s}));
+    }
+
+    void aLineThatIsNotJsonIsAViolationAndTheCallStillSucceeds()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"print-garbage"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
+        QVERIFY(rec.outcome(t)->ok());
+        bool violation = false;
+        for (const TranscriptEvent &e : std::as_const(rec.events))
+            violation |= e.direction == TranscriptEvent::Direction::Violation && e.raw.startsWith("this line is not JSON");
+        QVERIFY(violation);
+    }
+
+    void aFiftyMegabyteAnswerArrivesWhole()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        const qint64 bytes = 50 * 1024 * 1024;
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"big-answer"_s, {{"bytes"_L1, bytes}}));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 60000);
+        QVERIFY(rec.outcome(t)->ok());
+        QCOMPARE(text(*rec.outcome(t)).size(), bytes);
+    }
+
+    void serverRequestsAreAnsweredThroughTheFrontEndsHandler()
+    {
+        CoreHost host;
+        AcceptingHandler handler(host);
+        host.setServerRequestHandler(&handler);
+        Recorder rec(host);
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"ask-user"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
+        QCOMPARE(handler.seen.size(), 1);
+        QCOMPARE(handler.seen[0].method, u"elicitation/create"_s);
+        QVERIFY2(text(*rec.outcome(t)).contains(u"action=accept"_s), qPrintable(text(*rec.outcome(t))));
+    }
+
+    void cancellingAProgressingCallStopsItOnTheServer()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        QList<ServerNotification> progress;
+        connect(&host, &CoreHost::notificationReceived, this, [&](const ServerNotification &n) {
+            if (n.method == "notifications/progress"_L1)
+                progress.append(n);
+        });
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"slow-task"_s, {{"duration_ms"_L1, 20000}, {"steps"_L1, 200}}));
+        QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 2, 10000);
+        host.cancel(t);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 5000);
+        QCOMPARE(rec.outcome(t)->error.kind(), Error::Kind::Cancelled);
+        QTRY_VERIFY_WITH_TIMEOUT([&] {
+            for (const TranscriptEvent &e : rec.events)
+                if (e.direction == TranscriptEvent::Direction::Stderr && e.raw.contains("cancelled"))
+                    return true;
+            return false;
+        }(), 5000);
+    }
+
+    void shutdownClosesStdinAndAPoliteServerExitsWithoutSignals()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        QSignalSpy done(&host, &CoreHost::shutdownFinished);
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        host.shutdown();
+        QVERIFY(done.wait(5000));
+        const SessionSnapshot s = rec.snapshots[u"demo"_s];
+        QCOMPARE(s.state, SessionSnapshot::State::Closed);
+        QCOMPARE(s.transport.value("exit_code"_L1).toInt(-1), 0);
+        QVERIFY(!s.transport.contains("exit_signal"_L1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCoreHost)
+#include "tst_corehost.moc"

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "jsonview.h"
+
+#include "sonde-ui-config.h"
+
+#include <QFontDatabase>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSyntaxHighlighter>
+
+#if SONDE_HAVE_KSYNTAXHIGHLIGHTING
+#include <KSyntaxHighlighting/Definition>
+#include <KSyntaxHighlighting/Repository>
+#include <KSyntaxHighlighting/SyntaxHighlighter>
+#include <KSyntaxHighlighting/Theme>
+#endif
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+namespace {
+// Keys, strings, numbers and literals, coloured from the palette so dark mode works.
+class BuiltinJsonHighlighter : public QSyntaxHighlighter
+{
+public:
+    using QSyntaxHighlighter::QSyntaxHighlighter;
+
+protected:
+    void highlightBlock(const QString &text) override
+    {
+        static const QRegularExpression string(u"\"(?:[^\"\\\\]|\\\\.)*\"(\\s*:)?"_s);
+        static const QRegularExpression number(u"-?\\b\\d+(\\.\\d+)?([eE][+-]?\\d+)?\\b"_s);
+        static const QRegularExpression literal(u"\\b(true|false|null)\\b"_s);
+        QTextCharFormat key, str, num, lit;
+        key.setForeground(QColor(0x4e, 0x9a, 0xd6));
+        key.setFontWeight(QFont::DemiBold);
+        str.setForeground(QColor(0x4c, 0xaf, 0x50));
+        num.setForeground(QColor(0xe0, 0x8a, 0x2c));
+        lit.setForeground(QColor(0xb0, 0x6a, 0xd0));
+        for (auto it = number.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            setFormat(int(m.capturedStart()), int(m.capturedLength()), num);
+        }
+        for (auto it = literal.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            setFormat(int(m.capturedStart()), int(m.capturedLength()), lit);
+        }
+        for (auto it = string.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            setFormat(int(m.capturedStart()), int(m.capturedLength()), m.hasCaptured(1) ? key : str);
+        }
+    }
+};
+} // namespace
+
+struct JsonView::Private
+{
+#if SONDE_HAVE_KSYNTAXHIGHLIGHTING
+    KSyntaxHighlighting::Repository repository;
+#endif
+};
+
+JsonView::JsonView(QWidget *parent) : QPlainTextEdit(parent), d(std::make_unique<Private>())
+{
+    setReadOnly(true);
+    setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+#if SONDE_HAVE_KSYNTAXHIGHLIGHTING
+    auto *h = new KSyntaxHighlighting::SyntaxHighlighter(document());
+    h->setDefinition(d->repository.definitionForName(u"JSON"_s));
+    h->setTheme(d->repository.themeForPalette(palette()));
+#else
+    new BuiltinJsonHighlighter(document());
+#endif
+}
+
+JsonView::~JsonView() = default;
+
+void JsonView::setJson(const QByteArray &json)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(json);
+    setPlainText(QString::fromUtf8(doc.isNull() ? json : doc.toJson(QJsonDocument::Indented)));
+}
+
+} // namespace Sonde
