@@ -41,6 +41,8 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
             auto *item = new QListWidgetItem(t.toObject().value("name"_L1).toString(), m_tools);
             item->setData(Qt::UserRole, QJsonDocument(t.toObject()).toJson(QJsonDocument::Compact));
         }
+        if (m_tools->count() > 0)
+            m_tools->setCurrentRow(0);
         statusBar()->showMessage(u"%1 tools in %2 ms"_s.arg(m_tools->count()).arg(o.finishedMs - o.startedMs));
     });
     connect(m_tools, &QListWidget::currentItemChanged, this, [this](QListWidgetItem *item) {

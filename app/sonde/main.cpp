@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QTimer>
 
 int main(int argc, char **argv)
 {
@@ -17,6 +18,14 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("Sonde, an inspector for MCP servers"));
     parser.addHelpOption();
     parser.addVersionOption();
+    // For documentation and visual checks on machines without a screen grabber.
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Save a PNG of the window after DELAY ms, then quit."),
+                                        QStringLiteral("file"));
+    const QCommandLineOption delay(QStringLiteral("screenshot-delay"), QStringLiteral("Delay in ms (default 1500)."),
+                                   QStringLiteral("ms"), QStringLiteral("1500"));
+    parser.addOption(screenshot);
+    parser.addOption(delay);
     parser.process(app);
 
     Sonde::CoreHost host;
@@ -30,6 +39,12 @@ int main(int argc, char **argv)
     demo.program = QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME));
     host.addServer(demo);
 
+    if (parser.isSet(screenshot)) {
+        QTimer::singleShot(parser.value(delay).toInt(), &window, [&window, path = parser.value(screenshot)] {
+            window.grab().save(path);
+            QApplication::quit();
+        });
+    }
     QObject::connect(&app, &QApplication::aboutToQuit, &host, [&host] { host.shutdown(); });
     return app.exec();
 }
