@@ -34,6 +34,7 @@ using namespace Qt::StringLiterals;
 namespace {
 
 constexpr int WarmUpCalls = 100;
+constexpr int CallBlock = 100;
 constexpr int IoTimeoutMs = 30'000;
 
 struct Options
@@ -45,11 +46,15 @@ struct Options
     QStringList arguments;
 };
 
-[[noreturn]] void fail(int code, const QString &message)
+// Thrown, not exit()ed, so that CoreHost and QProcess destructors still kill the servers:
+// server-everything ignores stdin EOF and would outlive us. Never thrown through Qt's event
+// loop: every caller runs outside one.
+struct Failure
 {
-    std::fprintf(stderr, "sonde-bench-stdio: %s\n", qPrintable(message));
-    std::exit(code);
-}
+    int code;
+    QString message;
+};
+[[noreturn]] void fail(int code, const QString &message) { throw Failure{code, message}; }
 
 void out(const QString &line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); }
 
@@ -78,73 +83,96 @@ QByteArray echoCall(int id)
 
 // ---- engine path ------------------------------------------------------------------------
 
-std::vector<double> engineLatencies(const Options &o)
+// One session through CoreHost, kept open between blocks of calls. Each block runs a local
+// event loop; inside it every call is issued from the previous call's callFinished.
+class EngineBench
 {
-    Sonde::CoreHost host;
-    Sonde::ServerConfig config;
-    config.name = u"bench"_s;
-    config.program = o.program;
-    config.arguments = o.arguments;
-    const QJsonObject params{{"name"_L1, u"echo"_s}, {"arguments"_L1, QJsonObject{{"message"_L1, u"hi"_s}}}};
+public:
+    explicit EngineBench(const Options &o)
+    {
+        m_config.name = u"bench"_s;
+        m_config.program = o.program;
+        m_config.arguments = o.arguments;
+        using Host = Sonde::CoreHost;
+        QObject::connect(&m_host, &Host::sessionChanged, &m_host, [this](const Sonde::SessionSnapshot &s) {
+            using State = Sonde::SessionSnapshot::State;
+            if (s.state == State::Ready && !m_ready) {
+                m_ready = true;
+                quit();
+            } else if (s.state == State::Failed) {
+                stop(u"session failed: "_s + s.lastError.message());
+            }
+        });
+        QObject::connect(&m_host, &Host::callFinished, &m_host, [this](const Sonde::CallOutcome &r) {
+            const qint64 ns = m_timer.nsecsElapsed();
+            if (r.ticket != m_ticket)
+                return;
+            if (!r.ok())
+                return stop(u"tools/call echo failed: "_s + r.error.message());
+            if (m_samples)
+                m_samples->push_back(double(ns) / 1000.0);
+            if (--m_left > 0)
+                next();
+            else
+                quit();
+        });
+        QObject::connect(&m_host, &Host::shutdownFinished, &m_host, [this] { quit(); });
+        spin([this] { m_host.addServer(m_config); }, u"session start"_s);
+    }
 
-    std::vector<double> samples;
-    samples.reserve(size_t(o.calls));
-    QEventLoop loop;
-    QElapsedTimer timer;
-    QString error;
-    quint64 ticket = 0;
-    int issued = 0;
-    bool started = false;
-    const int total = WarmUpCalls + o.calls;
-
-    auto next = [&] {
-        ++issued;
-        timer.start();
-        ticket = host.call(config.name, u"tools/call"_s, params);
-    };
-    QObject::connect(&host, &Sonde::CoreHost::sessionChanged, &loop, [&](const Sonde::SessionSnapshot &s) {
-        using State = Sonde::SessionSnapshot::State;
-        if (s.state == State::Ready && !started) {
-            started = true;
-            next();
-        } else if (s.state == State::Failed && samples.size() < size_t(o.calls)) {
-            error = u"session failed: "_s + s.lastError.message();
-            loop.quit();
-        }
-    });
-    QObject::connect(&host, &Sonde::CoreHost::callFinished, &loop, [&](const Sonde::CallOutcome &r) {
-        const qint64 ns = timer.nsecsElapsed();
-        if (r.ticket != ticket)
-            return;
-        if (!r.ok()) {
-            error = u"tools/call echo failed: "_s + r.error.message();
-            loop.quit();
-            return;
-        }
-        if (issued > WarmUpCalls)
-            samples.push_back(double(ns) / 1000.0);
-        if (issued < total)
-            next();
-        else
-            loop.quit();
-    });
-    QTimer::singleShot(IoTimeoutMs + o.calls * 100, &loop, [&] { error = u"engine run timed out"_s; loop.quit(); });
-    host.addServer(config);
-    loop.exec();
-    if (!error.isEmpty())
-        fail(1, error);
+    // samples == nullptr: warm-up, not counted.
+    void run(int calls, std::vector<double> *samples)
+    {
+        m_left = calls;
+        m_samples = samples;
+        spin([this] { next(); }, u"echo calls"_s);
+    }
 
     // A clean shutdown is part of the contract; a hang here is worth knowing about.
-    QEventLoop down;
-    QObject::connect(&host, &Sonde::CoreHost::shutdownFinished, &down, &QEventLoop::quit);
-    bool hung = false;
-    QTimer::singleShot(IoTimeoutMs, &down, [&] { hung = true; down.quit(); });
-    host.shutdown();
-    down.exec();
-    if (hung)
-        fail(1, u"engine shutdown timed out"_s);
-    return samples;
-}
+    void shutdown() { spin([this] { m_host.shutdown(); }, u"shutdown"_s); }
+
+private:
+    void next()
+    {
+        m_timer.start();
+        m_ticket = m_host.call(m_config.name, u"tools/call"_s, m_params);
+    }
+    // Signals only arrive while spin() runs its loop, but a stray one must not crash.
+    void quit()
+    {
+        if (m_loop)
+            m_loop->quit();
+    }
+    void stop(const QString &error)
+    {
+        m_error = error;
+        quit();
+    }
+    template<typename F>
+    void spin(F start, const QString &what)
+    {
+        QEventLoop loop;
+        m_loop = &loop;
+        QTimer::singleShot(IoTimeoutMs * 4, &loop, [&] { stop(what + u" timed out"_s); });
+        start();
+        loop.exec();
+        m_loop = nullptr;
+        if (!m_error.isEmpty())
+            fail(1, u"engine: "_s + m_error);
+    }
+
+    Sonde::CoreHost m_host;
+    Sonde::ServerConfig m_config;
+    const QJsonObject m_params{{"name"_L1, u"echo"_s},
+                               {"arguments"_L1, QJsonObject{{"message"_L1, u"hi"_s}}}};
+    QEventLoop *m_loop = nullptr;
+    QElapsedTimer m_timer;
+    QString m_error;
+    std::vector<double> *m_samples = nullptr;
+    quint64 m_ticket = 0;
+    int m_left = 0;
+    bool m_ready = false;
+};
 
 // ---- raw pipe baseline ------------------------------------------------------------------
 
@@ -182,7 +210,8 @@ void startRaw(QProcess &p, const Options &o)
     p.start(o.program, o.arguments);
     if (!p.waitForStarted(IoTimeoutMs))
         fail(1, u"cannot start %1: %2"_s.arg(o.program, p.errorString()));
-    p.write(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})"
+    p.write(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":)"
+            R"("2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})"
             "\n");
     readResponse(p, 0);
     p.write("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
@@ -200,23 +229,17 @@ void stopRaw(QProcess &p)
     p.waitForFinished();
 }
 
-std::vector<double> rawLatencies(const Options &o)
+void rawCalls(QProcess &p, int &id, int calls, std::vector<double> *samples)
 {
-    QProcess p;
-    startRaw(p, o);
-    std::vector<double> samples;
-    samples.reserve(size_t(o.calls));
     QElapsedTimer timer;
-    for (int id = 1; id <= WarmUpCalls + o.calls; ++id) {
+    for (int end = id + calls; id < end; ++id) {
         timer.start();
         p.write(echoCall(id));
         readResponse(p, id);
         const qint64 ns = timer.nsecsElapsed();
-        if (id > WarmUpCalls)
-            samples.push_back(double(ns) / 1000.0);
+        if (samples)
+            samples->push_back(double(ns) / 1000.0);
     }
-    stopRaw(p);
-    return samples;
 }
 
 double rawOneShotMs(const Options &o)
@@ -349,9 +372,8 @@ Options parseOptions(const QStringList &args)
 
 } // namespace
 
-int main(int argc, char **argv)
+int runBenchmark()
 {
-    QCoreApplication app(argc, argv);
     const Options o = parseOptions(QCoreApplication::arguments());
     const QString cli = QStringLiteral(SONDE_CLI_PATH);
     if (!QFileInfo(cli).isExecutable())
@@ -362,9 +384,26 @@ int main(int argc, char **argv)
     out(u"sonde-cli: "_s + cli);
     out(QString());
 
-    out(u"Warm latency: %1 sequential tools/call echo on one session (after %2 warm-up)"_s.arg(o.calls).arg(WarmUpCalls));
-    const std::vector<double> eng = engineLatencies(o);
-    const std::vector<double> raw = rawLatencies(o);
+    out(u"Warm latency: %1 sequential tools/call echo on one session (after %2 warm-up)"_s
+            .arg(o.calls).arg(WarmUpCalls));
+    std::vector<double> eng, raw;
+    {
+        EngineBench engine(o);
+        QProcess pipe;
+        startRaw(pipe, o);
+        int id = 1;
+        engine.run(WarmUpCalls, nullptr);
+        rawCalls(pipe, id, WarmUpCalls, nullptr);
+        // Alternating blocks, both sessions open throughout: background load and frequency
+        // drift then land in both columns alike instead of in whichever ran second.
+        for (int done = 0; done < o.calls; done += CallBlock) {
+            const int n = std::min(CallBlock, o.calls - done);
+            engine.run(n, &eng);
+            rawCalls(pipe, id, n, &raw);
+        }
+        stopRaw(pipe);
+        engine.shutdown();
+    }
     const double e50 = percentile(eng, 50), e99 = percentile(eng, 99);
     const double r50 = percentile(raw, 50), r99 = percentile(raw, 99);
     out(u"              Sonde engine    raw pipe              overhead"_s);
@@ -372,7 +411,8 @@ int main(int argc, char **argv)
     out(u"  p99  (us)"_s + num(e99, 15) + num(r99, 12) + overhead(e99, r99));
     out(u"  mean (us)"_s + num(mean(eng), 15) + num(mean(raw), 12) + overhead(mean(eng), mean(raw)));
     const bool warmMet = e50 <= r50 * 1.10 && e99 <= r99 * 1.10;
-    out(u"  goal: client overhead within 10 % of the raw pipe (p50 and p99): "_s + (warmMet ? u"MET"_s : u"NOT MET"_s));
+    out(u"  goal: client overhead within 10 % of the raw pipe (p50 and p99): "_s
+        + (warmMet ? u"MET"_s : u"NOT MET"_s));
     out(QString());
 
     out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli tools call echo"_s.arg(o.runs));
@@ -401,6 +441,19 @@ int main(int argc, char **argv)
     out(u"  goal: a one-shot that exits within 50 ms of the server's own start-up and shutdown (median): "_s
         + (coldMet ? u"MET"_s : u"NOT MET"_s));
     out(u"  sonde-cli peak RSS (median): %1 MiB (own VmHWM; wait4's ru_maxrss, which also counts"
-        " the server it reaps: %2 MiB)"_s.arg(percentile(cliRss, 50), 0, 'f', 1).arg(percentile(cliTreeRss, 50), 0, 'f', 1));
+        " the server it reaps: %2 MiB)"_s
+            .arg(percentile(cliRss, 50), 0, 'f', 1)
+            .arg(percentile(cliTreeRss, 50), 0, 'f', 1));
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    try {
+        return runBenchmark();
+    } catch (const Failure &f) {
+        std::fprintf(stderr, "sonde-bench-stdio: %s\n", qPrintable(f.message));
+        return f.code;
+    }
 }
