@@ -128,7 +128,8 @@ void Engine::append(const TranscriptEvent &event)
 
 void Engine::flush()
 {
-    m_flushTimer->stop();
+    // The timer is left running: stopping and restarting it for every call result would
+    // cost more than the one empty flush it causes.
     if (m_batch.isEmpty())
         return;
     Q_EMIT transcriptBatch(std::exchange(m_batch, {}));

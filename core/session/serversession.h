@@ -102,6 +102,7 @@ private:
     TransportFactory m_factory;
     Transport *m_transport = nullptr;
     QTimer *m_timeoutTimer = nullptr;
+    qint64 m_armedForMs = 0; // the deadline the timeout timer is armed for
 
     SessionSnapshot::State m_state = SessionSnapshot::State::Idle;
     int m_generation = 0;

@@ -62,6 +62,10 @@ void StdioTransport::send(const QByteArray &frame)
     line.reserve(frame.size() + 1);
     line.append(frame).append('\n');
     m_process->write(line);
+    // QProcess only buffers here and writes when its write notifier fires on a later loop
+    // iteration; pushing the bytes now saves that round through the event loop on every
+    // request (a zero timeout never blocks).
+    m_process->waitForBytesWritten(0);
 }
 
 bool StdioTransport::isOpen() const
