@@ -177,11 +177,6 @@ void CliRunner::start()
         QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
         return;
     }
-    if (m_options.server.route != ServerConfig::Route::Stdio) {
-        complain(u"HTTP servers (--url, or a config entry with \"url\") are not supported yet: only stdio"_s);
-        QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
-        return;
-    }
     if (cmd == "exec"_L1) {
         const QString path = m_options.command.value(1, u"-"_s);
         QFile f;

@@ -31,6 +31,7 @@ Error &Error::setHttpStatus(int status) { m_httpStatus = status; return *this; }
 Error &Error::setJsonRpcCode(int code) { m_jsonRpcCode = code; return *this; }
 Error &Error::setData(const QJsonValue &data) { m_data = data; return *this; }
 Error &Error::setCondition(Condition condition) { m_condition = condition; return *this; }
+Error &Error::setSessionId(const QString &sessionId) { m_sessionId = sessionId; return *this; }
 Error &Error::addChild(const Error &child) { m_children.append(child); return *this; }
 
 Error &Error::setCause(const Error &cause)
@@ -72,6 +73,8 @@ static QJsonObject nodeJson(const Error &e, int &budget)
         o.insert(QStringLiteral("http_status"), *e.httpStatus());
     if (e.jsonRpcCode())
         o.insert(QStringLiteral("code"), *e.jsonRpcCode());
+    if (!e.sessionId().isEmpty())
+        o.insert(QStringLiteral("session_id"), e.sessionId());
     if (!e.data().isUndefined() && !e.data().isNull())
         o.insert(QStringLiteral("data"), e.data());
     if (!e.children().isEmpty() && budget > 0) {

@@ -60,6 +60,9 @@ public:
     Condition condition() const { return m_condition; }
     std::optional<int> httpStatus() const { return m_httpStatus; }
     std::optional<int> jsonRpcCode() const { return m_jsonRpcCode; }
+    // The Mcp-Session-Id the failed HTTP request carried (empty: none), so recovery can tell
+    // "404 for my session" (expired) from "404, wrong URL".
+    QString sessionId() const { return m_sessionId; }
     QJsonValue data() const { return m_data; }
     const QList<Error> &children() const { return m_children; }
     const Error *cause() const { return m_cause.get(); }
@@ -68,6 +71,7 @@ public:
     Error &setJsonRpcCode(int code);
     Error &setData(const QJsonValue &data);
     Error &setCondition(Condition condition);
+    Error &setSessionId(const QString &sessionId);
     Error &addChild(const Error &child);
     // Wraps: this error was caused by `cause`. The chain is immutable once shared.
     Error &setCause(const Error &cause);
@@ -84,6 +88,7 @@ private:
     QString m_message;
     std::optional<int> m_httpStatus;
     std::optional<int> m_jsonRpcCode;
+    QString m_sessionId;
     QJsonValue m_data;
     QList<Error> m_children;
     std::shared_ptr<Error> m_cause; // never mutated once shared

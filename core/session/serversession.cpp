@@ -2,6 +2,7 @@
 #include "session/serversession.h"
 
 #include "protocol/mcp.h"
+#include "transport/httptransport.h"
 #include "transport/stdiotransport.h"
 #include "util/clock.h"
 #include "util/logging.h"
@@ -25,7 +26,9 @@ ServerSession::ServerSession(const ServerConfig &config, const Clock &clock,
 {
     if (!m_factory) {
         m_factory = [](const ServerConfig &c, const Clock &clk) -> std::unique_ptr<Transport> {
-            return std::make_unique<StdioTransport>(c, clk);
+            if (c.route == ServerConfig::Route::Stdio)
+                return std::make_unique<StdioTransport>(c, clk);
+            return std::make_unique<HttpTransport>(c, clk);
         };
     }
     m_timeoutTimer = new QTimer(this);
@@ -57,6 +60,11 @@ SessionSnapshot ServerSession::snapshot() const
     s.clientCapabilities = m_clientCapabilities;
     s.instructions = m_instructions;
     s.transport = m_transport ? m_transport->details() : m_lastTransportDetails;
+    if (s.transport.contains("route"_L1)) {
+        s.route = s.transport.take("route"_L1).toString();
+        s.routeReason = s.transport.take("route_reason"_L1).toString();
+    }
+    s.sessionId = s.transport.take("session_id"_L1).toString();
     s.restartCount = std::max(0, m_starts - 1);
     s.startedMs = m_readyMs;
     s.lastError = m_lastError;
@@ -98,6 +106,18 @@ void ServerSession::start()
         record(TranscriptEvent::Direction::Stderr, line.toUtf8());
     });
     connect(m_transport, &Transport::closed, this, &ServerSession::onTransportClosed);
+    connect(m_transport, &Transport::requestFailed, this, [this](const QJsonValue &id, const Error &error) {
+        if (!m_pending.take(id))
+            return;
+        armTimer();
+        const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(id));
+        if (handler)
+            handler({}, error);
+    });
+    connect(m_transport, &Transport::lifecycleEvent, this, [this](const QString &event, const QJsonObject &details) {
+        record(TranscriptEvent::Direction::Lifecycle, {}, event, details);
+        Q_EMIT snapshotChanged(snapshot());
+    });
     record(TranscriptEvent::Direction::Lifecycle, {}, u"starting"_s,
            {{"route"_L1, m_config.routeName()}, {"command"_L1, m_config.displayCommand()}});
     setState(SessionSnapshot::State::Starting);
@@ -150,6 +170,8 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
             m_transport->close();
         return;
     }
+    if (m_transport)
+        m_transport->setProtocolVersion(m_protocolVersion);
     sendFrame(JsonRpcMessage::notification(u"notifications/initialized"_s));
     ++m_generation;
     m_readyMs = m_clock.nowMs();
@@ -488,6 +510,8 @@ void ServerSession::cancel(quint64 ticket, const QString &reason)
     const QJsonValue id = m_ticketRequestId.value(ticket);
     if (!id.isUndefined() && m_pending.retire(id)) {
         m_handlers.remove(JsonRpcMessage::idKey(id));
+        if (m_transport)
+            m_transport->abandon(id);
         sendFrame(JsonRpcMessage::notification(u"notifications/cancelled"_s,
                                                {{"requestId"_L1, id}, {"reason"_L1, reason}}));
         armTimer();
@@ -520,6 +544,8 @@ void ServerSession::checkTimeouts()
         if (e.method != "initialize"_L1)
             sendFrame(JsonRpcMessage::notification(u"notifications/cancelled"_s,
                                                    {{"requestId"_L1, e.id}, {"reason"_L1, why}}));
+        if (m_transport)
+            m_transport->abandon(e.id);
         const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(e.id));
         if (handler)
             handler({}, Error::timeout(why));

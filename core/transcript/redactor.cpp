@@ -13,7 +13,7 @@ QString Redactor::redact(const QString &text, const QStringList &sessionIds)
                                            QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression skKey(u"\\bsk-[A-Za-z0-9_-]{8,}"_s);
     static const QRegularExpression assigned(
-        u"\\b((?:api[_-]?key|access[_-]?token|token|key|password|passwd|secret)\\s*[=:]\\s*\"?)([^\\s\"&,;}]+)"_s,
+        u"\\b((?:api[_-]?key|access[_-]?token|session[_-]?id|token|key|password|passwd|secret)\\s*[=:]\\s*\"?)([^\\s\"&,;}]+)"_s,
         QRegularExpression::CaseInsensitiveOption);
     const QString mask = QString::fromLatin1(Mask);
     QString out = text;

@@ -26,7 +26,12 @@ public:
     virtual void close() = 0;
     virtual bool isOpen() const = 0;
     // Route-specific facts for the session snapshot (pid, exit status, session id...).
+    // "route" and "route_reason", when present, say which transport was chosen and why.
     virtual QJsonObject details() const = 0;
+    // The negotiated protocol version, for transports that must announce it (HTTP).
+    virtual void setProtocolVersion(const QString &) {}
+    // The session no longer waits for this request (timeout, cancel): stop its transfer.
+    virtual void abandon(const QJsonValue &) {}
 
 Q_SIGNALS:
     void opened();
@@ -34,6 +39,11 @@ Q_SIGNALS:
     // A frame was dropped before parsing (e.g. over the size limit); the session goes on.
     void frameDropped(const QString &reason);
     void stderrLine(const QString &line);
+    // Sending the request with this id failed (e.g. an HTTP error status): the error keeps
+    // the status, the body and the session id the request carried.
+    void requestFailed(const QJsonValue &id, const Sonde::Error &error);
+    // Something worth a line in the transcript (stream opened, resumed, fell back...).
+    void lifecycleEvent(const QString &event, const QJsonObject &details);
     // The transport is gone: `reason` says why (a clean close has kind None).
     void closed(const Sonde::Error &reason);
 };

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "protocol/sseparser.h"
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+QList<SseEvent> SseParser::feed(const QByteArray &bytes)
+{
+    QList<SseEvent> out;
+    qsizetype i = 0;
+    if (!m_bomChecked) {
+        // A UTF-8 BOM may open the stream; wait until three bytes are there to decide.
+        QByteArray head = m_line + bytes.left(3);
+        if (head.size() < 3 && head == QByteArray("\xEF\xBB\xBF").left(head.size()) && !bytes.isEmpty()) {
+            m_line = head;
+            return out;
+        }
+        m_bomChecked = true;
+        if (head.startsWith("\xEF\xBB\xBF")) {
+            i = 3 - m_line.size();
+            m_line.clear();
+        }
+    }
+    const char *p = bytes.constData();
+    const qsizetype n = bytes.size();
+    while (i < n) {
+        const char c = p[i];
+        if (m_lastWasCR && c == '\n') {
+            m_lastWasCR = false;
+            ++i;
+            continue;
+        }
+        m_lastWasCR = false;
+        // Copy a run of ordinary bytes at once.
+        qsizetype j = i;
+        while (j < n && p[j] != '\n' && p[j] != '\r')
+            ++j;
+        m_line.append(p + i, j - i);
+        if (j == n)
+            break;
+        m_lastWasCR = p[j] == '\r';
+        processLine(m_line, out);
+        m_line.clear();
+        i = j + 1;
+    }
+    return out;
+}
+
+void SseParser::processLine(const QByteArray &line, QList<SseEvent> &out)
+{
+    if (line.isEmpty()) {
+        if (m_hasData) {
+            SseEvent e;
+            if (!m_type.isEmpty())
+                e.type = m_type;
+            e.data = m_data;
+            e.id = m_lastEventId;
+            out.append(e);
+        }
+        m_data.clear();
+        m_hasData = false;
+        m_type.clear();
+        return;
+    }
+    if (line.startsWith(':'))
+        return; // comment
+    const qsizetype colon = line.indexOf(':');
+    QByteArray field = colon < 0 ? line : line.left(colon);
+    QByteArray value = colon < 0 ? QByteArray() : line.mid(colon + 1);
+    if (value.startsWith(' '))
+        value.remove(0, 1);
+    if (field == "data") {
+        if (m_hasData)
+            m_data.append('\n');
+        m_data.append(value);
+        m_hasData = true;
+    } else if (field == "event") {
+        m_type = QString::fromUtf8(value);
+    } else if (field == "id") {
+        if (!value.contains('\0'))
+            m_lastEventId = QString::fromUtf8(value);
+    } else if (field == "retry") {
+        bool digits = !value.isEmpty();
+        for (char ch : std::as_const(value))
+            digits = digits && ch >= '0' && ch <= '9';
+        if (digits) {
+            bool ok = false;
+            const int ms = value.toInt(&ok);
+            if (ok)
+                m_retryMs = ms;
+        }
+    }
+}
+
+} // namespace Sonde

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: MIT
+#include "transport/httptransport.h"
+
+#include "util/clock.h"
+#include "util/logging.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+static constexpr qsizetype MaxBodyBytes = 256 * 1024 * 1024;
+static constexpr int MaxResumes = 5;
+static constexpr int DefaultRetryMs = 1000;
+
+HttpTransport::HttpTransport(const ServerConfig &config, const Clock &clock, QObject *parent)
+    : Transport(parent), m_config(config), m_clock(clock)
+{
+    m_mode = config.route == ServerConfig::Route::LegacySse ? Mode::Legacy : Mode::Streamable;
+    m_routeReason = m_mode == Mode::Legacy ? u"the configuration asks for the legacy SSE transport"_s
+                                           : u"configured with a URL; Streamable HTTP tried first"_s;
+}
+
+HttpTransport::~HttpTransport()
+{
+    const QList<QNetworkReply *> replies = m_streams.keys();
+    for (QNetworkReply *r : replies) {
+        r->disconnect(this);
+        r->abort();
+        r->deleteLater();
+    }
+}
+
+void HttpTransport::open()
+{
+    m_nam = new QNetworkAccessManager(this);
+    m_nam->setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
+    m_open = true;
+    if (m_mode == Mode::Legacy)
+        startLegacy(m_routeReason);
+    Q_EMIT opened();
+}
+
+bool HttpTransport::isOpen() const
+{
+    return m_open && !m_closing && !m_finished;
+}
+
+void HttpTransport::setProtocolVersion(const QString &version)
+{
+    m_protocolVersion = version;
+}
+
+QNetworkRequest HttpTransport::request(const QUrl &url, bool sse) const
+{
+    QNetworkRequest r(url);
+    r.setRawHeader("Accept", sse ? QByteArray("text/event-stream") : QByteArray("application/json, text/event-stream"));
+    if (!sse)
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    r.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    r.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    if (!m_sessionId.isEmpty() && m_mode == Mode::Streamable)
+        r.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
+    if (!m_protocolVersion.isEmpty() && m_mode == Mode::Streamable)
+        r.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
+    for (const auto &[name, value] : m_config.headers)
+        r.setRawHeader(name, value);
+    return r;
+}
+
+QNetworkReply *HttpTransport::track(QNetworkReply *reply, Stream stream)
+{
+    m_streams.insert(reply, std::move(stream));
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
+    return reply;
+}
+
+void HttpTransport::send(const QByteArray &frame)
+{
+    if (!isOpen())
+        return;
+    if (m_mode == Mode::Legacy) {
+        if (m_legacyEndpoint.isEmpty())
+            m_legacyQueue.append(frame);
+        else
+            legacyPost(frame);
+        return;
+    }
+    post(frame);
+}
+
+static void classify(const QByteArray &frame, QJsonValue *id, QString *method)
+{
+    const QJsonObject o = QJsonDocument::fromJson(frame).object();
+    *method = o.value("method"_L1).toString();
+    // Requests carry an id and a method; responses to the server carry an id only.
+    *id = o.contains("method"_L1) ? o.value("id"_L1) : QJsonValue();
+}
+
+void HttpTransport::post(const QByteArray &frame)
+{
+    Stream s;
+    s.kind = Stream::Kind::Post;
+    QString method;
+    classify(frame, &s.requestId, &method);
+    s.isInitialize = method == "initialize"_L1;
+    s.isInitialized = method == "notifications/initialized"_L1;
+    s.frame = frame;
+    s.sessionIdSent = m_sessionId;
+    if (s.isInitialize)
+        m_initializeFrame = frame;
+    QNetworkRequest r = request(m_config.url, false);
+    if (s.requestId.isUndefined())
+        r.setTransferTimeout(30'000); // notifications and responses get 202 at once
+    track(m_nam->post(r, frame), std::move(s));
+}
+
+void HttpTransport::onReadyRead(QNetworkReply *reply)
+{
+    auto it = m_streams.find(reply);
+    if (it == m_streams.end())
+        return;
+    Stream &s = *it;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    if (!s.decided) {
+        s.decided = true;
+        // Take the session id with the headers: the initialize answer is delivered (and
+        // notifications/initialized sent) before this reply finishes.
+        if (s.isInitialize && status >= 200 && status < 300 && m_sessionId.isEmpty())
+            m_sessionId = QString::fromUtf8(reply->rawHeader("Mcp-Session-Id"));
+        s.isSse = status >= 200 && status < 300
+            && reply->header(QNetworkRequest::ContentTypeHeader).toString().startsWith("text/event-stream"_L1);
+        if (s.kind == Stream::Kind::Get && s.isSse) {
+            m_getState = u"open"_s;
+            m_getFailures = 0;
+            Q_EMIT lifecycleEvent(u"get-stream-open"_s, {{"last_event_id"_L1, m_getLastEventId}});
+        }
+    }
+    const QByteArray bytes = reply->readAll();
+    if (!s.isSse) {
+        if (s.body.size() + bytes.size() > MaxBodyBytes) {
+            s.abandoned = true;
+            reply->abort();
+            failRequest(s, Error::protocol(u"the answer is over %1 MiB; dropped"_s.arg(MaxBodyBytes >> 20)));
+            return;
+        }
+        s.body.append(bytes);
+        return;
+    }
+    const QList<SseEvent> events = s.sse.feed(bytes);
+    if (s.kind == Stream::Kind::Get)
+        m_getLastEventId = s.sse.lastEventId();
+    // Delivering a frame can make the session send (and so insert into m_streams) at once:
+    // look the stream up again for every event instead of holding a reference.
+    for (const SseEvent &e : events) {
+        if (e.data.isEmpty())
+            continue; // a priming event: its id is kept by the parser for resumption
+        if (s.kind == Stream::Kind::LegacyGet && e.type == "endpoint"_L1) {
+            m_legacyEndpoint = m_config.url.resolved(QUrl(QString::fromUtf8(e.data).trimmed()));
+            Q_EMIT lifecycleEvent(u"legacy-endpoint"_s, {{"endpoint"_L1, m_legacyEndpoint.toString()}});
+            const QList<QByteArray> queued = std::exchange(m_legacyQueue, {});
+            for (const QByteArray &f : queued)
+                legacyPost(f);
+            continue;
+        }
+        if (e.type != "message"_L1)
+            continue;
+        const auto current = m_streams.find(reply);
+        if (current == m_streams.end())
+            return; // abandoned or closed while delivering
+        deliver(*current, e.data);
+    }
+}
+
+void HttpTransport::deliver(Stream &stream, const QByteArray &data)
+{
+    if (!stream.requestId.isUndefined() && !stream.answered) {
+        const QJsonObject o = QJsonDocument::fromJson(data).object();
+        if (!o.contains("method"_L1) && o.value("id"_L1) == stream.requestId)
+            stream.answered = true;
+    }
+    Q_EMIT frameReceived(data);
+}
+
+void HttpTransport::failRequest(const Stream &stream, const Error &error)
+{
+    if (!stream.requestId.isUndefined()) {
+        Q_EMIT requestFailed(stream.requestId, error);
+        return;
+    }
+    Q_EMIT frameDropped(error.message());
+}
+
+Error HttpTransport::httpError(const QString &what, int status, const QByteArray &body, const QString &sessionId)
+{
+    QString message = u"%1 answered HTTP %2"_s.arg(what).arg(status);
+    std::optional<int> code;
+    QJsonValue data;
+    const QJsonDocument doc = QJsonDocument::fromJson(body);
+    const QJsonObject err = doc.object().value("error"_L1).toObject();
+    if (!err.isEmpty()) {
+        if (err.value("code"_L1).isDouble())
+            code = err.value("code"_L1).toInt();
+        message += u": "_s + err.value("message"_L1).toString();
+        data = doc.object();
+    } else if (!body.trimmed().isEmpty()) {
+        message += u": "_s + QString::fromUtf8(body.trimmed().left(500));
+    }
+    Error e(Error::Kind::Transport, message);
+    e.setHttpStatus(status).setSessionId(sessionId);
+    if (code)
+        e.setJsonRpcCode(*code);
+    if (!data.isUndefined())
+        e.setData(data);
+    return e;
+}
+
+void HttpTransport::onFinished(QNetworkReply *reply)
+{
+    reply->deleteLater();
+    auto it = m_streams.find(reply);
+    if (it == m_streams.end())
+        return;
+    Stream s = *it;
+    m_streams.erase(it);
+    if (s.abandoned || m_finished)
+        return;
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const QNetworkReply::NetworkError netError = reply->error();
+    if (!s.decided)
+        s.body.append(reply->readAll());
+    else if (!s.isSse)
+        s.body.append(reply->readAll());
+
+    if (s.kind == Stream::Kind::Delete) {
+        m_deleteOutcome = status == 405 ? u"not allowed by the server (HTTP 405)"_s
+            : status >= 200 && status < 300 ? u"session terminated (HTTP %1)"_s.arg(status)
+            : status ? u"HTTP %1"_s.arg(status) : reply->errorString();
+        Q_EMIT lifecycleEvent(u"session-delete"_s, {{"status"_L1, status}, {"outcome"_L1, m_deleteOutcome}});
+        finish(Error());
+        return;
+    }
+    if (m_closing)
+        return;
+
+    const QString where = s.kind == Stream::Kind::LegacyPost ? m_legacyEndpoint.toString() : m_config.url.toString();
+    const bool ok2xx = netError == QNetworkReply::NoError && status >= 200 && status < 300;
+
+    switch (s.kind) {
+    case Stream::Kind::Post:
+    case Stream::Kind::Resume: {
+        if (ok2xx) {
+            if (s.isInitialize && m_sessionId.isEmpty())
+                m_sessionId = QString::fromUtf8(reply->rawHeader("Mcp-Session-Id"));
+            if (!s.isSse && !s.body.trimmed().isEmpty()) {
+                deliver(s, s.body.trimmed());
+            } else if (s.isSse && !s.requestId.isUndefined() && !s.answered) {
+                if (!s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
+                    resume(s, s.sse.retryMs().value_or(0));
+                } else {
+                    failRequest(s, Error::transport(u"the server ended the SSE stream of request %1 before answering it"_s
+                                                        .arg(QString::fromUtf8(QJsonDocument(QJsonObject{{"id"_L1, s.requestId}}).toJson(QJsonDocument::Compact))),
+                                                    Error::Condition::Closed));
+                }
+            }
+            if (s.isInitialized && m_mode == Mode::Streamable)
+                openGetStream();
+            return;
+        }
+        if (status == 0) {
+            // No HTTP answer at all: refused, reset, dropped mid-stream.
+            if (s.isSse && !s.requestId.isUndefined() && !s.answered && !s.sse.lastEventId().isEmpty()
+                && s.resumes < MaxResumes) {
+                resume(s, s.sse.retryMs().value_or(0)); // a disconnect is not a cancellation
+                return;
+            }
+            Error e = Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString()),
+                                       s.decided ? Error::Condition::Closed : Error::Condition::NotConnected);
+            e.setSessionId(s.sessionIdSent);
+            failRequest(s, e);
+            return;
+        }
+        const Error e = httpError(u"POST %1"_s.arg(where), status, s.body, s.sessionIdSent);
+        if (s.isInitialize && m_mode == Mode::Streamable && (status == 400 || status == 404 || status == 405)) {
+            m_streamableError = e;
+            startLegacy(u"POST initialize answered HTTP %1, so the legacy HTTP+SSE transport was tried"_s.arg(status));
+            m_legacyQueue.prepend(s.frame);
+            return;
+        }
+        failRequest(s, e);
+        return;
+    }
+    case Stream::Kind::Get: {
+        if (status == 404 || status == 405) {
+            m_getState = u"none (the server answered HTTP %1)"_s.arg(status);
+            Q_EMIT lifecycleEvent(u"get-stream-unavailable"_s, {{"status"_L1, status}});
+            return;
+        }
+        if (status >= 400) {
+            m_getState = u"failed (HTTP %1)"_s.arg(status);
+            Q_EMIT lifecycleEvent(u"get-stream-failed"_s, {{"status"_L1, status}});
+            return;
+        }
+        // Ended or dropped: reopen after the server's retry delay (with backoff on failures).
+        ++m_getFailures;
+        const int delay = s.sse.retryMs().value_or(std::min(DefaultRetryMs << std::min(m_getFailures - 1, 5), 30'000));
+        m_getState = u"reconnecting"_s;
+        Q_EMIT lifecycleEvent(u"get-stream-closed"_s, {{"reconnect_in_ms"_L1, delay}, {"error"_L1, reply->errorString()}});
+        QTimer::singleShot(delay, this, [this] {
+            if (isOpen())
+                openGetStream();
+        });
+        return;
+    }
+    case Stream::Kind::LegacyGet: {
+        Error e = ok2xx ? Error::transport(u"the legacy SSE stream %1 ended"_s.arg(where), Error::Condition::Closed)
+                        : status ? httpError(u"GET %1"_s.arg(where), status, s.body, QString())
+                                 : Error::transport(u"GET %1 failed: %2"_s.arg(where, reply->errorString()),
+                                                    Error::Condition::Closed);
+        if (m_legacyEndpoint.isEmpty() && m_streamableError.isError()) {
+            // Neither transport works: say why for both.
+            Error both = Error::transport(u"%1; the legacy SSE fallback failed too: %2"_s.arg(m_streamableError.message(), e.message()));
+            both.setHttpStatus(m_streamableError.httpStatus().value_or(0));
+            both.setCause(e);
+            both.addChild(m_streamableError);
+            e = both;
+        }
+        finish(e);
+        return;
+    }
+    case Stream::Kind::LegacyPost: {
+        if (ok2xx)
+            return;
+        failRequest(s, status ? httpError(u"POST %1"_s.arg(where), status, s.body, QString())
+                              : Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString())));
+        return;
+    }
+    case Stream::Kind::Delete:
+        return;
+    }
+}
+
+void HttpTransport::resume(const Stream &dropped, int delayMs)
+{
+    Stream s;
+    s.kind = Stream::Kind::Resume;
+    s.requestId = dropped.requestId;
+    s.resumes = dropped.resumes + 1;
+    s.sessionIdSent = m_sessionId;
+    const QString lastId = dropped.sse.lastEventId();
+    Q_EMIT lifecycleEvent(u"stream-resume"_s, {{"id"_L1, dropped.requestId}, {"last_event_id"_L1, lastId}, {"delay_ms"_L1, delayMs}});
+    QTimer::singleShot(delayMs, this, [this, s, lastId]() mutable {
+        if (!isOpen())
+            return;
+        QNetworkRequest r = request(m_config.url, true);
+        r.setRawHeader("Last-Event-ID", lastId.toUtf8());
+        track(m_nam->get(r), std::move(s));
+    });
+}
+
+void HttpTransport::openGetStream()
+{
+    Stream s;
+    s.kind = Stream::Kind::Get;
+    s.sessionIdSent = m_sessionId;
+    QNetworkRequest r = request(m_config.url, true);
+    if (!m_getLastEventId.isEmpty())
+        r.setRawHeader("Last-Event-ID", m_getLastEventId.toUtf8());
+    m_getState = u"connecting"_s;
+    // No transfer timeout: SDK servers send the headers only with the first event.
+    track(m_nam->get(r), std::move(s));
+}
+
+void HttpTransport::startLegacy(const QString &reason)
+{
+    m_mode = Mode::Legacy;
+    m_routeReason = reason;
+    Q_EMIT lifecycleEvent(u"legacy-sse"_s, {{"reason"_L1, reason}});
+    Stream s;
+    s.kind = Stream::Kind::LegacyGet;
+    track(m_nam->get(request(m_config.url, true)), std::move(s));
+}
+
+void HttpTransport::legacyPost(const QByteArray &frame)
+{
+    Stream s;
+    s.kind = Stream::Kind::LegacyPost;
+    QString method;
+    classify(frame, &s.requestId, &method);
+    s.frame = frame;
+    QNetworkRequest r(m_legacyEndpoint);
+    r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    for (const auto &[name, value] : m_config.headers)
+        r.setRawHeader(name, value);
+    r.setTransferTimeout(30'000);
+    track(m_nam->post(r, frame), std::move(s));
+}
+
+void HttpTransport::abandon(const QJsonValue &id)
+{
+    for (auto it = m_streams.begin(); it != m_streams.end(); ++it) {
+        if ((it->kind == Stream::Kind::Post || it->kind == Stream::Kind::Resume) && it->requestId == id) {
+            it->abandoned = true;
+            it.key()->abort();
+            return;
+        }
+    }
+}
+
+void HttpTransport::close()
+{
+    if (m_finished)
+        return;
+    if (m_closing)
+        return;
+    m_closing = true;
+    const QList<QNetworkReply *> replies = m_streams.keys();
+    for (QNetworkReply *r : replies) {
+        m_streams[r].abandoned = true;
+        r->abort();
+    }
+    if (m_mode == Mode::Streamable && !m_sessionId.isEmpty() && m_nam) {
+        Stream s;
+        s.kind = Stream::Kind::Delete;
+        QNetworkRequest r = request(m_config.url, false);
+        QNetworkReply *reply = track(m_nam->deleteResource(r), std::move(s));
+        // A server that never answers the DELETE must not hold the shutdown.
+        m_deleteTimer = new QTimer(this);
+        m_deleteTimer->setSingleShot(true);
+        connect(m_deleteTimer, &QTimer::timeout, reply, &QNetworkReply::abort);
+        m_deleteTimer->start(2000);
+        return;
+    }
+    finish(Error());
+}
+
+void HttpTransport::finish(const Error &reason)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_open = false;
+    Q_EMIT closed(reason);
+}
+
+QJsonObject HttpTransport::details() const
+{
+    QJsonObject d{{"route"_L1, m_mode == Mode::Legacy ? u"sse"_s : u"streamable-http"_s},
+                  {"route_reason"_L1, m_routeReason},
+                  {"url"_L1, m_config.url.toString()}};
+    if (!m_sessionId.isEmpty())
+        d.insert("session_id"_L1, m_sessionId);
+    if (m_mode == Mode::Streamable)
+        d.insert("get_stream"_L1, m_getState);
+    else
+        d.insert("endpoint"_L1, m_legacyEndpoint.toString());
+    if (!m_deleteOutcome.isEmpty())
+        d.insert("delete"_L1, m_deleteOutcome);
+    return d;
+}
+
+} // namespace Sonde
