@@ -31,10 +31,14 @@ install_missing() {
   local major
   major=$(node -p 'process.versions.node.split(".")[0]')
   if [ "$major" -lt 18 ]; then echo "dev.sh: Node $major is too old (18 or later)" >&2; exit 2; fi
-  # The pinned reference servers: reinstall only when the lock file changed.
-  if [ ! -f tests/node_modules/.package-lock.json ] || [ tests/package-lock.json -nt tests/node_modules/.package-lock.json ]; then
-    (cd tests && npm ci --no-audit --no-fund --loglevel=error)
-  fi
+  # The pinned npm packages (reference servers; the conformance suite with its Node 22):
+  # reinstall a folder only when its lock file changed.
+  local dir
+  for dir in tests tests/conformance; do
+    if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+      (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+  done
 }
 
 build() {

@@ -30,6 +30,7 @@ OPTIONS:  --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
 COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | resources templates | resources read URI | prompts list
           | prompts get NAME [JSON] | exec [FILE|-]
+          | conformance-client URL   (for the official conformance harness)
 )"_s;
 }
 
@@ -112,6 +113,16 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         }
     }
 
+    // The official conformance harness runs `sh -c "<command> <serverUrl>"`: the URL comes
+    // last, as the command's argument.
+    if (o->command.value(0) == "conformance-client"_L1) {
+        if (o->command.size() != 2 || !o->server.url.isEmpty() || !o->server.program.isEmpty() || !configPath.isEmpty()) {
+            *error = u"usage: sonde-cli [OPTIONS] conformance-client URL"_s;
+            return false;
+        }
+        o->server.url = QUrl(o->command[1], QUrl::StrictMode);
+        o->policy.elicitationAction = u"accept"_s; // the scenarios check accepted defaults
+    }
     const ServerConfig flags = o->server;
     const int connections = int(!flags.program.isEmpty()) + int(!flags.url.isEmpty()) + int(!configPath.isEmpty());
     if (connections != 1) {
@@ -171,7 +182,8 @@ static void complain(const QString &message)
 void CliRunner::start()
 {
     const QString cmd = m_options.command.value(0);
-    static const QStringList known = {u"info"_s, u"ping"_s, u"tools"_s, u"resources"_s, u"prompts"_s, u"exec"_s};
+    static const QStringList known = {u"info"_s, u"ping"_s, u"tools"_s, u"resources"_s, u"prompts"_s, u"exec"_s,
+                                      u"conformance-client"_s};
     if (!known.contains(cmd)) {
         complain(u"unknown command \"%1\"\n"_s.arg(cmd) + CliOptions::usage());
         QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
@@ -333,11 +345,76 @@ void CliRunner::runCommand()
         if (!err.isEmpty())
             return usageError(err);
         oneShot({{"op"_L1, "prompts/get"_L1}, {"name"_L1, c[2]}, {"args"_L1, args}});
+    } else if (verb == "conformance-client"_L1) {
+        runConformanceClient();
     } else if (verb == "exec"_L1) {
         nextExecStep();
     } else {
         usageError(u"incomplete or unknown command: %1"_s.arg(c.join(u' ')));
     }
+}
+
+QJsonObject CliRunner::sampleArguments(const QJsonObject &inputSchema)
+{
+    QJsonObject args;
+    const QJsonObject props = inputSchema.value("properties"_L1).toObject();
+    int n = 0;
+    for (auto it = props.begin(); it != props.end(); ++it) {
+        const QJsonObject p = it.value().toObject();
+        const QString type = p.value("type"_L1).toString();
+        QJsonValue v;
+        if (p.contains("default"_L1))
+            v = p.value("default"_L1);
+        else if (p.value("enum"_L1).isArray())
+            v = p.value("enum"_L1).toArray().first();
+        else if (type == "number"_L1 || type == "integer"_L1)
+            v = ++n;
+        else if (type == "boolean"_L1)
+            v = true;
+        else if (type == "array"_L1)
+            v = QJsonArray();
+        else if (type == "object"_L1)
+            v = QJsonObject();
+        else
+            v = u"sonde"_s;
+        args.insert(it.key(), v);
+    }
+    return args;
+}
+
+void CliRunner::runConformanceClient()
+{
+    // Scenario-agnostic on purpose: list the tools, then call each one with arguments drawn
+    // from its schema, the way a person would try a server for the first time.
+    runStep({{"op"_L1, "tools/list"_L1}}, [this](const QJsonObject &answer, bool ok) {
+        print(QJsonObject{{"op"_L1, "tools/list"_L1}, {"ok"_L1, ok}, {"tools"_L1, answer.value("tools"_L1).toArray().size()}}, true);
+        if (!ok) {
+            finish(1);
+            return;
+        }
+        auto tools = std::make_shared<QJsonArray>(answer.value("tools"_L1).toArray());
+        auto next = std::make_shared<std::function<void(qsizetype)>>();
+        *next = [this, tools, next](qsizetype i) {
+            if (i >= tools->size()) {
+                finish(m_execFailed ? 1 : 0);
+                // Break the self-reference later: this closure is the one running now.
+                QTimer::singleShot(0, this, [next] { *next = nullptr; });
+                return;
+            }
+            const QJsonObject tool = tools->at(i).toObject();
+            const QJsonObject args = sampleArguments(tool.value("inputSchema"_L1).toObject());
+            runStep({{"op"_L1, "call"_L1}, {"tool"_L1, tool.value("name"_L1)}, {"args"_L1, args}},
+                    [this, next, i, tool, args](QJsonObject answer, bool ok) {
+                        answer.insert("op"_L1, "call"_L1);
+                        answer.insert("tool"_L1, tool.value("name"_L1));
+                        answer.insert("args"_L1, args);
+                        print(answer, true);
+                        m_execFailed |= !ok;
+                        (*next)(i + 1);
+                    });
+        };
+        (*next)(0);
+    });
 }
 
 void CliRunner::nextExecStep()

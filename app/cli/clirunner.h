@@ -53,6 +53,8 @@ private:
     void runStep(const QJsonObject &step, Done done);
     void call(const QString &method, const QJsonObject &params, Done done, bool toolCall = false);
     void nextExecStep();
+    void runConformanceClient();
+    static QJsonObject sampleArguments(const QJsonObject &inputSchema);
     void finish(int code);
     void print(const QJsonObject &o, bool compact);
 

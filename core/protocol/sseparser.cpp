@@ -8,20 +8,19 @@ namespace Sonde {
 QList<SseEvent> SseParser::feed(const QByteArray &bytes)
 {
     QList<SseEvent> out;
-    qsizetype i = 0;
     if (!m_bomChecked) {
-        // A UTF-8 BOM may open the stream; wait until three bytes are there to decide.
-        QByteArray head = m_line + bytes.left(3);
-        if (head.size() < 3 && head == QByteArray("\xEF\xBB\xBF").left(head.size()) && !bytes.isEmpty()) {
-            m_line = head;
+        // A UTF-8 byte order mark may open the stream, and a read may end inside it.
+        static const QByteArray bom("\xEF\xBB\xBF");
+        m_bomBuffer.append(bytes);
+        if (m_bomBuffer.size() < 3 && bom.startsWith(m_bomBuffer))
             return out;
-        }
         m_bomChecked = true;
-        if (head.startsWith("\xEF\xBB\xBF")) {
-            i = 3 - m_line.size();
-            m_line.clear();
-        }
+        QByteArray all = std::exchange(m_bomBuffer, {});
+        if (all.startsWith(bom))
+            all.remove(0, 3);
+        return feed(all);
     }
+    qsizetype i = 0;
     const char *p = bytes.constData();
     const qsizetype n = bytes.size();
     while (i < n) {

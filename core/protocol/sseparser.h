@@ -40,6 +40,7 @@ private:
     QByteArray m_line;
     bool m_lastWasCR = false;
     bool m_bomChecked = false;
+    QByteArray m_bomBuffer;
     QByteArray m_data;
     bool m_hasData = false;
     QString m_type;

@@ -274,8 +274,8 @@ void HttpTransport::onFinished(QNetworkReply *reply)
                 openGetStream();
             return;
         }
-        if (status == 0) {
-            // No HTTP answer at all: refused, reset, dropped mid-stream.
+        if (status == 0 || (status >= 200 && status < 300)) {
+            // No HTTP answer at all (refused, reset), or a 2xx stream that broke midway.
             if (s.isSse && !s.requestId.isUndefined() && !s.answered && !s.sse.lastEventId().isEmpty()
                 && s.resumes < MaxResumes) {
                 resume(s, s.sse.retryMs().value_or(0)); // a disconnect is not a cancellation

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "protocol/sseparser.h"
+
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+class TestSseParser : public QObject
+{
+    Q_OBJECT
+
+    // Feeds `stream` cut at every position in `cuts` (and also whole, and byte by byte), and
+    // checks that each way yields the same events: a parser must not care where reads end.
+    static QList<SseEvent> parseAllWays(const QByteArray &stream, QString *lastId, std::optional<int> *retry)
+    {
+        SseParser whole;
+        const QList<SseEvent> reference = whole.feed(stream);
+        for (qsizetype cut = 0; cut <= stream.size(); ++cut) {
+            SseParser p;
+            QList<SseEvent> got = p.feed(stream.left(cut));
+            got += p.feed(stream.mid(cut));
+            if (got.size() != reference.size())
+                return {};
+            for (qsizetype i = 0; i < got.size(); ++i)
+                if (got[i].data != reference[i].data || got[i].type != reference[i].type || got[i].id != reference[i].id)
+                    return {};
+        }
+        SseParser bytewise;
+        QList<SseEvent> got;
+        for (char c : stream)
+            got += bytewise.feed(QByteArray(1, c));
+        if (got.size() != reference.size())
+            return {};
+        *lastId = whole.lastEventId();
+        *retry = whole.retryMs();
+        return reference;
+    }
+
+private Q_SLOTS:
+    void parses_data()
+    {
+        QTest::addColumn<QByteArray>("stream");
+        QTest::addColumn<QStringList>("types");
+        QTest::addColumn<QList<QByteArray>>("datas");
+        QTest::addColumn<QString>("lastId");
+        QTest::addColumn<int>("retry");
+        using B = QList<QByteArray>;
+        QTest::newRow("one message event")
+            << QByteArray("event: message\ndata: {\"a\":1}\n\n") << QStringList{u"message"_s} << B{"{\"a\":1}"} << QString() << -1;
+        QTest::newRow("an event without a type is a message")
+            << QByteArray("data: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
+        QTest::newRow("event split inside the field name")
+            << QByteArray("eve" "nt: endpoint\nda" "ta: /message?sessionId=1\n\n") << QStringList{u"endpoint"_s} << B{"/message?sessionId=1"} << QString() << -1;
+        QTest::newRow("CRLF line ends")
+            << QByteArray("id: 7\r\ndata: a\r\n\r\n") << QStringList{u"message"_s} << B{"a"} << u"7"_s << -1;
+        QTest::newRow("CR line ends")
+            << QByteArray("data: a\rdata: b\r\r") << QStringList{u"message"_s} << B{"a\nb"} << QString() << -1;
+        QTest::newRow("comment between events")
+            << QByteArray("data: 1\n\n: keep-alive\n\ndata: 2\n\n") << QStringList{u"message"_s, u"message"_s} << B{"1", "2"} << QString() << -1;
+        QTest::newRow("retry then id")
+            << QByteArray("retry: 500\nid: e-1\ndata: \n\n") << QStringList{u"message"_s} << B{""} << u"e-1"_s << 500;
+        QTest::newRow("a priming event with an id and no data line dispatches nothing")
+            << QByteArray("id: p-1\n\n") << QStringList{} << B{} << u"p-1"_s << -1;
+        QTest::newRow("data with empty line continuation")
+            << QByteArray("data: first\ndata:\ndata: third\n\n") << QStringList{u"message"_s} << B{"first\n\nthird"} << QString() << -1;
+        QTest::newRow("a value keeps everything after one leading space")
+            << QByteArray("data:  two spaces\ndata:none\n\n") << QStringList{u"message"_s} << B{" two spaces\nnone"} << QString() << -1;
+        QTest::newRow("a retry that is not all digits is ignored")
+            << QByteArray("retry: 5s\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
+        QTest::newRow("an id holding NUL is ignored")
+            << QByteArray("id: good\ndata: 1\n\nid: b\0d\ndata: 2\n\n", 36) << QStringList{u"message"_s, u"message"_s} << B{"1", "2"} << u"good"_s << -1;
+        QTest::newRow("a field without a colon has an empty value")
+            << QByteArray("data\ndata\n\n") << QStringList{u"message"_s} << B{"\n"} << QString() << -1;
+        QTest::newRow("unknown fields are ignored")
+            << QByteArray("foo: bar\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
+        QTest::newRow("a leading byte order mark is skipped")
+            << QByteArray("\xEF\xBB\xBF" "data: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
+        QTest::newRow("an unfinished event is held back")
+            << QByteArray("data: x\n") << QStringList{} << B{} << QString() << -1;
+        QTest::newRow("the event id in force is attached to later events")
+            << QByteArray("id: 1\ndata: a\n\ndata: b\n\n") << QStringList{u"message"_s, u"message"_s} << B{"a", "b"} << u"1"_s << -1;
+    }
+    void parses()
+    {
+        QFETCH(QByteArray, stream);
+        QFETCH(QStringList, types);
+        QFETCH(QList<QByteArray>, datas);
+        QFETCH(QString, lastId);
+        QFETCH(int, retry);
+        QString gotId;
+        std::optional<int> gotRetry;
+        const QList<SseEvent> events = parseAllWays(stream, &gotId, &gotRetry);
+        QCOMPARE(events.size(), types.size());
+        for (qsizetype i = 0; i < events.size(); ++i) {
+            QCOMPARE(events[i].type, types[i]);
+            QCOMPARE(events[i].data, datas[i]);
+        }
+        if (!types.isEmpty() || !lastId.isEmpty())
+            QCOMPARE(gotId, lastId);
+        QCOMPARE(gotRetry.value_or(-1), retry);
+    }
+
+    void aCrAtTheEndOfOneReadAndLfAtTheStartOfTheNextAreOneLineEnd()
+    {
+        SseParser p;
+        QVERIFY(p.feed("data: a\r").isEmpty());
+        QVERIFY(p.feed("\n").isEmpty()); // not a second, empty line
+        const QList<SseEvent> e = p.feed("\r\n");
+        QCOMPARE(e.size(), 1);
+        QCOMPARE(e[0].data, QByteArray("a"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSseParser)
+#include "tst_sseparser.moc"
