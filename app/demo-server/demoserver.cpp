@@ -4,6 +4,7 @@
 #include "protocol/mcp.h"
 
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -43,7 +44,12 @@ static QJsonObject schema(const QJsonObject &properties, const QJsonArray &requi
 
 DemoServer::DemoServer(QObject *parent) : QObject(parent) {}
 
-void DemoServer::send(const JsonRpcMessage &m) { Q_EMIT frameReady(m.toCompactJson()); }
+void DemoServer::send(const JsonRpcMessage &m)
+{
+    // Responses belong to their request; everything else to the request being served, if
+    // any: the HTTP front end routes frames to that request's stream.
+    Q_EMIT frameReady(m.toCompactJson(), m.isResponse() ? m.id() : m_related);
+}
 
 void DemoServer::respond(const QJsonValue &id, const QJsonObject &result)
 {
@@ -63,7 +69,11 @@ void DemoServer::notify(const QString &method, const QJsonObject &params)
 void DemoServer::ask(const QString &method, const QJsonObject &params, Continuation then)
 {
     const QJsonValue id = u"demo-%1"_s.arg(m_nextOutgoingId++);
-    m_waiting.insert(JsonRpcMessage::idKey(id), std::move(then));
+    m_waiting.insert(JsonRpcMessage::idKey(id), [this, related = m_related, then = std::move(then)](const JsonRpcMessage &a) {
+        const QJsonValue previous = std::exchange(m_related, related);
+        then(a);
+        m_related = previous;
+    });
     send(JsonRpcMessage::request(id, method, params));
 }
 
@@ -238,6 +248,13 @@ bool DemoServer::page(const QJsonValue &id, const QJsonObject &params, const QJs
 
 void DemoServer::handleRequest(const JsonRpcMessage &m)
 {
+    const QJsonValue previous = std::exchange(m_related, m.id());
+    handleRequestFor(m);
+    m_related = previous;
+}
+
+void DemoServer::handleRequestFor(const JsonRpcMessage &m)
+{
     const QString method = m.method();
     const QJsonValue id = m.id();
     if (method == "initialize"_L1)
@@ -294,7 +311,12 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         m_counter += by.toInteger(1);
         log(u"info"_s, u"counter is now %1"_s.arg(m_counter));
         if (m_subscriptions.contains(u"demo://counter"_s))
+        {
+            // A subscription update belongs to no request: it goes to the standalone stream.
+            const QJsonValue previous = std::exchange(m_related, QJsonValue());
             notify(u"notifications/resources/updated"_s, {{"uri"_L1, "demo://counter"_L1}});
+            m_related = previous;
+        }
         respond(id, textResult(u"counter = %1"_s.arg(m_counter)));
     } else if (name == "echo"_L1) {
         if (!args.value("message"_L1).isString()) {
@@ -367,7 +389,7 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         notify(u"notifications/tools/list_changed"_s);
         respond(id, textResult(m_extraTool ? u"extra-tool added"_s : u"extra-tool removed"_s));
     } else if (name == "print-garbage"_L1) {
-        Q_EMIT frameReady("this line is not JSON: the demo server printed it on purpose");
+        Q_EMIT frameReady("this line is not JSON: the demo server printed it on purpose", m_related);
         respond(id, textResult(u"printed a non-JSON line before this answer"_s));
     } else if (name == "big-answer"_L1) {
         const qint64 bytes = std::clamp<qint64>(args.value("bytes"_L1).toInteger(1048576), 0, 104857600);
@@ -397,6 +419,8 @@ void DemoServer::startSlowTask(const QJsonValue &id, const QJsonObject &args, co
     m_running.insert(key, timer);
     auto step = std::make_shared<int>(0);
     connect(timer, &QTimer::timeout, this, [this, timer, key, id, token, steps, duration, step] {
+        const QJsonValue previous = std::exchange(m_related, id);
+        const auto restore = qScopeGuard([&] { m_related = previous; });
         ++*step;
         if (!token.isUndefined() && !token.isNull())
             notify(u"notifications/progress"_s,

@@ -33,7 +33,9 @@ public:
     static constexpr int PromptsPageSize = 2;
 
 Q_SIGNALS:
-    void frameReady(const QByteArray &frame);
+    // `relatedRequest` is the id of the client request this frame answers or belongs to
+    // (progress, a question asked while serving it), undefined for unrelated frames.
+    void frameReady(const QByteArray &frame, const QJsonValue &relatedRequest);
     void stderrLine(const QString &line);
     void exitRequested(int code);
 
@@ -41,6 +43,7 @@ private:
     using Continuation = std::function<void(const JsonRpcMessage &answer)>;
 
     void handleRequest(const JsonRpcMessage &m);
+    void handleRequestFor(const JsonRpcMessage &m);
     void handleNotification(const JsonRpcMessage &m);
     void send(const JsonRpcMessage &m);
     void respond(const QJsonValue &id, const QJsonObject &result);
@@ -61,6 +64,7 @@ private:
     void complete(const QJsonValue &id, const QJsonObject &params);
     void startSlowTask(const QJsonValue &id, const QJsonObject &args, const QJsonValue &token);
 
+    QJsonValue m_related; // the request being served, for routing what it sends
     bool m_initialized = false;
     qint64 m_counter = 0;
     bool m_extraTool = false;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// sonde-demo-server: Sonde's built-in MCP server over stdio (HTTP comes with the HTTP issue).
+// sonde-demo-server: Sonde's built-in MCP server, over stdio (default) or Streamable HTTP
+// (--http HOST:PORT; port 0 picks a free port, printed on stdout).
+#include "demohttpserver.h"
 #include "demoserver.h"
 #include "stdiolinechannel.h"
 
@@ -9,21 +11,58 @@
 #include <unistd.h>
 
 using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+static void logLine(const QString &line)
+{
+    std::fprintf(stderr, "%s\n", line.toLocal8Bit().constData());
+    std::fflush(stderr);
+}
+
+static int serveHttp(QCoreApplication &app, const QString &spec)
+{
+    const qsizetype colon = spec.lastIndexOf(u':');
+    bool ok = false;
+    const int port = spec.mid(colon + 1).toInt(&ok);
+    const QHostAddress host(colon > 0 ? spec.left(colon) : u"127.0.0.1"_s);
+    if (colon < 0 || !ok || port < 0 || port > 65535 || host.isNull()) {
+        logLine(u"sonde-demo-server: --http wants HOST:PORT (e.g. 127.0.0.1:0), got \"%1\""_s.arg(spec));
+        return 2;
+    }
+    DemoHttpServer server;
+    QObject::connect(&server, &DemoHttpServer::logLine, &logLine);
+    QString error;
+    if (!server.listen(host, quint16(port), &error)) {
+        logLine(u"sonde-demo-server: cannot listen on %1: %2"_s.arg(spec, error));
+        return 2;
+    }
+    const QString hostText = host.protocol() == QAbstractSocket::IPv6Protocol ? u"[%1]"_s.arg(host.toString()) : host.toString();
+    std::printf("http://%s:%u/mcp\n", qPrintable(hostText), unsigned(server.port()));
+    std::fflush(stdout);
+    logLine(u"sonde-demo-server ready on http://%1:%2/mcp"_s.arg(hostText).arg(server.port()));
+    return app.exec();
+}
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("sonde-demo-server"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationName(u"sonde-demo-server"_s);
+    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+
+    const QStringList args = app.arguments().mid(1);
+    if (args.value(0) == "--http"_L1)
+        return serveHttp(app, args.value(1, u"127.0.0.1:0"_s));
+    if (!args.isEmpty()) {
+        logLine(u"usage: sonde-demo-server [--http HOST:PORT]"_s);
+        return 2;
+    }
 
     DemoServer server;
     StdioLineChannel channel;
     QObject::connect(&channel, &StdioLineChannel::frameReceived, &server, &DemoServer::handleFrame);
-    QObject::connect(&server, &DemoServer::frameReady, &channel, &StdioLineChannel::write);
-    QObject::connect(&server, &DemoServer::stderrLine, [](const QString &line) {
-        std::fprintf(stderr, "%s\n", line.toLocal8Bit().constData());
-        std::fflush(stderr);
-    });
+    QObject::connect(&server, &DemoServer::frameReady, &channel,
+                     [&channel](const QByteArray &frame) { channel.write(frame); });
+    QObject::connect(&server, &DemoServer::stderrLine, &logLine);
     QObject::connect(&server, &DemoServer::exitRequested, [](int code) {
         std::fflush(stdout);
         ::_exit(code);
@@ -31,7 +70,6 @@ int main(int argc, char **argv)
     // The stdio spec's shutdown starts with the client closing our stdin: leave at once, so
     // clients never have to escalate to signals.
     QObject::connect(&channel, &StdioLineChannel::endOfInput, &app, &QCoreApplication::quit);
-    std::fprintf(stderr, "sonde-demo-server ready on stdio\n");
-    std::fflush(stderr);
+    logLine(u"sonde-demo-server ready on stdio"_s);
     return app.exec();
 }

@@ -14,6 +14,7 @@
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using namespace Qt::StringLiterals;
 
@@ -74,6 +75,53 @@ private:
     QByteArray m_log;
     quint16 m_port = 0;
 };
+
+// sonde-demo-server --http 127.0.0.1:0, which prints its URL on stdout.
+class DemoHttpServer
+{
+public:
+    ~DemoHttpServer()
+    {
+        m_process.terminate();
+        if (!m_process.waitForFinished(3000))
+            m_process.kill();
+    }
+    bool start()
+    {
+        m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
+        if (!m_process.waitForStarted(5000) || !m_process.waitForReadyRead(5000))
+            return false;
+        m_url = QString::fromUtf8(m_process.readLine().trimmed());
+        return m_url.startsWith("http://127.0.0.1:"_L1);
+    }
+    QString url() const { return m_url; }
+    quint16 port() const { return quint16(QUrl(m_url).port()); }
+    QByteArray log()
+    {
+        m_process.waitForReadyRead(100);
+        m_log += m_process.readAllStandardError();
+        return m_log;
+    }
+
+private:
+    QProcess m_process;
+    QString m_url;
+    QByteArray m_log;
+};
+
+// One raw HTTP exchange, to send what a well-behaved client never would.
+QByteArray rawHttp(quint16 port, const QByteArray &request)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(3000))
+        return {};
+    socket.write(request);
+    QByteArray answer;
+    while (socket.waitForReadyRead(3000))
+        answer += socket.readAll();
+    return answer;
+}
 
 // A TCP proxy that cuts the client's connection right after forwarding the first chunk that
 // holds `cutAfter`: the server's stream dies mid-response, as with a flaky network.
@@ -283,6 +331,97 @@ private Q_SLOTS:
         }
         QVERIFY2(!resume.isEmpty(), "the transcript shows no resumption");
         QVERIFY(!resume.value("last_event_id"_L1).toString().isEmpty());
+    }
+
+    void theDemoServerOverHttpCoversTheClientContract()
+    {
+        DemoHttpServer server;
+        QVERIFY(server.start());
+        const Run r = cli({u"--url"_s, server.url(), u"--quiet"_s, u"--sampling-text"_s, u"from the CLI"_s,
+                           u"--elicitation"_s, u"accept"_s, u"exec"_s},
+                          steps({JSON_TEXT({"op":"tools/list"}),
+                                 JSON_TEXT({"op":"call","tool":"echo","args":{"message":"json answer"}}),
+                                 JSON_TEXT({"op":"call","tool":"slow-task","args":{"duration_ms":300,"steps":3}}),
+                                 JSON_TEXT({"op":"call","tool":"ask-model"}),
+                                 JSON_TEXT({"op":"call","tool":"ask-user"}),
+                                 JSON_TEXT({"op":"resources/subscribe","uri":"demo://counter"}),
+                                 JSON_TEXT({"op":"call","tool":"increment-counter"}),
+                                 JSON_TEXT({"op":"sleep","ms":300}),
+                                 JSON_TEXT({"op":"notifications"}),
+                                 JSON_TEXT({"op":"state"})}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QJsonObject> l = jsonLines(r.out);
+        QCOMPARE(l.size(), 10);
+        QCOMPARE(l[0].value("pages"_L1).toInt(), 3);
+        QCOMPARE(l[1].value("result"_L1).toString(), u"Echo: json answer"_s);
+        QVERIFY(l[2].value("result"_L1).toString().contains(u"slow task finished"_s));
+        QCOMPARE(l[3].value("result"_L1).toString(), u"model sonde-cli said: from the CLI"_s);
+        QCOMPARE(l[4].value("result"_L1).toString(), u"action=accept content={\"confirm\":true,\"name\":\"Ada\"}"_s);
+        int progress = 0, updated = 0;
+        for (const QJsonValue &n : l[8].value("notifications"_L1).toArray()) {
+            const QString m = n.toObject().value("method"_L1).toString();
+            progress += m == "notifications/progress"_L1;
+            updated += m == "notifications/resources/updated"_L1; // only the GET stream carries it
+        }
+        QCOMPARE(progress, 3);
+        QCOMPARE(updated, 1);
+        QCOMPARE(l[9].value("get_stream"_L1).toString(), u"open"_s);
+        const QByteArray sessionId = l[9].value("session_id"_L1).toString().toUtf8();
+        QVERIFY(!sessionId.isEmpty());
+        const QByteArray deleted = QByteArray("session ").append(sessionId).append(" terminated by DELETE");
+        QTRY_VERIFY_WITH_TIMEOUT(server.log().contains(deleted), 5000);
+    }
+
+    void aStreamCutMidResponseIsResumedAndTheCallCompletes()
+    {
+        DemoHttpServer server;
+        QVERIFY(server.start());
+        CuttingProxy proxy(server.port(), "notifications/progress");
+        QTemporaryDir dir;
+        const QString transcript = dir.filePath(u"t.jsonl"_s);
+        const Run r = cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(proxy.port()), u"--quiet"_s, u"--transcript"_s, transcript,
+                           u"tools"_s, u"call"_s, u"slow-task"_s, u"{\"duration_ms\":600,\"steps\":6}"_s});
+        QVERIFY(proxy.didCut());
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(), u"slow task finished after 600 ms in 6 steps"_s);
+        QVERIFY(server.log().contains("resuming stream"));
+        QFile f(transcript);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        int progress = 0;
+        bool resumed = false;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QJsonObject e = QJsonDocument::fromJson(line).object();
+            resumed |= e.value("event"_L1).toString() == "stream-resume"_L1;
+            progress += e.value("msg"_L1).toObject().value("method"_L1).toString() == "notifications/progress"_L1;
+        }
+        QVERIFY(resumed);
+        QCOMPARE(progress, 6); // nothing lost, nothing twice
+    }
+
+    void theDemoServerRefusesForeignOriginsAndUnknownSessions_data()
+    {
+        QTest::addColumn<QByteArray>("headers");
+        QTest::addColumn<QByteArray>("status");
+        const QByteArray init = JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"ping"});
+        QTest::newRow("a foreign Origin is forbidden")
+            << QByteArray("Origin: http://evil.example\r\nMcp-Session-Id: x\r\n") << QByteArray("HTTP/1.1 403");
+        QTest::newRow("an unknown session id is not found")
+            << QByteArray("Mcp-Session-Id: no-such-session\r\n") << QByteArray("HTTP/1.1 404");
+        QTest::newRow("a missing session id is a bad request")
+            << QByteArray() << QByteArray("HTTP/1.1 400");
+    }
+    void theDemoServerRefusesForeignOriginsAndUnknownSessions()
+    {
+        QFETCH(QByteArray, headers);
+        QFETCH(QByteArray, status);
+        DemoHttpServer server;
+        QVERIFY(server.start());
+        const QByteArray body = JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"ping"});
+        const QByteArray request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(server.port())
+            + "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" + headers
+            + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        const QByteArray answer = rawHttp(server.port(), request);
+        QVERIFY2(answer.startsWith(status), answer.constData());
     }
 
     void httpFailuresAreOneLineAndExit2()

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QHash>
+#include <QHostAddress>
+#include <QJsonValue>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace Sonde {
+
+class DemoServer;
+
+// The demo server over Streamable HTTP (MCP 2025-11-25), so the engine's HTTP transport can
+// be tested without Node. One DemoServer per session; POST answers JSON when the request is
+// answered at once and an SSE stream otherwise; a standalone GET stream; every SSE event
+// has an id and is stored, so a stream cut mid-response can be resumed with Last-Event-ID
+// (replaying what was missed, then continuing on the new connection); DELETE ends a session;
+// an unknown session id gets 404, a missing one 400. Host and Origin are validated against
+// the loopback names (DNS rebinding). Plain HTTP/1.1, one request per connection.
+class DemoHttpServer : public QObject
+{
+    Q_OBJECT
+public:
+    explicit DemoHttpServer(QObject *parent = nullptr);
+    ~DemoHttpServer() override;
+    bool listen(const QHostAddress &address, quint16 port, QString *error);
+    quint16 port() const;
+
+Q_SIGNALS:
+    void logLine(const QString &line);
+
+private:
+    struct Request
+    {
+        QByteArray method, path;
+        QHash<QByteArray, QByteArray> headers; // lower-case names
+        QByteArray body;
+    };
+    struct StoredEvent
+    {
+        QString stream;
+        int seq = 0;
+        QByteArray data;
+    };
+    struct Session
+    {
+        QString id;
+        DemoServer *server = nullptr;
+        QHash<QString, QPointer<QTcpSocket>> streams; // stream key -> open connection
+        QHash<QString, QString> streamOfRequest;      // request idKey -> stream key
+        QHash<QString, int> nextSeq;
+        QList<StoredEvent> events;                    // bounded event store
+        int nextPostStream = 1;
+        // Frames answered synchronously while a POST is being handled, before we know
+        // whether a JSON answer will do.
+        QList<QPair<QByteArray, QJsonValue>> *collecting = nullptr;
+    };
+
+    void onConnection();
+    void onReadable(QTcpSocket *socket);
+    void handle(QTcpSocket *socket, const Request &r);
+    void handlePost(QTcpSocket *socket, const Request &r);
+    void handleGet(QTcpSocket *socket, const Request &r);
+    void route(Session &s, const QByteArray &frame, const QJsonValue &related);
+    void writeEvent(Session &s, const QString &stream, const QByteArray &data);
+    Session *createSession();
+    void endSession(const QString &id);
+    static void reply(QTcpSocket *socket, int status, const QByteArray &body,
+                      const QByteArray &contentType = "application/json",
+                      const QList<QPair<QByteArray, QByteArray>> &extra = {});
+    static void startStream(QTcpSocket *socket, const QString &sessionId);
+    bool hostAllowed(const Request &r) const;
+
+    QTcpServer *m_server = nullptr;
+    QHash<QString, Session> m_sessions;
+    QHash<QTcpSocket *, QByteArray> m_buffers;
+};
+
+} // namespace Sonde
