@@ -135,7 +135,11 @@ public:
             while (QTcpSocket *client = m_server.nextPendingConnection()) {
                 auto *up = new QTcpSocket(client);
                 up->connectToHost(QHostAddress::LocalHost, m_upstream);
-                connect(client, &QTcpSocket::readyRead, up, [client, up] { up->write(client->readAll()); });
+                connect(client, &QTcpSocket::readyRead, up, [this, client, up] {
+                    const QByteArray data = client->readAll();
+                    m_fromClient += data;
+                    up->write(data);
+                });
                 connect(up, &QTcpSocket::readyRead, client, [this, client, up] {
                     const QByteArray data = up->readAll();
                     client->write(data);
@@ -153,8 +157,11 @@ public:
     }
     quint16 port() const { return m_server.serverPort(); }
     bool didCut() const { return m_cut; }
+    // Every byte the client sent, all connections in order of arrival.
+    QByteArray fromClient() const { return m_fromClient; }
 
 private:
+    QByteArray m_fromClient;
     QTcpServer m_server;
     quint16 m_upstream;
     QByteArray m_cutAfter;
@@ -422,6 +429,31 @@ private Q_SLOTS:
             + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
         const QByteArray answer = rawHttp(server.port(), request);
         QVERIFY2(answer.startsWith(status), answer.constData());
+    }
+
+    void everyRequestCarriesTheUserHeadersAndAfterInitializeTheSessionAndVersion()
+    {
+        DemoHttpServer server;
+        QVERIFY(server.start());
+        CuttingProxy recorder(server.port(), "never cut: this text is never sent");
+        const Run r = cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(recorder.port()), u"--quiet"_s,
+                           u"--header"_s, u"Authorization: Bearer t0k3n"_s, u"--header"_s, u"X-Trace: 42"_s, u"exec"_s},
+                          steps({JSON_TEXT({"op":"ping"}), JSON_TEXT({"op":"sleep","ms":200})}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QByteArray all = recorder.fromClient();
+        // Bodies run straight into the next request line: count request lines, not lines.
+        const qsizetype requests = all.count("POST /mcp HTTP/1.1") + all.count("GET /mcp HTTP/1.1") + all.count("DELETE /mcp HTTP/1.1");
+        QVERIFY2(requests >= 5, all.constData()); // initialize, initialized, GET, ping, DELETE
+        QCOMPARE(all.count("Authorization: Bearer t0k3n"), requests);
+        QCOMPARE(all.count("X-Trace: 42"), requests);
+        // initialize carries neither; every later request carries both.
+        const qsizetype firstEnd = all.indexOf("\r\n\r\n");
+        const QByteArray first = all.left(firstEnd);
+        QVERIFY(!first.contains("Mcp-Session-Id") && !first.contains("MCP-Protocol-Version"));
+        QCOMPARE(all.count("MCP-Protocol-Version: 2025-11-25"), requests - 1);
+        QCOMPARE(all.count("Mcp-Session-Id: "), requests - 1);
+        QVERIFY(all.contains("DELETE /mcp"));
+        QVERIFY(all.contains("Accept: application/json, text/event-stream"));
     }
 
     void httpFailuresAreOneLineAndExit2()
