@@ -43,6 +43,8 @@ install_missing() {
 
 build() {
   export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+  # Hash paths relative to the checkout, so a fresh clone elsewhere (CI) reuses the cache.
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
   if [ ! -f build/build.ninja ]; then
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
   fi
