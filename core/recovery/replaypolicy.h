@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QHash>
+#include <QJsonObject>
+#include <QString>
+
+namespace Sonde {
+
+// Decides what may be sent again after a session died under a request (RECOVERY.md §4):
+// read methods always; tools/call only when the tool's annotations.readOnlyHint is exactly
+// the JSON boolean true, unless the user overrode that tool. The verdict says which source
+// decided, because readOnlyHint is only the server's claim. Pure; any thread.
+class ReplayPolicy
+{
+public:
+    enum class Source { Method, ServerHint, UserOverride, Default };
+    struct Verdict
+    {
+        bool replay = false;
+        Source source = Source::Default;
+        QString reason;
+    };
+
+    // true: the user says the tool is read-only; false: write-capable.
+    void setOverride(const QString &tool, bool readOnly) { m_overrides.insert(tool, readOnly); }
+    void clearOverride(const QString &tool) { m_overrides.remove(tool); }
+
+    // `tool` is the tools/list entry of the tool being called (empty if unknown).
+    Verdict verdict(const QString &method, const QString &toolName, const QJsonObject &tool) const;
+
+    static bool isReadMethod(const QString &method);
+    static QString sourceName(Source source);
+
+private:
+    QHash<QString, bool> m_overrides;
+};
+
+} // namespace Sonde
