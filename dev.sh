@@ -63,7 +63,8 @@ case "${1:-}" in
     QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j2 "${@:2}" ;;
   bench)
     install_missing; build
-    build/bin/sonde-bench-stdio "${@:2}" ;;
+    build/bin/sonde-bench-stdio "${@:2}"
+    build/bin/sonde-bench-http "${@:2}" ;;
   *)
     echo "usage: ./dev.sh run|test|bench" >&2; exit 2 ;;
 esac

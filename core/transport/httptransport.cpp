@@ -119,7 +119,13 @@ void HttpTransport::post(const QByteArray &frame)
     QNetworkRequest r = request(m_config.url, false);
     if (s.requestId.isUndefined())
         r.setTransferTimeout(30'000); // notifications and responses get 202 at once
+    const bool initialized = s.isInitialized;
     track(m_nam->post(r, frame), std::move(s));
+    // Open the standalone stream together with notifications/initialized rather than after
+    // its 202: servers send requests that belong to no POST (elicitation from inside a tool,
+    // say) on it and drop them while it is missing, and the first calls follow at once.
+    if (initialized && m_getState == "not opened"_L1)
+        openGetStream();
 }
 
 void HttpTransport::onReadyRead(QNetworkReply *reply)
@@ -270,8 +276,6 @@ void HttpTransport::onFinished(QNetworkReply *reply)
                                                     Error::Condition::Closed));
                 }
             }
-            if (s.isInitialized && m_mode == Mode::Streamable)
-                openGetStream();
             return;
         }
         if (status == 0 || (status >= 200 && status < 300)) {
