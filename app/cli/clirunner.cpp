@@ -24,6 +24,8 @@ CONNECTION: --command PROGRAM [--arg A]... [--env K=V]... [--cwd DIR]
           | --config FILE --server NAME
 OPTIONS:  --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
           --shutdown-grace MS (default 100)  --log-level LEVEL
+          --breaker-threshold N  --breaker-cooldown S  --recovery-budget S  --ping-interval S
+          --read-only TOOL ...  --write-capable TOOL ...   (replay overrides)
           --root URI|PATH ...  --sampling-text TEXT  --sampling-model NAME
           --elicitation accept|decline|cancel  --elicitation-content JSON
           --url-elicitation accept|decline
@@ -94,6 +96,27 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             if (!ok || ms < 0) { *error = u"--shutdown-grace wants milliseconds, got \"%1\""_s.arg(v); return false; }
             o->server.shutdownGraceMs = ms;
             graceGiven = true;
+        } else if (a == "--breaker-threshold"_L1 || a == "--breaker-cooldown"_L1 || a == "--recovery-budget"_L1
+                   || a == "--ping-interval"_L1) {
+            bool ok = false;
+            const double n = v.toDouble(&ok);
+            const bool threshold = a == "--breaker-threshold"_L1;
+            if (!ok || n < 0 || (threshold && (n < 1 || n != double(int(n))))) {
+                *error = u"%1 wants %2, got \"%3\""_s.arg(a, threshold ? u"a whole number >= 1"_s : u"seconds >= 0"_s, v);
+                return false;
+            }
+            if (threshold)
+                o->server.breakerThreshold = int(n);
+            else if (a == "--breaker-cooldown"_L1)
+                o->server.breakerCooldownMs = int(n * 1000);
+            else if (a == "--recovery-budget"_L1)
+                o->server.recoveryBudgetMs = int(n * 1000);
+            else
+                o->server.pingIntervalMs = int(n * 1000);
+        } else if (a == "--read-only"_L1) {
+            o->server.toolReadOnlyOverrides.insert(v, true);
+        } else if (a == "--write-capable"_L1) {
+            o->server.toolReadOnlyOverrides.insert(v, false);
         } else if (a == "--transcript"_L1) o->transcriptPath = v;
         else if (a == "--log-level"_L1) o->logLevel = v;
         else if (a == "--root"_L1) o->policy.roots.append(v);
@@ -143,6 +166,11 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         c.requestTimeoutMs = flags.requestTimeoutMs;
         c.initializeTimeoutMs = flags.initializeTimeoutMs;
         c.shutdownGraceMs = flags.shutdownGraceMs;
+        c.breakerThreshold = flags.breakerThreshold;
+        c.breakerCooldownMs = flags.breakerCooldownMs;
+        c.recoveryBudgetMs = flags.recoveryBudgetMs;
+        c.pingIntervalMs = flags.pingIntervalMs;
+        c.toolReadOnlyOverrides = flags.toolReadOnlyOverrides;
         o->server = c;
     } else if (!flags.url.isEmpty()) {
         if (!flags.url.isValid() || (flags.url.scheme() != "http"_L1 && flags.url.scheme() != "https"_L1)) {
@@ -233,7 +261,13 @@ void CliRunner::start()
                 answer.insert("code"_L1, *o.error.jsonRpcCode());
             if (!o.error.data().isUndefined() && !o.error.data().isNull())
                 answer.insert("data"_L1, o.error.data());
+            if (o.error.httpStatus())
+                answer.insert("http_status"_L1, *o.error.httpStatus());
         }
+        // How the answer was reached (RECOVERY.md §5): outcome_uncertain / replayed /
+        // reconnect, breaker / retry_in_s, generations, rule, waited_ms, replay_verdict.
+        for (auto it = o.recovery.begin(); it != o.recovery.end(); ++it)
+            answer.insert(it.key(), it.value());
         answer.insert("attempts"_L1, o.attempts);
         answer.insert("generation"_L1, o.generation);
         answer.insert("elapsed_ms"_L1, o.finishedMs - o.startedMs);
@@ -478,6 +512,21 @@ void CliRunner::runStep(const QJsonObject &step, Done done)
         if (!step.value("method"_L1).isString())
             return done({{"error"_L1, "request needs \"method\""_L1}}, false);
         call(step.value("method"_L1).toString(), object("params"), done);
+    } else if (op == "fault"_L1) {
+        const auto kind = Fault::parseKind(step.value("kind"_L1).toString());
+        if (!kind)
+            return done({{"error"_L1, u"unknown fault kind \"%1\" (expire-session, corrupt-session-id, expire-after-dispatch, "
+                                        "kill-process, kill-during-next-call, drop-connection, delay, http-status, clear)"_s
+                                         .arg(step.value("kind"_L1).toString())}}, false);
+        Fault f;
+        f.kind = *kind;
+        f.ms = step.value("ms"_L1).toInt();
+        f.status = step.value("status"_L1).toInt();
+        m_waiting.insert(m_host->injectFault(m_options.server.name, f), done);
+    } else if (op == "reconnect"_L1) {
+        m_waiting.insert(m_host->reconnect(m_options.server.name), done);
+    } else if (op == "breaker"_L1) {
+        m_waiting.insert(m_host->breaker(m_options.server.name, step.value("action"_L1).toString()), done);
     } else if (op == "sleep"_L1) {
         const int ms = std::clamp(step.value("ms"_L1).toInt(0), 0, 3'600'000);
         QTimer::singleShot(ms, this, [done, ms] { done({{"slept_ms"_L1, ms}}, true); });

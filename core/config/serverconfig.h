@@ -39,6 +39,15 @@ struct ServerConfig
     int shutdownGraceMs = 500;         // after closing stdin, before SIGTERM
     int terminateGraceMs = 1'000;      // after SIGTERM, before SIGKILL
 
+    // Recovery (RECOVERY.md): breaker policy, one time budget per user action for waiting on
+    // a reconnect, an optional keepalive ping, and the user's per-tool replay overrides
+    // (true: read-only, replay after recovery; false: write-capable, never replay).
+    int breakerThreshold = 3;
+    int breakerCooldownMs = 60'000;
+    int recoveryBudgetMs = 15'000;
+    int pingIntervalMs = 0; // 0: no keepalive
+    QMap<QString, bool> toolReadOnlyOverrides;
+
     QString routeName() const;
     // The exact command line, quoted for display (shown before an imported entry runs).
     QString displayCommand() const;

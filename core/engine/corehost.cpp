@@ -23,6 +23,7 @@ static void registerTypes()
     qRegisterMetaType<Sonde::ServerNotification>();
     qRegisterMetaType<Sonde::TranscriptEvent>();
     qRegisterMetaType<Sonde::TranscriptBatch>();
+    qRegisterMetaType<Sonde::Fault>();
 }
 
 CoreHost::CoreHost(QObject *parent) : CoreHost(std::make_shared<SteadyClock>(), parent) {}
@@ -130,6 +131,20 @@ void CoreHost::reply(const ServerReply &reply)
 void CoreHost::requestSnapshot(const QString &server)
 {
     post([e = m_engine, server] { e->requestSnapshot(server); });
+}
+
+quint64 CoreHost::injectFault(const QString &server, const Fault &fault)
+{
+    const quint64 ticket = m_nextTicket++;
+    post([e = m_engine, ticket, server, fault] { e->injectFault(ticket, server, fault); });
+    return ticket;
+}
+
+quint64 CoreHost::breaker(const QString &server, const QString &action)
+{
+    const quint64 ticket = m_nextTicket++;
+    post([e = m_engine, ticket, server, action] { e->breakerCommand(ticket, server, action); });
+    return ticket;
 }
 
 void CoreHost::shutdown()

@@ -5,6 +5,7 @@
 #include "engine/values.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
+#include "transport/fault.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -59,6 +60,10 @@ public:
     void cancel(quint64 ticket, const QString &reason = QStringLiteral("cancelled by the user"));
     void reply(const ServerReply &reply);
     void requestSnapshot(const QString &server);
+    // Recovery controls; each answers through callFinished with its ticket.
+    quint64 injectFault(const QString &server, const Sonde::Fault &fault);
+    quint64 reconnect(const QString &server) { return call(server, QStringLiteral("sonde/reconnect")); }
+    quint64 breaker(const QString &server, const QString &action);
     // Asks the engine to close every session; shutdownFinished() follows.
     void shutdown();
 

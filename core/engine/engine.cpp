@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/engine.h"
 
-#include "session/serversession.h"
+#include "recovery/serversupervisor.h"
 #include "util/clock.h"
 #include "util/logging.h"
 
@@ -37,22 +37,22 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
     Q_ASSERT(QThread::currentThread() == thread());
     if (m_sessions.contains(config.name))
         removeServer(config.name);
-    auto *session = new ServerSession(config, *m_clock, m_clientCapabilities, {}, this);
+    auto *session = new ServerSupervisor(config, *m_clock, m_clientCapabilities, this);
     m_sessions.insert(config.name, session);
-    connect(session, &ServerSession::snapshotChanged, this, &Engine::sessionChanged);
-    connect(session, &ServerSession::transcriptEvent, this, &Engine::append);
-    connect(session, &ServerSession::serverRequestReceived, this, [this](const ServerRequest &r) {
+    connect(session, &ServerSupervisor::snapshotChanged, this, &Engine::sessionChanged);
+    connect(session, &ServerSupervisor::transcriptEvent, this, &Engine::append);
+    connect(session, &ServerSupervisor::serverRequestReceived, this, [this](const ServerRequest &r) {
         flush();
         Q_EMIT serverRequestReceived(r);
     });
-    connect(session, &ServerSession::notificationReceived, this, &Engine::notificationReceived);
-    connect(session, &ServerSession::listRefreshed, this, &Engine::listRefreshed);
-    connect(session, &ServerSession::callFinished, this, [this](const CallOutcome &o) {
+    connect(session, &ServerSupervisor::notificationReceived, this, &Engine::notificationReceived);
+    connect(session, &ServerSupervisor::listRefreshed, this, &Engine::listRefreshed);
+    connect(session, &ServerSupervisor::callFinished, this, [this](const CallOutcome &o) {
         m_ticketServer.remove(o.ticket);
         flush();
         Q_EMIT callFinished(o);
     });
-    connect(session, &ServerSession::stopped, this, [this] {
+    connect(session, &ServerSupervisor::stopped, this, [this] {
         if (m_shuttingDown) {
             --m_stillOpen;
             maybeFinishShutdown();
@@ -65,19 +65,19 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
 
 void Engine::connectServer(const QString &name)
 {
-    if (ServerSession *s = m_sessions.value(name))
+    if (ServerSupervisor *s = m_sessions.value(name))
         s->start();
 }
 
 void Engine::disconnectServer(const QString &name)
 {
-    if (ServerSession *s = m_sessions.value(name))
+    if (ServerSupervisor *s = m_sessions.value(name))
         s->stop();
 }
 
 void Engine::removeServer(const QString &name)
 {
-    if (ServerSession *s = m_sessions.take(name)) {
+    if (ServerSupervisor *s = m_sessions.take(name)) {
         s->disconnect(this);
         s->stop();
         s->deleteLater();
@@ -86,7 +86,7 @@ void Engine::removeServer(const QString &name)
 
 void Engine::call(const CallRequest &request)
 {
-    ServerSession *s = m_sessions.value(request.server);
+    ServerSupervisor *s = m_sessions.value(request.server);
     if (!s) {
         CallOutcome o;
         o.ticket = request.ticket;
@@ -103,20 +103,60 @@ void Engine::call(const CallRequest &request)
 
 void Engine::cancel(quint64 ticket, const QString &reason)
 {
-    if (ServerSession *s = m_sessions.value(m_ticketServer.value(ticket)))
+    if (ServerSupervisor *s = m_sessions.value(m_ticketServer.value(ticket)))
         s->cancel(ticket, reason);
 }
 
 void Engine::reply(const ServerReply &reply)
 {
-    if (ServerSession *s = m_sessions.value(reply.server))
+    if (ServerSupervisor *s = m_sessions.value(reply.server))
         s->reply(reply);
 }
 
 void Engine::requestSnapshot(const QString &name)
 {
-    if (ServerSession *s = m_sessions.value(name))
+    if (ServerSupervisor *s = m_sessions.value(name))
         Q_EMIT sessionChanged(s->snapshot());
+}
+
+void Engine::injectFault(quint64 ticket, const QString &server, const Fault &fault)
+{
+    CallOutcome o;
+    o.ticket = ticket;
+    o.server = server;
+    o.method = u"sonde/fault"_s;
+    o.startedMs = o.finishedMs = m_clock->nowMs();
+    if (ServerSupervisor *s = m_sessions.value(server)) {
+        o.error = s->injectFault(fault);
+        if (!o.error.isError())
+            o.result = QJsonObject{{"applied"_L1, fault.describe()}};
+    } else {
+        o.error = Error::transport(u"no server named \"%1\""_s.arg(server), Error::Condition::NotConnected);
+    }
+    flush();
+    Q_EMIT callFinished(o);
+}
+
+void Engine::breakerCommand(quint64 ticket, const QString &server, const QString &action)
+{
+    CallOutcome o;
+    o.ticket = ticket;
+    o.server = server;
+    o.method = u"sonde/breaker"_s;
+    o.startedMs = o.finishedMs = m_clock->nowMs();
+    ServerSupervisor *s = m_sessions.value(server);
+    if (!s)
+        o.error = Error::transport(u"no server named \"%1\""_s.arg(server), Error::Condition::NotConnected);
+    else if (action == "reset"_L1)
+        s->resetBreaker();
+    else if (action == "trip"_L1)
+        s->tripBreaker();
+    else
+        o.error = Error::protocol(u"breaker action must be \"reset\" or \"trip\""_s);
+    if (s && !o.error.isError())
+        o.result = s->snapshot().recovery.value("breaker"_L1);
+    flush();
+    Q_EMIT callFinished(o);
 }
 
 void Engine::append(const TranscriptEvent &event)
@@ -141,8 +181,8 @@ void Engine::shutdown()
         return;
     m_shuttingDown = true;
     m_stillOpen = int(m_sessions.size());
-    const QList<ServerSession *> sessions = m_sessions.values();
-    for (ServerSession *s : sessions)
+    const QList<ServerSupervisor *> sessions = m_sessions.values();
+    for (ServerSupervisor *s : sessions)
         s->stop();
     maybeFinishShutdown();
 }

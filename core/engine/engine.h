@@ -5,6 +5,7 @@
 #include "engine/values.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
+#include "transport/fault.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -17,7 +18,7 @@ class QTimer;
 namespace Sonde {
 
 class Clock;
-class ServerSession;
+class ServerSupervisor;
 
 // The engine: every server's session, on the worker thread. It is driven only through
 // queued calls from CoreHost and answers only with value signals. Wire traffic is batched
@@ -39,6 +40,10 @@ public:
     void cancel(quint64 ticket, const QString &reason);
     void reply(const ServerReply &reply);
     void requestSnapshot(const QString &name);
+    // Local commands that answer through callFinished, with method "sonde/fault" or
+    // "sonde/breaker" (a reconnect by hand is the call "sonde/reconnect").
+    void injectFault(quint64 ticket, const QString &server, const Sonde::Fault &fault);
+    void breakerCommand(quint64 ticket, const QString &server, const QString &action);
     // Closes every session; shutdownFinished() follows when all transports are down.
     void shutdown();
 
@@ -58,7 +63,7 @@ private:
 
     std::shared_ptr<const Clock> m_clock;
     QJsonObject m_clientCapabilities;
-    QHash<QString, ServerSession *> m_sessions;
+    QHash<QString, ServerSupervisor *> m_sessions;
     TranscriptBatch m_batch;
     QTimer *m_flushTimer = nullptr;
     QHash<quint64, QString> m_ticketServer;

@@ -36,6 +36,11 @@ struct CallOutcome
     int attempts = 0;        // JSON-RPC requests sent for it (pages count)
     qint64 startedMs = 0;
     qint64 finishedMs = 0;
+    // How the answer was reached, for the inspector (RECOVERY.md §5): generations used, the
+    // classification rule, time spent waiting, the replay verdict and its source, and for
+    // the two special answers "outcome_uncertain"/"replayed"/"reconnect" or
+    // "breaker"/"retry_in_s".
+    QJsonObject recovery;
     bool ok() const { return !error.isError(); }
     QJsonObject toJson() const;
 };

@@ -60,6 +60,7 @@ QString Error::kindName(Kind kind)
     case Kind::Application: return QStringLiteral("application");
     case Kind::Cancelled: return QStringLiteral("cancelled");
     case Kind::Injected: return QStringLiteral("injected");
+    case Kind::Refused: return QStringLiteral("refused");
     }
     return QStringLiteral("unknown");
 }

@@ -28,6 +28,7 @@ public:
         Application, // a tool result with isError: true
         Cancelled,   // the user cancelled: never a strike, vetoes "session expired"
         Injected,    // a fault injected on purpose by the user
+        Refused,     // not sent at all (the circuit breaker is open)
     };
 
     // What a transport-level failure was, when it matters to recovery.

@@ -113,6 +113,7 @@ bool CircuitBreaker::isStrike(const Error &error)
     case Error::Kind::Protocol:
     case Error::Kind::Remote:
     case Error::Kind::Cancelled:
+    case Error::Kind::Refused:
         return false;
     }
     return false;

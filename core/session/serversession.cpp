@@ -114,6 +114,10 @@ void ServerSession::start()
         if (handler)
             handler({}, error);
     });
+    connect(m_transport, &Transport::connectionLost, this, [this](const Error &error) {
+        record(TranscriptEvent::Direction::Lifecycle, {}, u"connection-lost"_s, error.toJson());
+        Q_EMIT connectionLost(error);
+    });
     connect(m_transport, &Transport::lifecycleEvent, this, [this](const QString &event, const QJsonObject &details) {
         record(TranscriptEvent::Direction::Lifecycle, {}, event, details);
         Q_EMIT snapshotChanged(snapshot());
@@ -201,6 +205,49 @@ void ServerSession::stop()
     m_transport->close();
 }
 
+void ServerSession::restart(const QString &cause)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    record(TranscriptEvent::Direction::Lifecycle, {}, u"restarting"_s, {{"cause"_L1, cause}});
+    m_expireAnswerOf.clear();
+    if (!m_transport) {
+        m_state = SessionSnapshot::State::Closed;
+        start();
+        return;
+    }
+    if (m_restarting)
+        return;
+    m_restarting = true;
+    failAll(Error::transport(u"aborted by a reconnect teardown (%1)"_s.arg(cause), Error::Condition::Closed));
+    setState(SessionSnapshot::State::Closing);
+    m_transport->close();
+}
+
+Error ServerSession::injectFault(const Fault &fault)
+{
+    record(TranscriptEvent::Direction::Lifecycle, {}, u"fault"_s, {{"kind"_L1, fault.describe()}});
+    switch (fault.kind) {
+    case Fault::Kind::ExpireAfterDispatch:
+        m_expireNextAnswer = true;
+        return {};
+    case Fault::Kind::Delay:
+        if (fault.ms < 0 || fault.ms > 3'600'000)
+            return Error::protocol(u"delay wants 0 to 3600000 ms"_s);
+        m_delayMs = fault.ms;
+        return {};
+    case Fault::Kind::Clear:
+        m_delayMs = 0;
+        m_expireNextAnswer = false;
+        if (m_transport)
+            m_transport->injectFault(fault);
+        return {};
+    default:
+        if (!m_transport)
+            return Error::transport(u"%1 is not connected"_s.arg(m_config.name), Error::Condition::NotConnected);
+        return m_transport->injectFault(fault);
+    }
+}
+
 void ServerSession::onTransportClosed(const Error &reason)
 {
     Transport *t = m_transport;
@@ -213,6 +260,12 @@ void ServerSession::onTransportClosed(const Error &reason)
     if (reason.isError())
         details.insert("reason"_L1, reason.toJson());
     record(TranscriptEvent::Direction::Lifecycle, {}, u"closed"_s, details);
+    if (m_restarting) {
+        m_restarting = false;
+        m_state = SessionSnapshot::State::Closed;
+        start();
+        return;
+    }
     if (reason.isError() && !wasClosing) {
         if (!m_lastError.isError())
             m_lastError = reason;
@@ -232,6 +285,19 @@ void ServerSession::onTransportClosed(const Error &reason)
 }
 
 void ServerSession::onFrame(const QByteArray &frame)
+{
+    if (m_delayMs > 0) {
+        // Fault "delay": every answer waits the same time, so their order is kept.
+        QTimer::singleShot(m_delayMs, this, [this, frame, t = m_transport] {
+            if (m_transport == t)
+                processFrame(frame);
+        });
+        return;
+    }
+    processFrame(frame);
+}
+
+void ServerSession::processFrame(const QByteArray &frame)
 {
     record(TranscriptEvent::Direction::Incoming, frame);
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
@@ -259,7 +325,16 @@ void ServerSession::handleMessage(const JsonRpcMessage &message)
             return;
         }
         armTimer();
-        const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(message.id()));
+        const QString key = JsonRpcMessage::idKey(message.id());
+        const ResponseHandler handler = m_handlers.take(key);
+        if (m_expireAnswerOf.remove(key)) {
+            record(TranscriptEvent::Direction::Lifecycle, {}, u"fault-expire-after-dispatch"_s,
+                   {{"id"_L1, message.id()}, {"note"_L1, u"the server ran the request; its answer is replaced"_s}});
+            if (handler)
+                handler({}, Error(Error::Kind::Injected,
+                                  u"Invalid or expired session (injected fault expire-after-dispatch: the server ran the request and its answer was replaced)"_s));
+            return;
+        }
         if (handler)
             handler(message, message.type() == JsonRpcMessage::Type::ErrorResponse ? message.toError() : Error());
         return;
@@ -362,6 +437,10 @@ QJsonValue ServerSession::sendRequest(const QString &method, const QJsonObject &
     entry.maxTotalMs = std::max<qint64>(entry.timeoutMs, m_config.maxRequestTotalMs);
     m_pending.add(entry);
     m_handlers.insert(JsonRpcMessage::idKey(id), std::move(handler));
+    if (m_expireNextAnswer && method != "initialize"_L1) {
+        m_expireNextAnswer = false;
+        m_expireAnswerOf.insert(JsonRpcMessage::idKey(id));
+    }
     sendFrame(JsonRpcMessage::request(id, method, params));
     armTimer();
     return id;

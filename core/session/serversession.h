@@ -7,6 +7,7 @@
 #include "session/pendingrequests.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
+#include "transport/fault.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -44,6 +45,11 @@ public:
     void start();
     // Graceful close; stopped() follows. Outstanding calls fail as cancelled.
     void stop();
+    // Tears the transport down and starts a new one on the configured route (a new process
+    // or a new HTTP session): in-flight requests fail as "aborted by a reconnect teardown".
+    void restart(const QString &cause);
+    // Applies a fault: answers replaced or held back here, the rest by the transport.
+    Error injectFault(const Fault &fault);
     // Queued until the session is ready; fails at once if it has failed.
     void call(const CallRequest &request);
     void cancel(quint64 ticket, const QString &reason);
@@ -63,6 +69,8 @@ Q_SIGNALS:
     void serverRequestReceived(const Sonde::ServerRequest &request);
     void notificationReceived(const Sonde::ServerNotification &notification);
     void listRefreshed(const QString &server, const QString &method, const QJsonArray &items);
+    // The transport broke outside any request (see Transport::connectionLost).
+    void connectionLost(const Sonde::Error &error);
     void transcriptEvent(const Sonde::TranscriptEvent &event);
     void stopped();
 
@@ -80,6 +88,7 @@ private:
     void setState(SessionSnapshot::State state);
     void onTransportOpened();
     void onFrame(const QByteArray &frame);
+    void processFrame(const QByteArray &frame);
     void onTransportClosed(const Error &reason);
     void handleMessage(const JsonRpcMessage &message);
     void handleNotification(const JsonRpcMessage &message);
@@ -123,6 +132,10 @@ private:
     QList<quint64> m_waitingForReady;
     QHash<QString, QJsonArray> m_cache;           // list method -> items
     QSet<QString> m_refreshing;
+    bool m_restarting = false;
+    bool m_expireNextAnswer = false; // fault expire-after-dispatch armed
+    QSet<QString> m_expireAnswerOf;  // idKeys whose answers the fault replaces
+    int m_delayMs = 0;               // fault delay
 };
 
 } // namespace Sonde

@@ -32,6 +32,8 @@ struct SessionSnapshot
     int restartCount = 0;  // spawns or connects after the first
     qint64 startedMs = 0;  // when the current generation became ready
     Error lastError;
+    // Recovery state: breaker, reconnect/parking, and the server's history of events.
+    QJsonObject recovery;
 
     static QString stateName(State state);
     QJsonObject toJson() const;

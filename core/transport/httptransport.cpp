@@ -10,6 +10,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QTimer>
+#include <QUuid>
 
 using namespace Qt::StringLiterals;
 
@@ -116,6 +117,15 @@ void HttpTransport::post(const QByteArray &frame)
     s.sessionIdSent = m_sessionId;
     if (s.isInitialize)
         m_initializeFrame = frame;
+    if (m_injectStatus && !s.isInitialize) {
+        // The request never leaves: its answer is the injected status, as if the server sent it.
+        const int status = std::exchange(m_injectStatus, 0);
+        QTimer::singleShot(0, this, [this, s, status] {
+            Q_EMIT lifecycleEvent(u"fault-http-status"_s, {{"status"_L1, status}});
+            failRequest(s, httpError(u"POST %1 (injected)"_s.arg(m_config.url.toString()), status, {}, s.sessionIdSent));
+        });
+        return;
+    }
     QNetworkRequest r = request(m_config.url, false);
     if (s.requestId.isUndefined())
         r.setTransferTimeout(30'000); // notifications and responses get 202 at once
@@ -145,6 +155,7 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
             && reply->header(QNetworkRequest::ContentTypeHeader).toString().startsWith("text/event-stream"_L1);
         if (s.kind == Stream::Kind::Get && s.isSse) {
             m_getState = u"open"_s;
+            m_getWasOpen = true;
             m_getFailures = 0;
             Q_EMIT lifecycleEvent(u"get-stream-open"_s, {{"last_event_id"_L1, m_getLastEventId}});
         }
@@ -245,6 +256,13 @@ void HttpTransport::onFinished(QNetworkReply *reply)
     else if (!s.isSse)
         s.body.append(reply->readAll());
 
+    if (s.kind == Stream::Kind::ExpireDelete) {
+        Q_EMIT lifecycleEvent(u"fault-expire-session"_s, {{"status"_L1, status},
+                                                          {"outcome"_L1, status >= 200 && status < 300
+                                                               ? u"the server ended the session; the client keeps its id"_s
+                                                               : u"the server answered HTTP %1"_s.arg(status)}});
+        return;
+    }
     if (s.kind == Stream::Kind::Delete) {
         m_deleteOutcome = status == 405 ? u"not allowed by the server (HTTP 405)"_s
             : status >= 200 && status < 300 ? u"session terminated (HTTP %1)"_s.arg(status)
@@ -285,8 +303,12 @@ void HttpTransport::onFinished(QNetworkReply *reply)
                 resume(s, s.sse.retryMs().value_or(0)); // a disconnect is not a cancellation
                 return;
             }
+            // Refused or unresolvable: nothing was there. Reset, closed or aborted midway: the
+            // connection died under the request.
+            const bool neverConnected = netError == QNetworkReply::ConnectionRefusedError
+                || netError == QNetworkReply::HostNotFoundError || netError == QNetworkReply::TimeoutError;
             Error e = Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString()),
-                                       s.decided ? Error::Condition::Closed : Error::Condition::NotConnected);
+                                       neverConnected && !s.decided ? Error::Condition::NotConnected : Error::Condition::Closed);
             e.setSessionId(s.sessionIdSent);
             failRequest(s, e);
             return;
@@ -302,6 +324,12 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         return;
     }
     case Stream::Kind::Get: {
+        if (m_getWasOpen && (status == 400 || status == 404) && !s.sessionIdSent.isEmpty()) {
+            // The stream worked for this session and is now refused: the session is gone.
+            m_getState = u"refused (HTTP %1)"_s.arg(status);
+            Q_EMIT connectionLost(httpError(u"GET %1"_s.arg(m_config.url.toString()), status, s.body, s.sessionIdSent));
+            return;
+        }
         if (status == 404 || status == 405) {
             m_getState = u"none (the server answered HTTP %1)"_s.arg(status);
             Q_EMIT lifecycleEvent(u"get-stream-unavailable"_s, {{"status"_L1, status}});
@@ -347,6 +375,7 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         return;
     }
     case Stream::Kind::Delete:
+    case Stream::Kind::ExpireDelete:
         return;
     }
 }
@@ -415,6 +444,45 @@ void HttpTransport::abandon(const QJsonValue &id)
             it.key()->abort();
             return;
         }
+    }
+}
+
+Error HttpTransport::injectFault(const Fault &fault)
+{
+    switch (fault.kind) {
+    case Fault::Kind::ExpireSession: {
+        if (m_mode != Mode::Streamable || m_sessionId.isEmpty())
+            return Error::protocol(u"expire-session needs a Streamable HTTP session with an id"_s);
+        Stream s;
+        s.kind = Stream::Kind::ExpireDelete;
+        s.sessionIdSent = m_sessionId;
+        track(m_nam->deleteResource(request(m_config.url, false)), std::move(s));
+        return {};
+    }
+    case Fault::Kind::CorruptSessionId:
+        if (m_mode != Mode::Streamable || m_sessionId.isEmpty())
+            return Error::protocol(u"corrupt-session-id needs a Streamable HTTP session with an id"_s);
+        m_sessionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        Q_EMIT lifecycleEvent(u"fault-corrupt-session-id"_s, {});
+        return {};
+    case Fault::Kind::DropConnection: {
+        const QList<QNetworkReply *> replies = m_streams.keys();
+        Q_EMIT lifecycleEvent(u"fault-drop-connection"_s, {{"open_streams"_L1, int(replies.size())}});
+        for (QNetworkReply *r : replies)
+            if (m_streams.contains(r))
+                r->abort();
+        return {};
+    }
+    case Fault::Kind::HttpStatus:
+        if (fault.status < 100 || fault.status > 599)
+            return Error::protocol(u"http-status wants a status between 100 and 599"_s);
+        m_injectStatus = fault.status;
+        return {};
+    case Fault::Kind::Clear:
+        m_injectStatus = 0;
+        return {};
+    default:
+        return Transport::injectFault(fault);
     }
 }
 

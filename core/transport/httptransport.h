@@ -42,6 +42,7 @@ public:
     QJsonObject details() const override;
     void setProtocolVersion(const QString &version) override;
     void abandon(const QJsonValue &id) override;
+    Error injectFault(const Fault &fault) override;
 
     // The error value for an HTTP failure: status, JSON-RPC error from the body if there is
     // one, and the session id the request carried. Public for its unit test.
@@ -52,7 +53,7 @@ private:
     enum class Mode { Streamable, Legacy };
     struct Stream
     {
-        enum class Kind { Post, Get, Resume, LegacyGet, LegacyPost, Delete } kind = Kind::Post;
+        enum class Kind { Post, Get, Resume, LegacyGet, LegacyPost, Delete, ExpireDelete } kind = Kind::Post;
         QJsonValue requestId;    // the request this stream answers (Post of a request, Resume)
         bool isInitialize = false;
         bool isInitialized = false; // the notifications/initialized POST
@@ -97,6 +98,8 @@ private:
     QString m_getLastEventId;
     QString m_deleteOutcome;
     QTimer *m_deleteTimer = nullptr;
+    int m_injectStatus = 0;  // fault http-status: answer the next request with it locally
+    bool m_getWasOpen = false;
     bool m_open = false;
     bool m_closing = false;
     bool m_finished = false;

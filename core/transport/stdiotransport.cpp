@@ -66,6 +66,32 @@ void StdioTransport::send(const QByteArray &frame)
     // iteration; pushing the bytes now saves that round through the event loop on every
     // request (a zero timeout never blocks).
     m_process->waitForBytesWritten(0);
+    if (m_killOnNextRequest && frame.contains("\"method\"") && frame.contains("\"id\"")) {
+        // The request is in the pipe: the server may or may not have read it.
+        m_killOnNextRequest = false;
+        Q_EMIT lifecycleEvent(u"fault-kill"_s, {{"pid"_L1, m_pid}, {"when"_L1, u"right after a request was written"_s}});
+        m_process->kill();
+    }
+}
+
+Error StdioTransport::injectFault(const Fault &fault)
+{
+    switch (fault.kind) {
+    case Fault::Kind::KillProcess:
+        if (!isOpen())
+            return Error::transport(u"no server process is running"_s, Error::Condition::NotConnected);
+        Q_EMIT lifecycleEvent(u"fault-kill"_s, {{"pid"_L1, m_pid}, {"when"_L1, u"now"_s}});
+        m_process->kill();
+        return {};
+    case Fault::Kind::KillDuringNextCall:
+        m_killOnNextRequest = true;
+        return {};
+    case Fault::Kind::Clear:
+        m_killOnNextRequest = false;
+        return {};
+    default:
+        return Transport::injectFault(fault);
+    }
 }
 
 bool StdioTransport::isOpen() const

@@ -31,6 +31,7 @@ public:
     void close() override;
     bool isOpen() const override;
     QJsonObject details() const override;
+    Error injectFault(const Fault &fault) override;
 
     qint64 pid() const { return m_pid; }
 
@@ -53,6 +54,7 @@ private:
     int m_exitCode = -1;
     int m_exitSignal = 0;
     bool m_closing = false;
+    bool m_killOnNextRequest = false;
     bool m_finished = false;
     enum class ShutdownStage { None, StdinClosed, Terminated, Killed } m_stage = ShutdownStage::None;
 };

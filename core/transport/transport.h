@@ -2,6 +2,7 @@
 #pragma once
 
 #include "protocol/error.h"
+#include "transport/fault.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -32,6 +33,8 @@ public:
     virtual void setProtocolVersion(const QString &) {}
     // The session no longer waits for this request (timeout, cancel): stop its transfer.
     virtual void abandon(const QJsonValue &) {}
+    // Applies a fault this route supports; an error value says why not otherwise.
+    virtual Error injectFault(const Fault &fault);
 
 Q_SIGNALS:
     void opened();
@@ -42,6 +45,9 @@ Q_SIGNALS:
     // Sending the request with this id failed (e.g. an HTTP error status): the error keeps
     // the status, the body and the session id the request carried.
     void requestFailed(const QJsonValue &id, const Sonde::Error &error);
+    // The connection broke outside any request (e.g. the HTTP GET stream was refused for the
+    // session): recovery decides what it means.
+    void connectionLost(const Sonde::Error &error);
     // Something worth a line in the transcript (stream opened, resumed, fell back...).
     void lifecycleEvent(const QString &event, const QJsonObject &details);
     // The transport is gone: `reason` says why (a clean close has kind None).

@@ -113,24 +113,52 @@ private Q_SLOTS:
         QCOMPARE(text(*rec.outcome(rb)), u"counter = 0"_s);
     }
 
-    void aServerThatDiesMidCallFailsTheCallAndReportsItsExit()
+    void aServerThatDiesMidCallIsRespawnedAndTheWriteIsReportedUncertain()
     {
         CoreHost host;
         Recorder rec(host);
         host.addServer(demo(u"demo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
         const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"crash"_s));
-        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 15000);
         const CallOutcome o = *rec.outcome(t);
         QCOMPARE(o.error.kind(), Error::Kind::Transport);
-        QCOMPARE(o.error.condition(), Error::Condition::Closed);
-        QVERIFY2(o.error.message().contains(u"exited with code 3"_s), qPrintable(o.error.message()));
-        QTRY_COMPARE(rec.snapshots[u"demo"_s].state, SessionSnapshot::State::Failed);
-        QCOMPARE(rec.snapshots[u"demo"_s].transport.value("exit_code"_L1).toInt(), 3);
-        // The next call fails at once, without hanging.
+        QVERIFY(o.recovery.value("outcome_uncertain"_L1).toBool());
+        QCOMPARE(o.recovery.value("replayed"_L1).toBool(true), false);
+        QCOMPARE(o.recovery.value("reconnect"_L1).toString(), u"ok"_s);
+        QCOMPARE(o.recovery.value("rule"_L1).toString(), u"transport-closed"_s);
+        QVERIFY2(o.error.message().contains(u"may or may not have taken effect"_s), qPrintable(o.error.message()));
+        QVERIFY(o.error.cause() && o.error.cause()->message().contains(u"exited with code 3"_s));
+        QCOMPARE(o.attempts, 1);
+        // The server was respawned: a new process, generation 2, and calls work again.
+        QTRY_COMPARE(rec.snapshots[u"demo"_s].generation, 2);
+        QCOMPARE(rec.snapshots[u"demo"_s].restartCount, 1);
         const quint64 next = host.call(u"demo"_s, u"ping"_s);
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(next).has_value(), 5000);
-        QCOMPARE(rec.outcome(next)->error.condition(), Error::Condition::NotConnected);
+        QVERIFY(rec.outcome(next)->ok());
+        QCOMPARE(rec.outcome(next)->generation, 2);
+    }
+
+    void aCallToAServerThatIsAlreadyDeadRespawnsItAndIsSentOnce()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        Fault kill;
+        kill.kind = Fault::Kind::KillProcess;
+        const quint64 f = host.injectFault(u"demo"_s, kill);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(f).has_value(), 5000);
+        QVERIFY(rec.outcome(f)->ok());
+        QTRY_COMPARE(rec.snapshots[u"demo"_s].state, SessionSnapshot::State::Failed);
+        QCOMPARE(rec.snapshots[u"demo"_s].transport.value("exit_signal"_L1).toInt(), 9);
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"increment-counter"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 15000);
+        const CallOutcome o = *rec.outcome(t);
+        QVERIFY2(o.ok(), qPrintable(o.error.message()));
+        QCOMPARE(o.attempts, 1); // it never reached the dead process: sent once, to the new one
+        QCOMPARE(o.generation, 2);
+        QCOMPARE(text(o), u"counter = 1"_s);
     }
 
     void stderrLinesAndLifecycleEventsReachTheTranscriptOnTheProtocolsClock()

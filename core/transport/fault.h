@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace Sonde {
+
+// A fault the user injects on purpose (RECOVERY.md; the fault panel and `{"op":"fault"}`).
+// Each is applied where it is real: the transport kills, drops, expires or fakes a status;
+// the session replaces an answer or holds answers back.
+struct Fault
+{
+    enum class Kind {
+        ExpireSession,      // HTTP: DELETE the session on the server, keep using its id
+        CorruptSessionId,   // HTTP: replace the stored session id with a random one
+        ExpireAfterDispatch,// send the next request, then replace its answer with an expiry
+        KillProcess,        // stdio: SIGKILL the child now
+        KillDuringNextCall, // stdio: SIGKILL right after the next request is written
+        DropConnection,     // HTTP: abort the open replies and streams
+        Delay,              // hold each answer `ms` until cleared
+        HttpStatus,         // HTTP: answer the next request with `status`, locally
+        Clear,              // remove every standing fault
+    };
+
+    Kind kind = Kind::Clear;
+    int ms = 0;
+    int status = 0;
+
+    static std::optional<Kind> parseKind(const QString &name);
+    static QString kindName(Kind kind);
+    QString describe() const;
+};
+
+} // namespace Sonde
+
+Q_DECLARE_METATYPE(Sonde::Fault)
