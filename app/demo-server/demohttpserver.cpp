@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 #include <QUuid>
 
 using namespace Qt::StringLiterals;
@@ -20,7 +21,8 @@ static constexpr qsizetype MaxRequestBytes = 64 * 1024 * 1024;
 static constexpr qsizetype MaxStoredEvents = 10'000;
 static constexpr int RetryMs = 300;
 
-DemoHttpServer::DemoHttpServer(QObject *parent) : QObject(parent)
+DemoHttpServer::DemoHttpServer(std::shared_ptr<DemoState> state, QObject *parent)
+    : QObject(parent), m_state(std::move(state))
 {
     m_server = new QTcpServer(this);
     connect(m_server, &QTcpServer::newConnection, this, &DemoHttpServer::onConnection);
@@ -165,7 +167,16 @@ DemoHttpServer::Session *DemoHttpServer::createSession()
     const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     Session &s = m_sessions[id];
     s.id = id;
-    s.server = new DemoServer(this);
+    s.server = new DemoServer(m_state, this);
+    connect(s.server, &DemoServer::sessionExpiryRequested, this, [this, id] {
+        // After the current frame is handled: the session is forgotten, its streams closed.
+        QTimer::singleShot(0, this, [this, id] {
+            if (m_sessions.contains(id)) {
+                endSession(id);
+                Q_EMIT logLine(u"demo: session %1 expired on request"_s.arg(id));
+            }
+        });
+    });
     connect(s.server, &DemoServer::frameReady, this, [this, id](const QByteArray &frame, const QJsonValue &related) {
         auto it = m_sessions.find(id);
         if (it != m_sessions.end())

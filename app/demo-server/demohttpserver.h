@@ -8,12 +8,15 @@
 #include <QObject>
 #include <QPointer>
 
+#include <memory>
+
 class QTcpServer;
 class QTcpSocket;
 
 namespace Sonde {
 
 class DemoServer;
+class DemoState;
 
 // The demo server over Streamable HTTP (MCP 2025-11-25), so the engine's HTTP transport can
 // be tested without Node. One DemoServer per session; POST answers JSON when the request is
@@ -26,7 +29,7 @@ class DemoHttpServer : public QObject
 {
     Q_OBJECT
 public:
-    explicit DemoHttpServer(QObject *parent = nullptr);
+    explicit DemoHttpServer(std::shared_ptr<DemoState> state, QObject *parent = nullptr);
     ~DemoHttpServer() override;
     bool listen(const QHostAddress &address, quint16 port, QString *error);
     quint16 port() const;
@@ -76,6 +79,7 @@ private:
     static void startStream(QTcpSocket *socket, const QString &sessionId);
     bool hostAllowed(const Request &r) const;
 
+    std::shared_ptr<DemoState> m_state;
     QTcpServer *m_server = nullptr;
     QHash<QString, Session> m_sessions;
     QHash<QTcpSocket *, QByteArray> m_buffers;

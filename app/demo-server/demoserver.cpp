@@ -3,7 +3,9 @@
 
 #include "protocol/mcp.h"
 
+#include <QFile>
 #include <QJsonDocument>
+#include <QSaveFile>
 #include <QScopeGuard>
 #include <QTimer>
 
@@ -42,7 +44,30 @@ static QJsonObject schema(const QJsonObject &properties, const QJsonArray &requi
     return s;
 }
 
-DemoServer::DemoServer(QObject *parent) : QObject(parent) {}
+DemoState::DemoState(QString path) : m_path(std::move(path))
+{
+    if (m_path.isEmpty())
+        return;
+    QFile f(m_path);
+    if (f.open(QIODevice::ReadOnly))
+        m_counter = QJsonDocument::fromJson(f.readAll()).object().value("counter"_L1).toInteger();
+}
+
+qint64 DemoState::add(qint64 by)
+{
+    m_counter += by;
+    if (!m_path.isEmpty()) {
+        // Written before the answer leaves, so a crash right after still counts.
+        QSaveFile f(m_path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(QJsonDocument(QJsonObject{{"counter"_L1, m_counter}}).toJson(QJsonDocument::Compact));
+            f.commit();
+        }
+    }
+    return m_counter;
+}
+
+DemoServer::DemoServer(std::shared_ptr<DemoState> state, QObject *parent) : QObject(parent), m_state(std::move(state)) {}
 
 void DemoServer::send(const JsonRpcMessage &m)
 {
@@ -194,6 +219,17 @@ QJsonArray DemoServer::tools() const
         annotations(true, false, true));
     add(u"crash"_s, u"Exits the server process with code 3 without answering."_s, schema({}),
         annotations(false, true, false));
+    // Side effects under every kind of hint, for recovery tests: the same counter.
+    add(u"bump-unannotated"_s, u"Adds 1 to the counter; carries no annotations."_s, schema({}));
+    {
+        QJsonObject a = annotations(false, false, false);
+        a.insert("readOnlyHint"_L1, "true"_L1); // a string, not the boolean: not read-only
+        add(u"bump-string-true"_s, u"Adds 1 to the counter; its readOnlyHint is the string \"true\"."_s, schema({}), a);
+    }
+    add(u"increment-then-expire"_s, u"Adds 1, then drops the session without answering (stdio: exits)."_s,
+        schema({}), annotations(false, false, false));
+    add(u"admin-expire-session"_s, u"Answers, then drops this session (stdio: exits): the next request meets an expired session."_s,
+        schema({}), annotations(false, false, true));
     if (m_extraTool)
         add(u"extra-tool"_s, u"Exists only after toggle-extra-tool."_s, schema({}), annotations(true, false, true));
     return t;
@@ -301,15 +337,24 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
     const QJsonValue token = params.value("_meta"_L1).toObject().value("progressToken"_L1);
 
     if (name == "get-counter"_L1) {
-        respond(id, textResult(u"counter = %1"_s.arg(m_counter)));
+        respond(id, textResult(u"counter = %1"_s.arg(m_state->counter())));
+    } else if (name == "bump-unannotated"_L1 || name == "bump-string-true"_L1) {
+        respond(id, textResult(u"counter = %1"_s.arg(m_state->add(1))));
+    } else if (name == "increment-then-expire"_L1) {
+        m_state->add(1);
+        Q_EMIT stderrLine(u"demo: incremented to %1, now dropping the session without answering"_s.arg(m_state->counter()));
+        Q_EMIT sessionExpiryRequested();
+    } else if (name == "admin-expire-session"_L1) {
+        respond(id, textResult(u"this session ends now"_s));
+        Q_EMIT sessionExpiryRequested();
     } else if (name == "increment-counter"_L1) {
         const QJsonValue by = args.value("by"_L1);
         if (!by.isUndefined() && !by.isDouble()) {
             respond(id, textResult(u"argument \"by\" must be an integer"_s, true));
             return;
         }
-        m_counter += by.toInteger(1);
-        log(u"info"_s, u"counter is now %1"_s.arg(m_counter));
+        m_state->add(by.toInteger(1));
+        log(u"info"_s, u"counter is now %1"_s.arg(m_state->counter()));
         if (m_subscriptions.contains(u"demo://counter"_s))
         {
             // A subscription update belongs to no request: it goes to the standalone stream.
@@ -317,7 +362,7 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
             notify(u"notifications/resources/updated"_s, {{"uri"_L1, "demo://counter"_L1}});
             m_related = previous;
         }
-        respond(id, textResult(u"counter = %1"_s.arg(m_counter)));
+        respond(id, textResult(u"counter = %1"_s.arg(m_state->counter())));
     } else if (name == "echo"_L1) {
         if (!args.value("message"_L1).isString()) {
             respond(id, textResult(u"argument \"message\" (string) is required"_s, true));
@@ -445,7 +490,7 @@ void DemoServer::readResource(const QJsonValue &id, const QJsonObject &params)
         text = u"# Sonde demo server\nTry increment-counter, then read demo://counter."_s;
         mime = u"text/markdown"_s;
     } else if (uri == "demo://counter"_L1) {
-        text = QString::fromUtf8(QJsonDocument(QJsonObject{{"counter"_L1, m_counter}}).toJson(QJsonDocument::Compact));
+        text = QString::fromUtf8(QJsonDocument(QJsonObject{{"counter"_L1, m_state->counter()}}).toJson(QJsonDocument::Compact));
         mime = u"application/json"_s;
     } else if (uri.startsWith("demo://notes/"_L1)) {
         bool ok = false;
@@ -485,7 +530,7 @@ void DemoServer::getPrompt(const QJsonValue &id, const QJsonObject &params)
                          {"content"_L1, QJsonObject{{"type"_L1, "resource"_L1},
                                                     {"resource"_L1, QJsonObject{{"uri"_L1, "demo://counter"_L1},
                                                                                 {"mimeType"_L1, "application/json"_L1},
-                                                                                {"text"_L1, u"{\"counter\":%1}"_s.arg(m_counter)}}}}}}}}});
+                                                                                {"text"_L1, u"{\"counter\":%1}"_s.arg(m_state->counter())}}}}}}}}});
     } else {
         fail(id, JsonRpcCode::InvalidParams, u"unknown prompt: %1"_s.arg(name));
     }

@@ -9,10 +9,25 @@
 #include <QSet>
 
 #include <functional>
+#include <memory>
 
 class QTimer;
 
 namespace Sonde {
+
+// The demo server's state that outlives a session (HTTP: shared by all sessions) or a
+// process (stdio with --state-file), so tests can count side effects across reconnects.
+class DemoState
+{
+public:
+    explicit DemoState(QString path = {});
+    qint64 counter() const { return m_counter; }
+    qint64 add(qint64 by);
+
+private:
+    QString m_path;
+    qint64 m_counter = 0;
+};
 
 // Sonde's built-in MCP server: what a new user sees first and the engine's test fixture.
 // Transport-agnostic: frames in through handleFrame(), out through frameReady(). Its tools
@@ -24,7 +39,7 @@ class DemoServer : public QObject
 {
     Q_OBJECT
 public:
-    explicit DemoServer(QObject *parent = nullptr);
+    explicit DemoServer(std::shared_ptr<DemoState> state = std::make_shared<DemoState>(), QObject *parent = nullptr);
     void handleFrame(const QByteArray &frame);
 
     // Page sizes are small on purpose so every client meets nextCursor.
@@ -38,6 +53,8 @@ Q_SIGNALS:
     void frameReady(const QByteArray &frame, const QJsonValue &relatedRequest);
     void stderrLine(const QString &line);
     void exitRequested(int code);
+    // The server drops this session now (HTTP: forget it; stdio: exit), to model an expiry.
+    void sessionExpiryRequested();
 
 private:
     using Continuation = std::function<void(const JsonRpcMessage &answer)>;
@@ -66,7 +83,7 @@ private:
 
     QJsonValue m_related; // the request being served, for routing what it sends
     bool m_initialized = false;
-    qint64 m_counter = 0;
+    std::shared_ptr<DemoState> m_state;
     bool m_extraTool = false;
     QString m_logLevel = QStringLiteral("info");
     QSet<QString> m_subscriptions;

@@ -19,7 +19,7 @@ static void logLine(const QString &line)
     std::fflush(stderr);
 }
 
-static int serveHttp(QCoreApplication &app, const QString &spec)
+static int serveHttp(QCoreApplication &app, const QString &spec, const std::shared_ptr<DemoState> &state)
 {
     const qsizetype colon = spec.lastIndexOf(u':');
     bool ok = false;
@@ -29,7 +29,7 @@ static int serveHttp(QCoreApplication &app, const QString &spec)
         logLine(u"sonde-demo-server: --http wants HOST:PORT (e.g. 127.0.0.1:0), got \"%1\""_s.arg(spec));
         return 2;
     }
-    DemoHttpServer server;
+    DemoHttpServer server(state);
     QObject::connect(&server, &DemoHttpServer::logLine, &logLine);
     QString error;
     if (!server.listen(host, quint16(port), &error)) {
@@ -49,15 +49,24 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(u"sonde-demo-server"_s);
     QCoreApplication::setApplicationVersion(u"0.1.0"_s);
 
-    const QStringList args = app.arguments().mid(1);
-    if (args.value(0) == "--http"_L1)
-        return serveHttp(app, args.value(1, u"127.0.0.1:0"_s));
-    if (!args.isEmpty()) {
-        logLine(u"usage: sonde-demo-server [--http HOST:PORT]"_s);
-        return 2;
+    QStringList args = app.arguments().mid(1);
+    QString stateFile, http;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (args[i] == "--state-file"_L1 && i + 1 < args.size())
+            stateFile = args[++i];
+        else if (args[i] == "--http"_L1 && i + 1 < args.size())
+            http = args[++i];
+        else {
+            logLine(u"usage: sonde-demo-server [--http HOST:PORT] [--state-file PATH]\n"
+                    "  --state-file keeps the counter in PATH, so side effects can be counted across restarts"_s);
+            return 2;
+        }
     }
+    const auto state = std::make_shared<DemoState>(stateFile);
+    if (!http.isEmpty())
+        return serveHttp(app, http, state);
 
-    DemoServer server;
+    DemoServer server(state);
     StdioLineChannel channel;
     QObject::connect(&channel, &StdioLineChannel::frameReceived, &server, &DemoServer::handleFrame);
     QObject::connect(&server, &DemoServer::frameReady, &channel,
@@ -66,6 +75,11 @@ int main(int argc, char **argv)
     QObject::connect(&server, &DemoServer::exitRequested, [](int code) {
         std::fflush(stdout);
         ::_exit(code);
+    });
+    // Over stdio a session is the process: dropping it means leaving.
+    QObject::connect(&server, &DemoServer::sessionExpiryRequested, [] {
+        std::fflush(stdout);
+        ::_exit(4);
     });
     // The stdio spec's shutdown starts with the client closing our stdin: leave at once, so
     // clients never have to escalate to signals.

@@ -381,7 +381,14 @@ void ServerSupervisor::handleExpired(quint64 ticket, const Error &error, const Q
     it->stage = Stage::WaitingForRecovery;
     it->waitStartedMs = m_clock.nowMs();
     const QString method = it->request.method;
-    if (method == "tools/call"_L1) {
+    // A session refused at the HTTP layer (404 for our id, or the SDK servers' 400) means the
+    // server never ran the request: like a call to a dead process, it is sent once more,
+    // whatever the tool's hint.
+    const bool refusedBeforeDispatch = rule == "http-404-with-session"_L1 || rule == "http-400-invalid-session"_L1;
+    if (refusedBeforeDispatch) {
+        it->verdict = {{"replay"_L1, true}, {"source"_L1, "transport"_L1},
+                       {"reason"_L1, u"the server refused the session before running the request: sent again once"_s}};
+    } else if (method == "tools/call"_L1) {
         const QString name = it->request.params.value("name"_L1).toString();
         if (m_config.route == ServerConfig::Route::Stdio && error.condition() == Error::Condition::Closed) {
             it->uncertain = true;
@@ -429,7 +436,7 @@ void ServerSupervisor::resume(quint64 ticket)
         decideToolReplay(ticket);
         return;
     }
-    if (ReplayPolicy::isReadMethod(method)) {
+    if (ReplayPolicy::isReadMethod(method) || it->verdict.value("replay"_L1).toBool()) {
         it->replayed = true;
         dispatch(ticket);
         return;
@@ -586,7 +593,8 @@ void ServerSupervisor::checkBudgets()
         const QString word = reconnectWord();
         history(u"recovery-budget-spent"_s, {{"method"_L1, op.request.method}, {"budget_ms"_L1, m_config.recoveryBudgetMs},
                                              {"reconnect"_L1, word}});
-        if (op.request.method == "tools/call"_L1 && op.stage != Stage::WaitingToDispatch) {
+        const bool neverRan = op.verdict.value("source"_L1).toString() == "transport"_L1 && op.verdict.value("replay"_L1).toBool();
+        if (op.request.method == "tools/call"_L1 && op.stage != Stage::WaitingToDispatch && !neverRan) {
             finishUncertain(t, word);
             continue;
         }

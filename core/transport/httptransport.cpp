@@ -313,6 +313,14 @@ void HttpTransport::onFinished(QNetworkReply *reply)
             failRequest(s, e);
             return;
         }
+        if (s.kind == Stream::Kind::Resume) {
+            // The request was sent and its stream broke; the resumption being refused says
+            // nothing about whether the request ran.
+            Error e = Error::transport(u"the stream of a request broke and could not be resumed"_s, Error::Condition::Closed);
+            e.setCause(httpError(u"GET %1 (resume)"_s.arg(where), status, s.body, s.sessionIdSent));
+            failRequest(s, e);
+            return;
+        }
         const Error e = httpError(u"POST %1"_s.arg(where), status, s.body, s.sessionIdSent);
         if (s.isInitialize && m_mode == Mode::Streamable && (status == 400 || status == 404 || status == 405)) {
             m_streamableError = e;
