@@ -420,6 +420,7 @@ void ServerSupervisor::resume(quint64 ticket)
     if (method == ReconnectCommand) {
         CallOutcome o;
         o.result = QJsonObject{{"generation"_L1, m_lastGeneration}};
+        o.generation = m_lastGeneration;
         finish(ticket, o);
         return;
     }

@@ -82,6 +82,9 @@ Error StdioTransport::injectFault(const Fault &fault)
             return Error::transport(u"no server process is running"_s, Error::Condition::NotConnected);
         Q_EMIT lifecycleEvent(u"fault-kill"_s, {{"pid"_L1, m_pid}, {"when"_L1, u"now"_s}});
         m_process->kill();
+        // Reap it before answering, so "dead" is what the next command sees (the point of
+        // this fault is a child that is already gone when a call comes).
+        m_process->waitForFinished(2000);
         return {};
     case Fault::Kind::KillDuringNextCall:
         m_killOnNextRequest = true;

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// Recovery end to end through sonde-cli exec: every fault of the matrix (fault kind x
+// transport x tool hint, before and after dispatch) against sonde-demo-server, whose counter
+// survives restarts, so side effects are counted; the reference server over HTTP with its
+// session deleted behind the client's back; the circuit breaker seen from outside.
+#include "testpaths.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+
+#define JSON_TEXT(...) #__VA_ARGS__
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QList<QJsonObject> lines;
+    QByteArray err;
+};
+
+Run exec(const QStringList &connection, const QList<QByteArray> &steps)
+{
+    QProcess p;
+    p.start(QString::fromUtf8(SONDE_CLI_PATH), connection + QStringList{u"--quiet"_s, u"exec"_s});
+    for (const QByteArray &s : steps)
+        p.write(s + '\n');
+    p.closeWriteChannel();
+    QSignalSpy finished(&p, &QProcess::finished);
+    Run r;
+    if (!finished.wait(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitCode();
+    for (const QByteArray &l : p.readAllStandardOutput().split('\n'))
+        if (!l.trimmed().isEmpty())
+            r.lines.append(QJsonDocument::fromJson(l).object());
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+int counterIn(const QJsonObject &answer)
+{
+    static const QRegularExpression re(u"counter = (\\d+)"_s);
+    const auto m = re.match(answer.value("result"_L1).toString());
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+// sonde-demo-server --http on a free loopback port, its counter shared by all sessions.
+class DemoHttp
+{
+public:
+    ~DemoHttp()
+    {
+        m_process.terminate();
+        if (!m_process.waitForFinished(3000))
+            m_process.kill();
+    }
+    bool start()
+    {
+        m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
+        if (!m_process.waitForStarted(5000) || !m_process.waitForReadyRead(5000))
+            return false;
+        m_url = QString::fromUtf8(m_process.readLine().trimmed());
+        return m_url.startsWith("http://"_L1);
+    }
+    QString url() const { return m_url; }
+
+private:
+    QProcess m_process;
+    QString m_url;
+};
+
+} // namespace
+
+class TestRecoveryCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void aFaultedCallHasItsSideEffectAtMostOnceAndSaysSo_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::addColumn<QByteArray>("fault");
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("expect"); // "ok" (answered, effect once) or "uncertain"
+        QTest::addColumn<int>("attempts");
+        const QStringList writeish = {u"increment-counter"_s, u"bump-unannotated"_s, u"bump-string-true"_s};
+        struct Fault { const char *transport; const char *name; QByteArray step; bool afterDispatch; int attemptsWhenOk; };
+        const QList<Fault> faults = {
+            {"stdio", "kill-process (before dispatch)", JSON_TEXT({"op":"fault","kind":"kill-process"}), false, 1},
+            {"stdio", "kill-during-next-call (after dispatch)", JSON_TEXT({"op":"fault","kind":"kill-during-next-call"}), true, 1},
+            {"stdio", "expire-after-dispatch", JSON_TEXT({"op":"fault","kind":"expire-after-dispatch"}), true, 2},
+            {"http", "expire-session (before dispatch)", JSON_TEXT({"op":"fault","kind":"expire-session"}), false, 2},
+            {"http", "corrupt-session-id (before dispatch)", JSON_TEXT({"op":"fault","kind":"corrupt-session-id"}), false, 2},
+            {"http", "http-status 404 (before dispatch)", JSON_TEXT({"op":"fault","kind":"http-status","status":404}), false, 2},
+            {"http", "drop-connection (before dispatch)", JSON_TEXT({"op":"fault","kind":"drop-connection"}), false, 1},
+            {"http", "expire-after-dispatch", JSON_TEXT({"op":"fault","kind":"expire-after-dispatch"}), true, 2},
+        };
+        for (const Fault &f : faults) {
+            for (const QString &tool : writeish + QStringList{u"get-counter"_s}) {
+                const bool readOnly = tool == "get-counter"_L1;
+                const bool stdioDeath = QByteArray(f.name).startsWith("kill-during");
+                // A kill right after the write races the server's answer: either is honest.
+                QString expect = stdioDeath ? u"ok-or-uncertain"_s
+                    : f.afterDispatch && !readOnly ? u"uncertain"_s : u"ok"_s;
+                const QString row = u"%1, %2, %3"_s.arg(QString::fromLatin1(f.transport), QString::fromLatin1(f.name), tool);
+                QTest::newRow(qPrintable(row)) << QString::fromLatin1(f.transport) << f.step << tool << expect << f.attemptsWhenOk;
+            }
+        }
+        QTest::newRow("http, a tool that runs and then drops the session") << u"http"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1;
+        QTest::newRow("stdio, a tool that runs and then exits") << u"stdio"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1;
+    }
+    void aFaultedCallHasItsSideEffectAtMostOnceAndSaysSo()
+    {
+        QFETCH(QString, transport);
+        QFETCH(QByteArray, fault);
+        QFETCH(QString, tool);
+        QFETCH(QString, expect);
+        QFETCH(int, attempts);
+        QTemporaryDir dir;
+        DemoHttp http;
+        QStringList connection;
+        if (transport == "http"_L1) {
+            QVERIFY(http.start());
+            connection = {u"--url"_s, http.url()};
+        } else {
+            connection = {u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH), u"--arg"_s, u"--state-file"_s,
+                          u"--arg"_s, dir.filePath(u"state.json"_s)};
+        }
+        QList<QByteArray> steps = {JSON_TEXT({"op":"call","tool":"get-counter"})};
+        if (!fault.isEmpty())
+            steps.append(fault);
+        steps.append(QByteArray("{\"op\":\"call\",\"tool\":\"") + tool.toUtf8() + "\"}");
+        steps.append(JSON_TEXT({"op":"call","tool":"get-counter"}));
+        const Run r = exec(connection, steps);
+        QVERIFY2(r.lines.size() == steps.size(), r.err.constData());
+        const int before = counterIn(r.lines.first());
+        const int after = counterIn(r.lines.last());
+        QVERIFY(before >= 0 && after >= 0);
+        const QJsonObject answer = r.lines.at(steps.size() - 2);
+        const bool sideEffect = tool != "get-counter"_L1;
+        if (expect == "ok-or-uncertain"_L1)
+            expect = answer.value("outcome_uncertain"_L1).toBool() ? u"uncertain"_s : u"ok"_s;
+        if (expect == "ok"_L1) {
+            QVERIFY2(!answer.contains("error"_L1), QJsonDocument(answer).toJson().constData());
+            QCOMPARE(answer.value("attempts"_L1).toInt(), attempts);
+            QCOMPARE(after - before, sideEffect ? 1 : 0); // exactly once
+        } else {
+            QVERIFY2(answer.value("outcome_uncertain"_L1).toBool(), QJsonDocument(answer).toJson().constData());
+            QCOMPARE(answer.value("replayed"_L1).toBool(true), false);
+            QCOMPARE(answer.value("reconnect"_L1).toString(), u"ok"_s);
+            QVERIFY(answer.value("error"_L1).toString().contains(u"may or may not have taken effect"_s));
+            QCOMPARE(answer.value("attempts"_L1).toInt(), 1);
+            // Never twice; once unless the process died before it read the request.
+            QVERIFY2(after - before <= (sideEffect ? 1 : 0), qPrintable(u"%1 -> %2"_s.arg(before).arg(after)));
+            if (!fault.contains("kill-during"))
+                QCOMPARE(after - before, sideEffect ? 1 : 0);
+        }
+    }
+
+    void readsRecoverTransparentlyAfterTheReferenceServerLosesTheSession()
+    {
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            probe.listen(QHostAddress::LocalHost, 0);
+            port = probe.serverPort();
+        }
+        QProcess server;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"PORT"_s, QString::number(port));
+        server.setProcessEnvironment(env);
+        server.setProcessChannelMode(QProcess::MergedChannels);
+        server.start(u"node"_s, {u"--import"_s, QString::fromUtf8(SONDE_LOOPBACK_PRELOAD), QString::fromUtf8(SONDE_EVERYTHING_PATH), u"streamableHttp"_s});
+        QByteArray log;
+        QElapsedTimer t;
+        t.start();
+        while (!log.contains("on port") && t.elapsed() < 15000) {
+            server.waitForReadyRead(200);
+            log += server.readAll();
+        }
+        QVERIFY2(log.contains("on port"), log.constData());
+        const QByteArray expire = JSON_TEXT({"op":"fault","kind":"expire-session"});
+        const Run r = exec({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(port)},
+                           {expire, JSON_TEXT({"op":"resources/list"}),
+                            expire, JSON_TEXT({"op":"resources/read","uri":"demo://resource/dynamic/text/1"}),
+                            expire, JSON_TEXT({"op":"prompts/list"}),
+                            expire, JSON_TEXT({"op":"prompts/get","name":"simple-prompt"}),
+                            expire, JSON_TEXT({"op":"call","tool":"echo","args":{"message":"after expiry"}}),
+                            JSON_TEXT({"op":"state"})});
+        server.kill();
+        server.waitForFinished();
+        QVERIFY2(r.lines.size() == 11, r.err.constData());
+        for (int i = 1; i < 10; i += 2) {
+            const QJsonObject a = r.lines[i];
+            QVERIFY2(!a.contains("error"_L1), QJsonDocument(a).toJson().constData());
+            QCOMPARE(a.value("attempts"_L1).toInt(), 2);
+            QVERIFY(a.value("replayed"_L1).toBool());
+            // server-everything answers 400 "No valid session ID provided", not the spec's 404.
+            QCOMPARE(a.value("rule"_L1).toString(), u"http-400-invalid-session"_s);
+            const QJsonArray gens = a.value("generations"_L1).toArray();
+            QCOMPARE(gens.size(), 2);
+            QVERIFY(gens[1].toInt() > gens[0].toInt()); // never the stale session
+        }
+        QCOMPARE(r.lines[9].value("result"_L1).toString(), u"Echo: after expiry"_s);
+        QCOMPARE(r.lines[10].value("generation"_L1).toInt(), 6);
+        int reconnects = 0;
+        for (const QJsonValue &h : r.lines[10].value("history"_L1).toArray())
+            reconnects += h.toObject().value("type"_L1).toString() == "reconnect"_L1
+                && h.toObject().value("outcome"_L1).toString() == "ok"_L1;
+        QCOMPARE(reconnects, 5);
+    }
+
+    void theBreakerOpensAfterThreeFailuresAndRefusesTheFourthUnsent()
+    {
+        QTemporaryDir dir;
+        const Run r = exec({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH), u"--arg"_s, u"--state-file"_s,
+                            u"--arg"_s, dir.filePath(u"state.json"_s), u"--breaker-cooldown"_s, u"30"_s},
+                           {JSON_TEXT({"op":"call","tool":"fail"}), JSON_TEXT({"op":"call","tool":"fail"}),
+                            JSON_TEXT({"op":"call","tool":"fail"}), JSON_TEXT({"op":"call","tool":"increment-counter"}),
+                            JSON_TEXT({"op":"resources/read","uri":"demo://counter"}), JSON_TEXT({"op":"state"}),
+                            JSON_TEXT({"op":"breaker","action":"reset"}), JSON_TEXT({"op":"call","tool":"increment-counter"})});
+        QVERIFY2(r.lines.size() == 8, r.err.constData());
+        const QJsonObject refused = r.lines[3];
+        QCOMPARE(refused.value("breaker"_L1).toString(), u"open"_s);
+        QCOMPARE(refused.value("retry_in_s"_L1).toInt(), 30);
+        QCOMPARE(refused.value("attempts"_L1).toInt(), 0);
+        QVERIFY(refused.value("error"_L1).toString().contains(u"3 consecutive failures"_s));
+        // The server never saw the refused call: its counter did not move.
+        QVERIFY(r.lines[4].value("contents"_L1).toArray().at(0).toObject().value("text"_L1).toString().contains(u"\"counter\":0"_s));
+        const QJsonObject state = r.lines[5];
+        QCOMPARE(state.value("breaker"_L1).toObject().value("state"_L1).toString(), u"open"_s);
+        QCOMPARE(state.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 3);
+        bool transition = false;
+        for (const QJsonValue &h : state.value("history"_L1).toArray())
+            transition |= h.toObject().value("type"_L1).toString() == "breaker"_L1 && h.toObject().value("to"_L1).toString() == "open"_L1;
+        QVERIFY(transition);
+        QCOMPARE(r.lines[6].value("state"_L1).toString(), u"closed"_s);
+        QCOMPARE(counterIn(r.lines[7]), 1);
+    }
+
+    void aReconnectByHandStartsANewGeneration()
+    {
+        const Run r = exec({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)},
+                           {JSON_TEXT({"op":"reconnect"}), JSON_TEXT({"op":"reconnect"}), JSON_TEXT({"op":"state"})});
+        QVERIFY2(r.lines.size() == 3, r.err.constData());
+        QCOMPARE(r.lines[0].value("generation"_L1).toInt(), 2);
+        QCOMPARE(r.lines[1].value("generation"_L1).toInt(), 3);
+        QCOMPARE(r.lines[2].value("restart_count"_L1).toInt(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRecoveryCli)
+#include "tst_recovery_cli.moc"
