@@ -71,6 +71,12 @@ void StdioTransport::send(const QByteArray &frame)
         m_killOnNextRequest = false;
         Q_EMIT lifecycleEvent(u"fault-kill"_s, {{"pid"_L1, m_pid}, {"when"_L1, u"right after a request was written"_s}});
         m_process->kill();
+        // Reap it on the next turn of the loop (not inside this send): later calls must find
+        // the child dead rather than write into a pipe nobody reads.
+        QTimer::singleShot(0, this, [this] {
+            if (m_process)
+                m_process->waitForFinished(2000);
+        });
     }
 }
 
