@@ -3,6 +3,7 @@
 
 #include "recovery/sessionexpiryclassifier.h"
 #include "session/serversession.h"
+#include "transport/transport.h"
 #include "util/clock.h"
 #include "util/logging.h"
 
@@ -16,13 +17,13 @@ static constexpr qsizetype MaxHistory = 500;
 static const QString ReconnectCommand = u"sonde/reconnect"_s;
 
 ServerSupervisor::ServerSupervisor(const ServerConfig &config, const Clock &clock,
-                                   const QJsonObject &clientCapabilities, QObject *parent)
+                                   const QJsonObject &clientCapabilities, QObject *parent, TransportFactory factory)
     : QObject(parent), m_config(config), m_clock(clock),
       m_breaker(clock, {config.breakerThreshold, config.breakerCooldownMs})
 {
     for (auto it = config.toolReadOnlyOverrides.begin(); it != config.toolReadOnlyOverrides.end(); ++it)
         m_replay.setOverride(it.key(), it.value());
-    m_session = new ServerSession(config, clock, clientCapabilities, {}, this);
+    m_session = new ServerSession(config, clock, clientCapabilities, std::move(factory), this);
     connect(m_session, &ServerSession::snapshotChanged, this, &ServerSupervisor::onSessionSnapshot);
     connect(m_session, &ServerSession::callFinished, this, &ServerSupervisor::onSessionCallFinished);
     connect(m_session, &ServerSession::serverRequestReceived, this, &ServerSupervisor::serverRequestReceived);
@@ -266,6 +267,13 @@ void ServerSupervisor::dispatch(quint64 ticket)
         m_session->call(it->request);
         return;
     default:
+        if (m_stopping) {
+            CallOutcome o;
+            o.error = Error::transport(u"%1 is shutting down: the call was not sent"_s.arg(m_config.name),
+                                       Error::Condition::NotConnected);
+            finish(ticket, o);
+            return;
+        }
         // Nothing to send on (the process is dead, the session closed): the call never
         // reached the server, so it is safe to send once the server is back.
         it->stage = Stage::WaitingToDispatch;

@@ -14,12 +14,16 @@
 #include <QJsonArray>
 #include <QObject>
 
+#include <functional>
+#include <memory>
+
 class QTimer;
 
 namespace Sonde {
 
 class Clock;
 class ServerSession;
+class Transport;
 
 // Recovery for one server (RECOVERY.md): it owns the server's session, its circuit breaker,
 // the replay policy and the reconnect backoff. A failed call is classified; when the
@@ -32,8 +36,11 @@ class ServerSupervisor : public QObject
 {
     Q_OBJECT
 public:
+    using TransportFactory = std::function<std::unique_ptr<Transport>(const ServerConfig &, const Clock &)>;
+
+    // `factory` replaces the transport of the configured route (tests use a fake one).
     ServerSupervisor(const ServerConfig &config, const Clock &clock, const QJsonObject &clientCapabilities,
-                     QObject *parent = nullptr);
+                     QObject *parent = nullptr, TransportFactory factory = {});
     ~ServerSupervisor() override;
 
     ServerSession *session() const { return m_session; }

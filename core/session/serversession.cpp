@@ -273,12 +273,14 @@ void ServerSession::onTransportClosed(const Error &reason)
             u"the connection to %1 closed while the request was outstanding: %2"_s.arg(m_config.name, reason.message()),
             Error::Condition::Closed);
         e.setCause(reason);
-        failAll(e);
+        // The state first: the failures below may start a new connection at once (recovery),
+        // and that one's state must not be overwritten afterwards.
         setState(SessionSnapshot::State::Failed);
+        failAll(e);
     } else {
-        failAll(Error::cancelled(u"the session was closed"_s));
         setState(m_state == SessionSnapshot::State::Failed ? SessionSnapshot::State::Failed
                                                            : SessionSnapshot::State::Closed);
+        failAll(Error::cancelled(u"the session was closed"_s));
     }
     if (wasClosing || m_state == SessionSnapshot::State::Failed)
         Q_EMIT stopped();
@@ -649,17 +651,29 @@ void ServerSession::armTimer()
 
 void ServerSession::failAll(const Error &error)
 {
+    // Take everything first, call back after: a callback may start a new connection and
+    // send again (a new initialize, a replayed call under the same ticket), and none of
+    // that may be caught by this sweep.
     const QList<PendingRequests::Entry> all = m_pending.takeAll();
-    for (const PendingRequests::Entry &e : all) {
-        const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(e.id));
-        if (handler)
-            handler({}, error);
-    }
-    m_handlers.clear();
+    QList<ResponseHandler> handlers;
+    for (const PendingRequests::Entry &e : all)
+        if (ResponseHandler h = m_handlers.take(JsonRpcMessage::idKey(e.id)))
+            handlers.append(std::move(h));
+    QList<Operation> ops;
     const QList<quint64> tickets = m_operations.keys();
     for (quint64 t : tickets)
-        finishOperation(t, {}, error);
+        ops.append(m_operations.take(t));
+    m_ticketRequestId.clear();
+    m_waitingForReady.clear();
     m_timeoutTimer->stop();
+    for (const ResponseHandler &h : std::as_const(handlers))
+        h({}, error); // operations are gone, so their continuations do nothing
+    for (const Operation &op : std::as_const(ops)) {
+        CallOutcome outcome = op.outcome;
+        outcome.finishedMs = m_clock.nowMs();
+        outcome.error = error;
+        Q_EMIT callFinished(outcome);
+    }
 }
 
 } // namespace Sonde

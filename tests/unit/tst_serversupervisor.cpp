@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// The reference suite's recovery cases (hermes-session-reconnect-tests), in Sonde's terms,
+// on a transport the test drives by hand: wait for a new generation, never the stale
+// session; the four non-tool reads reconnect and retry once; read-only tools are replayed
+// and write-capable ones answered "outcome uncertain"; a stdio death after the write is not
+// replayed; the unannotated tool fails safe; no server record falls through.
+#include "engine/engine.h"
+#include "faketransport.h"
+#include "recovery/serversupervisor.h"
+#include "session/serversession.h"
+#include "util/clock.h"
+
+#include <QJsonArray>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Fixture
+{
+    ManualClock clock;
+    QList<QPointer<FakeTransport>> transports; // one per connection, in order
+    std::unique_ptr<ServerSupervisor> supervisor;
+    std::unique_ptr<QSignalSpy> done;
+
+    explicit Fixture(ServerConfig::Route route = ServerConfig::Route::StreamableHttp)
+    {
+        ServerConfig c;
+        c.name = u"wpcom"_s;
+        c.route = route;
+        supervisor = std::make_unique<ServerSupervisor>(c, clock, QJsonObject{}, nullptr,
+                                                        [this](const ServerConfig &, const Clock &) {
+                                                            auto t = std::make_unique<FakeTransport>();
+                                                            transports.append(t.get());
+                                                            return t;
+                                                        });
+        done = std::make_unique<QSignalSpy>(supervisor.get(), &ServerSupervisor::callFinished);
+    }
+    FakeTransport *t() const { return transports.last(); }
+    void initialize()
+    {
+        const QJsonObject init = t()->sentWithMethod(u"initialize"_s).value(0);
+        t()->answer(init, {{"protocolVersion"_L1, "2025-11-25"_L1}, {"capabilities"_L1, QJsonObject{}}});
+    }
+    void start()
+    {
+        supervisor->start();
+        initialize();
+    }
+    void call(const QString &method, const QJsonObject &params = {}, quint64 ticket = 7)
+    {
+        CallRequest r;
+        r.ticket = ticket;
+        r.server = u"wpcom"_s;
+        r.method = method;
+        r.params = params;
+        supervisor->call(r);
+    }
+    QJsonObject lastRequest() const
+    {
+        for (qsizetype i = t()->sent.size() - 1; i >= 0; --i)
+            if (t()->sent[i].contains("id"_L1) && t()->sent[i].contains("method"_L1))
+                return t()->sent[i];
+        return {};
+    }
+    void expire() { t()->answerError(lastRequest(), -32602, u"Invalid params: Invalid or expired session"_s); }
+    CallOutcome outcome() const { return done->isEmpty() ? CallOutcome{} : done->last().at(0).value<CallOutcome>(); }
+};
+
+QJsonObject tools(const QJsonObject &annotations)
+{
+    QJsonObject tool{{"name"_L1, "t"_L1}, {"inputSchema"_L1, QJsonObject{{"type"_L1, "object"_L1}}}};
+    if (!annotations.isEmpty())
+        tool.insert("annotations"_L1, annotations);
+    return {{"tools"_L1, QJsonArray{tool}}};
+}
+
+} // namespace
+
+class TestServerSupervisor : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void aRetryWaitsForANewGenerationNotTheStaleSession()
+    {
+        Fixture f;
+        f.start();
+        f.call(u"resources/list"_s);
+        FakeTransport *old = f.t();
+        f.expire();
+        // The old session is gone and nothing is re-sent until the new one is initialized.
+        QCOMPARE(f.transports.size(), 2);
+        QVERIFY(f.t() != old);
+        QCOMPARE(f.t()->sentWithMethod(u"resources/list"_s).size(), 0);
+        QCOMPARE(f.done->size(), 0);
+        f.initialize();
+        QCOMPARE(f.t()->sentWithMethod(u"resources/list"_s).size(), 1);
+        f.t()->answer(f.lastRequest(), {{"resources"_L1, QJsonArray{}}});
+        QCOMPARE(f.done->size(), 1);
+        const CallOutcome o = f.outcome();
+        QVERIFY(o.ok());
+        QCOMPARE(o.recovery.value("generations"_L1).toArray(), (QJsonArray{1, 2}));
+        QVERIFY(o.recovery.value("replayed"_L1).toBool());
+        QCOMPARE(o.recovery.value("rule"_L1).toString(), u"text-marker"_s);
+    }
+
+    void theNonToolReadMethodsReconnectAndRetryOnce_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonObject>("params");
+        QTest::addColumn<QJsonObject>("result");
+        QTest::newRow("resources/list") << u"resources/list"_s << QJsonObject() << QJsonObject{{"resources"_L1, QJsonArray{}}};
+        QTest::newRow("resources/read") << u"resources/read"_s << QJsonObject{{"uri"_L1, "a://b"_L1}} << QJsonObject{{"contents"_L1, QJsonArray{}}};
+        QTest::newRow("prompts/list") << u"prompts/list"_s << QJsonObject() << QJsonObject{{"prompts"_L1, QJsonArray{}}};
+        QTest::newRow("prompts/get") << u"prompts/get"_s << QJsonObject{{"name"_L1, "p"_L1}} << QJsonObject{{"messages"_L1, QJsonArray{}}};
+    }
+    void theNonToolReadMethodsReconnectAndRetryOnce()
+    {
+        QFETCH(QString, method);
+        QFETCH(QJsonObject, params);
+        QFETCH(QJsonObject, result);
+        Fixture f;
+        f.start();
+        f.call(method, params);
+        f.expire();
+        f.initialize();
+        f.t()->answer(f.lastRequest(), result);
+        QCOMPARE(f.done->size(), 1);
+        QVERIFY(f.outcome().ok());
+        QCOMPARE(f.outcome().attempts, 2);
+    }
+
+    void aFailedRetryReportsItsOwnErrorAndIsNotRetriedAgain()
+    {
+        Fixture f;
+        f.start();
+        f.call(u"prompts/list"_s);
+        f.expire();
+        f.initialize();
+        f.t()->answerError(f.lastRequest(), -32603, u"the retry failed on its own"_s);
+        QCOMPARE(f.done->size(), 1);
+        QCOMPARE(f.outcome().error.message(), u"the retry failed on its own"_s);
+        QCOMPARE(f.transports.size(), 2); // no second reconnect for the same action
+    }
+
+    void toolCallsAreReplayedOnlyWhenReadOnlyHintIsTrue_data()
+    {
+        QTest::addColumn<QJsonObject>("annotations");
+        QTest::addColumn<bool>("replayed");
+        QTest::newRow("readOnlyHint true: replayed") << QJsonObject{{"readOnlyHint"_L1, true}} << true;
+        QTest::newRow("readOnlyHint false: uncertain") << QJsonObject{{"readOnlyHint"_L1, false}} << false;
+        QTest::newRow("the unannotated tool fails safe") << QJsonObject() << false;
+        QTest::newRow("the string \"true\" is not true") << QJsonObject{{"readOnlyHint"_L1, "true"_L1}} << false;
+    }
+    void toolCallsAreReplayedOnlyWhenReadOnlyHintIsTrue()
+    {
+        QFETCH(QJsonObject, annotations);
+        QFETCH(bool, replayed);
+        Fixture f;
+        f.start();
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}, {"arguments"_L1, QJsonObject{}}});
+        f.expire();
+        f.initialize();
+        // The annotations are read from the new session before deciding.
+        QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/list"_s);
+        f.t()->answer(f.lastRequest(), tools(annotations));
+        if (replayed) {
+            QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/call"_s);
+            f.t()->answer(f.lastRequest(), {{"content"_L1, QJsonArray{QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, "ok"_L1}}}}});
+        }
+        QCOMPARE(f.done->size(), 1);
+        const CallOutcome o = f.outcome();
+        QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), replayed ? 1 : 0);
+        if (replayed) {
+            QVERIFY(o.ok());
+            QCOMPARE(o.recovery.value("replay_verdict"_L1).toObject().value("source"_L1).toString(), u"server hint"_s);
+        } else {
+            QVERIFY(o.recovery.value("outcome_uncertain"_L1).toBool());
+            QCOMPARE(o.recovery.value("server"_L1).toString(), u"wpcom"_s);
+            QCOMPARE(o.recovery.value("replayed"_L1).toBool(true), false);
+            QCOMPARE(o.recovery.value("reconnect"_L1).toString(), u"ok"_s);
+            QVERIFY(o.error.message().contains(u"may or may not have taken effect"_s));
+            QVERIFY(o.error.message().contains(u"has been re-established"_s));
+        }
+    }
+
+    void aStdioChildThatDiesAfterTheWriteIsNeverReplayed()
+    {
+        Fixture f(ServerConfig::Route::Stdio);
+        f.start();
+        // Even a read-only tool: the process may have run it before it died.
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
+        f.t()->die(u"server process 7 was killed by signal 9"_s);
+        f.initialize();
+        QCOMPARE(f.done->size(), 1);
+        const CallOutcome o = f.outcome();
+        QVERIFY(o.recovery.value("outcome_uncertain"_L1).toBool());
+        QCOMPARE(o.recovery.value("rule"_L1).toString(), u"transport-closed"_s);
+        QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), 0);
+    }
+
+    void aCallToADeadServerIsSentOnceAfterTheRespawn()
+    {
+        Fixture f(ServerConfig::Route::Stdio);
+        f.start();
+        f.t()->die(u"exited with code 1"_s);
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
+        QCOMPARE(f.transports.size(), 2);
+        f.initialize();
+        QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), 1);
+        f.t()->answer(f.lastRequest(), {{"content"_L1, QJsonArray{}}});
+        QVERIFY(f.outcome().ok());
+        QCOMPARE(f.outcome().attempts, 1);
+    }
+
+    void aUserCancellationIsNeverRecoveredNorAStrike()
+    {
+        Fixture f;
+        f.start();
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
+        f.supervisor->cancel(7, u"user"_s);
+        QCOMPARE(f.done->size(), 1);
+        QCOMPARE(f.outcome().error.kind(), Error::Kind::Cancelled);
+        QCOMPARE(f.transports.size(), 1);
+        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 0);
+    }
+
+    void threeToolErrorsOpenTheBreakerAndTheFourthIsNotSent()
+    {
+        Fixture f;
+        f.start();
+        for (int i = 0; i < 3; ++i) {
+            f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, quint64(10 + i));
+            f.t()->answer(f.lastRequest(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{}}});
+        }
+        const qsizetype sent = f.t()->sentWithMethod(u"tools/call"_s).size();
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 20);
+        QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), sent);
+        QCOMPARE(f.outcome().error.kind(), Error::Kind::Refused);
+        QCOMPARE(f.outcome().recovery.value("retry_in_s"_L1).toInt(), 60);
+        f.clock.advance(60'000); // the cooldown passes without sleeping
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 21);
+        QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), sent + 1); // the one probe
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 22);
+        QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), sent + 1); // refused while it runs
+    }
+
+    void aCallForAServerWithNoRecordFallsThroughAtOnce()
+    {
+        Engine engine(std::make_shared<ManualClock>());
+        QSignalSpy done(&engine, &Engine::callFinished);
+        CallRequest r;
+        r.ticket = 1;
+        r.server = u"nobody"_s;
+        r.method = u"tools/call"_s;
+        engine.call(r);
+        QCOMPARE(done.size(), 1);
+        QCOMPARE(done[0][0].value<CallOutcome>().error.condition(), Error::Condition::NotConnected);
+    }
+
+    void aCallWhileShuttingDownFallsThroughAtOnce()
+    {
+        Fixture f;
+        f.start();
+        f.supervisor->stop();
+        f.call(u"ping"_s);
+        QCOMPARE(f.done->size(), 1);
+        QCOMPARE(f.outcome().error.condition(), Error::Condition::NotConnected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerSupervisor)
+#include "tst_serversupervisor.moc"
