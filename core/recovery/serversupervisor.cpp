@@ -564,7 +564,8 @@ void ServerSupervisor::attemptReconnect()
     m_attemptStartedMs = m_clock.nowMs();
     history(u"reconnect-attempt"_s, {{"trigger"_L1, m_attemptTrigger}, {"from_generation"_L1, m_lastGeneration},
                                      {"attempt"_L1, m_reconnectPolicy.failures() + 1}});
-    m_session->restart(m_attemptTrigger);
+    // A reconnect by hand may leave a live session behind: close it properly then.
+    m_session->restart(m_attemptTrigger, m_attemptTrigger == "by hand"_L1);
 }
 
 void ServerSupervisor::reconnect(const QString &cause)

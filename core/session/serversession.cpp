@@ -205,7 +205,7 @@ void ServerSession::stop()
     m_transport->close();
 }
 
-void ServerSession::restart(const QString &cause)
+void ServerSession::restart(const QString &cause, bool politely)
 {
     Q_ASSERT(QThread::currentThread() == thread());
     record(TranscriptEvent::Direction::Lifecycle, {}, u"restarting"_s, {{"cause"_L1, cause}});
@@ -220,7 +220,10 @@ void ServerSession::restart(const QString &cause)
     m_restarting = true;
     failAll(Error::transport(u"aborted by a reconnect teardown (%1)"_s.arg(cause), Error::Condition::Closed));
     setState(SessionSnapshot::State::Closing);
-    m_transport->close();
+    if (m_transport && politely)
+        m_transport->close();
+    else if (m_transport)
+        m_transport->abort();
 }
 
 Error ServerSession::injectFault(const Fault &fault)

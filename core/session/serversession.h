@@ -47,7 +47,8 @@ public:
     void stop();
     // Tears the transport down and starts a new one on the configured route (a new process
     // or a new HTTP session): in-flight requests fail as "aborted by a reconnect teardown".
-    void restart(const QString &cause);
+    // `politely`: close as usual (HTTP DELETE); otherwise the old session is known dead.
+    void restart(const QString &cause, bool politely = false);
     // Applies a fault: answers replaced or held back here, the rest by the transport.
     Error injectFault(const Fault &fault);
     // Queued until the session is ready; fails at once if it has failed.

@@ -521,6 +521,20 @@ void HttpTransport::close()
     finish(Error());
 }
 
+void HttpTransport::abort()
+{
+    if (m_finished)
+        return;
+    m_closing = true;
+    const QList<QNetworkReply *> replies = m_streams.keys();
+    for (QNetworkReply *r : replies) {
+        m_streams[r].abandoned = true;
+        r->abort();
+    }
+    Q_EMIT lifecycleEvent(u"torn-down"_s, {{"delete"_L1, u"not sent: the session is being replaced"_s}});
+    finish(Error());
+}
+
 void HttpTransport::finish(const Error &reason)
 {
     if (m_finished)

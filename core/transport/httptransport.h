@@ -38,6 +38,7 @@ public:
     void open() override;
     void send(const QByteArray &frame) override;
     void close() override;
+    void abort() override;
     bool isOpen() const override;
     QJsonObject details() const override;
     void setProtocolVersion(const QString &version) override;

@@ -25,6 +25,9 @@ public:
     virtual void send(const QByteArray &frame) = 0;
     // Starts a graceful shutdown; closed() follows (at once if already closed).
     virtual void close() = 0;
+    // Tears down for a reconnect: no goodbyes owed to a session already known dead (HTTP
+    // sends no DELETE). closed() follows.
+    virtual void abort() { close(); }
     virtual bool isOpen() const = 0;
     // Route-specific facts for the session snapshot (pid, exit status, session id...).
     // "route" and "route_reason", when present, say which transport was chosen and why.
