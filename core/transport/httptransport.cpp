@@ -87,6 +87,10 @@ void HttpTransport::send(const QByteArray &frame)
 {
     if (!isOpen())
         return;
+    if (m_expireInFlight) {
+        m_heldFrames.append(frame);
+        return;
+    }
     if (m_mode == Mode::Legacy) {
         if (m_legacyEndpoint.isEmpty())
             m_legacyQueue.append(frame);
@@ -261,6 +265,10 @@ void HttpTransport::onFinished(QNetworkReply *reply)
                                                           {"outcome"_L1, status >= 200 && status < 300
                                                                ? u"the server ended the session; the client keeps its id"_s
                                                                : u"the server answered HTTP %1"_s.arg(status)}});
+        m_expireInFlight = false;
+        const QList<QByteArray> held = std::exchange(m_heldFrames, {});
+        for (const QByteArray &frame : held)
+            send(frame);
         return;
     }
     if (s.kind == Stream::Kind::Delete) {
@@ -464,6 +472,7 @@ Error HttpTransport::injectFault(const Fault &fault)
         Stream s;
         s.kind = Stream::Kind::ExpireDelete;
         s.sessionIdSent = m_sessionId;
+        m_expireInFlight = true;
         track(m_nam->deleteResource(request(m_config.url, false)), std::move(s));
         return {};
     }

@@ -99,7 +99,9 @@ private:
     QString m_getLastEventId;
     QString m_deleteOutcome;
     QTimer *m_deleteTimer = nullptr;
-    int m_injectStatus = 0;  // fault http-status: answer the next request with it locally
+    int m_injectStatus = 0;
+    bool m_expireInFlight = false;   // fault expire-session: its DELETE is under way
+    QList<QByteArray> m_heldFrames;  // sent after that DELETE, so they meet the expiry  // fault http-status: answer the next request with it locally
     bool m_getWasOpen = false;
     bool m_open = false;
     bool m_closing = false;

@@ -154,7 +154,10 @@ private Q_SLOTS:
             expect = answer.value("outcome_uncertain"_L1).toBool() ? u"uncertain"_s : u"ok"_s;
         if (expect == "ok"_L1) {
             QVERIFY2(!answer.contains("error"_L1), QJsonDocument(answer).toJson().constData());
-            QCOMPARE(answer.value("attempts"_L1).toInt(), attempts);
+            // When the expiry also closed the GET stream, the client may notice and reconnect
+            // before the call is sent (one attempt); otherwise the call meets the expiry and is
+            // sent again (two). Either way: exactly once.
+            QVERIFY(answer.value("attempts"_L1).toInt() >= 1 && answer.value("attempts"_L1).toInt() <= attempts);
             QCOMPARE(after - before, sideEffect ? 1 : 0); // exactly once
         } else {
             QVERIFY2(answer.value("outcome_uncertain"_L1).toBool(), QJsonDocument(answer).toJson().constData());
@@ -202,16 +205,26 @@ private Q_SLOTS:
         server.kill();
         server.waitForFinished();
         QVERIFY2(r.lines.size() == 11, r.err.constData());
+        int previous = 1;
         for (int i = 1; i < 10; i += 2) {
             const QJsonObject a = r.lines[i];
             QVERIFY2(!a.contains("error"_L1), QJsonDocument(a).toJson().constData());
-            QCOMPARE(a.value("attempts"_L1).toInt(), 2);
-            QVERIFY(a.value("replayed"_L1).toBool());
-            // server-everything answers 400 "No valid session ID provided", not the spec's 404.
-            QCOMPARE(a.value("rule"_L1).toString(), u"http-400-invalid-session"_s);
-            const QJsonArray gens = a.value("generations"_L1).toArray();
-            QCOMPARE(gens.size(), 2);
-            QVERIFY(gens[1].toInt() > gens[0].toInt()); // never the stale session
+            // Every read was answered by a session newer than the one that was deleted:
+            // never the stale session.
+            QVERIFY(a.value("generation"_L1).toInt() > previous);
+            previous = a.value("generation"_L1).toInt();
+            if (a.value("attempts"_L1).toInt() == 2) {
+                // The read met the expiry: server-everything answers 400 "No valid session ID
+                // provided" (not the spec's 404) and the read was sent again once.
+                QVERIFY(a.value("replayed"_L1).toBool());
+                QCOMPARE(a.value("rule"_L1).toString(), u"http-400-invalid-session"_s);
+                const QJsonArray gens = a.value("generations"_L1).toArray();
+                QVERIFY(gens[1].toInt() > gens[0].toInt());
+            } else {
+                // Or the closed GET stream gave the expiry away first and the client had already
+                // reconnected.
+                QCOMPARE(a.value("attempts"_L1).toInt(), 1);
+            }
         }
         QCOMPARE(r.lines[9].value("result"_L1).toString(), u"Echo: after expiry"_s);
         QCOMPARE(r.lines[10].value("generation"_L1).toInt(), 6);
