@@ -263,6 +263,42 @@ private Q_SLOTS:
         QCOMPARE(counterIn(r.lines[7]), 1);
     }
 
+    void aLostSessionIsNoticedWithoutAnyCall_data()
+    {
+        QTest::addColumn<QByteArray>("trigger");
+        QTest::addColumn<QString>("pingInterval");
+        QTest::addColumn<bool>("reconnects");
+        QTest::addColumn<QString>("noticedBy");
+        QTest::newRow("the closed GET stream gives away a dropped session")
+            << QByteArray(JSON_TEXT({"op":"call","tool":"admin-expire-session"})) << u"0"_s << true << u"connection lost"_s;
+        QTest::newRow("a keepalive ping finds a session the server no longer knows")
+            << QByteArray(JSON_TEXT({"op":"fault","kind":"corrupt-session-id"})) << u"0.1"_s << true << u"keepalive"_s;
+        QTest::newRow("without keepalive nothing notices it until a call")
+            << QByteArray(JSON_TEXT({"op":"fault","kind":"corrupt-session-id"})) << u"0"_s << false << QString();
+    }
+    void aLostSessionIsNoticedWithoutAnyCall()
+    {
+        QFETCH(QByteArray, trigger);
+        QFETCH(QString, pingInterval);
+        QFETCH(bool, reconnects);
+        QFETCH(QString, noticedBy);
+        DemoHttp http;
+        QVERIFY(http.start());
+        const Run r = exec({u"--url"_s, http.url(), u"--ping-interval"_s, pingInterval},
+                           {trigger, JSON_TEXT({"op":"sleep","ms":1500}), JSON_TEXT({"op":"state"})});
+        QVERIFY2(r.lines.size() == 3, r.err.constData());
+        const QJsonObject state = r.lines[2];
+        QCOMPARE(state.value("generation"_L1).toInt(), reconnects ? 2 : 1);
+        QString trigger2;
+        for (const QJsonValue &h : state.value("history"_L1).toArray())
+            if (h.toObject().value("type"_L1).toString() == "reconnect"_L1 && h.toObject().value("outcome"_L1).toString() == "ok"_L1)
+                trigger2 = h.toObject().value("trigger"_L1).toString();
+        if (reconnects)
+            QVERIFY2(trigger2.contains(noticedBy), qPrintable(trigger2));
+        else
+            QVERIFY(trigger2.isEmpty());
+    }
+
     void aReconnectByHandStartsANewGeneration()
     {
         const Run r = exec({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)},
