@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// The window's list models, each under QAbstractItemModelTester while it changes.
+#include "historymodel.h"
+#include "serverlistmodel.h"
+#include "toollistmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonDocument>
+#include <QSortFilterProxyModel>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+#define JSON_TEXT(...) #__VA_ARGS__
+
+static QJsonArray array(const char *json)
+{
+    return QJsonDocument::fromJson(json).array();
+}
+
+class TestModels : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void theServerListFollowsItsStore()
+    {
+        ServerStore store;
+        ServerListModel model(&store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ServerConfig a;
+        a.name = u"a"_s;
+        a.program = u"/bin/a"_s;
+        ServerConfig b = a;
+        b.name = u"b"_s;
+        store.addServer(a);
+        store.addServer(b);
+        QCOMPARE(model.rowCount(), 2);
+        SessionSnapshot s;
+        s.server = u"b"_s;
+        s.state = SessionSnapshot::State::Ready;
+        s.route = u"stdio"_s;
+        s.generation = 3;
+        s.recovery = QJsonObject{{"breaker"_L1, QJsonObject{{"state"_L1, "open"_L1}}}};
+        store.updateSnapshot(s);
+        const QModelIndex ib = model.index(1);
+        QCOMPARE(ib.data(ServerListModel::GenerationRole).toInt(), 3);
+        QCOMPARE(ib.data(ServerListModel::BreakerRole).toString(), u"open"_s);
+        QVERIFY(ib.data().toString().contains(u"breaker open"_s));
+        QCOMPARE(ib.data(Qt::DecorationRole).value<QColor>(), ServerListModel::stateColor(SessionSnapshot::State::Ready));
+        store.removeServer(u"a"_s);
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0).data(ServerListModel::NameRole).toString(), u"b"_s);
+    }
+
+    void theServerStateShowsReconnectingAndParked_data()
+    {
+        QTest::addColumn<QJsonObject>("reconnect");
+        QTest::addColumn<QString>("state");
+        QTest::newRow("a reconnect in progress") << QJsonObject{{"in_progress"_L1, true}} << u"reconnecting"_s;
+        QTest::newRow("parked after five failures") << QJsonObject{{"parked"_L1, true}} << u"parked"_s;
+        QTest::newRow("neither: the session state") << QJsonObject{} << u"failed"_s;
+    }
+    void theServerStateShowsReconnectingAndParked()
+    {
+        QFETCH(QJsonObject, reconnect);
+        QFETCH(QString, state);
+        ServerStore store;
+        ServerListModel model(&store);
+        ServerConfig a;
+        a.name = u"a"_s;
+        store.addServer(a);
+        SessionSnapshot s;
+        s.server = u"a"_s;
+        s.state = SessionSnapshot::State::Failed;
+        s.recovery = {{"reconnect"_L1, reconnect}};
+        store.updateSnapshot(s);
+        QCOMPARE(model.index(0).data(ServerListModel::StateRole).toString(), state);
+    }
+
+    void historyRowsAreAppendedOrReset()
+    {
+        HistoryModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QJsonArray first = array(JSON_TEXT([{"type":"session-start","t_ms":1000,"generation":1},
+                                                  {"type":"reconnect","t_ms":2000,"trigger":"session expired (http-404-with-session)","from_generation":1,"to_generation":2,"duration_ms":12,"outcome":"ok"}]));
+        model.setHistory(first);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(1, HistoryModel::Generation).data().toString(), u"1 → 2"_s);
+        QCOMPARE(model.index(1, HistoryModel::Duration).data().toString(), u"12 ms"_s);
+        QVERIFY(model.index(1, HistoryModel::What).data().toString().contains(u"http-404-with-session"_s));
+        QJsonArray more = first;
+        more.append(QJsonObject{{"type"_L1, "breaker"_L1}, {"t_ms"_L1, 3000}, {"from"_L1, "closed"_L1}, {"to"_L1, "open"_L1}, {"strikes"_L1, 3}, {"threshold"_L1, 3}});
+        model.setHistory(more);
+        QCOMPARE(model.rowCount(), 3);
+        QVERIFY(model.index(2, HistoryModel::What).data().toString().startsWith(u"closed → open (3/3)"_s));
+        QVERIFY(model.index(2, HistoryModel::Event).data(Qt::ForegroundRole).isValid());
+        model.setHistory(array(JSON_TEXT([{"type":"session-start","t_ms":9000,"generation":7}])));
+        QCOMPARE(model.rowCount(), 1);
+    }
+
+    void toolsShowBadgesAndTheReplayVerdictWithItsSource_data()
+    {
+        QTest::addColumn<QJsonObject>("annotations");
+        QTest::addColumn<QStringList>("badges");
+        QTest::addColumn<bool>("replay");
+        QTest::addColumn<QString>("source");
+        QTest::newRow("a read-only tool") << QJsonObject{{"readOnlyHint"_L1, true}, {"openWorldHint"_L1, false}}
+                                          << QStringList{u"read-only"_s} << true << u"server hint"_s;
+        QTest::newRow("a destructive idempotent tool") << QJsonObject{{"readOnlyHint"_L1, false}, {"idempotentHint"_L1, true}}
+                                                       << QStringList{u"destructive"_s, u"idempotent"_s, u"open-world"_s} << false << u"server hint"_s;
+        QTest::newRow("an unannotated tool takes the spec's defaults") << QJsonObject{}
+                                                                        << QStringList{u"destructive"_s, u"open-world"_s} << false << u"default"_s;
+    }
+    void toolsShowBadgesAndTheReplayVerdictWithItsSource()
+    {
+        QFETCH(QJsonObject, annotations);
+        QFETCH(QStringList, badges);
+        QFETCH(bool, replay);
+        QFETCH(QString, source);
+        ToolListModel model;
+        QJsonObject tool{{"name"_L1, "t"_L1}};
+        if (!annotations.isEmpty())
+            tool.insert("annotations"_L1, annotations);
+        model.setTools(QJsonArray{tool});
+        const QModelIndex i = model.index(0);
+        QCOMPARE(i.data(ToolListModel::BadgesRole).toStringList(), badges);
+        QCOMPARE(i.data(ToolListModel::VerdictRole).toBool(), replay);
+        QCOMPARE(i.data(ToolListModel::VerdictSourceRole).toString(), source);
+    }
+
+    void aUserOverrideChangesTheVerdictAndItsSource()
+    {
+        ToolListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTools(array(JSON_TEXT([{"name":"write"},{"name":"read","annotations":{"readOnlyHint":true}}])));
+        model.setOverride(u"write"_s, true);
+        QVERIFY(model.index(0).data(ToolListModel::VerdictRole).toBool());
+        QCOMPARE(model.index(0).data(ToolListModel::VerdictSourceRole).toString(), u"user override"_s);
+        model.setOverride(u"write"_s, std::nullopt);
+        QVERIFY(!model.index(0).data(ToolListModel::VerdictRole).toBool());
+    }
+
+    void theToolSearchFiltersByName()
+    {
+        ToolListModel model;
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTools(array(JSON_TEXT([{"name":"get-counter"},{"name":"increment-counter"},{"name":"echo"}])));
+        proxy.setFilterFixedString(u"COUNTER"_s);
+        QCOMPARE(proxy.rowCount(), 2);
+        proxy.setFilterFixedString(u"ech"_s);
+        QCOMPARE(proxy.rowCount(), 1);
+        QCOMPARE(proxy.index(0, 0).data(ToolListModel::NameRole).toString(), u"echo"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModels)
+#include "tst_models.moc"
