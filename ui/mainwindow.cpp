@@ -2,67 +2,424 @@
 #include "mainwindow.h"
 
 #include "engine/corehost.h"
-#include "jsonview.h"
+#include "guiserverrequesthandler.h"
+#include "healthpanel.h"
+#include "serverdialog.h"
+#include "serverlistmodel.h"
+#include "sessionpanel.h"
+#include "toolspanel.h"
+#include "transcriptpanel.h"
+#include "transcriptstore.h"
 
-#include <QJsonArray>
+#include <QAction>
+#include <QDateTime>
+#include <QFileDialog>
 #include <QJsonDocument>
-#include <QLabel>
-#include <QListWidget>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
+static constexpr int MaxStderrLines = 5000;
+
 MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m_host(host)
 {
     setWindowTitle(u"Sonde"_s);
-    auto *central = new QWidget(this);
-    auto *layout = new QVBoxLayout(central);
-    m_session = new QLabel(u"No server yet"_s, central);
-    m_session->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_session);
-    auto *split = new QSplitter(central);
-    m_tools = new QListWidget(split);
-    m_detail = new JsonView(split);
-    split->setStretchFactor(1, 2);
-    layout->addWidget(split, 1);
-    setCentralWidget(central);
-    resize(960, 600);
+    setObjectName(u"mainWindow"_s);
+    m_servers = new ServerStore(this);
+    m_serverModel = new ServerListModel(m_servers, this);
+    m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
+    m_handler = new GuiServerRequestHandler(host, this);
+    host.setServerRequestHandler(m_handler);
 
-    connect(&m_host, &CoreHost::sessionChanged, this, &MainWindow::onSessionChanged);
-    connect(&m_host, &CoreHost::callFinished, this, [this](const CallOutcome &o) {
-        if (o.method != "tools/list"_L1 || !o.ok())
+    m_split = new QSplitter(this);
+    m_split->setObjectName(u"mainSplitter"_s);
+    auto *left = new QWidget(m_split);
+    auto *leftLayout = new QVBoxLayout(left);
+    m_serverList = new QListView(left);
+    m_serverList->setObjectName(u"serverList"_s);
+    m_serverList->setModel(m_serverModel);
+    m_serverList->setSpacing(2);
+    leftLayout->addWidget(m_serverList, 1);
+    auto *add = new QPushButton(tr("Add…"), left);
+    auto *import = new QPushButton(tr("Import…"), left);
+    auto *edit = new QPushButton(tr("Edit…"), left);
+    auto *remove = new QPushButton(tr("Remove"), left);
+    for (QPushButton *b : {add, import, edit, remove})
+        leftLayout->addWidget(b);
+    connect(add, &QPushButton::clicked, this, &MainWindow::addServerWithDialog);
+    connect(import, &QPushButton::clicked, this, &MainWindow::importWithDialog);
+    connect(edit, &QPushButton::clicked, this, &MainWindow::editCurrentServer);
+    connect(remove, &QPushButton::clicked, this, &MainWindow::removeCurrentServer);
+    connect(m_serverList->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &i) {
+        m_current = i.data(ServerListModel::NameRole).toString();
+        showCurrent();
+    });
+
+    m_tabs = new QTabWidget(m_split);
+    m_tabs->setObjectName(u"panels"_s);
+    m_session = new SessionPanel(m_tabs);
+    m_tools = new ToolsPanel(m_tabs);
+    m_health = new HealthPanel(m_tabs);
+    m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
+    m_log = new QPlainTextEdit(m_tabs);
+    m_log->setObjectName(u"logView"_s);
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(10'000);
+    m_tabs->addTab(m_session, tr("Session"));
+    m_tabs->addTab(m_tools, tr("Tools"));
+    m_tabs->addTab(m_health, tr("Health"));
+    m_tabs->addTab(m_transcriptPanel, tr("Transcript"));
+    m_tabs->addTab(m_log, tr("Log"));
+    m_split->setStretchFactor(1, 4);
+    setCentralWidget(m_split);
+    resize(1200, 760);
+
+    connect(&host, &CoreHost::sessionChanged, this, &MainWindow::onSessionChanged);
+    connect(&host, &CoreHost::callFinished, this, &MainWindow::onCallFinished);
+    connect(&host, &CoreHost::notificationReceived, this, &MainWindow::onNotification);
+    connect(&host, &CoreHost::transcriptBatch, this, &MainWindow::onTranscript);
+    connect(&host, &CoreHost::listRefreshed, this, [this](const QString &server, const QString &method, const QJsonArray &items) {
+        if (method != "tools/list"_L1)
             return;
-        m_tools->clear();
-        for (const QJsonValue &t : o.result.toObject().value("tools"_L1).toArray()) {
-            auto *item = new QListWidgetItem(t.toObject().value("name"_L1).toString(), m_tools);
-            item->setData(Qt::UserRole, QJsonDocument(t.toObject()).toJson(QJsonDocument::Compact));
+        m_toolLists.insert(server, items);
+        if (server == m_current)
+            m_tools->setTools(items);
+    });
+
+    connect(m_session, &SessionPanel::reconnectRequested, this, [this] {
+        if (!m_current.isEmpty())
+            m_commandTickets.insert(m_host.reconnect(m_current), tr("reconnect"));
+    });
+    connect(m_session, &SessionPanel::disconnectRequested, this, [this] { m_host.disconnectServer(m_current); });
+    connect(m_session, &SessionPanel::connectRequested, this, [this] { m_host.connectServer(m_current); });
+    connect(m_session, &SessionPanel::pingRequested, this, [this] {
+        m_commandTickets.insert(m_host.call(m_current, u"ping"_s), tr("ping"));
+    });
+    connect(m_tools, &ToolsPanel::callRequested, this, &MainWindow::callTool);
+    connect(m_tools, &ToolsPanel::cancelRequested, this, &MainWindow::cancelCall);
+    connect(m_tools, &ToolsPanel::overrideChanged, this, [this](const QString &tool, std::optional<bool> readOnly) {
+        m_host.setToolOverride(m_current, tool, readOnly);
+    });
+    connect(m_health, &HealthPanel::breakerActionRequested, this, [this](const QString &action) {
+        m_commandTickets.insert(m_host.breaker(m_current, action), tr("breaker %1").arg(action));
+    });
+    connect(m_health, &HealthPanel::faultRequested, this, [this](const Fault &f) {
+        m_commandTickets.insert(m_host.injectFault(m_current, f), tr("fault %1").arg(f.describe()));
+    });
+
+    auto *call = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+    connect(call, &QShortcut::activated, m_tools, &ToolsPanel::requestCall);
+    auto *cancel = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(cancel, &QShortcut::activated, this, &MainWindow::cancelCall);
+    auto *reconnect = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
+    connect(reconnect, &QShortcut::activated, m_session, &SessionPanel::reconnectRequested);
+    auto *find = new QShortcut(QKeySequence::Find, this);
+    connect(find, &QShortcut::activated, this, [this] {
+        if (m_tabs->currentWidget() == m_transcriptPanel)
+            m_transcriptPanel->focusFilter();
+        else {
+            m_tabs->setCurrentWidget(m_tools);
+            m_tools->focusSearch();
         }
-        if (m_tools->count() > 0)
-            m_tools->setCurrentRow(0);
-        statusBar()->showMessage(u"%1 tools in %2 ms"_s.arg(m_tools->count()).arg(o.finishedMs - o.startedMs));
     });
-    connect(m_tools, &QListWidget::currentItemChanged, this, [this](QListWidgetItem *item) {
-        if (item)
-            m_detail->setJson(item->data(Qt::UserRole).toByteArray());
-    });
+    statusBar()->showMessage(tr("Ready"));
+}
+
+MainWindow::~MainWindow()
+{
+    m_host.setServerRequestHandler(nullptr);
+}
+
+void MainWindow::status(const QString &text)
+{
+    statusBar()->showMessage(text, 8000);
+}
+
+void MainWindow::addServer(const ServerConfig &config, const QStringList &roots, bool connectNow)
+{
+    m_servers->addServer(config);
+    m_roots.insert(config.name, roots);
+    m_handler->setRoots(config.name, roots);
+    m_host.addServer(config, connectNow);
+    if (m_current.isEmpty())
+        selectServer(config.name);
+}
+
+void MainWindow::selectServer(const QString &name)
+{
+    const int row = m_servers->indexOf(name);
+    if (row >= 0)
+        m_serverList->setCurrentIndex(m_serverModel->index(row));
+}
+
+void MainWindow::showCurrent()
+{
+    const int row = m_servers->indexOf(m_current);
+    if (row < 0)
+        return;
+    const SessionSnapshot &s = m_servers->snapshot(row);
+    m_session->setSnapshot(s);
+    m_health->setSnapshot(s);
+    m_session->clearStderr();
+    for (const QString &line : m_stderr.value(m_current))
+        m_session->appendStderr(line);
+    m_tools->setTools(m_toolLists.value(m_current));
+    setWindowTitle(u"Sonde — %1"_s.arg(m_current));
+}
+
+void MainWindow::refreshTools(const QString &server)
+{
+    const quint64 t = m_host.call(server, u"tools/list"_s);
+    m_toolListTickets.insert(t);
 }
 
 void MainWindow::onSessionChanged(const SessionSnapshot &s)
 {
-    QString text = u"<b>%1</b> — %2 · %3 · protocol %4 · generation %5"_s.arg(
-        s.server.toHtmlEscaped(), SessionSnapshot::stateName(s.state), s.route,
-        s.protocolVersion.isEmpty() ? u"–"_s : s.protocolVersion).arg(s.generation);
-    if (s.transport.contains("pid"_L1))
-        text += u" · pid %1"_s.arg(s.transport.value("pid"_L1).toInteger());
-    if (s.lastError.isError())
-        text += u"<br><span style='color:#c62828'>%1</span>"_s.arg(s.lastError.message().toHtmlEscaped());
-    m_session->setText(text);
-    if (s.state == SessionSnapshot::State::Ready)
-        m_host.call(s.server, u"tools/list"_s);
+    m_servers->updateSnapshot(s);
+    if (!s.sessionId.isEmpty()) {
+        QStringList ids;
+        for (int i = 0; i < m_servers->size(); ++i)
+            if (!m_servers->snapshot(i).sessionId.isEmpty())
+                ids.append(m_servers->snapshot(i).sessionId);
+        m_transcriptPanel->setSessionIds(ids);
+    }
+    if (s.state == SessionSnapshot::State::Ready && m_toolsFetchedForGeneration.value(s.server) != s.generation
+        && s.serverCapabilities.contains("tools"_L1)) {
+        m_toolsFetchedForGeneration.insert(s.server, s.generation);
+        refreshTools(s.server);
+    }
+    if (s.server == m_current) {
+        m_session->setSnapshot(s);
+        m_health->setSnapshot(s);
+    }
+}
+
+void MainWindow::onCallFinished(const CallOutcome &o)
+{
+    if (m_toolListTickets.remove(o.ticket)) {
+        if (o.ok()) {
+            const QJsonArray tools = o.result.toObject().value("tools"_L1).toArray();
+            m_toolLists.insert(o.server, tools);
+            if (o.server == m_current)
+                m_tools->setTools(tools);
+        }
+        return;
+    }
+    if (o.ticket == m_callTicket) {
+        m_callTicket = 0;
+        if (o.server == m_current)
+            m_tools->showOutcome(o);
+        status(o.ok() ? tr("%1: answered in %2 ms").arg(o.server).arg(o.finishedMs - o.startedMs)
+                      : tr("%1: %2").arg(o.server, o.error.message()));
+        return;
+    }
+    const QString what = m_commandTickets.take(o.ticket);
+    if (!what.isEmpty())
+        status(o.ok() ? tr("%1 %2: done").arg(o.server, what) : tr("%1 %2: %3").arg(o.server, what, o.error.message()));
+}
+
+void MainWindow::onNotification(const ServerNotification &n)
+{
+    if (n.method == "notifications/progress"_L1) {
+        if (n.params.value("progressToken"_L1).toString() == u"sonde-%1"_s.arg(m_callTicket) && n.server == m_current)
+            m_tools->showProgress(n.params.value("progress"_L1).toDouble(), n.params.value("total"_L1).toDouble(),
+                                  n.params.value("message"_L1).toString());
+        return;
+    }
+    QString text = QString::fromUtf8(QJsonDocument(n.params).toJson(QJsonDocument::Compact));
+    if (n.method == "notifications/message"_L1)
+        text = u"[%1] %2"_s.arg(n.params.value("level"_L1).toString(),
+                                n.params.value("data"_L1).isString() ? n.params.value("data"_L1).toString() : text);
+    m_log->appendPlainText(u"%1 %2 %3 %4"_s.arg(QDateTime::fromMSecsSinceEpoch(n.timeMs).toString(u"HH:mm:ss.zzz"_s), n.server,
+                                                  n.method, text));
+}
+
+void MainWindow::onTranscript(const TranscriptBatch &batch)
+{
+    m_transcript->append(batch);
+    for (const TranscriptEvent &e : batch) {
+        if (e.direction != TranscriptEvent::Direction::Stderr)
+            continue;
+        const QString line = QString::fromUtf8(e.raw);
+        QStringList &lines = m_stderr[e.server];
+        lines.append(line);
+        if (lines.size() > MaxStderrLines)
+            lines.removeFirst();
+        if (e.server == m_current)
+            m_session->appendStderr(line);
+    }
+}
+
+void MainWindow::callTool(const QString &tool, const QJsonObject &args)
+{
+    if (m_current.isEmpty() || m_callTicket)
+        return;
+    m_callServer = m_current;
+    m_callTicket = m_host.call(m_current, u"tools/call"_s, {{"name"_L1, tool}, {"arguments"_L1, args}});
+    m_tools->callStarted();
+    status(tr("%1: calling %2…").arg(m_current, tool));
+}
+
+void MainWindow::cancelCall()
+{
+    if (m_callTicket)
+        m_host.cancel(m_callTicket, tr("cancelled by the user"));
+}
+
+void MainWindow::addServerWithDialog()
+{
+    ServerDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (m_servers->indexOf(dialog.config().name) >= 0) {
+        QMessageBox::warning(this, tr("Server"), tr("There is already a server named %1.").arg(dialog.config().name));
+        return;
+    }
+    addServer(dialog.config(), dialog.roots());
+    selectServer(dialog.config().name);
+}
+
+void MainWindow::editCurrentServer()
+{
+    const int row = m_servers->indexOf(m_current);
+    if (row < 0)
+        return;
+    ServerDialog dialog(this);
+    dialog.setConfig(m_servers->config(row), m_roots.value(m_current));
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ServerConfig c = dialog.config();
+    if (c.name != m_current) {
+        m_host.removeServer(m_current);
+        m_servers->removeServer(m_current);
+        m_current.clear();
+    }
+    addServer(c, dialog.roots());
+    selectServer(c.name);
+}
+
+void MainWindow::removeCurrentServer()
+{
+    if (m_current.isEmpty())
+        return;
+    m_host.removeServer(m_current);
+    m_servers->removeServer(m_current);
+    m_toolLists.remove(m_current);
+    m_current.clear();
+    if (m_servers->size() > 0)
+        selectServer(m_servers->config(0).name);
+}
+
+bool MainWindow::importConfigFile(const QString &path, bool confirm)
+{
+    const ServerConfigFile::Result r = ServerConfigFile::load(path);
+    if (r.error.isError()) {
+        if (confirm)
+            QMessageBox::warning(this, tr("Import"), r.error.message());
+        status(r.error.message());
+        return false;
+    }
+    QList<ServerConfig> chosen = r.servers.values();
+    if (confirm) {
+        ImportDialog dialog(r.servers, this);
+        if (dialog.exec() != QDialog::Accepted)
+            return false;
+        chosen = dialog.chosen();
+    }
+    for (const ServerConfig &c : std::as_const(chosen))
+        addServer(c, {}, false); // imported servers connect only when asked
+    status(tr("Imported %n server(s) from %1", nullptr, int(chosen.size())).arg(path));
+    return true;
+}
+
+void MainWindow::importWithDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import servers"), QString(),
+                                                      tr("MCP configurations (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        importConfigFile(path, true);
+}
+
+// Stored as the same "mcpServers" JSON other clients write, plus Sonde's own settings.
+void MainWindow::saveWorkspace(QSettings &settings) const
+{
+    QJsonObject servers;
+    QJsonObject extras;
+    for (int i = 0; i < m_servers->size(); ++i) {
+        const ServerConfig &c = m_servers->config(i);
+        QJsonObject s;
+        if (c.route == ServerConfig::Route::Stdio) {
+            s.insert("command"_L1, c.program);
+            s.insert("args"_L1, QJsonArray::fromStringList(c.arguments));
+            QJsonObject env;
+            for (auto it = c.environment.begin(); it != c.environment.end(); ++it)
+                env.insert(it.key(), it.value());
+            if (!env.isEmpty())
+                s.insert("env"_L1, env);
+            if (!c.workingDirectory.isEmpty())
+                s.insert("cwd"_L1, c.workingDirectory);
+        } else {
+            s.insert("type"_L1, c.route == ServerConfig::Route::LegacySse ? u"sse"_s : u"http"_s);
+            s.insert("url"_L1, c.url.toString());
+            QJsonObject headers;
+            for (const auto &[k, v] : c.headers)
+                headers.insert(QString::fromUtf8(k), QString::fromUtf8(v));
+            if (!headers.isEmpty())
+                s.insert("headers"_L1, headers);
+        }
+        servers.insert(c.name, s);
+        extras.insert(c.name, QJsonObject{{"timeoutMs"_L1, c.requestTimeoutMs}, {"breakerThreshold"_L1, c.breakerThreshold},
+                                          {"breakerCooldownMs"_L1, c.breakerCooldownMs}, {"pingIntervalMs"_L1, c.pingIntervalMs},
+                                          {"roots"_L1, QJsonArray::fromStringList(m_roots.value(c.name))}});
+    }
+    settings.setValue(u"workspace/servers"_s, QJsonDocument(QJsonObject{{"mcpServers"_L1, servers}}).toJson(QJsonDocument::Compact));
+    settings.setValue(u"workspace/sonde"_s, QJsonDocument(extras).toJson(QJsonDocument::Compact));
+    settings.setValue(u"workspace/current"_s, m_current);
+    settings.setValue(u"window/geometry"_s, saveGeometry());
+    settings.setValue(u"window/state"_s, saveState());
+    settings.setValue(u"window/split"_s, m_split->saveState());
+    settings.setValue(u"window/tab"_s, m_tabs->currentIndex());
+}
+
+void MainWindow::loadWorkspace(QSettings &settings)
+{
+    const QByteArray stored = settings.value(u"workspace/servers"_s).toByteArray();
+    const QJsonObject extras = QJsonDocument::fromJson(settings.value(u"workspace/sonde"_s).toByteArray()).object();
+    if (!stored.isEmpty()) {
+        const ServerConfigFile::Result r = ServerConfigFile::parse(stored, tr("saved workspace"));
+        for (auto it = r.servers.begin(); it != r.servers.end(); ++it) {
+            ServerConfig c = it.value();
+            const QJsonObject x = extras.value(c.name).toObject();
+            c.requestTimeoutMs = x.value("timeoutMs"_L1).toInt(c.requestTimeoutMs);
+            c.breakerThreshold = x.value("breakerThreshold"_L1).toInt(c.breakerThreshold);
+            c.breakerCooldownMs = x.value("breakerCooldownMs"_L1).toInt(c.breakerCooldownMs);
+            c.pingIntervalMs = x.value("pingIntervalMs"_L1).toInt(c.pingIntervalMs);
+            QStringList roots;
+            for (const QJsonValue &v : x.value("roots"_L1).toArray())
+                roots.append(v.toString());
+            addServer(c, roots);
+        }
+        if (r.error.isError())
+            status(r.error.message());
+    }
+    restoreGeometry(settings.value(u"window/geometry"_s).toByteArray());
+    restoreState(settings.value(u"window/state"_s).toByteArray());
+    m_split->restoreState(settings.value(u"window/split"_s).toByteArray());
+    m_tabs->setCurrentIndex(settings.value(u"window/tab"_s, 1).toInt());
+    selectServer(settings.value(u"workspace/current"_s).toString());
 }
 
 } // namespace Sonde

@@ -1,34 +1,100 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/serverconfig.h"
+#include "engine/values.h"
 #include "session/sessionsnapshot.h"
+#include "transcript/transcriptevent.h"
 
+#include <QHash>
+#include <QJsonArray>
 #include <QMainWindow>
+#include <QSet>
 
-class QLabel;
-class QListWidget;
+class QListView;
+class QPlainTextEdit;
+class QSettings;
+class QSplitter;
+class QTabWidget;
 
 namespace Sonde {
 
 class CoreHost;
-class JsonView;
+class GuiServerRequestHandler;
+class HealthPanel;
+class ServerListModel;
+class ServerStore;
+class SessionPanel;
+class ToolsPanel;
+class TranscriptPanel;
+class TranscriptStore;
 
-// The first window: the session of each server, its tools, and a tool's JSON. It talks to
-// the core only through CoreHost (queued calls in, value signals out). The full inspector
-// (health, timeline, transcript) comes with the GUI issue.
+// The inspector's window: the workspace's servers on the left; for the selected one its
+// session, tools, health (breaker, history, faults) and log; the transcript of all servers.
+// It talks to the core only through CoreHost: queued calls out, value signals in.
+// Thread: GUI. Owns the stores and panels; the host is the application's.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     explicit MainWindow(CoreHost &host, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    void addServer(const ServerConfig &config, const QStringList &roots = {}, bool connectNow = true);
+    void selectServer(const QString &name);
+    QString currentServer() const { return m_current; }
+
+    // Persistence (QSettings): the server list, window layout, splitters, column widths.
+    void loadWorkspace(QSettings &settings);
+    void saveWorkspace(QSettings &settings) const;
+    bool importConfigFile(const QString &path, bool confirm = true);
+
+    ServerStore *serverStore() const { return m_servers; }
+    TranscriptStore *transcriptStore() const { return m_transcript; }
+    ToolsPanel *toolsPanel() const { return m_tools; }
+    SessionPanel *sessionPanel() const { return m_session; }
+    HealthPanel *healthPanel() const { return m_health; }
+    TranscriptPanel *transcriptPanel() const { return m_transcriptPanel; }
+    QTabWidget *tabs() const { return m_tabs; }
+    GuiServerRequestHandler *requestHandler() const { return m_handler; }
 
 private:
     void onSessionChanged(const SessionSnapshot &s);
+    void onCallFinished(const CallOutcome &o);
+    void onNotification(const ServerNotification &n);
+    void onTranscript(const TranscriptBatch &batch);
+    void refreshTools(const QString &server);
+    void showCurrent();
+    void addServerWithDialog();
+    void editCurrentServer();
+    void removeCurrentServer();
+    void importWithDialog();
+    void callTool(const QString &tool, const QJsonObject &args);
+    void cancelCall();
+    void status(const QString &text);
 
     CoreHost &m_host;
-    QLabel *m_session = nullptr;
-    QListWidget *m_tools = nullptr;
-    JsonView *m_detail = nullptr;
+    ServerStore *m_servers = nullptr;
+    ServerListModel *m_serverModel = nullptr;
+    TranscriptStore *m_transcript = nullptr;
+    GuiServerRequestHandler *m_handler = nullptr;
+    QListView *m_serverList = nullptr;
+    QSplitter *m_split = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    SessionPanel *m_session = nullptr;
+    ToolsPanel *m_tools = nullptr;
+    HealthPanel *m_health = nullptr;
+    TranscriptPanel *m_transcriptPanel = nullptr;
+    QPlainTextEdit *m_log = nullptr;
+    QString m_current;
+    QHash<QString, QJsonArray> m_toolLists;
+    QHash<QString, int> m_toolsFetchedForGeneration;
+    QHash<QString, QStringList> m_stderr;
+    QHash<QString, QStringList> m_roots;
+    QSet<quint64> m_toolListTickets;
+    QHash<quint64, QString> m_commandTickets; // ticket -> what it was, for the status bar
+    quint64 m_callTicket = 0;
+    QString m_callServer;
 };
 
 } // namespace Sonde

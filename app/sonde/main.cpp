@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
-// sonde: the desktop inspector. Wiring only: the core host, the window, the default server.
+// sonde: the desktop inspector. Wiring only: the core host, the window, the saved workspace
+// (or, on a first start, the built-in demo server).
 #include "engine/corehost.h"
 #include "mainwindow.h"
+#include "serverlistmodel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QSettings>
 #include <QTimer>
 
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Sonde"));
     QApplication::setApplicationName(QStringLiteral("Sonde"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
 
@@ -24,20 +28,32 @@ int main(int argc, char **argv)
                                         QStringLiteral("file"));
     const QCommandLineOption delay(QStringLiteral("screenshot-delay"), QStringLiteral("Delay in ms (default 1500)."),
                                    QStringLiteral("ms"), QStringLiteral("1500"));
-    parser.addOption(screenshot);
-    parser.addOption(delay);
+    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Open on this tab (0-4)."), QStringLiteral("index"));
+    const QCommandLineOption fresh(QStringLiteral("no-saved-workspace"),
+                                   QStringLiteral("Ignore (and do not overwrite) the saved workspace."));
+    const QCommandLineOption import(QStringLiteral("import"), QStringLiteral("Import servers from an MCP JSON file."),
+                                    QStringLiteral("file"));
+    parser.addOptions({screenshot, delay, tab, fresh, import});
     parser.process(app);
 
     Sonde::CoreHost host;
     Sonde::MainWindow window(host);
+    QSettings settings;
+    if (!parser.isSet(fresh))
+        window.loadWorkspace(settings);
+    if (parser.isSet(import))
+        window.importConfigFile(parser.value(import), false);
+    if (window.serverStore()->size() == 0) {
+        // With no configuration the built-in demo server is there and connected, so a new
+        // user sees a real session at once. It ships next to this executable.
+        Sonde::ServerConfig demo;
+        demo.name = QStringLiteral("demo");
+        demo.program = QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME));
+        window.addServer(demo);
+    }
+    if (parser.isSet(tab))
+        window.tabs()->setCurrentIndex(parser.value(tab).toInt());
     window.show();
-
-    // With no configuration the built-in demo server is there and connected, so a new
-    // user sees a real session at once. It ships next to this executable.
-    Sonde::ServerConfig demo;
-    demo.name = QStringLiteral("demo");
-    demo.program = QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME));
-    host.addServer(demo);
 
     if (parser.isSet(screenshot)) {
         QTimer::singleShot(parser.value(delay).toInt(), &window, [&window, path = parser.value(screenshot)] {
@@ -45,6 +61,10 @@ int main(int argc, char **argv)
             QApplication::quit();
         });
     }
-    QObject::connect(&app, &QApplication::aboutToQuit, &host, [&host] { host.shutdown(); });
+    QObject::connect(&app, &QApplication::aboutToQuit, &window, [&] {
+        if (!parser.isSet(fresh) && !parser.isSet(screenshot))
+            window.saveWorkspace(settings);
+        host.shutdown();
+    });
     return app.exec();
 }

@@ -147,6 +147,11 @@ quint64 CoreHost::breaker(const QString &server, const QString &action)
     return ticket;
 }
 
+void CoreHost::setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly)
+{
+    post([e = m_engine, server, tool, readOnly] { e->setToolOverride(server, tool, readOnly); });
+}
+
 void CoreHost::shutdown()
 {
     post([e = m_engine] { e->shutdown(); });

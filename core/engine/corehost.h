@@ -64,6 +64,7 @@ public:
     quint64 injectFault(const QString &server, const Sonde::Fault &fault);
     quint64 reconnect(const QString &server) { return call(server, QStringLiteral("sonde/reconnect")); }
     quint64 breaker(const QString &server, const QString &action);
+    void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     // Asks the engine to close every session; shutdownFinished() follows.
     void shutdown();
 

@@ -159,6 +159,12 @@ void Engine::breakerCommand(quint64 ticket, const QString &server, const QString
     Q_EMIT callFinished(o);
 }
 
+void Engine::setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly)
+{
+    if (ServerSupervisor *s = m_sessions.value(server))
+        s->setToolOverride(tool, readOnly);
+}
+
 void Engine::append(const TranscriptEvent &event)
 {
     m_batch.append(event);

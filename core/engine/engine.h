@@ -44,6 +44,7 @@ public:
     // "sonde/breaker" (a reconnect by hand is the call "sonde/reconnect").
     void injectFault(quint64 ticket, const QString &server, const Sonde::Fault &fault);
     void breakerCommand(quint64 ticket, const QString &server, const QString &action);
+    void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     // Closes every session; shutdownFinished() follows when all transports are down.
     void shutdown();
 

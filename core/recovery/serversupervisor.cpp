@@ -688,6 +688,16 @@ Error ServerSupervisor::injectFault(const Fault &fault)
     return e;
 }
 
+void ServerSupervisor::setToolOverride(const QString &tool, std::optional<bool> readOnly)
+{
+    if (readOnly)
+        m_replay.setOverride(tool, *readOnly);
+    else
+        m_replay.clearOverride(tool);
+    history(u"replay-override"_s, {{"tool"_L1, tool},
+                                   {"verdict"_L1, readOnly ? (*readOnly ? u"read-only"_s : u"write-capable"_s) : u"server hint"_s}});
+}
+
 void ServerSupervisor::resetBreaker()
 {
     m_breaker.reset(u"user"_s);

@@ -53,6 +53,8 @@ public:
     // A reconnect by hand: allowed at any time, and it unparks the server.
     void reconnect(const QString &cause);
     void resetBreaker();
+    // The user's replay verdict for one tool (true: read-only), or none: the server's hint.
+    void setToolOverride(const QString &tool, std::optional<bool> readOnly);
     void tripBreaker();
     SessionSnapshot snapshot() const;
 

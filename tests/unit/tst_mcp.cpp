@@ -89,6 +89,28 @@ private Q_SLOTS:
         QCOMPARE(Redactor::redact(text), expected);
     }
 
+    void validatesStructuredContentAgainstTheOutputSchema_data()
+    {
+        QTest::addColumn<QJsonObject>("value");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("a matching object is valid") << obj(JSON_TEXT({"city":"Oslo","temperature":3.5,"n":2})) << true << QString();
+        QTest::newRow("a missing required property is named") << obj(JSON_TEXT({"temperature":3.5})) << false << u"$: missing required property \"city\""_s;
+        QTest::newRow("a wrong type names its path") << obj(JSON_TEXT({"city":7,"temperature":1})) << false << u"$.city: expected string"_s;
+        QTest::newRow("an integer must be whole") << obj(JSON_TEXT({"city":"a","temperature":1,"n":1.5})) << false << u"$.n: expected integer"_s;
+    }
+    void validatesStructuredContentAgainstTheOutputSchema()
+    {
+        QFETCH(QJsonObject, value);
+        QFETCH(bool, valid);
+        QFETCH(QString, why);
+        const QJsonObject schema = obj(JSON_TEXT({"type":"object","required":["city","temperature"],
+            "properties":{"city":{"type":"string"},"temperature":{"type":"number"},"n":{"type":"integer"}}}));
+        QString reason;
+        QCOMPARE(Mcp::validateAgainstSchema(value, schema, &reason), valid);
+        QCOMPARE(reason, why);
+    }
+
     void redactsKnownSessionIds()
     {
         QCOMPARE(Redactor::redact(u"session 6f1c-99ab seen"_s, {u"6f1c-99ab"_s}), u"session [REDACTED] seen"_s);

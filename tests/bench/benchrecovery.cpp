@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: MIT
+// sonde-bench-recovery: how long Sonde takes to get a read answered again after the server
+// refuses its session, beside one plain initialize round trip to the same server, in one
+// run, so the figures are compared on the same machine under the same load. Every
+// connection stays on 127.0.0.1.
+#include "config/serverconfig.h"
+#include "engine/corehost.h"
+#include "engine/values.h"
+#include "session/sessionsnapshot.h"
+#include "transcript/transcriptevent.h"
+#include "transport/fault.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+#include <QMap>
+#include <QNetworkAccessManager>
+#include <QNetworkProxy>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int IoTimeoutMs = 30'000;
+constexpr double GoalRatio = 2.0;
+constexpr int ShownDeviations = 3;
+constexpr int StreamEndWaitMs = 2000; // how long an answered SSE stream may stay open // off-path runs described one by one; the rest are counted
+
+struct Options
+{
+    int runs = 50;
+    bool everything = true;
+    bool demo = true;
+};
+
+// Thrown, not exit()ed, so that the CoreHost and QProcess destructors still stop the
+// servers. Never thrown through Qt's event loop: every caller runs outside one.
+struct Failure
+{
+    int code;
+    QString message;
+};
+[[noreturn]] void fail(int code, const QString &message) { throw Failure{code, message}; }
+
+void out(const QString &line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); }
+
+QString testsDir() { return QStringLiteral(SONDE_SOURCE_DIR) + u"/tests"_s; }
+
+// Nearest-rank percentile: always a value that was actually measured.
+double percentile(std::vector<double> v, double p)
+{
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * double(v.size())));
+    return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+double mean(const std::vector<double> &v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); }
+QString num(double v, int width, int prec = 2) { return QString::number(v, 'f', prec).rightJustified(width); }
+QString verdict(bool met) { return met ? u"MET"_s : u"NOT MET"_s; }
+
+// ---- servers under test -----------------------------------------------------------------
+
+// Output goes to a file, not a pipe: server-everything logs every request on stdout, and a
+// pipe nobody drains while we sit in waitFor* would fill and stall the server.
+class Server
+{
+public:
+    enum class Kind { Everything, Demo };
+
+    explicit Server(Kind kind) : m_kind(kind)
+    {
+        if (!m_dir.isValid())
+            fail(1, u"cannot create a temporary directory"_s);
+        m_log = m_dir.filePath(u"server.log"_s);
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.setStandardOutputFile(m_log);
+        m_process.setStandardInputFile(QProcess::nullDevice());
+        if (kind == Kind::Everything) {
+            const quint16 port = freePort();
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(u"PORT"_s, QString::number(port));
+            m_process.setProcessEnvironment(env);
+            // The preload pins the server's listen() to 127.0.0.1; it has no host flag.
+            m_process.start(u"node"_s, {u"--import"_s, testsDir() + u"/fixtures/loopback.mjs"_s,
+                                        everythingPath(), u"streamableHttp"_s});
+            m_endpoint = u"http://127.0.0.1:%1/mcp"_s.arg(port);
+            waitFor(QRegularExpression(u"listening on port %1\\b"_s.arg(port)));
+        } else {
+            m_process.start(demoPath(), {u"--http"_s, u"127.0.0.1:0"_s});
+            m_endpoint = waitFor(QRegularExpression(u"^(http://127\\.0\\.0\\.1:\\d+/mcp)$"_s,
+                                                    QRegularExpression::MultilineOption));
+        }
+    }
+    ~Server()
+    {
+        if (m_process.state() == QProcess::NotRunning)
+            return;
+        // server-everything is killed (it has nothing to flush); the demo server gets the
+        // SIGTERM a service manager would send, with SIGKILL only if it ignores that.
+        if (m_kind == Kind::Everything)
+            m_process.kill();
+        else
+            m_process.terminate();
+        if (!m_process.waitForFinished(3000))
+            m_process.kill();
+        m_process.waitForFinished();
+    }
+
+    QString endpoint() const { return m_endpoint; }
+    QString label() const
+    {
+        return m_kind == Kind::Everything ? u"server-everything (pinned reference, node, streamableHttp)"_s
+                                          : u"sonde-demo-server --http (Sonde's own, C++)"_s;
+    }
+    // A resource each server can read in a new session without any setup.
+    QString readUri() const
+    {
+        return m_kind == Kind::Everything ? u"demo://resource/dynamic/text/1"_s : u"demo://notes/1"_s;
+    }
+    static QString everythingPath()
+    {
+        return testsDir() + u"/node_modules/@modelcontextprotocol/server-everything/dist/index.js"_s;
+    }
+    static QString demoPath() { return QStringLiteral(SONDE_DEMO_SERVER_PATH); }
+
+private:
+    // Bind, read the port, close: the server binds it again a moment later. A race with
+    // another process is possible but shows up as "already in use" in the log, not silently.
+    static quint16 freePort()
+    {
+        QTcpServer probe;
+        if (!probe.listen(QHostAddress::LocalHost, 0))
+            fail(1, u"cannot bind 127.0.0.1:0: "_s + probe.errorString());
+        return probe.serverPort();
+    }
+    // Returns the first capture group (or the whole match) once the log shows it.
+    QString waitFor(const QRegularExpression &ready)
+    {
+        if (!m_process.waitForStarted(IoTimeoutMs))
+            fail(1, u"cannot start %1: %2"_s.arg(m_process.program(), m_process.errorString()));
+        QElapsedTimer t;
+        t.start();
+        QFile log(m_log);
+        for (;;) {
+            QString text;
+            if (log.open(QIODevice::ReadOnly)) {
+                text = QString::fromUtf8(log.readAll());
+                log.close();
+            }
+            const QRegularExpressionMatch m = ready.match(text);
+            if (m.hasMatch())
+                return m.captured(m.lastCapturedIndex());
+            if (m_process.state() == QProcess::NotRunning || t.elapsed() > IoTimeoutMs)
+                fail(1, u"%1 did not become ready; its output:\n%2"_s.arg(m_process.program(), text));
+            QThread::msleep(20);
+        }
+    }
+
+    Kind m_kind;
+    QTemporaryDir m_dir;
+    QString m_log;
+    QString m_endpoint;
+    QProcess m_process;
+};
+
+// ---- plain HTTP on the caller's thread ---------------------------------------------------
+
+// The baseline client, and the janitor that ends the sessions the engine walks away from.
+// It runs on this thread while the engine runs on its own, as any second client would.
+class Loopback
+{
+public:
+    struct Initialize
+    {
+        double ms = 0;
+        QByteArray sessionId;
+        bool sse = false;
+        bool endedAfter = false; // SSE: the stream ended by itself, after the result event
+        bool leftOpen = false;   // SSE: still open StreamEndWaitMs after the result event
+    };
+
+    explicit Loopback(const QString &endpoint) : m_url(endpoint)
+    {
+        // Proxy variables are cleared in main(); this also rules out any other proxy setting.
+        m_nam.setProxy(QNetworkProxy::NoProxy);
+    }
+
+    // One initialize, timed from the POST to the end of its answer: the whole body for JSON;
+    // for SSE the end of the stream or the event carrying the "id":1 result, whichever
+    // comes first (a server may keep the stream open after answering). `fresh` sends it
+    // through a manager made for it, as the engine's reconnect does (a new transport, so a
+    // new manager and new connections); otherwise through the long-lived one, whose
+    // connection to a keep-alive server is reused.
+    Initialize initialize(bool fresh = false)
+    {
+        static const QByteArray body =
+            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+            R"("capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})";
+        QNetworkRequest r(m_url);
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+        r.setRawHeader("Accept", "application/json, text/event-stream");
+        Initialize result;
+        QByteArray received;
+        QEventLoop loop;
+        QElapsedTimer timer;
+        timer.start();
+        // Made inside the timed part: the engine's reconnect makes its manager after the
+        // expiry answer too.
+        std::optional<QNetworkAccessManager> once;
+        if (fresh) {
+            once.emplace();
+            once->setProxy(QNetworkProxy::NoProxy);
+        }
+        QNetworkReply *reply = (fresh ? *once : m_nam).post(r, body);
+        qint64 endNs = -1;
+        QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
+            received += reply->readAll();
+            if (endNs < 0 && sseAnswered(received)) {
+                endNs = timer.nsecsElapsed();
+                loop.quit();
+            }
+        });
+        QObject::connect(reply, &QNetworkReply::finished, &loop, [&] {
+            if (endNs < 0)
+                endNs = timer.nsecsElapsed();
+            loop.quit();
+        });
+        const bool timedOut = run(loop, IoTimeoutMs);
+        // Untimed: let a stream that answered before ending end by itself, so that its
+        // connection stays reusable (an abort closes it) and the report can say whether the
+        // server ends it.
+        if (!timedOut && !reply->isFinished()) {
+            result.endedAfter = !run(loop, StreamEndWaitMs) && reply->isFinished();
+            result.leftOpen = !reply->isFinished();
+        }
+        received += reply->readAll();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        result.ms = double(endNs) / 1e6;
+        result.sessionId = reply->rawHeader("Mcp-Session-Id");
+        result.sse = reply->header(QNetworkRequest::ContentTypeHeader).toString().startsWith("text/event-stream"_L1);
+        if (!reply->isFinished())
+            reply->abort(); // the answer is in; the session ends with the DELETE below
+        const QString error = reply->errorString();
+        delete reply; // now: it must not outlive the manager it came from
+        if (timedOut)
+            fail(1, u"initialize: no answer within %1 ms"_s.arg(IoTimeoutMs));
+        if (status != 200 || !received.contains("\"result\"") || result.sessionId.isEmpty())
+            fail(1, u"initialize: HTTP %1, session id \"%2\", %3: %4"_s
+                        .arg(status).arg(QString::fromLatin1(result.sessionId), error, QString::fromUtf8(received)));
+        return result;
+    }
+
+    // Returns the HTTP status (0: no answer).
+    int deleteSession(const QByteArray &sessionId, const QString &protocolVersion = {})
+    {
+        QNetworkRequest r(m_url);
+        r.setRawHeader("Mcp-Session-Id", sessionId);
+        if (!protocolVersion.isEmpty())
+            r.setRawHeader("MCP-Protocol-Version", protocolVersion.toUtf8());
+        QEventLoop loop;
+        QNetworkReply *reply = m_nam.deleteResource(r);
+        QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        if (run(loop, IoTimeoutMs))
+            reply->abort();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        reply->deleteLater();
+        return status;
+    }
+
+private:
+    // An SSE answer is complete once the event holding the response has its blank line.
+    static bool sseAnswered(const QByteArray &body)
+    {
+        const qsizetype at = body.indexOf("\"id\":1");
+        return at >= 0 && (body.indexOf("\n\n", at) >= 0 || body.indexOf("\r\n\r\n", at) >= 0);
+    }
+    // True when it timed out.
+    static bool run(QEventLoop &loop, int timeoutMs)
+    {
+        bool timedOut = false;
+        QTimer timer;
+        timer.setSingleShot(true);
+        // A timer that dies with this run, not singleShot: the loop runs twice for one reply,
+        // and a stray timeout from the first run must not end the second.
+        QObject::connect(&timer, &QTimer::timeout, &loop, [&] {
+            timedOut = true;
+            loop.quit();
+        });
+        timer.start(timeoutMs);
+        loop.exec();
+        return timedOut;
+    }
+
+    QUrl m_url;
+    QNetworkAccessManager m_nam;
+};
+
+// ---- engine path ------------------------------------------------------------------------
+
+// One server through CoreHost, as a front end drives it: each step is issued, then a local
+// event loop runs until its callFinished arrives.
+class EngineBench
+{
+public:
+    struct Cycle
+    {
+        Sonde::CallOutcome outcome;
+        double callerMs = 0;                // the whole call on this thread's clock (sub-ms)
+        std::optional<qint64> classifiedMs; // engine clock: the expiry answer was processed
+        QString rule;
+        QString sessionIdBefore;            // the real id the fault replaced
+        QString protocolVersion;
+    };
+
+    explicit EngineBench(const QString &endpoint)
+    {
+        m_config.name = u"bench"_s;
+        m_config.route = Sonde::ServerConfig::Route::StreamableHttp;
+        m_config.url = QUrl(endpoint);
+        using Host = Sonde::CoreHost;
+        QObject::connect(&m_host, &Host::sessionChanged, &m_host, [this](const Sonde::SessionSnapshot &s) {
+            using State = Sonde::SessionSnapshot::State;
+            if (s.state == State::Ready && !m_ready) {
+                m_ready = true;
+                quit();
+            } else if (s.state == State::Failed) {
+                stop(u"session failed: "_s + s.lastError.message());
+            }
+        });
+        QObject::connect(&m_host, &Host::callFinished, &m_host, [this](const Sonde::CallOutcome &o) {
+            const qint64 ns = m_timer.nsecsElapsed();
+            if (o.ticket != m_ticket)
+                return;
+            m_outcome = o;
+            m_outcomeNs = ns;
+            quit();
+        });
+        // Only the supervisor's verdicts are kept: a run's whole transcript is not needed.
+        // The engine flushes its batch before emitting callFinished, and both cross to this
+        // thread queued, in order, so a call's events are here when its outcome is.
+        QObject::connect(&m_host, &Host::transcriptBatch, &m_host, [this](const Sonde::TranscriptBatch &batch) {
+            for (const Sonde::TranscriptEvent &e : batch) {
+                if (e.direction == Sonde::TranscriptEvent::Direction::Lifecycle && e.event == "classification"_L1)
+                    m_classifications.push_back(e);
+            }
+        });
+        QObject::connect(&m_host, &Host::shutdownFinished, &m_host, [this] { quit(); });
+        spin([this] { m_host.addServer(m_config); }, u"session start"_s);
+    }
+
+    Sonde::CallOutcome read(const QString &uri)
+    {
+        m_classifications.clear();
+        spin([&] {
+            m_timer.start();
+            m_ticket = m_host.call(m_config.name, u"resources/read"_s, QJsonObject{{"uri"_L1, uri}});
+        }, u"resources/read"_s);
+        return m_outcome;
+    }
+
+    // Corrupt the session id, then read: the read meets the expiry answer, recovery starts
+    // a new session and sends the read again.
+    Cycle recover(const QString &uri)
+    {
+        Cycle c;
+        const Sonde::SessionSnapshot before = m_host.lastSnapshot(m_config.name);
+        c.sessionIdBefore = before.sessionId;
+        c.protocolVersion = before.protocolVersion;
+        Sonde::Fault f;
+        f.kind = Sonde::Fault::Kind::CorruptSessionId;
+        spin([&] { m_ticket = m_host.injectFault(m_config.name, f); }, u"fault injection"_s);
+        if (!m_outcome.ok() || m_outcome.method != "sonde/fault"_L1)
+            fail(1, u"engine: corrupt-session-id was not applied: "_s + m_outcome.error.message());
+        c.outcome = read(uri);
+        c.callerMs = double(m_outcomeNs) / 1e6;
+        // The last verdict on this read: were there more than one, the last is the one the
+        // answer followed.
+        for (const Sonde::TranscriptEvent &e : std::as_const(m_classifications)) {
+            if (e.details.value("method"_L1).toString() == "resources/read"_L1 && e.timeMs <= c.outcome.finishedMs) {
+                c.classifiedMs = e.timeMs;
+                c.rule = e.details.value("rule"_L1).toString();
+            }
+        }
+        return c;
+    }
+
+    // A clean shutdown (DELETE of the session) is part of the contract; a hang here is worth
+    // knowing about.
+    void shutdown() { spin([this] { m_host.shutdown(); }, u"shutdown"_s); }
+
+private:
+    // Signals only arrive while spin() runs its loop, but a stray one must not crash.
+    void quit()
+    {
+        if (m_loop)
+            m_loop->quit();
+    }
+    void stop(const QString &error)
+    {
+        m_error = error;
+        quit();
+    }
+    template<typename F>
+    void spin(F start, const QString &what)
+    {
+        QEventLoop loop;
+        m_loop = &loop;
+        QTimer::singleShot(IoTimeoutMs * 4, &loop, [&] { stop(what + u" timed out"_s); });
+        start();
+        loop.exec();
+        m_loop = nullptr;
+        if (!m_error.isEmpty())
+            fail(1, u"engine: "_s + m_error);
+    }
+
+    Sonde::CoreHost m_host;
+    Sonde::ServerConfig m_config;
+    QEventLoop *m_loop = nullptr;
+    QElapsedTimer m_timer;
+    QString m_error;
+    std::vector<Sonde::TranscriptEvent> m_classifications;
+    Sonde::CallOutcome m_outcome;
+    qint64 m_outcomeNs = 0;
+    quint64 m_ticket = 0;
+    bool m_ready = false;
+};
+
+// Why a run is not the path measured here, or empty when it is.
+QString deviation(const EngineBench::Cycle &c)
+{
+    const Sonde::CallOutcome &o = c.outcome;
+    if (!o.ok())
+        return u"the read failed: "_s + o.error.message();
+    if (o.attempts != 2 || !o.recovery.value("replayed"_L1).toBool())
+        return u"answered after %1 attempt(s), replayed=%2"_s.arg(o.attempts)
+            .arg(o.recovery.value("replayed"_L1).toBool() ? u"true"_s : u"false"_s);
+    if (!c.classifiedMs)
+        return u"no classification event for resources/read in the transcript"_s;
+    return {};
+}
+
+// ---- one server -------------------------------------------------------------------------
+
+void benchServer(Server::Kind kind, const Options &o)
+{
+    const Server server(kind);
+    const QString endpoint = server.endpoint();
+    const QString uri = server.readUri();
+    out(u"== "_s + server.label());
+    out(u"   endpoint: "_s + endpoint);
+    out(u"   read:     "_s + uri);
+    out(QString());
+
+    Loopback http(endpoint);
+    EngineBench engine(endpoint);
+    if (const Sonde::CallOutcome warm = engine.read(uri); !warm.ok())
+        fail(1, u"engine: the warm-up read failed: "_s + warm.error.message());
+
+    std::vector<double> interval, whole, callerWhole, init, initFresh;
+    QStringList deviations;
+    QMap<QString, int> rules;
+    int offPath = 0, sseAnswers = 0, endedAfter = 0, leftOpen = 0, undeleted = 0;
+    // One untimed round of each first: the first recovery and the first initialize pay for
+    // one-time work (connection set-up, lazily built state) that is not what is measured.
+    for (int i = -1; i < o.runs; ++i) {
+        const EngineBench::Cycle c = engine.recover(uri);
+        // The session the fault orphaned is still alive on the server (only its id was
+        // replaced on our side): end it, outside the timed part, so that the server does not
+        // carry one more session into every following run.
+        if (!c.sessionIdBefore.isEmpty()
+            && http.deleteSession(c.sessionIdBefore.toUtf8(), c.protocolVersion) / 100 != 2)
+            ++undeleted;
+        // Alternated so that background load drifts into both columns alike.
+        const Loopback::Initialize b = http.initialize();
+        const Loopback::Initialize fresh = http.initialize(true);
+        for (const QByteArray &id : {b.sessionId, fresh.sessionId}) {
+            if (const int status = http.deleteSession(id); status / 100 != 2)
+                fail(1, u"DELETE of a baseline session answered HTTP %1"_s.arg(status));
+        }
+        if (i < 0)
+            continue;
+
+        if (const QString why = deviation(c); !why.isEmpty()) {
+            ++offPath;
+            if (deviations.size() < ShownDeviations)
+                deviations << u"run %1: %2"_s.arg(i + 1).arg(why);
+        } else {
+            interval.push_back(double(c.outcome.finishedMs - *c.classifiedMs));
+            whole.push_back(double(c.outcome.finishedMs - c.outcome.startedMs));
+            callerWhole.push_back(c.callerMs);
+            ++rules[c.rule];
+        }
+        init.push_back(b.ms);
+        initFresh.push_back(fresh.ms);
+        sseAnswers += b.sse;
+        endedAfter += b.endedAfter;
+        leftOpen += b.leftOpen;
+    }
+    engine.shutdown();
+
+    out(u"Recovery: %1 runs of corrupt-session-id, then resources/read (after 1 warm-up read"
+        " and 1 untimed run of each)"_s.arg(o.runs));
+    QStringList seen;
+    for (auto it = rules.cbegin(); it != rules.cend(); ++it)
+        seen << u"%1 (%2)"_s.arg(it.key()).arg(it.value());
+    out(u"  expiry answer classified as: "_s + (seen.isEmpty() ? u"-"_s : seen.join(u", "_s)));
+    out(u"  took the expected path (ok, 2 attempts, replayed): %1 of %2"_s.arg(o.runs - offPath).arg(o.runs));
+    for (const QString &d : std::as_const(deviations))
+        out(u"    "_s + d);
+    if (offPath > deviations.size())
+        out(u"    ... and %1 more"_s.arg(offPath - deviations.size()));
+    if (interval.empty())
+        fail(1, u"no run took the recovery path: nothing to report"_s);
+
+    const double rMed = percentile(interval, 50), iMed = percentile(init, 50);
+    auto row = [](const QString &label, const std::vector<double> &v, const QString &note) {
+        out(u"  "_s + label.leftJustified(44) + num(percentile(v, 50), 8) + num(percentile(v, 90), 9)
+            + num(mean(v), 9) + u"   "_s + note);
+    };
+    out(u"                                                median      p90     mean"_s);
+    row(u"expiry answer -> retried read answer (ms)"_s, interval, u"engine clock, 1 ms steps"_s);
+    row(u"whole recovered call (ms)"_s, whole, u"engine clock, 1 ms steps"_s);
+    row(u"whole recovered call, caller's view (ms)"_s, callerWhole, u"this thread, call() to callFinished"_s);
+    row(u"one plain initialize round trip (ms)"_s, init, u"QNetworkAccessManager, this thread"_s);
+    row(u"  the same on a new manager (reference)"_s, initFresh, u"one new manager each, as a reconnect has"_s);
+    QString answers = u"  initialize answered as %1 JSON, %2 SSE"_s.arg(o.runs - sseAnswers).arg(sseAnswers);
+    if (sseAnswers > 0)
+        answers += u"; of the SSE streams %1 ended just after the result event (timed to the event), %2 were"
+                   " still open %3 ms later"_s.arg(endedAfter).arg(leftOpen).arg(StreamEndWaitMs);
+    out(answers);
+    if (undeleted > 0)
+        out(u"  note: %1 orphaned session(s) could not be deleted after their run"_s.arg(undeleted));
+    out(u"  ratio: recovery median / initialize median = "_s + QString::number(rMed / iMed, 'f', 2) + u'x');
+    out(u"  goal: expiry answer -> retried read answer at most 2x one initialize round trip: "_s
+        + verdict(rMed <= iMed * GoalRatio));
+    out(QString());
+}
+
+Options parseOptions(const QStringList &args)
+{
+    Options o;
+    auto value = [&](qsizetype &i) {
+        if (i + 1 >= args.size())
+            fail(2, args[i] + u" needs a value"_s);
+        return args[++i];
+    };
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString &a = args[i];
+        if (a == "--runs"_L1) {
+            bool ok = false;
+            o.runs = value(i).toInt(&ok);
+            if (!ok || o.runs < 1)
+                fail(2, u"--runs wants a positive number"_s);
+        } else if (a == "--server"_L1) {
+            const QString v = value(i);
+            if (v != "everything"_L1 && v != "demo"_L1 && v != "both"_L1)
+                fail(2, u"--server wants everything, demo or both, got "_s + v);
+            o.everything = v != "demo"_L1;
+            o.demo = v != "everything"_L1;
+        } else if (a == "--help"_L1 || a == "-h"_L1) {
+            out(u"usage: sonde-bench-recovery [--runs N] [--server everything|demo|both]"_s);
+            std::exit(0);
+        } else {
+            fail(2, u"unknown option "_s + a);
+        }
+    }
+    if (o.everything && !QFileInfo::exists(Server::everythingPath()))
+        fail(2, u"%1 does not exist: run ./dev.sh test or npm ci in tests/ first"_s.arg(Server::everythingPath()));
+    if (o.demo && !QFileInfo(Server::demoPath()).isExecutable())
+        fail(2, Server::demoPath() + u" is missing: build the sonde-demo-server target first"_s);
+    return o;
+}
+
+} // namespace
+
+int runBenchmark()
+{
+    const Options o = parseOptions(QCoreApplication::arguments());
+    if (o.everything)
+        benchServer(Server::Kind::Everything, o);
+    if (o.demo)
+        benchServer(Server::Kind::Demo, o);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    // Every child (node) inherits this environment, and Qt's own network code may read it:
+    // a proxy variable would send loopback traffic through a proxy and measure that instead
+    // (or leave the machine).
+    for (const char *name : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
+        ::unsetenv(name);
+    QCoreApplication app(argc, argv);
+    try {
+        return runBenchmark();
+    } catch (const Failure &f) {
+        std::fprintf(stderr, "sonde-bench-recovery: %s\n", qPrintable(f.message));
+        return f.code;
+    }
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/corehost.h"
+
+#include <QObject>
+#include <QStringList>
+
+class QWidget;
+
+namespace Sonde {
+
+// Answers server requests by asking the user, without blocking: sampling (review the
+// messages, write the reply or reject), elicitation (a form from requestedSchema with its
+// defaults; URL mode shows the whole URL with its domain emphasised and opens it in the
+// system browser only when the user says so), roots (from the server's settings).
+// Thread: GUI; the dialogs are non-modal children of `parent`.
+class GuiServerRequestHandler : public QObject, public ServerRequestHandler
+{
+    Q_OBJECT
+public:
+    GuiServerRequestHandler(CoreHost &host, QWidget *parent);
+    void setRoots(const QString &server, const QStringList &roots) { m_roots.insert(server, roots); }
+    void handleServerRequest(const ServerRequest &request) override;
+
+Q_SIGNALS:
+    void requestShown(const QString &method, QWidget *dialog);
+
+private:
+    void sampling(const ServerRequest &r);
+    void elicitation(const ServerRequest &r);
+
+    CoreHost &m_host;
+    QWidget *m_parent;
+    QHash<QString, QStringList> m_roots;
+};
+
+} // namespace Sonde

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+#include "healthpanel.h"
+
+#include "historymodel.h"
+
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
+{
+    auto *outer = new QVBoxLayout(this);
+    auto *breakerBox = new QGroupBox(tr("Circuit breaker"), this);
+    auto *breakerLayout = new QHBoxLayout(breakerBox);
+    m_breaker = new QLabel(breakerBox);
+    m_breaker->setObjectName(u"breakerState"_s);
+    QFont big = m_breaker->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    m_breaker->setFont(big);
+    m_strikes = new QLabel(breakerBox);
+    m_strikes->setObjectName(u"breakerStrikes"_s);
+    auto *reset = new QPushButton(tr("Reset"), breakerBox);
+    reset->setObjectName(u"breakerReset"_s);
+    auto *trip = new QPushButton(tr("Trip"), breakerBox);
+    trip->setObjectName(u"breakerTrip"_s);
+    breakerLayout->addWidget(m_breaker);
+    breakerLayout->addWidget(m_strikes, 1);
+    breakerLayout->addWidget(reset);
+    breakerLayout->addWidget(trip);
+    connect(reset, &QPushButton::clicked, this, [this] { Q_EMIT breakerActionRequested(u"reset"_s); });
+    connect(trip, &QPushButton::clicked, this, [this] { Q_EMIT breakerActionRequested(u"trip"_s); });
+    outer->addWidget(breakerBox);
+
+    m_reconnect = new QLabel(this);
+    m_reconnect->setObjectName(u"reconnectState"_s);
+    outer->addWidget(m_reconnect);
+
+    auto *faults = new QGroupBox(tr("Inject a fault"), this);
+    auto *grid = new QGridLayout(faults);
+    struct Spec { Fault::Kind kind; const char *label; const char *tip; };
+    const QList<Spec> specs = {
+        {Fault::Kind::ExpireSession, "Expire session", "HTTP: end the session on the server (DELETE) while Sonde keeps its id"},
+        {Fault::Kind::CorruptSessionId, "Corrupt session id", "HTTP: replace the stored session id with a random one"},
+        {Fault::Kind::ExpireAfterDispatch, "Expire after dispatch", "Send the next request, then replace its answer with an expired session"},
+        {Fault::Kind::KillProcess, "Kill process", "stdio: SIGKILL the server now"},
+        {Fault::Kind::KillDuringNextCall, "Kill during next call", "stdio: SIGKILL right after the next request is written"},
+        {Fault::Kind::DropConnection, "Drop connection", "HTTP: abort the open replies and streams"},
+        {Fault::Kind::Delay, "Delay answers", "Hold each answer the given time until cleared"},
+        {Fault::Kind::HttpStatus, "Answer HTTP status", "HTTP: answer the next request with the given status, locally"},
+        {Fault::Kind::Clear, "Clear faults", "Remove every standing fault"},
+    };
+    m_delayMs = new QSpinBox(faults);
+    m_delayMs->setRange(0, 600'000);
+    m_delayMs->setValue(2000);
+    m_delayMs->setSuffix(u" ms"_s);
+    m_status = new QSpinBox(faults);
+    m_status->setRange(100, 599);
+    m_status->setValue(404);
+    int row = 0, col = 0;
+    for (const Spec &s : specs) {
+        auto *b = new QPushButton(tr(s.label), faults);
+        b->setObjectName(u"fault:"_s + Fault::kindName(s.kind));
+        b->setToolTip(tr(s.tip));
+        const Fault::Kind kind = s.kind;
+        connect(b, &QPushButton::clicked, this, [this, kind] {
+            Fault f;
+            f.kind = kind;
+            f.ms = m_delayMs->value();
+            f.status = m_status->value();
+            Q_EMIT faultRequested(f);
+        });
+        m_faultButtons.append({b, kind});
+        if (s.kind == Fault::Kind::Delay) {
+            auto *w = new QWidget(faults);
+            auto *h = new QHBoxLayout(w);
+            h->setContentsMargins(0, 0, 0, 0);
+            h->addWidget(b);
+            h->addWidget(m_delayMs);
+            grid->addWidget(w, row, col);
+        } else if (s.kind == Fault::Kind::HttpStatus) {
+            auto *w = new QWidget(faults);
+            auto *h = new QHBoxLayout(w);
+            h->setContentsMargins(0, 0, 0, 0);
+            h->addWidget(b);
+            h->addWidget(m_status);
+            grid->addWidget(w, row, col);
+        } else {
+            grid->addWidget(b, row, col);
+        }
+        if (++col == 3) {
+            col = 0;
+            ++row;
+        }
+    }
+    outer->addWidget(faults);
+
+    m_history = new HistoryModel(this);
+    m_table = new QTableView(this);
+    m_table->setObjectName(u"historyTable"_s);
+    m_table->setModel(m_history);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setSectionResizeMode(HistoryModel::What, QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    outer->addWidget(new QLabel(tr("History"), this));
+    outer->addWidget(m_table, 1);
+
+    m_countdown = new QTimer(this);
+    m_countdown->setInterval(250);
+    connect(m_countdown, &QTimer::timeout, this, &HealthPanel::updateCountdown);
+}
+
+void HealthPanel::setSnapshot(const SessionSnapshot &s)
+{
+    const QJsonObject breaker = s.recovery.value("breaker"_L1).toObject();
+    m_state = breaker.value("state"_L1).toString(u"closed"_s);
+    const int retryIn = breaker.value("retry_in_s"_L1).toInt();
+    m_openUntil = m_state == "open"_L1 ? QDateTime::currentDateTime().addSecs(retryIn) : QDateTime();
+    m_strikes->setText(tr("%1 of %2 strikes · cooldown %3 s%4")
+                           .arg(breaker.value("strikes"_L1).toInt())
+                           .arg(breaker.value("threshold"_L1).toInt())
+                           .arg(breaker.value("cooldown_s"_L1).toDouble())
+                           .arg(breaker.value("probe_in_flight"_L1).toBool() ? tr(" · probe in flight") : QString()));
+    updateCountdown();
+    if (m_state == "open"_L1)
+        m_countdown->start();
+    else
+        m_countdown->stop();
+
+    const QJsonObject reconnect = s.recovery.value("reconnect"_L1).toObject();
+    QString r = tr("Generation %1").arg(s.generation);
+    if (reconnect.value("in_progress"_L1).toBool())
+        r += tr(" · reconnecting");
+    if (reconnect.value("parked"_L1).toBool())
+        r += tr(" · parked (probed every 300 s; reconnect by hand any time)");
+    else if (reconnect.value("failed_attempts"_L1).toInt() > 0)
+        r += tr(" · %1 failed attempts").arg(reconnect.value("failed_attempts"_L1).toInt());
+    m_reconnect->setText(r);
+    m_history->setHistory(s.recovery.value("history"_L1).toArray());
+    m_table->scrollToBottom();
+
+    const bool http = s.route != "stdio"_L1;
+    for (const auto &[button, kind] : std::as_const(m_faultButtons)) {
+        bool allowed = true;
+        switch (kind) {
+        case Fault::Kind::ExpireSession:
+        case Fault::Kind::CorruptSessionId:
+            allowed = http && s.route == "streamable-http"_L1;
+            break;
+        case Fault::Kind::DropConnection:
+        case Fault::Kind::HttpStatus:
+            allowed = http;
+            break;
+        case Fault::Kind::KillProcess:
+        case Fault::Kind::KillDuringNextCall:
+            allowed = !http;
+            break;
+        default:
+            break;
+        }
+        button->setEnabled(allowed);
+    }
+}
+
+void HealthPanel::updateCountdown()
+{
+    QString text;
+    QString color;
+    if (m_state == "open"_L1) {
+        const qint64 left = std::max<qint64>(0, QDateTime::currentDateTime().secsTo(m_openUntil));
+        text = tr("OPEN · %1 s").arg(std::max<qint64>(1, left));
+        color = u"#c62828"_s;
+    } else if (m_state == "half-open"_L1) {
+        text = tr("HALF-OPEN");
+        color = u"#f9a825"_s;
+    } else {
+        text = tr("CLOSED");
+        color = u"#2e7d32"_s;
+    }
+    m_breaker->setText(text);
+    m_breaker->setStyleSheet(u"color:%1"_s.arg(color));
+}
+
+QString HealthPanel::breakerText() const
+{
+    return m_breaker->text();
+}
+
+} // namespace Sonde

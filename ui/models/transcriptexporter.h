@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace Sonde {
+
+class TranscriptStore;
+
+// Writes the transcript (or some of its rows) to a file a person can share: JSON Lines in
+// the exact shape of `sonde-cli --transcript` (TranscriptEvent::toJson, one object a line),
+// or a Markdown report with a section per server. Secrets are removed with Redactor unless
+// the caller opts out; `sessionIds` are the MCP session ids to mask as well.
+// `rows` are store rows in the order to write (e.g. a filter proxy's visibleStoreRows());
+// std::nullopt means every row, an empty list means none. Files are written atomically
+// (QSaveFile). Thread: the store's (GUI). Stateless.
+class TranscriptExporter
+{
+public:
+    using Rows = std::optional<QList<int>>;
+
+    static bool writeJsonLines(const TranscriptStore &store, const QString &path, bool redactSecrets,
+                               const QStringList &sessionIds, QString *error, const Rows &rows = std::nullopt);
+    static bool writeMarkdown(const TranscriptStore &store, const QString &path, bool redactSecrets,
+                              const QStringList &sessionIds, QString *error, const Rows &rows = std::nullopt);
+
+    // The same documents in memory (for the clipboard, and what the writers write).
+    static QByteArray toJsonLines(const TranscriptStore &store, bool redactSecrets,
+                                  const QStringList &sessionIds, const Rows &rows = std::nullopt);
+    static QByteArray toMarkdown(const TranscriptStore &store, bool redactSecrets,
+                                 const QStringList &sessionIds, const Rows &rows = std::nullopt);
+};
+
+} // namespace Sonde

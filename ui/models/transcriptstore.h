@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "transcript/transcriptevent.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+#include <QSet>
+#include <QString>
+#include <QStringList>
+
+namespace Sonde {
+
+// The transcript the window shows: a bounded, append-only log of TranscriptEvent values with
+// a small summary per event, computed once when it arrives, so models and filters never
+// parse JSON again. JSON-RPC requests are paired with their responses here (per server,
+// generation and id, in the right direction) and the response gets the latency.
+// When full, the oldest events are dropped in chunks (capacity / 10) so an append stays O(1)
+// amortized. Thread: GUI (asserted). Owned by whoever owns the transcript view; models only
+// observe it. Emits rowsDropped (from the front) before rowsAppended for the same batch,
+// and reset after clear().
+class TranscriptStore : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int DefaultCapacity = 200000;
+
+    // What the views need to know about one event without parsing it again.
+    struct Entry
+    {
+        QString method;       // request/notification method, "response #id", "batch"; empty otherwise
+        QString id;           // JSON-RPC id as text, empty for notifications and non-wire events
+        QString summary;      // one line, at most SummaryMaxChars
+        bool isError = false; // an error response, or a result with "isError": true
+        qint64 latencyMs = -1; // on a paired response: its time minus its request's
+        int pairedRow = -1;   // the row of the request (on a response) or response (on a request)
+        bool isRequest = false;
+        bool isResponse = false;
+    };
+    static constexpr int SummaryMaxChars = 160;
+
+    explicit TranscriptStore(int capacity = DefaultCapacity, QObject *parent = nullptr);
+
+    int capacity() const { return m_capacity; }
+    int size() const { return int(m_events.size()); }
+    const TranscriptEvent &event(int row) const { return m_events.at(row); }
+    const Entry &entry(int row) const { return m_entries.at(row); }
+    // The servers seen since the last clear(), in order of first appearance.
+    QStringList servers() const { return m_servers; }
+
+    void append(const TranscriptBatch &batch);
+    void clear();
+
+Q_SIGNALS:
+    void rowsAppended(int first, int last);
+    void rowsDropped(int count);
+    void reset();
+    void serversChanged();
+
+private:
+    void dropFront(int count);
+    Entry summarize(const TranscriptEvent &e, QString *pairKey) const;
+    void pair(int row, const QString &pairKey);
+
+    int m_capacity;
+    int m_dropChunk;
+    QList<TranscriptEvent> m_events;
+    QList<Entry> m_entries;
+    // Rows shift when the front is dropped; pending requests are kept by sequence number
+    // (row + m_dropped) so the map needs no rewrite on a drop, only pruning.
+    qint64 m_dropped = 0;
+    QHash<QString, qint64> m_pending;
+    QStringList m_servers;
+    QSet<QString> m_serverSet;
+};
+
+} // namespace Sonde

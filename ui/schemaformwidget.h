@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QJsonObject>
+#include <QWidget>
+
+#include <memory>
+
+namespace Sonde {
+
+// Edits a JSON object against a JSON Schema: a tool's inputSchema, a prompt's arguments
+// (converted to a schema by the caller) or an elicitation's requestedSchema. GUI thread only;
+// owned by its parent widget. Emits valueChanged() on every edit, in either view.
+//
+// Two views share one value: a form generated from the schema, and a raw JSON editor. The
+// form has one row per property; each editor's objectName is "field:" followed by the path of
+// its property ("field:message", "field:address/city"; a '/' or '~' inside a name is escaped
+// as in a JSON pointer, "~1" and "~0"), and its label is "label:" followed by the same path.
+//   string            QLineEdit (placeholder from "format"); with "enum", a QComboBox
+//   number, integer   QLineEdit with a validator; empty means absent
+//   boolean           tri-state QCheckBox: partially checked means absent
+//   array of strings  a comma-separated line ("a, b, c"); a line starting with '[' is read as
+//                     a JSON array, which is how strings containing commas are written
+//   other arrays      a line holding a JSON array ("[1, 2]")
+//   object            a group box with its own rows, when the schema lists "properties"
+//   anything else     a line holding any JSON value (free-form objects, $ref, unknown types)
+// "default" values pre-fill the form and so are part of value(); a field left empty is
+// omitted. Keys the schema does not describe (typed in the raw view, or given to setValue())
+// are kept as they are, so switching views never loses input.
+class SchemaFormWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Mode { Form, Raw };
+    Q_ENUM(Mode)
+
+    explicit SchemaFormWidget(QWidget *parent = nullptr);
+    ~SchemaFormWidget() override;
+
+    // Rebuilds the form; the value becomes the schema's defaults.
+    void setSchema(const QJsonObject &schema);
+    QJsonObject schema() const;
+
+    // In the raw view, the last text that parsed as a JSON object.
+    QJsonObject value() const;
+    // A value the form cannot show (a string where the schema wants an integer) opens the raw
+    // view with the reason, rather than being changed to fit.
+    void setValue(const QJsonObject &value);
+    // Required properties present, numbers and integers parse, enums and types respected,
+    // the raw text parses. The reason names the offending property.
+    bool isValid(QString *why = nullptr) const;
+
+    // Switching to Form parses the raw text; when it does not parse, or does not fit the
+    // form, the widget stays in Raw and shows why under the editor.
+    void setMode(Mode mode);
+    Mode mode() const;
+
+Q_SIGNALS:
+    void valueChanged();
+    void modeChanged(Sonde::SchemaFormWidget::Mode mode);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace Sonde

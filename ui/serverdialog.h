@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/serverconfig.h"
+
+#include <QDialog>
+#include <QMap>
+
+class QCheckBox;
+class QComboBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QSpinBox;
+class QDoubleSpinBox;
+
+namespace Sonde {
+
+// Adds or edits one server: stdio (program, arguments, environment, working directory) or
+// HTTP (URL, headers), with its timeouts, breaker policy, keepalive and roots.
+// Thread: GUI.
+class ServerDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit ServerDialog(QWidget *parent = nullptr);
+    void setConfig(const ServerConfig &config, const QStringList &roots);
+    ServerConfig config() const;
+    QStringList roots() const;
+    void accept() override;
+
+private:
+    void updateVisibility();
+
+    QLineEdit *m_name = nullptr;
+    QComboBox *m_route = nullptr;
+    QLineEdit *m_program = nullptr;
+    QPlainTextEdit *m_arguments = nullptr;
+    QPlainTextEdit *m_environment = nullptr;
+    QLineEdit *m_cwd = nullptr;
+    QLineEdit *m_url = nullptr;
+    QPlainTextEdit *m_headers = nullptr;
+    QDoubleSpinBox *m_timeout = nullptr;
+    QSpinBox *m_threshold = nullptr;
+    QDoubleSpinBox *m_cooldown = nullptr;
+    QDoubleSpinBox *m_ping = nullptr;
+    QPlainTextEdit *m_roots = nullptr;
+    QList<QWidget *> m_stdioRows;
+    QList<QWidget *> m_httpRows;
+};
+
+// Shows every entry of an imported Claude Desktop / Cursor / VS Code / mcp.json file with
+// the exact command it would run, and adds only the ones the user ticks.
+class ImportDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *parent = nullptr);
+    QList<ServerConfig> chosen() const;
+
+private:
+    QMap<QString, ServerConfig> m_servers;
+    QList<QPair<QString, QCheckBox *>> m_checks;
+};
+
+} // namespace Sonde

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+#include "sessionpanel.h"
+
+#include "jsonview.h"
+#include "serverlistmodel.h"
+
+#include <QClipboard>
+#include <QFormLayout>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+static QLabel *selectable(QWidget *parent, const QString &objectName)
+{
+    auto *l = new QLabel(parent);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setObjectName(objectName);
+    l->setWordWrap(true);
+    return l;
+}
+
+SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
+{
+    auto *outer = new QVBoxLayout(this);
+    auto *buttons = new QHBoxLayout;
+    auto *reconnect = new QPushButton(tr("Reconnect now"), this);
+    reconnect->setObjectName(u"reconnectButton"_s);
+    reconnect->setToolTip(tr("Tear the session down and start a new one on the same route (Ctrl+R)"));
+    m_connect = new QPushButton(tr("Disconnect"), this);
+    m_connect->setObjectName(u"disconnectButton"_s);
+    auto *ping = new QPushButton(tr("Ping"), this);
+    ping->setObjectName(u"pingButton"_s);
+    buttons->addWidget(reconnect);
+    buttons->addWidget(m_connect);
+    buttons->addWidget(ping);
+    buttons->addStretch();
+    outer->addLayout(buttons);
+    connect(reconnect, &QPushButton::clicked, this, &SessionPanel::reconnectRequested);
+    connect(ping, &QPushButton::clicked, this, &SessionPanel::pingRequested);
+    connect(m_connect, &QPushButton::clicked, this, [this] {
+        if (m_connect->property("connected").toBool())
+            Q_EMIT disconnectRequested();
+        else
+            Q_EMIT connectRequested();
+    });
+
+    auto *form = new QFormLayout;
+    m_state = selectable(this, u"stateLabel"_s);
+    m_sessionId = selectable(this, u"sessionIdLabel"_s);
+    auto *idRow = new QHBoxLayout;
+    idRow->addWidget(m_sessionId, 1);
+    auto *copy = new QToolButton(this);
+    copy->setText(tr("Copy"));
+    copy->setToolTip(tr("Copy the session id"));
+    connect(copy, &QToolButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_sessionId->text()); });
+    idRow->addWidget(copy);
+    m_protocol = selectable(this, u"protocolLabel"_s);
+    m_transport = selectable(this, u"transportLabel"_s);
+    m_generationLabel = selectable(this, u"generationLabel"_s);
+    m_server = selectable(this, u"serverInfoLabel"_s);
+    m_getStream = selectable(this, u"getStreamLabel"_s);
+    m_process = selectable(this, u"processLabel"_s);
+    m_error = selectable(this, u"errorLabel"_s);
+    m_error->setStyleSheet(u"color: #c62828"_s);
+    form->addRow(tr("State"), m_state);
+    form->addRow(tr("Session id"), idRow);
+    form->addRow(tr("Protocol"), m_protocol);
+    form->addRow(tr("Transport"), m_transport);
+    form->addRow(tr("Generation"), m_generationLabel);
+    form->addRow(tr("Server"), m_server);
+    form->addRow(tr("GET stream"), m_getStream);
+    form->addRow(tr("Process"), m_process);
+    form->addRow(tr("Last error"), m_error);
+    outer->addLayout(form);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    m_instructions = new QPlainTextEdit(split);
+    m_instructions->setReadOnly(true);
+    m_instructions->setPlaceholderText(tr("Server instructions"));
+    m_capabilities = new JsonView(split);
+    m_stderr = new QPlainTextEdit(split);
+    m_stderr->setObjectName(u"stderrView"_s);
+    m_stderr->setReadOnly(true);
+    m_stderr->setMaximumBlockCount(5000);
+    m_stderr->setPlaceholderText(tr("stderr of a stdio server"));
+    m_stderr->setFont(m_capabilities->font());
+    outer->addWidget(split, 1);
+}
+
+void SessionPanel::setSnapshot(const SessionSnapshot &s)
+{
+    m_generation = s.generation;
+    m_state->setText(u"<span style='color:%1'>●</span> %2"_s.arg(ServerListModel::stateColor(s.state).name(),
+                                                                 SessionSnapshot::stateName(s.state)));
+    m_sessionId->setText(s.sessionId.isEmpty() ? tr("(none: %1)").arg(s.route) : s.sessionId);
+    m_protocol->setText(s.protocolVersion.isEmpty() ? u"–"_s : s.protocolVersion);
+    m_transport->setText(s.routeReason.isEmpty() ? s.route : u"%1 — %2"_s.arg(s.route, s.routeReason));
+    m_generationLabel->setText(QString::number(s.generation));
+    m_server->setText(u"%1 %2"_s.arg(s.serverInfo.value("title"_L1).toString(s.serverInfo.value("name"_L1).toString()),
+                                     s.serverInfo.value("version"_L1).toString()));
+    m_getStream->setText(s.transport.value("get_stream"_L1).toString(u"–"_s));
+    QStringList process;
+    if (s.transport.contains("pid"_L1))
+        process.append(tr("pid %1").arg(s.transport.value("pid"_L1).toInteger()));
+    if (s.transport.contains("uptime_ms"_L1))
+        process.append(tr("up %1 s").arg(s.transport.value("uptime_ms"_L1).toInteger() / 1000));
+    if (s.transport.contains("exit_code"_L1))
+        process.append(tr("exit code %1").arg(s.transport.value("exit_code"_L1).toInt()));
+    if (s.transport.contains("exit_signal"_L1))
+        process.append(tr("killed by signal %1").arg(s.transport.value("exit_signal"_L1).toInt()));
+    process.append(tr("%n restart(s)", nullptr, s.restartCount));
+    m_process->setText(process.join(u" · "_s));
+    m_error->setText(s.lastError.isError() ? s.lastError.message() : QString());
+    if (m_instructions->toPlainText() != s.instructions)
+        m_instructions->setPlainText(s.instructions);
+    m_capabilities->setJson(QJsonDocument(QJsonObject{{"server"_L1, s.serverCapabilities}, {"client"_L1, s.clientCapabilities}}).toJson());
+    const bool connected = s.state == SessionSnapshot::State::Ready || s.state == SessionSnapshot::State::Starting
+        || s.state == SessionSnapshot::State::Initializing;
+    m_connect->setProperty("connected", connected);
+    m_connect->setText(connected ? tr("Disconnect") : tr("Connect"));
+}
+
+void SessionPanel::clearStderr()
+{
+    m_stderr->clear();
+}
+
+void SessionPanel::appendStderr(const QString &line)
+{
+    m_stderr->appendPlainText(line);
+}
+
+QString SessionPanel::sessionIdText() const
+{
+    return m_sessionId->text();
+}
+
+} // namespace Sonde

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#include "transcriptpanel.h"
+
+#include "jsonview.h"
+#include "transcriptexporter.h"
+#include "transcriptfilterproxymodel.h"
+#include "transcriptmodel.h"
+#include "transcriptstore.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent) : QWidget(parent), m_store(store)
+{
+    m_model = new TranscriptModel(store, this);
+    m_proxy = new TranscriptFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+
+    auto *outer = new QVBoxLayout(this);
+    auto *filters = new QHBoxLayout;
+    m_server = new QComboBox(this);
+    m_server->setObjectName(u"transcriptServer"_s);
+    m_server->addItem(tr("All servers"), QString());
+    filters->addWidget(m_server);
+    using D = TranscriptEvent::Direction;
+    const QList<QPair<D, QString>> dirs = {{D::Outgoing, tr("send")}, {D::Incoming, tr("recv")}, {D::Stderr, tr("stderr")},
+                                           {D::Lifecycle, tr("events")}, {D::Violation, tr("violations")}};
+    for (const auto &[d, label] : dirs) {
+        auto *box = new QCheckBox(label, this);
+        box->setChecked(true);
+        box->setObjectName(u"dir:"_s + TranscriptEvent::directionName(d));
+        const D direction = d;
+        connect(box, &QCheckBox::toggled, this, [this, direction](bool on) { m_proxy->setDirectionVisible(direction, on); });
+        filters->addWidget(box);
+    }
+    m_method = new QLineEdit(this);
+    m_method->setObjectName(u"transcriptMethod"_s);
+    m_method->setPlaceholderText(tr("method"));
+    m_text = new QLineEdit(this);
+    m_text->setObjectName(u"transcriptText"_s);
+    m_text->setPlaceholderText(tr("text (Ctrl+F)"));
+    m_text->setClearButtonEnabled(true);
+    filters->addWidget(m_method);
+    filters->addWidget(m_text, 1);
+    m_follow = new QCheckBox(tr("Follow"), this);
+    m_follow->setChecked(true);
+    filters->addWidget(m_follow);
+    outer->addLayout(filters);
+    connect(m_method, &QLineEdit::textChanged, m_proxy, &TranscriptFilterProxyModel::setMethodFilter);
+    connect(m_text, &QLineEdit::textChanged, m_proxy, &TranscriptFilterProxyModel::setTextFilter);
+    connect(m_server, &QComboBox::currentIndexChanged, this,
+            [this] { m_proxy->setServerFilter(m_server->currentData().toString()); });
+    connect(store, &TranscriptStore::serversChanged, this, [this] {
+        for (const QString &s : m_store->servers())
+            if (m_server->findData(s) < 0)
+                m_server->addItem(s, s);
+    });
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(u"transcriptSplitter"_s);
+    m_table = new QTableView(split);
+    m_table->setObjectName(u"transcriptTable"_s);
+    m_table->setModel(m_proxy);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
+    m_table->horizontalHeader()->setSectionResizeMode(TranscriptModel::SummaryColumn, QHeaderView::Stretch);
+    m_table->setWordWrap(false);
+    m_detail = new JsonView(split);
+    m_detail->setObjectName(u"transcriptDetail"_s);
+    split->setStretchFactor(0, 3);
+    outer->addWidget(split, 1);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TranscriptPanel::onCurrentChanged);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (m_follow->isChecked())
+            m_table->scrollToBottom();
+    });
+
+    auto *buttons = new QHBoxLayout;
+    m_secrets = new QCheckBox(tr("Include secrets and session ids in exports"), this);
+    m_secrets->setObjectName(u"exportSecrets"_s);
+    auto *jsonl = new QPushButton(tr("Export JSON Lines…"), this);
+    auto *md = new QPushButton(tr("Export Markdown…"), this);
+    auto *clear = new QPushButton(tr("Clear"), this);
+    buttons->addWidget(m_secrets);
+    buttons->addStretch();
+    buttons->addWidget(clear);
+    buttons->addWidget(jsonl);
+    buttons->addWidget(md);
+    outer->addLayout(buttons);
+    connect(jsonl, &QPushButton::clicked, this, [this] { exportWithDialog(u"jsonl"_s); });
+    connect(md, &QPushButton::clicked, this, [this] { exportWithDialog(u"md"_s); });
+    connect(clear, &QPushButton::clicked, m_store, &TranscriptStore::clear);
+}
+
+void TranscriptPanel::focusFilter()
+{
+    m_text->setFocus();
+    m_text->selectAll();
+}
+
+void TranscriptPanel::onCurrentChanged()
+{
+    const QModelIndex idx = m_table->currentIndex();
+    m_detail->setJson(idx.data(TranscriptModel::RawRole).toByteArray());
+}
+
+QString TranscriptPanel::exportTo(const QString &path, const QString &format) const
+{
+    QString error;
+    const QList<int> rows = m_proxy->visibleStoreRows();
+    const bool redact = !m_secrets->isChecked();
+    const bool ok = format == "md"_L1
+        ? TranscriptExporter::writeMarkdown(*m_store, path, redact, m_sessionIds, &error, rows)
+        : TranscriptExporter::writeJsonLines(*m_store, path, redact, m_sessionIds, &error, rows);
+    return ok ? QString() : error;
+}
+
+void TranscriptPanel::exportWithDialog(const QString &format)
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export transcript"),
+                                                      format == "md"_L1 ? u"transcript.md"_s : u"transcript.jsonl"_s);
+    if (path.isEmpty())
+        return;
+    const QString error = exportTo(path, format);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), error);
+}
+
+} // namespace Sonde

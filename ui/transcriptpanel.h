@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLineEdit;
+class QTableView;
+
+namespace Sonde {
+
+class JsonView;
+class TranscriptFilterProxyModel;
+class TranscriptModel;
+class TranscriptStore;
+
+// Every wire message, stderr line and lifecycle event of all servers in one table, with
+// filters (server, direction, method, text), a detail pane with the message's JSON, and
+// Export to JSON Lines or Markdown (secrets and session ids redacted unless opted in).
+// Thread: GUI. The store is the window's; this panel only views it.
+class TranscriptPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TranscriptPanel(TranscriptStore *store, QWidget *parent = nullptr);
+    void setSessionIds(const QStringList &ids) { m_sessionIds = ids; }
+    // Writes what the filters show; format "jsonl" or "md". Returns an error text or empty.
+    QString exportTo(const QString &path, const QString &format) const;
+    TranscriptFilterProxyModel *proxy() const { return m_proxy; }
+
+public Q_SLOTS:
+    void focusFilter();
+
+private:
+    void onCurrentChanged();
+    void exportWithDialog(const QString &format);
+
+    TranscriptStore *m_store;
+    TranscriptModel *m_model = nullptr;
+    TranscriptFilterProxyModel *m_proxy = nullptr;
+    QComboBox *m_server = nullptr;
+    QLineEdit *m_method = nullptr;
+    QLineEdit *m_text = nullptr;
+    QCheckBox *m_follow = nullptr;
+    QCheckBox *m_secrets = nullptr;
+    QTableView *m_table = nullptr;
+    JsonView *m_detail = nullptr;
+    QStringList m_sessionIds;
+};
+
+} // namespace Sonde
