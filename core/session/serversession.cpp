@@ -9,6 +9,7 @@
 
 #include <QCoreApplication>
 #include <QJsonDocument>
+#include <QNetworkAccessManager>
 #include <QThread>
 #include <QTimer>
 
@@ -97,6 +98,11 @@ void ServerSession::start()
     std::unique_ptr<Transport> transport = m_factory(m_config, m_clock);
     m_transport = transport.release();
     m_transport->setParent(this);
+    if (auto *http = qobject_cast<HttpTransport *>(m_transport)) {
+        if (!m_network)
+            m_network = new QNetworkAccessManager(this);
+        http->setNetworkManager(m_network);
+    }
     connect(m_transport, &Transport::opened, this, &ServerSession::onTransportOpened);
     connect(m_transport, &Transport::frameReceived, this, &ServerSession::onFrame);
     connect(m_transport, &Transport::frameDropped, this, [this](const QString &why) {

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 
+class QNetworkAccessManager;
 class QTimer;
 
 namespace Sonde {
@@ -111,6 +112,7 @@ private:
     QJsonObject m_clientCapabilities;
     TransportFactory m_factory;
     Transport *m_transport = nullptr;
+    QNetworkAccessManager *m_network = nullptr; // shared by this session's HTTP transports
     QTimer *m_timeoutTimer = nullptr;
     qint64 m_armedForMs = 0; // the deadline the timeout timer is armed for
 

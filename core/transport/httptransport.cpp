@@ -40,7 +40,7 @@ HttpTransport::~HttpTransport()
 
 void HttpTransport::open()
 {
-    m_nam = new QNetworkAccessManager(this);
+    m_nam = m_sharedNam ? m_sharedNam : new QNetworkAccessManager(this);
     m_nam->setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
     m_open = true;
     if (m_mode == Mode::Legacy)

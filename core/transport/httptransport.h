@@ -35,6 +35,9 @@ public:
     HttpTransport(const ServerConfig &config, const Clock &clock, QObject *parent = nullptr);
     ~HttpTransport() override;
 
+    // Use this manager (and its connection pool) instead of a private one: a session hands
+    // the same manager to each transport it builds, so a reconnect reuses warm connections.
+    void setNetworkManager(QNetworkAccessManager *manager) { m_sharedNam = manager; }
     void open() override;
     void send(const QByteArray &frame) override;
     void close() override;
@@ -85,6 +88,7 @@ private:
     ServerConfig m_config;
     const Clock &m_clock;
     QNetworkAccessManager *m_nam = nullptr;
+    QNetworkAccessManager *m_sharedNam = nullptr;
     QHash<QNetworkReply *, Stream> m_streams;
     Mode m_mode = Mode::Streamable;
     QString m_routeReason;
