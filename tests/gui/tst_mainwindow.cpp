@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// The real window driven like a user would, against sonde-demo-server over stdio: connect,
+// list tools, fill the generated form, call, see the answer; progress on the slow tool; an
+// injected expire-after-dispatch before a write shows the uncertain banner and a new
+// generation; the breaker tripped and reset from its buttons; an elicitation answered in its
+// dialog; the transcript exported and read back line by line.
+#include "engine/corehost.h"
+#include "healthpanel.h"
+#include "mainwindow.h"
+#include "sessionpanel.h"
+#include "testpaths.h"
+#include "toolspanel.h"
+#include "transcriptpanel.h"
+
+#include <QApplication>
+#include <QDialog>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<CoreHost> m_host;
+    std::unique_ptr<MainWindow> m_window;
+
+    ToolsPanel *tools() const { return m_window->toolsPanel(); }
+    QPushButton *button(QWidget *in, const QString &name) const { return in->findChild<QPushButton *>(name); }
+
+    void call(const QString &tool)
+    {
+        QVERIFY(tools()->selectTool(tool));
+        QTRY_VERIFY(button(tools(), u"callButton"_s)->isEnabled());
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_host = std::make_unique<CoreHost>();
+        m_window = std::make_unique<MainWindow>(*m_host);
+        ServerConfig demo;
+        demo.name = u"demo"_s;
+        demo.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+        m_window->addServer(demo);
+        m_window->show();
+        m_window->tabs()->setCurrentWidget(tools());
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionPanel()->shownGeneration(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19, 10000);
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        m_host.reset();
+    }
+
+    void aToolIsCalledFromItsGeneratedForm()
+    {
+        QVERIFY(tools()->selectTool(u"echo"_s));
+        auto *message = tools()->findChild<QLineEdit *>(u"field:message"_s);
+        QVERIFY(message);
+        QTest::keyClicks(message, u"hello from the form"_s);
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: hello from the form"_s, 10000);
+        QVERIFY(tools()->bannerText().isEmpty());
+    }
+
+    void theProgressBarMovesOnTheSlowTool()
+    {
+        QVERIFY(tools()->selectTool(u"slow-task"_s));
+        auto *duration = tools()->findChild<QLineEdit *>(u"field:duration_ms"_s);
+        auto *steps = tools()->findChild<QLineEdit *>(u"field:steps"_s);
+        QVERIFY(duration && steps);
+        duration->clear();
+        QTest::keyClicks(duration, u"1500"_s);
+        steps->clear();
+        QTest::keyClicks(steps, u"5"_s);
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        auto *bar = tools()->findChild<QProgressBar *>(u"progressBar"_s);
+        // Between the first and the last step the bar shows a partial value.
+        QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() == 1000 && bar->value() > 0 && bar->value() < 1000, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"slow task finished"_s), 10000);
+        QCOMPARE(bar->value(), 1000);
+    }
+
+    void anExpiryAfterDispatchShowsTheUncertainBannerAndANewGeneration()
+    {
+        QCOMPARE(m_window->sessionPanel()->shownGeneration(), 1);
+        QTest::mouseClick(button(m_window->healthPanel(), u"fault:expire-after-dispatch"_s), Qt::LeftButton);
+        call(u"increment-counter"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->bannerText().startsWith(u"Outcome uncertain"_s), 10000);
+        QVERIFY(tools()->bannerText().contains(u"may or may not have taken effect"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionPanel()->shownGeneration(), 2, 10000);
+    }
+
+    void theBreakerIsTrippedAndResetFromItsButtons()
+    {
+        QTest::mouseClick(button(m_window->healthPanel(), u"breakerTrip"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->healthPanel()->breakerText().startsWith(u"OPEN"_s), 5000);
+        call(u"get-counter"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->bannerText().startsWith(u"Not sent"_s), 5000);
+        QTest::mouseClick(button(m_window->healthPanel(), u"breakerReset"_s), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->healthPanel()->breakerText(), u"CLOSED"_s, 5000);
+        call(u"get-counter"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"counter = "_s), 5000);
+    }
+
+    void anElicitationIsAnsweredInItsDialogWithTheDefaultsFilledIn()
+    {
+        call(u"ask-user"_s);
+        QDialog *dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = m_window->findChild<QDialog *>(u"elicitationDialog"_s)) != nullptr, 10000);
+        auto *name = dialog->findChild<QLineEdit *>(u"field:name"_s);
+        QVERIFY(name);
+        QCOMPARE(name->text(), u"Ada"_s);
+        QTest::mouseClick(dialog->findChild<QPushButton *>(u"elicitationAccept"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"action=accept"_s), 10000);
+        QVERIFY(tools()->resultText().contains(u"\"name\":\"Ada\""_s));
+    }
+
+    void theTranscriptExportsAndEveryLineParsesBack()
+    {
+        call(u"get-counter"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"counter = "_s), 5000);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"t.jsonl"_s);
+        QCOMPARE(m_window->transcriptPanel()->exportTo(path, u"jsonl"_s), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        int lines = 0, calls = 0;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonDocument doc = QJsonDocument::fromJson(line);
+            QVERIFY2(doc.isObject(), line.constData());
+            ++lines;
+            calls += doc.object().value("msg"_L1).toObject().value("method"_L1).toString() == "tools/call"_L1;
+        }
+        QVERIFY(lines > 5);
+        QCOMPARE(calls, 1);
+        QCOMPARE(m_window->transcriptPanel()->exportTo(dir.filePath(u"t.md"_s), u"md"_s), QString());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
