@@ -4,6 +4,7 @@
 #include "engine/corehost.h"
 #include "guiserverrequesthandler.h"
 #include "healthpanel.h"
+#include "resourcespanel.h"
 #include "serverdialog.h"
 #include "serverlistmodel.h"
 #include "sessionpanel.h"
@@ -74,6 +75,8 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_tools = new ToolsPanel(m_tabs);
     m_health = new HealthPanel(m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
+    m_resources = new ResourcesPanel(m_tabs);
+    m_prompts = new PromptsPanel(m_tabs);
     m_log = new QPlainTextEdit(m_tabs);
     m_log->setObjectName(u"logView"_s);
     m_log->setReadOnly(true);
@@ -82,6 +85,8 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_tabs->addTab(m_tools, tr("Tools"));
     m_tabs->addTab(m_health, tr("Health"));
     m_tabs->addTab(m_transcriptPanel, tr("Transcript"));
+    m_tabs->addTab(m_resources, tr("Resources"));
+    m_tabs->addTab(m_prompts, tr("Prompts"));
     m_tabs->addTab(m_log, tr("Log"));
     m_split->setStretchFactor(1, 4);
     setCentralWidget(m_split);
@@ -92,8 +97,12 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     connect(&host, &CoreHost::notificationReceived, this, &MainWindow::onNotification);
     connect(&host, &CoreHost::transcriptBatch, this, &MainWindow::onTranscript);
     connect(&host, &CoreHost::listRefreshed, this, [this](const QString &server, const QString &method, const QJsonArray &items) {
-        if (method != "tools/list"_L1)
+        if (method != "tools/list"_L1) {
+            m_lists[server].insert(method, items);
+            if (server == m_current)
+                showLists();
             return;
+        }
         m_toolLists.insert(server, items);
         if (server == m_current)
             m_tools->setTools(items);
@@ -113,6 +122,24 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     connect(m_tools, &ToolsPanel::overrideChanged, this, [this](const QString &tool, std::optional<bool> readOnly) {
         m_host.setToolOverride(m_current, tool, readOnly);
     });
+    connect(m_resources, &ResourcesPanel::readRequested, this, [this](const QString &uri) {
+        m_panelTickets.insert(m_host.call(m_current, u"resources/read"_s, {{"uri"_L1, uri}}), u"read"_s);
+    });
+    connect(m_resources, &ResourcesPanel::subscribeRequested, this, [this](const QString &uri, bool on) {
+        m_commandTickets.insert(m_host.call(m_current, on ? u"resources/subscribe"_s : u"resources/unsubscribe"_s, {{"uri"_L1, uri}}),
+                                on ? tr("subscribe %1").arg(uri) : tr("unsubscribe %1").arg(uri));
+    });
+    connect(m_prompts, &PromptsPanel::getRequested, this, [this](const QString &name, const QJsonObject &args) {
+        m_panelTickets.insert(m_host.call(m_current, u"prompts/get"_s, {{"name"_L1, name}, {"arguments"_L1, args}}), u"get"_s);
+    });
+    connect(m_prompts, &PromptsPanel::completionRequested, this,
+            [this](const QString &prompt, const QString &argument, const QString &value, const QJsonObject &context) {
+                QJsonObject params{{"ref"_L1, QJsonObject{{"type"_L1, "ref/prompt"_L1}, {"name"_L1, prompt}}},
+                                   {"argument"_L1, QJsonObject{{"name"_L1, argument}, {"value"_L1, value}}}};
+                if (!context.isEmpty())
+                    params.insert("context"_L1, QJsonObject{{"arguments"_L1, context}});
+                m_panelTickets.insert(m_host.call(m_current, u"completion/complete"_s, params), u"complete:"_s + argument);
+            });
     connect(m_health, &HealthPanel::breakerActionRequested, this, [this](const QString &action) {
         m_commandTickets.insert(m_host.breaker(m_current, action), tr("breaker %1").arg(action));
     });
@@ -177,7 +204,17 @@ void MainWindow::showCurrent()
     for (const QString &line : m_stderr.value(m_current))
         m_session->appendStderr(line);
     m_tools->setTools(m_toolLists.value(m_current));
+    showLists();
+    m_prompts->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
     setWindowTitle(u"Sonde — %1"_s.arg(m_current));
+}
+
+void MainWindow::showLists()
+{
+    const QHash<QString, QJsonArray> lists = m_lists.value(m_current);
+    m_resources->setResources(lists.value(u"resources/list"_s));
+    m_resources->setTemplates(lists.value(u"resources/templates/list"_s));
+    m_prompts->setPrompts(lists.value(u"prompts/list"_s));
 }
 
 void MainWindow::refreshTools(const QString &server)
@@ -200,7 +237,15 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
         && s.serverCapabilities.contains("tools"_L1)) {
         m_toolsFetchedForGeneration.insert(s.server, s.generation);
         refreshTools(s.server);
+        if (s.serverCapabilities.contains("resources"_L1)) {
+            m_panelTickets.insert(m_host.call(s.server, u"resources/list"_s), u"list"_s);
+            m_panelTickets.insert(m_host.call(s.server, u"resources/templates/list"_s), u"list"_s);
+        }
+        if (s.serverCapabilities.contains("prompts"_L1))
+            m_panelTickets.insert(m_host.call(s.server, u"prompts/list"_s), u"list"_s);
     }
+    if (s.server == m_current)
+        m_prompts->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
     if (s.server == m_current) {
         m_session->setSnapshot(s);
         m_health->setSnapshot(s);
@@ -215,6 +260,28 @@ void MainWindow::onCallFinished(const CallOutcome &o)
             m_toolLists.insert(o.server, tools);
             if (o.server == m_current)
                 m_tools->setTools(tools);
+        }
+        return;
+    }
+    if (m_panelTickets.contains(o.ticket)) {
+        const QString kind = m_panelTickets.take(o.ticket);
+        if (kind == "list"_L1) {
+            if (o.ok()) {
+                const QString key = o.method == "resources/list"_L1 ? u"resources"_s
+                    : o.method == "prompts/list"_L1 ? u"prompts"_s : u"resourceTemplates"_s;
+                m_lists[o.server].insert(o.method, o.result.toObject().value(key).toArray());
+                if (o.server == m_current)
+                    showLists();
+            }
+        } else if (o.server == m_current && kind == "read"_L1) {
+            m_resources->showRead(o);
+        } else if (o.server == m_current && kind == "get"_L1) {
+            m_prompts->showPrompt(o);
+        } else if (o.server == m_current && kind.startsWith("complete:"_L1)) {
+            QStringList values;
+            for (const QJsonValue &v : o.result.toObject().value("completion"_L1).toObject().value("values"_L1).toArray())
+                values.append(v.toString());
+            m_prompts->showCompletion(kind.mid(9), values);
         }
         return;
     }
@@ -239,6 +306,8 @@ void MainWindow::onNotification(const ServerNotification &n)
                                   n.params.value("message"_L1).toString());
         return;
     }
+    if (n.method == "notifications/resources/updated"_L1 && n.server == m_current)
+        m_resources->noteUpdated(n.params.value("uri"_L1).toString());
     QString text = QString::fromUtf8(QJsonDocument(n.params).toJson(QJsonDocument::Compact));
     if (n.method == "notifications/message"_L1)
         text = u"[%1] %2"_s.arg(n.params.value("level"_L1).toString(),

@@ -22,6 +22,8 @@ namespace Sonde {
 class CoreHost;
 class GuiServerRequestHandler;
 class HealthPanel;
+class PromptsPanel;
+class ResourcesPanel;
 class ServerListModel;
 class ServerStore;
 class SessionPanel;
@@ -55,6 +57,8 @@ public:
     SessionPanel *sessionPanel() const { return m_session; }
     HealthPanel *healthPanel() const { return m_health; }
     TranscriptPanel *transcriptPanel() const { return m_transcriptPanel; }
+    ResourcesPanel *resourcesPanel() const { return m_resources; }
+    PromptsPanel *promptsPanel() const { return m_prompts; }
     QTabWidget *tabs() const { return m_tabs; }
     GuiServerRequestHandler *requestHandler() const { return m_handler; }
 
@@ -85,9 +89,16 @@ private:
     ToolsPanel *m_tools = nullptr;
     HealthPanel *m_health = nullptr;
     TranscriptPanel *m_transcriptPanel = nullptr;
+    ResourcesPanel *m_resources = nullptr;
+    PromptsPanel *m_prompts = nullptr;
     QPlainTextEdit *m_log = nullptr;
     QString m_current;
     QHash<QString, QJsonArray> m_toolLists;
+    // Other lists per server and method ("resources/list", "resources/templates/list",
+    // "prompts/list"), and the tickets of the calls that fetch or use them.
+    QHash<QString, QHash<QString, QJsonArray>> m_lists;
+    QHash<quint64, QString> m_panelTickets; // ticket -> "list", "read", "get", "complete:<argument>"
+    void showLists();
     QHash<QString, int> m_toolsFetchedForGeneration;
     QHash<QString, QStringList> m_stderr;
     QHash<QString, QStringList> m_roots;

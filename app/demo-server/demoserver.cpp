@@ -3,6 +3,7 @@
 
 #include "protocol/mcp.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -230,6 +231,12 @@ QJsonArray DemoServer::tools() const
         schema({}), annotations(false, false, false));
     add(u"admin-expire-session"_s, u"Answers, then drops this session (stdio: exits): the next request meets an expired session."_s,
         schema({}), annotations(false, false, true));
+    add(u"flood"_s, u"Sends `rate` notifications/message per second (at most 100000) for `seconds` (at most 60), "
+                    "then answers; honours cancellation. A load generator for clients."_s,
+        schema({{"rate"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 10000},
+                                        {"description"_L1, "notifications per second"_L1}}},
+                {"seconds"_L1, QJsonObject{{"type"_L1, "number"_L1}, {"default"_L1, 10}}}}),
+        annotations(true, false, true));
     if (m_extraTool)
         add(u"extra-tool"_s, u"Exists only after toggle-extra-tool."_s, schema({}), annotations(true, false, true));
     return t;
@@ -371,6 +378,51 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         respond(id, textResult(u"Echo: "_s + args.value("message"_L1).toString()));
     } else if (name == "slow-task"_L1) {
         startSlowTask(id, args, token);
+    } else if (name == "flood"_L1) {
+        const qint64 rate = std::clamp<qint64>(args.value("rate"_L1).toInteger(10000), 0, 100'000);
+        const double seconds = std::clamp(args.value("seconds"_L1).toDouble(10.0), 0.0, 60.0);
+        const qint64 total = qRound64(double(rate) * seconds);
+        // Bursts every 10 ms, not a timer per notification. The count due is computed from the
+        // elapsed time, not from the number of ticks, so late ticks (a client that reads slowly
+        // blocks our writes) catch up instead of stretching the flood.
+        auto *timer = new QTimer(this);
+        timer->setTimerType(Qt::PreciseTimer);
+        timer->setInterval(10);
+        const QString key = JsonRpcMessage::idKey(id);
+        m_running.insert(key, timer);
+        auto sent = std::make_shared<qint64>(0);
+        auto lastProgressMs = std::make_shared<qint64>(0);
+        auto clock = std::make_shared<QElapsedTimer>();
+        clock->start();
+        connect(timer, &QTimer::timeout, this, [this, timer, key, id, token, rate, total, sent, lastProgressMs, clock] {
+            const QJsonValue previous = std::exchange(m_related, id);
+            const auto restore = qScopeGuard([&] { m_related = previous; });
+            const qint64 elapsed = clock->elapsed();
+            const qint64 due = std::min(total, rate * elapsed / 1000);
+            // Sent regardless of logging/setLevel: the count a client sees must be exactly
+            // rate x seconds, or the flood cannot tell a client that drops from one that filters.
+            while (*sent < due) {
+                ++*sent;
+                notify(u"notifications/message"_s,
+                       {{"level"_L1, "info"_L1}, {"logger"_L1, "flood"_L1},
+                        {"data"_L1, u"flood %1/%2"_s.arg(*sent).arg(total)}});
+            }
+            // Log messages do not reset a client's request timeout; progress does, so a
+            // 60 s flood is not cut off by a 60 s timeout when the client asked for progress.
+            if (!token.isUndefined() && !token.isNull() && elapsed - *lastProgressMs >= 1000) {
+                *lastProgressMs = elapsed;
+                notify(u"notifications/progress"_s,
+                       {{"progressToken"_L1, token}, {"progress"_L1, *sent}, {"total"_L1, total}});
+            }
+            if (*sent >= total) {
+                m_running.remove(key);
+                timer->stop();
+                timer->deleteLater();
+                respond(id, textResult(u"flooded %1 notifications in %2 s"_s.arg(total)
+                                           .arg(double(clock->elapsed()) / 1000.0, 0, 'f', 2)));
+            }
+        });
+        timer->start();
     } else if (name == "fail"_L1) {
         respond(id, textResult(u"the demo tool failed: %1"_s.arg(args.value("reason"_L1).toString(u"as asked"_s)), true));
     } else if (name == "get-weather"_L1) {

@@ -7,6 +7,7 @@
 #include "engine/corehost.h"
 #include "healthpanel.h"
 #include "mainwindow.h"
+#include "resourcespanel.h"
 #include "sessionpanel.h"
 #include "testpaths.h"
 #include "toolspanel.h"
@@ -129,6 +130,50 @@ private Q_SLOTS:
         QTest::mouseClick(dialog->findChild<QPushButton *>(u"elicitationAccept"_s), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"action=accept"_s), 10000);
         QVERIFY(tools()->resultText().contains(u"\"name\":\"Ada\""_s));
+    }
+
+    void aResourceIsReadAndATemplateIsFilledIn()
+    {
+        ResourcesPanel *panel = m_window->resourcesPanel();
+        m_window->tabs()->setCurrentWidget(panel);
+        auto *resources = panel->findChild<QListView *>(u"resourceList"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(resources->model()->rowCount() == 12, 10000); // all three pages
+        const QModelIndexList hits = resources->model()->match(resources->model()->index(0, 0), Qt::DisplayRole,
+                                                               u"demo://notes/3"_s, 1, Qt::MatchContains);
+        QCOMPARE(hits.size(), 1);
+        resources->setCurrentIndex(hits.first());
+        QCOMPARE(panel->uri(), u"demo://notes/3"_s);
+        QTest::mouseClick(panel->findChild<QPushButton *>(u"readButton"_s), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->contentText(), u"This is note 3."_s, 5000);
+        auto *templates = panel->findChild<QListView *>(u"templateList"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(templates->model()->rowCount(), 1, 5000);
+        templates->setCurrentIndex(templates->model()->index(0, 0));
+        auto *id = panel->findChild<QLineEdit *>(u"field:id"_s);
+        QVERIFY(id);
+        QTest::keyClicks(id, u"7"_s);
+        QCOMPARE(panel->uri(), u"demo://notes/7"_s);
+        QTest::mouseClick(panel->findChild<QPushButton *>(u"readButton"_s), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->contentText(), u"This is note 7."_s, 5000);
+    }
+
+    void aPromptIsFetchedWithAnArgumentTheServerCompleted()
+    {
+        PromptsPanel *panel = m_window->promptsPanel();
+        m_window->tabs()->setCurrentWidget(panel);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->selectPrompt(u"greeting"_s), 10000);
+        QTest::keyClicks(panel->findChild<QLineEdit *>(u"field:name"_s), u"Ada"_s);
+        auto *style = panel->findChild<QLineEdit *>(u"field:style"_s);
+        QVERIFY(style);
+        style->setFocus();
+        QTest::keyClicks(style, u"p"_s);
+        QTest::mouseClick(panel->findChild<QPushButton *>(u"suggestButton"_s), Qt::LeftButton);
+        auto *suggestions = panel->findChild<QListView *>(u"suggestions"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(suggestions->model()->rowCount(), 1, 5000);
+        QCOMPARE(suggestions->model()->index(0, 0).data().toString(), u"pirate"_s);
+        Q_EMIT suggestions->activated(suggestions->model()->index(0, 0));
+        QCOMPARE(style->text(), u"pirate"_s);
+        QTest::mouseClick(panel->findChild<QPushButton *>(u"getPromptButton"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->messagesText().contains(u"Greet Ada in a pirate style."_s), 5000);
     }
 
     void theTranscriptExportsAndEveryLineParsesBack()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The window's list models, each under QAbstractItemModelTester while it changes.
 #include "historymodel.h"
+#include "jsonlistmodel.h"
 #include "serverlistmodel.h"
 #include "toollistmodel.h"
 
@@ -139,6 +140,20 @@ private Q_SLOTS:
         QCOMPARE(model.index(0).data(ToolListModel::VerdictSourceRole).toString(), u"user override"_s);
         model.setOverride(u"write"_s, std::nullopt);
         QVERIFY(!model.index(0).data(ToolListModel::VerdictRole).toBool());
+    }
+
+    void jsonListsShowTheirKeyAndKeepTheObject()
+    {
+        JsonListModel model(u"uri"_s);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setItems(array(JSON_TEXT([{"uri":"demo://a"},{"uri":"demo://b","name":"bee","description":"the b"}])));
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0).data().toString(), u"demo://a"_s);
+        QCOMPARE(model.index(1).data().toString(), u"bee — demo://b"_s);
+        QCOMPARE(model.index(1).data(Qt::ToolTipRole).toString(), u"the b"_s);
+        QCOMPARE(model.index(1).data(JsonListModel::ObjectRole).toJsonObject().value("uri"_L1).toString(), u"demo://b"_s);
+        model.setItems({});
+        QCOMPARE(model.rowCount(), 0);
     }
 
     void theToolSearchFiltersByName()

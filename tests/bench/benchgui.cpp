@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: MIT
+// sonde-bench-gui: the window under a notification flood. The real MainWindow, connected to
+// the demo server over stdio with the Transcript tab showing, while the demo server's flood
+// tool sends log notifications at a fixed rate: how long the GUI thread stalls, whether every
+// notification reaches the transcript, and what the process costs in memory when idle.
+// Then the same idle figure for the real `sonde` binary, started on its own.
+#include "config/serverconfig.h"
+#include "engine/corehost.h"
+#include "engine/values.h"
+#include "mainwindow.h"
+#include "serverlistmodel.h"
+#include "session/sessionsnapshot.h"
+#include "transcriptstore.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+constexpr int SetupTimeoutMs = 30'000;
+constexpr int ProbeIntervalMs = 5;
+constexpr double StallGoalMs = 50.0;
+constexpr double IdleGoalMiB = 40.0;
+constexpr int SondeSettleMs = 3'000;
+// Before reading the idle figure: the first paint, the tool list and the allocator's
+// settling after connecting happen in this time, and an idle window is what is measured.
+constexpr int IdleSettleMs = 1'000;
+const QString ServerName = u"demo"_s;
+
+struct Options
+{
+    int rate = 10'000;
+    double seconds = 10.0;
+};
+
+// Thrown, not exit()ed, so that the CoreHost and QProcess destructors still stop the demo
+// server and sonde. Never thrown through Qt's event loop: spin() throws after exec() returns.
+struct Failure
+{
+    int code;
+    QString message;
+};
+[[noreturn]] void fail(int code, const QString &message) { throw Failure{code, message}; }
+
+void out(const QString &line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); }
+QString verdict(bool met) { return met ? u"MET"_s : u"NOT MET"_s; }
+QString mib(double v) { return QString::number(v, 'f', 1) + u" MiB"_s; }
+
+// Nearest-rank percentile: always a value that was actually measured.
+double percentile(std::vector<double> v, double p)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * double(v.size())));
+    return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
+}
+
+// A "Vm...:   1234 kB" field of /proc/<pid>/status in MiB, or -1. With `name`, only once the
+// process has exec'd it: before exec a child is still a copy of its parent.
+double statusMiB(const QString &path, const QByteArray &field, const QByteArray &name = {})
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    double kib = -1;
+    bool execd = name.isEmpty();
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        if (line.startsWith("Name:"))
+            execd = execd || line.mid(5).trimmed() == name;
+        else if (line.startsWith(QByteArray(field + ':')))
+            kib = line.mid(field.size() + 1).trimmed().split(' ').value(0).toDouble();
+    }
+    return execd && kib >= 0 ? kib / 1024.0 : -1;
+}
+double selfMiB(const QByteArray &field) { return statusMiB(u"/proc/self/status"_s, field); }
+
+// Runs the event loop until `done` holds (polled every 10 ms) or the time is up. The GUI
+// thread is the one being measured, so the harness waits in its event loop rather than
+// sleeping, and never throws from inside it.
+bool spinUntil(const std::function<bool()> &done, int timeoutMs)
+{
+    QEventLoop loop;
+    QTimer poll;
+    poll.setInterval(10);
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    poll.start();
+    if (!done())
+        loop.exec();
+    return done();
+}
+void spinFor(int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    spinUntil([&] { return t.elapsed() >= ms; }, ms + 1000);
+}
+
+// Records the gaps between the timeouts of a 5 ms timer on the GUI thread: a gap much longer
+// than 5 ms is a time in which the window could not have reacted to the user either.
+class StallProbe
+{
+public:
+    StallProbe()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(ProbeIntervalMs);
+        QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] {
+            m_gapsMs.push_back(double(m_clock.nsecsElapsed()) / 1e6);
+            m_clock.start();
+        });
+    }
+    void start()
+    {
+        m_gapsMs.clear();
+        m_clock.start();
+        m_timer.start();
+    }
+    void stop() { m_timer.stop(); }
+    const std::vector<double> &gapsMs() const { return m_gapsMs; }
+    double longestStallMs() const
+    {
+        return m_gapsMs.empty() ? 0 : std::max(0.0, *std::max_element(m_gapsMs.begin(), m_gapsMs.end()) - ProbeIntervalMs);
+    }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    std::vector<double> m_gapsMs;
+};
+
+// Counts the flood's notifications as the store accepts them, by their index ("flood i/N"),
+// so a duplicate cannot hide a loss and the store dropping its oldest rows (a flood larger
+// than its capacity) cannot look like one.
+class FloodCounter
+{
+public:
+    FloodCounter(Sonde::TranscriptStore *store, qint64 expected)
+        : m_store(store), m_seen(size_t(std::max<qint64>(expected, 0)), false)
+    {
+        QObject::connect(store, &Sonde::TranscriptStore::rowsAppended, store, [this](int first, int last) {
+            for (int row = first; row <= last; ++row)
+                count(m_store->event(row));
+        });
+    }
+    qint64 received() const { return m_received; }
+    qint64 distinct() const { return m_distinct; }
+    // What the store still holds at the end (all of it when the flood fits its capacity).
+    qint64 retained() const
+    {
+        qint64 n = 0;
+        for (int row = 0; row < m_store->size(); ++row)
+            n += isFlood(m_store->event(row)) ? 1 : 0;
+        return n;
+    }
+
+private:
+    static bool isFlood(const Sonde::TranscriptEvent &e)
+    {
+        return e.direction == Sonde::TranscriptEvent::Direction::Incoming && e.raw.contains("\"logger\":\"flood\"");
+    }
+    void count(const Sonde::TranscriptEvent &e)
+    {
+        if (!isFlood(e))
+            return;
+        ++m_received;
+        static const QByteArray marker = "\"data\":\"flood ";
+        const qsizetype at = e.raw.indexOf(marker);
+        if (at < 0)
+            return;
+        const qsizetype from = at + marker.size();
+        const qsizetype slash = e.raw.indexOf('/', from);
+        bool ok = false;
+        const qint64 i = e.raw.mid(from, slash - from).toLongLong(&ok);
+        if (ok && i >= 1 && size_t(i) <= m_seen.size() && !m_seen[size_t(i - 1)]) {
+            m_seen[size_t(i - 1)] = true;
+            ++m_distinct;
+        }
+    }
+
+    Sonde::TranscriptStore *m_store;
+    std::vector<bool> m_seen;
+    qint64 m_received = 0;
+    qint64 m_distinct = 0;
+};
+
+// The real binary, on its own: what a user starts. Its own settings are kept in a temporary
+// HOME, and its demo server is a separate process whose memory is not counted here.
+void measureSonde(const QString &sonde)
+{
+    out(u"Idle memory of the real sonde binary: "_s + sonde + u" --no-saved-workspace (offscreen)"_s);
+    QTemporaryDir home;
+    if (!home.isValid())
+        fail(2, u"cannot create a temporary directory for sonde's HOME"_s);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+    env.insert(u"HOME"_s, home.path());
+    env.insert(u"XDG_CONFIG_HOME"_s, home.filePath(u"config"_s));
+    env.insert(u"XDG_DATA_HOME"_s, home.filePath(u"data"_s));
+    env.insert(u"XDG_CACHE_HOME"_s, home.filePath(u"cache"_s));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.setStandardOutputFile(QProcess::nullDevice());
+    p.setStandardErrorFile(QProcess::nullDevice());
+    p.start(sonde, {u"--no-saved-workspace"_s});
+    if (!p.waitForStarted(SetupTimeoutMs))
+        fail(2, u"cannot start %1: %2"_s.arg(sonde, p.errorString()));
+    const QString proc = u"/proc/%1"_s.arg(p.processId());
+    spinFor(SondeSettleMs);
+    const bool alive = p.state() == QProcess::Running;
+    const double rss = alive ? statusMiB(proc + u"/status"_s, "VmRSS", "sonde") : -1;
+    // The children files exist on kernels with CONFIG_PROC_CHILDREN; they show that sonde
+    // started its demo server, i.e. that the figure is "connected to one server". Per thread:
+    // the demo server is the child of the engine thread, not of the main one.
+    QStringList kids;
+    bool known = false;
+    const QStringList tasks = QDir(proc + u"/task"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &task : tasks) {
+        QFile children(proc + u"/task/"_s + task + u"/children"_s);
+        if (!children.open(QIODevice::ReadOnly))
+            continue;
+        known = true;
+        kids += QString::fromLatin1(children.readAll()).split(u' ', Qt::SkipEmptyParts);
+    }
+    p.terminate();
+    if (!p.waitForFinished(3000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    if (!alive || rss < 0)
+        fail(2, u"sonde exited or could not be read within %1 ms (exit code %2)"_s.arg(SondeSettleMs).arg(p.exitCode()));
+    out(u"  VmRSS %1 s after start: %2 (sonde alone; its child processes, pids: %3, not counted)"_s
+            .arg(SondeSettleMs / 1000)
+            .arg(mib(rss), !known ? u"unknown"_s : kids.isEmpty() ? u"none"_s : kids.join(u' ')));
+    out(u"  goal: idle memory of sonde connected to one server under 40 MiB RSS: "_s + verdict(rss < IdleGoalMiB));
+    out(QString());
+}
+
+Options parseOptions(const QStringList &args)
+{
+    Options o;
+    auto value = [&](qsizetype &i) {
+        if (i + 1 >= args.size())
+            fail(2, args[i] + u" needs a value"_s);
+        return args[++i];
+    };
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        const QString &a = args[i];
+        bool ok = false;
+        if (a == "--rate"_L1) {
+            o.rate = value(i).toInt(&ok);
+            if (!ok || o.rate < 1 || o.rate > 100'000)
+                fail(2, u"--rate wants notifications per second, 1 to 100000 (the demo server's cap)"_s);
+        } else if (a == "--seconds"_L1) {
+            o.seconds = value(i).toDouble(&ok);
+            if (!ok || o.seconds <= 0 || o.seconds > 60)
+                fail(2, u"--seconds wants a duration above 0 and at most 60 (the demo server's cap)"_s);
+        } else if (a == "--help"_L1 || a == "-h"_L1) {
+            out(u"usage: sonde-bench-gui [--rate N] [--seconds S]\n"
+                "  Opens Sonde's window, connects the demo server over stdio, shows the Transcript tab and\n"
+                "  calls the demo server's flood tool (N notifications/message per second for S seconds;\n"
+                "  defaults 10000 and 10). Reports the GUI thread's longest stall, whether every notification\n"
+                "  reached the transcript, and idle memory (this process, then the real sonde binary).\n"
+                "  Needs no display: run it with QT_QPA_PLATFORM=offscreen."_s);
+            std::exit(0);
+        } else {
+            fail(2, u"unknown option "_s + a);
+        }
+    }
+    return o;
+}
+
+} // namespace
+
+int runBenchmark(const Options &o)
+{
+    const QString demo = QStringLiteral(SONDE_DEMO_SERVER_PATH);
+    const QString sonde = QDir(QCoreApplication::applicationDirPath()).filePath(u"sonde"_s);
+    for (const QString &program : {demo, sonde}) {
+        if (!QFileInfo(program).isExecutable())
+            fail(2, program + u" is missing: build the sonde and sonde-demo-server targets first"_s);
+    }
+    const qint64 expected = qRound64(double(o.rate) * o.seconds);
+
+    out(u"platform:    "_s + QGuiApplication::platformName());
+    out(u"demo server: "_s + demo);
+    out(u"flood:       %1 notifications/s for %2 s = %3 notifications/message"_s
+            .arg(o.rate).arg(o.seconds).arg(expected));
+    out(QString());
+
+    // The real binary first, while this process is still small and the machine quiet.
+    measureSonde(sonde);
+
+    Sonde::CoreHost host;
+    Sonde::MainWindow window(host);
+    window.show();
+    Sonde::ServerConfig config;
+    config.name = ServerName;
+    config.program = demo;
+    window.addServer(config);
+
+    auto snapshotState = [&] {
+        const int row = window.serverStore()->indexOf(ServerName);
+        return row < 0 ? Sonde::SessionSnapshot::State{} : window.serverStore()->snapshot(row).state;
+    };
+    // The window fetches the tool list itself once the session is ready; its last page (the
+    // one without nextCursor) in the transcript means the window is done connecting.
+    Sonde::TranscriptStore *store = window.transcriptStore();
+    auto toolListDone = [&] {
+        for (int row = store->size() - 1; row >= 0; --row) {
+            const Sonde::TranscriptStore::Entry &e = store->entry(row);
+            if (e.isResponse && e.pairedRow >= 0 && store->entry(e.pairedRow).method == "tools/list"_L1
+                && !store->event(row).raw.contains("\"nextCursor\""))
+                return true;
+        }
+        return false;
+    };
+    QElapsedTimer connectClock;
+    connectClock.start();
+    const bool ready = spinUntil([&] {
+        const auto state = snapshotState();
+        return state == Sonde::SessionSnapshot::State::Failed
+            || (state == Sonde::SessionSnapshot::State::Ready && toolListDone());
+    }, SetupTimeoutMs);
+    if (!ready || snapshotState() != Sonde::SessionSnapshot::State::Ready) {
+        const int row = window.serverStore()->indexOf(ServerName);
+        fail(2, u"the demo server session did not become ready with its tool list within %1 ms: %2"_s
+                    .arg(SetupTimeoutMs)
+                    .arg(row < 0 ? u"no such server"_s : window.serverStore()->snapshot(row).lastError.message()));
+    }
+    const qint64 connectMs = connectClock.elapsed();
+    spinFor(IdleSettleMs);
+    const double idleRss = selfMiB("VmRSS");
+
+    out(u"In-process: MainWindow + CoreHost in this process (the GUI plus the bench harness in one"
+        " process, close to sonde itself)"_s);
+    out(u"  connected (session ready, tool list in the transcript) in %1 ms"_s.arg(connectMs));
+    out(u"  idle VmRSS %1 s after connecting, before the flood: %2"_s.arg(IdleSettleMs / 1000).arg(mib(idleRss)));
+    out(u"  goal: idle memory of sonde connected to one server under 40 MiB RSS: "_s + verdict(idleRss < IdleGoalMiB));
+    out(QString());
+
+    // The worst case: the transcript table is on screen and repaints as rows arrive.
+    window.tabs()->setCurrentIndex(3);
+    spinFor(200);
+
+    FloodCounter counter(store, expected);
+    StallProbe probe;
+    Sonde::CallOutcome outcome;
+    bool finished = false;
+    quint64 ticket = 0;
+    QObject::connect(&host, &Sonde::CoreHost::callFinished, &host, [&](const Sonde::CallOutcome &r) {
+        if (r.ticket == ticket) {
+            outcome = r;
+            finished = true;
+        }
+    });
+    // Log notifications do not extend a request's timeout, so the call's own covers the flood.
+    const int callTimeoutMs = int(o.seconds * 1000) + 60'000;
+    QElapsedTimer floodClock;
+    probe.start();
+    floodClock.start();
+    ticket = host.call(ServerName, u"tools/call"_s,
+                       {{"name"_L1, "flood"_L1},
+                        {"arguments"_L1, QJsonObject{{"rate"_L1, o.rate}, {"seconds"_L1, o.seconds}}}},
+                       callTimeoutMs);
+    spinUntil([&] { return finished; }, callTimeoutMs + 10'000);
+    const qint64 answerMs = floodClock.elapsed();
+    // The engine flushes the transcript before it reports the answer, so everything should be
+    // there; the wait only shows a loss as a loss rather than as lateness.
+    spinUntil([&] { return counter.received() >= expected; }, 2'000);
+    probe.stop();
+    const qint64 drainedMs = floodClock.elapsed();
+    const double peakRss = selfMiB("VmHWM");
+    const double afterRss = selfMiB("VmRSS");
+
+    out(u"Flood with the Transcript tab showing (probe: a %1 ms timer on the GUI thread, %2 ticks)"_s
+            .arg(ProbeIntervalMs).arg(probe.gapsMs().size()));
+    if (!finished)
+        out(u"  flood call: no answer within %1 ms"_s.arg(callTimeoutMs + 10'000));
+    else if (!outcome.ok())
+        out(u"  flood call failed after %1 ms: %2"_s.arg(answerMs).arg(outcome.error.message()));
+    else
+        out(u"  flood call answered after %1 ms: \"%2\""_s.arg(answerMs).arg(
+                outcome.result.toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1).toString()));
+    out(u"  probe ran %1 ms (from the call to the last notification counted)"_s.arg(drainedMs));
+    const double stall = probe.longestStallMs();
+    out(u"  longest stall: %1 ms (largest gap minus the %2 ms interval); p99 gap %3 ms, p50 gap %4 ms"_s
+            .arg(stall, 0, 'f', 1).arg(ProbeIntervalMs)
+            .arg(percentile(probe.gapsMs(), 99), 0, 'f', 1).arg(percentile(probe.gapsMs(), 50), 0, 'f', 1));
+    out(u"  goal: longest stall under 50 ms: "_s + verdict(stall < StallGoalMs));
+    out(u"  notifications seen/expected: %1/%2 (distinct indices %3; still held by the store, capacity %4: %5)"_s
+            .arg(counter.received()).arg(expected).arg(counter.distinct()).arg(store->capacity()).arg(counter.retained()));
+    const bool complete = counter.distinct() == expected && counter.received() == expected;
+    out(u"  goal: nothing missing: "_s + verdict(complete));
+    out(u"  VmRSS after the flood: %1; peak (VmHWM): %2 (for information: the transcript holds %3 events)"_s
+            .arg(mib(afterRss), mib(peakRss)).arg(store->size()));
+
+    bool closed = false;
+    QObject::connect(&host, &Sonde::CoreHost::shutdownFinished, &host, [&] { closed = true; });
+    host.shutdown();
+    if (!spinUntil([&] { return closed; }, SetupTimeoutMs))
+        out(u"  (the engine did not report its shutdown within %1 ms)"_s.arg(SetupTimeoutMs));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    try {
+        // Before QApplication, which aborts without a display: --help must work anywhere.
+        QStringList args;
+        for (int i = 0; i < argc; ++i)
+            args << QString::fromLocal8Bit(argv[i]);
+        const Options o = parseOptions(args);
+        QApplication app(argc, argv);
+        return runBenchmark(o);
+    } catch (const Failure &f) {
+        std::fprintf(stderr, "sonde-bench-gui: %s\n", qPrintable(f.message));
+        return f.code;
+    }
+}
