@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QIcon>
 #include <QSettings>
 #include <QTimer>
 
@@ -17,6 +18,11 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("Sonde"));
     QApplication::setApplicationName(QStringLiteral("Sonde"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.sonde.Sonde"));
+    QIcon icon;
+    icon.addFile(QStringLiteral(":/icons/io.github.sonde.Sonde-48.png"));
+    icon.addFile(QStringLiteral(":/icons/io.github.sonde.Sonde-256.png"));
+    QApplication::setWindowIcon(icon);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Sonde, an inspector for MCP servers"));

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: MIT
+#include "timelinelayout.h"
+
+#include "transcriptstore.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QThread>
+
+#include <algorithm>
+#include <limits>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+namespace {
+
+using Direction = TranscriptEvent::Direction;
+
+QString timeText(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(u"hh:mm:ss.zzz"_s);
+}
+
+QString durationText(qint64 ms)
+{
+    if (ms < 1000)
+        return QString::number(ms) + " ms"_L1;
+    if (ms < 60'000)
+        return QString::number(double(ms) / 1000.0, 'f', 1) + " s"_L1;
+    return QString::number(ms / 60'000) + " min "_L1 + QString::number((ms % 60'000) / 1000) + " s"_L1;
+}
+
+QString valueText(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Bool: return v.toBool() ? u"true"_s : u"false"_s;
+    case QJsonValue::Double: {
+        const double d = v.toDouble();
+        return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
+    }
+    case QJsonValue::String: return v.toString();
+    case QJsonValue::Null: return u"null"_s;
+    case QJsonValue::Array: return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object: return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Undefined: break;
+    }
+    return {};
+}
+
+// Only error responses are parsed again (they are rare): the store's Entry says "error" for
+// both a JSON-RPC error and a tool result with isError, and the timeline colours them apart.
+bool isRpcError(const QByteArray &raw)
+{
+    return QJsonDocument::fromJson(raw).object().value("error"_L1).isObject();
+}
+
+} // namespace
+
+TimelineLayout::TimelineLayout(QObject *parent)
+    : QObject(parent)
+{
+}
+
+TimelineLayout::~TimelineLayout() = default;
+
+void TimelineLayout::setStore(TranscriptStore *store)
+{
+    if (m_store == store)
+        return;
+    if (m_store)
+        disconnect(m_store, nullptr, this, nullptr);
+    m_store = store;
+    if (m_store) {
+        Q_ASSERT(QThread::currentThread() == m_store->thread());
+        connect(m_store, &TranscriptStore::rowsAppended, this, &TimelineLayout::onRowsAppended);
+        connect(m_store, &TranscriptStore::rowsDropped, this, &TimelineLayout::onRowsDropped);
+        connect(m_store, &TranscriptStore::reset, this, &TimelineLayout::onReset);
+        // A store destroyed under us leaves nothing to show.
+        connect(m_store, &QObject::destroyed, this, &TimelineLayout::onReset);
+    }
+    rebuild();
+}
+
+void TimelineLayout::rebuild()
+{
+    const bool hadLanes = !m_lanes.isEmpty();
+    m_lanes.clear();
+    m_laneIndex.clear();
+    m_firstMs = m_lastMs = 0;
+    m_openCount = 0;
+    if (m_store && m_store->size() > 0) {
+        onRowsAppended(0, m_store->size() - 1);
+        return; // it emitted changed() (and lanesChanged())
+    }
+    if (hadLanes)
+        Q_EMIT lanesChanged();
+    Q_EMIT changed();
+}
+
+void TimelineLayout::onReset()
+{
+    rebuild();
+}
+
+void TimelineLayout::onRowsAppended(int first, int last)
+{
+    if (!m_store)
+        return;
+    const int lanesBefore = laneCount();
+    for (int row = first; row <= last; ++row)
+        take(row);
+    for (Lane &lane : m_lanes)
+        refreshMaxEnd(lane);
+    if (laneCount() != lanesBefore)
+        Q_EMIT lanesChanged();
+    Q_EMIT changed();
+}
+
+void TimelineLayout::take(int row)
+{
+    const TranscriptEvent &e = m_store->event(row);
+    auto laneIt = m_laneIndex.constFind(e.server);
+    int laneNo;
+    if (laneIt == m_laneIndex.cend()) {
+        laneNo = laneCount();
+        m_laneIndex.insert(e.server, laneNo);
+        m_lanes.append(Lane{});
+        m_lanes.last().server = e.server;
+    } else {
+        laneNo = laneIt.value();
+    }
+    Lane &lane = m_lanes[laneNo];
+    // Items are kept in row order and searched by time, so time must not go backwards within a
+    // lane. One server's events come from one clock in order; the clamp only guards against a
+    // store fed from elsewhere (an imported file) and costs nothing otherwise.
+    const qint64 t = qMax(e.timeMs, lane.lastMs);
+    lane.lastMs = t;
+    if (m_lastMs == 0 && m_firstMs == 0)
+        m_firstMs = t;
+    m_firstMs = qMin(m_firstMs, t);
+    m_lastMs = qMax(m_lastMs, t);
+
+    if (e.direction == Direction::Lifecycle) {
+        takeLifecycle(lane, row, t);
+        return;
+    }
+    // The "ready" that opened this generation was dropped with the front of the store (or
+    // never recorded): the band starts at the first sign of it. The initialize exchange of a
+    // restart still carries the old generation, so a closed band is not reopened by it.
+    if (e.generation > 0 && (lane.bands.isEmpty() || (!lane.bands.last().open && lane.bands.last().generation != e.generation)))
+        startBand(lane, e.generation, -1, t);
+
+    if (e.direction == Direction::Violation) {
+        lane.markers.append({t, 0, row, MarkerKind::Warning});
+        return;
+    }
+    if (e.direction != Direction::Outgoing && e.direction != Direction::Incoming)
+        return;
+    const TranscriptStore::Entry &entry = m_store->entry(row);
+    if (entry.isRequest) {
+        Span span;
+        span.startMs = span.endMs = t;
+        span.requestRow = row;
+        span.generation = e.generation;
+        span.fromServer = e.direction == Direction::Incoming;
+        span.track = quint8(pickTrack(lane, t));
+        lane.trackLastRow[span.track] = row;
+        lane.maxEnd.append(lane.maxEnd.isEmpty() ? t : qMax(lane.maxEnd.last(), t));
+        lane.spans.append(span);
+        lane.unresolved.append(row);
+        ++m_openCount;
+        return;
+    }
+    if (!entry.isResponse || entry.pairedRow < 0)
+        return;
+    const int index = spanIndexOf(lane, entry.pairedRow);
+    if (index < 0)
+        return;
+    Span &span = lane.spans[index];
+    if (span.outcome == Outcome::Open)
+        --m_openCount;
+    // A late answer overrides a guess (uncertain, unanswered): it is what really happened.
+    span.endMs = qMax(span.startMs, t);
+    span.responseRow = row;
+    span.outcome = !entry.isError ? Outcome::Ok : isRpcError(e.raw) ? Outcome::RpcError : Outcome::ToolError;
+    lane.unresolved.removeOne(span.requestRow);
+    markDirty(lane, index);
+}
+
+void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
+{
+    const TranscriptEvent &e = m_store->event(row);
+    const QString &name = e.event;
+    if (name == "ready"_L1 || name == "session-start"_L1) {
+        // The session's "ready" and the supervisor's "session-start" announce the same
+        // generation; the second one finds its band already open.
+        const int generation = e.details.value("generation"_L1).toInt(e.generation);
+        startBand(lane, generation, row, t);
+    } else if (name == "session-end"_L1 || name == "closed"_L1) {
+        endBand(lane, row, t);
+        settleOpenSpans(lane, t);
+    } else if (name == "reconnect"_L1) {
+        const bool ok = e.details.value("outcome"_L1).toString() == "ok"_L1;
+        lane.markers.append({t, qMax<qint64>(0, qint64(e.details.value("duration_ms"_L1).toDouble())), row,
+                             ok ? MarkerKind::ReconnectOk : MarkerKind::ReconnectFailed});
+    } else if (name == "breaker"_L1) {
+        const QString to = e.details.value("to"_L1).toString();
+        const MarkerKind kind = to == "open"_L1       ? MarkerKind::BreakerOpen
+                                : to == "closed"_L1   ? MarkerKind::BreakerClosed
+                                                      : MarkerKind::BreakerHalfOpen;
+        lane.markers.append({t, 0, row, kind});
+    } else if (name == "fault"_L1) {
+        // The session records the fault as it applies it and the supervisor again with the
+        // verdict ("applied"): one glyph, pointing at the fuller record.
+        const QJsonValue kind = e.details.value("kind"_L1);
+        if (!lane.markers.isEmpty()) {
+            Marker &previous = lane.markers.last();
+            if (previous.kind == MarkerKind::Fault && t - previous.timeMs <= 50
+                && m_store->event(previous.row).details.value("kind"_L1) == kind) {
+                previous.row = row;
+                return;
+            }
+        }
+        lane.markers.append({t, 0, row, MarkerKind::Fault});
+    } else if (name == "classification"_L1) {
+        const bool expired = e.details.value("expired"_L1).toBool();
+        lane.markers.append({t, 0, row, expired ? MarkerKind::ClassificationExpired : MarkerKind::Classification});
+        if (expired)
+            markUncertain(lane, row, t);
+    } else if (name == "recovery-budget-spent"_L1 || name == "keepalive-failed"_L1 || name == "connection-lost"_L1
+               || name == "initialize-failed"_L1) {
+        lane.markers.append({t, 0, row, MarkerKind::Warning});
+    }
+}
+
+void TimelineLayout::startBand(Lane &lane, int generation, int row, qint64 t)
+{
+    if (!lane.bands.isEmpty()) {
+        Band &last = lane.bands.last();
+        if (last.generation == generation && (last.open || row < 0))
+            return;
+        if (last.open) {
+            last.open = false;
+            last.endMs = t;
+            last.endRow = row;
+        }
+    }
+    // A new generation cannot answer the old one's requests (pairing is per generation), and
+    // a verdict about the old session has been given by now.
+    settleOpenSpans(lane, t);
+    lane.unresolved.clear();
+    Band band;
+    band.generation = generation;
+    band.startMs = t;
+    band.startRow = row;
+    lane.bands.append(band);
+}
+
+void TimelineLayout::endBand(Lane &lane, int row, qint64 t)
+{
+    if (lane.bands.isEmpty() || !lane.bands.last().open)
+        return;
+    Band &band = lane.bands.last();
+    band.open = false;
+    band.endMs = t;
+    band.endRow = row;
+}
+
+void TimelineLayout::settleOpenSpans(Lane &lane, qint64 t)
+{
+    // Still listed as unresolved afterwards: a classification right after the close may yet
+    // call them uncertain.
+    for (int requestRow : std::as_const(lane.unresolved)) {
+        const int index = spanIndexOf(lane, requestRow);
+        if (index < 0 || lane.spans.at(index).outcome != Outcome::Open)
+            continue;
+        Span &span = lane.spans[index];
+        span.outcome = Outcome::Unanswered;
+        span.endMs = qMax(span.startMs, t);
+        --m_openCount;
+        markDirty(lane, index);
+    }
+}
+
+void TimelineLayout::markUncertain(Lane &lane, int row, qint64 t)
+{
+    // The transcript does not say which call the supervisor was classifying; the method and
+    // generation it names (when it names them) narrow it down to the calls that could be meant.
+    const QJsonObject &details = m_store->event(row).details;
+    const QString method = details.value("method"_L1).toString();
+    const QJsonValue generation = details.value("generation"_L1);
+    for (auto it = lane.unresolved.begin(); it != lane.unresolved.end();) {
+        const int index = spanIndexOf(lane, *it);
+        if (index < 0) {
+            it = lane.unresolved.erase(it);
+            continue;
+        }
+        Span &span = lane.spans[index];
+        if (span.startMs > t || (!method.isEmpty() && m_store->entry(span.requestRow).method != method)
+            || (generation.isDouble() && span.generation != generation.toInt())) {
+            ++it;
+            continue;
+        }
+        if (span.outcome == Outcome::Open) {
+            --m_openCount;
+            span.endMs = t;
+        }
+        span.outcome = Outcome::Uncertain;
+        markDirty(lane, index);
+        it = lane.unresolved.erase(it);
+    }
+}
+
+int TimelineLayout::spanIndexOf(const Lane &lane, int requestRow) const
+{
+    const auto it = std::lower_bound(lane.spans.cbegin(), lane.spans.cend(), requestRow,
+                                     [](const Span &s, int r) { return s.requestRow < r; });
+    if (it == lane.spans.cend() || it->requestRow != requestRow)
+        return -1;
+    return int(it - lane.spans.cbegin());
+}
+
+int TimelineLayout::pickTrack(const Lane &lane, qint64 t) const
+{
+    for (int k = 0; k < MaxTracks; ++k) {
+        const int index = lane.trackLastRow[k] < 0 ? -1 : spanIndexOf(lane, lane.trackLastRow[k]);
+        if (index < 0)
+            return k;
+        const Span &last = lane.spans.at(index);
+        if (last.outcome != Outcome::Open && last.endMs <= t)
+            return k;
+    }
+    // More concurrent calls than tracks: the last track takes the overflow (drawn overlapping).
+    return MaxTracks - 1;
+}
+
+void TimelineLayout::markDirty(Lane &lane, int spanIndex)
+{
+    lane.maxEndDirtyFrom = lane.maxEndDirtyFrom < 0 ? spanIndex : qMin(lane.maxEndDirtyFrom, spanIndex);
+}
+
+void TimelineLayout::refreshMaxEnd(Lane &lane)
+{
+    if (lane.maxEndDirtyFrom < 0)
+        return;
+    // A response usually closes a recent request, so this pass is short; a call that stayed
+    // open for long pays once for the spans that started after it.
+    const qsizetype n = lane.spans.size();
+    lane.maxEnd.resize(n);
+    qint64 running = lane.maxEndDirtyFrom > 0 ? lane.maxEnd.at(lane.maxEndDirtyFrom - 1) : std::numeric_limits<qint64>::min();
+    for (qsizetype i = lane.maxEndDirtyFrom; i < n; ++i) {
+        const Span &s = lane.spans.at(i);
+        running = qMax(running, s.outcome == Outcome::Open ? s.startMs : s.endMs);
+        lane.maxEnd[i] = running;
+    }
+    lane.maxEndDirtyFrom = -1;
+}
+
+void TimelineLayout::onRowsDropped(int count)
+{
+    if (!m_store || count <= 0)
+        return;
+    // The store dropped its oldest `count` rows: what they started goes, what remains moves
+    // up by `count` rows. Rows only ever grow along each list, so each drop is a prefix.
+    m_firstMs = m_store->size() > 0 ? m_store->event(0).timeMs : 0;
+    if (m_store->size() == 0)
+        m_lastMs = 0;
+    const auto shift = [count](int &row) { row = row >= count ? row - count : -1; };
+    for (Lane &lane : m_lanes) {
+        auto spanEnd = std::lower_bound(lane.spans.begin(), lane.spans.end(), count,
+                                        [](const Span &s, int r) { return s.requestRow < r; });
+        for (auto it = lane.spans.begin(); it != spanEnd; ++it) {
+            if (it->outcome == Outcome::Open)
+                --m_openCount;
+        }
+        lane.spans.erase(lane.spans.begin(), spanEnd);
+        for (Span &s : lane.spans) {
+            shift(s.requestRow);
+            shift(s.responseRow);
+        }
+        lane.maxEndDirtyFrom = 0;
+        refreshMaxEnd(lane);
+
+        auto markerEnd = std::lower_bound(lane.markers.begin(), lane.markers.end(), count,
+                                          [](const Marker &m, int r) { return m.row < r; });
+        lane.markers.erase(lane.markers.begin(), markerEnd);
+        for (Marker &m : lane.markers)
+            shift(m.row);
+
+        // A band goes when its end went; one that started in the dropped part stays, from
+        // the oldest time still in the store.
+        lane.bands.removeIf([count](const Band &b) { return !b.open && b.endRow >= 0 && b.endRow < count; });
+        lane.bands.removeIf([count](const Band &b) { return !b.open && b.endRow < 0 && b.startRow >= 0 && b.startRow < count; });
+        for (Band &b : lane.bands) {
+            if (b.startRow >= 0 && b.startRow < count)
+                b.startMs = qMax(b.startMs, m_firstMs);
+            shift(b.startRow);
+            shift(b.endRow);
+        }
+
+        lane.unresolved.removeIf([count](int r) { return r < count; });
+        for (int &r : lane.unresolved)
+            r -= count;
+        for (int &r : lane.trackLastRow)
+            shift(r);
+    }
+    Q_EMIT changed();
+}
+
+void TimelineLayout::forEachSpan(int lane, qint64 fromMs, qint64 toMs, qint64 nowMs,
+                                 const std::function<void(int, const Span &)> &visit) const
+{
+    const Lane &l = m_lanes.at(lane);
+    const auto first = std::lower_bound(l.maxEnd.cbegin(), l.maxEnd.cend(), fromMs);
+    for (qsizetype i = first - l.maxEnd.cbegin(); i < l.spans.size(); ++i) {
+        const Span &s = l.spans.at(i);
+        if (s.startMs > toMs)
+            break;
+        if (s.outcome != Outcome::Open && s.endMs >= fromMs)
+            visit(int(i), s);
+    }
+    // Open spans all reach "now", so they are kept aside rather than in the running maximum.
+    for (int requestRow : l.unresolved) {
+        const int index = spanIndexOf(l, requestRow);
+        if (index < 0)
+            continue;
+        const Span &s = l.spans.at(index);
+        if (s.outcome == Outcome::Open && s.startMs <= toMs && spanEndMs(s, nowMs) >= fromMs)
+            visit(index, s);
+    }
+}
+
+void TimelineLayout::forEachMarker(int lane, qint64 fromMs, qint64 toMs,
+                                   const std::function<void(int, const Marker &)> &visit) const
+{
+    const QList<Marker> &markers = m_lanes.at(lane).markers;
+    // A reconnect's bracket reaches back by its duration; those are few, the glyph is what counts.
+    auto it = std::lower_bound(markers.cbegin(), markers.cend(), fromMs,
+                               [](const Marker &m, qint64 t) { return m.timeMs < t; });
+    for (; it != markers.cend() && it->timeMs <= toMs; ++it)
+        visit(int(it - markers.cbegin()), *it);
+}
+
+void TimelineLayout::forEachBand(int lane, qint64 fromMs, qint64 toMs, qint64 nowMs,
+                                 const std::function<void(int, const Band &)> &visit) const
+{
+    const QList<Band> &bands = m_lanes.at(lane).bands;
+    // Bands do not overlap and only the last one can be open, so their ends are sorted too.
+    auto it = std::lower_bound(bands.cbegin(), bands.cend(), fromMs,
+                               [nowMs](const Band &b, qint64 t) { return bandEndMs(b, nowMs) < t; });
+    for (; it != bands.cend() && it->startMs <= toMs; ++it)
+        visit(int(it - bands.cbegin()), *it);
+}
+
+int TimelineLayout::markerAt(int lane, qint64 timeMs, qint64 toleranceMs) const
+{
+    if (lane < 0 || lane >= laneCount())
+        return -1;
+    int best = -1;
+    qint64 bestDistance = std::numeric_limits<qint64>::max();
+    // Ties go to the later marker: it is drawn on top.
+    forEachMarker(lane, timeMs - toleranceMs, timeMs + toleranceMs, [&](int index, const Marker &m) {
+        const qint64 d = qAbs(m.timeMs - timeMs);
+        if (d <= bestDistance) {
+            bestDistance = d;
+            best = index;
+        }
+    });
+    return best;
+}
+
+int TimelineLayout::spanAt(int lane, qint64 timeMs, qint64 toleranceMs, qint64 nowMs, int track) const
+{
+    if (lane < 0 || lane >= laneCount())
+        return -1;
+    int best = -1;
+    qint64 bestLength = std::numeric_limits<qint64>::max();
+    qint64 bestDistance = std::numeric_limits<qint64>::max();
+    forEachSpan(lane, timeMs - toleranceMs, timeMs + toleranceMs, nowMs, [&](int index, const Span &s) {
+        if (track >= 0 && s.track != track)
+            return;
+        const qint64 end = spanEndMs(s, nowMs);
+        // Inside beats near; among those, the shortest (a quick call inside a slow one's time).
+        const qint64 distance = timeMs < s.startMs ? s.startMs - timeMs : timeMs > end ? timeMs - end : 0;
+        const qint64 length = end - s.startMs;
+        if (distance < bestDistance || (distance == bestDistance && length < bestLength)) {
+            best = index;
+            bestDistance = distance;
+            bestLength = length;
+        }
+    });
+    return best;
+}
+
+int TimelineLayout::bandAt(int lane, qint64 timeMs, qint64 nowMs) const
+{
+    if (lane < 0 || lane >= laneCount())
+        return -1;
+    int found = -1;
+    forEachBand(lane, timeMs, timeMs, nowMs, [&](int index, const Band &) { found = index; });
+    return found;
+}
+
+TimelineLayout::Hit TimelineLayout::hitTest(int lane, qint64 timeMs, qint64 toleranceMs, qint64 nowMs, int track) const
+{
+    Hit hit;
+    if (lane < 0 || lane >= laneCount())
+        return hit;
+    hit.lane = lane;
+    if ((hit.index = markerAt(lane, timeMs, toleranceMs)) >= 0) {
+        hit.type = HitType::Marker;
+        hit.row = markers(lane).at(hit.index).row;
+    } else if ((hit.index = spanAt(lane, timeMs, toleranceMs, nowMs, track)) >= 0) {
+        hit.type = HitType::Span;
+        hit.row = spans(lane).at(hit.index).requestRow;
+    } else if ((hit.index = bandAt(lane, timeMs, nowMs)) >= 0) {
+        hit.type = HitType::Band;
+    } else {
+        hit.lane = -1;
+    }
+    return hit;
+}
+
+TimelineLayout::Hit TimelineLayout::find(int storeRow) const
+{
+    Hit hit;
+    if (!m_store || storeRow < 0 || storeRow >= m_store->size())
+        return hit;
+    const int lane = laneOf(m_store->event(storeRow).server);
+    if (lane < 0)
+        return hit;
+    const Lane &l = m_lanes.at(lane);
+    const TranscriptStore::Entry &entry = m_store->entry(storeRow);
+    const int requestRow = entry.isResponse ? entry.pairedRow : storeRow;
+    if (const int index = spanIndexOf(l, requestRow); index >= 0)
+        return {HitType::Span, lane, index, requestRow};
+    const auto it = std::lower_bound(l.markers.cbegin(), l.markers.cend(), storeRow,
+                                     [](const Marker &m, int r) { return m.row < r; });
+    if (it != l.markers.cend() && it->row == storeRow)
+        return {HitType::Marker, lane, int(it - l.markers.cbegin()), storeRow};
+    return hit;
+}
+
+QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
+{
+    if (!m_store || hit.lane < 0 || hit.lane >= laneCount() || hit.index < 0)
+        return {};
+    const Lane &lane = m_lanes.at(hit.lane);
+    QStringList lines;
+    switch (hit.type) {
+    case HitType::None:
+        return {};
+    case HitType::Span: {
+        const Span &s = lane.spans.at(hit.index);
+        const TranscriptStore::Entry &request = m_store->entry(s.requestRow);
+        lines << (s.fromServer ? u"server request: "_s : QString()) + request.method + "  id "_L1 + request.id;
+        if (!request.summary.isEmpty())
+            lines << request.summary;
+        const qint64 end = spanEndMs(s, nowMs);
+        switch (s.outcome) {
+        case Outcome::Open:
+            lines << timeText(s.startMs) + " → (waiting)"_L1;
+            lines << u"open for "_s + durationText(end - s.startMs);
+            break;
+        case Outcome::Ok:
+        case Outcome::ToolError:
+        case Outcome::RpcError:
+            lines << timeText(s.startMs) + " → "_L1 + timeText(s.endMs);
+            lines << u"latency "_s + durationText(s.endMs - s.startMs);
+            break;
+        case Outcome::Uncertain:
+        case Outcome::Unanswered:
+            lines << timeText(s.startMs) + " → "_L1 + timeText(s.endMs) + " (no response)"_L1;
+            break;
+        }
+        QString outcome = u"outcome: "_s + outcomeName(s.outcome);
+        if ((s.outcome == Outcome::ToolError || s.outcome == Outcome::RpcError) && s.responseRow >= 0)
+            outcome += " — "_L1 + m_store->entry(s.responseRow).summary;
+        lines << outcome;
+        lines << lane.server + ", generation "_L1 + QString::number(s.generation);
+        break;
+    }
+    case HitType::Marker: {
+        const Marker &m = lane.markers.at(hit.index);
+        const TranscriptEvent &e = m_store->event(m.row);
+        lines << markerName(m.kind) + "  ("_L1 + (e.event.isEmpty() ? TranscriptEvent::directionName(e.direction) : e.event)
+                     + u')';
+        lines << timeText(m.timeMs) + "  "_L1 + lane.server + ", generation "_L1 + QString::number(e.generation);
+        if (e.direction == Direction::Violation)
+            lines << m_store->entry(m.row).summary;
+        for (auto it = e.details.begin(); it != e.details.end(); ++it) {
+            // The supervisor stamps its own copy with these; the row already says them.
+            if (it.key() == "type"_L1 || it.key() == "t_ms"_L1)
+                continue;
+            lines << it.key() + ": "_L1 + valueText(it.value()).left(TranscriptStore::SummaryMaxChars);
+        }
+        break;
+    }
+    case HitType::Band: {
+        const Band &b = lane.bands.at(hit.index);
+        lines << u"generation "_s + QString::number(b.generation) + "  ("_L1 + lane.server + u')';
+        const qint64 end = bandEndMs(b, nowMs);
+        lines << timeText(b.startMs) + " → "_L1 + (b.open ? u"now"_s : timeText(end)) + "  ("_L1
+                     + durationText(end - b.startMs) + u')';
+        if (b.startRow >= 0) {
+            const QString protocol = m_store->event(b.startRow).details.value("protocol_version"_L1).toString();
+            if (!protocol.isEmpty())
+                lines << u"protocol "_s + protocol;
+        }
+        if (!b.open && b.endRow >= 0) {
+            const TranscriptEvent &end = m_store->event(b.endRow);
+            QString cause = end.details.value("cause"_L1).toString();
+            lines << u"ended: "_s + end.event + (cause.isEmpty() ? QString() : ", "_L1 + cause);
+        }
+        break;
+    }
+    }
+    return lines.join(u'\n');
+}
+
+QColor TimelineLayout::outcomeColor(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Ok: return QColor(0x2e, 0x9e, 0x4f);
+    case Outcome::ToolError: return QColor(0xf0, 0x8c, 0x1a);
+    case Outcome::RpcError: return QColor(0xd8, 0x3a, 0x3a);
+    case Outcome::Uncertain: return QColor(0xf5, 0xc4, 0x00);
+    case Outcome::Unanswered: return QColor(0x9a, 0x9a, 0x9a);
+    case Outcome::Open: return QColor(0x3b, 0x82, 0xd6);
+    }
+    return {};
+}
+
+QString TimelineLayout::outcomeName(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Ok: return u"ok"_s;
+    case Outcome::ToolError: return u"tool error"_s;
+    case Outcome::RpcError: return u"JSON-RPC error"_s;
+    case Outcome::Uncertain: return u"uncertain (no answer; the session expired)"_s;
+    case Outcome::Unanswered: return u"unanswered (the session ended first)"_s;
+    case Outcome::Open: return u"open"_s;
+    }
+    return {};
+}
+
+QColor TimelineLayout::markerColor(MarkerKind kind)
+{
+    switch (kind) {
+    case MarkerKind::ReconnectOk: return QColor(0x22, 0xa3, 0x4a);
+    case MarkerKind::ReconnectFailed: return QColor(0xdc, 0x26, 0x26);
+    case MarkerKind::BreakerOpen: return QColor(0x99, 0x1b, 0x1b);
+    case MarkerKind::BreakerHalfOpen: return QColor(0xd9, 0x77, 0x06);
+    case MarkerKind::BreakerClosed: return QColor(0x15, 0x80, 0x3d);
+    case MarkerKind::Fault: return QColor(0x93, 0x33, 0xea);
+    case MarkerKind::Classification: return QColor(0x64, 0x74, 0x8b);
+    case MarkerKind::ClassificationExpired: return QColor(0xea, 0xb3, 0x08);
+    case MarkerKind::Warning: return QColor(0xea, 0x58, 0x0c);
+    }
+    return {};
+}
+
+QString TimelineLayout::markerName(MarkerKind kind)
+{
+    switch (kind) {
+    case MarkerKind::ReconnectOk: return u"reconnected"_s;
+    case MarkerKind::ReconnectFailed: return u"reconnect failed"_s;
+    case MarkerKind::BreakerOpen: return u"breaker opened"_s;
+    case MarkerKind::BreakerHalfOpen: return u"breaker half-open"_s;
+    case MarkerKind::BreakerClosed: return u"breaker closed"_s;
+    case MarkerKind::Fault: return u"fault injected"_s;
+    case MarkerKind::Classification: return u"error classified"_s;
+    case MarkerKind::ClassificationExpired: return u"session expired"_s;
+    case MarkerKind::Warning: return u"warning"_s;
+    }
+    return {};
+}
+
+} // namespace Sonde
