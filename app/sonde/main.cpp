@@ -4,6 +4,7 @@
 #include "engine/corehost.h"
 #include "mainwindow.h"
 #include "serverlistmodel.h"
+#include "toolspanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -39,7 +40,9 @@ int main(int argc, char **argv)
                                    QStringLiteral("Ignore (and do not overwrite) the saved workspace."));
     const QCommandLineOption import(QStringLiteral("import"), QStringLiteral("Import servers from an MCP JSON file."),
                                     QStringLiteral("file"));
-    parser.addOptions({screenshot, delay, tab, fresh, import});
+    const QCommandLineOption exercise(QStringLiteral("exercise"),
+                                      QStringLiteral("For screenshots: call a tool, then expire a session under a write."));
+    parser.addOptions({screenshot, delay, tab, fresh, import, exercise});
     parser.process(app);
 
     Sonde::CoreHost host;
@@ -61,6 +64,21 @@ int main(int argc, char **argv)
         window.tabs()->setCurrentIndex(parser.value(tab).toInt());
     window.show();
 
+    if (parser.isSet(exercise)) {
+        // A short scripted session on the demo server, so screenshots show real traffic,
+        // a structured answer, a reconnect and an uncertain write.
+        QTimer::singleShot(700, &window, [&window] {
+            window.toolsPanel()->selectTool(QStringLiteral("get-weather"));
+            window.toolsPanel()->requestCall();
+        });
+        QTimer::singleShot(1000, &window, [&window, &host] {
+            Sonde::Fault f;
+            f.kind = Sonde::Fault::Kind::ExpireAfterDispatch;
+            host.injectFault(window.currentServer(), f);
+            window.toolsPanel()->selectTool(QStringLiteral("increment-counter"));
+            window.toolsPanel()->requestCall();
+        });
+    }
     if (parser.isSet(screenshot)) {
         QTimer::singleShot(parser.value(delay).toInt(), &window, [&window, path = parser.value(screenshot)] {
             window.grab().save(path);

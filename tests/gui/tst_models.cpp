@@ -110,6 +110,8 @@ private Q_SLOTS:
                                           << QStringList{u"read-only"_s} << true << u"server hint"_s;
         QTest::newRow("a destructive idempotent tool") << QJsonObject{{"readOnlyHint"_L1, false}, {"idempotentHint"_L1, true}}
                                                        << QStringList{u"destructive"_s, u"idempotent"_s, u"open-world"_s} << false << u"server hint"_s;
+        QTest::newRow("a non-destructive write") << QJsonObject{{"readOnlyHint"_L1, false}, {"destructiveHint"_L1, false}, {"openWorldHint"_L1, false}}
+                                                 << QStringList{u"write"_s} << false << u"server hint"_s;
         QTest::newRow("an unannotated tool takes the spec's defaults") << QJsonObject{}
                                                                         << QStringList{u"destructive"_s, u"open-world"_s} << false << u"default"_s;
     }

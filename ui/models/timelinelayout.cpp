@@ -91,6 +91,7 @@ void TimelineLayout::rebuild()
     m_lanes.clear();
     m_laneIndex.clear();
     m_firstMs = m_lastMs = 0;
+    m_hasTime = false;
     m_openCount = 0;
     if (m_store && m_store->size() > 0) {
         onRowsAppended(0, m_store->size() - 1);
@@ -139,8 +140,10 @@ void TimelineLayout::take(int row)
     // store fed from elsewhere (an imported file) and costs nothing otherwise.
     const qint64 t = qMax(e.timeMs, lane.lastMs);
     lane.lastMs = t;
-    if (m_lastMs == 0 && m_firstMs == 0)
-        m_firstMs = t;
+    if (!m_hasTime) {
+        m_firstMs = m_lastMs = t;
+        m_hasTime = true;
+    }
     m_firstMs = qMin(m_firstMs, t);
     m_lastMs = qMax(m_lastMs, t);
 
@@ -241,7 +244,9 @@ void TimelineLayout::startBand(Lane &lane, int generation, int row, qint64 t)
 {
     if (!lane.bands.isEmpty()) {
         Band &last = lane.bands.last();
-        if (last.generation == generation && (last.open || row < 0))
+        // Generations only grow: the same number again is the second announcement of it (or a
+        // late one after its end), never a new band.
+        if (last.generation == generation)
             return;
         if (last.open) {
             last.open = false;
@@ -367,8 +372,10 @@ void TimelineLayout::onRowsDropped(int count)
     // The store dropped its oldest `count` rows: what they started goes, what remains moves
     // up by `count` rows. Rows only ever grow along each list, so each drop is a prefix.
     m_firstMs = m_store->size() > 0 ? m_store->event(0).timeMs : 0;
-    if (m_store->size() == 0)
+    if (m_store->size() == 0) {
         m_lastMs = 0;
+        m_hasTime = false;
+    }
     const auto shift = [count](int &row) { row = row >= count ? row - count : -1; };
     for (Lane &lane : m_lanes) {
         auto spanEnd = std::lower_bound(lane.spans.begin(), lane.spans.end(), count,
@@ -393,8 +400,11 @@ void TimelineLayout::onRowsDropped(int count)
 
         // A band goes when its end went; one that started in the dropped part stays, from
         // the oldest time still in the store.
-        lane.bands.removeIf([count](const Band &b) { return !b.open && b.endRow >= 0 && b.endRow < count; });
-        lane.bands.removeIf([count](const Band &b) { return !b.open && b.endRow < 0 && b.startRow >= 0 && b.startRow < count; });
+        // (A band closed by an inferred successor has no end row; its time tells.)
+        const qint64 firstMs = m_firstMs;
+        lane.bands.removeIf([count, firstMs](const Band &b) {
+            return !b.open && ((b.endRow >= 0 && b.endRow < count) || b.endMs < firstMs);
+        });
         for (Band &b : lane.bands) {
             if (b.startRow >= 0 && b.startRow < count)
                 b.startMs = qMax(b.startMs, m_firstMs);
@@ -438,7 +448,8 @@ void TimelineLayout::forEachMarker(int lane, qint64 fromMs, qint64 toMs,
                                    const std::function<void(int, const Marker &)> &visit) const
 {
     const QList<Marker> &markers = m_lanes.at(lane).markers;
-    // A reconnect's bracket reaches back by its duration; those are few, the glyph is what counts.
+    // Searched by the glyph's time only: a reconnect's bracket (its duration, drawn to the
+    // left) whose glyph is past the right edge is not drawn, which costs little.
     auto it = std::lower_bound(markers.cbegin(), markers.cend(), fromMs,
                                [](const Marker &m, qint64 t) { return m.timeMs < t; });
     for (; it != markers.cend() && it->timeMs <= toMs; ++it)
@@ -563,23 +574,23 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
         const qint64 end = spanEndMs(s, nowMs);
         switch (s.outcome) {
         case Outcome::Open:
-            lines << timeText(s.startMs) + " → (waiting)"_L1;
+            lines << timeText(s.startMs) + u" → (waiting)"_s;
             lines << u"open for "_s + durationText(end - s.startMs);
             break;
         case Outcome::Ok:
         case Outcome::ToolError:
         case Outcome::RpcError:
-            lines << timeText(s.startMs) + " → "_L1 + timeText(s.endMs);
+            lines << timeText(s.startMs) + u" → "_s + timeText(s.endMs);
             lines << u"latency "_s + durationText(s.endMs - s.startMs);
             break;
         case Outcome::Uncertain:
         case Outcome::Unanswered:
-            lines << timeText(s.startMs) + " → "_L1 + timeText(s.endMs) + " (no response)"_L1;
+            lines << timeText(s.startMs) + u" → "_s + timeText(s.endMs) + " (no response)"_L1;
             break;
         }
         QString outcome = u"outcome: "_s + outcomeName(s.outcome);
         if ((s.outcome == Outcome::ToolError || s.outcome == Outcome::RpcError) && s.responseRow >= 0)
-            outcome += " — "_L1 + m_store->entry(s.responseRow).summary;
+            outcome += u" — "_s + m_store->entry(s.responseRow).summary;
         lines << outcome;
         lines << lane.server + ", generation "_L1 + QString::number(s.generation);
         break;
@@ -604,7 +615,7 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
         const Band &b = lane.bands.at(hit.index);
         lines << u"generation "_s + QString::number(b.generation) + "  ("_L1 + lane.server + u')';
         const qint64 end = bandEndMs(b, nowMs);
-        lines << timeText(b.startMs) + " → "_L1 + (b.open ? u"now"_s : timeText(end)) + "  ("_L1
+        lines << timeText(b.startMs) + u" → "_s + (b.open ? u"now"_s : timeText(end)) + "  ("_L1
                      + durationText(end - b.startMs) + u')';
         if (b.startRow >= 0) {
             const QString protocol = m_store->event(b.startRow).details.value("protocol_version"_L1).toString();
@@ -612,9 +623,9 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
                 lines << u"protocol "_s + protocol;
         }
         if (!b.open && b.endRow >= 0) {
-            const TranscriptEvent &end = m_store->event(b.endRow);
-            QString cause = end.details.value("cause"_L1).toString();
-            lines << u"ended: "_s + end.event + (cause.isEmpty() ? QString() : ", "_L1 + cause);
+            const TranscriptEvent &ender = m_store->event(b.endRow);
+            const QString cause = ender.details.value("cause"_L1).toString();
+            lines << u"ended: "_s + ender.event + (cause.isEmpty() ? QString() : ", "_L1 + cause);
         }
         break;
     }

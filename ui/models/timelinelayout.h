@@ -190,6 +190,7 @@ private:
     QHash<QString, int> m_laneIndex;
     qint64 m_firstMs = 0;
     qint64 m_lastMs = 0;
+    bool m_hasTime = false;
     int m_openCount = 0;
 };
 

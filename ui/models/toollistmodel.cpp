@@ -39,6 +39,8 @@ QStringList ToolListModel::badges(const QJsonObject &tool)
         out.append(u"read-only"_s);
     else if (a.value("destructiveHint"_L1).toBool(true))
         out.append(u"destructive"_s);
+    else
+        out.append(u"write"_s); // changes state, but additively
     if (a.value("idempotentHint"_L1).toBool(false))
         out.append(u"idempotent"_s);
     if (a.value("openWorldHint"_L1).toBool(true))

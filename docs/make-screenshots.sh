@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Starts Sonde under Xvfb against the built-in demo server, exercises it (a tool call, then a
+# session expired under a write) and saves one screenshot per view into docs/screenshots/.
+# Run after a build: docs/make-screenshots.sh [build-dir]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build}"
+out=docs/screenshots
+mkdir -p "$out"
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+shot() { # tab-index name
+  HOME="$home" XDG_CONFIG_HOME="$home/.config" xvfb-run -a -s "-screen 0 1280x800x24" \
+    "$build/bin/sonde" --no-saved-workspace --exercise --tab "$1" --screenshot "$out/$2.png" --screenshot-delay 2500
+  echo "wrote $out/$2.png"
+}
+shot 0 session
+shot 1 tools
+shot 2 health
+shot 3 transcript
+shot 4 resources
