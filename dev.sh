@@ -64,7 +64,9 @@ case "${1:-}" in
   bench)
     install_missing; build
     build/bin/sonde-bench-stdio "${@:2}"
-    build/bin/sonde-bench-http "${@:2}" ;;
+    build/bin/sonde-bench-http "${@:2}"
+    build/bin/sonde-bench-recovery
+    QT_QPA_PLATFORM=offscreen build/bin/sonde-bench-gui ;;
   *)
     echo "usage: ./dev.sh run|test|bench" >&2; exit 2 ;;
 esac

@@ -26,6 +26,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -34,6 +35,7 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 static constexpr int MaxStderrLines = 5000;
+static constexpr int MaxLogBatch = 500;
 
 MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m_host(host)
 {
@@ -81,6 +83,17 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_log->setObjectName(u"logView"_s);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(10'000);
+    m_logTimer = new QTimer(this);
+    m_logTimer->setSingleShot(true);
+    m_logTimer->setInterval(100);
+    connect(m_logTimer, &QTimer::timeout, this, [this] {
+        if (m_skippedLog > 0)
+            m_log->appendPlainText(tr("… %n more notification(s) not shown here: the Transcript has them all", nullptr, m_skippedLog));
+        m_skippedLog = 0;
+        if (!m_pendingLog.isEmpty())
+            m_log->appendPlainText(m_pendingLog.join(u'\n'));
+        m_pendingLog.clear();
+    });
     m_tabs->addTab(m_session, tr("Session"));
     m_tabs->addTab(m_tools, tr("Tools"));
     m_tabs->addTab(m_health, tr("Health"));
@@ -114,6 +127,9 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     });
     connect(m_session, &SessionPanel::disconnectRequested, this, [this] { m_host.disconnectServer(m_current); });
     connect(m_session, &SessionPanel::connectRequested, this, [this] { m_host.connectServer(m_current); });
+    connect(m_session, &SessionPanel::logLevelRequested, this, [this](const QString &level) {
+        m_commandTickets.insert(m_host.call(m_current, u"logging/setLevel"_s, {{"level"_L1, level}}), tr("log level %1").arg(level));
+    });
     connect(m_session, &SessionPanel::pingRequested, this, [this] {
         m_commandTickets.insert(m_host.call(m_current, u"ping"_s), tr("ping"));
     });
@@ -312,8 +328,16 @@ void MainWindow::onNotification(const ServerNotification &n)
     if (n.method == "notifications/message"_L1)
         text = u"[%1] %2"_s.arg(n.params.value("level"_L1).toString(),
                                 n.params.value("data"_L1).isString() ? n.params.value("data"_L1).toString() : text);
-    m_log->appendPlainText(u"%1 %2 %3 %4"_s.arg(QDateTime::fromMSecsSinceEpoch(n.timeMs).toString(u"HH:mm:ss.zzz"_s), n.server,
-                                                  n.method, text));
+    // Appended in batches: laying out one line per notification stalls the GUI thread when a
+    // server floods (10,000 per second); the transcript keeps every message anyway.
+    m_pendingLog.append(u"%1 %2 %3 %4"_s.arg(QDateTime::fromMSecsSinceEpoch(n.timeMs).toString(u"HH:mm:ss.zzz"_s), n.server,
+                                             n.method, text));
+    if (m_pendingLog.size() > MaxLogBatch) {
+        m_skippedLog += int(m_pendingLog.size()) - MaxLogBatch;
+        m_pendingLog.erase(m_pendingLog.begin(), m_pendingLog.end() - MaxLogBatch);
+    }
+    if (!m_logTimer->isActive())
+        m_logTimer->start();
 }
 
 void MainWindow::onTranscript(const TranscriptBatch &batch)
@@ -461,6 +485,7 @@ void MainWindow::saveWorkspace(QSettings &settings) const
     settings.setValue(u"window/state"_s, saveState());
     settings.setValue(u"window/split"_s, m_split->saveState());
     settings.setValue(u"window/tab"_s, m_tabs->currentIndex());
+    settings.setValue(u"window/transcriptColumns"_s, m_transcriptPanel->saveLayout());
 }
 
 void MainWindow::loadWorkspace(QSettings &settings)
@@ -488,6 +513,7 @@ void MainWindow::loadWorkspace(QSettings &settings)
     restoreState(settings.value(u"window/state"_s).toByteArray());
     m_split->restoreState(settings.value(u"window/split"_s).toByteArray());
     m_tabs->setCurrentIndex(settings.value(u"window/tab"_s, 1).toInt());
+    m_transcriptPanel->restoreLayout(settings.value(u"window/transcriptColumns"_s).toByteArray());
     selectServer(settings.value(u"workspace/current"_s).toString());
 }
 

@@ -104,6 +104,9 @@ private:
     QHash<QString, QStringList> m_roots;
     QSet<quint64> m_toolListTickets;
     QHash<quint64, QString> m_commandTickets; // ticket -> what it was, for the status bar
+    QStringList m_pendingLog; // log lines waiting for the next batched append
+    class QTimer *m_logTimer = nullptr;
+    int m_skippedLog = 0;
     quint64 m_callTicket = 0;
     QString m_callServer;
 };

@@ -5,6 +5,7 @@
 #include "serverlistmodel.h"
 
 #include <QClipboard>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -44,6 +45,14 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     buttons->addWidget(m_connect);
     buttons->addWidget(ping);
     buttons->addStretch();
+    auto *level = new QComboBox(this);
+    level->setObjectName(u"logLevel"_s);
+    level->setToolTip(tr("logging/setLevel: the least severe log message the server should send"));
+    level->addItems({u"debug"_s, u"info"_s, u"notice"_s, u"warning"_s, u"error"_s, u"critical"_s, u"alert"_s, u"emergency"_s});
+    level->setCurrentText(u"info"_s);
+    connect(level, &QComboBox::textActivated, this, &SessionPanel::logLevelRequested);
+    buttons->addWidget(new QLabel(tr("Log level"), this));
+    buttons->addWidget(level);
     outer->addLayout(buttons);
     connect(reconnect, &QPushButton::clicked, this, &SessionPanel::reconnectRequested);
     connect(ping, &QPushButton::clicked, this, &SessionPanel::pingRequested);

@@ -32,6 +32,7 @@ Q_SIGNALS:
     void disconnectRequested();
     void connectRequested();
     void pingRequested();
+    void logLevelRequested(const QString &level);
 
 private:
     QLabel *m_state = nullptr;

@@ -108,6 +108,17 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent) : QWid
     connect(clear, &QPushButton::clicked, m_store, &TranscriptStore::clear);
 }
 
+QByteArray TranscriptPanel::saveLayout() const
+{
+    return m_table->horizontalHeader()->saveState();
+}
+
+void TranscriptPanel::restoreLayout(const QByteArray &state)
+{
+    if (!state.isEmpty())
+        m_table->horizontalHeader()->restoreState(state);
+}
+
 void TranscriptPanel::focusFilter()
 {
     m_text->setFocus();

@@ -29,6 +29,8 @@ public:
     // Writes what the filters show; format "jsonl" or "md". Returns an error text or empty.
     QString exportTo(const QString &path, const QString &format) const;
     TranscriptFilterProxyModel *proxy() const { return m_proxy; }
+    QByteArray saveLayout() const;
+    void restoreLayout(const QByteArray &state);
 
 public Q_SLOTS:
     void focusFilter();
