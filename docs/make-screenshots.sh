@@ -19,4 +19,5 @@ shot 0 session
 shot 1 tools
 shot 2 health
 shot 3 transcript
-shot 4 resources
+shot 4 timeline
+shot 5 resources

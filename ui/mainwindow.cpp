@@ -8,6 +8,7 @@
 #include "serverdialog.h"
 #include "serverlistmodel.h"
 #include "sessionpanel.h"
+#include "timelinewidget.h"
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
@@ -77,6 +78,9 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_tools = new ToolsPanel(m_tabs);
     m_health = new HealthPanel(m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
+    m_timeline = new TimelineWidget(m_tabs);
+    m_timeline->setObjectName(u"timeline"_s);
+    m_timeline->setStore(m_transcript);
     m_resources = new ResourcesPanel(m_tabs);
     m_prompts = new PromptsPanel(m_tabs);
     m_log = new QPlainTextEdit(m_tabs);
@@ -98,6 +102,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_tabs->addTab(m_tools, tr("Tools"));
     m_tabs->addTab(m_health, tr("Health"));
     m_tabs->addTab(m_transcriptPanel, tr("Transcript"));
+    m_tabs->addTab(m_timeline, tr("Timeline"));
     m_tabs->addTab(m_resources, tr("Resources"));
     m_tabs->addTab(m_prompts, tr("Prompts"));
     m_tabs->addTab(m_log, tr("Log"));
@@ -137,6 +142,12 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     connect(m_tools, &ToolsPanel::cancelRequested, this, &MainWindow::cancelCall);
     connect(m_tools, &ToolsPanel::overrideChanged, this, [this](const QString &tool, std::optional<bool> readOnly) {
         m_host.setToolOverride(m_current, tool, readOnly);
+    });
+    connect(m_timeline, &TimelineWidget::activated, this, [this](int row) {
+        // Click to jump to the message: the transcript shows it, filters permitting.
+        m_tabs->setCurrentWidget(m_transcriptPanel);
+        if (!m_transcriptPanel->selectStoreRow(row))
+            status(tr("That message is hidden by the transcript's filters"));
     });
     connect(m_resources, &ResourcesPanel::readRequested, this, [this](const QString &uri) {
         m_panelTickets.insert(m_host.call(m_current, u"resources/read"_s, {{"uri"_L1, uri}}), u"read"_s);

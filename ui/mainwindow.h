@@ -27,6 +27,7 @@ class ResourcesPanel;
 class ServerListModel;
 class ServerStore;
 class SessionPanel;
+class TimelineWidget;
 class ToolsPanel;
 class TranscriptPanel;
 class TranscriptStore;
@@ -59,6 +60,7 @@ public:
     TranscriptPanel *transcriptPanel() const { return m_transcriptPanel; }
     ResourcesPanel *resourcesPanel() const { return m_resources; }
     PromptsPanel *promptsPanel() const { return m_prompts; }
+    TimelineWidget *timeline() const { return m_timeline; }
     QTabWidget *tabs() const { return m_tabs; }
     GuiServerRequestHandler *requestHandler() const { return m_handler; }
 
@@ -91,6 +93,7 @@ private:
     TranscriptPanel *m_transcriptPanel = nullptr;
     ResourcesPanel *m_resources = nullptr;
     PromptsPanel *m_prompts = nullptr;
+    TimelineWidget *m_timeline = nullptr;
     QPlainTextEdit *m_log = nullptr;
     QString m_current;
     QHash<QString, QJsonArray> m_toolLists;

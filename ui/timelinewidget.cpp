@@ -150,6 +150,11 @@ void TimelineWidget::setStore(TranscriptStore *store)
     onLayoutChanged();
 }
 
+TranscriptStore *TimelineWidget::store() const
+{
+    return m_store;
+}
+
 void TimelineWidget::setNowFunction(std::function<qint64()> now)
 {
     m_now = now ? std::move(now) : std::function<qint64()>([] { return QDateTime::currentMSecsSinceEpoch(); });
@@ -245,6 +250,8 @@ double TimelineWidget::minViewStart() const
 
 void TimelineWidget::setFollowing(bool following)
 {
+    if (!following)
+        m_fitPending = false;
     if (m_following == following)
         return;
     m_following = following;
@@ -311,6 +318,7 @@ void TimelineWidget::fitAll()
     const double span = qMax<double>(1.0, double(liveEndMs() - m_layout->firstTimeMs()));
     // The data plus both margins fills the width exactly.
     m_msPerPx = std::clamp(span / (1.0 - 2 * FollowMargin) / plotWidth(), MinMsPerPx, MaxMsPerPx);
+    m_fitPending = !isVisible();
     setFollowing(true);
     applyFollow();
     syncScrollBars();
@@ -633,6 +641,11 @@ bool TimelineWidget::viewportEvent(QEvent *event)
 void TimelineWidget::resizeEvent(QResizeEvent *event)
 {
     QAbstractScrollArea::resizeEvent(event);
+    if (m_fitPending && m_following) {
+        fitAll();
+        m_fitPending = false;
+        return;
+    }
     onLayoutChanged();
 }
 

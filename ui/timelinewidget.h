@@ -32,7 +32,7 @@ public:
     ~TimelineWidget() override;
 
     void setStore(TranscriptStore *store);
-    TranscriptStore *store() const { return m_store; }
+    TranscriptStore *store() const;
     const TimelineLayout *timelineLayout() const { return m_layout; }
 
     // "Now" on the transcript's clock (ms since the epoch), where open calls and the current
@@ -124,6 +124,8 @@ private:
     double m_viewStartMs = 0;
     double m_msPerPx = 100; // a minute across 600 px until there is data to fit
     bool m_following = true;
+    // fitAll() before the widget had its size (hidden, not laid out yet): fit again on resize.
+    bool m_fitPending = false;
     int m_labelWidth = 100;
 
     // Scroll bar values are ints: they count m_scrollUnitMs from m_scrollOriginMs.

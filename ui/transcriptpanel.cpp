@@ -108,6 +108,25 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent) : QWid
     connect(clear, &QPushButton::clicked, m_store, &TranscriptStore::clear);
 }
 
+bool TranscriptPanel::selectStoreRow(int row)
+{
+    if (row < 0 || row >= m_model->rowCount())
+        return false;
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    if (!index.isValid())
+        return false;
+    m_follow->setChecked(false);
+    m_table->setCurrentIndex(index);
+    m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
+int TranscriptPanel::currentStoreRow() const
+{
+    const QModelIndex index = m_proxy->mapToSource(m_table->currentIndex());
+    return index.isValid() ? index.row() : -1;
+}
+
 QByteArray TranscriptPanel::saveLayout() const
 {
     return m_table->horizontalHeader()->saveState();

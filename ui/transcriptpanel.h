@@ -29,6 +29,10 @@ public:
     // Writes what the filters show; format "jsonl" or "md". Returns an error text or empty.
     QString exportTo(const QString &path, const QString &format) const;
     TranscriptFilterProxyModel *proxy() const { return m_proxy; }
+    // Shows one event of the store (e.g. what the timeline was clicked on); false when the
+    // filters hide it.
+    bool selectStoreRow(int row);
+    int currentStoreRow() const;
     QByteArray saveLayout() const;
     void restoreLayout(const QByteArray &state);
 

@@ -10,7 +10,10 @@
 #include "resourcespanel.h"
 #include "sessionpanel.h"
 #include "testpaths.h"
+#include "timelinelayout.h"
+#include "timelinewidget.h"
 #include "toolspanel.h"
+#include "transcriptstore.h"
 #include "transcriptpanel.h"
 
 #include <QApplication>
@@ -174,6 +177,25 @@ private Q_SLOTS:
         QCOMPARE(style->text(), u"pirate"_s);
         QTest::mouseClick(panel->findChild<QPushButton *>(u"getPromptButton"_s), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(panel->messagesText().contains(u"Greet Ada in a pirate style."_s), 5000);
+    }
+
+    void clickingTheTimelineJumpsToTheMessageInTheTranscript()
+    {
+        call(u"get-counter"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"counter = "_s), 5000);
+        TranscriptStore *store = m_window->transcriptStore();
+        int row = -1;
+        QTRY_VERIFY_WITH_TIMEOUT([&] {
+            for (int i = 0; i < store->size(); ++i)
+                if (store->entry(i).method == "tools/call"_L1 && store->entry(i).isRequest)
+                    row = i;
+            return row >= 0;
+        }(), 5000);
+        // The timeline lays the call out as a span whose activation names its request row.
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->timeline()->timelineLayout()->find(row).type != TimelineLayout::HitType::None, 5000);
+        Q_EMIT m_window->timeline()->activated(row);
+        QCOMPARE(m_window->tabs()->currentWidget(), m_window->transcriptPanel());
+        QCOMPARE(m_window->transcriptPanel()->currentStoreRow(), row);
     }
 
     void theTranscriptExportsAndEveryLineParsesBack()

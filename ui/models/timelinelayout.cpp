@@ -85,6 +85,11 @@ void TimelineLayout::setStore(TranscriptStore *store)
     rebuild();
 }
 
+TranscriptStore *TimelineLayout::store() const
+{
+    return m_store;
+}
+
 void TimelineLayout::rebuild()
 {
     const bool hadLanes = !m_lanes.isEmpty();
@@ -225,6 +230,7 @@ void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
             if (previous.kind == MarkerKind::Fault && t - previous.timeMs <= 50
                 && m_store->event(previous.row).details.value("kind"_L1) == kind) {
                 previous.row = row;
+                previous.timeMs = t;
                 return;
             }
         }

@@ -94,7 +94,7 @@ public:
 
     // Rebuilds from the store's current rows, then follows it. nullptr detaches.
     void setStore(TranscriptStore *store);
-    TranscriptStore *store() const { return m_store; }
+    TranscriptStore *store() const;
 
     int laneCount() const { return int(m_lanes.size()); }
     int laneOf(const QString &server) const { return m_laneIndex.value(server, -1); }
