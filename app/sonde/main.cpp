@@ -4,6 +4,7 @@
 #include "engine/corehost.h"
 #include "mainwindow.h"
 #include "serverlistmodel.h"
+#include "timelinewidget.h"
 #include "toolspanel.h"
 
 #include <QApplication>
@@ -81,6 +82,8 @@ int main(int argc, char **argv)
     }
     if (parser.isSet(screenshot)) {
         QTimer::singleShot(parser.value(delay).toInt(), &window, [&window, path = parser.value(screenshot)] {
+            if (window.tabs()->currentWidget() == window.timeline())
+                window.timeline()->fitAll();
             window.grab().save(path);
             QApplication::quit();
         });
