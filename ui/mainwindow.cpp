@@ -156,6 +156,14 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
         m_commandTickets.insert(m_host.call(m_current, on ? u"resources/subscribe"_s : u"resources/unsubscribe"_s, {{"uri"_L1, uri}}),
                                 on ? tr("subscribe %1").arg(uri) : tr("unsubscribe %1").arg(uri));
     });
+    connect(m_resources, &ResourcesPanel::completionRequested, this,
+            [this](const QString &uriTemplate, const QString &argument, const QString &value, const QJsonObject &context) {
+                QJsonObject params{{"ref"_L1, QJsonObject{{"type"_L1, "ref/resource"_L1}, {"uri"_L1, uriTemplate}}},
+                                   {"argument"_L1, QJsonObject{{"name"_L1, argument}, {"value"_L1, value}}}};
+                if (!context.isEmpty())
+                    params.insert("context"_L1, QJsonObject{{"arguments"_L1, context}});
+                m_panelTickets.insert(m_host.call(m_current, u"completion/complete"_s, params), u"rcomplete:"_s + argument);
+            });
     connect(m_prompts, &PromptsPanel::getRequested, this, [this](const QString &name, const QJsonObject &args) {
         m_panelTickets.insert(m_host.call(m_current, u"prompts/get"_s, {{"name"_L1, name}, {"arguments"_L1, args}}), u"get"_s);
     });
@@ -233,6 +241,7 @@ void MainWindow::showCurrent()
     m_tools->setTools(m_toolLists.value(m_current));
     showLists();
     m_prompts->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
+    m_resources->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
     setWindowTitle(u"Sonde — %1"_s.arg(m_current));
 }
 
@@ -271,8 +280,10 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
         if (s.serverCapabilities.contains("prompts"_L1))
             m_panelTickets.insert(m_host.call(s.server, u"prompts/list"_s), u"list"_s);
     }
-    if (s.server == m_current)
+    if (s.server == m_current) {
         m_prompts->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
+        m_resources->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
+    }
     if (s.server == m_current) {
         m_session->setSnapshot(s);
         m_health->setSnapshot(s);
@@ -309,6 +320,11 @@ void MainWindow::onCallFinished(const CallOutcome &o)
             for (const QJsonValue &v : o.result.toObject().value("completion"_L1).toObject().value("values"_L1).toArray())
                 values.append(v.toString());
             m_prompts->showCompletion(kind.mid(9), values);
+        } else if (o.server == m_current && kind.startsWith("rcomplete:"_L1)) {
+            QStringList values;
+            for (const QJsonValue &v : o.result.toObject().value("completion"_L1).toObject().value("values"_L1).toArray())
+                values.append(v.toString());
+            m_resources->showCompletion(kind.mid(10), values);
         }
         return;
     }

@@ -94,7 +94,19 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
     m_updates->setObjectName(u"resourceUpdates"_s);
     m_content = new JsonView(right);
     m_content->setObjectName(u"resourceContent"_s);
+    m_suggest = new QPushButton(tr("Suggest values"), right);
+    m_suggest->setObjectName(u"templateSuggestButton"_s);
+    m_suggest->setToolTip(tr("Ask the server to complete the parameter being edited (completion/complete)"));
+    m_suggest->hide();
+    m_suggestionModel = new QStringListModel(this);
+    m_suggestions = new QListView(right);
+    m_suggestions->setObjectName(u"templateSuggestions"_s);
+    m_suggestions->setModel(m_suggestionModel);
+    m_suggestions->setMaximumHeight(80);
+    m_suggestions->hide();
     rightLayout->addWidget(m_parameters);
+    rightLayout->addWidget(m_suggest);
+    rightLayout->addWidget(m_suggestions);
     rightLayout->addWidget(m_uri);
     rightLayout->addLayout(buttons);
     rightLayout->addWidget(m_updates);
@@ -103,6 +115,8 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
 
     connect(m_resourceList->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &i) {
         m_parameters->hide();
+        m_suggest->hide();
+        m_suggestions->hide();
         m_template.clear();
         m_uri->setText(i.data(JsonListModel::ObjectRole).toJsonObject().value("uri"_L1).toString());
     });
@@ -116,11 +130,32 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
         }
         m_parameters->setSchema({{"type"_L1, "object"_L1}, {"properties"_L1, props}, {"required"_L1, required}});
         m_parameters->show();
+        m_suggest->setVisible(m_suggest->isEnabled());
+        m_suggestions->setVisible(m_suggest->isEnabled());
+        m_suggestionModel->setStringList({});
         m_uri->setText(expandTemplate(m_template, {}));
     });
     connect(m_parameters, &SchemaFormWidget::valueChanged, this, [this] {
         if (!m_template.isEmpty())
             m_uri->setText(expandTemplate(m_template, m_parameters->value()));
+    });
+    connect(m_suggest, &QPushButton::clicked, this, [this] {
+        QString argument;
+        if (QWidget *focus = m_parameters->focusWidget(); focus && focus->objectName().startsWith("field:"_L1))
+            argument = focus->objectName().mid(6);
+        if (argument.isEmpty())
+            argument = templateVariables(m_template).value(0);
+        if (argument.isEmpty())
+            return;
+        m_suggestionArgument = argument;
+        QJsonObject others = m_parameters->value();
+        const QString value = others.take(argument).toString();
+        Q_EMIT completionRequested(m_template, argument, value, others);
+    });
+    connect(m_suggestions, &QListView::activated, this, [this](const QModelIndex &i) {
+        QJsonObject v = m_parameters->value();
+        v.insert(m_suggestionArgument, i.data().toString());
+        m_parameters->setValue(v);
     });
     connect(read, &QPushButton::clicked, this, [this] { Q_EMIT readRequested(uri()); });
     connect(m_uri, &QLineEdit::returnPressed, this, [this] { Q_EMIT readRequested(uri()); });
@@ -164,6 +199,21 @@ void ResourcesPanel::showRead(const CallOutcome &o)
 QString ResourcesPanel::contentText() const
 {
     return m_text;
+}
+
+void ResourcesPanel::setCompletionsAvailable(bool available)
+{
+    m_suggest->setEnabled(available);
+    if (!available) {
+        m_suggest->hide();
+        m_suggestions->hide();
+    }
+}
+
+void ResourcesPanel::showCompletion(const QString &argument, const QStringList &values)
+{
+    if (argument == m_suggestionArgument)
+        m_suggestionModel->setStringList(values);
 }
 
 void ResourcesPanel::noteUpdated(const QString &uri)

@@ -30,6 +30,8 @@ public:
     void setTemplates(const QJsonArray &templates);
     void showRead(const CallOutcome &outcome);
     void noteUpdated(const QString &uri);
+    void showCompletion(const QString &argument, const QStringList &values);
+    void setCompletionsAvailable(bool available);
     QString uri() const;
     QString contentText() const;
 
@@ -40,6 +42,8 @@ public:
 Q_SIGNALS:
     void readRequested(const QString &uri);
     void subscribeRequested(const QString &uri, bool subscribe);
+    void completionRequested(const QString &uriTemplate, const QString &argument, const QString &value,
+                             const QJsonObject &context);
 
 private:
     JsonListModel *m_resources = nullptr;
@@ -50,6 +54,10 @@ private:
     QString m_template;
     QLineEdit *m_uri = nullptr;
     QLabel *m_updates = nullptr;
+    QPushButton *m_suggest = nullptr;
+    QListView *m_suggestions = nullptr;
+    QStringListModel *m_suggestionModel = nullptr;
+    QString m_suggestionArgument;
     JsonView *m_content = nullptr;
     QString m_text;
 };

@@ -153,6 +153,13 @@ private Q_SLOTS:
         templates->setCurrentIndex(templates->model()->index(0, 0));
         auto *id = panel->findChild<QLineEdit *>(u"field:id"_s);
         QVERIFY(id);
+        id->setFocus();
+        QTest::keyClicks(id, u"1"_s);
+        // The server completes the parameter: ids starting with "1".
+        QTest::mouseClick(panel->findChild<QPushButton *>(u"templateSuggestButton"_s), Qt::LeftButton);
+        auto *suggestions = panel->findChild<QListView *>(u"templateSuggestions"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(suggestions->model()->rowCount(), 2, 5000); // 1 and 10
+        id->clear();
         QTest::keyClicks(id, u"7"_s);
         QCOMPARE(panel->uri(), u"demo://notes/7"_s);
         QTest::mouseClick(panel->findChild<QPushButton *>(u"readButton"_s), Qt::LeftButton);
