@@ -197,6 +197,14 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
             m_tools->focusSearch();
         }
     });
+    // The snapshot's uptime and breaker countdown move with time: refresh the shown server's.
+    auto *refresh = new QTimer(this);
+    refresh->setInterval(1000);
+    connect(refresh, &QTimer::timeout, this, [this] {
+        if (!m_current.isEmpty() && isVisible())
+            m_host.requestSnapshot(m_current);
+    });
+    refresh->start();
     statusBar()->showMessage(tr("Ready"));
 }
 
