@@ -14,6 +14,7 @@
 #include "timelinewidget.h"
 #include "toolspanel.h"
 #include "transcriptstore.h"
+#include "serverlistmodel.h"
 #include "transcriptpanel.h"
 
 #include <QApplication>
@@ -25,10 +26,13 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QProgressBar>
+#include <QSettings>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QSignalSpy>
 #include <QTest>
+#include <QUrl>
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
@@ -203,6 +207,43 @@ private Q_SLOTS:
         Q_EMIT m_window->timeline()->activated(row);
         QCOMPARE(m_window->tabs()->currentWidget(), m_window->transcriptPanel());
         QCOMPARE(m_window->transcriptPanel()->currentStoreRow(), row);
+    }
+
+    void theWorkspaceAndLayoutSurviveARestart()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(u"sonde.ini"_s);
+        ServerConfig http;
+        http.name = u"remote"_s;
+        http.route = ServerConfig::Route::StreamableHttp;
+        http.url = QUrl(u"http://127.0.0.1:9/mcp"_s);
+        http.headers = {{"Authorization", "Bearer x"}};
+        http.breakerThreshold = 5;
+        http.pingIntervalMs = 15000;
+        m_window->addServer(http, {u"/tmp"_s}, false);
+        m_window->tabs()->setCurrentIndex(2);
+        {
+            QSettings settings(ini, QSettings::IniFormat);
+            m_window->saveWorkspace(settings);
+        }
+        CoreHost host2;
+        MainWindow restored(host2);
+        QSettings settings(ini, QSettings::IniFormat);
+        restored.loadWorkspace(settings);
+        ServerStore *servers = restored.serverStore();
+        QCOMPARE(servers->names(), (QStringList{u"demo"_s, u"remote"_s}));
+        const ServerConfig r = servers->config(servers->indexOf(u"remote"_s));
+        QCOMPARE(r.route, ServerConfig::Route::StreamableHttp);
+        QCOMPARE(r.url, http.url);
+        QCOMPARE(r.headers.value(0).second, QByteArray("Bearer x"));
+        QCOMPARE(r.breakerThreshold, 5);
+        QCOMPARE(r.pingIntervalMs, 15000);
+        const ServerConfig d = servers->config(servers->indexOf(u"demo"_s));
+        QCOMPARE(d.program, QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
+        QCOMPARE(restored.tabs()->currentIndex(), 2);
+        QSignalSpy down(&host2, &CoreHost::shutdownFinished);
+        host2.shutdown();
+        QVERIFY(down.wait(5000));
     }
 
     void theTranscriptExportsAndEveryLineParsesBack()
