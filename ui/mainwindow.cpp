@@ -38,6 +38,14 @@ namespace Sonde {
 static constexpr int MaxStderrLines = 5000;
 static constexpr int MaxLogBatch = 500;
 
+static QStringList completionValues(const CallOutcome &o)
+{
+    QStringList values;
+    for (const QJsonValue &v : o.result.toObject().value("completion"_L1).toObject().value("values"_L1).toArray())
+        values.append(v.toString());
+    return values;
+}
+
 MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m_host(host)
 {
     setWindowTitle(u"Sonde"_s);
@@ -324,15 +332,9 @@ void MainWindow::onCallFinished(const CallOutcome &o)
         } else if (o.server == m_current && kind == "get"_L1) {
             m_prompts->showPrompt(o);
         } else if (o.server == m_current && kind.startsWith("complete:"_L1)) {
-            QStringList values;
-            for (const QJsonValue &v : o.result.toObject().value("completion"_L1).toObject().value("values"_L1).toArray())
-                values.append(v.toString());
-            m_prompts->showCompletion(kind.mid(9), values);
+            m_prompts->showCompletion(kind.mid(9), completionValues(o));
         } else if (o.server == m_current && kind.startsWith("rcomplete:"_L1)) {
-            QStringList values;
-            for (const QJsonValue &v : o.result.toObject().value("completion"_L1).toObject().value("values"_L1).toArray())
-                values.append(v.toString());
-            m_resources->showCompletion(kind.mid(10), values);
+            m_resources->showCompletion(kind.mid(10), completionValues(o));
         }
         return;
     }

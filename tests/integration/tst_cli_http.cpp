@@ -2,6 +2,7 @@
 // sonde-cli over Streamable HTTP and legacy HTTP+SSE against the pinned reference server
 // (server-everything in streamableHttp and sse modes, pinned to 127.0.0.1 by a preload),
 // including a stream cut mid-response by a proxy and resumed with Last-Event-ID.
+#include "clifixtures.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -17,111 +18,11 @@
 #include <QUrl>
 
 using namespace Qt::StringLiterals;
+using namespace SondeTest;
 
 #define JSON_TEXT(...) #__VA_ARGS__
 
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    probe.listen(QHostAddress::LocalHost, 0);
-    return probe.serverPort();
-}
-
-// server-everything in one of its HTTP modes on a loopback port, for the length of a test.
-class EverythingServer
-{
-public:
-    explicit EverythingServer(const QString &mode) : m_mode(mode) {}
-    ~EverythingServer()
-    {
-        m_process.kill();
-        m_process.waitForFinished(3000);
-    }
-    bool start()
-    {
-        m_port = freePort();
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(u"PORT"_s, QString::number(m_port));
-        m_process.setProcessEnvironment(env);
-        m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.start(u"node"_s, {u"--import"_s, QString::fromUtf8(SONDE_LOOPBACK_PRELOAD),
-                                    QString::fromUtf8(SONDE_EVERYTHING_PATH), m_mode});
-        if (!m_process.waitForStarted(10000))
-            return false;
-        QElapsedTimer t;
-        t.start();
-        // "listening on port N" (streamableHttp) or "running on port N" (sse)
-        const QByteArray ready = "on port " + QByteArray::number(m_port);
-        while (!m_log.contains(ready) && t.elapsed() < 15000) {
-            m_process.waitForReadyRead(200);
-            m_log += m_process.readAll();
-        }
-        return m_log.contains(ready);
-    }
-    QByteArray log()
-    {
-        m_process.waitForReadyRead(100);
-        m_log += m_process.readAll();
-        return m_log;
-    }
-    quint16 port() const { return m_port; }
-    QString url(const QString &path) const { return u"http://127.0.0.1:%1%2"_s.arg(m_port).arg(path); }
-
-private:
-    QString m_mode;
-    QProcess m_process;
-    QByteArray m_log;
-    quint16 m_port = 0;
-};
-
-// sonde-demo-server --http 127.0.0.1:0, which prints its URL on stdout.
-class DemoHttpServer
-{
-public:
-    ~DemoHttpServer()
-    {
-        m_process.terminate();
-        if (!m_process.waitForFinished(3000))
-            m_process.kill();
-    }
-    bool start()
-    {
-        m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
-        if (!m_process.waitForStarted(5000) || !m_process.waitForReadyRead(5000))
-            return false;
-        m_url = QString::fromUtf8(m_process.readLine().trimmed());
-        return m_url.startsWith("http://127.0.0.1:"_L1);
-    }
-    QString url() const { return m_url; }
-    quint16 port() const { return quint16(QUrl(m_url).port()); }
-    QByteArray log()
-    {
-        m_process.waitForReadyRead(100);
-        m_log += m_process.readAllStandardError();
-        return m_log;
-    }
-
-private:
-    QProcess m_process;
-    QString m_url;
-    QByteArray m_log;
-};
-
-// One raw HTTP exchange, to send what a well-behaved client never would.
-QByteArray rawHttp(quint16 port, const QByteArray &request)
-{
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(3000))
-        return {};
-    socket.write(request);
-    QByteArray answer;
-    while (socket.waitForReadyRead(3000))
-        answer += socket.readAll();
-    return answer;
-}
 
 // A TCP proxy that cuts the client's connection right after forwarding the first chunk that
 // holds `cutAfter`: the server's stream dies mid-response, as with a flaky network.
@@ -167,42 +68,6 @@ private:
     QByteArray m_cutAfter;
     bool m_cut = false;
 };
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-// Runs sonde-cli without blocking the event loop (the proxy lives on it).
-Run cli(const QStringList &args, const QByteArray &input = {})
-{
-    QProcess p;
-    p.start(QString::fromUtf8(SONDE_CLI_PATH), args);
-    p.write(input);
-    p.closeWriteChannel();
-    QSignalSpy finished(&p, &QProcess::finished);
-    Run r;
-    if (!finished.wait(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-QList<QJsonObject> jsonLines(const QByteArray &out)
-{
-    QList<QJsonObject> lines;
-    for (const QByteArray &l : out.split('\n'))
-        if (!l.trimmed().isEmpty())
-            lines.append(QJsonDocument::fromJson(l).object());
-    return lines;
-}
 
 QByteArray steps(const QList<QByteArray> &lines)
 {

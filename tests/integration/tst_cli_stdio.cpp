@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sonde-cli's contract over stdio, against the pinned reference server
 // (@modelcontextprotocol/server-everything) and against Sonde's own demo server.
+#include "clifixtures.h"
 #include "testpaths.h"
 
 #include <QFile>
@@ -12,52 +13,18 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using namespace SondeTest;
 
 // JSON test data without raw strings (moc cannot read raw string literals).
 #define JSON_TEXT(...) #__VA_ARGS__
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
 QStringList serverArgs(const QString &server)
 {
     if (server == "everything"_L1)
         return {u"--command"_s, u"node"_s, u"--arg"_s, QString::fromUtf8(SONDE_EVERYTHING_PATH), u"--arg"_s, u"stdio"_s};
     return {u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)};
-}
-
-Run cli(const QStringList &args, const QByteArray &input = {})
-{
-    QProcess p;
-    p.start(QString::fromUtf8(SONDE_CLI_PATH), args);
-    p.write(input);
-    p.closeWriteChannel();
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
-
-QList<QJsonObject> jsonLines(const QByteArray &out)
-{
-    QList<QJsonObject> lines;
-    for (const QByteArray &l : out.split('\n'))
-        if (!l.trimmed().isEmpty())
-            lines.append(QJsonDocument::fromJson(l).object());
-    return lines;
 }
 
 QByteArray steps(const QStringList &lines)

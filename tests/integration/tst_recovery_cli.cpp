@@ -3,6 +3,7 @@
 // transport x tool hint, before and after dispatch) against sonde-demo-server, whose counter
 // survives restarts, so side effects are counted; the reference server over HTTP with its
 // session deleted behind the client's back; the circuit breaker seen from outside.
+#include "clifixtures.h"
 #include "testpaths.h"
 
 #include <QJsonArray>
@@ -16,37 +17,19 @@
 #include <QTest>
 
 using namespace Qt::StringLiterals;
+using namespace SondeTest;
 
 #define JSON_TEXT(...) #__VA_ARGS__
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QList<QJsonObject> lines;
-    QByteArray err;
-};
-
 Run exec(const QStringList &connection, const QList<QByteArray> &steps)
 {
-    QProcess p;
-    p.start(QString::fromUtf8(SONDE_CLI_PATH), connection + QStringList{u"--quiet"_s, u"exec"_s});
-    for (const QByteArray &s : steps)
-        p.write(s + '\n');
-    p.closeWriteChannel();
-    QSignalSpy finished(&p, &QProcess::finished);
-    Run r;
-    if (!finished.wait(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitCode();
-    for (const QByteArray &l : p.readAllStandardOutput().split('\n'))
-        if (!l.trimmed().isEmpty())
-            r.lines.append(QJsonDocument::fromJson(l).object());
-    r.err = p.readAllStandardError();
+    QByteArray input;
+    for (const QByteArray &step : steps)
+        input += step + '\n';
+    Run r = cli(connection + QStringList{u"--quiet"_s, u"exec"_s}, input);
+    r.lines = jsonLines(r.out);
     return r;
 }
 
@@ -56,31 +39,6 @@ int counterIn(const QJsonObject &answer)
     const auto m = re.match(answer.value("result"_L1).toString());
     return m.hasMatch() ? m.captured(1).toInt() : -1;
 }
-
-// sonde-demo-server --http on a free loopback port, its counter shared by all sessions.
-class DemoHttp
-{
-public:
-    ~DemoHttp()
-    {
-        m_process.terminate();
-        if (!m_process.waitForFinished(3000))
-            m_process.kill();
-    }
-    bool start()
-    {
-        m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
-        if (!m_process.waitForStarted(5000) || !m_process.waitForReadyRead(5000))
-            return false;
-        m_url = QString::fromUtf8(m_process.readLine().trimmed());
-        return m_url.startsWith("http://"_L1);
-    }
-    QString url() const { return m_url; }
-
-private:
-    QProcess m_process;
-    QString m_url;
-};
 
 } // namespace
 
@@ -129,7 +87,7 @@ private Q_SLOTS:
         QFETCH(QString, expect);
         QFETCH(int, attempts);
         QTemporaryDir dir;
-        DemoHttp http;
+        DemoHttpServer http;
         QStringList connection;
         if (transport == "http"_L1) {
             QVERIFY(http.start());
@@ -174,36 +132,16 @@ private Q_SLOTS:
 
     void readsRecoverTransparentlyAfterTheReferenceServerLosesTheSession()
     {
-        quint16 port = 0;
-        {
-            QTcpServer probe;
-            probe.listen(QHostAddress::LocalHost, 0);
-            port = probe.serverPort();
-        }
-        QProcess server;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(u"PORT"_s, QString::number(port));
-        server.setProcessEnvironment(env);
-        server.setProcessChannelMode(QProcess::MergedChannels);
-        server.start(u"node"_s, {u"--import"_s, QString::fromUtf8(SONDE_LOOPBACK_PRELOAD), QString::fromUtf8(SONDE_EVERYTHING_PATH), u"streamableHttp"_s});
-        QByteArray log;
-        QElapsedTimer t;
-        t.start();
-        while (!log.contains("on port") && t.elapsed() < 15000) {
-            server.waitForReadyRead(200);
-            log += server.readAll();
-        }
-        QVERIFY2(log.contains("on port"), log.constData());
+        EverythingServer server(u"streamableHttp"_s);
+        QVERIFY2(server.start(), server.log().constData());
         const QByteArray expire = JSON_TEXT({"op":"fault","kind":"expire-session"});
-        const Run r = exec({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(port)},
+        const Run r = exec({u"--url"_s, server.url(u"/mcp"_s)},
                            {expire, JSON_TEXT({"op":"resources/list"}),
                             expire, JSON_TEXT({"op":"resources/read","uri":"demo://resource/dynamic/text/1"}),
                             expire, JSON_TEXT({"op":"prompts/list"}),
                             expire, JSON_TEXT({"op":"prompts/get","name":"simple-prompt"}),
                             expire, JSON_TEXT({"op":"call","tool":"echo","args":{"message":"after expiry"}}),
                             JSON_TEXT({"op":"state"})});
-        server.kill();
-        server.waitForFinished();
         QVERIFY2(r.lines.size() == 11, r.err.constData());
         int previous = 1;
         for (int i = 1; i < 10; i += 2) {
@@ -282,7 +220,7 @@ private Q_SLOTS:
         QFETCH(QString, pingInterval);
         QFETCH(bool, reconnects);
         QFETCH(QString, noticedBy);
-        DemoHttp http;
+        DemoHttpServer http;
         QVERIFY(http.start());
         const Run r = exec({u"--url"_s, http.url(), u"--ping-interval"_s, pingInterval},
                            {trigger, JSON_TEXT({"op":"sleep","ms":1500}), JSON_TEXT({"op":"state"})});

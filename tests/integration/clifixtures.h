@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What the integration tests share: the reference server and the demo server as HTTP
+// processes on free loopback ports, and running sonde-cli without blocking the event loop.
+
+#include "testpaths.h"
+
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QUrl>
+
+namespace SondeTest {
+
+using namespace Qt::StringLiterals;
+
+
+inline quint16 freePort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+// server-everything in one of its HTTP modes on a loopback port, for the length of a test.
+class EverythingServer
+{
+public:
+    explicit EverythingServer(const QString &mode) : m_mode(mode) {}
+    ~EverythingServer()
+    {
+        m_process.kill();
+        m_process.waitForFinished(3000);
+    }
+    bool start()
+    {
+        m_port = freePort();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"PORT"_s, QString::number(m_port));
+        m_process.setProcessEnvironment(env);
+        m_process.setProcessChannelMode(QProcess::MergedChannels);
+        m_process.start(u"node"_s, {u"--import"_s, QString::fromUtf8(SONDE_LOOPBACK_PRELOAD),
+                                    QString::fromUtf8(SONDE_EVERYTHING_PATH), m_mode});
+        if (!m_process.waitForStarted(10000))
+            return false;
+        QElapsedTimer t;
+        t.start();
+        // "listening on port N" (streamableHttp) or "running on port N" (sse)
+        const QByteArray ready = "on port " + QByteArray::number(m_port);
+        while (!m_log.contains(ready) && t.elapsed() < 15000) {
+            m_process.waitForReadyRead(200);
+            m_log += m_process.readAll();
+        }
+        return m_log.contains(ready);
+    }
+    QByteArray log()
+    {
+        m_process.waitForReadyRead(100);
+        m_log += m_process.readAll();
+        return m_log;
+    }
+    quint16 port() const { return m_port; }
+    QString url(const QString &path) const { return u"http://127.0.0.1:%1%2"_s.arg(m_port).arg(path); }
+
+private:
+    QString m_mode;
+    QProcess m_process;
+    QByteArray m_log;
+    quint16 m_port = 0;
+};
+
+// sonde-demo-server --http 127.0.0.1:0, which prints its URL on stdout.
+class DemoHttpServer
+{
+public:
+    ~DemoHttpServer()
+    {
+        m_process.terminate();
+        if (!m_process.waitForFinished(3000))
+            m_process.kill();
+    }
+    bool start()
+    {
+        m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
+        if (!m_process.waitForStarted(5000) || !m_process.waitForReadyRead(5000))
+            return false;
+        m_url = QString::fromUtf8(m_process.readLine().trimmed());
+        return m_url.startsWith("http://127.0.0.1:"_L1);
+    }
+    QString url() const { return m_url; }
+    quint16 port() const { return quint16(QUrl(m_url).port()); }
+    QByteArray log()
+    {
+        m_process.waitForReadyRead(100);
+        m_log += m_process.readAllStandardError();
+        return m_log;
+    }
+
+private:
+    QProcess m_process;
+    QString m_url;
+    QByteArray m_log;
+};
+
+// One raw HTTP exchange, to send what a well-behaved client never would.
+inline QByteArray rawHttp(quint16 port, const QByteArray &request)
+{
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    if (!socket.waitForConnected(3000))
+        return {};
+    socket.write(request);
+    QByteArray answer;
+    while (socket.waitForReadyRead(3000))
+        answer += socket.readAll();
+    return answer;
+}
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QList<QJsonObject> lines; // filled by callers that parse JSON lines
+};
+
+// Runs sonde-cli without blocking the event loop (the proxy lives on it).
+inline Run cli(const QStringList &args, const QByteArray &input = {})
+{
+    QProcess p;
+    p.start(QString::fromUtf8(SONDE_CLI_PATH), args);
+    p.write(input);
+    p.closeWriteChannel();
+    QSignalSpy finished(&p, &QProcess::finished);
+    Run r;
+    if (!finished.wait(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+inline QList<QJsonObject> jsonLines(const QByteArray &out)
+{
+    QList<QJsonObject> lines;
+    for (const QByteArray &l : out.split('\n'))
+        if (!l.trimmed().isEmpty())
+            lines.append(QJsonDocument::fromJson(l).object());
+    return lines;
+}
+
+
+} // namespace SondeTest
