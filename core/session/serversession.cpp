@@ -136,6 +136,8 @@ void ServerSession::start()
 
 void ServerSession::onTransportOpened()
 {
+    if (m_state == SessionSnapshot::State::Closing)
+        return; // stopped while the process was still starting: nothing to initialize
     record(TranscriptEvent::Direction::Lifecycle, {}, u"transport-open"_s, m_transport->details());
     setState(SessionSnapshot::State::Initializing);
     const QJsonObject params{
@@ -205,10 +207,13 @@ void ServerSession::stop()
     }
     if (m_state == SessionSnapshot::State::Closing)
         return;
-    failAll(Error::cancelled(u"the session was closed"_s));
+    // Closing first: the failures below must not act on a session that is going away (a
+    // pending initialize would otherwise close the transport under us).
     record(TranscriptEvent::Direction::Lifecycle, {}, u"closing"_s);
     setState(SessionSnapshot::State::Closing);
-    m_transport->close();
+    failAll(Error::cancelled(u"the session was closed"_s));
+    if (m_transport)
+        m_transport->close();
 }
 
 void ServerSession::restart(const QString &cause, bool politely)

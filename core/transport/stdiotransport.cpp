@@ -46,7 +46,8 @@ void StdioTransport::open()
         m_pid = m_process->processId();
         m_startedMs = m_clock.nowMs();
         qCDebug(lcTransport) << "started" << m_config.program << "pid" << m_pid;
-        Q_EMIT opened();
+        if (!m_closing)
+            Q_EMIT opened();
     });
     m_process->start(QIODevice::ReadWrite);
 }

@@ -4,12 +4,9 @@
 // tool sends log notifications at a fixed rate: how long the GUI thread stalls, whether every
 // notification reaches the transcript, and what the process costs in memory when idle.
 // Then the same idle figure for the real `sonde` binary, started on its own.
-#include "config/serverconfig.h"
-#include "engine/corehost.h"
-#include "engine/values.h"
+#include "benchsupport.h"
 #include "mainwindow.h"
 #include "serverlistmodel.h"
-#include "session/sessionsnapshot.h"
 #include "transcriptstore.h"
 
 #include <QApplication>
@@ -17,9 +14,7 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTabWidget>
@@ -27,13 +22,11 @@
 #include <QTimer>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <vector>
 
 using namespace Qt::StringLiterals;
+using namespace SondeBench;
 
 namespace {
 
@@ -53,47 +46,7 @@ struct Options
     double seconds = 10.0;
 };
 
-// Thrown, not exit()ed, so that the CoreHost and QProcess destructors still stop the demo
-// server and sonde. Never thrown through Qt's event loop: spin() throws after exec() returns.
-struct Failure
-{
-    int code;
-    QString message;
-};
-[[noreturn]] void fail(int code, const QString &message) { throw Failure{code, message}; }
-
-void out(const QString &line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); }
-QString verdict(bool met) { return met ? u"MET"_s : u"NOT MET"_s; }
 QString mib(double v) { return QString::number(v, 'f', 1) + u" MiB"_s; }
-
-// Nearest-rank percentile: always a value that was actually measured.
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * double(v.size())));
-    return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
-}
-
-// A "Vm...:   1234 kB" field of /proc/<pid>/status in MiB, or -1. With `name`, only once the
-// process has exec'd it: before exec a child is still a copy of its parent.
-double statusMiB(const QString &path, const QByteArray &field, const QByteArray &name = {})
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return -1;
-    double kib = -1;
-    bool execd = name.isEmpty();
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        if (line.startsWith("Name:"))
-            execd = execd || line.mid(5).trimmed() == name;
-        else if (line.startsWith(QByteArray(field + ':')))
-            kib = line.mid(field.size() + 1).trimmed().split(' ').value(0).toDouble();
-    }
-    return execd && kib >= 0 ? kib / 1024.0 : -1;
-}
-double selfMiB(const QByteArray &field) { return statusMiB(u"/proc/self/status"_s, field); }
 
 // Runs the event loop until `done` holds (polled every 10 ms) or the time is up. The GUI
 // thread is the one being measured, so the harness waits in its event loop rather than
@@ -264,34 +217,28 @@ void measureSonde(const QString &sonde)
 Options parseOptions(const QStringList &args)
 {
     Options o;
-    auto value = [&](qsizetype &i) {
-        if (i + 1 >= args.size())
-            fail(2, args[i] + u" needs a value"_s);
-        return args[++i];
-    };
-    for (qsizetype i = 1; i < args.size(); ++i) {
-        const QString &a = args[i];
+    OptionReader r(args);
+    r.read(u"usage: sonde-bench-gui [--rate N] [--seconds S]\n"
+           "  Opens Sonde's window, connects the demo server over stdio, shows the Transcript tab and\n"
+           "  calls the demo server's flood tool (N notifications/message per second for S seconds;\n"
+           "  defaults 10000 and 10). Reports the GUI thread's longest stall, whether every notification\n"
+           "  reached the transcript, and idle memory (this process, then the real sonde binary).\n"
+           "  Needs no display: run it with QT_QPA_PLATFORM=offscreen."_s,
+           [&](const QString &a) {
         bool ok = false;
         if (a == "--rate"_L1) {
-            o.rate = value(i).toInt(&ok);
+            o.rate = r.value().toInt(&ok);
             if (!ok || o.rate < 1 || o.rate > 100'000)
                 fail(2, u"--rate wants notifications per second, 1 to 100000 (the demo server's cap)"_s);
         } else if (a == "--seconds"_L1) {
-            o.seconds = value(i).toDouble(&ok);
+            o.seconds = r.value().toDouble(&ok);
             if (!ok || o.seconds <= 0 || o.seconds > 60)
                 fail(2, u"--seconds wants a duration above 0 and at most 60 (the demo server's cap)"_s);
-        } else if (a == "--help"_L1 || a == "-h"_L1) {
-            out(u"usage: sonde-bench-gui [--rate N] [--seconds S]\n"
-                "  Opens Sonde's window, connects the demo server over stdio, shows the Transcript tab and\n"
-                "  calls the demo server's flood tool (N notifications/message per second for S seconds;\n"
-                "  defaults 10000 and 10). Reports the GUI thread's longest stall, whether every notification\n"
-                "  reached the transcript, and idle memory (this process, then the real sonde binary).\n"
-                "  Needs no display: run it with QT_QPA_PLATFORM=offscreen."_s);
-            std::exit(0);
         } else {
-            fail(2, u"unknown option "_s + a);
+            return false;
         }
-    }
+        return true;
+    });
     return o;
 }
 
@@ -299,12 +246,10 @@ Options parseOptions(const QStringList &args)
 
 int runBenchmark(const Options &o)
 {
-    const QString demo = QStringLiteral(SONDE_DEMO_SERVER_PATH);
+    const QString demo = demoServerPath();
     const QString sonde = QDir(QCoreApplication::applicationDirPath()).filePath(u"sonde"_s);
-    for (const QString &program : {demo, sonde}) {
-        if (!QFileInfo(program).isExecutable())
-            fail(2, program + u" is missing: build the sonde and sonde-demo-server targets first"_s);
-    }
+    for (const QString &program : {demo, sonde})
+        requireBuilt(program, u"sonde and sonde-demo-server targets"_s);
     const qint64 expected = qRound64(double(o.rate) * o.seconds);
 
     out(u"platform:    "_s + QGuiApplication::platformName());
@@ -430,7 +375,7 @@ int runBenchmark(const Options &o)
 
 int main(int argc, char **argv)
 {
-    try {
+    return runGuarded("sonde-bench-gui", [&] {
         // Before QApplication, which aborts without a display: --help must work anywhere.
         QStringList args;
         for (int i = 0; i < argc; ++i)
@@ -438,8 +383,5 @@ int main(int argc, char **argv)
         const Options o = parseOptions(args);
         QApplication app(argc, argv);
         return runBenchmark(o);
-    } catch (const Failure &f) {
-        std::fprintf(stderr, "sonde-bench-gui: %s\n", qPrintable(f.message));
-        return f.code;
-    }
+    });
 }

@@ -3,183 +3,39 @@
 // refuses its session, beside one plain initialize round trip to the same server, in one
 // run, so the figures are compared on the same machine under the same load. Every
 // connection stays on 127.0.0.1.
-#include "config/serverconfig.h"
-#include "engine/corehost.h"
-#include "engine/values.h"
-#include "session/sessionsnapshot.h"
+#include "benchsupport.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonObject>
 #include <QMap>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-#include <QProcess>
-#include <QRegularExpression>
-#include <QTcpServer>
-#include <QTemporaryDir>
-#include <QThread>
 #include <QTimer>
 #include <QUrl>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <numeric>
 #include <optional>
 #include <vector>
 
 using namespace Qt::StringLiterals;
+using namespace SondeBench;
 
 namespace {
 
-constexpr int IoTimeoutMs = 30'000;
 constexpr double GoalRatio = 2.0;
-constexpr int ShownDeviations = 3;
-constexpr int StreamEndWaitMs = 2000; // how long an answered SSE stream may stay open // off-path runs described one by one; the rest are counted
+constexpr int ShownDeviations = 3;    // off-path runs described one by one; the rest are counted
+constexpr int StreamEndWaitMs = 2000; // how long an answered SSE stream may stay open
 
 struct Options
 {
     int runs = 50;
     bool everything = true;
     bool demo = true;
-};
-
-// Thrown, not exit()ed, so that the CoreHost and QProcess destructors still stop the
-// servers. Never thrown through Qt's event loop: every caller runs outside one.
-struct Failure
-{
-    int code;
-    QString message;
-};
-[[noreturn]] void fail(int code, const QString &message) { throw Failure{code, message}; }
-
-void out(const QString &line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); }
-
-QString testsDir() { return QStringLiteral(SONDE_SOURCE_DIR) + u"/tests"_s; }
-
-// Nearest-rank percentile: always a value that was actually measured.
-double percentile(std::vector<double> v, double p)
-{
-    std::sort(v.begin(), v.end());
-    const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * double(v.size())));
-    return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
-}
-double mean(const std::vector<double> &v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); }
-QString num(double v, int width, int prec = 2) { return QString::number(v, 'f', prec).rightJustified(width); }
-QString verdict(bool met) { return met ? u"MET"_s : u"NOT MET"_s; }
-
-// ---- servers under test -----------------------------------------------------------------
-
-// Output goes to a file, not a pipe: server-everything logs every request on stdout, and a
-// pipe nobody drains while we sit in waitFor* would fill and stall the server.
-class Server
-{
-public:
-    enum class Kind { Everything, Demo };
-
-    explicit Server(Kind kind) : m_kind(kind)
-    {
-        if (!m_dir.isValid())
-            fail(1, u"cannot create a temporary directory"_s);
-        m_log = m_dir.filePath(u"server.log"_s);
-        m_process.setProcessChannelMode(QProcess::MergedChannels);
-        m_process.setStandardOutputFile(m_log);
-        m_process.setStandardInputFile(QProcess::nullDevice());
-        if (kind == Kind::Everything) {
-            const quint16 port = freePort();
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(u"PORT"_s, QString::number(port));
-            m_process.setProcessEnvironment(env);
-            // The preload pins the server's listen() to 127.0.0.1; it has no host flag.
-            m_process.start(u"node"_s, {u"--import"_s, testsDir() + u"/fixtures/loopback.mjs"_s,
-                                        everythingPath(), u"streamableHttp"_s});
-            m_endpoint = u"http://127.0.0.1:%1/mcp"_s.arg(port);
-            waitFor(QRegularExpression(u"listening on port %1\\b"_s.arg(port)));
-        } else {
-            m_process.start(demoPath(), {u"--http"_s, u"127.0.0.1:0"_s});
-            m_endpoint = waitFor(QRegularExpression(u"^(http://127\\.0\\.0\\.1:\\d+/mcp)$"_s,
-                                                    QRegularExpression::MultilineOption));
-        }
-    }
-    ~Server()
-    {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
-        // server-everything is killed (it has nothing to flush); the demo server gets the
-        // SIGTERM a service manager would send, with SIGKILL only if it ignores that.
-        if (m_kind == Kind::Everything)
-            m_process.kill();
-        else
-            m_process.terminate();
-        if (!m_process.waitForFinished(3000))
-            m_process.kill();
-        m_process.waitForFinished();
-    }
-
-    QString endpoint() const { return m_endpoint; }
-    QString label() const
-    {
-        return m_kind == Kind::Everything ? u"server-everything (pinned reference, node, streamableHttp)"_s
-                                          : u"sonde-demo-server --http (Sonde's own, C++)"_s;
-    }
-    // A resource each server can read in a new session without any setup.
-    QString readUri() const
-    {
-        return m_kind == Kind::Everything ? u"demo://resource/dynamic/text/1"_s : u"demo://notes/1"_s;
-    }
-    static QString everythingPath()
-    {
-        return testsDir() + u"/node_modules/@modelcontextprotocol/server-everything/dist/index.js"_s;
-    }
-    static QString demoPath() { return QStringLiteral(SONDE_DEMO_SERVER_PATH); }
-
-private:
-    // Bind, read the port, close: the server binds it again a moment later. A race with
-    // another process is possible but shows up as "already in use" in the log, not silently.
-    static quint16 freePort()
-    {
-        QTcpServer probe;
-        if (!probe.listen(QHostAddress::LocalHost, 0))
-            fail(1, u"cannot bind 127.0.0.1:0: "_s + probe.errorString());
-        return probe.serverPort();
-    }
-    // Returns the first capture group (or the whole match) once the log shows it.
-    QString waitFor(const QRegularExpression &ready)
-    {
-        if (!m_process.waitForStarted(IoTimeoutMs))
-            fail(1, u"cannot start %1: %2"_s.arg(m_process.program(), m_process.errorString()));
-        QElapsedTimer t;
-        t.start();
-        QFile log(m_log);
-        for (;;) {
-            QString text;
-            if (log.open(QIODevice::ReadOnly)) {
-                text = QString::fromUtf8(log.readAll());
-                log.close();
-            }
-            const QRegularExpressionMatch m = ready.match(text);
-            if (m.hasMatch())
-                return m.captured(m.lastCapturedIndex());
-            if (m_process.state() == QProcess::NotRunning || t.elapsed() > IoTimeoutMs)
-                fail(1, u"%1 did not become ready; its output:\n%2"_s.arg(m_process.program(), text));
-            QThread::msleep(20);
-        }
-    }
-
-    Kind m_kind;
-    QTemporaryDir m_dir;
-    QString m_log;
-    QString m_endpoint;
-    QProcess m_process;
 };
 
 // ---- plain HTTP on the caller's thread ---------------------------------------------------
@@ -331,48 +187,35 @@ public:
         QString protocolVersion;
     };
 
-    explicit EngineBench(const QString &endpoint)
+    explicit EngineBench(const QString &endpoint) : m_engine(httpConfig(endpoint))
     {
-        m_config.name = u"bench"_s;
-        m_config.route = Sonde::ServerConfig::Route::StreamableHttp;
-        m_config.url = QUrl(endpoint);
-        using Host = Sonde::CoreHost;
-        QObject::connect(&m_host, &Host::sessionChanged, &m_host, [this](const Sonde::SessionSnapshot &s) {
-            using State = Sonde::SessionSnapshot::State;
-            if (s.state == State::Ready && !m_ready) {
-                m_ready = true;
-                quit();
-            } else if (s.state == State::Failed) {
-                stop(u"session failed: "_s + s.lastError.message());
-            }
-        });
-        QObject::connect(&m_host, &Host::callFinished, &m_host, [this](const Sonde::CallOutcome &o) {
+        Sonde::CoreHost &host = m_engine.host();
+        QObject::connect(&host, &Sonde::CoreHost::callFinished, &host, [this](const Sonde::CallOutcome &o) {
             const qint64 ns = m_timer.nsecsElapsed();
             if (o.ticket != m_ticket)
                 return;
             m_outcome = o;
             m_outcomeNs = ns;
-            quit();
+            m_engine.quit();
         });
         // Only the supervisor's verdicts are kept: a run's whole transcript is not needed.
         // The engine flushes its batch before emitting callFinished, and both cross to this
         // thread queued, in order, so a call's events are here when its outcome is.
-        QObject::connect(&m_host, &Host::transcriptBatch, &m_host, [this](const Sonde::TranscriptBatch &batch) {
+        QObject::connect(&host, &Sonde::CoreHost::transcriptBatch, &host, [this](const Sonde::TranscriptBatch &batch) {
             for (const Sonde::TranscriptEvent &e : batch) {
                 if (e.direction == Sonde::TranscriptEvent::Direction::Lifecycle && e.event == "classification"_L1)
                     m_classifications.push_back(e);
             }
         });
-        QObject::connect(&m_host, &Host::shutdownFinished, &m_host, [this] { quit(); });
-        spin([this] { m_host.addServer(m_config); }, u"session start"_s);
+        m_engine.start();
     }
 
     Sonde::CallOutcome read(const QString &uri)
     {
         m_classifications.clear();
-        spin([&] {
+        m_engine.spin([&] {
             m_timer.start();
-            m_ticket = m_host.call(m_config.name, u"resources/read"_s, QJsonObject{{"uri"_L1, uri}});
+            m_ticket = m_engine.host().call(m_engine.name(), u"resources/read"_s, QJsonObject{{"uri"_L1, uri}});
         }, u"resources/read"_s);
         return m_outcome;
     }
@@ -382,12 +225,12 @@ public:
     Cycle recover(const QString &uri)
     {
         Cycle c;
-        const Sonde::SessionSnapshot before = m_host.lastSnapshot(m_config.name);
+        const Sonde::SessionSnapshot before = m_engine.host().lastSnapshot(m_engine.name());
         c.sessionIdBefore = before.sessionId;
         c.protocolVersion = before.protocolVersion;
         Sonde::Fault f;
         f.kind = Sonde::Fault::Kind::CorruptSessionId;
-        spin([&] { m_ticket = m_host.injectFault(m_config.name, f); }, u"fault injection"_s);
+        m_engine.spin([&] { m_ticket = m_engine.host().injectFault(m_engine.name(), f); }, u"fault injection"_s);
         if (!m_outcome.ok() || m_outcome.method != "sonde/fault"_L1)
             fail(1, u"engine: corrupt-session-id was not applied: "_s + m_outcome.error.message());
         c.outcome = read(uri);
@@ -403,45 +246,15 @@ public:
         return c;
     }
 
-    // A clean shutdown (DELETE of the session) is part of the contract; a hang here is worth
-    // knowing about.
-    void shutdown() { spin([this] { m_host.shutdown(); }, u"shutdown"_s); }
+    void shutdown() { m_engine.shutdown(); }
 
 private:
-    // Signals only arrive while spin() runs its loop, but a stray one must not crash.
-    void quit()
-    {
-        if (m_loop)
-            m_loop->quit();
-    }
-    void stop(const QString &error)
-    {
-        m_error = error;
-        quit();
-    }
-    template<typename F>
-    void spin(F start, const QString &what)
-    {
-        QEventLoop loop;
-        m_loop = &loop;
-        QTimer::singleShot(IoTimeoutMs * 4, &loop, [&] { stop(what + u" timed out"_s); });
-        start();
-        loop.exec();
-        m_loop = nullptr;
-        if (!m_error.isEmpty())
-            fail(1, u"engine: "_s + m_error);
-    }
-
-    Sonde::CoreHost m_host;
-    Sonde::ServerConfig m_config;
-    QEventLoop *m_loop = nullptr;
+    EngineSession m_engine;
     QElapsedTimer m_timer;
-    QString m_error;
     std::vector<Sonde::TranscriptEvent> m_classifications;
     Sonde::CallOutcome m_outcome;
     qint64 m_outcomeNs = 0;
     quint64 m_ticket = 0;
-    bool m_ready = false;
 };
 
 // Why a run is not the path measured here, or empty when it is.
@@ -533,8 +346,8 @@ void benchServer(Server::Kind kind, const Options &o)
 
     const double rMed = percentile(interval, 50), iMed = percentile(init, 50);
     auto row = [](const QString &label, const std::vector<double> &v, const QString &note) {
-        out(u"  "_s + label.leftJustified(44) + num(percentile(v, 50), 8) + num(percentile(v, 90), 9)
-            + num(mean(v), 9) + u"   "_s + note);
+        out(u"  "_s + label.leftJustified(44) + num(percentile(v, 50), 8, 2) + num(percentile(v, 90), 9, 2)
+            + num(mean(v), 9, 2) + u"   "_s + note);
     };
     out(u"                                                median      p90     mean"_s);
     row(u"expiry answer -> retried read answer (ms)"_s, interval, u"engine clock, 1 ms steps"_s);
@@ -558,35 +371,17 @@ void benchServer(Server::Kind kind, const Options &o)
 Options parseOptions(const QStringList &args)
 {
     Options o;
-    auto value = [&](qsizetype &i) {
-        if (i + 1 >= args.size())
-            fail(2, args[i] + u" needs a value"_s);
-        return args[++i];
-    };
-    for (qsizetype i = 1; i < args.size(); ++i) {
-        const QString &a = args[i];
-        if (a == "--runs"_L1) {
-            bool ok = false;
-            o.runs = value(i).toInt(&ok);
-            if (!ok || o.runs < 1)
-                fail(2, u"--runs wants a positive number"_s);
-        } else if (a == "--server"_L1) {
-            const QString v = value(i);
-            if (v != "everything"_L1 && v != "demo"_L1 && v != "both"_L1)
-                fail(2, u"--server wants everything, demo or both, got "_s + v);
-            o.everything = v != "demo"_L1;
-            o.demo = v != "everything"_L1;
-        } else if (a == "--help"_L1 || a == "-h"_L1) {
-            out(u"usage: sonde-bench-recovery [--runs N] [--server everything|demo|both]"_s);
-            std::exit(0);
-        } else {
-            fail(2, u"unknown option "_s + a);
-        }
-    }
-    if (o.everything && !QFileInfo::exists(Server::everythingPath()))
-        fail(2, u"%1 does not exist: run ./dev.sh test or npm ci in tests/ first"_s.arg(Server::everythingPath()));
-    if (o.demo && !QFileInfo(Server::demoPath()).isExecutable())
-        fail(2, Server::demoPath() + u" is missing: build the sonde-demo-server target first"_s);
+    OptionReader r(args);
+    r.read(u"usage: sonde-bench-recovery [--runs N] [--server everything|demo|both]"_s, [&](const QString &a) {
+        if (a == "--runs"_L1) o.runs = r.count();
+        else if (a == "--server"_L1) chooseServers(r.value(), o.everything, o.demo);
+        else return false;
+        return true;
+    });
+    if (o.everything)
+        requireNodeModule(everythingPath());
+    if (o.demo)
+        requireBuilt(demoServerPath(), u"sonde-demo-server target"_s);
     return o;
 }
 
@@ -604,16 +399,7 @@ int runBenchmark()
 
 int main(int argc, char **argv)
 {
-    // Every child (node) inherits this environment, and Qt's own network code may read it:
-    // a proxy variable would send loopback traffic through a proxy and measure that instead
-    // (or leave the machine).
-    for (const char *name : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
-        ::unsetenv(name);
+    clearProxyVariables();
     QCoreApplication app(argc, argv);
-    try {
-        return runBenchmark();
-    } catch (const Failure &f) {
-        std::fprintf(stderr, "sonde-bench-recovery: %s\n", qPrintable(f.message));
-        return f.code;
-    }
+    return runGuarded("sonde-bench-recovery", runBenchmark);
 }

@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <QUrl>
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
@@ -251,6 +252,27 @@ private Q_SLOTS:
                     return true;
             return false;
         }(), 5000);
+    }
+
+    void aShutdownWhileServersAreStillStartingFinishes_data()
+    {
+        QTest::addColumn<bool>("http");
+        QTest::newRow("a stdio server whose process is starting") << false;
+        QTest::newRow("an HTTP server nobody answers") << true;
+    }
+    void aShutdownWhileServersAreStillStartingFinishes()
+    {
+        QFETCH(bool, http);
+        CoreHost host;
+        QSignalSpy done(&host, &CoreHost::shutdownFinished);
+        ServerConfig c = demo(u"demo"_s);
+        if (http) {
+            c.route = ServerConfig::Route::StreamableHttp;
+            c.url = QUrl(u"http://127.0.0.1:9/mcp"_s);
+        }
+        host.addServer(c);
+        host.shutdown(); // right away: the server is still starting
+        QVERIFY(done.wait(5000));
     }
 
     void shutdownClosesStdinAndAPoliteServerExitsWithoutSignals()
