@@ -203,8 +203,7 @@ Options parseOptions(const QStringList &args)
 int runBenchmark()
 {
     const Options o = parseOptions(QCoreApplication::arguments());
-    const QString cli = QStringLiteral(SONDE_CLI_PATH);
-    requireBuilt(cli, u"sonde-cli target"_s);
+    const QString cli = cliPath();
     out(u"sonde-cli: "_s + cli);
     out(u"curl:      "_s + (QFileInfo(CurlPath).isExecutable() ? CurlPath : u"(not found)"_s));
     out(QString());

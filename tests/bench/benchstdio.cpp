@@ -145,8 +145,7 @@ Options parseOptions(const QStringList &args)
 int runBenchmark()
 {
     const Options o = parseOptions(QCoreApplication::arguments());
-    const QString cli = QStringLiteral(SONDE_CLI_PATH);
-    requireBuilt(cli, u"sonde-cli target"_s);
+    const QString cli = cliPath();
 
     out(u"server:    "_s + QStringList(QStringList{o.program} + o.arguments).join(u' ')
         + (o.pinned ? u"  (pinned server-everything)"_s : u"  (--server-command)"_s));

@@ -5,8 +5,8 @@
 // RSS, and one session through CoreHost driven from outside an event loop.
 //
 // The paths come from the target's compile definitions: SONDE_SOURCE_DIR (the source tree,
-// for server-everything and the node fixtures) and SONDE_DEMO_SERVER_PATH. What needs one
-// the target does not define is left out.
+// for server-everything and the node fixtures), SONDE_CLI_PATH and SONDE_DEMO_SERVER_PATH.
+// What needs one the target does not define is left out.
 
 #include "config/serverconfig.h"
 #include "engine/corehost.h"
@@ -179,6 +179,16 @@ inline void requireBuilt(const QString &program, const QString &targets)
     if (!QFileInfo(program).isExecutable())
         fail(2, program + u" is missing: build the "_s + targets + u" first"_s);
 }
+
+#ifdef SONDE_CLI_PATH
+// This build's sonde-cli, which has to be there.
+inline QString cliPath()
+{
+    const QString cli = QStringLiteral(SONDE_CLI_PATH);
+    requireBuilt(cli, u"sonde-cli target"_s);
+    return cli;
+}
+#endif
 
 // ---- /proc and sonde-cli one-shots ------------------------------------------------------
 
