@@ -56,10 +56,16 @@ protected:
 
 struct JsonView::Private
 {
-#if SONDE_HAVE_KSYNTAXHIGHLIGHTING
-    KSyntaxHighlighting::Repository repository;
-#endif
 };
+
+#if SONDE_HAVE_KSYNTAXHIGHLIGHTING
+// Loading the definitions costs 10-15 ms: one repository for every view (GUI thread only).
+static KSyntaxHighlighting::Repository &repository()
+{
+    static KSyntaxHighlighting::Repository shared;
+    return shared;
+}
+#endif
 
 JsonView::JsonView(QWidget *parent) : QPlainTextEdit(parent), d(std::make_unique<Private>())
 {
@@ -67,8 +73,8 @@ JsonView::JsonView(QWidget *parent) : QPlainTextEdit(parent), d(std::make_unique
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 #if SONDE_HAVE_KSYNTAXHIGHLIGHTING
     auto *h = new KSyntaxHighlighting::SyntaxHighlighter(document());
-    h->setDefinition(d->repository.definitionForName(u"JSON"_s));
-    h->setTheme(d->repository.themeForPalette(palette()));
+    h->setDefinition(repository().definitionForName(u"JSON"_s));
+    h->setTheme(repository().themeForPalette(palette()));
 #else
     new BuiltinJsonHighlighter(document());
 #endif
