@@ -11,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
+#include <QPalette>
 #include <QSettings>
 #include <QTimer>
 
@@ -43,8 +44,28 @@ int main(int argc, char **argv)
                                     QStringLiteral("file"));
     const QCommandLineOption exercise(QStringLiteral("exercise"),
                                       QStringLiteral("For screenshots: call a tool, then expire a session under a write."));
-    parser.addOptions({screenshot, delay, tab, fresh, import, exercise});
+    const QCommandLineOption dark(QStringLiteral("dark"),
+                                  QStringLiteral("Use a dark Fusion palette (the system palette is used otherwise)."));
+    parser.addOptions({screenshot, delay, tab, fresh, import, exercise, dark});
     parser.process(app);
+    if (parser.isSet(dark)) {
+        // For desktops without a dark theme Qt can follow, and to check the window in the dark.
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QPalette p;
+        p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        p.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+        p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        p.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
+        p.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+        p.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
+        p.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
+        p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xc6));
+        p.setColor(QPalette::HighlightedText, Qt::white);
+        p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+        p.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3a, 0x3a));
+        p.setColor(QPalette::ToolTipText, QColor(0xe0, 0xe0, 0xe0));
+        QApplication::setPalette(p);
+    }
 
     Sonde::CoreHost host;
     Sonde::MainWindow window(host);
