@@ -53,36 +53,51 @@ void DemoHttpServer::onConnection()
 
 void DemoHttpServer::onReadable(QTcpSocket *socket)
 {
-    QByteArray &buf = m_buffers[socket];
-    buf += socket->readAll();
-    const qsizetype headerEnd = buf.indexOf("\r\n\r\n");
-    if (headerEnd < 0) {
-        if (buf.size() > 64 * 1024)
-            reply(socket, 431, R"({"error":"request headers too large"})");
-        return;
+    // Taken out while requests are handled (handling may add or remove other entries).
+    QByteArray buf = m_buffers.take(socket) + socket->readAll();
+    // HTTP/1.1 keeps the connection for the next request (a client's pool reuses it), so
+    // several requests may arrive on one socket, even pipelined in one read.
+    while (!buf.isEmpty()) {
+        const qsizetype headerEnd = buf.indexOf("\r\n\r\n");
+        if (headerEnd < 0) {
+            if (buf.size() > 64 * 1024) {
+                m_keepAlive = nullptr;
+                reply(socket, 431, R"({"error":"request headers too large"})");
+                return;
+            }
+            m_buffers.insert(socket, buf);
+            return;
+        }
+        Request r;
+        const QList<QByteArray> lines = buf.left(headerEnd).split('\n');
+        const QList<QByteArray> first = lines.value(0).trimmed().split(' ');
+        r.method = first.value(0);
+        r.path = first.value(1);
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const qsizetype colon = lines[i].indexOf(':');
+            if (colon > 0)
+                r.headers.insert(lines[i].left(colon).trimmed().toLower(), lines[i].mid(colon + 1).trimmed());
+        }
+        const qsizetype length = r.headers.value("content-length", "0").toLongLong();
+        if (length < 0 || length > MaxRequestBytes) {
+            m_keepAlive = nullptr;
+            reply(socket, 413, R"({"error":"request too large"})");
+            return;
+        }
+        if (buf.size() < headerEnd + 4 + length) {
+            m_buffers.insert(socket, buf); // the body is still coming
+            return;
+        }
+        r.body = buf.mid(headerEnd + 4, length);
+        buf.remove(0, headerEnd + 4 + length);
+        const bool keepAlive = first.value(2) == "HTTP/1.1" && r.headers.value("connection").toLower() != "close";
+        m_keepAlive = keepAlive ? socket : nullptr;
+        handle(socket, r);
+        // The answer closed the connection or turned it into a stream: nothing more to read.
+        if (m_keepAlive != socket)
+            return;
+        m_keepAlive = nullptr;
     }
-    Request r;
-    const QList<QByteArray> lines = buf.left(headerEnd).split('\n');
-    const QList<QByteArray> first = lines.value(0).trimmed().split(' ');
-    r.method = first.value(0);
-    r.path = first.value(1);
-    for (qsizetype i = 1; i < lines.size(); ++i) {
-        const qsizetype colon = lines[i].indexOf(':');
-        if (colon > 0)
-            r.headers.insert(lines[i].left(colon).trimmed().toLower(), lines[i].mid(colon + 1).trimmed());
-    }
-    const qsizetype length = r.headers.value("content-length", "0").toLongLong();
-    if (length > MaxRequestBytes) {
-        reply(socket, 413, R"({"error":"request too large"})");
-        return;
-    }
-    if (buf.size() < headerEnd + 4 + length)
-        return; // the body is still coming
-    r.body = buf.mid(headerEnd + 4, length);
-    m_buffers.remove(socket);
-    socket->disconnect(this, nullptr);
-    connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-    handle(socket, r);
 }
 
 bool DemoHttpServer::hostAllowed(const Request &r) const
@@ -110,9 +125,11 @@ void DemoHttpServer::reply(QTcpSocket *socket, int status, const QByteArray &bod
         head += "Content-Type: " + contentType + "\r\n";
     for (const auto &[k, v] : extra)
         head += k + ": " + v + "\r\n";
-    head += "Content-Length: " + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n";
+    const bool keepAlive = socket == m_keepAlive;
+    head += "Content-Length: " + QByteArray::number(body.size()) + (keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n");
     socket->write(head + body);
-    socket->disconnectFromHost();
+    if (!keepAlive)
+        detach(socket, true);
 }
 
 void DemoHttpServer::startStream(QTcpSocket *socket, const QString &sessionId)
@@ -120,6 +137,19 @@ void DemoHttpServer::startStream(QTcpSocket *socket, const QString &sessionId)
     // No length and no chunking: the stream is the rest of the connection.
     socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                   "Mcp-Session-Id: " + sessionId.toUtf8() + "\r\nConnection: close\r\n\r\n");
+    detach(socket, false);
+}
+
+void DemoHttpServer::detach(QTcpSocket *socket, bool close)
+{
+    // The connection carries no more requests: stop parsing it, free it when it goes.
+    if (m_keepAlive == socket)
+        m_keepAlive = nullptr;
+    m_buffers.remove(socket);
+    socket->disconnect(this, nullptr);
+    connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    if (close)
+        socket->disconnectFromHost();
 }
 
 static QByteArray jsonError(int code, const QString &message)

@@ -73,16 +73,20 @@ private:
     void writeEvent(Session &s, const QString &stream, const QByteArray &data);
     Session *createSession();
     void endSession(const QString &id);
-    static void reply(QTcpSocket *socket, int status, const QByteArray &body,
-                      const QByteArray &contentType = "application/json",
-                      const QList<QPair<QByteArray, QByteArray>> &extra = {});
-    static void startStream(QTcpSocket *socket, const QString &sessionId);
+    // Answers the request being handled; the connection stays open for the next one when
+    // the request allowed it (m_keepAlive), and is closed otherwise.
+    void reply(QTcpSocket *socket, int status, const QByteArray &body,
+               const QByteArray &contentType = "application/json",
+               const QList<QPair<QByteArray, QByteArray>> &extra = {});
+    void startStream(QTcpSocket *socket, const QString &sessionId);
+    void detach(QTcpSocket *socket, bool close);
     bool hostAllowed(const Request &r) const;
 
     std::shared_ptr<DemoState> m_state;
     QTcpServer *m_server = nullptr;
     QHash<QString, Session> m_sessions;
     QHash<QTcpSocket *, QByteArray> m_buffers;
+    QTcpSocket *m_keepAlive = nullptr; // the request being handled may keep its connection
 };
 
 } // namespace Sonde

@@ -107,17 +107,56 @@ private:
 };
 
 // One raw HTTP exchange, to send what a well-behaved client never would.
-inline QByteArray rawHttp(quint16 port, const QByteArray &request)
+// What came back on one connection: the complete responses (framed by Content-Length), in
+// order, and whether the server closed the connection after them.
+struct RawExchange
 {
+    QList<QByteArray> responses;
+    bool closedByServer = false;
+};
+
+// Writes `request` (one or several pipelined requests) on a new connection and reads until
+// `expected` complete responses are in and the server closes or goes quiet for 300 ms.
+inline RawExchange rawHttpExchange(quint16 port, const QByteArray &request, int expected = 1)
+{
+    RawExchange x;
     QTcpSocket socket;
     socket.connectToHost(QHostAddress::LocalHost, port);
     if (!socket.waitForConnected(3000))
-        return {};
+        return x;
     socket.write(request);
-    QByteArray answer;
-    while (socket.waitForReadyRead(3000))
-        answer += socket.readAll();
-    return answer;
+    QByteArray buf;
+    auto takeResponses = [&] {
+        for (;;) {
+            const qsizetype end = buf.indexOf("\r\n\r\n");
+            if (end < 0)
+                return;
+            qsizetype length = 0;
+            for (const QByteArray &line : buf.left(end).split('\n')) {
+                if (line.toLower().startsWith("content-length:"))
+                    length = line.mid(15).trimmed().toLongLong();
+            }
+            if (buf.size() < end + 4 + length)
+                return;
+            x.responses.append(buf.left(end + 4 + length));
+            buf.remove(0, end + 4 + length);
+        }
+    };
+    while (x.responses.size() < expected || socket.state() == QAbstractSocket::ConnectedState) {
+        if (!socket.waitForReadyRead(x.responses.size() < expected ? 3000 : 300))
+            break;
+        buf += socket.readAll();
+        takeResponses();
+    }
+    buf += socket.readAll();
+    takeResponses();
+    x.closedByServer = socket.state() != QAbstractSocket::ConnectedState;
+    return x;
+}
+
+inline QByteArray rawHttp(quint16 port, const QByteArray &request)
+{
+    return rawHttpExchange(port, request).responses.value(0);
 }
 
 struct Run

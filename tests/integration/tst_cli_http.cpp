@@ -303,6 +303,46 @@ private Q_SLOTS:
         QVERIFY2(answer.startsWith(status), answer.constData());
     }
 
+    void theDemoServerKeepsAnHttp11ConnectionForTheNextRequest_data()
+    {
+        QTest::addColumn<QByteArray>("version");
+        QTest::addColumn<QByteArray>("connection");
+        QTest::addColumn<int>("requests");
+        QTest::addColumn<bool>("closed");
+        QTest::newRow("two pipelined HTTP/1.1 requests get two answers on one open connection")
+            << QByteArray("HTTP/1.1") << QByteArray() << 2 << false;
+        QTest::newRow("Connection: close is honoured after the answer")
+            << QByteArray("HTTP/1.1") << QByteArray("Connection: close\r\n") << 1 << true;
+        QTest::newRow("an HTTP/1.0 request is answered and the connection closed")
+            << QByteArray("HTTP/1.0") << QByteArray() << 1 << true;
+    }
+    void theDemoServerKeepsAnHttp11ConnectionForTheNextRequest()
+    {
+        QFETCH(QByteArray, version);
+        QFETCH(QByteArray, connection);
+        QFETCH(int, requests);
+        QFETCH(bool, closed);
+        DemoHttpServer server;
+        QVERIFY(server.start());
+        const QByteArray body = JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"ping"});
+        // The first has no session id (400), the second an unknown one (404): the order of
+        // the answers shows they were read in turn from the one connection.
+        QByteArray wire;
+        for (int i = 0; i < requests; ++i) {
+            wire += "POST /mcp " + version + "\r\nHost: 127.0.0.1:" + QByteArray::number(server.port())
+                + "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" + connection
+                + (i == 1 ? QByteArray("Mcp-Session-Id: no-such-session\r\n") : QByteArray())
+                + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        }
+        const RawExchange x = rawHttpExchange(server.port(), wire, requests);
+        QCOMPARE(x.responses.size(), requests);
+        QVERIFY2(x.responses.value(0).startsWith("HTTP/1.1 400"), x.responses.value(0).constData());
+        if (requests > 1)
+            QVERIFY2(x.responses.value(1).startsWith("HTTP/1.1 404"), x.responses.value(1).constData());
+        QCOMPARE(x.closedByServer, closed);
+        QCOMPARE(x.responses.last().contains("Connection: close"), closed);
+    }
+
     void everyRequestCarriesTheUserHeadersAndAfterInitializeTheSessionAndVersion()
     {
         DemoHttpServer server;
