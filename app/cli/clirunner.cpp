@@ -265,7 +265,7 @@ void CliRunner::start()
                 answer.insert("http_status"_L1, *o.error.httpStatus());
         }
         // How the answer was reached (RECOVERY.md §5): outcome_uncertain / replayed /
-        // reconnect, breaker / retry_in_s, generations, rule, waited_ms, replay_verdict.
+        // reconnect, breaker / retry_in_s, generations, rule, waited_ms, recovery_ms, replay_verdict.
         for (auto it = o.recovery.begin(); it != o.recovery.end(); ++it)
             answer.insert(it.key(), it.value());
         answer.insert("attempts"_L1, o.attempts);

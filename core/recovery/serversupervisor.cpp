@@ -386,6 +386,7 @@ void ServerSupervisor::handleExpired(quint64 ticket, const Error &error, const Q
         return;
     it->rule = rule;
     it->firstError = error;
+    it->expiredAtUs = m_clock.nowUs();
     it->stage = Stage::WaitingForRecovery;
     it->waitStartedMs = m_clock.nowMs();
     const QString method = it->request.method;
@@ -539,6 +540,8 @@ void ServerSupervisor::finish(quint64 ticket, CallOutcome outcome)
     QJsonObject r{{"generations"_L1, op.generations}, {"waited_ms"_L1, op.waitedMs}, {"replayed"_L1, op.replayed}};
     if (!op.rule.isEmpty())
         r.insert("rule"_L1, op.rule);
+    if (op.expiredAtUs) // what recovery cost this call: from the expiry verdict to this answer
+        r.insert("recovery_ms"_L1, double(m_clock.nowUs() - *op.expiredAtUs) / 1000.0);
     if (!op.verdict.isEmpty())
         r.insert("replay_verdict"_L1, op.verdict);
     for (auto k = outcome.recovery.begin(); k != outcome.recovery.end(); ++k)

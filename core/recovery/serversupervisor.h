@@ -15,6 +15,7 @@
 #include <QObject>
 
 #include <functional>
+#include <optional>
 #include <memory>
 
 class QTimer;
@@ -80,6 +81,7 @@ private:
         qint64 deadlineMs = 0;       // the end of this action's recovery budget
         qint64 waitStartedMs = 0;
         qint64 waitedMs = 0;
+        std::optional<qint64> expiredAtUs; // when the session-expiry verdict was reached
         QString rule;
         Error firstError;
         bool probe = false;

@@ -15,4 +15,9 @@ qint64 SteadyClock::nowMs() const
     return m_epochAtStart + m_elapsed.elapsed();
 }
 
+qint64 SteadyClock::nowUs() const
+{
+    return m_epochAtStart * 1000 + m_elapsed.nsecsElapsed() / 1000;
+}
+
 } // namespace Sonde

@@ -16,6 +16,9 @@ public:
     // Milliseconds since the Unix epoch, monotonic after construction (never jumps back when
     // the wall clock is adjusted), so durations and timestamps agree.
     virtual qint64 nowMs() const = 0;
+    // The same time line in microseconds, for durations too short for milliseconds (a
+    // recovery on loopback takes one or two). Clocks without a finer source step in ms.
+    virtual qint64 nowUs() const { return nowMs() * 1000; }
 };
 
 class SteadyClock final : public Clock
@@ -23,6 +26,7 @@ class SteadyClock final : public Clock
 public:
     SteadyClock();
     qint64 nowMs() const override;
+    qint64 nowUs() const override;
 
 private:
     qint64 m_epochAtStart;

@@ -97,8 +97,10 @@ private Q_SLOTS:
         QVERIFY(f.t() != old);
         QCOMPARE(f.t()->sentWithMethod(u"resources/list"_s).size(), 0);
         QCOMPARE(f.done->size(), 0);
+        f.clock.advance(40);
         f.initialize();
         QCOMPARE(f.t()->sentWithMethod(u"resources/list"_s).size(), 1);
+        f.clock.advance(2);
         f.t()->answer(f.lastRequest(), {{"resources"_L1, QJsonArray{}}});
         QCOMPARE(f.done->size(), 1);
         const CallOutcome o = f.outcome();
@@ -106,6 +108,8 @@ private Q_SLOTS:
         QCOMPARE(o.recovery.value("generations"_L1).toArray(), (QJsonArray{1, 2}));
         QVERIFY(o.recovery.value("replayed"_L1).toBool());
         QCOMPARE(o.recovery.value("rule"_L1).toString(), u"text-marker"_s);
+        // From the expiry verdict to the retried answer, on the engine's clock.
+        QCOMPARE(o.recovery.value("recovery_ms"_L1).toDouble(), 42.0);
     }
 
     void theNonToolReadMethodsReconnectAndRetryOnce_data()
