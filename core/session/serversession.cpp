@@ -37,7 +37,14 @@ ServerSession::ServerSession(const ServerConfig &config, const Clock &clock,
     connect(m_timeoutTimer, &QTimer::timeout, this, &ServerSession::checkTimeouts);
 }
 
-ServerSession::~ServerSession() = default;
+ServerSession::~ServerSession()
+{
+    // Transports before the network manager they share: a transport aborts its open replies
+    // as it goes, and those replies belong to the manager. Children die in creation order,
+    // and after a reconnect the manager is older than the current transport.
+    const QList<Transport *> transports = findChildren<Transport *>(Qt::FindDirectChildrenOnly);
+    qDeleteAll(transports);
+}
 
 void ServerSession::setState(SessionSnapshot::State state)
 {
