@@ -39,9 +39,10 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
         removeServer(config.name);
     auto *session = new ServerSupervisor(config, *m_clock, m_clientCapabilities, this);
     m_sessions.insert(config.name, session);
-    connect(session, &ServerSupervisor::snapshotChanged, this, &Engine::sessionChanged);
+    connect(session, &ServerSupervisor::changed, this, [this, name = config.name] { markChanged(name); });
     connect(session, &ServerSupervisor::transcriptEvent, this, &Engine::append);
     connect(session, &ServerSupervisor::serverRequestReceived, this, [this](const ServerRequest &r) {
+        flushSnapshots();
         flush();
         Q_EMIT serverRequestReceived(r);
     });
@@ -49,6 +50,7 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
     connect(session, &ServerSupervisor::listRefreshed, this, &Engine::listRefreshed);
     connect(session, &ServerSupervisor::callFinished, this, [this](const CallOutcome &o) {
         m_ticketServer.remove(o.ticket);
+        flushSnapshots();
         flush();
         Q_EMIT callFinished(o);
     });
@@ -133,6 +135,7 @@ void Engine::injectFault(quint64 ticket, const QString &server, const Fault &fau
     } else {
         o.error = Error::transport(u"no server named \"%1\""_s.arg(server), Error::Condition::NotConnected);
     }
+    flushSnapshots();
     flush();
     Q_EMIT callFinished(o);
 }
@@ -155,6 +158,7 @@ void Engine::breakerCommand(quint64 ticket, const QString &server, const QString
         o.error = Error::protocol(u"breaker action must be \"reset\" or \"trip\""_s);
     if (s && !o.error.isError())
         o.result = s->snapshot().recovery.value("breaker"_L1);
+    flushSnapshots();
     flush();
     Q_EMIT callFinished(o);
 }
@@ -181,6 +185,26 @@ void Engine::flush()
     Q_EMIT transcriptBatch(std::exchange(m_batch, {}));
 }
 
+void Engine::markChanged(const QString &server)
+{
+    if (!m_changed.contains(server))
+        m_changed.append(server);
+    if (!m_snapshotFlushQueued) {
+        m_snapshotFlushQueued = true;
+        QMetaObject::invokeMethod(this, &Engine::flushSnapshots, Qt::QueuedConnection);
+    }
+}
+
+void Engine::flushSnapshots()
+{
+    m_snapshotFlushQueued = false;
+    const QStringList changed = std::exchange(m_changed, {});
+    for (const QString &name : changed) {
+        if (ServerSupervisor *s = m_sessions.value(name))
+            Q_EMIT sessionChanged(s->snapshot());
+    }
+}
+
 void Engine::shutdown()
 {
     if (m_shuttingDown)
@@ -197,6 +221,7 @@ void Engine::maybeFinishShutdown()
 {
     if (m_stillOpen > 0)
         return;
+    flushSnapshots();
     flush();
     Q_EMIT shutdownFinished();
 }

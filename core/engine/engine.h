@@ -23,7 +23,9 @@ class ServerSupervisor;
 // The engine: every server's session, on the worker thread. It is driven only through
 // queued calls from CoreHost and answers only with value signals. Wire traffic is batched
 // (every 50 ms, and before any call result so a front end never sees a result before the
-// frames that produced it). Thread: the worker; created and destroyed there by CoreHost.
+// frames that produced it). Snapshots are coalesced: one per server per event-loop turn,
+// built when sent, and also sent before any call result, so a result never overtakes the
+// state it was reached in. Thread: the worker; created and destroyed there by CoreHost.
 class Engine : public QObject
 {
     Q_OBJECT
@@ -60,12 +62,16 @@ Q_SIGNALS:
 private:
     void append(const TranscriptEvent &event);
     void flush();
+    void markChanged(const QString &server);
+    void flushSnapshots();
     void maybeFinishShutdown();
 
     std::shared_ptr<const Clock> m_clock;
     QJsonObject m_clientCapabilities;
     QHash<QString, ServerSupervisor *> m_sessions;
     TranscriptBatch m_batch;
+    QStringList m_changed; // servers whose snapshot is yet to be sent, in order of change
+    bool m_snapshotFlushQueued = false;
     QTimer *m_flushTimer = nullptr;
     QHash<quint64, QString> m_ticketServer;
     bool m_shuttingDown = false;

@@ -114,7 +114,7 @@ void ServerSupervisor::recordBreakerTransitions()
         history(u"breaker"_s, {{"from"_L1, CircuitBreaker::stateName(t.from)}, {"to"_L1, CircuitBreaker::stateName(t.to)},
                                {"cause"_L1, t.cause}, {"strikes"_L1, t.strikes}, {"threshold"_L1, m_breaker.threshold()}});
     if (!transitions.isEmpty())
-        Q_EMIT snapshotChanged(snapshot());
+        Q_EMIT changed();
 }
 
 void ServerSupervisor::strike(const QString &cause)
@@ -162,6 +162,8 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
 {
     const SessionSnapshot::State previous = m_lastState;
     m_lastState = s.state;
+    // First: what follows may finish calls, and their results must not overtake this state.
+    Q_EMIT changed();
     if (s.state == SessionSnapshot::State::Ready && s.generation != m_lastGeneration) {
         m_lastGeneration = s.generation;
         history(u"session-start"_s, {{"generation"_L1, s.generation}, {"protocol_version"_L1, s.protocolVersion},
@@ -208,9 +210,6 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
                && previous != SessionSnapshot::State::Closing) {
         history(u"session-end"_s, {{"generation"_L1, s.generation}, {"cause"_L1, u"closed"_s}});
     }
-    SessionSnapshot augmented = s;
-    augmented.recovery = recoveryState();
-    Q_EMIT snapshotChanged(augmented);
 }
 
 void ServerSupervisor::call(const CallRequest &request)
@@ -705,14 +704,14 @@ void ServerSupervisor::resetBreaker()
 {
     m_breaker.reset(u"user"_s);
     recordBreakerTransitions();
-    Q_EMIT snapshotChanged(snapshot());
+    Q_EMIT changed();
 }
 
 void ServerSupervisor::tripBreaker()
 {
     m_breaker.trip(u"user"_s);
     recordBreakerTransitions();
-    Q_EMIT snapshotChanged(snapshot());
+    Q_EMIT changed();
 }
 
 } // namespace Sonde

@@ -60,7 +60,9 @@ public:
     SessionSnapshot snapshot() const;
 
 Q_SIGNALS:
-    void snapshotChanged(const Sonde::SessionSnapshot &snapshot);
+    // Something snapshot() shows has changed. No value: several changes in one burst (a
+    // reconnect makes a dozen) are read once, by whoever coalesces them (the engine).
+    void changed();
     void callFinished(const Sonde::CallOutcome &outcome);
     void serverRequestReceived(const Sonde::ServerRequest &request);
     void notificationReceived(const Sonde::ServerNotification &notification);

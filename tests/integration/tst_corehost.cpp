@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The engine end to end over stdio against Sonde's own demo server, through CoreHost.
+#include "clifixtures.h"
 #include "engine/corehost.h"
 #include "testpaths.h"
 
@@ -28,16 +29,22 @@ struct Recorder
     QList<CallOutcome> outcomes;
     QList<TranscriptEvent> events;
     QHash<QString, SessionSnapshot> snapshots;
+    int snapshotCount = 0;
+    QHash<quint64, int> generationSeenAtOutcome; // the snapshot's generation when a result came
     QList<QThread *> deliveryThreads;
 
     explicit Recorder(CoreHost &host)
     {
         QObject::connect(&host, &CoreHost::callFinished, &host, [this](const CallOutcome &o) {
             outcomes.append(o);
+            generationSeenAtOutcome.insert(o.ticket, snapshots.value(o.server).generation);
             deliveryThreads.append(QThread::currentThread());
         });
         QObject::connect(&host, &CoreHost::transcriptBatch, &host, [this](const TranscriptBatch &b) { events += b; });
-        QObject::connect(&host, &CoreHost::sessionChanged, &host, [this](const SessionSnapshot &s) { snapshots.insert(s.server, s); });
+        QObject::connect(&host, &CoreHost::sessionChanged, &host, [this](const SessionSnapshot &s) {
+            snapshots.insert(s.server, s);
+            ++snapshotCount;
+        });
     }
     std::optional<CallOutcome> outcome(quint64 ticket) const
     {
@@ -160,6 +167,44 @@ private Q_SLOTS:
         QCOMPARE(o.attempts, 1); // it never reached the dead process: sent once, to the new one
         QCOMPARE(o.generation, 2);
         QCOMPARE(text(o), u"counter = 1"_s);
+    }
+
+    void aRecoveryReachesTheFrontEndAsFewSnapshotsAndTheNewGenerationBeforeTheAnswer()
+    {
+        SondeTest::DemoHttpServer server;
+        QVERIFY(server.start());
+        CoreHost host;
+        Recorder rec(host);
+        ServerConfig c;
+        c.name = u"web"_s;
+        c.route = ServerConfig::Route::StreamableHttp;
+        c.url = QUrl(server.url());
+        host.addServer(c);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"web"_s), 10000);
+        Fault f;
+        f.kind = Fault::Kind::CorruptSessionId;
+        const quint64 fault = host.injectFault(u"web"_s, f);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(fault).has_value(), 5000);
+        const int before = rec.snapshotCount;
+        const quint64 t = host.call(u"web"_s, u"resources/read"_s, {{"uri"_L1, "demo://notes/1"_L1}});
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
+        const CallOutcome o = *rec.outcome(t);
+        QVERIFY2(o.ok(), qPrintable(o.error.message()));
+        QCOMPARE(o.attempts, 2);
+        QCOMPARE(o.generation, 2);
+        // The snapshot of the session that answered was delivered before the answer.
+        QCOMPARE(rec.generationSeenAtOutcome.value(t), 2);
+        QVERIFY(o.recovery.value("recovery_ms"_L1).toDouble() > 0);
+        // The teardown, the new transport and its initialize happen in one event-loop turn
+        // (half a dozen state changes): the front end gets one snapshot for it, not one each.
+        QVERIFY2(rec.snapshotCount - before <= 4, qPrintable(QString::number(rec.snapshotCount - before)));
+        // A reconnect by hand answers in the very turn its session becomes ready: the snapshot
+        // of that generation must still come first.
+        const quint64 r = host.reconnect(u"web"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(r).has_value(), 10000);
+        QVERIFY2(rec.outcome(r)->ok(), qPrintable(rec.outcome(r)->error.message()));
+        QCOMPARE(rec.outcome(r)->generation, 3);
+        QCOMPARE(rec.generationSeenAtOutcome.value(r), 3);
     }
 
     void stderrLinesAndLifecycleEventsReachTheTranscriptOnTheProtocolsClock()
