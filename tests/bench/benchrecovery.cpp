@@ -9,6 +9,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
 #include <QNetworkAccessManager>
@@ -124,6 +125,77 @@ public:
         return result;
     }
 
+    // The least a recovery can send, with no engine: POST initialize; at its answer, POST
+    // notifications/initialized (the spec's MUST) and the read at once; timed from the
+    // initialize POST to the read's answer. No GET stream (optional, though Sonde opens one):
+    // this is the floor any compliant client pays on this server for a new session plus one
+    // request, through the same QNetworkAccessManager as the baseline. The session is
+    // deleted afterwards.
+    double bareRecovery(const QString &uri)
+    {
+        static const QByteArray initBody =
+            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+            R"("capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})";
+        const QByteArray readBody = QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, 2},
+                                                              {"method"_L1, "resources/read"_L1},
+                                                              {"params"_L1, QJsonObject{{"uri"_L1, uri}}}})
+                                        .toJson(QJsonDocument::Compact);
+        QEventLoop loop;
+        QElapsedTimer timer;
+        qint64 endNs = -1;
+        QByteArray sessionId, readReceived;
+        QList<QNetworkReply *> replies;
+        auto postJson = [&](const QByteArray &body) {
+            QNetworkRequest r(m_url);
+            r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+            r.setRawHeader("Accept", "application/json, text/event-stream");
+            if (!sessionId.isEmpty()) {
+                r.setRawHeader("Mcp-Session-Id", sessionId);
+                r.setRawHeader("MCP-Protocol-Version", "2025-11-25");
+            }
+            replies << m_nam.post(r, body);
+            return replies.last();
+        };
+        timer.start();
+        QNetworkReply *init = postJson(initBody);
+        QByteArray initReceived;
+        bool initDone = false;
+        auto afterInitialize = [&] {
+            if (initDone)
+                return;
+            initDone = true;
+            sessionId = init->rawHeader("Mcp-Session-Id");
+            postJson(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+            QNetworkReply *read = postJson(readBody);
+            auto done = [&, read] {
+                readReceived += read->readAll();
+                if (endNs < 0 && (read->isFinished() || answered(readReceived, "\"id\":2"))) {
+                    endNs = timer.nsecsElapsed();
+                    loop.quit();
+                }
+            };
+            QObject::connect(read, &QNetworkReply::readyRead, &loop, done);
+            QObject::connect(read, &QNetworkReply::finished, &loop, done);
+        };
+        QObject::connect(init, &QNetworkReply::readyRead, &loop, [&] {
+            initReceived += init->readAll();
+            if (answered(initReceived, "\"id\":1"))
+                afterInitialize();
+        });
+        QObject::connect(init, &QNetworkReply::finished, &loop, afterInitialize);
+        const bool timedOut = run(loop, IoTimeoutMs);
+        for (QNetworkReply *r : std::as_const(replies)) {
+            if (!r->isFinished())
+                r->abort();
+            delete r;
+        }
+        if (timedOut || !readReceived.contains("\"result\""))
+            fail(1, u"bare recovery: no read answer: "_s + QString::fromUtf8(readReceived.left(300)));
+        if (deleteSession(sessionId, u"2025-11-25"_s) / 100 != 2)
+            fail(1, u"bare recovery: the DELETE of its session failed"_s);
+        return double(endNs) / 1e6;
+    }
+
     // Returns the HTTP status (0: no answer).
     int deleteSession(const QByteArray &sessionId, const QString &protocolVersion = {})
     {
@@ -143,9 +215,10 @@ public:
 
 private:
     // An SSE answer is complete once the event holding the response has its blank line.
-    static bool sseAnswered(const QByteArray &body)
+    static bool sseAnswered(const QByteArray &body) { return answered(body, "\"id\":1"); }
+    static bool answered(const QByteArray &body, const char *idField)
     {
-        const qsizetype at = body.indexOf("\"id\":1");
+        const qsizetype at = body.indexOf(idField);
         return at >= 0 && (body.indexOf("\n\n", at) >= 0 || body.indexOf("\r\n\r\n", at) >= 0);
     }
     // True when it timed out.
@@ -272,7 +345,7 @@ void benchServer(Server::Kind kind, const Options &o)
     if (const Sonde::CallOutcome warm = engine.read(uri); !warm.ok())
         fail(1, u"engine: the warm-up read failed: "_s + warm.error.message());
 
-    std::vector<double> interval, whole, callerWhole, init, initFresh;
+    std::vector<double> interval, whole, callerWhole, init, initFresh, bare;
     QStringList deviations;
     QMap<QString, int> rules;
     int offPath = 0, sseAnswers = 0, endedAfter = 0, leftOpen = 0, undeleted = 0;
@@ -289,6 +362,7 @@ void benchServer(Server::Kind kind, const Options &o)
         // Alternated so that background load drifts into both columns alike.
         const Loopback::Initialize b = http.initialize();
         const Loopback::Initialize fresh = http.initialize(true);
+        const double bareMs = http.bareRecovery(uri);
         for (const QByteArray &id : {b.sessionId, fresh.sessionId}) {
             if (const int status = http.deleteSession(id); status / 100 != 2)
                 fail(1, u"DELETE of a baseline session answered HTTP %1"_s.arg(status));
@@ -308,6 +382,7 @@ void benchServer(Server::Kind kind, const Options &o)
         }
         init.push_back(b.ms);
         initFresh.push_back(fresh.ms);
+        bare.push_back(bareMs);
         sseAnswers += b.sse;
         endedAfter += b.endedAfter;
         leftOpen += b.leftOpen;
@@ -339,6 +414,7 @@ void benchServer(Server::Kind kind, const Options &o)
     row(u"whole recovered call, caller's view (ms)"_s, callerWhole, u"this thread, call() to callFinished"_s);
     row(u"one plain initialize round trip (ms)"_s, init, u"QNetworkAccessManager, this thread"_s);
     row(u"  the same on a new manager (reference)"_s, initFresh, u"one new manager each, as a reconnect has"_s);
+    row(u"protocol floor: initialize, then read (ms)"_s, bare, u"no engine: initialize; initialized + read at once"_s);
     QString answers = u"  initialize answered as %1 JSON, %2 SSE"_s.arg(o.runs - sseAnswers).arg(sseAnswers);
     if (sseAnswers > 0)
         answers += u"; of the SSE streams %1 ended just after the result event (timed to the event), %2 were"
@@ -346,7 +422,10 @@ void benchServer(Server::Kind kind, const Options &o)
     out(answers);
     if (undeleted > 0)
         out(u"  note: %1 orphaned session(s) could not be deleted after their run"_s.arg(undeleted));
-    out(u"  ratio: recovery median / initialize median = "_s + QString::number(rMed / iMed, 'f', 2) + u'x');
+    const double bMed = percentile(bare, 50);
+    out(u"  ratio: recovery median / initialize median = "_s + QString::number(rMed / iMed, 'f', 2)
+        + u"x (the protocol floor alone: "_s + QString::number(bMed / iMed, 'f', 2) + u"x; Sonde's own share: "_s
+        + QString::number(rMed - bMed, 'f', 2) + u" ms)"_s);
     out(u"  goal: expiry answer -> retried read answer at most 2x one initialize round trip: "_s
         + verdict(rMed <= iMed * GoalRatio));
     out(QString());
