@@ -411,9 +411,14 @@ void ServerSession::handleNotification(const JsonRpcMessage &message)
 void ServerSession::refreshList(const QString &method)
 {
     // Only lists someone has fetched are cached; a change before that costs nothing.
-    if (!m_cache.contains(method) || m_state != SessionSnapshot::State::Ready
-        || m_refreshing.contains(method))
+    if (!m_cache.contains(method) || m_state != SessionSnapshot::State::Ready)
         return;
+    if (m_refreshing.contains(method)) {
+        // The list in flight may predate this change: fetch once more when it is in. Any
+        // number of changes meanwhile cost one more fetch, not one each.
+        m_refreshAgain.insert(method);
+        return;
+    }
     m_refreshing.insert(method);
     auto items = std::make_shared<QJsonArray>();
     auto next = std::make_shared<std::function<void(const QString &)>>();
@@ -425,6 +430,8 @@ void ServerSession::refreshList(const QString &method)
                     [this, method, items, next](const JsonRpcMessage &r, const Error &e) {
                         if (e.isError()) {
                             m_refreshing.remove(method);
+                            m_refreshAgain.remove(method);
+                            *next = nullptr; // break the self-reference
                             return;
                         }
                         const QJsonObject page = r.result().toObject();
@@ -439,6 +446,8 @@ void ServerSession::refreshList(const QString &method)
                         m_cache.insert(method, *items);
                         Q_EMIT listRefreshed(m_config.name, method, *items);
                         *next = nullptr; // break the self-reference
+                        if (m_refreshAgain.remove(method))
+                            refreshList(method);
                     });
     };
     (*next)(QString());

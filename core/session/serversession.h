@@ -135,6 +135,7 @@ private:
     QList<quint64> m_waitingForReady;
     QHash<QString, QJsonArray> m_cache;           // list method -> items
     QSet<QString> m_refreshing;
+    QSet<QString> m_refreshAgain; // changed again while being refreshed
     bool m_restarting = false;
     bool m_expireNextAnswer = false; // fault expire-after-dispatch armed
     QSet<QString> m_expireAnswerOf;  // idKeys whose answers the fault replaces

@@ -296,6 +296,28 @@ private Q_SLOTS:
         QCOMPARE(f.session->cachedList(u"tools/list"_s).size(), 2);
     }
 
+    void changesAnnouncedDuringARefreshCostExactlyOneMoreRefresh()
+    {
+        Fixture f;
+        f.startReady();
+        QSignalSpy refreshed(f.session.get(), &ServerSession::listRefreshed);
+        f.call(u"tools/list"_s);
+        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}});
+        const qsizetype sentBefore = f.transport->sentWithMethod(u"tools/list"_s).size();
+        // A burst, as server-everything sends when it registers tools after initialized.
+        for (int i = 0; i < 4; ++i)
+            f.transport->deliver(JSON_TEXT({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}));
+        QCOMPARE(f.transport->sentWithMethod(u"tools/list"_s).size(), sentBefore + 1);
+        // The first refresh answers with the list as it was before the later changes...
+        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}});
+        // ...so one more is sent, and its answer is what the cache ends with.
+        QCOMPARE(f.transport->sentWithMethod(u"tools/list"_s).size(), sentBefore + 2);
+        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}, QJsonObject{{"name"_L1, "b"_L1}}}}});
+        QCOMPARE(f.transport->sentWithMethod(u"tools/list"_s).size(), sentBefore + 2);
+        QCOMPARE(refreshed.size(), 2);
+        QCOMPARE(f.session->cachedList(u"tools/list"_s).size(), 2);
+    }
+
     void aTransportThatDiesFailsOutstandingCallsAsClosed()
     {
         Fixture f;
