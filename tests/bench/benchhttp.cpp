@@ -199,20 +199,6 @@ private:
     QByteArray m_sessionId;
 };
 
-std::vector<double> rawFloor(const QString &endpoint, int calls)
-{
-    RawHttpClient raw(endpoint);
-    raw.initialize();
-    std::vector<double> us;
-    for (int i = 0; i < WarmUpCalls + calls; ++i) {
-        const double t = raw.echo(i + 1);
-        if (i >= WarmUpCalls)
-            us.push_back(t);
-    }
-    raw.close();
-    return us;
-}
-
 // ---- QNetworkAccessManager alone ---------------------------------------------------------
 
 // The same calls through a QNetworkAccessManager driven from this thread, with no engine: what
@@ -307,20 +293,6 @@ private:
     QByteArray m_sessionId;
 };
 
-std::vector<double> namAlone(const QString &endpoint, int calls)
-{
-    NamClient nam(endpoint);
-    nam.initialize();
-    std::vector<double> us;
-    for (int i = 0; i < WarmUpCalls + calls; ++i) {
-        const double t = nam.echo(i + 1);
-        if (i >= WarmUpCalls)
-            us.push_back(t);
-    }
-    nam.close();
-    return us;
-}
-
 // ---- curl baseline ----------------------------------------------------------------------
 
 // One curl process, waited for, as a shell script would run it. --fail turns an HTTP error
@@ -382,20 +354,47 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     out(u"   endpoint: "_s + endpoint);
     out(QString());
 
-    out(u"Warm latency: %1 sequential tools/call echo on one session (after %2 warm-up)"_s
+    out(u"Warm latency: %1 sequential tools/call echo per client, one session each (after %2 warm-up)"_s
             .arg(o.calls).arg(WarmUpCalls));
-    std::vector<double> eng;
+    // The engine and the two floors each hold a session on the server at once and take turns
+    // in blocks, so that background load drifts into all three columns alike.
+    std::vector<double> eng, raw, nam;
     {
         EchoBench engine(httpConfig(endpoint));
+        RawHttpClient rawClient(endpoint);
+        NamClient namClient(endpoint);
+        rawClient.initialize();
+        namClient.initialize();
+        int rawId = 0, namId = 0;
+        auto rawBlock = [&](int n, std::vector<double> *into) {
+            for (int i = 0; i < n; ++i) {
+                const double t = rawClient.echo(++rawId);
+                if (into)
+                    into->push_back(t);
+            }
+        };
+        auto namBlock = [&](int n, std::vector<double> *into) {
+            for (int i = 0; i < n; ++i) {
+                const double t = namClient.echo(++namId);
+                if (into)
+                    into->push_back(t);
+            }
+        };
         engine.run(WarmUpCalls, nullptr);
-        for (int done = 0; done < o.calls; done += CallBlock)
-            engine.run(std::min(CallBlock, o.calls - done), &eng);
+        rawBlock(WarmUpCalls, nullptr);
+        namBlock(WarmUpCalls, nullptr);
+        for (int done = 0; done < o.calls; done += CallBlock) {
+            const int n = std::min(CallBlock, o.calls - done);
+            engine.run(n, &eng);
+            rawBlock(n, &raw);
+            namBlock(n, &nam);
+        }
         engine.shutdown();
+        rawClient.close();
+        namClient.close();
     }
-    // After the engine, not interleaved: the SDK runs its own loop in another process.
+    // After the others, not interleaved: the SDK runs its own loop in another process.
     const Figures sdk = sdkBaseline(endpoint, o.calls);
-    const std::vector<double> raw = rawFloor(endpoint, o.calls);
-    const std::vector<double> nam = namAlone(endpoint, o.calls);
     const double e50 = percentile(eng, 50), e99 = percentile(eng, 99), em = mean(eng);
     const double r50 = percentile(raw, 50), n50 = percentile(nam, 50);
     out(u"              Sonde engine  SDK client        Sonde vs SDK    QNAM alone   raw floor"_s);
