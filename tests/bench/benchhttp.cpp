@@ -3,6 +3,7 @@
 // (warm) and a four-request curl script (cold), in one run, so the figures are compared on
 // the same machine under the same load. Every connection stays on 127.0.0.1.
 #include "benchsupport.h"
+#include "rawhttpclient.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -71,133 +72,6 @@ Figures sdkBaseline(const QString &endpoint, int calls)
         fail(1, u"sdk-echo.mjs printed no figures: "_s + QString::fromUtf8(lines.last()) + u' ' + err);
     return {o.value("p50_us"_L1).toDouble(), o.value("p99_us"_L1).toDouble(), o.value("mean_us"_L1).toDouble()};
 }
-
-// ---- raw floor --------------------------------------------------------------------------
-
-// The least a client can do: one blocking keep-alive socket on this thread, requests written
-// by hand, answers framed (Content-Length or chunked) and scanned for the response's id, no
-// JSON parsing, no threads. What it measures is the server's own time per call plus the
-// loopback; no client can go below it on this machine.
-class RawHttpClient
-{
-public:
-    explicit RawHttpClient(const QString &endpoint) : m_url(endpoint)
-    {
-        m_socket.connectToHost(m_url.host(), quint16(m_url.port(80)));
-        if (!m_socket.waitForConnected(IoTimeoutMs))
-            fail(1, u"raw client: cannot connect: "_s + m_socket.errorString());
-        m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    }
-
-    void initialize()
-    {
-        const Response r = exchange(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":)"
-                                    R"("2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}})", "\"id\":0");
-        m_sessionId = r.sessionId;
-        if (m_sessionId.isEmpty() || !r.body.contains("\"result\""))
-            fail(1, u"raw client: initialize gave no session: "_s + QString::fromUtf8(r.body.left(300)));
-        exchange(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", nullptr);
-    }
-
-    // One tools/call echo; returns microseconds from the write to the answer's event (the
-    // rest of the response is read untimed, so the connection is ready for the next call).
-    double echo(int id)
-    {
-        const QByteArray body = R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id)
-            + R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})";
-        const QByteArray marker = "\"id\":" + QByteArray::number(id);
-        const Response r = exchange(body, marker.constData());
-        if (!r.body.contains("Echo: hi"))
-            fail(1, u"raw client: unexpected echo answer: "_s + QString::fromUtf8(r.body.left(300)));
-        return r.answeredUs;
-    }
-
-    void close()
-    {
-        QByteArray req = "DELETE " + m_url.path().toUtf8() + " HTTP/1.1\r\nHost: " + m_url.authority().toUtf8()
-            + "\r\nMcp-Session-Id: " + m_sessionId + "\r\nConnection: close\r\n\r\n";
-        m_socket.write(req);
-        m_socket.waitForBytesWritten(IoTimeoutMs);
-        m_socket.waitForDisconnected(2000);
-    }
-
-private:
-    struct Response
-    {
-        QByteArray body;
-        QByteArray sessionId;
-        double answeredUs = 0;
-    };
-
-    Response exchange(const QByteArray &json, const char *answerMarker)
-    {
-        QByteArray req = "POST " + m_url.path().toUtf8() + " HTTP/1.1\r\nHost: " + m_url.authority().toUtf8()
-            + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
-        if (!m_sessionId.isEmpty())
-            req += "Mcp-Session-Id: " + m_sessionId + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
-        req += "Content-Length: " + QByteArray::number(json.size()) + "\r\n\r\n" + json;
-        QElapsedTimer timer;
-        timer.start();
-        m_socket.write(req);
-        Response r;
-        // Headers.
-        qsizetype headerEnd;
-        while ((headerEnd = m_buf.indexOf("\r\n\r\n")) < 0)
-            more();
-        qint64 length = -1;
-        bool chunked = false;
-        for (const QByteArray &line : m_buf.left(headerEnd).split('\n')) {
-            const QByteArray l = line.trimmed().toLower();
-            if (l.startsWith("content-length:"))
-                length = l.mid(15).trimmed().toLongLong();
-            else if (l.startsWith("transfer-encoding:") && l.contains("chunked"))
-                chunked = true;
-            else if (l.startsWith("mcp-session-id:"))
-                r.sessionId = line.trimmed().mid(15).trimmed();
-        }
-        m_buf.remove(0, headerEnd + 4);
-        auto check = [&] {
-            if (answerMarker && r.answeredUs == 0) {
-                const qsizetype at = r.body.indexOf(answerMarker);
-                if (at >= 0 && (r.body.indexOf("\n\n", at) >= 0 || (!chunked && r.body.size() >= length)))
-                    r.answeredUs = double(timer.nsecsElapsed()) / 1e3;
-            }
-        };
-        if (!chunked) {
-            while (m_buf.size() < length)
-                more();
-            r.body = m_buf.left(qMax<qint64>(length, 0));
-            m_buf.remove(0, qMax<qint64>(length, 0));
-            check();
-            return r;
-        }
-        for (;;) {
-            qsizetype lineEnd;
-            while ((lineEnd = m_buf.indexOf("\r\n")) < 0)
-                more();
-            const qint64 size = m_buf.left(lineEnd).trimmed().toLongLong(nullptr, 16);
-            while (m_buf.size() < lineEnd + 2 + size + 2)
-                more();
-            r.body += m_buf.mid(lineEnd + 2, size);
-            m_buf.remove(0, lineEnd + 2 + size + 2);
-            check();
-            if (size == 0)
-                return r;
-        }
-    }
-
-    void more()
-    {
-        if (!m_socket.waitForReadyRead(IoTimeoutMs))
-            fail(1, u"raw client: the server went quiet: "_s + m_socket.errorString());
-        m_buf += m_socket.readAll();
-    }
-
-    QUrl m_url;
-    QTcpSocket m_socket;
-    QByteArray m_buf;
-    QByteArray m_sessionId;
-};
 
 // ---- QNetworkAccessManager alone ---------------------------------------------------------
 
@@ -390,7 +264,7 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
             namBlock(n, &nam);
         }
         engine.shutdown();
-        rawClient.close();
+        rawClient.deleteSession();
         namClient.close();
     }
     // After the others, not interleaved: the SDK runs its own loop in another process.

@@ -4,6 +4,7 @@
 // run, so the figures are compared on the same machine under the same load. Every
 // connection stays on 127.0.0.1.
 #include "benchsupport.h"
+#include "rawhttpclient.h"
 #include "transport/fault.h"
 
 #include <QCoreApplication>
@@ -242,6 +243,48 @@ private:
     QNetworkAccessManager m_nam;
 };
 
+// ---- raw socket ---------------------------------------------------------------------------
+
+// The same two figures with no HTTP stack at all (one blocking socket, requests by hand):
+// one initialize, and initialize followed by notifications/initialized and the read,
+// pipelined on the connection. Their ratio is what the protocol costs on this server alone.
+struct RawFigures
+{
+    double initializeMs = 0;
+    double recoveryMs = 0;
+};
+
+RawFigures rawRound(RawHttpClient &raw, const QString &uri)
+{
+    RawFigures f;
+    qint64 start = raw.clockNs();
+    raw.send(RawHttpClient::initializeBody(1));
+    RawHttpClient::Response init = raw.receive("\"id\":1");
+    f.initializeMs = double(init.answeredNs - start) / 1e6;
+    raw.setSessionId(init.sessionId);
+    if (raw.deleteSession() / 100 != 2)
+        fail(1, u"raw client: the DELETE of its session failed"_s);
+
+    start = raw.clockNs();
+    raw.send(RawHttpClient::initializeBody(1));
+    init = raw.receive("\"id\":1");
+    if (init.sessionId.isEmpty())
+        fail(1, u"raw client: initialize gave no session id"_s);
+    raw.setSessionId(init.sessionId);
+    raw.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    raw.send(QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, 2}, {"method"_L1, "resources/read"_L1},
+                                       {"params"_L1, QJsonObject{{"uri"_L1, uri}}}})
+                 .toJson(QJsonDocument::Compact));
+    raw.receive(); // the notification's 202
+    const RawHttpClient::Response read = raw.receive("\"id\":2");
+    if (read.answeredNs < 0 || !read.body.contains("\"result\""))
+        fail(1, u"raw client: no read answer: "_s + QString::fromUtf8(read.body.left(300)));
+    f.recoveryMs = double(read.answeredNs - start) / 1e6;
+    if (raw.deleteSession() / 100 != 2)
+        fail(1, u"raw client: the DELETE of its session failed"_s);
+    return f;
+}
+
 // ---- engine path ------------------------------------------------------------------------
 
 // One server through CoreHost, as a front end drives it: each step is issued, then a local
@@ -345,7 +388,8 @@ void benchServer(Server::Kind kind, const Options &o)
     if (const Sonde::CallOutcome warm = engine.read(uri); !warm.ok())
         fail(1, u"engine: the warm-up read failed: "_s + warm.error.message());
 
-    std::vector<double> interval, whole, callerWhole, init, initFresh, bare;
+    RawHttpClient raw(endpoint);
+    std::vector<double> interval, whole, callerWhole, init, initFresh, bare, rawInit, rawRecovery;
     QStringList deviations;
     QMap<QString, int> rules;
     int offPath = 0, sseAnswers = 0, endedAfter = 0, leftOpen = 0, undeleted = 0;
@@ -363,6 +407,7 @@ void benchServer(Server::Kind kind, const Options &o)
         const Loopback::Initialize b = http.initialize();
         const Loopback::Initialize fresh = http.initialize(true);
         const double bareMs = http.bareRecovery(uri);
+        const RawFigures rawRun = rawRound(raw, uri);
         for (const QByteArray &id : {b.sessionId, fresh.sessionId}) {
             if (const int status = http.deleteSession(id); status / 100 != 2)
                 fail(1, u"DELETE of a baseline session answered HTTP %1"_s.arg(status));
@@ -383,6 +428,8 @@ void benchServer(Server::Kind kind, const Options &o)
         init.push_back(b.ms);
         initFresh.push_back(fresh.ms);
         bare.push_back(bareMs);
+        rawInit.push_back(rawRun.initializeMs);
+        rawRecovery.push_back(rawRun.recoveryMs);
         sseAnswers += b.sse;
         endedAfter += b.endedAfter;
         leftOpen += b.leftOpen;
@@ -415,6 +462,8 @@ void benchServer(Server::Kind kind, const Options &o)
     row(u"one plain initialize round trip (ms)"_s, init, u"QNetworkAccessManager, this thread"_s);
     row(u"  the same on a new manager (reference)"_s, initFresh, u"one new manager each, as a reconnect has"_s);
     row(u"protocol floor: initialize, then read (ms)"_s, bare, u"no engine: initialize; initialized + read at once"_s);
+    row(u"raw socket: one initialize (ms)"_s, rawInit, u"no HTTP stack: one blocking socket"_s);
+    row(u"raw socket: initialize, then read (ms)"_s, rawRecovery, u"initialized + read pipelined after it"_s);
     QString answers = u"  initialize answered as %1 JSON, %2 SSE"_s.arg(o.runs - sseAnswers).arg(sseAnswers);
     if (sseAnswers > 0)
         answers += u"; of the SSE streams %1 ended just after the result event (timed to the event), %2 were"
@@ -426,6 +475,8 @@ void benchServer(Server::Kind kind, const Options &o)
     out(u"  ratio: recovery median / initialize median = "_s + QString::number(rMed / iMed, 'f', 2)
         + u"x (the protocol floor alone: "_s + QString::number(bMed / iMed, 'f', 2) + u"x; Sonde's own share: "_s
         + QString::number(rMed - bMed, 'f', 2) + u" ms)"_s);
+    out(u"  the same ratio with no HTTP stack (raw socket): "_s
+        + QString::number(percentile(rawRecovery, 50) / percentile(rawInit, 50), 'f', 2) + u'x');
     out(u"  goal: expiry answer -> retried read answer at most 2x one initialize round trip: "_s
         + verdict(rMed <= iMed * GoalRatio));
     out(QString());

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// The least an MCP client over Streamable HTTP can be, for the benchmarks' floors: one
+// blocking keep-alive socket on the caller's thread, requests written by hand (pipelined
+// when asked), answers framed by Content-Length or chunked encoding and scanned for the
+// response's id. No JSON parsing, no threads, no event loop: what it measures is the
+// server's own time plus the loopback, which no client can go below on the same machine.
+#pragma once
+
+#include "benchsupport.h"
+
+#include <QElapsedTimer>
+#include <QTcpSocket>
+#include <QUrl>
+
+namespace SondeBench {
+
+class RawHttpClient
+{
+public:
+    struct Response
+    {
+        int status = 0;
+        QByteArray body; // de-chunked
+        QByteArray sessionId;
+        qint64 answeredNs = -1; // on clockNs(): when the marked answer was complete
+    };
+
+    explicit RawHttpClient(const QString &endpoint) : m_url(endpoint)
+    {
+        m_clock.start();
+        m_socket.connectToHost(m_url.host(), quint16(m_url.port(80)));
+        if (!m_socket.waitForConnected(IoTimeoutMs))
+            fail(1, u"raw client: cannot connect: "_s + m_socket.errorString());
+        m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    }
+
+    qint64 clockNs() const { return m_clock.nsecsElapsed(); }
+    QByteArray sessionId() const { return m_sessionId; }
+    void setSessionId(const QByteArray &id) { m_sessionId = id; }
+
+    // Writes one POST (with the session headers once there is a session); several sends
+    // before a receive are pipelined on the connection.
+    void send(const QByteArray &json)
+    {
+        QByteArray req = "POST " + m_url.path().toUtf8() + " HTTP/1.1\r\nHost: " + m_url.authority().toUtf8()
+            + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+        if (!m_sessionId.isEmpty())
+            req += "Mcp-Session-Id: " + m_sessionId + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
+        req += "Content-Length: " + QByteArray::number(json.size()) + "\r\n\r\n" + json;
+        m_socket.write(req);
+    }
+
+    // Reads the next whole response on the connection. With a marker (such as "\"id\":3"),
+    // answeredNs is when the body held it and, for SSE, the event around it had ended.
+    Response receive(const char *answerMarker = nullptr)
+    {
+        Response r;
+        qsizetype headerEnd;
+        while ((headerEnd = m_buf.indexOf("\r\n\r\n")) < 0)
+            more();
+        qint64 length = 0;
+        bool chunked = false;
+        const QList<QByteArray> lines = m_buf.left(headerEnd).split('\n');
+        r.status = lines.value(0).split(' ').value(1).toInt();
+        for (const QByteArray &line : lines) {
+            const QByteArray l = line.trimmed().toLower();
+            if (l.startsWith("content-length:"))
+                length = l.mid(15).trimmed().toLongLong();
+            else if (l.startsWith("transfer-encoding:") && l.contains("chunked"))
+                chunked = true;
+            else if (l.startsWith("mcp-session-id:"))
+                r.sessionId = line.trimmed().mid(15).trimmed();
+        }
+        m_buf.remove(0, headerEnd + 4);
+        auto check = [&](bool complete) {
+            if (!answerMarker || r.answeredNs >= 0)
+                return;
+            const qsizetype at = r.body.indexOf(answerMarker);
+            if (at >= 0 && (complete || r.body.indexOf("\n\n", at) >= 0))
+                r.answeredNs = clockNs();
+        };
+        if (!chunked) {
+            while (m_buf.size() < length)
+                more();
+            r.body = m_buf.left(length);
+            m_buf.remove(0, length);
+            check(true);
+            return r;
+        }
+        for (;;) {
+            qsizetype lineEnd;
+            while ((lineEnd = m_buf.indexOf("\r\n")) < 0)
+                more();
+            const qint64 size = m_buf.left(lineEnd).trimmed().toLongLong(nullptr, 16);
+            while (m_buf.size() < lineEnd + 2 + size + 2)
+                more();
+            r.body += m_buf.mid(lineEnd + 2, size);
+            m_buf.remove(0, lineEnd + 2 + size + 2);
+            check(size == 0);
+            if (size == 0)
+                return r;
+        }
+    }
+
+    Response exchange(const QByteArray &json, const char *answerMarker = nullptr)
+    {
+        send(json);
+        return receive(answerMarker);
+    }
+
+    // initialize and notifications/initialized: a session, ready for calls.
+    void initialize()
+    {
+        const Response r = exchange(initializeBody(0), "\"id\":0");
+        if (r.sessionId.isEmpty() || !r.body.contains("\"result\""))
+            fail(1, u"raw client: initialize gave no session: "_s + QString::fromUtf8(r.body.left(300)));
+        m_sessionId = r.sessionId;
+        exchange(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    }
+
+    // One tools/call echo; microseconds from the write to the answer.
+    double echo(int id)
+    {
+        const QByteArray body = R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id)
+            + R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})";
+        const QByteArray marker = "\"id\":" + QByteArray::number(id);
+        const qint64 start = clockNs();
+        const Response r = exchange(body, marker.constData());
+        if (!r.body.contains("Echo: hi"))
+            fail(1, u"raw client: unexpected echo answer: "_s + QString::fromUtf8(r.body.left(300)));
+        return double(r.answeredNs - start) / 1e3;
+    }
+
+    // DELETE of the session, keeping the connection; returns the status.
+    int deleteSession()
+    {
+        m_socket.write("DELETE " + m_url.path().toUtf8() + " HTTP/1.1\r\nHost: " + m_url.authority().toUtf8()
+                       + "\r\nMcp-Session-Id: " + m_sessionId + "\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n");
+        m_sessionId.clear();
+        return receive().status;
+    }
+
+    static QByteArray initializeBody(int id)
+    {
+        return R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id)
+            + R"(,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},)"
+              R"("clientInfo":{"name":"raw","version":"1"}}})";
+    }
+
+private:
+    void more()
+    {
+        if (!m_socket.waitForReadyRead(IoTimeoutMs))
+            fail(1, u"raw client: the server went quiet: "_s + m_socket.errorString());
+        m_buf += m_socket.readAll();
+    }
+
+    QUrl m_url;
+    QElapsedTimer m_clock;
+    QTcpSocket m_socket;
+    QByteArray m_buf;
+    QByteArray m_sessionId;
+};
+
+} // namespace SondeBench
