@@ -39,6 +39,14 @@ struct Options
     bool demo = true;
 };
 
+// Every client here declares what the engine declares (roots, sampling, elicitation): a
+// server may do more for a richer client (server-everything registers tools for each), and
+// the baselines must pay for the same session the engine gets.
+QByteArray initializeBody()
+{
+    return RawHttpClient::initializeBody(1, Sonde::CoreHost::defaultClientCapabilities());
+}
+
 // ---- plain HTTP on the caller's thread ---------------------------------------------------
 
 // The baseline client, and the janitor that ends the sessions the engine walks away from.
@@ -69,9 +77,7 @@ public:
     // connection to a keep-alive server is reused.
     Initialize initialize(bool fresh = false)
     {
-        static const QByteArray body =
-            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-            R"("capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})";
+        const QByteArray body = initializeBody();
         QNetworkRequest r(m_url);
         r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
         r.setRawHeader("Accept", "application/json, text/event-stream");
@@ -134,9 +140,7 @@ public:
     // deleted afterwards.
     double bareRecovery(const QString &uri)
     {
-        static const QByteArray initBody =
-            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-            R"("capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})";
+        const QByteArray initBody = initializeBody();
         const QByteArray readBody = QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, 2},
                                                               {"method"_L1, "resources/read"_L1},
                                                               {"params"_L1, QJsonObject{{"uri"_L1, uri}}}})
@@ -258,7 +262,7 @@ RawFigures rawRound(RawHttpClient &raw, const QString &uri)
 {
     RawFigures f;
     qint64 start = raw.clockNs();
-    raw.send(RawHttpClient::initializeBody(1));
+    raw.send(initializeBody());
     RawHttpClient::Response init = raw.receive("\"id\":1");
     f.initializeMs = double(init.answeredNs - start) / 1e6;
     raw.setSessionId(init.sessionId);
@@ -266,7 +270,7 @@ RawFigures rawRound(RawHttpClient &raw, const QString &uri)
         fail(1, u"raw client: the DELETE of its session failed"_s);
 
     start = raw.clockNs();
-    raw.send(RawHttpClient::initializeBody(1));
+    raw.send(initializeBody());
     init = raw.receive("\"id\":1");
     if (init.sessionId.isEmpty())
         fail(1, u"raw client: initialize gave no session id"_s);
@@ -477,8 +481,12 @@ void benchServer(Server::Kind kind, const Options &o)
         + QString::number(rMed - bMed, 'f', 2) + u" ms)"_s);
     out(u"  the same ratio with no HTTP stack (raw socket): "_s
         + QString::number(percentile(rawRecovery, 50) / percentile(rawInit, 50), 'f', 2) + u'x');
+    const double rawRatio = percentile(rawRecovery, 50) / percentile(rawInit, 50);
     out(u"  goal: expiry answer -> retried read answer at most 2x one initialize round trip: "_s
-        + verdict(rMed <= iMed * GoalRatio));
+        + verdict(rMed <= iMed * GoalRatio)
+        + (rawRatio > GoalRatio   ? u" (the protocol's own ratio on this server is above it, with no HTTP stack)"_s
+           : bMed > iMed * GoalRatio ? u" (the protocol floor through Qt's HTTP stack is above it)"_s
+                                     : QString()));
     out(QString());
 }
 

@@ -9,6 +9,8 @@
 #include "benchsupport.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTcpSocket>
 #include <QUrl>
 
@@ -140,11 +142,14 @@ public:
         return receive().status;
     }
 
-    static QByteArray initializeBody(int id)
+    static QByteArray initializeBody(int id, const QJsonObject &capabilities = {})
     {
-        return R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id)
-            + R"(,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},)"
-              R"("clientInfo":{"name":"raw","version":"1"}}})";
+        return QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, id}, {"method"_L1, "initialize"_L1},
+                                         {"params"_L1, QJsonObject{{"protocolVersion"_L1, "2025-11-25"_L1},
+                                                                   {"capabilities"_L1, capabilities},
+                                                                   {"clientInfo"_L1, QJsonObject{{"name"_L1, "raw"_L1},
+                                                                                                 {"version"_L1, "1"_L1}}}}}})
+            .toJson(QJsonDocument::Compact);
     }
 
 private:
