@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "protocol/lineframer.h"
 
+#include <utility>
+
 namespace Sonde {
 
 QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
@@ -25,6 +27,16 @@ QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
         qsizetype end = nl;
         if (end > start && m_buffer.at(end - 1) == '\r')
             --end;
+        if (start == 0 && nl == m_buffer.size() - 1) {
+            // The buffer is exactly one line (a large frame usually is): hand the buffer
+            // itself over instead of copying megabytes out of it.
+            QByteArray line = std::exchange(m_buffer, {});
+            line.truncate(end);
+            if (!line.isEmpty())
+                lines.append(std::move(line));
+            start = 0;
+            break;
+        }
         if (end > start)
             lines.append(m_buffer.sliced(start, end - start));
         start = nl + 1;

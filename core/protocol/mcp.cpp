@@ -34,26 +34,42 @@ QString listKeyFor(const QString &method)
 QJsonObject toolAnswer(const QJsonObject &callResult)
 {
     const QJsonArray content = callResult.value("content"_L1).toArray();
-    QStringList texts;
+    // The text blocks are kept as JSON values: with one block (the usual case) its value is
+    // inserted as it is, never widened to a QString; a 50 MB text otherwise costs four
+    // UTF-16 copies of 100 MB on the way to the answer.
+    QList<QJsonValue> texts;
     QJsonArray other;
     for (const QJsonValue &block : content) {
         const QJsonObject b = block.toObject();
         if (b.value("type"_L1).toString() == "text"_L1)
-            texts.append(b.value("text"_L1).toString());
+            texts.append(b.value("text"_L1));
         else
             other.append(b);
     }
-    const QString joined = texts.join(u'\n');
+    auto joined = [&texts]() -> QJsonValue {
+        if (texts.size() == 1 && texts.first().isString())
+            return texts.first();
+        QStringList parts;
+        for (const QJsonValue &t : std::as_const(texts))
+            parts.append(t.toString());
+        return parts.join(u'\n');
+    };
     QJsonObject answer;
     if (callResult.value("isError"_L1).toBool()) {
-        answer.insert("error"_L1, joined.isEmpty() ? u"MCP tool returned an error"_s : joined);
+        const QJsonValue message = joined();
+        answer.insert("error"_L1, message.toString().isEmpty() ? QJsonValue(u"MCP tool returned an error"_s) : message);
     } else {
-        answer.insert("result"_L1, joined);
+        answer.insert("result"_L1, joined());
         const QJsonValue structured = callResult.value("structuredContent"_L1);
         if (structured.isObject()) {
             const QByteArray compact = QJsonDocument(structured.toObject()).toJson(QJsonDocument::Compact);
             bool verbatim = false;
-            for (const QString &t : std::as_const(texts)) {
+            for (const QJsonValue &v : std::as_const(texts)) {
+                // A text far longer than the object cannot be it (UTF-8 is at most 3 bytes
+                // per character; whitespace aside): no need to parse megabytes to find out.
+                const QString t = v.toString();
+                if (t.size() > 64 * compact.size() + 4096)
+                    continue;
                 const QJsonDocument d = QJsonDocument::fromJson(t.toUtf8());
                 if (d.isObject() && d.toJson(QJsonDocument::Compact) == compact)
                     verbatim = true;

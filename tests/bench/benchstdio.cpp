@@ -117,6 +117,56 @@ double rawOneShotMs(const Options &o)
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
+// ---- a large answer ------------------------------------------------------------------------
+
+constexpr qint64 LargeAnswerBytes = 50 * 1024 * 1024;
+constexpr int LargeAnswerRuns = 3;
+
+QByteArray largeAnswerArguments()
+{
+    return "{\"bytes\":" + QByteArray::number(LargeAnswerBytes) + '}';
+}
+
+// The demo server's big-answer tool through a raw pipe: the answer line read whole and
+// parsed once, as any client must.
+double rawLargeAnswerMs()
+{
+    Options demo;
+    demo.program = demoServerPath();
+    QElapsedTimer timer;
+    timer.start();
+    QProcess p;
+    startRaw(p, demo);
+    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big-answer","arguments":)"
+            + largeAnswerArguments() + "}}\n");
+    readResponse(p, 1);
+    stopRaw(p);
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+void benchLargeAnswer(const QString &cli)
+{
+    out(u"Large answer: %1 runs of sonde-cli tools call big-answer (a %2 MiB text) against the demo server"_s
+            .arg(LargeAnswerRuns).arg(LargeAnswerBytes >> 20));
+    const QList<QByteArray> argv{QFile::encodeName(cli), "--quiet", "--command", QFile::encodeName(demoServerPath()),
+                                 "tools", "call", "big-answer", largeAnswerArguments()};
+    std::vector<double> cliMs, cliRss, rawMs;
+    for (int i = 0; i < LargeAnswerRuns; ++i) {
+        const CliRun r = cliOneShot(argv);
+        cliMs.push_back(r.wallMs);
+        cliRss.push_back(r.ownPeakMiB);
+        rawMs.push_back(rawLargeAnswerMs());
+    }
+    const double cMed = percentile(cliMs, 50), rMed = percentile(rawMs, 50);
+    const double rss = percentile(cliRss, 50);
+    out(u"              sonde-cli   raw pipe     sonde/raw"_s);
+    out(u"  median (ms)"_s + num(cMed, 11) + num(rMed, 11) + num(cMed / rMed, 12, 2) + u'x');
+    out(u"  sonde-cli peak RSS (median): %1 MiB, %2x the answer (the answer is parsed, printed as"
+        " indented JSON, and kept in the transcript batch meanwhile)"_s
+            .arg(rss, 0, 'f', 1).arg(rss / double(LargeAnswerBytes >> 20), 0, 'f', 1));
+    out(QString());
+}
+
 Options parseOptions(const QStringList &args)
 {
     Options o;
@@ -182,6 +232,8 @@ int runBenchmark()
     out(u"  goal: client overhead within 10 % of the raw pipe (p50 and p99): "_s
         + verdict(warmMet));
     out(QString());
+
+    benchLargeAnswer(cli);
 
     out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli tools call echo"_s.arg(o.runs));
     QList<QByteArray> argvCli{QFile::encodeName(cli), "--quiet", "--command", QFile::encodeName(o.program)};
