@@ -5,6 +5,7 @@
 #include "protocol/jsonrpcmessage.h"
 #include "protocol/mcp.h"
 #include "schemaformwidget.h"
+#include "textdisplay.h"
 
 #include <QDesktopServices>
 #include <QDialog>
@@ -56,7 +57,7 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
     layout->addWidget(new QLabel(tr("The server sent these messages. Edit them if you like, then write the model's reply."), dialog));
     auto *messages = new QPlainTextEdit(dialog);
     messages->setObjectName(u"samplingMessages"_s);
-    messages->setPlainText(QString::fromUtf8(QJsonDocument(r.params).toJson()));
+    TextDisplay::show(messages, QString::fromUtf8(QJsonDocument(r.params).toJson()));
     auto *reply = new QPlainTextEdit(dialog);
     reply->setObjectName(u"samplingReply"_s);
     reply->setPlaceholderText(tr("The reply to send back as the assistant's message"));

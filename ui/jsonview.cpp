@@ -2,6 +2,7 @@
 #include "jsonview.h"
 
 #include "sonde-ui-config.h"
+#include "textdisplay.h"
 
 #include <QFontDatabase>
 #include <QJsonDocument>
@@ -82,10 +83,17 @@ JsonView::JsonView(QWidget *parent) : QPlainTextEdit(parent), d(std::make_unique
 
 JsonView::~JsonView() = default;
 
-void JsonView::setJson(const QByteArray &json)
+void JsonView::setJson(const QByteArray &json, const QString &whereTheRest)
 {
+    // Reformatting needs the whole document parsed and written again: worth it only while
+    // most of it can be shown (a 50 MB frame would cost a second and 200 MB to show 256 KiB).
+    static constexpr qsizetype MaxReformatBytes = 4 * TextDisplay::MaxShownChars;
+    if (json.size() > MaxReformatBytes) {
+        TextDisplay::showUtf8(this, json, whereTheRest);
+        return;
+    }
     const QJsonDocument doc = QJsonDocument::fromJson(json);
-    setPlainText(QString::fromUtf8(doc.isNull() ? json : doc.toJson(QJsonDocument::Indented)));
+    TextDisplay::show(this, QString::fromUtf8(doc.isNull() ? json : doc.toJson(QJsonDocument::Indented)), whereTheRest);
 }
 
 } // namespace Sonde

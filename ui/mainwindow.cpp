@@ -8,6 +8,7 @@
 #include "serverdialog.h"
 #include "serverlistmodel.h"
 #include "sessionpanel.h"
+#include "textdisplay.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
 #include "transcriptpanel.h"
@@ -367,8 +368,8 @@ void MainWindow::onNotification(const ServerNotification &n)
                                 n.params.value("data"_L1).isString() ? n.params.value("data"_L1).toString() : text);
     // Appended in batches: laying out one line per notification stalls the GUI thread when a
     // server floods (10,000 per second); the transcript keeps every message anyway.
-    m_pendingLog.append(u"%1 %2 %3 %4"_s.arg(QDateTime::fromMSecsSinceEpoch(n.timeMs).toString(u"HH:mm:ss.zzz"_s), n.server,
-                                             n.method, text));
+    m_pendingLog.append(TextDisplay::logLine(u"%1 %2 %3 %4"_s.arg(QDateTime::fromMSecsSinceEpoch(n.timeMs).toString(u"HH:mm:ss.zzz"_s),
+                                                                  n.server, n.method, text)));
     if (m_pendingLog.size() > MaxLogBatch) {
         m_skippedLog += int(m_pendingLog.size()) - MaxLogBatch;
         m_pendingLog.erase(m_pendingLog.begin(), m_pendingLog.end() - MaxLogBatch);

@@ -4,6 +4,7 @@
 #include "jsonlistmodel.h"
 #include "jsonview.h"
 #include "schemaformwidget.h"
+#include "textdisplay.h"
 
 #include <QFocusEvent>
 #include <QHBoxLayout>
@@ -182,7 +183,7 @@ void ResourcesPanel::showRead(const CallOutcome &o)
 {
     if (!o.ok()) {
         m_text = o.error.message();
-        m_content->setPlainText(m_text);
+        TextDisplay::show(m_content, m_text);
         return;
     }
     QStringList texts;
@@ -337,7 +338,7 @@ void PromptsPanel::showCompletion(const QString &argument, const QStringList &va
 void PromptsPanel::showPrompt(const CallOutcome &o)
 {
     if (!o.ok()) {
-        m_messages->setPlainText(o.error.message());
+        TextDisplay::show(m_messages, o.error.message());
         return;
     }
     QStringList out;
@@ -349,7 +350,7 @@ void PromptsPanel::showPrompt(const CallOutcome &o)
             : QString::fromUtf8(QJsonDocument(content).toJson(QJsonDocument::Indented));
         out.append(u"[%1]\n%2"_s.arg(msg.value("role"_L1).toString(), body));
     }
-    m_messages->setPlainText(out.join(u"\n\n"_s));
+    TextDisplay::show(m_messages, out.join(u"\n\n"_s));
 }
 
 QString PromptsPanel::messagesText() const

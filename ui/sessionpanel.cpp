@@ -3,6 +3,7 @@
 
 #include "jsonview.h"
 #include "serverlistmodel.h"
+#include "textdisplay.h"
 
 #include <QClipboard>
 #include <QComboBox>
@@ -130,8 +131,10 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
     process.append(tr("%n restart(s)", nullptr, s.restartCount));
     m_process->setText(process.join(u" · "_s));
     m_error->setText(s.lastError.isError() ? s.lastError.message() : QString());
-    if (m_instructions->toPlainText() != s.instructions)
-        m_instructions->setPlainText(s.instructions);
+    if (s.instructions != m_shownInstructions) {
+        m_shownInstructions = s.instructions;
+        TextDisplay::show(m_instructions, s.instructions);
+    }
     m_capabilities->setJson(QJsonDocument(QJsonObject{{"server"_L1, s.serverCapabilities}, {"client"_L1, s.clientCapabilities}}).toJson());
     const bool connected = s.state == SessionSnapshot::State::Ready || s.state == SessionSnapshot::State::Starting
         || s.state == SessionSnapshot::State::Initializing;
@@ -146,7 +149,7 @@ void SessionPanel::clearStderr()
 
 void SessionPanel::appendStderr(const QString &line)
 {
-    m_stderr->appendPlainText(line);
+    m_stderr->appendPlainText(TextDisplay::logLine(line));
 }
 
 QString SessionPanel::sessionIdText() const

@@ -45,6 +45,7 @@ private:
     QLabel *m_process = nullptr;
     QLabel *m_error = nullptr;
     QPlainTextEdit *m_instructions = nullptr;
+    QString m_shownInstructions; // what m_instructions was given (it may show less)
     JsonView *m_capabilities = nullptr;
     QPlainTextEdit *m_stderr = nullptr;
     QPushButton *m_connect = nullptr;

@@ -4,6 +4,7 @@
 #include "jsonview.h"
 #include "protocol/mcp.h"
 #include "schemaformwidget.h"
+#include "textdisplay.h"
 #include "toollistmodel.h"
 
 #include <QComboBox>
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -94,6 +96,16 @@ ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_progress, 1);
     buttons->addWidget(m_elapsed);
+    // The whole answer, whatever the views could show of it.
+    m_saveAnswer = new QPushButton(tr("Save answer…"), this);
+    m_saveAnswer->setObjectName(u"saveAnswer"_s);
+    m_saveAnswer->setEnabled(false);
+    buttons->addWidget(m_saveAnswer);
+    connect(m_saveAnswer, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save answer"), QString(), tr("JSON (*.json)"));
+        if (!path.isEmpty() && !saveAnswer(path))
+            QMessageBox::warning(this, tr("Save answer"), tr("Could not write %1.").arg(path));
+    });
     connect(m_call, &QPushButton::clicked, this, &ToolsPanel::requestCall);
     connect(m_cancel, &QPushButton::clicked, this, &ToolsPanel::cancelRequested);
 
@@ -243,6 +255,15 @@ QString ToolsPanel::resultText() const
     return m_text->toPlainText();
 }
 
+bool ToolsPanel::saveAnswer(const QString &path) const
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write(QJsonDocument(m_lastAnswer).toJson(QJsonDocument::Indented));
+    return f.commit();
+}
+
 void ToolsPanel::showOutcome(const CallOutcome &o)
 {
     m_tick->stop();
@@ -254,10 +275,15 @@ void ToolsPanel::showOutcome(const CallOutcome &o)
     m_progress->setFormat(u"%p%"_s);
     const QJsonObject result = o.result.toObject();
     QJsonObject shown = o.toJson();
-    m_json->setJson(QJsonDocument(shown).toJson());
-    m_text->setPlainText(o.ok() || o.error.kind() == Error::Kind::Application
-                             ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
-                             : o.error.message());
+    m_lastAnswer = shown;
+    m_saveAnswer->setEnabled(true);
+    const QString rest = tr("in Save answer…");
+    m_json->setJson(QJsonDocument(shown).toJson(), rest);
+    TextDisplay::show(m_text,
+                      o.ok() || o.error.kind() == Error::Kind::Application
+                          ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
+                          : o.error.message(),
+                      rest);
     QString banner, style;
     if (o.recovery.value("outcome_uncertain"_L1).toBool()) {
         banner = tr("Outcome uncertain — %1").arg(o.error.message());
@@ -283,7 +309,7 @@ void ToolsPanel::showOutcome(const CallOutcome &o)
     const QJsonValue structured = result.value("structuredContent"_L1);
     const QJsonObject outputSchema = m_currentTool.value("outputSchema"_L1).toObject();
     if (structured.isObject()) {
-        m_structured->setJson(QJsonDocument(structured.toObject()).toJson());
+        m_structured->setJson(QJsonDocument(structured.toObject()).toJson(), rest);
         QString why;
         if (outputSchema.isEmpty())
             m_structuredVerdict->setText(tr("No outputSchema to check against"));

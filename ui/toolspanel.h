@@ -46,6 +46,8 @@ public:
     void showOutcome(const CallOutcome &outcome);
     QString bannerText() const;
     QString resultText() const;
+    // Writes the last answer whole (the views show at most TextDisplay::MaxShownChars).
+    bool saveAnswer(const QString &path) const;
 
 public Q_SLOTS:
     void requestCall();
@@ -72,6 +74,8 @@ private:
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_elapsed = nullptr;
+    QPushButton *m_saveAnswer = nullptr;
+    QJsonObject m_lastAnswer;
     QLabel *m_banner = nullptr;
     QTabWidget *m_answerTabs = nullptr;
     QPlainTextEdit *m_text = nullptr;

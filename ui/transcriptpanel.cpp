@@ -2,6 +2,7 @@
 #include "transcriptpanel.h"
 
 #include "jsonview.h"
+#include "textdisplay.h"
 #include "transcriptexporter.h"
 #include "transcriptfilterproxymodel.h"
 #include "transcriptmodel.h"
@@ -147,7 +148,7 @@ void TranscriptPanel::focusFilter()
 void TranscriptPanel::onCurrentChanged()
 {
     const QModelIndex idx = m_table->currentIndex();
-    m_detail->setJson(idx.data(TranscriptModel::RawRole).toByteArray());
+    m_detail->setJson(idx.data(TranscriptModel::RawRole).toByteArray(), tr("in the exported transcript"));
 }
 
 QString TranscriptPanel::exportTo(const QString &path, const QString &format) const

@@ -10,6 +10,7 @@
 #include "resourcespanel.h"
 #include "sessionpanel.h"
 #include "testpaths.h"
+#include "textdisplay.h"
 #include "timelinelayout.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
@@ -19,12 +20,15 @@
 
 #include <QApplication>
 #include <QDialog>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
 #include <QPushButton>
@@ -84,6 +88,61 @@ private Q_SLOTS:
         QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: hello from the form"_s, 10000);
         QVERIFY(tools()->bannerText().isEmpty());
+    }
+
+    void aFiveMegabyteOneLineAnswerIsShownCappedAtOnceAndSavedWhole()
+    {
+        // Uncapped, QPlainTextEdit needs minutes to lay out a wrapped line this long.
+        constexpr qint64 bytes = 5 * 1024 * 1024;
+        QVERIFY(tools()->selectTool(u"big-answer"_s));
+        auto *size = tools()->findChild<QLineEdit *>(u"field:bytes"_s);
+        QVERIFY(size);
+        size->clear();
+        QTest::keyClicks(size, QString::number(bytes));
+        QElapsedTimer shown;
+        shown.start();
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"xxxx"_s), 30000);
+        qInfo("a %lld-byte one-line answer was on screen after %lld ms", bytes, shown.elapsed());
+        const QString text = tools()->resultText();
+        QVERIFY2(text.size() < TextDisplay::MaxShownChars + 1000, qPrintable(QString::number(text.size())));
+        QVERIFY2(text.contains(u"not shown"_s) && text.contains(u"Save answer"_s), qPrintable(text.right(300)));
+        auto *view = tools()->findChild<QPlainTextEdit *>(u"resultText"_s);
+        QCOMPARE(view->lineWrapMode(), QPlainTextEdit::NoWrap);
+        auto *json = tools()->findChild<QPlainTextEdit *>(u"resultJson"_s);
+        QVERIFY(json->toPlainText().size() < TextDisplay::MaxShownChars + 1000);
+        // Save answer writes all of it.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"answer.json"_s);
+        QVERIFY(button(tools(), u"saveAnswer"_s)->isEnabled());
+        QVERIFY(tools()->saveAnswer(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject saved = QJsonDocument::fromJson(f.readAll()).object();
+        const QString whole = saved.value("result"_L1).toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1).toString();
+        QCOMPARE(whole.size(), bytes);
+        // Its frame in the transcript is shown as it came, capped too, without being parsed.
+        TranscriptStore *store = m_window->transcriptStore();
+        int row = -1;
+        QTRY_VERIFY_WITH_TIMEOUT([&] {
+            for (int i = 0; i < store->size(); ++i)
+                if (store->entry(i).isResponse && store->entry(i).pairedRow >= 0
+                    && store->entry(store->entry(i).pairedRow).method == "tools/call"_L1)
+                    row = i;
+            return row >= 0;
+        }(), 5000);
+        m_window->tabs()->setCurrentWidget(m_window->transcriptPanel());
+        QVERIFY(m_window->transcriptPanel()->selectStoreRow(row));
+        auto *detail = m_window->transcriptPanel()->findChild<QPlainTextEdit *>(u"transcriptDetail"_s);
+        QVERIFY2(detail->toPlainText().size() < TextDisplay::MaxShownChars + 1000, qPrintable(QString::number(detail->toPlainText().size())));
+        QVERIFY(detail->toPlainText().contains(u"exported transcript"_s));
+        m_window->tabs()->setCurrentWidget(tools());
+        // A short answer afterwards is shown whole and wrapped again.
+        QVERIFY(tools()->selectTool(u"echo"_s));
+        QTest::keyClicks(tools()->findChild<QLineEdit *>(u"field:message"_s), u"short"_s);
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: short"_s, 10000);
+        QCOMPARE(view->lineWrapMode(), QPlainTextEdit::WidgetWidth);
     }
 
     void theProgressBarMovesOnTheSlowTool()
