@@ -10,9 +10,9 @@ out=docs/screenshots
 mkdir -p "$out"
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
-shot() { # tab-index name
+shot() { # tab-index name [extra sonde options]
   HOME="$home" XDG_CONFIG_HOME="$home/.config" xvfb-run -a -s "-screen 0 1280x800x24" \
-    "$build/bin/sonde" --no-saved-workspace --exercise --tab "$1" --screenshot "$out/$2.png" --screenshot-delay 2500
+    "$build/bin/sonde" --no-saved-workspace --exercise --tab "$1" --screenshot "$out/$2.png" --screenshot-delay 2500 "${@:3}"
   echo "wrote $out/$2.png"
 }
 shot 0 session
@@ -21,3 +21,4 @@ shot 2 health
 shot 3 transcript
 shot 4 timeline
 shot 5 resources
+shot 1 tools-dark --dark
