@@ -167,6 +167,100 @@ QByteArray JsonRpcMessage::toCompactJson() const
     return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
 }
 
+std::optional<JsonRpcMessage::Envelope> JsonRpcMessage::peekEnvelope(QByteArrayView f)
+{
+    const qsizetype n = f.size();
+    qsizetype i = 0;
+    auto space = [&] {
+        while (i < n && (f[i] == ' ' || f[i] == '\t' || f[i] == '\n' || f[i] == '\r'))
+            ++i;
+    };
+    auto skipString = [&] { // at the opening quote; true when the closing one was passed
+        for (++i; i < n; ++i) {
+            if (f[i] == '\\')
+                ++i;
+            else if (f[i] == '"')
+                return ++i, true;
+        }
+        return false;
+    };
+    auto skipValue = [&] {
+        if (i >= n)
+            return false;
+        if (f[i] == '"')
+            return skipString();
+        if (f[i] == '{' || f[i] == '[') {
+            int depth = 0;
+            while (i < n) {
+                const char c = f[i];
+                if (c == '"') {
+                    if (!skipString())
+                        return false;
+                    continue;
+                }
+                if (c == '{' || c == '[')
+                    ++depth;
+                else if ((c == '}' || c == ']') && --depth == 0)
+                    return ++i, true;
+                ++i;
+            }
+            return false;
+        }
+        const qsizetype start = i; // a number or a literal
+        while (i < n && f[i] != ',' && f[i] != '}' && f[i] != ']' && f[i] != ' ' && f[i] != '\t'
+               && f[i] != '\n' && f[i] != '\r')
+            ++i;
+        return i > start;
+    };
+
+    space();
+    if (i >= n || f[i] != '{')
+        return std::nullopt;
+    ++i;
+    Envelope e;
+    space();
+    if (i < n && f[i] == '}')
+        return e;
+    for (;;) {
+        space();
+        if (i >= n || f[i] != '"')
+            return std::nullopt;
+        const qsizetype keyStart = i + 1;
+        if (!skipString())
+            return std::nullopt;
+        const QByteArrayView key = f.sliced(keyStart, i - 1 - keyStart);
+        space();
+        if (i >= n || f[i] != ':')
+            return std::nullopt;
+        ++i;
+        space();
+        const qsizetype valueStart = i;
+        if (!skipValue())
+            return std::nullopt;
+        if (key == "method" || key == "id") {
+            // A scalar (or nearly): the real parser reads it, so values compare exactly as
+            // parsed ones do.
+            const QJsonDocument one = QJsonDocument::fromJson("[" + f.sliced(valueStart, i - valueStart).toByteArray() + "]");
+            if (!one.isArray())
+                return std::nullopt;
+            if (key == "id") {
+                e.id = one.array().at(0);
+            } else {
+                e.hasMethod = true;
+                e.method = one.array().at(0).toString();
+            }
+        }
+        space();
+        if (i < n && f[i] == ',') {
+            ++i;
+            continue;
+        }
+        if (i < n && f[i] == '}')
+            return e;
+        return std::nullopt;
+    }
+}
+
 QString JsonRpcMessage::idKey(const QJsonValue &id)
 {
     if (id.isString())

@@ -9,6 +9,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 namespace Sonde {
 
 // One JSON-RPC 2.0 message as a value: request, notification, response or error response.
@@ -33,6 +35,20 @@ public:
         Error error;
     };
     static Parsed parse(const QByteArray &frame);
+
+    // What a transport needs to route a frame, read without parsing it: the top-level
+    // object's "method" (hasMethod, and its name when it is a string), and its "id"
+    // (undefined when absent). Only the top level is
+    // walked (nested values are skipped, not built), so a 50 MB answer costs one scan, not a
+    // second parse. Empty for anything but a single JSON object (a batch, bad JSON): parse()
+    // it then.
+    struct Envelope
+    {
+        bool hasMethod = false;
+        QString method;
+        QJsonValue id = QJsonValue(QJsonValue::Undefined);
+    };
+    static std::optional<Envelope> peekEnvelope(QByteArrayView frame);
     static JsonRpcMessage fromJson(const QJsonObject &object, Error *error);
 
     Type type() const { return m_type; }

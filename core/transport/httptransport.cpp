@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "transport/httptransport.h"
 
+#include "protocol/jsonrpcmessage.h"
 #include "util/clock.h"
 #include "util/logging.h"
 
@@ -103,9 +104,15 @@ void HttpTransport::send(const QByteArray &frame)
 
 static void classify(const QByteArray &frame, QJsonValue *id, QString *method)
 {
+    // Requests carry an id and a method; responses to the server carry an id only. The
+    // envelope is read without parsing the frame (a call may carry megabytes of arguments).
+    if (const auto e = JsonRpcMessage::peekEnvelope(frame)) {
+        *method = e->method;
+        *id = e->hasMethod ? e->id : QJsonValue();
+        return;
+    }
     const QJsonObject o = QJsonDocument::fromJson(frame).object();
     *method = o.value("method"_L1).toString();
-    // Requests carry an id and a method; responses to the server carry an id only.
     *id = o.contains("method"_L1) ? o.value("id"_L1) : QJsonValue();
 }
 
@@ -203,9 +210,14 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
 void HttpTransport::deliver(Stream &stream, const QByteArray &data)
 {
     if (!stream.requestId.isUndefined() && !stream.answered) {
-        const QJsonObject o = QJsonDocument::fromJson(data).object();
-        if (!o.contains("method"_L1) && o.value("id"_L1) == stream.requestId)
-            stream.answered = true;
+        // The session parses the frame; here only its envelope is read (a second full parse
+        // of a 50 MB answer would cost as much as the first).
+        if (const auto e = JsonRpcMessage::peekEnvelope(data)) {
+            stream.answered = !e->hasMethod && e->id == stream.requestId;
+        } else {
+            const QJsonObject o = QJsonDocument::fromJson(data).object();
+            stream.answered = !o.contains("method"_L1) && o.value("id"_L1) == stream.requestId;
+        }
     }
     Q_EMIT frameReceived(data);
 }

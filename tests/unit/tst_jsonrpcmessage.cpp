@@ -2,6 +2,7 @@
 #include "protocol/jsonrpcmessage.h"
 
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace Sonde;
@@ -69,6 +70,56 @@ private Q_SLOTS:
         const Error e = JsonRpcMessage::parse(err.toCompactJson()).messages.value(0).toError();
         QCOMPARE(e.kind(), Error::Kind::Remote);
         QCOMPARE(e.jsonRpcCode().value_or(0), -32602);
+    }
+
+    void theEnvelopeIsReadWithoutParsing_data()
+    {
+        QTest::addColumn<QByteArray>("frame");
+        QTest::addColumn<bool>("readable");
+        QTest::addColumn<bool>("hasMethod");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<QJsonValue>("id");
+        const QJsonValue none(QJsonValue::Undefined);
+        QTest::newRow("a response with a numeric id")
+            << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":7,"result":{"id":99,"method":"x"}})) << true << false << QString() << QJsonValue(7);
+        QTest::newRow("a request with a string id, the id after nested objects")
+            << QByteArray(JSON_TEXT({"params":{"a":[1,{"id":3}]},"method":"tools/call","jsonrpc":"2.0","id":"r-1"}))
+            << true << true << u"tools/call"_s << QJsonValue(u"r-1"_s);
+        QTest::newRow("a notification has a method and no id")
+            << QByteArray(JSON_TEXT({"jsonrpc":"2.0","method":"notifications/initialized"})) << true << true
+            << u"notifications/initialized"_s << none;
+        QTest::newRow("strings holding braces, quotes and escapes are skipped whole")
+            << QByteArray("{\"result\":{\"text\":\"} ] { \\\" \\\\\"},\"id\":2}") << true << false << QString() << QJsonValue(2);
+        QTest::newRow("whitespace and line ends around every token")
+            << QByteArray(" {\r\n \"id\" :\t12 ,\n \"error\" : { \"code\" : -32000 } }\n") << true << false << QString() << QJsonValue(12);
+        QTest::newRow("an escaped method name is decoded") << QByteArray("{\"method\":\"a\\u002fb\",\"id\":null}")
+                                                           << true << true << u"a/b"_s << QJsonValue(QJsonValue::Null);
+        QTest::newRow("an empty object has neither") << QByteArray("{}") << true << false << QString() << none;
+        QTest::newRow("a batch is left to the parser") << QByteArray(JSON_TEXT([{"jsonrpc":"2.0","id":1,"result":1}]))
+                                                       << false << false << QString() << none;
+        QTest::newRow("a cut-off object is left to the parser") << QByteArray("{\"id\":1,\"result\":{\"a\":") << false
+                                                                << false << QString() << none;
+        QTest::newRow("an unterminated string is left to the parser") << QByteArray("{\"id\":\"abc}") << false << false
+                                                                      << QString() << none;
+    }
+    void theEnvelopeIsReadWithoutParsing()
+    {
+        QFETCH(QByteArray, frame);
+        QFETCH(bool, readable);
+        QFETCH(bool, hasMethod);
+        QFETCH(QString, method);
+        QFETCH(QJsonValue, id);
+        const auto e = JsonRpcMessage::peekEnvelope(frame);
+        QCOMPARE(e.has_value(), readable);
+        if (!e)
+            return;
+        QCOMPARE(e->hasMethod, hasMethod);
+        QCOMPARE(e->method, method);
+        QCOMPARE(e->id, id);
+        // It agrees with the real parser.
+        const QJsonObject o = QJsonDocument::fromJson(frame).object();
+        QCOMPARE(o.contains("method"_L1), hasMethod);
+        QCOMPARE(o.value("id"_L1), id);
     }
 
     void numericAndStringIdsAreDifferentKeys()
