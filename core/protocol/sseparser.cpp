@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "protocol/sseparser.h"
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -39,21 +41,20 @@ QList<SseEvent> SseParser::feed(const QByteArray &bytes)
         if (j == n)
             break;
         m_lastWasCR = p[j] == '\r';
-        processLine(m_line, out);
-        m_line.clear();
+        processLine(std::exchange(m_line, {}), out);
         i = j + 1;
     }
     return out;
 }
 
-void SseParser::processLine(const QByteArray &line, QList<SseEvent> &out)
+void SseParser::processLine(QByteArray line, QList<SseEvent> &out)
 {
     if (line.isEmpty()) {
         if (m_hasData) {
             SseEvent e;
             if (!m_type.isEmpty())
                 e.type = m_type;
-            e.data = m_data;
+            e.data = std::exchange(m_data, {});
             e.id = m_lastEventId;
             out.append(e);
         }
@@ -65,16 +66,25 @@ void SseParser::processLine(const QByteArray &line, QList<SseEvent> &out)
     if (line.startsWith(':'))
         return; // comment
     const qsizetype colon = line.indexOf(':');
-    QByteArray field = colon < 0 ? line : line.left(colon);
+    const QByteArray field = colon < 0 ? line : line.left(colon);
+    if (field == "data") {
+        // The value is the line after "data:" and one optional space, cut in place.
+        QByteArray value = colon < 0 ? QByteArray() : std::move(line);
+        if (colon >= 0)
+            value.remove(0, colon + 1 + (value.size() > colon + 1 && value.at(colon + 1) == ' ' ? 1 : 0));
+        if (m_hasData) {
+            m_data.append('\n');
+            m_data.append(value);
+        } else {
+            m_data = std::move(value);
+        }
+        m_hasData = true;
+        return;
+    }
     QByteArray value = colon < 0 ? QByteArray() : line.mid(colon + 1);
     if (value.startsWith(' '))
         value.remove(0, 1);
-    if (field == "data") {
-        if (m_hasData)
-            m_data.append('\n');
-        m_data.append(value);
-        m_hasData = true;
-    } else if (field == "event") {
+    if (field == "event") {
         m_type = QString::fromUtf8(value);
     } else if (field == "id") {
         if (!value.contains('\0'))

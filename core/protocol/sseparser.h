@@ -35,7 +35,9 @@ public:
     qsizetype pendingBytes() const { return m_line.size() + m_data.size(); }
 
 private:
-    void processLine(const QByteArray &line, QList<SseEvent> &out);
+    // Takes the line: a data line's bytes move into the event instead of being copied
+    // (an answer of megabytes is one data line).
+    void processLine(QByteArray line, QList<SseEvent> &out);
 
     QByteArray m_line;
     bool m_lastWasCR = false;

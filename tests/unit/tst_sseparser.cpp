@@ -110,6 +110,22 @@ private Q_SLOTS:
         QCOMPARE(e.size(), 1);
         QCOMPARE(e[0].data, QByteArray("a"));
     }
+
+    void aTwentyMegabyteEventArrivingInSmallReadsIsDeliveredWhole()
+    {
+        const QByteArray payload(20 * 1024 * 1024, 'p');
+        const QByteArray wire = "id: 1\nevent: message\ndata: " + payload + "\ndata: tail\n\n";
+        SseParser parser;
+        QList<SseEvent> events;
+        for (qsizetype at = 0; at < wire.size(); at += 64 * 1024)
+            events += parser.feed(wire.mid(at, 64 * 1024));
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events[0].data.size(), payload.size() + 5);
+        QVERIFY(events[0].data.startsWith("ppp"));
+        QVERIFY(events[0].data.endsWith("p\ntail"));
+        QCOMPARE(events[0].id, u"1"_s);
+        QCOMPARE(parser.pendingBytes(), 0);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSseParser)
