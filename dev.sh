@@ -4,12 +4,14 @@
 #   ./dev.sh run    install what is missing, build, start Sonde on the built-in demo server
 #   ./dev.sh test   install what is missing, build, run the whole test suite (CTest)
 #   ./dev.sh bench  install what is missing, build, print the benchmark figures
+#   ./dev.sh fuzz SECONDS   build the fuzz targets (build-fuzz) and run each for SECONDS
+#   ./dev.sh sanitize       build with ASan + UBSan (build-asan), run the unit and integration tests
 # Installing asks apt only for missing Debian packages (apt-get update first, and neither
 # when nothing is missing) and npm only for the pinned test servers in tests/.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-APT_PACKAGES=(cmake ninja-build ccache g++ qt6-base-dev qt6-base-dev-tools libgl-dev xvfb xauth)
+APT_PACKAGES=(cmake ninja-build ccache g++ qt6-base-dev qt6-base-dev-tools libgl-dev xvfb xauth clang libfuzzer-14-dev)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -49,6 +51,52 @@ build() {
     cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
   fi
   cmake --build build
+  build_fuzz
+}
+
+# The libFuzzer targets: sonde_core and tests/fuzz only, clang, ASan + UBSan, in build-fuzz.
+# The main build's fuzz_* tests run these binaries.
+build_fuzz() {
+  export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}" CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  if [ ! -f build-fuzz/build.ninja ]; then
+    cmake -S . -B build-fuzz -G Ninja -DSONDE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+  fi
+  cmake --build build-fuzz
+}
+
+FUZZ_TARGETS=(lineframer sseparser peekenvelope jsonrpc serverconfig schemavalidator redactor)
+
+# Runs every target for $1 seconds, two at a time, each learning into its own corpus under
+# build-fuzz/fuzz/<name>/ (reproducers in .../artifacts); one line per target, in order.
+fuzz() {
+  local seconds=$1 t rc=0
+  for t in "${FUZZ_TARGETS[@]}"; do echo "$t"; done |
+    xargs -P2 -I{} sh -c 'tests/fuzz/runfuzz.sh build-fuzz/bin/fuzz_{} tests/fuzz/corpus/{} build-fuzz/fuzz/{} "$1" \
+      >build-fuzz/fuzz/{}.line 2>build-fuzz/fuzz/{}.err; echo $? >build-fuzz/fuzz/{}.rc' sh "$seconds"
+  for t in "${FUZZ_TARGETS[@]}"; do
+    cat "build-fuzz/fuzz/$t.line"
+    if [ "$(cat "build-fuzz/fuzz/$t.rc")" != 0 ]; then cat "build-fuzz/fuzz/$t.err" >&2; rc=1; fi
+  done
+  return "$rc"
+}
+
+# ASan + UBSan build of everything (g++), in build-asan; runs the unit and integration tests.
+sanitize() {
+  export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}" CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  if [ ! -f build-asan/build.ninja ]; then
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+      -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
+  fi
+  # Only what the unit and integration tests need (their fixtures come as dependencies):
+  # the GUI tests and benchmarks would double an already slow build.
+  local targets
+  targets=$(ctest --test-dir build-asan -N -L 'unit|integration' | sed -n 's/^ *Test *#[0-9]*: \(tst_[A-Za-z0-9_]*\)$/\1/p')
+  # shellcheck disable=SC2086
+  cmake --build build-asan --target $targets
+  ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
+    QT_QPA_PLATFORM=offscreen ctest --test-dir build-asan --output-on-failure -j2 -L 'unit|integration' "$@"
 }
 
 case "${1:-}" in
@@ -67,6 +115,12 @@ case "${1:-}" in
     build/bin/sonde-bench-http "${@:2}"
     build/bin/sonde-bench-recovery
     QT_QPA_PLATFORM=offscreen build/bin/sonde-bench-gui ;;
+  fuzz)
+    case "${2:-}" in ''|*[!0-9]*) echo "usage: ./dev.sh fuzz SECONDS" >&2; exit 2 ;; esac
+    install_missing; build_fuzz; mkdir -p build-fuzz/fuzz
+    fuzz "$2" ;;
+  sanitize)
+    install_missing; sanitize "${@:2}" ;;
   *)
-    echo "usage: ./dev.sh run|test|bench" >&2; exit 2 ;;
+    echo "usage: ./dev.sh run|test|bench|fuzz SECONDS|sanitize" >&2; exit 2 ;;
 esac

@@ -17,7 +17,10 @@
 #include <QAction>
 #include <QDateTime>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -230,6 +233,7 @@ void MainWindow::status(const QString &text)
 void MainWindow::addServer(const ServerConfig &config, const QStringList &roots, bool connectNow)
 {
     m_servers->addServer(config);
+    m_transcriptPanel->addSecrets(config);
     m_roots.insert(config.name, roots);
     m_handler->setRoots(config.name, roots);
     m_host.addServer(config, connectNow);
@@ -279,13 +283,10 @@ void MainWindow::refreshTools(const QString &server)
 void MainWindow::onSessionChanged(const SessionSnapshot &s)
 {
     m_servers->updateSnapshot(s);
-    if (!s.sessionId.isEmpty()) {
-        QStringList ids;
-        for (int i = 0; i < m_servers->size(); ++i)
-            if (!m_servers->snapshot(i).sessionId.isEmpty())
-                ids.append(m_servers->snapshot(i).sessionId);
-        m_transcriptPanel->setSessionIds(ids);
-    }
+    // Every id ever seen, not the current ones: a reconnect's new id must not unmask the old
+    // one, which the earlier events (closed, connection-lost) still hold.
+    if (!s.sessionId.isEmpty())
+        m_transcriptPanel->addSessionId(s.sessionId);
     if (s.state == SessionSnapshot::State::Ready && m_toolsFetchedForGeneration.value(s.server) != s.generation
         && s.serverCapabilities.contains("tools"_L1)) {
         m_toolsFetchedForGeneration.insert(s.server, s.generation);
@@ -454,9 +455,35 @@ void MainWindow::removeCurrentServer()
         selectServer(m_servers->config(0).name);
 }
 
+// VS Code's ${input:ID}: asked here, once per id, while the file is read (core calls back).
+static std::optional<QString> askForConfigInput(QWidget *parent, const QString &path, const ConfigInput &input)
+{
+    bool ok = false;
+    const QString label = input.description.isEmpty()
+        ? QObject::tr("Value for \"%1\" (asked by %2):").arg(input.id, QFileInfo(path).fileName())
+        : QObject::tr("%1\n(\"%2\", asked by %3)").arg(input.description, input.id, QFileInfo(path).fileName());
+    const QString value = QInputDialog::getText(parent, QObject::tr("Import: input needed"), label,
+                                                input.password ? QLineEdit::Password : QLineEdit::Normal, QString(), &ok);
+    if (!ok)
+        return std::nullopt;
+    return value;
+}
+
 bool MainWindow::importConfigFile(const QString &path, bool confirm)
 {
-    const ServerConfigFile::Result r = ServerConfigFile::load(path);
+    ServerConfigFile::Options options;
+    options.inputProvider = [this, path](const ConfigInput &input) { return askForConfigInput(this, path, input); };
+    const ServerConfigFile::Result r = ServerConfigFile::load(path, options);
+    // Entries whose placeholders could not be resolved are not offered: starting them would
+    // hand a literal "${...}" to a process or a server.
+    if (!r.unresolved.isEmpty()) {
+        QStringList why;
+        for (const Error &e : r.unresolved)
+            why.append(e.message());
+        if (confirm)
+            QMessageBox::warning(this, tr("Import"), tr("Not imported:\n%1").arg(why.join(u'\n')));
+        status(why.join(u"; "_s));
+    }
     if (r.error.isError()) {
         if (confirm)
             QMessageBox::warning(this, tr("Import"), r.error.message());
@@ -531,7 +558,10 @@ void MainWindow::loadWorkspace(QSettings &settings)
     const QByteArray stored = settings.value(u"workspace/servers"_s).toByteArray();
     const QJsonObject extras = QJsonDocument::fromJson(settings.value(u"workspace/sonde"_s).toByteArray()).object();
     if (!stored.isEmpty()) {
-        const ServerConfigFile::Result r = ServerConfigFile::parse(stored, tr("saved workspace"));
+        // Saved values were resolved when imported: read them as they are.
+        ServerConfigFile::Options verbatim;
+        verbatim.resolvePlaceholders = false;
+        const ServerConfigFile::Result r = ServerConfigFile::parse(stored, tr("saved workspace"), verbatim);
         for (auto it = r.servers.begin(); it != r.servers.end(); ++it) {
             ServerConfig c = it.value();
             const QJsonObject x = extras.value(c.name).toObject();

@@ -157,8 +157,8 @@ QString TranscriptPanel::exportTo(const QString &path, const QString &format) co
     const QList<int> rows = m_proxy->visibleStoreRows();
     const bool redact = !m_secrets->isChecked();
     const bool ok = format == "md"_L1
-        ? TranscriptExporter::writeMarkdown(*m_store, path, redact, m_sessionIds, &error, rows)
-        : TranscriptExporter::writeJsonLines(*m_store, path, redact, m_sessionIds, &error, rows);
+        ? TranscriptExporter::writeMarkdown(*m_store, path, redact, m_redactor, &error, rows)
+        : TranscriptExporter::writeJsonLines(*m_store, path, redact, m_redactor, &error, rows);
     return ok ? QString() : error;
 }
 

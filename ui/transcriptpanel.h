@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QStringList>
+#include "transcript/redactor.h"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -18,14 +19,19 @@ class TranscriptStore;
 
 // Every wire message, stderr line and lifecycle event of all servers in one table, with
 // filters (server, direction, method, text), a detail pane with the message's JSON, and
-// Export to JSON Lines or Markdown (secrets and session ids redacted unless opted in).
+// Export to JSON Lines or Markdown (secrets and session ids redacted unless opted in: the
+// patterns, every configured env and header value of the servers it was told about, and
+// every session id seen, kept after the session ended since its events stay in the store).
 // Thread: GUI. The store is the window's; this panel only views it.
 class TranscriptPanel : public QWidget
 {
     Q_OBJECT
 public:
     explicit TranscriptPanel(TranscriptStore *store, QWidget *parent = nullptr);
-    void setSessionIds(const QStringList &ids) { m_sessionIds = ids; }
+    // What exports mask verbatim; values are only ever added, because events holding an
+    // edited or removed server's old values stay in the store.
+    void addSecrets(const ServerConfig &config) { m_redactor.addSecrets(config); }
+    void addSessionId(const QString &id) { m_redactor.addSessionId(id); }
     // Writes what the filters show; format "jsonl" or "md". Returns an error text or empty.
     QString exportTo(const QString &path, const QString &format) const;
     TranscriptFilterProxyModel *proxy() const { return m_proxy; }
@@ -53,7 +59,7 @@ private:
     QCheckBox *m_secrets = nullptr;
     QTableView *m_table = nullptr;
     JsonView *m_detail = nullptr;
-    QStringList m_sessionIds;
+    Redactor m_redactor;
 };
 
 } // namespace Sonde

@@ -23,7 +23,7 @@ CONNECTION: --command PROGRAM [--arg A]... [--env K=V]... [--cwd DIR]
           | --url URL [--header "Name: value"]...
           | --config FILE --server NAME
 OPTIONS:  --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
-          --shutdown-grace MS (default 100)  --log-level LEVEL
+          --shutdown-grace MS (default 100)  --log-level LEVEL  --version  --help
           --breaker-threshold N  --breaker-cooldown S  --recovery-budget S  --ping-interval S
           --read-only TOOL ...  --write-capable TOOL ...   (replay overrides)
           --root URI|PATH ...  --sampling-text TEXT  --sampling-model NAME
@@ -68,6 +68,18 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         if (a == "--quiet"_L1) { o->quiet = true; continue; }
         if (a == "--show-secrets"_L1) { o->showSecrets = true; continue; }
         if (a == "--help"_L1) { *error = QString(); return false; }
+        if (a == "--version"_L1) { o->version = true; *error = QString(); return false; }
+        static const QStringList valueOptions = {
+            u"--command"_s, u"--arg"_s, u"--env"_s, u"--cwd"_s, u"--url"_s, u"--header"_s, u"--config"_s,
+            u"--server"_s, u"--timeout"_s, u"--shutdown-grace"_s, u"--breaker-threshold"_s,
+            u"--breaker-cooldown"_s, u"--recovery-budget"_s, u"--ping-interval"_s, u"--read-only"_s,
+            u"--write-capable"_s, u"--transcript"_s, u"--log-level"_s, u"--root"_s, u"--sampling-text"_s,
+            u"--sampling-model"_s, u"--elicitation"_s, u"--url-elicitation"_s, u"--elicitation-content"_s};
+        // Before asking for a value: a misspelt flag is unknown, not short of a value.
+        if (!valueOptions.contains(a)) {
+            *error = u"unknown option %1"_s.arg(a);
+            return false;
+        }
         if (!need(i, &v))
             return false;
         if (a == "--command"_L1) o->server.program = v;
@@ -154,12 +166,20 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         return false;
     }
     if (!configPath.isEmpty()) {
+        // No input provider: nobody can type a ${input:...} in, so naming it is the answer.
         const ServerConfigFile::Result r = ServerConfigFile::load(configPath);
         if (r.error.isError()) { *error = r.error.message(); return false; }
-        if (serverName.isEmpty() && r.servers.size() == 1)
-            serverName = r.servers.firstKey();
+        const QStringList names = r.servers.keys() + r.unresolved.keys();
+        if (serverName.isEmpty() && names.size() == 1)
+            serverName = names.constFirst();
+        if (r.unresolved.contains(serverName)) {
+            *error = r.unresolved.value(serverName).message();
+            return false;
+        }
         if (!r.servers.contains(serverName)) {
-            *error = u"%1: no server named \"%2\" (has: %3)"_s.arg(configPath, serverName, r.servers.keys().join(u", "_s));
+            QStringList sorted = names;
+            sorted.sort();
+            *error = u"%1: no server named \"%2\" (has: %3)"_s.arg(configPath, serverName, sorted.join(u", "_s));
             return false;
         }
         ServerConfig c = r.servers.value(serverName);
@@ -202,33 +222,63 @@ void CliRunner::print(const QJsonObject &o, bool compact)
     std::fflush(stdout);
 }
 
+// What sonde-cli writes besides stdout answers and the transcript (its own complaints, the
+// server's stderr, error answers, printed snapshots) masks the one server's configured
+// secrets and the patterns, unless --show-secrets. Set once by CliRunner::start(); a free
+// function because complain() is called where no runner is at hand.
+static Redactor &cliRedactor()
+{
+    static Redactor redactor;
+    return redactor;
+}
+static bool s_showSecrets = false;
+
+static QString masked(const QString &text)
+{
+    return s_showSecrets ? text : cliRedactor().apply(text);
+}
+
+static QJsonObject masked(const QJsonObject &o)
+{
+    return s_showSecrets ? o : cliRedactor().apply(o);
+}
+
 static void complain(const QString &message)
 {
-    std::fprintf(stderr, "sonde-cli: %s\n", qPrintable(Redactor::redact(message)));
+    std::fprintf(stderr, "sonde-cli: %s\n", qPrintable(masked(message)));
 }
 
 void CliRunner::start()
 {
+    cliRedactor().addSecrets(m_options.server);
+    s_showSecrets = m_options.showSecrets;
     const QString cmd = m_options.command.value(0);
     static const QStringList known = {u"info"_s, u"ping"_s, u"tools"_s, u"resources"_s, u"prompts"_s, u"exec"_s,
                                       u"conformance-client"_s};
     if (!known.contains(cmd)) {
-        complain(u"unknown command \"%1\"\n"_s.arg(cmd) + CliOptions::usage());
+        complain(u"unknown command \"%1\" (sonde-cli --help lists them)"_s.arg(cmd));
         QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
         return;
     }
     if (cmd == "exec"_L1) {
         const QString path = m_options.command.value(1, u"-"_s);
-        QFile f;
-        const bool opened = path == "-"_L1 ? f.open(stdin, QIODevice::ReadOnly) : (f.setFileName(path), f.open(QIODevice::ReadOnly));
-        if (!opened) {
-            complain(u"cannot read steps from %1: %2"_s.arg(path, f.errorString()));
-            QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
-            return;
+        if (path == "-"_L1) {
+            // Read as the steps come, from the start: they queue while the server starts.
+            m_stdinReader = std::make_unique<LineReader>(0);
+            connect(m_stdinReader.get(), &LineReader::lineRead, this, &CliRunner::onExecLine);
+            connect(m_stdinReader.get(), &LineReader::endOfInput, this, &CliRunner::onExecInputEnded);
+            m_stdinReader->start();
+        } else {
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly)) {
+                complain(u"cannot read steps from %1: %2"_s.arg(path, f.errorString()));
+                QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
+                return;
+            }
+            for (const QByteArray &line : f.readAll().split('\n'))
+                onExecLine(line);
+            onExecInputEnded({});
         }
-        for (const QByteArray &line : f.readAll().split('\n'))
-            if (!line.trimmed().isEmpty())
-                m_execLines.append(line);
     }
     if (!m_options.transcriptPath.isEmpty()) {
         QString why;
@@ -238,6 +288,7 @@ void CliRunner::start()
             return;
         }
         m_transcript.setRedactSecrets(!m_options.showSecrets);
+        m_transcript.addSecrets(m_options.server);
     }
 
     m_host = std::make_unique<CoreHost>();
@@ -255,7 +306,7 @@ void CliRunner::start()
         } else if (o.ok()) {
             answer = o.result.isObject() ? o.result.toObject() : QJsonObject{{"result"_L1, o.result}};
         } else {
-            answer.insert("error"_L1, Redactor::redact(o.error.message()));
+            answer.insert("error"_L1, masked(o.error.message()));
             answer.insert("kind"_L1, Error::kindName(o.error.kind()));
             if (o.error.jsonRpcCode())
                 answer.insert("code"_L1, *o.error.jsonRpcCode());
@@ -283,10 +334,10 @@ void CliRunner::start()
             return;
         for (const TranscriptEvent &e : batch) {
             if (e.direction == TranscriptEvent::Direction::Stderr)
-                std::fprintf(stderr, "[%s] %s\n", qPrintable(e.server), e.raw.constData());
+                std::fprintf(stderr, "[%s] %s\n", qPrintable(e.server), qPrintable(masked(QString::fromUtf8(e.raw))));
             else if (e.direction == TranscriptEvent::Direction::Violation)
-                std::fprintf(stderr, "[%s] protocol violation: %s: %s\n", qPrintable(e.server),
-                             qPrintable(e.event), e.raw.left(200).constData());
+                reportViolation(e.raw.left(200), "[" + e.server.toUtf8() + "] protocol violation: " + e.event.toUtf8()
+                                                     + ": " + e.raw.left(200) + '\n');
         }
     });
     connect(m_host.get(), &CoreHost::shutdownFinished, this, [this] {
@@ -307,19 +358,38 @@ void CliRunner::onSessionChanged(const SessionSnapshot &s)
     }
     if (!m_connected && s.state == SessionSnapshot::State::Ready) {
         m_connected = true;
+        for (const auto &[raw, line] : std::exchange(m_heldViolations, {}))
+            reportViolation(raw, line);
         if (!m_options.logLevel.isEmpty())
             call(u"logging/setLevel"_s, {{"level"_L1, m_options.logLevel}}, [](const QJsonObject &, bool) {});
         runCommand();
-    } else if (!m_connected && s.state == SessionSnapshot::State::Failed) {
-        complain(u"cannot connect to %1 (%2): %3"_s.arg(s.server, m_options.server.displayCommand(), s.lastError.message()));
+    } else if (!m_connected && !m_finishing && s.state == SessionSnapshot::State::Failed) {
+        // Once: the snapshots that follow while shutting down say Failed again.
+        m_connectError = s.lastError.message();
+        for (const auto &[raw, line] : std::exchange(m_heldViolations, {}))
+            reportViolation(raw, line);
+        complain(u"cannot connect to %1 (%2): %3"_s.arg(s.server, m_options.server.displayCommand(), m_connectError));
         finish(2);
     }
+}
+
+void CliRunner::reportViolation(const QByteArray &raw, const QByteArray &line)
+{
+    if (!m_connected && m_connectError.isEmpty()) {
+        m_heldViolations.append({raw, line});
+        return;
+    }
+    if (!m_connected && m_connectError.contains(QString::fromUtf8(raw.trimmed())))
+        return;
+    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
 }
 
 void CliRunner::call(const QString &method, const QJsonObject &params, Done done, bool)
 {
     const quint64 ticket = m_host->call(m_options.server.name, method, params);
     m_waiting.insert(ticket, std::move(done));
+    if (m_stepStarting)
+        m_execTickets.insert(m_stepStarting, ticket);
 }
 
 static QJsonObject parseJsonArg(const QString &text, QString *error)
@@ -345,7 +415,7 @@ void CliRunner::runCommand()
         });
     };
     auto usageError = [this](const QString &why) {
-        complain(why + u'\n' + CliOptions::usage());
+        complain(why + u" (sonde-cli --help shows the usage)"_s);
         finish(2);
     };
     QString err;
@@ -353,7 +423,7 @@ void CliRunner::runCommand()
         m_snapshotWaiter = [this](const SessionSnapshot &s) {
             print({{"serverInfo"_L1, s.serverInfo}, {"protocolVersion"_L1, s.protocolVersion},
                    {"capabilities"_L1, s.serverCapabilities}, {"clientCapabilities"_L1, s.clientCapabilities},
-                   {"instructions"_L1, s.instructions}, {"session"_L1, s.toJson()}}, false);
+                   {"instructions"_L1, s.instructions}, {"session"_L1, masked(s.toJson())}}, false);
             finish(0);
         };
         m_host->requestSnapshot(m_options.server.name);
@@ -382,7 +452,7 @@ void CliRunner::runCommand()
     } else if (verb == "conformance-client"_L1) {
         runConformanceClient();
     } else if (verb == "exec"_L1) {
-        nextExecStep();
+        pumpExec();
     } else {
         usageError(u"incomplete or unknown command: %1"_s.arg(c.join(u' ')));
     }
@@ -451,35 +521,108 @@ void CliRunner::runConformanceClient()
     });
 }
 
-void CliRunner::nextExecStep()
+void CliRunner::onExecLine(const QByteArray &line)
 {
-    if (m_execIndex >= m_execLines.size()) {
-        finish(m_execFailed ? 1 : 0);
+    if (line.trimmed().isEmpty())
         return;
+    ExecLine l{++m_execRead, line};
+    const QJsonObject step = QJsonDocument::fromJson(line).object();
+    if (step.value("op"_L1).toString() == "cancel"_L1)
+        l.cancels = step.value("step"_L1).toInt();
+    m_execQueue.append(l);
+    pumpExec();
+}
+
+void CliRunner::onExecInputEnded(const QString &error)
+{
+    if (!error.isEmpty()) {
+        complain(error);
+        m_execFailed = true;
     }
-    const int stepNo = ++m_execIndex;
-    const QByteArray line = m_execLines.at(stepNo - 1);
+    m_execInputEnded = true;
+    pumpExec();
+}
+
+void CliRunner::pumpExec()
+{
+    // Before the session is ready steps wait; once finishing, nothing new starts.
+    if (!m_connected || m_finishing || m_options.command.value(0) != "exec"_L1)
+        return;
+    while (!m_execBlocked && !m_execQueue.isEmpty() && !m_finishing)
+        startExecStep(m_execQueue.takeFirst());
+    // Waiting on a synchronous step: a cancel for a call that runs now goes ahead of the line.
+    for (qsizetype i = 0; i < m_execQueue.size() && !m_finishing;) {
+        const ExecLine l = m_execQueue.at(i);
+        if (l.cancels && m_execTickets.contains(l.cancels)) {
+            m_execQueue.removeAt(i);
+            startExecStep(l);
+        } else {
+            ++i;
+        }
+    }
+    if (m_execInputEnded && m_execQueue.isEmpty() && m_execRunning.isEmpty())
+        finish(m_execFailed ? 1 : 0);
+}
+
+void CliRunner::startExecStep(const ExecLine &line)
+{
+    const int stepNo = line.number;
     QJsonParseError pe;
-    const QJsonDocument d = QJsonDocument::fromJson(line, &pe);
-    auto emitLine = [this, stepNo](const QJsonValue &op, QJsonObject answer, bool ok) {
-        answer.insert("step"_L1, stepNo);
-        answer.insert("op"_L1, op);
-        print(answer, true);
-        if (!ok)
-            m_execFailed = true;
-        QTimer::singleShot(0, this, &CliRunner::nextExecStep);
-    };
+    const QJsonDocument d = QJsonDocument::fromJson(line.text, &pe);
     if (pe.error != QJsonParseError::NoError || !d.isObject() || !d.object().value("op"_L1).isString()) {
         const QString why = pe.error != QJsonParseError::NoError
             ? u"step is not JSON: %1 at byte %2"_s.arg(pe.errorString()).arg(pe.offset)
             : u"a step must be a JSON object with a string \"op\""_s;
-        emitLine(QJsonValue(QJsonValue::Null), {{"error"_L1, why}}, false);
+        print({{"step"_L1, stepNo}, {"op"_L1, QJsonValue(QJsonValue::Null)}, {"error"_L1, why}}, true);
+        m_execFailed = true;
         return;
     }
     const QJsonObject step = d.object();
-    runStep(step, [emitLine, op = step.value("op"_L1)](const QJsonObject &answer, bool ok) {
-        emitLine(op, answer, ok);
+    const QJsonValue op = step.value("op"_L1);
+    if (op.toString() == "cancel"_L1) {
+        cancelExecStep(stepNo, step.value("step"_L1));
+        return;
+    }
+    const bool async = step.value("async"_L1).toBool();
+    m_execRunning.insert(stepNo, op);
+    if (!async)
+        m_execBlocked = true;
+    m_stepStarting = stepNo;
+    runStep(step, [this, stepNo, op, async](QJsonObject answer, bool ok) {
+        if (!m_execRunning.remove(stepNo))
+            return; // answered already (cancelled before it started)
+        m_execTickets.remove(stepNo);
+        answer.insert("step"_L1, stepNo);
+        answer.insert("op"_L1, op);
+        if (async)
+            answer.insert("async"_L1, true);
+        print(answer, true);
+        m_execFailed |= !ok;
+        if (!async)
+            m_execBlocked = false;
+        // Later, not from inside runStep(), which may answer before it returns.
+        QTimer::singleShot(0, this, &CliRunner::pumpExec);
     });
+    m_stepStarting = 0;
+}
+
+void CliRunner::cancelExecStep(int number, const QJsonValue &target)
+{
+    const int n = target.toInt();
+    QJsonObject answer{{"step"_L1, number}, {"op"_L1, "cancel"_L1}};
+    if (!target.isDouble() || n <= 0) {
+        answer.insert("error"_L1, "cancel needs \"step\": the number of a step still running"_L1);
+        m_execFailed = true;
+    } else if (m_execTickets.contains(n)) {
+        // The call's own answer follows, once the server has been told (notifications/cancelled).
+        m_host->cancel(m_execTickets.value(n), u"cancelled by step %1"_s.arg(number));
+        answer.insert("cancelled"_L1, n);
+    } else {
+        answer.insert("error"_L1, m_execRunning.contains(n) ? u"step %1 is not a request and cannot be cancelled"_s.arg(n)
+                                                            : u"step %1 is not running"_s.arg(n));
+        m_execFailed = true;
+    }
+    print(answer, true);
 }
 
 void CliRunner::runStep(const QJsonObject &step, Done done)
@@ -533,7 +676,7 @@ void CliRunner::runStep(const QJsonObject &step, Done done)
     } else if (op == "notifications"_L1) {
         done({{"notifications"_L1, std::exchange(m_notifications, {})}}, true);
     } else if (op == "state"_L1) {
-        m_snapshotWaiter = [done](const SessionSnapshot &s) { done(s.toJson(), true); };
+        m_snapshotWaiter = [done](const SessionSnapshot &s) { done(masked(s.toJson()), true); };
         m_host->requestSnapshot(m_options.server.name);
     } else {
         done({{"error"_L1, u"unknown op \"%1\""_s.arg(op)}}, false);

@@ -2,13 +2,16 @@
 #pragma once
 
 #include "cliserverrequesthandler.h"
+#include "linereader.h"
 #include "config/serverconfig.h"
 #include "engine/corehost.h"
 #include "transcript/transcriptwriter.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QHash>
 #include <QObject>
+#include <QPair>
 #include <QStringList>
 
 #include <functional>
@@ -25,9 +28,11 @@ struct CliOptions
     QString logLevel;
     bool quiet = false;
     bool showSecrets = false;
+    bool version = false; // --version: print it and leave
     QStringList command; // e.g. {"tools", "call", "echo", "{...}"}
 
-    // Parses argv (without the program name). On failure returns false with a message.
+    // Parses argv (without the program name). On failure returns false with a message (an
+    // empty one for --help and --version, which are answered instead of run).
     static bool parse(const QStringList &args, CliOptions *out, QString *error);
     static QString usage();
 };
@@ -52,21 +57,46 @@ private:
     void runCommand();
     void runStep(const QJsonObject &step, Done done);
     void call(const QString &method, const QJsonObject &params, Done done, bool toolCall = false);
-    void nextExecStep();
+    // exec: steps are numbered as they are read; each waits for the synchronous step before
+    // it, except after an "async" step (which lets the next one start) and for a "cancel"
+    // whose step is running (handled at once, so it can reach a call that blocks the line).
+    struct ExecLine
+    {
+        int number = 0;
+        QByteArray text;
+        int cancels = 0; // a cancel step: the step it cancels
+    };
+    void startExec();
+    void onExecLine(const QByteArray &line);
+    void onExecInputEnded(const QString &error);
+    void pumpExec();
+    void startExecStep(const ExecLine &line);
+    void cancelExecStep(int number, const QJsonValue &target);
     void runConformanceClient();
     static QJsonObject sampleArguments(const QJsonObject &inputSchema);
+    void reportViolation(const QByteArray &raw, const QByteArray &line);
     void finish(int code);
     void print(const QJsonObject &o, bool compact);
 
     CliOptions m_options;
     std::unique_ptr<CoreHost> m_host;
     std::unique_ptr<CliServerRequestHandler> m_handler;
+    std::unique_ptr<LineReader> m_stdinReader;
     TranscriptWriter m_transcript;
     QHash<quint64, Done> m_waiting;
     std::function<void(const SessionSnapshot &)> m_snapshotWaiter;
     QJsonArray m_notifications;
-    QList<QByteArray> m_execLines;
-    int m_execIndex = 0;
+    // Protocol violations seen before the session is ready wait here: if connecting fails,
+    // the connection error already quotes what the server sent, and it is said once.
+    QList<QPair<QByteArray, QByteArray>> m_heldViolations; // raw (cut), printed line
+    QString m_connectError;
+    QList<ExecLine> m_execQueue; // read, not started
+    QHash<int, QJsonValue> m_execRunning; // started, not answered: step -> op
+    QHash<int, quint64> m_execTickets; // running steps that are calls: step -> ticket
+    int m_execRead = 0;
+    int m_stepStarting = 0; // the step runStep() is starting, for call() to note its ticket
+    bool m_execBlocked = false; // a synchronous step is running
+    bool m_execInputEnded = false;
     bool m_execFailed = false;
     bool m_connected = false;
     bool m_finishing = false;

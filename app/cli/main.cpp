@@ -4,24 +4,58 @@
 
 #include <QCoreApplication>
 
+#include <cerrno>
 #include <cstdio>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+static QtMessageHandler s_defaultHandler = nullptr;
+
+// --quiet promises nothing but the answer: Qt's own warnings (a QIODevice read on a closed
+// process channel, a socket notifier) are not the user's business there. Critical and fatal
+// messages still go through, and so do Sonde's categories a developer switched on with
+// QT_LOGGING_RULES.
+static void quietMessageHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    const bool ours = context.category && qstrncmp(context.category, "sonde.", 6) == 0;
+    if (!(ours || type == QtCriticalMsg || type == QtFatalMsg))
+        return;
+    if (s_defaultHandler)
+        s_defaultHandler(type, context, message);
+    else
+        std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
 
 int main(int argc, char **argv)
 {
+    // Started with stdin closed (`<&-`), the first descriptor Qt opens would become fd 0 and
+    // `exec -` would read Qt's own event pipe: give fd 0 an empty input first.
+    if (::fcntl(0, F_GETFD) < 0 && errno == EBADF)
+        ::open("/dev/null", O_RDONLY);
     QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("sonde-cli"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QCoreApplication::setApplicationName(u"sonde-cli"_s);
+    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
 
     Sonde::CliOptions options;
     QString error;
     if (!Sonde::CliOptions::parse(app.arguments().mid(1), &options, &error)) {
+        if (options.version) {
+            std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
+                        qPrintable(QCoreApplication::applicationVersion()));
+            return 0;
+        }
         if (error.isEmpty()) {
             std::fputs(qPrintable(Sonde::CliOptions::usage()), stdout);
             return 0;
         }
-        std::fprintf(stderr, "sonde-cli: %s\n%s", qPrintable(error), qPrintable(Sonde::CliOptions::usage()));
+        // One line, as scripts read it; the whole usage is one --help away.
+        std::fprintf(stderr, "sonde-cli: %s (sonde-cli --help shows the usage)\n", qPrintable(error));
         return 2;
     }
+    if (options.quiet)
+        s_defaultHandler = qInstallMessageHandler(quietMessageHandler);
     Sonde::CliRunner runner(options);
     QObject::connect(&runner, &Sonde::CliRunner::finished, &app, [](int code) { QCoreApplication::exit(code); });
     runner.start();

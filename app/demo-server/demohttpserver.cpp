@@ -207,6 +207,10 @@ DemoHttpServer::Session *DemoHttpServer::createSession()
             }
         });
     });
+    connect(s.server, &DemoServer::connectionDropRequested, this, [this, id] {
+        if (auto it = m_sessions.find(id); it != m_sessions.end())
+            it->dropCurrentPost = true;
+    });
     connect(s.server, &DemoServer::frameReady, this, [this, id](const QByteArray &frame, const QJsonValue &related) {
         auto it = m_sessions.find(id);
         if (it != m_sessions.end())
@@ -288,6 +292,13 @@ void DemoHttpServer::handlePost(QTcpSocket *socket, const Request &r)
         return;
     Session &session = *it;
     session.collecting = nullptr;
+    if (std::exchange(session.dropCurrentPost, false)) {
+        for (const QJsonValue &rid : std::as_const(requestIds))
+            session.streamOfRequest.remove(JsonRpcMessage::idKey(rid));
+        m_keepAlive = nullptr; // nothing more is read from this connection
+        socket->abort();       // not a byte of response
+        return;
+    }
     int answered = 0;
     for (const auto &[frame, related] : std::as_const(collected)) {
         const QJsonObject o = QJsonDocument::fromJson(frame).object();

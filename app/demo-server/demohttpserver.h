@@ -62,6 +62,7 @@ private:
         // Frames answered synchronously while a POST is being handled, before we know
         // whether a JSON answer will do.
         QList<QPair<QByteArray, QJsonValue>> *collecting = nullptr;
+        bool dropCurrentPost = false; // increment-then-drop: close the POST unanswered
     };
 
     void onConnection();

@@ -229,6 +229,9 @@ QJsonArray DemoServer::tools() const
     }
     add(u"increment-then-expire"_s, u"Adds 1, then drops the session without answering (stdio: exits)."_s,
         schema({}), annotations(false, false, false));
+    add(u"increment-then-drop"_s, u"Adds 1, then closes the request's connection without a response byte; the session "
+                                   "stays (stdio: exits). What a crash or a proxy timeout after a write looks like."_s,
+        schema({}), annotations(false, false, false));
     add(u"admin-expire-session"_s, u"Answers, then drops this session (stdio: exits): the next request meets an expired session."_s,
         schema({}), annotations(false, false, true));
     add(u"flood"_s, u"Sends `rate` notifications/message per second (at most 100000) for `seconds` (at most 60), "
@@ -351,6 +354,10 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         m_state->add(1);
         Q_EMIT stderrLine(u"demo: incremented to %1, now dropping the session without answering"_s.arg(m_state->counter()));
         Q_EMIT sessionExpiryRequested();
+    } else if (name == "increment-then-drop"_L1) {
+        m_state->add(1);
+        Q_EMIT stderrLine(u"demo: incremented to %1, now dropping the connection without answering"_s.arg(m_state->counter()));
+        Q_EMIT connectionDropRequested();
     } else if (name == "admin-expire-session"_L1) {
         respond(id, textResult(u"this session ends now"_s));
         Q_EMIT sessionExpiryRequested();

@@ -55,6 +55,9 @@ Q_SIGNALS:
     void exitRequested(int code);
     // The server drops this session now (HTTP: forget it; stdio: exit), to model an expiry.
     void sessionExpiryRequested();
+    // The connection carrying the current request closes without answering it (HTTP: that
+    // POST's socket; stdio: the process exits); the session stays.
+    void connectionDropRequested();
 
 private:
     using Continuation = std::function<void(const JsonRpcMessage &answer)>;

@@ -56,8 +56,12 @@ int main(int argc, char **argv)
             stateFile = args[++i];
         else if (args[i] == "--http"_L1 && i + 1 < args.size())
             http = args[++i];
-        else {
-            logLine(u"usage: sonde-demo-server [--http HOST:PORT] [--state-file PATH]\n"
+        else if (args[i] == "--version"_L1) {
+            std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
+                        qPrintable(QCoreApplication::applicationVersion()));
+            return 0;
+        } else {
+            logLine(u"usage: sonde-demo-server [--http HOST:PORT] [--state-file PATH] [--version]\n"
                     "  --state-file keeps the counter in PATH, so side effects can be counted across restarts"_s);
             return 2;
         }
@@ -78,6 +82,10 @@ int main(int argc, char **argv)
     });
     // Over stdio a session is the process: dropping it means leaving.
     QObject::connect(&server, &DemoServer::sessionExpiryRequested, [] {
+        std::fflush(stdout);
+        ::_exit(4);
+    });
+    QObject::connect(&server, &DemoServer::connectionDropRequested, [] {
         std::fflush(stdout);
         ::_exit(4);
     });

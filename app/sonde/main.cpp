@@ -15,8 +15,19 @@
 #include <QSettings>
 #include <QTimer>
 
+#include <cstdio>
+
 int main(int argc, char **argv)
 {
+    // Answered before QApplication exists: it needs a display, and `sonde --version` must
+    // work on a machine without one (a packaging check, a CI job). Same text as
+    // QCommandLineParser's.
+    for (int i = 1; i < argc; ++i) {
+        if (qstrcmp(argv[i], "--version") == 0) {
+            std::printf("Sonde 0.1.0\n");
+            return 0;
+        }
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Sonde"));
     QApplication::setApplicationName(QStringLiteral("Sonde"));

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "config/serverconfig.h"
 
+#include "config/jsoncreader.h"
+
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -74,10 +78,10 @@ static QString suggestion(const QString &key, const QStringList &known)
     return best.isEmpty() ? QString() : u" (did you mean \"%1\"?)"_s.arg(best);
 }
 
-static QPair<int, int> lineAndColumn(const QByteArray &text, int offset)
+static QPair<int, int> lineAndColumn(const QByteArray &text, qsizetype offset)
 {
     int line = 1, col = 1;
-    for (int i = 0; i < offset && i < text.size(); ++i) {
+    for (qsizetype i = 0; i < offset && i < text.size(); ++i) {
         if (text[i] == '\n') {
             ++line;
             col = 1;
@@ -88,13 +92,22 @@ static QPair<int, int> lineAndColumn(const QByteArray &text, int offset)
     return {line, col};
 }
 
-ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &json, const QString &source)
+ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const QString &source, const Options &options)
 {
     Result r;
+    QString jsoncError;
+    qsizetype jsoncOffset = 0;
+    const std::optional<QByteArray> json = JsoncReader::toJson(jsonc, &jsoncError, &jsoncOffset);
+    if (!json) {
+        const auto [line, col] = lineAndColumn(jsonc, jsoncOffset);
+        r.error = Error::protocol(u"%1:%2:%3: %4"_s.arg(source).arg(line).arg(col).arg(jsoncError));
+        return r;
+    }
     QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    const QJsonDocument doc = QJsonDocument::fromJson(*json, &pe);
     if (pe.error != QJsonParseError::NoError) {
-        const auto [line, col] = lineAndColumn(json, pe.offset);
+        // JsoncReader keeps every offset, so this is the position in the file as written.
+        const auto [line, col] = lineAndColumn(jsonc, pe.offset);
         r.error = Error::protocol(u"%1:%2:%3: %4"_s.arg(source).arg(line).arg(col).arg(pe.errorString()));
         return r;
     }
@@ -118,6 +131,25 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &json, const Q
         r.error = Error::protocol(u"%1: \"%2\" must be an object mapping names to servers"_s.arg(source, mapKey));
         return r;
     }
+    // VS Code: "inputs": [{"type": "promptString", "id": "api-key", "description": "...", "password": true}]
+    for (const QJsonValue &v : root.value("inputs"_L1).toArray()) {
+        const QJsonObject o = v.toObject();
+        ConfigInput input;
+        input.id = o.value("id"_L1).toString();
+        input.description = o.value("description"_L1).toString();
+        input.password = o.value("password"_L1).toBool();
+        if (!input.id.isEmpty())
+            r.inputs.insert(input.id, input);
+    }
+    // One resolver for the whole file: an input used by several servers is asked for once.
+    PlaceholderResolver resolver;
+    if (options.environment)
+        resolver.setEnvironment(options.environment);
+    resolver.setWorkspaceFolder(options.workspaceFolder);
+    resolver.setInputs(r.inputs);
+    if (options.inputProvider)
+        resolver.setInputProvider(options.inputProvider);
+
     static const QStringList known = {u"command"_s, u"args"_s, u"env"_s, u"cwd"_s, u"type"_s,
                                       u"url"_s, u"headers"_s, u"envFile"_s, u"disabled"_s,
                                       u"timeout"_s, u"description"_s, u"autoApprove"_s,
@@ -152,6 +184,7 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &json, const Q
             fail(u"needs \"command\" (stdio) or \"url\" (HTTP)"_s);
             return r;
         }
+        QString urlText;
         if (hasCommand) {
             if (!s.value("command"_L1).isString() || s.value("command"_L1).toString().isEmpty()) {
                 fail(u"\"command\" must be a non-empty string"_s);
@@ -180,12 +213,11 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &json, const Q
             }
             c.workingDirectory = cwd.toString();
         } else {
-            const QUrl url(s.value("url"_L1).toString(), QUrl::StrictMode);
-            if (!url.isValid() || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1)) {
+            if (!s.value("url"_L1).isString()) {
                 fail(u"\"url\" must be an http or https URL"_s);
                 return r;
             }
-            c.url = url;
+            urlText = s.value("url"_L1).toString();
             c.route = type == "sse"_L1 ? ServerConfig::Route::LegacySse
                                        : ServerConfig::Route::StreamableHttp;
             const QJsonObject headers = s.value("headers"_L1).toObject();
@@ -216,6 +248,46 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &json, const Q
             fail(u"type \"stdio\" needs \"command\""_s);
             return r;
         }
+
+        if (options.resolvePlaceholders) {
+            // Stops at the first failure, so no further input is asked for a server that
+            // cannot start anyway.
+            Error unresolved;
+            auto resolve = [&](QString *value, const QString &where) {
+                if (unresolved.isError())
+                    return;
+                Error e;
+                const QString v = resolver.resolve(*value, &e);
+                if (e.isError())
+                    unresolved = Error::protocol(u"%1: server \"%2\": %3: %4"_s.arg(source, name, where, e.message()));
+                else
+                    *value = v;
+            };
+            resolve(&c.program, u"\"command\""_s);
+            for (qsizetype i = 0; i < c.arguments.size(); ++i)
+                resolve(&c.arguments[i], u"\"args\"[%1]"_s.arg(i));
+            for (auto v = c.environment.begin(); v != c.environment.end(); ++v)
+                resolve(&v.value(), u"env \"%1\""_s.arg(v.key()));
+            resolve(&c.workingDirectory, u"\"cwd\""_s);
+            resolve(&urlText, u"\"url\""_s);
+            for (auto &[key, value] : c.headers) {
+                QString v = QString::fromUtf8(value);
+                resolve(&v, u"header \"%1\""_s.arg(QString::fromUtf8(key)));
+                value = v.toUtf8();
+            }
+            if (unresolved.isError()) {
+                r.unresolved.insert(name, unresolved);
+                continue;
+            }
+        }
+        if (!hasCommand) {
+            const QUrl url(urlText, QUrl::StrictMode);
+            if (!url.isValid() || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1)) {
+                fail(u"\"url\" must be an http or https URL"_s);
+                return r;
+            }
+            c.url = url;
+        }
         if (s.value("disabled"_L1).toBool())
             r.warnings.append(u"server \"%1\" is marked disabled"_s.arg(name));
         r.servers.insert(name, c);
@@ -223,7 +295,26 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &json, const Q
     return r;
 }
 
+ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &json, const QString &sourceName)
+{
+    return parse(json, sourceName, Options());
+}
+
 ServerConfigFile::Result ServerConfigFile::load(const QString &path)
+{
+    return load(path, Options());
+}
+
+QString ServerConfigFile::workspaceFolderFor(const QString &configPath)
+{
+    const QFileInfo file(configPath);
+    const QDir folder = file.absoluteDir();
+    if (folder.dirName() == ".vscode"_L1)
+        return QFileInfo(folder.absolutePath()).absolutePath();
+    return folder.absolutePath();
+}
+
+ServerConfigFile::Result ServerConfigFile::load(const QString &path, const Options &options)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -231,7 +322,17 @@ ServerConfigFile::Result ServerConfigFile::load(const QString &path)
         r.error = Error::protocol(u"%1: cannot read: %2"_s.arg(path, f.errorString()));
         return r;
     }
-    return parse(f.readAll(), path);
+    // Checked before reading, so pointing --config at a huge file costs nothing.
+    if (f.size() > JsoncReader::MaxInputBytes) {
+        Result r;
+        r.error = Error::protocol(u"%1: %2 bytes is more than a configuration file may hold (%3 bytes)"_s
+                                      .arg(path).arg(f.size()).arg(JsoncReader::MaxInputBytes));
+        return r;
+    }
+    Options o = options;
+    if (o.workspaceFolder.isEmpty())
+        o.workspaceFolder = workspaceFolderFor(path);
+    return parse(f.read(JsoncReader::MaxInputBytes + 1), path, o);
 }
 
 } // namespace Sonde

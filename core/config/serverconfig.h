@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/placeholderresolver.h"
 #include "protocol/error.h"
 
 #include <QByteArray>
@@ -55,18 +56,43 @@ struct ServerConfig
 
 // Reads the server maps that Claude Desktop / Cursor ("mcpServers") and VS Code ("servers")
 // write. Errors name the file position or the server and key, and suggest the key that was
-// probably meant, so a typo never turns into a silently ignored setting.
+// probably meant, so a typo never turns into a silently ignored setting. The file may be
+// JSONC (comments, trailing commas: JsoncReader). Placeholders (PlaceholderResolver) in
+// command, args, env values, cwd, url and header values are resolved while reading; a
+// server whose placeholders cannot be resolved is left out of `servers` and listed in
+// `unresolved` with the reason, so one entry needing an input does not make the rest of the
+// file unusable.
 class ServerConfigFile
 {
 public:
+    struct Options
+    {
+        // Off for Sonde's own saved workspace, which holds values resolved already.
+        bool resolvePlaceholders = true;
+        // Empty: the process environment.
+        PlaceholderResolver::Environment environment;
+        // Empty: ${input:...} cannot be resolved (headless front ends).
+        PlaceholderResolver::InputProvider inputProvider;
+        // Empty: load() derives it from the file's path (workspaceFolderFor).
+        QString workspaceFolder;
+    };
     struct Result
     {
         QMap<QString, ServerConfig> servers;
+        QMap<QString, Error> unresolved; // server name -> the placeholder that failed
+        QMap<QString, ConfigInput> inputs; // VS Code's "inputs", by id
         QStringList warnings;
         Error error;
     };
     static Result parse(const QByteArray &json, const QString &sourceName);
+    static Result parse(const QByteArray &json, const QString &sourceName, const Options &options);
     static Result load(const QString &path);
+    static Result load(const QString &path, const Options &options);
+
+    // What ${workspaceFolder} means for a config file. VS Code keeps a workspace's mcp.json
+    // in <workspace>/.vscode/, so there it is the parent of .vscode; Claude Code's .mcp.json
+    // and other files sit in the folder they describe, so elsewhere it is the file's folder.
+    static QString workspaceFolderFor(const QString &configPath);
 };
 
 } // namespace Sonde

@@ -80,8 +80,10 @@ void Engine::disconnectServer(const QString &name)
 void Engine::removeServer(const QString &name)
 {
     if (ServerSupervisor *s = m_sessions.take(name)) {
-        s->disconnect(this);
+        // Stopped while still connected: the calls it fails (cancelled, "the session was
+        // closed") must reach their callers, who would otherwise wait for them forever.
         s->stop();
+        s->disconnect(this);
         s->deleteLater();
     }
 }

@@ -37,6 +37,7 @@ public:
         Closed,        // the transport closed (EOF, process exit, stream end)
         NotStarted,    // the process or connection never came up
         NotConnected,  // nothing to send on
+        Refused,       // the server's address refused the connection: nothing was sent
     };
 
     Error() = default;

@@ -5,6 +5,11 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -50,9 +55,16 @@ JsonRpcMessage JsonRpcMessage::errorResponse(const QJsonValue &id, int code,
     return m;
 }
 
+// An integer that idKey() can spell exactly. The range is checked before the cast: casting
+// 1e300 to qint64 is undefined behaviour (found by tests/fuzz/fuzz_jsonrpc).
+static bool isInt64(double d)
+{
+    return std::trunc(d) == d && d >= -9223372036854775808.0 && d < 9223372036854775808.0;
+}
+
 static bool validId(const QJsonValue &id)
 {
-    return id.isString() || (id.isDouble() && id.toDouble() == double(qint64(id.toDouble())));
+    return id.isString() || (id.isDouble() && isInt64(id.toDouble()));
 }
 
 JsonRpcMessage JsonRpcMessage::fromJson(const QJsonObject &o, Error *error)
@@ -96,6 +108,14 @@ JsonRpcMessage JsonRpcMessage::fromJson(const QJsonObject &o, Error *error)
 JsonRpcMessage::Parsed JsonRpcMessage::parse(const QByteArray &frame)
 {
     Parsed out;
+    // Before the parser, which recurses once per level: a frame of a million '[' must be a
+    // clear error, not a stack overflow.
+    if (const int depth = jsonDepth(frame); depth > Limits::MaxJsonDepth) {
+        out.error = Error::protocol(u"JSON nested %1 levels deep, over the %2-level depth limit; not parsed"_s
+                                        .arg(depth).arg(Limits::MaxJsonDepth));
+        out.error.setJsonRpcCode(JsonRpcCode::ParseError);
+        return out;
+    }
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(frame, &pe);
     if (pe.error != QJsonParseError::NoError) {
@@ -167,80 +187,314 @@ QByteArray JsonRpcMessage::toCompactJson() const
     return QJsonDocument(toJson()).toJson(QJsonDocument::Compact);
 }
 
-std::optional<JsonRpcMessage::Envelope> JsonRpcMessage::peekEnvelope(QByteArrayView f)
+namespace {
+
+// Walks JSON text by the rules of Qt's own parser (qjsonparser.cpp), without building
+// anything: peekEnvelope() may only answer for a frame that QJsonDocument would accept, or
+// a transport would route (and mark answered) a frame the session then rejects. Where Qt
+// is more lenient than RFC 8259 (any character may follow a backslash; a number is whatever
+// QByteArray::toDouble() takes), this follows Qt, not the RFC.
+// Iterative, with one byte of state per open container, so depth costs no stack.
+class JsonScanner
 {
-    const qsizetype n = f.size();
+public:
+    explicit JsonScanner(QByteArrayView text) : f(text.data()), n(text.size()) {}
+
+    const char *f;
+    qsizetype n;
     qsizetype i = 0;
-    auto space = [&] {
+
+    void space()
+    {
         while (i < n && (f[i] == ' ' || f[i] == '\t' || f[i] == '\n' || f[i] == '\r'))
             ++i;
-    };
-    auto skipString = [&] { // at the opening quote; true when the closing one was passed
-        for (++i; i < n; ++i) {
-            if (f[i] == '\\')
-                ++i;
-            else if (f[i] == '"')
+    }
+
+    // At the opening quote; true when the string is valid and its closing quote was passed.
+    bool string(bool *escaped = nullptr)
+    {
+        // Most of a big frame is string bytes: skip plain ASCII with a local pointer and a
+        // table (about a byte per cycle), and go through the checks below only for quotes,
+        // backslashes and UTF-8 sequences.
+        static constexpr auto plain = [] {
+            std::array<bool, 256> t{};
+            for (int c = 0; c < 0x80; ++c)
+                t[c] = c != '"' && c != '\\';
+            return t;
+        }();
+        for (++i; i < n;) {
+            const char *p = f + i;
+            const char *const end = f + n;
+            while (p < end && plain[uchar(*p)])
+                ++p;
+            i = p - f;
+            if (i >= n)
+                return false;
+            const uchar c = uchar(f[i]);
+            if (c == '"')
                 return ++i, true;
+            if (c == '\\') {
+                if (escaped)
+                    *escaped = true;
+                if (++i >= n)
+                    return false;
+                if (f[i++] != 'u')
+                    continue; // Qt takes any other escaped byte as itself
+                if (n - i < 4)
+                    return false;
+                for (int k = 0; k < 4; ++k, ++i)
+                    if (!isHex(f[i]))
+                        return false;
+                continue;
+            }
+            if (c < 0x80) {
+                ++i;
+                continue;
+            }
+            if (!utf8(c))
+                return false;
         }
         return false;
-    };
-    auto skipValue = [&] {
+    }
+
+    // One well-formed UTF-8 sequence (Unicode table 3-7: no overlong forms, no surrogates,
+    // nothing past U+10FFFF), as Qt's decoder demands.
+    bool utf8(uchar lead)
+    {
+        int more = 0;
+        uchar lo = 0x80, hi = 0xBF;
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            more = 1;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            more = 2;
+            if (lead == 0xE0)
+                lo = 0xA0;
+            else if (lead == 0xED)
+                hi = 0x9F;
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            more = 3;
+            if (lead == 0xF0)
+                lo = 0x90;
+            else if (lead == 0xF4)
+                hi = 0x8F;
+        } else {
+            return false;
+        }
+        if (n - i - 1 < more)
+            return false;
+        for (int k = 1; k <= more; ++k) {
+            const uchar c = uchar(f[i + k]);
+            if (c < lo || c > hi)
+                return false;
+            lo = 0x80;
+            hi = 0xBF;
+        }
+        i += 1 + more;
+        return true;
+    }
+
+    // A literal or a number, at its first byte.
+    bool scalar()
+    {
+        auto literal = [&](QByteArrayView word) {
+            // Qt wants one byte after the word; inside an object there always is one.
+            if (n - i <= word.size() || QByteArrayView(f + i, word.size()) != word)
+                return false;
+            i += word.size();
+            return true;
+        };
+        switch (f[i]) {
+        case 't':
+            return literal("true");
+        case 'f':
+            return literal("false");
+        case 'n':
+            return literal("null");
+        default:
+            break;
+        }
+        const qsizetype start = i;
+        if (i < n && f[i] == '-')
+            ++i;
+        if (i < n && f[i] == '0') {
+            ++i;
+        } else {
+            while (i < n && isDigit(f[i]))
+                ++i;
+        }
+        if (i < n && f[i] == '.') {
+            ++i;
+            while (i < n && isDigit(f[i]))
+                ++i;
+        }
+        if (i < n && (f[i] == 'e' || f[i] == 'E')) {
+            ++i;
+            if (i < n && (f[i] == '-' || f[i] == '+'))
+                ++i;
+            while (i < n && isDigit(f[i]))
+                ++i;
+        }
         if (i >= n)
             return false;
-        if (f[i] == '"')
-            return skipString();
-        if (f[i] == '{' || f[i] == '[') {
-            int depth = 0;
-            while (i < n) {
-                const char c = f[i];
-                if (c == '"') {
-                    if (!skipString())
+        bool ok = false;
+        QByteArray::fromRawData(f + start, i - start).toDouble(&ok);
+        return ok;
+    }
+
+    // One value at i (after any space), nested `depth` containers deep already.
+    bool value(int depth)
+    {
+        // The closing bracket each open container expects.
+        char open[Limits::MaxJsonDepth];
+        int top = 0;
+        auto key = [&] { // at a key's opening quote: key, colon
+            if (i >= n || f[i] != '"' || !string())
+                return false;
+            space();
+            if (i >= n || f[i] != ':')
+                return false;
+            ++i;
+            return true;
+        };
+        for (;;) {
+            // A value is expected here.
+            space();
+            if (i >= n)
+                return false;
+            const char c = f[i];
+            if (c == '{' || c == '[') {
+                if (depth + top + 1 > Limits::MaxJsonDepth)
+                    return false;
+                open[top++] = c == '{' ? '}' : ']';
+                ++i;
+                space();
+                if (i < n && f[i] == open[top - 1]) {
+                    ++i;
+                    --top;
+                } else {
+                    if (c == '{' && !key())
                         return false;
                     continue;
                 }
-                if (c == '{' || c == '[')
-                    ++depth;
-                else if ((c == '}' || c == ']') && --depth == 0)
-                    return ++i, true;
-                ++i;
+            } else if (c == '"') {
+                if (!string())
+                    return false;
+            } else if (!scalar()) {
+                return false;
             }
-            return false;
+            // After a value: a separator or the end of its container.
+            for (;;) {
+                if (top == 0)
+                    return true;
+                space();
+                if (i >= n)
+                    return false;
+                if (f[i] == ',') {
+                    ++i;
+                    if (open[top - 1] == '}') {
+                        space();
+                        if (!key())
+                            return false;
+                    }
+                    break;
+                }
+                if (f[i] != open[top - 1])
+                    return false;
+                ++i;
+                --top;
+            }
         }
-        const qsizetype start = i; // a number or a literal
-        while (i < n && f[i] != ',' && f[i] != '}' && f[i] != ']' && f[i] != ' ' && f[i] != '\t'
-               && f[i] != '\n' && f[i] != '\r')
-            ++i;
-        return i > start;
-    };
+    }
 
-    space();
-    if (i >= n || f[i] != '{')
+private:
+    static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+    static bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+};
+
+} // namespace
+
+int JsonRpcMessage::jsonDepth(QByteArrayView text)
+{
+    // Brackets outside strings; a string is skipped to its closing quote with memchr, so a
+    // frame of megabytes of text costs about one memory read.
+    int depth = 0;
+    int deepest = 0;
+    const char *p = text.data();
+    const char *const end = p + text.size();
+    while (p < end) {
+        const char c = *p++;
+        if (c == '{' || c == '[') {
+            deepest = std::max(deepest, ++depth);
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == '"') {
+            for (;;) {
+                const char *q = static_cast<const char *>(std::memchr(p, '"', end - p));
+                if (!q)
+                    return deepest; // unterminated: the parser says so
+                const char *b = q;
+                while (b > p && b[-1] == '\\')
+                    --b;
+                p = q + 1;
+                if ((q - b) % 2 == 0)
+                    break; // not escaped
+            }
+        }
+    }
+    return deepest;
+}
+
+std::optional<JsonRpcMessage::Envelope> JsonRpcMessage::peekEnvelope(QByteArrayView frame)
+{
+    JsonScanner s(frame);
+    const qsizetype n = s.n;
+    const char *f = s.f;
+    // Qt skips a byte order mark (when anything follows it).
+    if (n > 3 && QByteArrayView(f, 3) == "\xEF\xBB\xBF")
+        s.i = 3;
+    s.space();
+    if (s.i >= n || f[s.i] != '{')
         return std::nullopt;
-    ++i;
+    ++s.i;
     Envelope e;
-    space();
-    if (i < n && f[i] == '}')
+    auto end = [&]() -> std::optional<Envelope> { // after the closing brace: only space may follow
+        ++s.i;
+        s.space();
+        if (s.i != n)
+            return std::nullopt;
         return e;
+    };
+    s.space();
+    if (s.i < n && f[s.i] == '}')
+        return end();
     for (;;) {
-        space();
-        if (i >= n || f[i] != '"')
+        s.space();
+        if (s.i >= n || f[s.i] != '"')
             return std::nullopt;
-        const qsizetype keyStart = i + 1;
-        if (!skipString())
+        const qsizetype keyStart = s.i;
+        bool escaped = false;
+        if (!s.string(&escaped))
             return std::nullopt;
-        const QByteArrayView key = f.sliced(keyStart, i - 1 - keyStart);
-        space();
-        if (i >= n || f[i] != ':')
+        QByteArrayView key = frame.sliced(keyStart + 1, s.i - 2 - keyStart);
+        QByteArray decoded;
+        if (escaped) {
+            // "\u0069d" is "id" to the parser, so it must be here too.
+            decoded = QJsonDocument::fromJson('[' + frame.sliced(keyStart, s.i - keyStart).toByteArray() + ']')
+                          .array().at(0).toString().toUtf8();
+            key = decoded;
+        }
+        s.space();
+        if (s.i >= n || f[s.i] != ':')
             return std::nullopt;
-        ++i;
-        space();
-        const qsizetype valueStart = i;
-        if (!skipValue())
+        ++s.i;
+        s.space();
+        const qsizetype valueStart = s.i;
+        if (!s.value(1))
             return std::nullopt;
         if (key == "method" || key == "id") {
             // A scalar (or nearly): the real parser reads it, so values compare exactly as
-            // parsed ones do.
-            const QJsonDocument one = QJsonDocument::fromJson("[" + f.sliced(valueStart, i - valueStart).toByteArray() + "]");
+            // parsed ones do. As in the parser, the last of repeated keys wins.
+            const QJsonDocument one = QJsonDocument::fromJson('[' + frame.sliced(valueStart, s.i - valueStart).toByteArray() + ']');
             if (!one.isArray())
                 return std::nullopt;
             if (key == "id") {
@@ -250,13 +504,13 @@ std::optional<JsonRpcMessage::Envelope> JsonRpcMessage::peekEnvelope(QByteArrayV
                 e.method = one.array().at(0).toString();
             }
         }
-        space();
-        if (i < n && f[i] == ',') {
-            ++i;
+        s.space();
+        if (s.i < n && f[s.i] == ',') {
+            ++s.i;
             continue;
         }
-        if (i < n && f[i] == '}')
-            return e;
+        if (s.i < n && f[s.i] == '}')
+            return end();
         return std::nullopt;
     }
 }
@@ -265,8 +519,10 @@ QString JsonRpcMessage::idKey(const QJsonValue &id)
 {
     if (id.isString())
         return "s:"_L1 + id.toString();
-    if (id.isDouble())
-        return "n:"_L1 + QString::number(qint64(id.toDouble()));
+    if (id.isDouble()) {
+        const double d = id.toDouble();
+        return "n:"_L1 + (isInt64(d) ? QString::number(qint64(d)) : QString::number(d, 'g', 17));
+    }
     return u"null"_s;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "protocol/error.h"
+#include "protocol/limits.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -28,7 +29,8 @@ public:
                                         const QJsonValue &data = {});
 
     // The result of parsing one frame: the messages it held (a JSON-RPC batch holds several)
-    // or a protocol error saying exactly what was wrong with it.
+    // or a protocol error saying exactly what was wrong with it. A frame nested deeper than
+    // Limits::MaxJsonDepth is refused before parsing, with an error naming the limit.
     struct Parsed
     {
         QList<JsonRpcMessage> messages;
@@ -39,9 +41,10 @@ public:
     // What a transport needs to route a frame, read without parsing it: the top-level
     // object's "method" (hasMethod, and its name when it is a string), and its "id"
     // (undefined when absent). Only the top level is
-    // walked (nested values are skipped, not built), so a 50 MB answer costs one scan, not a
-    // second parse. Empty for anything but a single JSON object (a batch, bad JSON): parse()
-    // it then.
+    // walked (nested values are checked, not built), so a 50 MB answer costs one scan, not a
+    // second parse. Empty for anything but a single JSON object (a batch), and for anything
+    // parse() would refuse as JSON (mismatched brackets, bad strings or numbers, trailing
+    // bytes, nesting over the depth limit): parse() it then.
     struct Envelope
     {
         bool hasMethod = false;
@@ -50,6 +53,9 @@ public:
     };
     static std::optional<Envelope> peekEnvelope(QByteArrayView frame);
     static JsonRpcMessage fromJson(const QJsonObject &object, Error *error);
+    // How deeply objects and arrays nest in `text` (0 for a scalar), counting brackets
+    // outside strings only; one fast pass, whether or not the text is valid JSON.
+    static int jsonDepth(QByteArrayView text);
 
     Type type() const { return m_type; }
     bool isRequest() const { return m_type == Type::Request; }

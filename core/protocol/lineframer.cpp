@@ -3,6 +3,8 @@
 
 #include <utility>
 
+using namespace Qt::StringLiterals;
+
 namespace Sonde {
 
 QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
@@ -27,7 +29,12 @@ QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
         qsizetype end = nl;
         if (end > start && m_buffer.at(end - 1) == '\r')
             --end;
-        if (start == 0 && nl == m_buffer.size() - 1) {
+        // A whole line can arrive in one read: it is held to the limit exactly as one that
+        // grew over several reads, so where reads end never decides what is dropped.
+        const bool oversized = end - start > m_maxLine;
+        if (oversized)
+            ++m_oversized;
+        if (!oversized && start == 0 && nl == m_buffer.size() - 1) {
             // The buffer is exactly one line (a large frame usually is): hand the buffer
             // itself over instead of copying megabytes out of it.
             QByteArray line = std::exchange(m_buffer, {});
@@ -37,7 +44,7 @@ QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
             start = 0;
             break;
         }
-        if (end > start)
+        if (!oversized && end > start)
             lines.append(m_buffer.sliced(start, end - start));
         start = nl + 1;
         scan = start;
@@ -45,7 +52,9 @@ QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
     if (start > 0)
         m_buffer.remove(0, start);
     m_scanned = m_buffer.size();
-    if (m_buffer.size() > m_maxLine) {
+    // A CR at the very end may be the first half of a CRLF, not part of the line.
+    const qsizetype partial = m_buffer.size() - (m_buffer.endsWith('\r') ? 1 : 0);
+    if (partial > m_maxLine) {
         m_buffer.clear();
         m_scanned = 0;
         m_discarding = true;
@@ -65,9 +74,12 @@ QByteArray LineFramer::takeRemainder()
 
 int LineFramer::takeOversizedCount()
 {
-    const int n = m_oversized;
-    m_oversized = 0;
-    return n;
+    return std::exchange(m_oversized, 0);
+}
+
+QString LineFramer::takeOversizedError(const QString &what)
+{
+    return Limits::oversizedMessage(takeOversizedCount(), "a "_L1 + what, what + u's', m_maxLine);
 }
 
 } // namespace Sonde

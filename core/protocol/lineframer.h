@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "protocol/limits.h"
+
 #include <QByteArray>
 #include <QList>
+#include <QString>
 
 namespace Sonde {
 
 // Splits a byte stream into newline-delimited frames (MCP stdio framing). Buffers partial
 // lines across reads, accepts LF and CRLF, skips blank lines. Scans each byte once, so a
-// 50 MB line arriving in 64 KiB chunks costs linear time. A line longer than the limit is
-// dropped up to its newline and counted, instead of growing the buffer without bound.
+// 50 MB line arriving in 64 KiB chunks costs linear time. A line longer than the limit
+// (Limits::DefaultMaxFrameBytes unless the owner sets another) is dropped up to its newline
+// and counted, instead of growing the buffer without bound; the lines after it are framed
+// as usual. Where the reads end never changes what is framed or dropped.
 // Thread: any, but one thread at a time.
 class LineFramer
 {
 public:
-    explicit LineFramer(qsizetype maxLineBytes = 256 * 1024 * 1024) : m_maxLine(maxLineBytes) {}
+    explicit LineFramer(qsizetype maxLineBytes = Limits::DefaultMaxFrameBytes) : m_maxLine(maxLineBytes) {}
 
     // Appends bytes; returns the complete lines they finished, without line ends.
     QList<QByteArray> feed(const QByteArray &bytes);
@@ -22,8 +27,16 @@ public:
     QByteArray takeRemainder();
 
     qsizetype bufferedBytes() const { return m_buffer.size(); }
-    // Lines dropped for being over the limit since the last call.
+
+    // The longest line kept, without its line end. Applies from the next feed().
+    qsizetype maxLineBytes() const { return m_maxLine; }
+    void setMaxLineBytes(qsizetype bytes) { m_maxLine = bytes; }
+
+    // Lines dropped for being over the limit since the last call to either take function.
     int takeOversizedCount();
+    // The same, as the message to show: empty when nothing was dropped, otherwise e.g.
+    // "a stdout line is over the 64 MiB frame limit; dropped" for what = "stdout line".
+    QString takeOversizedError(const QString &what = QStringLiteral("line"));
 
 private:
     QByteArray m_buffer;

@@ -4,6 +4,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde::Mcp {
@@ -100,11 +102,13 @@ bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, Q
         types.append(t.toString());
     if (!types.isEmpty()) {
         bool matches = false;
+        // "integer" by trunc, not by a cast to qint64: 1e115 is an integer to JSON Schema,
+        // and the cast would be undefined behaviour (found by tests/fuzz/fuzz_schemavalidator).
         for (const QString &t : std::as_const(types)) {
             matches |= (t == "object"_L1 && value.isObject()) || (t == "array"_L1 && value.isArray())
                 || (t == "string"_L1 && value.isString()) || (t == "boolean"_L1 && value.isBool())
                 || (t == "null"_L1 && value.isNull()) || (t == "number"_L1 && value.isDouble())
-                || (t == "integer"_L1 && value.isDouble() && value.toDouble() == double(qint64(value.toDouble())));
+                || (t == "integer"_L1 && value.isDouble() && std::trunc(value.toDouble()) == value.toDouble());
         }
         if (!matches)
             return fail(u"expected %1"_s.arg(types.join(u" or "_s)));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "protocol/sseparser.h"
 
+#include <algorithm>
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -37,11 +38,25 @@ QList<SseEvent> SseParser::feed(const QByteArray &bytes)
         qsizetype j = i;
         while (j < n && p[j] != '\n' && p[j] != '\r')
             ++j;
-        m_line.append(p + i, j - i);
+        if (m_dropping) {
+            m_dropLineHasBytes = m_dropLineHasBytes || j > i;
+        } else {
+            m_line.append(p + i, j - i);
+            // Checked with the whole line so far, however it was split into reads; the
+            // event's data only ever grows by less than the line that carried it.
+            if (m_line.size() + m_data.size() > m_maxEvent)
+                dropEvent();
+        }
         if (j == n)
             break;
         m_lastWasCR = p[j] == '\r';
-        processLine(std::exchange(m_line, {}), out);
+        if (m_dropping) {
+            if (!m_dropLineHasBytes)
+                m_dropping = false; // the blank line that ends the dropped event
+            m_dropLineHasBytes = false;
+        } else {
+            processLine(std::exchange(m_line, {}), out);
+        }
         i = j + 1;
     }
     return out;
@@ -90,16 +105,42 @@ void SseParser::processLine(QByteArray line, QList<SseEvent> &out)
         if (!value.contains('\0'))
             m_lastEventId = QString::fromUtf8(value);
     } else if (field == "retry") {
+        // The server's hint is clamped rather than trusted: the transports wait this long
+        // before reconnecting, so "retry: 86400000" (or a number past INT_MAX, which would
+        // otherwise be ignored or wrap in a timer) would park a session for a day while the
+        // user sees nothing. A minute is above any real server's hint and well inside the
+        // recovery budget; digits only, so it is never negative.
         bool digits = !value.isEmpty();
-        for (char ch : std::as_const(value))
+        qint64 ms = 0;
+        for (char ch : std::as_const(value)) {
             digits = digits && ch >= '0' && ch <= '9';
-        if (digits) {
-            bool ok = false;
-            const int ms = value.toInt(&ok);
-            if (ok)
-                m_retryMs = ms;
+            if (digits)
+                ms = std::min<qint64>(ms * 10 + (ch - '0'), Limits::MaxSseRetryMs);
         }
+        if (digits)
+            m_retryMs = int(ms);
     }
+}
+
+void SseParser::dropEvent()
+{
+    m_dropLineHasBytes = !m_line.isEmpty();
+    m_line.clear();
+    m_data.clear();
+    m_hasData = false;
+    m_type.clear();
+    m_dropping = true;
+    ++m_oversized;
+}
+
+int SseParser::takeOversizedCount()
+{
+    return std::exchange(m_oversized, 0);
+}
+
+QString SseParser::takeOversizedError()
+{
+    return Limits::oversizedMessage(takeOversizedCount(), u"an SSE event"_s, u"SSE events"_s, m_maxEvent);
 }
 
 } // namespace Sonde

@@ -7,7 +7,7 @@
 #include "util/clock.h"
 #include "util/logging.h"
 
-#include <QTimer>
+#include "util/clocktimer.h"
 
 using namespace Qt::StringLiterals;
 
@@ -39,21 +39,22 @@ ServerSupervisor::ServerSupervisor(const ServerConfig &config, const Clock &cloc
             requestReconnect(u"connection lost (%1)"_s.arg(c.rule));
     });
 
-    m_budgetTimer = new QTimer(this);
-    m_budgetTimer->setSingleShot(true);
-    connect(m_budgetTimer, &QTimer::timeout, this, &ServerSupervisor::checkBudgets);
-    m_retryTimer = new QTimer(this);
-    m_retryTimer->setSingleShot(true);
-    connect(m_retryTimer, &QTimer::timeout, this, [this] {
+    // On the engine's clock, so tests run a 300 s parked probe by advancing a ManualClock.
+    m_budgetTimer = clock.createTimer(this);
+    connect(m_budgetTimer, &ClockTimer::timeout, this, &ServerSupervisor::checkBudgets);
+    m_retryTimer = clock.createTimer(this);
+    connect(m_retryTimer, &ClockTimer::timeout, this, [this] {
         if (m_reconnecting || m_stopping)
             return;
         m_attemptTrigger = m_reconnectPolicy.parked() ? u"parked: periodic probe"_s : u"backoff: next attempt"_s;
         attemptReconnect();
     });
-    m_pingTimer = new QTimer(this);
+    m_pingTimer = clock.createTimer(this);
     if (config.pingIntervalMs > 0) {
-        m_pingTimer->setInterval(config.pingIntervalMs);
-        connect(m_pingTimer, &QTimer::timeout, this, &ServerSupervisor::keepalive);
+        connect(m_pingTimer, &ClockTimer::timeout, this, [this] {
+            m_pingTimer->start(m_config.pingIntervalMs);
+            keepalive();
+        });
     }
 }
 
@@ -138,7 +139,7 @@ QJsonObject ServerSupervisor::recoveryState() const
             {"reconnect"_L1, QJsonObject{{"in_progress"_L1, m_reconnecting},
                                          {"failed_attempts"_L1, m_reconnectPolicy.failures()},
                                          {"parked"_L1, m_reconnectPolicy.parked()},
-                                         {"next_attempt_in_ms"_L1, m_retryTimer->isActive() ? m_retryTimer->remainingTime() : -1}}},
+                                         {"next_attempt_in_ms"_L1, m_retryTimer->remainingMs()}}},
             {"history"_L1, recent}};
 }
 
@@ -180,7 +181,7 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
         m_breaker.recordSuccess(u"connected (generation %1)"_s.arg(s.generation));
         recordBreakerTransitions();
         if (m_config.pingIntervalMs > 0)
-            m_pingTimer->start();
+            m_pingTimer->start(m_config.pingIntervalMs);
         const QList<quint64> tickets = m_ops.keys();
         for (quint64 t : tickets) {
             const auto it = m_ops.constFind(t);
@@ -195,14 +196,18 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
         if (m_reconnecting) {
             m_reconnecting = false;
             m_lastAttemptFailed = true;
+            // The delay is read before this failure counts: 1 s after the first failed
+            // attempt, doubling after each one (it was 2 s after the first, found by the
+            // failure-path test on the manual clock).
+            const qint64 backoff = m_reconnectPolicy.nextDelayMs();
             m_reconnectPolicy.recordFailure();
             history(u"reconnect"_s, {{"trigger"_L1, m_attemptTrigger}, {"from_generation"_L1, m_attemptFromGeneration},
                                      {"to_generation"_L1, QJsonValue::Null}, {"duration_ms"_L1, m_clock.nowMs() - m_attemptStartedMs},
                                      {"outcome"_L1, "failed"_L1}, {"error"_L1, s.lastError.message()}});
             strike(u"a reconnect failed"_s);
             if (!m_stopping) {
-                const qint64 delay = m_reconnectPolicy.nextDelayMs();
-                m_retryTimer->start(int(delay));
+                const qint64 delay = m_reconnectPolicy.parked() ? m_reconnectPolicy.nextDelayMs() : backoff;
+                m_retryTimer->start(delay);
                 history(u"reconnect-scheduled"_s, {{"in_ms"_L1, delay}, {"parked"_L1, m_reconnectPolicy.parked()}});
             }
         }
@@ -392,10 +397,13 @@ void ServerSupervisor::handleExpired(quint64 ticket, const Error &error, const Q
     // A session refused at the HTTP layer (404 for our id, or the SDK servers' 400) means the
     // server never ran the request: like a call to a dead process, it is sent once more,
     // whatever the tool's hint.
-    const bool refusedBeforeDispatch = rule == "http-404-with-session"_L1 || rule == "http-400-invalid-session"_L1;
+    const bool refusedBeforeDispatch = rule == "http-404-with-session"_L1 || rule == "http-400-invalid-session"_L1
+        || rule == "connection-refused"_L1;
     if (refusedBeforeDispatch) {
         it->verdict = {{"replay"_L1, true}, {"source"_L1, "transport"_L1},
-                       {"reason"_L1, u"the server refused the session before running the request: sent again once"_s}};
+                       {"reason"_L1, rule == "connection-refused"_L1
+                                         ? u"the server refused the connection, so the request never reached it: sent once it is back"_s
+                                         : u"the server refused the session before running the request: sent again once"_s}};
     } else if (method == "tools/call"_L1) {
         const QString name = it->request.params.value("name"_L1).toString();
         if (m_config.route == ServerConfig::Route::Stdio && error.condition() == Error::Condition::Closed) {
@@ -590,7 +598,7 @@ void ServerSupervisor::armBudgetTimer()
         m_budgetTimer->stop();
         return;
     }
-    m_budgetTimer->start(int(std::clamp<qint64>(*next - m_clock.nowMs(), 0, std::numeric_limits<int>::max())));
+    m_budgetTimer->start(std::max<qint64>(0, *next - m_clock.nowMs()));
 }
 
 void ServerSupervisor::checkBudgets()

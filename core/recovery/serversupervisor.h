@@ -18,11 +18,11 @@
 #include <optional>
 #include <memory>
 
-class QTimer;
 
 namespace Sonde {
 
 class Clock;
+class ClockTimer;
 class ServerSession;
 class Transport;
 
@@ -124,9 +124,9 @@ private:
     QHash<quint64, Operation> m_ops;
     QHash<quint64, std::function<void(const CallOutcome &)>> m_internal;
     quint64 m_nextInternal = quint64(1) << 60; // far from CoreHost's tickets
-    QTimer *m_budgetTimer = nullptr;
-    QTimer *m_retryTimer = nullptr;
-    QTimer *m_pingTimer = nullptr;
+    ClockTimer *m_budgetTimer = nullptr;
+    ClockTimer *m_retryTimer = nullptr;
+    ClockTimer *m_pingTimer = nullptr;
     bool m_reconnecting = false;
     bool m_lastAttemptFailed = false;
     bool m_stopping = false;

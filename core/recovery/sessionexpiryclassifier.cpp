@@ -74,6 +74,13 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
                  r.nodesVisited, r.budgetExhausted};
             return r;
         }
+        if (e->kind() == Error::Kind::Transport && e->condition() == Error::Condition::Refused) {
+            // A server restarting (a deploy, a crash loop): its sessions are gone with it, and
+            // the request never reached it.
+            r = {true, u"connection-refused"_s, u"the server refused the connection: the request was never sent"_s,
+                 r.nodesVisited, r.budgetExhausted};
+            return r;
+        }
         if (e->kind() == Error::Kind::Transport && e->condition() == Error::Condition::Closed) {
             r = {true, u"transport-closed"_s, u"the transport closed while the request was outstanding"_s, r.nodesVisited, r.budgetExhausted};
             return r;

@@ -5,6 +5,7 @@
 #include "transport/httptransport.h"
 #include "transport/stdiotransport.h"
 #include "util/clock.h"
+#include "util/clocktimer.h"
 #include "util/logging.h"
 
 #include <QCoreApplication>
@@ -32,9 +33,8 @@ ServerSession::ServerSession(const ServerConfig &config, const Clock &clock,
             return std::make_unique<HttpTransport>(c, clk);
         };
     }
-    m_timeoutTimer = new QTimer(this);
-    m_timeoutTimer->setSingleShot(true);
-    connect(m_timeoutTimer, &QTimer::timeout, this, &ServerSession::checkTimeouts);
+    m_timeoutTimer = clock.createTimer(this);
+    connect(m_timeoutTimer, &ClockTimer::timeout, this, &ServerSession::checkTimeouts);
 }
 
 ServerSession::~ServerSession()
@@ -323,7 +323,17 @@ void ServerSession::onFrame(const QByteArray &frame)
 void ServerSession::processFrame(const QByteArray &frame)
 {
     record(TranscriptEvent::Direction::Incoming, frame);
-    const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
+    JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
+    if (parsed.error.isError() && !QUtf8StringView(frame).isValidUtf8()) {
+        // Qt's JSON parser refuses invalid UTF-8 outright, and the request it answers would
+        // wait forever. The official SDKs decode lossily (U+FFFD), so the answer gets through;
+        // the transcript still says the server broke the rules. Only on the error path: a
+        // valid frame costs nothing more.
+        const QByteArray lossy = QString::fromUtf8(frame).toUtf8();
+        record(TranscriptEvent::Direction::Violation, {},
+               u"invalid UTF-8 in a frame (%1 bytes); decoded with U+FFFD replacements"_s.arg(frame.size()));
+        parsed = JsonRpcMessage::parse(lossy);
+    }
     if (parsed.error.isError()) {
         // A bad line is reported and skipped: the session goes on (stdio servers often
         // print banners or logs to stdout by mistake).
@@ -421,13 +431,14 @@ void ServerSession::refreshList(const QString &method)
     }
     m_refreshing.insert(method);
     auto items = std::make_shared<QJsonArray>();
+    auto cursors = std::make_shared<QSet<QString>>(); // a server repeating one would loop forever
     auto next = std::make_shared<std::function<void(const QString &)>>();
-    *next = [this, method, items, next](const QString &cursor) {
+    *next = [this, method, items, cursors, next](const QString &cursor) {
         QJsonObject params;
         if (!cursor.isEmpty())
             params.insert("cursor"_L1, cursor);
         sendRequest(method, params, m_config.requestTimeoutMs, {},
-                    [this, method, items, next](const JsonRpcMessage &r, const Error &e) {
+                    [this, method, items, cursors, next](const JsonRpcMessage &r, const Error &e) {
                         if (e.isError()) {
                             m_refreshing.remove(method);
                             m_refreshAgain.remove(method);
@@ -438,7 +449,13 @@ void ServerSession::refreshList(const QString &method)
                         for (const QJsonValue &v : page.value(Mcp::listKeyFor(method)).toArray())
                             items->append(v);
                         const QString cursor = page.value("nextCursor"_L1).toString();
-                        if (!cursor.isEmpty() && items->size() < 1'000'000) {
+                        if (!cursor.isEmpty() && (cursors->contains(cursor) || cursors->size() >= MaxPages)) {
+                            // The same guard as sendPage: keep what came, say why it stopped.
+                            record(TranscriptEvent::Direction::Violation, {},
+                                   u"%1 refresh: the server repeated cursor \"%2\" (or sent over %3 pages); stopped following it"_s
+                                       .arg(method, cursor).arg(MaxPages));
+                        } else if (!cursor.isEmpty() && items->size() < 1'000'000) {
+                            cursors->insert(cursor);
                             (*next)(cursor);
                             return;
                         }
@@ -676,7 +693,7 @@ void ServerSession::armTimer()
         return;
     const qint64 in = std::max<qint64>(0, *next - m_clock.nowMs());
     m_armedForMs = *next;
-    m_timeoutTimer->start(int(std::min<qint64>(in, std::numeric_limits<int>::max())));
+    m_timeoutTimer->start(in);
 }
 
 void ServerSession::failAll(const Error &error)

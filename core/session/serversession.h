@@ -18,11 +18,11 @@
 #include <memory>
 
 class QNetworkAccessManager;
-class QTimer;
 
 namespace Sonde {
 
 class Clock;
+class ClockTimer;
 class Transport;
 
 // One server's MCP session: the transport, the initialize handshake, request/response
@@ -113,7 +113,7 @@ private:
     TransportFactory m_factory;
     Transport *m_transport = nullptr;
     QNetworkAccessManager *m_network = nullptr; // shared by this session's HTTP transports
-    QTimer *m_timeoutTimer = nullptr;
+    ClockTimer *m_timeoutTimer = nullptr;
     qint64 m_armedForMs = 0; // the deadline the timeout timer is armed for
 
     SessionSnapshot::State m_state = SessionSnapshot::State::Idle;

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/transcriptwriter.h"
 
-#include "transcript/redactor.h"
-
 #include <QJsonDocument>
 
 namespace Sonde {
@@ -18,12 +16,6 @@ bool TranscriptWriter::open(const QString &path, QString *errorMessage)
     return true;
 }
 
-void TranscriptWriter::addSessionId(const QString &id)
-{
-    if (!id.isEmpty() && !m_sessionIds.contains(id))
-        m_sessionIds.append(id);
-}
-
 void TranscriptWriter::write(const TranscriptBatch &batch)
 {
     if (!m_file.isOpen())
@@ -31,7 +23,7 @@ void TranscriptWriter::write(const TranscriptBatch &batch)
     for (const TranscriptEvent &e : batch) {
         QByteArray line = QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact);
         if (m_redact)
-            line = Redactor::redact(QString::fromUtf8(line), m_sessionIds).toUtf8();
+            line = m_redactor.apply(QString::fromUtf8(line)).toUtf8();
         line.append('\n');
         m_file.write(line);
         ++m_written;

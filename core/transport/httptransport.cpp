@@ -2,6 +2,7 @@
 #include "transport/httptransport.h"
 
 #include "protocol/jsonrpcmessage.h"
+#include "transport/oneshotbody.h"
 #include "util/clock.h"
 #include "util/logging.h"
 
@@ -20,6 +21,20 @@ namespace Sonde {
 static constexpr qsizetype MaxBodyBytes = 256 * 1024 * 1024;
 static constexpr int MaxResumes = 5;
 static constexpr int DefaultRetryMs = 1000;
+// An idle pooled connection is dropped after this long instead of Qt's 120 s. Servers close
+// idle keep-alive connections on their own timer (Node: 5 s), and a request written onto a
+// connection the server is closing at that moment fails with no response byte: since Qt may
+// not re-send it (OneShotBody), a write would be reported uncertain though it never ran.
+static constexpr int PooledConnectionIdleSeconds = 2;
+
+// POSTs go through here: the body cannot be rewound, so Qt cannot re-send it (OneShotBody).
+static QNetworkReply *postOnce(QNetworkAccessManager *nam, const QNetworkRequest &request, const QByteArray &frame)
+{
+    auto *body = new OneShotBody(frame);
+    QNetworkReply *reply = nam->post(request, body);
+    body->setParent(reply);
+    return reply;
+}
 
 HttpTransport::HttpTransport(const ServerConfig &config, const Clock &clock, QObject *parent)
     : Transport(parent), m_config(config), m_clock(clock)
@@ -67,6 +82,7 @@ QNetworkRequest HttpTransport::request(const QUrl &url, bool sse) const
         r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     r.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     r.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    r.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute, PooledConnectionIdleSeconds);
     if (!m_sessionId.isEmpty() && m_mode == Mode::Streamable)
         r.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
     if (!m_protocolVersion.isEmpty() && m_mode == Mode::Streamable)
@@ -141,7 +157,7 @@ void HttpTransport::post(const QByteArray &frame)
     if (s.requestId.isUndefined())
         r.setTransferTimeout(30'000); // notifications and responses get 202 at once
     const bool initialized = s.isInitialized;
-    track(m_nam->post(r, frame), std::move(s));
+    track(postOnce(m_nam, r, frame), std::move(s));
     // Open the standalone stream together with notifications/initialized rather than after
     // its 202: servers send requests that belong to no POST (elicitation from inside a tool,
     // say) on it and drop them while it is missing, and the first calls follow at once.
@@ -191,7 +207,19 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
         if (e.data.isEmpty())
             continue; // a priming event: its id is kept by the parser for resumption
         if (s.kind == Stream::Kind::LegacyGet && e.type == "endpoint"_L1) {
-            m_legacyEndpoint = m_config.url.resolved(QUrl(QString::fromUtf8(e.data).trimmed()));
+            const QUrl endpoint = m_config.url.resolved(QUrl(QString::fromUtf8(e.data).trimmed()));
+            if (!sameOrigin(endpoint, m_config.url)) {
+                // Every configured header (Authorization included) goes with each POST: a
+                // server must not be able to send them elsewhere (the official SDKs refuse too).
+                s.abandoned = true;
+                reply->abort();
+                legacyFailed(Error::protocol(
+                    u"the legacy SSE endpoint event points to %1, another origin than %2; refused, so that this server's "
+                    "credentials are not sent there"_s.arg(endpoint.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery),
+                                                           m_config.url.adjusted(QUrl::RemovePath | QUrl::RemoveUserInfo | QUrl::RemoveQuery).toString())));
+                return;
+            }
+            m_legacyEndpoint = endpoint;
             Q_EMIT lifecycleEvent(u"legacy-endpoint"_s, {{"endpoint"_L1, m_legacyEndpoint.toString()}});
             const QList<QByteArray> queued = std::exchange(m_legacyQueue, {});
             for (const QByteArray &f : queued)
@@ -231,9 +259,16 @@ void HttpTransport::failRequest(const Stream &stream, const Error &error)
     Q_EMIT frameDropped(error.message());
 }
 
-Error HttpTransport::httpError(const QString &what, int status, const QByteArray &body, const QString &sessionId)
+Error HttpTransport::httpError(const QString &what, int status, const QByteArray &body, const QString &sessionId,
+                               const QByteArray &retryAfter)
 {
     QString message = u"%1 answered HTTP %2"_s.arg(what).arg(status);
+    if (const QByteArray wait = retryAfter.trimmed().left(64); !wait.isEmpty()) {
+        // Seconds or an HTTP date; either way the user decides when to call again.
+        bool seconds = false;
+        wait.toInt(&seconds);
+        message += u" (retry after %1%2)"_s.arg(QString::fromLatin1(wait), seconds ? u" s"_s : QString());
+    }
     std::optional<int> code;
     QJsonValue data;
     const QJsonDocument doc = QJsonDocument::fromJson(body);
@@ -252,6 +287,21 @@ Error HttpTransport::httpError(const QString &what, int status, const QByteArray
         e.setJsonRpcCode(*code);
     if (!data.isUndefined())
         e.setData(data);
+    return e;
+}
+
+Error HttpTransport::notAnAnswer(const QString &what, int status, QNetworkReply *reply, const QByteArray &body)
+{
+    const QString type = reply->header(QNetworkRequest::ContentTypeHeader).toString();
+    const QByteArray trimmed = body.trimmed();
+    QString first = QString::fromUtf8(trimmed.left(200)).simplified();
+    if (trimmed.size() > 200)
+        first += u"…"_s;
+    Error e = trimmed.isEmpty()
+        ? Error::protocol(u"%1 answered HTTP %2 with no body, so the request has no answer"_s.arg(what).arg(status))
+        : Error::protocol(u"%1 answered HTTP %2 with Content-Type %3, which is not a JSON-RPC answer to this request: %4"_s
+                              .arg(what).arg(status).arg(type.isEmpty() ? u"(none)"_s : type, first));
+    e.setHttpStatus(status);
     return e;
 }
 
@@ -303,8 +353,22 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         if (ok2xx) {
             if (s.isInitialize && m_sessionId.isEmpty())
                 m_sessionId = QString::fromUtf8(reply->rawHeader("Mcp-Session-Id"));
-            if (!s.isSse && !s.body.trimmed().isEmpty()) {
+            const QByteArray start = s.body.trimmed().left(1);
+            const bool json = reply->header(QNetworkRequest::ContentTypeHeader).toString().contains("json"_L1, Qt::CaseInsensitive)
+                || start == "{" || start == "[";
+            if (!s.isSse && !json && !s.requestId.isUndefined()) {
+                // HTML where JSON belongs (a login page, a proxy, the wrong URL): one error
+                // with the content type and the first bytes, not the page as a frame.
+                failRequest(s, notAnAnswer(u"POST %1"_s.arg(where), status, reply, s.body));
+            } else if (!s.isSse && !s.body.trimmed().isEmpty()) {
                 deliver(s, s.body.trimmed());
+                if (!s.requestId.isUndefined() && !s.answered) {
+                    // A complete answer that is not this request's response (an HTML login
+                    // page, a proxy's error text) will not become one: fail now, not at timeout.
+                    failRequest(s, notAnAnswer(u"POST %1"_s.arg(where), status, reply, s.body));
+                }
+            } else if (!s.isSse && !s.requestId.isUndefined()) {
+                failRequest(s, notAnAnswer(u"POST %1"_s.arg(where), status, reply, s.body));
             } else if (s.isSse && !s.requestId.isUndefined() && !s.answered) {
                 if (!s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
                     resume(s, s.sse.retryMs().value_or(0));
@@ -325,10 +389,18 @@ void HttpTransport::onFinished(QNetworkReply *reply)
             }
             // Refused or unresolvable: nothing was there. Reset, closed or aborted midway: the
             // connection died under the request.
-            const bool neverConnected = netError == QNetworkReply::ConnectionRefusedError
-                || netError == QNetworkReply::HostNotFoundError || netError == QNetworkReply::TimeoutError;
-            Error e = Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString()),
-                                       neverConnected && !s.decided ? Error::Condition::NotConnected : Error::Condition::Closed);
+            // Qt is not allowed to re-send (OneShotBody), so a refused connection is the first
+            // connection attempt for this request: the request was never written.
+            const bool refused = netError == QNetworkReply::ConnectionRefusedError
+                || netError == QNetworkReply::HostNotFoundError;
+            const bool neverConnected = refused || netError == QNetworkReply::TimeoutError;
+            const QString why = netError == QNetworkReply::ContentReSendError
+                ? u"the connection closed after the request was sent, before any answer"_s
+                : reply->errorString();
+            Error e = Error::transport(u"POST %1 failed: %2"_s.arg(where, why),
+                                       refused && !s.decided ? Error::Condition::Refused
+                                       : neverConnected && !s.decided ? Error::Condition::NotConnected
+                                                                      : Error::Condition::Closed);
             e.setSessionId(s.sessionIdSent);
             failRequest(s, e);
             return;
@@ -341,7 +413,7 @@ void HttpTransport::onFinished(QNetworkReply *reply)
             failRequest(s, e);
             return;
         }
-        const Error e = httpError(u"POST %1"_s.arg(where), status, s.body, s.sessionIdSent);
+        const Error e = httpError(u"POST %1"_s.arg(where), status, s.body, s.sessionIdSent, reply->rawHeader("Retry-After"));
         if (s.isInitialize && m_mode == Mode::Streamable && (status == 400 || status == 404 || status == 405)) {
             m_streamableError = e;
             startLegacy(u"POST initialize answered HTTP %1, so the legacy HTTP+SSE transport was tried"_s.arg(status));
@@ -384,15 +456,7 @@ void HttpTransport::onFinished(QNetworkReply *reply)
                         : status ? httpError(u"GET %1"_s.arg(where), status, s.body, QString())
                                  : Error::transport(u"GET %1 failed: %2"_s.arg(where, reply->errorString()),
                                                     Error::Condition::Closed);
-        if (m_legacyEndpoint.isEmpty() && m_streamableError.isError()) {
-            // Neither transport works: say why for both.
-            Error both = Error::transport(u"%1; the legacy SSE fallback failed too: %2"_s.arg(m_streamableError.message(), e.message()));
-            both.setHttpStatus(m_streamableError.httpStatus().value_or(0));
-            both.setCause(e);
-            both.addChild(m_streamableError);
-            e = both;
-        }
-        finish(e);
+        legacyFailed(e);
         return;
     }
     case Stream::Kind::LegacyPost: {
@@ -406,6 +470,26 @@ void HttpTransport::onFinished(QNetworkReply *reply)
     case Stream::Kind::ExpireDelete:
         return;
     }
+}
+
+bool HttpTransport::sameOrigin(const QUrl &a, const QUrl &b)
+{
+    return a.scheme().compare(b.scheme(), Qt::CaseInsensitive) == 0
+        && a.host().compare(b.host(), Qt::CaseInsensitive) == 0
+        && a.port(a.scheme() == "https"_L1 ? 443 : 80) == b.port(b.scheme() == "https"_L1 ? 443 : 80);
+}
+
+void HttpTransport::legacyFailed(Error e)
+{
+    if (m_legacyEndpoint.isEmpty() && m_streamableError.isError()) {
+        // Neither transport works: say why for both.
+        Error both = Error::transport(u"%1; the legacy SSE fallback failed too: %2"_s.arg(m_streamableError.message(), e.message()));
+        both.setHttpStatus(m_streamableError.httpStatus().value_or(0));
+        both.setCause(e);
+        both.addChild(m_streamableError);
+        e = both;
+    }
+    finish(e);
 }
 
 void HttpTransport::resume(const Stream &dropped, int delayMs)
@@ -460,8 +544,9 @@ void HttpTransport::legacyPost(const QByteArray &frame)
     r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     for (const auto &[name, value] : m_config.headers)
         r.setRawHeader(name, value);
+    r.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute, PooledConnectionIdleSeconds);
     r.setTransferTimeout(30'000);
-    track(m_nam->post(r, frame), std::move(s));
+    track(postOnce(m_nam, r, frame), std::move(s));
 }
 
 void HttpTransport::abandon(const QJsonValue &id)

@@ -51,9 +51,14 @@ public:
     // The error value for an HTTP failure: status, JSON-RPC error from the body if there is
     // one, and the session id the request carried. Public for its unit test.
     static Error httpError(const QString &what, int status, const QByteArray &body,
-                           const QString &sessionId);
+                           const QString &sessionId, const QByteArray &retryAfter = {});
 
 private:
+    // A 2xx answer to a request that is not its response: the content type and the first
+    // 200 characters, so one line says what the URL really serves.
+    static bool sameOrigin(const QUrl &a, const QUrl &b);
+    void legacyFailed(Error e);
+    static Error notAnAnswer(const QString &what, int status, QNetworkReply *reply, const QByteArray &body);
     enum class Mode { Streamable, Legacy };
     struct Stream
     {

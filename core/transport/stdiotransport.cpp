@@ -18,10 +18,20 @@ StdioTransport::StdioTransport(const ServerConfig &config, const Clock &clock, Q
 StdioTransport::~StdioTransport()
 {
     if (m_process && m_process->state() != QProcess::NotRunning) {
-        // Destroyed without a completed shutdown: do not leave an orphan behind.
-        m_process->disconnect(this);
-        m_process->kill();
-        m_process->waitForFinished(1000);
+        // Destroyed without a completed shutdown: do not leave an orphan behind, and do not
+        // wait for it either (the engine thread serves every other server meanwhile). The
+        // QProcess outlives this transport until the child is reaped: its destructor would
+        // block in waitForFinished().
+        QProcess *process = m_process;
+        process->disconnect(this);
+        process->setParent(nullptr);
+        connect(process, &QProcess::finished, process, &QObject::deleteLater);
+        connect(process, &QProcess::errorOccurred, process, [process](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart || process->state() == QProcess::NotRunning)
+                process->deleteLater();
+        });
+        process->kill();
+        m_process = nullptr;
     }
 }
 
@@ -70,14 +80,13 @@ void StdioTransport::send(const QByteArray &frame)
     if (m_killOnNextRequest && frame.contains("\"method\"") && frame.contains("\"id\"")) {
         // The request is in the pipe: the server may or may not have read it.
         m_killOnNextRequest = false;
-        Q_EMIT lifecycleEvent(u"fault-kill"_s, {{"pid"_L1, m_pid}, {"when"_L1, u"right after a request was written"_s}});
         m_process->kill();
-        // Reap it on the next turn of the loop (not inside this send): later calls must find
-        // the child dead rather than write into a pipe nobody reads.
-        QTimer::singleShot(0, this, [this] {
-            if (m_process)
-                m_process->waitForFinished(2000);
-        });
+        // Declared dead on the next posted event (not inside this send, which is inside the
+        // session's own bookkeeping): commands queued after this one must find the child gone
+        // rather than write into a pipe nobody reads. Posted, not a timer: posted events keep
+        // their order, so no command can come in between.
+        QMetaObject::invokeMethod(this, [this] { declareKilled(u"right after a request was written"_s); },
+                                  Qt::QueuedConnection);
     }
 }
 
@@ -87,11 +96,11 @@ Error StdioTransport::injectFault(const Fault &fault)
     case Fault::Kind::KillProcess:
         if (!isOpen())
             return Error::transport(u"no server process is running"_s, Error::Condition::NotConnected);
-        Q_EMIT lifecycleEvent(u"fault-kill"_s, {{"pid"_L1, m_pid}, {"when"_L1, u"now"_s}});
         m_process->kill();
-        // Reap it before answering, so "dead" is what the next command sees (the point of
-        // this fault is a child that is already gone when a call comes).
-        m_process->waitForFinished(2000);
+        // Dead before the fault is answered, so that is what the next command sees (the point
+        // of this fault is a child that is already gone when a call comes), without blocking
+        // the engine thread until the child is reaped.
+        declareKilled(u"now"_s);
         return {};
     case Fault::Kind::KillDuringNextCall:
         m_killOnNextRequest = true;
@@ -106,7 +115,7 @@ Error StdioTransport::injectFault(const Fault &fault)
 
 bool StdioTransport::isOpen() const
 {
-    return m_process && m_process->state() == QProcess::Running && !m_closing;
+    return m_process && m_process->state() == QProcess::Running && !m_closing && !m_finished;
 }
 
 void StdioTransport::close()
@@ -162,6 +171,8 @@ void StdioTransport::onReadyReadStderr()
 
 void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
 {
+    if (m_finished)
+        return; // declared dead already (a kill fault); its session has moved on
     // Drain what the child wrote before it went away.
     onReadyReadStdout();
     onReadyReadStderr();
@@ -186,6 +197,21 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
         return;
     }
     finish(Error::transport(u"server process %1 %2"_s.arg(m_pid).arg(how), Error::Condition::Closed));
+}
+
+void StdioTransport::declareKilled(const QString &when)
+{
+    if (m_finished)
+        return;
+    Q_EMIT lifecycleEvent(u"fault-kill"_s, {{"pid"_L1, m_pid}, {"when"_L1, when}});
+    // What the child wrote before the signal is still delivered; SIGKILL cannot be caught, so
+    // nothing more will come. The exit is recorded as what it will be once reaped.
+    onReadyReadStdout();
+    onReadyReadStderr();
+    m_endedMs = m_clock.nowMs();
+    m_exitSignal = 9;
+    finish(Error::transport(u"server process %1 was killed by signal 9 (fault kill-process)"_s.arg(m_pid),
+                            Error::Condition::Closed));
 }
 
 void StdioTransport::onErrorOccurred(QProcess::ProcessError error)

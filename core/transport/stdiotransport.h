@@ -40,6 +40,8 @@ private:
     void onReadyReadStderr();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onErrorOccurred(QProcess::ProcessError error);
+    // A kill fault: the transport is closed now, not when the child is reaped.
+    void declareKilled(const QString &when);
     void finish(const Error &reason);
 
     ServerConfig m_config;

@@ -19,9 +19,11 @@
 #include "transcriptpanel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDialog>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,6 +38,7 @@
 #include <QTemporaryDir>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <QUrl>
 
 using namespace Sonde;
@@ -185,6 +188,37 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"counter = "_s), 5000);
     }
 
+    void anImportedInputIsAskedForAsAPasswordAndNeverPassedLiterally()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(u"mcp.json"_s));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"inputs\": [{\"type\": \"promptString\", \"id\": \"api-key\", \"description\": \"API key\", \"password\": true}],\n"
+                " // JSONC, as VS Code writes it\n"
+                " \"servers\": {\"gh\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/mcp\",\n"
+                "                      \"headers\": {\"Authorization\": \"Bearer ${input:api-key}\"}},}}");
+        f.close();
+        // The dialog is modal: answer it from a timer while the import waits on it.
+        bool sawPassword = false;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&] {
+            if (auto *d = qobject_cast<QInputDialog *>(QApplication::activeModalWidget())) {
+                sawPassword = d->textEchoMode() == QLineEdit::Password && d->labelText().contains(u"API key"_s);
+                d->setTextValue(u"s3cret"_s);
+                d->accept();
+                answer.stop();
+            }
+        });
+        answer.start(20);
+        QVERIFY(m_window->importConfigFile(f.fileName(), false));
+        QVERIFY(sawPassword);
+        ServerConfig gh;
+        for (int i = 0; i < m_window->serverStore()->size(); ++i)
+            if (m_window->serverStore()->config(i).name == "gh"_L1)
+                gh = m_window->serverStore()->config(i);
+        QCOMPARE(gh.headers.value(0).second, QByteArray("Bearer s3cret"));
+    }
+
     void anElicitationIsAnsweredInItsDialogWithTheDefaultsFilledIn()
     {
         call(u"ask-user"_s);
@@ -326,6 +360,46 @@ private Q_SLOTS:
         QVERIFY(lines > 5);
         QCOMPARE(calls, 1);
         QCOMPARE(m_window->transcriptPanel()->exportTo(dir.filePath(u"t.md"_s), u"md"_s), QString());
+    }
+
+    // The export knew no configured value: the starting event carried the server's env in
+    // the clear, the GitHub token under a name no pattern caught.
+    void anExportHoldsNoConfiguredEnvValueUnlessAskedTo()
+    {
+        const QString token = u"ghp_S0ndeGuiT0ken0123456789abcdefABCDEF"_s;
+        const QString plain = u"opaque-gui-credential-77"_s;
+        ServerConfig c;
+        c.name = u"withenv"_s;
+        c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+        c.environment = {{u"GITHUB_TOKEN"_s, token}, {u"PLAIN_SETTING"_s, plain}};
+        m_window->addServer(c);
+        const TranscriptStore *store = m_window->transcriptStore();
+        const auto readyFor = [store](const QString &server) {
+            for (int i = 0; i < store->size(); ++i)
+                if (store->event(i).server == server && store->event(i).event == "ready"_L1)
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(readyFor(c.name), 10000);
+        QTemporaryDir dir;
+        const auto exported = [&](const QString &format) {
+            const QString path = dir.filePath(u"t."_s + format);
+            const QString error = m_window->transcriptPanel()->exportTo(path, format);
+            QFile f(path);
+            return error.isEmpty() && f.open(QIODevice::ReadOnly) ? f.readAll() : error.toUtf8();
+        };
+        for (const QString &format : {u"jsonl"_s, u"md"_s}) {
+            const QByteArray all = exported(format);
+            QVERIFY2(all.contains("GITHUB_TOKEN=[REDACTED]"), all.constData());
+            QVERIFY2(!all.contains(token.toUtf8()), qPrintable(format));
+            QVERIFY2(!all.contains(plain.toUtf8()), qPrintable(format));
+        }
+        auto *include = m_window->transcriptPanel()->findChild<QCheckBox *>(u"exportSecrets"_s);
+        QVERIFY(include);
+        include->setChecked(true);
+        const QByteArray kept = exported(u"jsonl"_s);
+        QVERIFY(kept.contains(token.toUtf8()));
+        QVERIFY(kept.contains(plain.toUtf8()));
     }
 };
 

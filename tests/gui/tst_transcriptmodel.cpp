@@ -535,7 +535,9 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(u"t.jsonl"_s);
         QString error;
-        QVERIFY2(TranscriptExporter::writeJsonLines(store, path, redact, {sessionId}, &error), qPrintable(error));
+        Redactor known;
+        known.addSessionId(sessionId);
+        QVERIFY2(TranscriptExporter::writeJsonLines(store, path, redact, known, &error), qPrintable(error));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray all = file.readAll();
@@ -558,6 +560,60 @@ private Q_SLOTS:
         QCOMPARE(all.contains(sessionId.toUtf8()), !redact);
         QCOMPARE(all.contains("Bearer [REDACTED]"), redact);
         QCOMPARE(all.contains("[REDACTED]"), redact);
+    }
+
+    void anEndedSessionsIdIsMaskedInTheEventsThatNameIt_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("in JSON Lines") << u"jsonl"_s;
+        QTest::newRow("in Markdown") << u"md"_s;
+    }
+    // The window knew only the current ids: after a reconnect, the first session's id was
+    // still in its closed and connection-lost events, and the export wrote it out.
+    void anEndedSessionsIdIsMaskedInTheEventsThatNameIt()
+    {
+        QFETCH(QString, format);
+        const QString oldId = u"0c5e2a8f-1b7d-4c3e-9f60-5a2b8d7e4c11"_s;
+        const QString newId = u"7d41b9e0-6a2c-4f85-b3d1-2e9c0f6a8b57"_s;
+        Events events;
+        events << lifecycle(1, u"transport-open"_s, {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, oldId}})
+               << lifecycle(2, u"connection-lost"_s,
+                            {{"kind"_L1, u"session_expired"_s},
+                             {"message"_L1, u"HTTP 404 for session %1: the server no longer knows it"_s.arg(oldId)}})
+               << lifecycle(3, u"closed"_s, {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, oldId}})
+               << lifecycle(4, u"transport-open"_s, {{"session_id"_L1, newId}});
+        TranscriptStore store;
+        store.append(events);
+        Redactor onlyTheCurrentId; // what the window hands over after the reconnect
+        onlyTheCurrentId.addSessionId(newId);
+        const QByteArray out = format == "md"_L1 ? TranscriptExporter::toMarkdown(store, true, onlyTheCurrentId)
+                                                 : TranscriptExporter::toJsonLines(store, true, onlyTheCurrentId);
+        QVERIFY2(!out.contains(oldId.toUtf8()), out.constData());
+        QVERIFY2(!out.contains(newId.toUtf8()), out.constData());
+        if (format == "jsonl"_L1) {
+            QCOMPARE(out.count("[REDACTED]"), 4);
+            for (const QByteArray &line : out.trimmed().split('\n'))
+                QVERIFY2(QJsonDocument::fromJson(line).isObject(), line.constData());
+        }
+        const QByteArray kept = TranscriptExporter::toJsonLines(store, false, onlyTheCurrentId);
+        QVERIFY(kept.contains(oldId.toUtf8()));
+    }
+
+    // The Markdown table showed the store's summary, cut at 160 characters before masking:
+    // a configured value across the cut lost its end and with it its match.
+    void aSecretAcrossTheSummaryCutIsNotHalfShownInMarkdown()
+    {
+        const QString secret = u"opaque-credential-0451-abcdefghij"_s;
+        const QString command = u"PADDING="_s + QString(106, u'p') + u" PLAIN_SETTING="_s + secret + u" /usr/bin/server"_s;
+        TranscriptStore store;
+        store.append({lifecycle(1, u"starting"_s, {{"route"_L1, u"stdio"_s}, {"command"_L1, command}})});
+        QVERIFY(store.entry(0).summary.contains(secret.left(8))); // the cut does split it
+        QVERIFY(!store.entry(0).summary.contains(secret));
+        Redactor known;
+        known.addSecret(secret);
+        const QByteArray md = TranscriptExporter::toMarkdown(store, true, known);
+        QVERIFY2(!md.contains(secret.left(8).toUtf8()), md.constData());
+        QVERIFY2(md.contains("PLAIN_SETTING=[REDACTED]"), md.constData());
     }
 
     void anExportWritesOnlyTheRowsAskedFor()

@@ -83,9 +83,14 @@ public:
         if (!m_process.waitForFinished(3000))
             m_process.kill();
     }
-    bool start()
+    // `stateFile`: the counter lives there, so a test reads side effects from the server's
+    // own record instead of back through Sonde.
+    bool start(const QString &stateFile = {})
     {
-        m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
+        QStringList args{u"--http"_s, u"127.0.0.1:0"_s};
+        if (!stateFile.isEmpty())
+            args << u"--state-file"_s << stateFile;
+        m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), args);
         if (!m_process.waitForStarted(5000) || !m_process.waitForReadyRead(5000))
             return false;
         m_url = QString::fromUtf8(m_process.readLine().trimmed());
@@ -171,7 +176,8 @@ struct Run
 inline Run cli(const QStringList &args, const QByteArray &input = {})
 {
     QProcess p;
-    p.start(QString::fromUtf8(SONDE_CLI_PATH), args);
+    // SONDE_TEST_CLI runs the tests against another build (say, the one before a fix).
+    p.start(qEnvironmentVariable("SONDE_TEST_CLI", QString::fromUtf8(SONDE_CLI_PATH)), args);
     p.write(input);
     p.closeWriteChannel();
     QSignalSpy finished(&p, &QProcess::finished);

@@ -231,7 +231,7 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QJsonObject> l = jsonLines(r.out);
         QCOMPARE(l.size(), 10);
-        QCOMPARE(l[0].value("pages"_L1).toInt(), 4);
+        QCOMPARE(l[0].value("pages"_L1).toInt(), 5);
         QCOMPARE(l[1].value("result"_L1).toString(), u"Echo: json answer"_s);
         QVERIFY(l[2].value("result"_L1).toString().contains(u"slow task finished"_s));
         QCOMPARE(l[3].value("result"_L1).toString(), u"model sonde-cli said: from the CLI"_s);

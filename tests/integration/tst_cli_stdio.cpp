@@ -52,8 +52,8 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("mustContain");
         QTest::newRow("everything lists all its tools") << u"everything"_s << QStringList{u"tools"_s, u"list"_s} << 0
             << QStringList{u"\"name\": \"echo\""_s, u"\"name\": \"trigger-long-running-operation\""_s, u"\"name\": \"get-structured-content\""_s};
-        QTest::newRow("demo lists its tools across four pages") << u"demo"_s << QStringList{u"tools"_s, u"list"_s} << 0
-            << QStringList{u"\"pages\": 4"_s, u"\"name\": \"get-counter\""_s, u"\"name\": \"admin-expire-session\""_s};
+        QTest::newRow("demo lists its tools across five pages") << u"demo"_s << QStringList{u"tools"_s, u"list"_s} << 0
+            << QStringList{u"\"pages\": 5"_s, u"\"name\": \"get-counter\""_s, u"\"name\": \"admin-expire-session\""_s};
         QTest::newRow("everything echoes") << u"everything"_s << QStringList{u"tools"_s, u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s} << 0
             << QStringList{u"\"result\": \"Echo: hi\""_s};
         QTest::newRow("demo echoes") << u"demo"_s << QStringList{u"tools"_s, u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s} << 0
@@ -169,7 +169,7 @@ private Q_SLOTS:
         const QList<QJsonObject> l = jsonLines(r.out);
         QCOMPARE(l.size(), 10);
         QCOMPARE(l[1].value("result"_L1).toString(), u"counter = 2"_s);
-        QCOMPARE(l[3].value("tools"_L1).toArray().size(), 21);
+        QCOMPARE(l[3].value("tools"_L1).toArray().size(), 22);
         QStringList methods;
         for (const QJsonValue &n : l[4].value("notifications"_L1).toArray())
             methods.append(n.toObject().value("method"_L1).toString());

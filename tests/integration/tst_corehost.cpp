@@ -299,6 +299,39 @@ private Q_SLOTS:
         }(), 5000);
     }
 
+    void removingOrReplacingAServerUnderARunningCallAnswersThatCall_data()
+    {
+        QTest::addColumn<bool>("replace");
+        QTest::newRow("removing the server") << false;
+        QTest::newRow("editing it (added again under the same name)") << true;
+    }
+    void removingOrReplacingAServerUnderARunningCallAnswersThatCall()
+    {
+        QFETCH(bool, replace);
+        CoreHost host;
+        Recorder rec(host);
+        int progress = 0;
+        connect(&host, &CoreHost::notificationReceived, this, [&](const ServerNotification &n) {
+            progress += n.method == "notifications/progress"_L1;
+        });
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"slow-task"_s, {{"duration_ms"_L1, 20000}, {"steps"_L1, 100}}));
+        QTRY_VERIFY_WITH_TIMEOUT(progress >= 1, 10000); // dispatched, and running on the server
+        if (replace)
+            host.addServer(demo(u"demo"_s));
+        else
+            host.removeServer(u"demo"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 5000);
+        QCOMPARE(rec.outcome(t)->error.kind(), Error::Kind::Cancelled);
+        if (replace) { // and the server under that name takes calls again
+            QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+            const quint64 t2 = host.call(u"demo"_s, u"ping"_s, {});
+            QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t2).has_value(), 5000);
+            QVERIFY(rec.outcome(t2)->ok());
+        }
+    }
+
     void aShutdownWhileServersAreStillStartingFinishes_data()
     {
         QTest::addColumn<bool>("http");

@@ -33,6 +33,16 @@ Run exec(const QStringList &connection, const QList<QByteArray> &steps)
     return r;
 }
 
+// The demo server's counter as it wrote it to its state file: what really happened on the
+// server, not what Sonde says happened.
+int counterOnServer(const QString &stateFile)
+{
+    QFile f(stateFile);
+    if (!f.open(QIODevice::ReadOnly))
+        return 0; // never written: nothing was ever incremented
+    return int(QJsonDocument::fromJson(f.readAll()).object().value("counter"_L1).toInteger(-1));
+}
+
 int counterIn(const QJsonObject &answer)
 {
     static const QRegularExpression re(u"counter = (\\d+)"_s);
@@ -51,33 +61,70 @@ private Q_SLOTS:
         QTest::addColumn<QString>("transport");
         QTest::addColumn<QByteArray>("fault");
         QTest::addColumn<QString>("tool");
-        QTest::addColumn<QString>("expect"); // "ok" (answered, effect once) or "uncertain"
-        QTest::addColumn<int>("attempts");
+        QTest::addColumn<QString>("expect");  // "ok", "uncertain", "error" or "ok-or-uncertain"
+        QTest::addColumn<int>("attempts");    // the most an "ok" answer may take
+        QTest::addColumn<int>("effects");     // side effects on the server's counter
+        QTest::addColumn<QStringList>("rules"); // the classification rule(s) allowed ("": none)
+        QTest::addColumn<bool>("replayed");
+        QTest::addColumn<QStringList>("flags");
         const QStringList writeish = {u"increment-counter"_s, u"bump-unannotated"_s, u"bump-string-true"_s};
-        struct Fault { const char *transport; const char *name; QByteArray step; bool afterDispatch; int attemptsWhenOk; };
+        struct Fault
+        {
+            const char *transport;
+            const char *name;
+            QByteArray step;
+            bool afterDispatch;
+            int attemptsWhenOk;
+            QStringList rules;
+        };
         const QList<Fault> faults = {
-            {"stdio", "kill-process (before dispatch)", JSON_TEXT({"op":"fault","kind":"kill-process"}), false, 1},
-            {"stdio", "kill-during-next-call (after dispatch)", JSON_TEXT({"op":"fault","kind":"kill-during-next-call"}), true, 1},
-            {"stdio", "expire-after-dispatch", JSON_TEXT({"op":"fault","kind":"expire-after-dispatch"}), true, 2},
-            {"http", "expire-session (before dispatch)", JSON_TEXT({"op":"fault","kind":"expire-session"}), false, 2},
-            {"http", "corrupt-session-id (before dispatch)", JSON_TEXT({"op":"fault","kind":"corrupt-session-id"}), false, 2},
-            {"http", "http-status 404 (before dispatch)", JSON_TEXT({"op":"fault","kind":"http-status","status":404}), false, 2},
-            {"http", "drop-connection (before dispatch)", JSON_TEXT({"op":"fault","kind":"drop-connection"}), false, 1},
-            {"http", "expire-after-dispatch", JSON_TEXT({"op":"fault","kind":"expire-after-dispatch"}), true, 2},
+            {"stdio", "kill-process (before dispatch)", R"({"op":"fault","kind":"kill-process"})", false, 1, {QString()}},
+            {"stdio", "kill-during-next-call (after dispatch)", R"({"op":"fault","kind":"kill-during-next-call"})", true, 1, {u"transport-closed"_s}},
+            {"stdio", "expire-after-dispatch", R"({"op":"fault","kind":"expire-after-dispatch"})", true, 2, {u"text-marker"_s}},
+            {"http", "expire-session (before dispatch)", R"({"op":"fault","kind":"expire-session"})", false, 2,
+             {u"http-404-with-session"_s, QString()}}, // or the closed GET stream gave it away first
+            {"http", "corrupt-session-id (before dispatch)", R"({"op":"fault","kind":"corrupt-session-id"})", false, 2, {u"http-404-with-session"_s}},
+            {"http", "http-status 404 (before dispatch)", R"({"op":"fault","kind":"http-status","status":404})", false, 2, {u"http-404-with-session"_s}},
+            {"http", "drop-connection (before dispatch)", R"({"op":"fault","kind":"drop-connection"})", false, 1, {QString()}},
+            {"http", "expire-after-dispatch", R"({"op":"fault","kind":"expire-after-dispatch"})", true, 2, {u"text-marker"_s}},
         };
         for (const Fault &f : faults) {
             for (const QString &tool : writeish + QStringList{u"get-counter"_s}) {
                 const bool readOnly = tool == "get-counter"_L1;
                 const bool stdioDeath = QByteArray(f.name).startsWith("kill-during");
                 // A kill right after the write races the server's answer: either is honest.
-                QString expect = stdioDeath ? u"ok-or-uncertain"_s
+                const QString expect = stdioDeath ? u"ok-or-uncertain"_s
                     : f.afterDispatch && !readOnly ? u"uncertain"_s : u"ok"_s;
+                // Sent again once: a read that met the fault after dispatch, or any call the
+                // server refused before running it.
+                const bool replayed = (f.afterDispatch && readOnly && !stdioDeath) || (!f.afterDispatch && f.attemptsWhenOk == 2);
                 const QString row = u"%1, %2, %3"_s.arg(QString::fromLatin1(f.transport), QString::fromLatin1(f.name), tool);
-                QTest::newRow(qPrintable(row)) << QString::fromLatin1(f.transport) << f.step << tool << expect << f.attemptsWhenOk;
+                QTest::newRow(qPrintable(row)) << QString::fromLatin1(f.transport) << f.step << tool << expect << f.attemptsWhenOk
+                                               << (readOnly ? 0 : 1) << f.rules
+                                               << replayed << QStringList();
             }
         }
-        QTest::newRow("http, a tool that runs and then drops the session") << u"http"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1;
-        QTest::newRow("stdio, a tool that runs and then exits") << u"stdio"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1;
+        const QStringList none;
+        QTest::newRow("http, a tool that runs and then drops the session")
+            << u"http"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1 << 1 << QStringList{u"transport-closed"_s} << false << none;
+        QTest::newRow("stdio, a tool that runs and then exits")
+            << u"stdio"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1 << 1 << QStringList{u"transport-closed"_s} << false << none;
+        QTest::newRow("http, a write whose connection drops after dispatch, the session kept")
+            << u"http"_s << QByteArray() << u"increment-then-drop"_s << u"uncertain"_s << 1 << 1 << QStringList{u"transport-closed"_s} << false << none;
+        QTest::newRow("http, a 400 for a write is not sent again and has no side effect")
+            << u"http"_s << QByteArray(R"({"op":"fault","kind":"http-status","status":400})") << u"increment-counter"_s << u"error"_s
+            << 1 << 0 << QStringList{QString()} << false << none;
+        QTest::newRow("http, a JSON-RPC error in a 200 answer is the answer, not a recovery")
+            << u"http"_s << QByteArray() << u"no-such-tool"_s << u"error"_s << 1 << 0 << QStringList{QString()} << false << none;
+        QTest::newRow("stdio, a write that times out ran once and is uncertain")
+            << u"stdio"_s << QByteArray(R"({"op":"fault","kind":"delay","ms":3000})") << u"increment-counter"_s << u"uncertain"_s
+            << 1 << 1 << QStringList{u"timeout"_s} << false << QStringList{u"--timeout"_s, u"1"_s};
+        QTest::newRow("stdio, --read-only makes an unannotated write replayable, and it runs twice")
+            << u"stdio"_s << QByteArray(R"({"op":"fault","kind":"expire-after-dispatch"})") << u"bump-unannotated"_s << u"ok"_s
+            << 2 << 2 << QStringList{u"text-marker"_s} << true << QStringList{u"--read-only"_s, u"bump-unannotated"_s};
+        QTest::newRow("http, --write-capable keeps a read-only tool from being replayed")
+            << u"http"_s << QByteArray(R"({"op":"fault","kind":"expire-after-dispatch"})") << u"get-counter"_s << u"uncertain"_s
+            << 1 << 0 << QStringList{u"text-marker"_s} << false << QStringList{u"--write-capable"_s, u"get-counter"_s};
     }
     void aFaultedCallHasItsSideEffectAtMostOnceAndSaysSo()
     {
@@ -86,48 +133,60 @@ private Q_SLOTS:
         QFETCH(QString, tool);
         QFETCH(QString, expect);
         QFETCH(int, attempts);
+        QFETCH(int, effects);
+        QFETCH(QStringList, rules);
+        QFETCH(bool, replayed);
+        QFETCH(QStringList, flags);
         QTemporaryDir dir;
+        const QString stateFile = dir.filePath(u"state.json"_s);
         DemoHttpServer http;
         QStringList connection;
         if (transport == "http"_L1) {
-            QVERIFY(http.start());
+            QVERIFY(http.start(stateFile));
             connection = {u"--url"_s, http.url()};
         } else {
             connection = {u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH), u"--arg"_s, u"--state-file"_s,
-                          u"--arg"_s, dir.filePath(u"state.json"_s)};
+                          u"--arg"_s, stateFile};
         }
-        QList<QByteArray> steps = {JSON_TEXT({"op":"call","tool":"get-counter"})};
+        QList<QByteArray> steps = {R"({"op":"ping"})"};
         if (!fault.isEmpty())
             steps.append(fault);
         steps.append(QByteArray("{\"op\":\"call\",\"tool\":\"") + tool.toUtf8() + "\"}");
-        steps.append(JSON_TEXT({"op":"call","tool":"get-counter"}));
-        const Run r = exec(connection, steps);
+        const Run r = exec(connection + flags, steps);
         QVERIFY2(r.lines.size() == steps.size(), r.err.constData());
-        const int before = counterIn(r.lines.first());
-        const int after = counterIn(r.lines.last());
-        QVERIFY(before >= 0 && after >= 0);
-        const QJsonObject answer = r.lines.at(steps.size() - 2);
-        const bool sideEffect = tool != "get-counter"_L1;
+        const QJsonObject answer = r.lines.last();
+        const QByteArray shown = QJsonDocument(answer).toJson();
+        const int after = counterOnServer(stateFile);
         if (expect == "ok-or-uncertain"_L1)
             expect = answer.value("outcome_uncertain"_L1).toBool() ? u"uncertain"_s : u"ok"_s;
+        QVERIFY2(rules.contains(answer.value("rule"_L1).toString()), shown.constData());
         if (expect == "ok"_L1) {
-            QVERIFY2(!answer.contains("error"_L1), QJsonDocument(answer).toJson().constData());
-            // When the expiry also closed the GET stream, the client may notice and reconnect
-            // before the call is sent (one attempt); otherwise the call meets the expiry and is
-            // sent again (two). Either way: exactly once.
+            QVERIFY2(!answer.contains("error"_L1), shown.constData());
             QVERIFY(answer.value("attempts"_L1).toInt() >= 1 && answer.value("attempts"_L1).toInt() <= attempts);
-            QCOMPARE(after - before, sideEffect ? 1 : 0); // exactly once
-        } else {
-            QVERIFY2(answer.value("outcome_uncertain"_L1).toBool(), QJsonDocument(answer).toJson().constData());
+            // Replayed exactly when it was sent twice (a GET stream that gave the expiry away
+            // first means the call met the new session at once: one attempt, no replay).
+            QCOMPARE(answer.value("replayed"_L1).toBool(), answer.value("attempts"_L1).toInt() == 2);
+            if (answer.value("attempts"_L1).toInt() == 2)
+                QVERIFY(replayed);
+            QCOMPARE(after, answer.value("attempts"_L1).toInt() == 2 ? effects : std::min(effects, 1));
+        } else if (expect == "uncertain"_L1) {
+            QVERIFY2(answer.value("outcome_uncertain"_L1).toBool(), shown.constData());
             QCOMPARE(answer.value("replayed"_L1).toBool(true), false);
             QCOMPARE(answer.value("reconnect"_L1).toString(), u"ok"_s);
             QVERIFY(answer.value("error"_L1).toString().contains(u"may or may not have taken effect"_s));
             QCOMPARE(answer.value("attempts"_L1).toInt(), 1);
             // Never twice; once unless the process died before it read the request.
-            QVERIFY2(after - before <= (sideEffect ? 1 : 0), qPrintable(u"%1 -> %2"_s.arg(before).arg(after)));
+            QVERIFY2(after <= effects, qPrintable(u"%1 side effects"_s.arg(after)));
             if (!fault.contains("kill-during"))
-                QCOMPARE(after - before, sideEffect ? 1 : 0);
+                QCOMPARE(after, effects);
+        } else {
+            QVERIFY2(answer.contains("error"_L1), shown.constData());
+            QVERIFY2(!answer.value("outcome_uncertain"_L1).toBool(), shown.constData());
+            QCOMPARE(answer.value("replayed"_L1).toBool(), false);
+            QCOMPARE(answer.value("attempts"_L1).toInt(), 1);
+            QCOMPARE(after, effects);
         }
+        QCOMPARE(answer.value("replayed"_L1).toBool(), replayed && answer.value("attempts"_L1).toInt() == 2);
     }
 
     void readsRecoverTransparentlyAfterTheReferenceServerLosesTheSession()

@@ -3,6 +3,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonParseError>
 #include <QTest>
 
 using namespace Sonde;
@@ -31,6 +32,7 @@ private Q_SLOTS:
         QTest::newRow("a response with result and error is a protocol error") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1}})) << int(T::Invalid) << true;
         QTest::newRow("params that are not an object are a protocol error") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"x","params":[1]})) << int(T::Invalid) << true;
         QTest::newRow("a fractional id is a protocol error") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1.5,"method":"x"})) << int(T::Invalid) << true;
+        QTest::newRow("an id too large for a 64-bit integer is a protocol error") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1e300,"method":"x"})) << int(T::Invalid) << true;
         QTest::newRow("a JSON array that is not a batch of objects is a protocol error") << QByteArray("[1,2]") << int(T::Invalid) << true;
     }
     void parses()
@@ -120,6 +122,93 @@ private Q_SLOTS:
         const QJsonObject o = QJsonDocument::fromJson(frame).object();
         QCOMPARE(o.contains("method"_L1), hasMethod);
         QCOMPARE(o.value("id"_L1), id);
+    }
+
+    void theEnvelopeAgreesWithTheParserOnTrickyKeys_data()
+    {
+        QTest::addColumn<QByteArray>("frame");
+        QTest::addColumn<QJsonValue>("id");
+        QTest::newRow("an escaped key is the key it spells") << QByteArray("{\"\\u0069d\":5,\"result\":0}") << QJsonValue(5);
+        QTest::newRow("of repeated ids the last one wins") << QByteArray(JSON_TEXT({"id":1,"result":0,"id":2})) << QJsonValue(2);
+        QTest::newRow("an object nested exactly as deep as the limit is read")
+            << QByteArray("{\"id\":3,\"result\":" + QByteArray(511, '[') + QByteArray(511, ']') + "}") << QJsonValue(3);
+        QTest::newRow("a byte order mark before the object is skipped as the parser skips it")
+            << QByteArray("\xEF\xBB\xBF{\"id\":4}") << QJsonValue(4);
+    }
+    void theEnvelopeAgreesWithTheParserOnTrickyKeys()
+    {
+        QFETCH(QByteArray, frame);
+        QFETCH(QJsonValue, id);
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(frame, &pe);
+        QCOMPARE(pe.error, QJsonParseError::NoError);
+        QCOMPARE(doc.object().value("id"_L1), id);
+        const auto e = JsonRpcMessage::peekEnvelope(frame);
+        QVERIFY(e.has_value());
+        QCOMPARE(e->id, id);
+    }
+
+    // Whatever QJsonDocument refuses, the envelope scanner must refuse too: otherwise a
+    // transport routes (and marks answered) a frame the session then throws away.
+    void theEnvelopeScannerRefusesWhatTheParserRefuses_data()
+    {
+        QTest::addColumn<QByteArray>("frame");
+        QTest::newRow("an object closed by a bracket") << QByteArray(JSON_TEXT({"result":{"x":1],"id":2}));
+        QTest::newRow("an array closed by a brace") << QByteArray(JSON_TEXT({"result":[1,2},"id":2}));
+        QTest::newRow("the top-level object closed by a bracket") << QByteArray(JSON_TEXT({"id":2]));
+        QTest::newRow("bytes after the object") << QByteArray(JSON_TEXT({"id":1} x));
+        QTest::newRow("a second object after the first") << QByteArray(JSON_TEXT({"id":1}{"id":2}));
+        QTest::newRow("a trailing comma in the object") << QByteArray(JSON_TEXT({"id":1,}));
+        QTest::newRow("a trailing comma in a nested array") << QByteArray(JSON_TEXT({"result":[1,],"id":1}));
+        QTest::newRow("a missing comma in a nested array") << QByteArray(JSON_TEXT({"result":[1 2],"id":1}));
+        QTest::newRow("a nested key without its colon") << QByteArray(JSON_TEXT({"result":{"a" 1},"id":1}));
+        QTest::newRow("a nested key that is not a string") << QByteArray(JSON_TEXT({"result":{a:1},"id":1}));
+        QTest::newRow("a misspelt literal in a nested value") << QByteArray(JSON_TEXT({"result":{"a":tru},"id":1}));
+        QTest::newRow("a number with two decimal points") << QByteArray(JSON_TEXT({"result":[1.2.3],"id":1}));
+        QTest::newRow("a minus sign alone") << QByteArray(JSON_TEXT({"result":-,"id":1}));
+        QTest::newRow("a unicode escape with a non-hex digit") << QByteArray("{\"result\":\"\\u12G4\",\"id\":1}");
+        QTest::newRow("a unicode escape cut short by the quote") << QByteArray("{\"result\":\"\\u12\",\"id\":1}");
+        QTest::newRow("invalid UTF-8 in a nested string") << QByteArray("{\"result\":\"\xC3\x28\",\"id\":1}");
+        QTest::newRow("an overlong UTF-8 slash in a string") << QByteArray("{\"result\":\"\xC0\xAF\",\"id\":1}");
+        QTest::newRow("a UTF-8 encoded surrogate in a string") << QByteArray("{\"result\":\"\xED\xA0\x80\",\"id\":1}");
+        QTest::newRow("a value missing after the colon") << QByteArray(JSON_TEXT({"id":}));
+    }
+    void theEnvelopeScannerRefusesWhatTheParserRefuses()
+    {
+        QFETCH(QByteArray, frame);
+        QJsonParseError pe;
+        QJsonDocument::fromJson(frame, &pe);
+        QVERIFY2(pe.error != QJsonParseError::NoError, "the row must be JSON that Qt refuses");
+        QVERIFY(!JsonRpcMessage::peekEnvelope(frame).has_value());
+    }
+
+    void nestingIsCheckedBeforeParsing_data()
+    {
+        QTest::addColumn<QByteArray>("frame");
+        QTest::addColumn<bool>("refused");
+        auto response = [](int depth) -> QByteArray { // the top-level object is the first level
+            return QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":") + QByteArray(depth - 1, '[')
+                + QByteArray(depth - 1, ']') + "}";
+        };
+        QTest::newRow("a response nested as deep as the limit is parsed") << response(512) << false;
+        QTest::newRow("a response nested one level over the limit is refused") << response(513) << true;
+        QTest::newRow("brackets inside strings do not count")
+            << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"" + QByteArray(600, '[') + "\\\"\"}") << false;
+        QTest::newRow("a million open brackets are refused without recursing") << QByteArray(1000000, '[') << true;
+    }
+    void nestingIsCheckedBeforeParsing()
+    {
+        QFETCH(QByteArray, frame);
+        QFETCH(bool, refused);
+        const JsonRpcMessage::Parsed p = JsonRpcMessage::parse(frame);
+        if (!refused) {
+            QVERIFY2(!p.error.isError(), qPrintable(p.error.message()));
+            QCOMPARE(p.messages.size(), 1);
+            return;
+        }
+        QCOMPARE(p.error.kind(), Error::Kind::Protocol);
+        QVERIFY2(p.error.message().contains("512-level depth limit"_L1), qPrintable(p.error.message()));
+        QVERIFY(!JsonRpcMessage::peekEnvelope(frame).has_value());
     }
 
     void numericAndStringIdsAreDifferentKeys()

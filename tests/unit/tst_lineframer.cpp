@@ -4,6 +4,7 @@
 #include <QTest>
 
 using namespace Sonde;
+using namespace Qt::StringLiterals;
 
 class TestLineFramer : public QObject
 {
@@ -62,6 +63,68 @@ private Q_SLOTS:
         got = f.feed("still the long line\n{\"ok\":1}\n");
         QCOMPARE(got, QList<QByteArray>{"{\"ok\":1}"});
         QCOMPARE(f.takeOversizedCount(), 0);
+    }
+
+    void linesAreHeldToTheLimitHoweverTheyArrive_data()
+    {
+        QTest::addColumn<QList<QByteArray>>("chunks");
+        QTest::addColumn<QList<QByteArray>>("lines");
+        QTest::addColumn<int>("dropped");
+        using L = QList<QByteArray>;
+        const QByteArray atLimit(16, 'x');
+        const QByteArray over(17, 'y');
+        QTest::newRow("a whole line over the limit in one read is dropped")
+            << L{over + "\n{}\n"} << L{"{}"} << 1;
+        QTest::newRow("a line over the limit between two good ones is dropped alone")
+            << L{"{\"a\":1}\n" + over + "\n{\"b\":2}\n"} << L{"{\"a\":1}", "{\"b\":2}"} << 1;
+        QTest::newRow("a line exactly at the limit is kept") << L{atLimit + "\n"} << L{atLimit} << 0;
+        QTest::newRow("a line at the limit whose CRLF is split across reads is kept")
+            << L{atLimit + "\r", "\n"} << L{atLimit} << 0;
+        QTest::newRow("a line that grows over the limit across reads is dropped")
+            << L{QByteArray(10, 'y'), QByteArray(10, 'y'), "\n{}\n"} << L{"{}"} << 1;
+        QTest::newRow("two lines over the limit are both counted")
+            << L{over + "\n" + over + "\n{}\n"} << L{"{}"} << 2;
+    }
+    void linesAreHeldToTheLimitHoweverTheyArrive()
+    {
+        QFETCH(QList<QByteArray>, chunks);
+        QFETCH(QList<QByteArray>, lines);
+        QFETCH(int, dropped);
+        LineFramer f(16);
+        QList<QByteArray> got;
+        for (const QByteArray &c : chunks)
+            got += f.feed(c);
+        QCOMPARE(got, lines);
+        QCOMPARE(f.takeOversizedCount(), dropped);
+        // And byte by byte: where reads end never changes the outcome.
+        LineFramer bytewise(16);
+        got.clear();
+        for (const QByteArray &c : chunks)
+            for (char b : c)
+                got += bytewise.feed(QByteArray(1, b));
+        QCOMPARE(got, lines);
+        QCOMPARE(bytewise.takeOversizedCount(), dropped);
+    }
+
+    void theDefaultLimitIs64MiBAndADroppedLineNamesIt()
+    {
+        LineFramer f;
+        QCOMPARE(f.maxLineBytes(), qsizetype(64) * 1024 * 1024);
+        const QByteArray mib(1024 * 1024, 'z');
+        for (int i = 0; i < 65; ++i)
+            QVERIFY(f.feed(mib).isEmpty());
+        QVERIFY(f.bufferedBytes() <= f.maxLineBytes());
+        QCOMPARE(f.feed("\n{}\n"), QList<QByteArray>{"{}"});
+        QCOMPARE(f.takeOversizedError(u"stdout line"_s), u"a stdout line is over the 64 MiB frame limit; dropped"_s);
+        QCOMPARE(f.takeOversizedError(), QString());
+    }
+
+    void aLimitSetByTheOwnerIsNamedInTheError()
+    {
+        LineFramer f;
+        f.setMaxLineBytes(4096);
+        QVERIFY(f.feed(QByteArray(5000, 'a') + "\n" + QByteArray(4097, 'b') + "\nok\n") == QList<QByteArray>{"ok"});
+        QCOMPARE(f.takeOversizedError(), u"2 lines were over the 4 KiB frame limit; dropped"_s);
     }
 };
 

@@ -167,6 +167,25 @@ private Q_SLOTS:
         QVERIFY(o.error.message().contains(u"repeated cursor"_s));
     }
 
+    void aRefreshOfAListWhoseServerRepeatsACursorStops()
+    {
+        Fixture f;
+        f.startReady();
+        f.call(u"tools/list"_s);
+        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}});
+        f.transport->deliver(JSON_TEXT({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}));
+        const qsizetype before = f.transport->sentWithMethod(u"tools/list"_s).size();
+        for (int i = 0; i < 5; ++i) {
+            const QJsonObject last = f.transport->last();
+            if (last.value("method"_L1).toString() != "tools/list"_L1)
+                break;
+            f.answer(last, {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}, {"nextCursor"_L1, "same"_L1}});
+        }
+        // The first page, then the repeated cursor once: no third request.
+        QCOMPARE(f.transport->sentWithMethod(u"tools/list"_s).size() - before, 1);
+        QCOMPARE(f.session->snapshot().state, SessionSnapshot::State::Ready);
+    }
+
     void aLineThatIsNotJsonIsReportedAndTheSessionGoesOn()
     {
         Fixture f;
@@ -233,6 +252,57 @@ private Q_SLOTS:
         QCOMPARE(done.size(), 1);
         QCOMPARE(events.size(), 2); // the frame itself and "late-response-ignored"
         QCOMPARE(events[1][0].value<TranscriptEvent>().event, u"late-response-ignored"_s);
+    }
+
+    void aCallWithNoTimeoutOfItsOwnGetsTheSixtySecondDefault()
+    {
+        ManualClock clock;
+        QPointer<FakeTransport> transport;
+        ServerConfig c; // the defaults, as a new server gets them
+        c.name = u"fake"_s;
+        ServerSession session(c, clock, {}, [&](const ServerConfig &, const Clock &) {
+            auto t = std::make_unique<FakeTransport>();
+            transport = t.get();
+            return t;
+        });
+        session.start();
+        transport->answer(transport->sent.at(0), {{"protocolVersion"_L1, "2025-11-25"_L1}, {"capabilities"_L1, QJsonObject{}}});
+        QSignalSpy done(&session, &ServerSession::callFinished);
+        CallRequest r;
+        r.ticket = 1;
+        r.method = u"tools/call"_s;
+        r.params = {{"name"_L1, "never-answers"_L1}};
+        session.call(r);
+        clock.advance(59'999);
+        session.checkTimeouts();
+        QCOMPARE(done.size(), 0);
+        clock.advance(1);
+        session.checkTimeouts();
+        QCOMPARE(done.size(), 1);
+        QCOMPARE(done[0][0].value<CallOutcome>().error.kind(), Error::Kind::Timeout);
+    }
+
+    void anAnswerWithInvalidUtf8IsDecodedLossilyAndFlagged()
+    {
+        Fixture f;
+        f.startReady();
+        QSignalSpy done(f.session.get(), &ServerSession::callFinished);
+        QSignalSpy events(f.session.get(), &ServerSession::transcriptEvent);
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
+        const QByteArray id = QByteArray::number(f.transport->last().value("id"_L1).toInteger());
+        f.transport->deliver(QByteArray("{\"jsonrpc\":\"2.0\",\"id\":") + id
+                             + QByteArray(",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"a\xff\xc3\"}]}}"));
+        QCOMPARE(done.size(), 1);
+        const CallOutcome o = done[0][0].value<CallOutcome>();
+        QVERIFY(o.ok());
+        QCOMPARE(o.result.toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1).toString(),
+                 u"a\uFFFD\uFFFD"_s);
+        bool flagged = false;
+        for (const auto &args : events) {
+            const TranscriptEvent e = args[0].value<TranscriptEvent>();
+            flagged |= e.direction == TranscriptEvent::Direction::Violation && e.event.contains("invalid UTF-8"_L1);
+        }
+        QVERIFY(flagged);
     }
 
     void progressKeepsALongCallAlive()

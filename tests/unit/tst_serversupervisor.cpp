@@ -253,6 +253,173 @@ private Q_SLOTS:
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), sent + 1); // refused while it runs
     }
 
+    // The failure paths of recovery, on the injected clock: every wait below is a ClockTimer
+    // on the ManualClock, so a 15 s budget or a 300 s parked probe costs no time.
+
+    void theSharedRecoveryBudgetRunningOutAnswersTheWaitingCall_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<bool>("uncertain");
+        QTest::newRow("a read answers with the expiry and the budget it waited") << u"prompts/list"_s << false;
+        QTest::newRow("a write answers outcome uncertain, reconnect pending") << u"tools/call"_s << true;
+    }
+    void theSharedRecoveryBudgetRunningOutAnswersTheWaitingCall()
+    {
+        QFETCH(QString, method);
+        QFETCH(bool, uncertain);
+        Fixture f;
+        f.start();
+        f.call(method, {{"name"_L1, "t"_L1}});
+        f.expire();
+        QCOMPARE(f.transports.size(), 2); // the reconnect is under way and never finishes
+        f.clock.advance(14'999);
+        QCOMPARE(f.done->size(), 0);
+        f.clock.advance(1);
+        QCOMPARE(f.done->size(), 1);
+        const CallOutcome o = f.outcome();
+        QCOMPARE(o.recovery.value("reconnect"_L1).toString(), u"pending"_s);
+        QCOMPARE(o.recovery.value("outcome_uncertain"_L1).toBool(), uncertain);
+        QCOMPARE(o.recovery.value("replayed"_L1).toBool(true), false);
+        if (uncertain)
+            QVERIFY(o.error.message().contains("is not recovered yet (reconnect pending)"_L1));
+        else
+            QVERIFY2(o.error.message().contains("recovery budget of 15000 ms"_L1), qPrintable(o.error.message()));
+        QCOMPARE(f.t()->sentWithMethod(method).size(), 0);
+    }
+
+    void aFailedReconnectStrikesBacksOffAndParksAfterFiveFailures()
+    {
+        Fixture f;
+        f.start();
+        f.call(u"prompts/list"_s);
+        f.expire();
+        auto recovery = [&] { return f.supervisor->snapshot().recovery; };
+        for (int attempt = 1; attempt <= 5; ++attempt) {
+            QCOMPARE(f.transports.size(), 1 + attempt);
+            f.t()->die(u"connect: Connection refused"_s); // this attempt fails
+            const QJsonObject r = recovery();
+            QCOMPARE(r.value("reconnect"_L1).toObject().value("failed_attempts"_L1).toInt(), attempt);
+            QCOMPARE(r.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), attempt);
+            const qint64 next = r.value("reconnect"_L1).toObject().value("next_attempt_in_ms"_L1).toInteger();
+            if (attempt < 5) {
+                // 1 s doubling, +/-20 %
+                const qint64 base = qint64(1000) << (attempt - 1);
+                QVERIFY2(next >= base * 8 / 10 && next <= base * 12 / 10, qPrintable(QString::number(next)));
+                QVERIFY(!r.value("reconnect"_L1).toObject().value("parked"_L1).toBool());
+                f.clock.advance(next);
+            } else {
+                QVERIFY(r.value("reconnect"_L1).toObject().value("parked"_L1).toBool());
+                QCOMPARE(next, 300'000);
+            }
+        }
+        // Parked: nothing for 300 s, then one probe.
+        f.clock.advance(299'999);
+        QCOMPARE(f.transports.size(), 6);
+        // The call's 15 s budget ran out meanwhile: answered, saying the reconnect failed.
+        QCOMPARE(f.done->size(), 1);
+        QCOMPARE(f.outcome().recovery.value("reconnect"_L1).toString(), u"failed"_s);
+        f.clock.advance(1);
+        QCOMPARE(f.transports.size(), 7);
+        f.initialize(); // the probe finds the server back: unparked, breaker reset
+        const QJsonObject r = recovery();
+        QCOMPARE(r.value("reconnect"_L1).toObject().value("failed_attempts"_L1).toInt(), 0);
+        QCOMPARE(r.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 0);
+        QCOMPARE(f.supervisor->snapshot().generation, 2);
+    }
+
+    void aSuccessfulReconnectResetsTheBreaker()
+    {
+        Fixture f;
+        f.start();
+        for (int i = 0; i < 2; ++i) {
+            f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, quint64(10 + i));
+            f.t()->answer(f.lastRequest(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{}}});
+        }
+        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 2);
+        f.call(u"prompts/list"_s, {}, 20);
+        f.expire();
+        f.initialize();
+        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 0);
+    }
+
+    void aRetryThatMeetsAnExpiryAgainIsNotRetried()
+    {
+        Fixture f;
+        f.start();
+        f.call(u"prompts/list"_s);
+        f.expire();
+        f.initialize();
+        QCOMPARE(f.t()->sentWithMethod(u"prompts/list"_s).size(), 1);
+        f.expire(); // the retry's session expires too
+        QCOMPARE(f.done->size(), 1);
+        QVERIFY(f.outcome().error.message().contains("Invalid or expired session"_L1));
+        QCOMPARE(f.outcome().attempts, 2);
+        QCOMPARE(f.transports.size(), 2); // no second reconnect for this call
+    }
+
+    void aCallInFlightWhenAnotherExpiresIsAbortedByTheTeardown()
+    {
+        Fixture f;
+        f.start();
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 30); // a write, in flight
+        f.call(u"prompts/list"_s, {}, 31);
+        f.expire(); // the read's answer says the session expired: reconnect, tearing down
+        f.initialize();
+        // The read is sent again; the write was dispatched on the torn-down session.
+        QCOMPARE(f.t()->sentWithMethod(u"prompts/list"_s).size(), 1);
+        f.t()->answer(f.t()->sentWithMethod(u"prompts/list"_s).at(0), {{"prompts"_L1, QJsonArray{}}});
+        f.t()->answer(f.t()->sentWithMethod(u"tools/list"_s).value(0), tools({})); // the write's annotations
+        QCOMPARE(f.done->size(), 2);
+        CallOutcome writeOutcome;
+        for (const auto &args : *f.done)
+            if (args[0].value<CallOutcome>().ticket == 30)
+                writeOutcome = args[0].value<CallOutcome>();
+        QVERIFY(writeOutcome.recovery.value("outcome_uncertain"_L1).toBool());
+        QCOMPARE(writeOutcome.recovery.value("rule"_L1).toString(), u"transport-closed"_s);
+        QVERIFY(writeOutcome.error.cause());
+        QVERIFY(writeOutcome.error.cause()->message().contains("aborted by a reconnect teardown"_L1));
+        QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), 0);
+    }
+
+    void aRespawnThatDiesAgainSaysTheServerDoesNotStartCleanly()
+    {
+        Fixture f(ServerConfig::Route::Stdio);
+        f.start();
+        f.t()->die(u"exited with code 1"_s);
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
+        QCOMPARE(f.transports.size(), 2);
+        f.t()->die(u"exited with code 1"_s); // the respawn dies before initialize
+        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 1);
+        f.clock.advance(15'000);
+        QCOMPARE(f.done->size(), 1);
+        QVERIFY2(f.outcome().error.message().contains("does not start cleanly"_L1), qPrintable(f.outcome().error.message()));
+        QVERIFY(f.outcome().error.message().contains("stderr"_L1));
+        for (const QPointer<FakeTransport> &t : f.transports)
+            QVERIFY(!t || t->sentWithMethod(u"tools/call"_s).isEmpty()); // never sent
+    }
+
+    void aHalfOpenProbeThatMeetsAnExpiryRecoversAndClosesTheBreaker()
+    {
+        Fixture f;
+        f.start();
+        for (int i = 0; i < 3; ++i) {
+            f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, quint64(10 + i));
+            f.t()->answer(f.lastRequest(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{}}});
+        }
+        f.clock.advance(60'000);
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 20); // the probe
+        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("state"_L1).toString(), u"half-open"_s);
+        f.expire();
+        f.initialize(); // reconnected: the breaker closes
+        f.t()->answer(f.lastRequest(), tools({{"readOnlyHint"_L1, true}}));
+        QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/call"_s); // replayed
+        f.t()->answer(f.lastRequest(), {{"content"_L1, QJsonArray{}}});
+        QVERIFY(f.outcome().ok());
+        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("state"_L1).toString(), u"closed"_s);
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 21); // admitted: the probe was released
+        QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/call"_s);
+    }
+
     void aCallForAServerWithNoRecordFallsThroughAtOnce()
     {
         Engine engine(std::make_shared<ManualClock>());

@@ -64,6 +64,11 @@ private Q_SLOTS:
         QTest::newRow("another HTTP 400 is not an expiry") << other400 << false << u"no-signal"_s;
         QTest::newRow("the transport closing under the request")
             << Error::transport(u"server process 7 was killed by signal 9"_s, Error::Condition::Closed) << true << u"transport-closed"_s;
+        QTest::newRow("a server that refuses the connection (restarting) under a request")
+            << Error::transport(u"POST /mcp failed: Connection refused"_s, Error::Condition::Refused) << true << u"connection-refused"_s;
+        Error e413 = Error::transport(u"POST /mcp answered HTTP 413: Payload Too Large"_s);
+        e413.setHttpStatus(413).setSessionId(u"s-1"_s);
+        QTest::newRow("HTTP 413 refuses one request, not the session") << e413 << false << u"no-signal"_s;
         Error wild = Error::remote(-32602, u"Invalid params: Invalid or expired session"_s);
         QTest::newRow("HTTP 200 with a JSON-RPC 'Invalid or expired session' falls back to text") << wild << true << u"text-marker"_s;
     }

@@ -66,6 +66,12 @@ private Q_SLOTS:
             << QByteArray("data: first\ndata:\ndata: third\n\n") << QStringList{u"message"_s} << B{"first\n\nthird"} << QString() << -1;
         QTest::newRow("a value keeps everything after one leading space")
             << QByteArray("data:  two spaces\ndata:none\n\n") << QStringList{u"message"_s} << B{" two spaces\nnone"} << QString() << -1;
+        QTest::newRow("a retry over a minute is clamped to a minute")
+            << QByteArray("retry: 3600000\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << 60000;
+        QTest::newRow("a retry too large for an int is clamped to a minute")
+            << QByteArray("retry: 99999999999999999999\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << 60000;
+        QTest::newRow("a retry of zero is kept")
+            << QByteArray("retry: 0\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << 0;
         QTest::newRow("a retry that is not all digits is ignored")
             << QByteArray("retry: 5s\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
         QTest::newRow("an id holding NUL is ignored")
@@ -125,6 +131,69 @@ private Q_SLOTS:
         QVERIFY(events[0].data.endsWith("p\ntail"));
         QCOMPARE(events[0].id, u"1"_s);
         QCOMPARE(parser.pendingBytes(), 0);
+    }
+
+    void eventsAreHeldToTheLimitHoweverTheyArrive_data()
+    {
+        QTest::addColumn<QByteArray>("stream");
+        QTest::addColumn<QList<QByteArray>>("datas");
+        QTest::addColumn<QString>("lastId");
+        QTest::addColumn<int>("dropped");
+        using B = QList<QByteArray>;
+        const QByteArray big(40, 'x');
+        QTest::newRow("an event over the limit is dropped and the next one is delivered")
+            << QByteArray("data: " + big + "\n\ndata: ok\n\n") << B{"ok"} << QString() << 1;
+        QTest::newRow("an event whose data lines add up over the limit is dropped")
+            << QByteArray("data: 0123456789\ndata: 0123456789\ndata: 0123456789\n\ndata: ok\n\n") << B{"ok"} << QString() << 1;
+        QTest::newRow("an event exactly at the limit is kept")
+            << QByteArray("data: " + QByteArray(26, 'k') + "\n\n") << B{QByteArray(26, 'k')} << QString() << 0;
+        QTest::newRow("the id after the data of a dropped event does not become the last event id")
+            << QByteArray("id: 1\ndata: a\n\ndata: " + big + "\nid: 2\n\n") << B{"a"} << u"1"_s << 1;
+        QTest::newRow("a dropped event with CRLF line ends ends at its blank line")
+            << QByteArray("data: " + big + "\r\nevent: x\r\n\r\ndata: ok\r\n\r\n") << B{"ok"} << QString() << 1;
+        QTest::newRow("two events over the limit are both counted")
+            << QByteArray("data: " + big + "\n\n: " + big + "\ndata: y\n\ndata: ok\n\n") << B{"ok"} << QString() << 2;
+    }
+    void eventsAreHeldToTheLimitHoweverTheyArrive()
+    {
+        QFETCH(QByteArray, stream);
+        QFETCH(QList<QByteArray>, datas);
+        QFETCH(QString, lastId);
+        QFETCH(int, dropped);
+        // Whole, cut at every position, and byte by byte: the same events and drops.
+        QList<QList<QByteArray>> splits{{stream}};
+        for (qsizetype cut = 1; cut < stream.size(); ++cut)
+            splits.append({stream.left(cut), stream.mid(cut)});
+        QList<QByteArray> bytes;
+        for (char c : stream)
+            bytes.append(QByteArray(1, c));
+        splits.append(bytes);
+        for (const QList<QByteArray> &chunks : std::as_const(splits)) {
+            SseParser p(32);
+            QList<QByteArray> got;
+            for (const QByteArray &c : chunks)
+                for (const SseEvent &e : p.feed(c))
+                    got.append(e.data);
+            QCOMPARE(got, datas);
+            QCOMPARE(p.lastEventId(), lastId);
+            QCOMPARE(p.takeOversizedCount(), dropped);
+        }
+    }
+
+    void theDefaultLimitIs64MiBAndADroppedEventNamesIt()
+    {
+        SseParser parser;
+        QCOMPARE(parser.maxEventBytes(), qsizetype(64) * 1024 * 1024);
+        QList<SseEvent> events = parser.feed("data: ");
+        const QByteArray mib(1024 * 1024, 'e');
+        for (int i = 0; i < 65; ++i)
+            events += parser.feed(mib);
+        QVERIFY(parser.pendingBytes() <= parser.maxEventBytes());
+        events += parser.feed("\n\ndata: next\n\n");
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events[0].data, QByteArray("next"));
+        QCOMPARE(parser.takeOversizedError(), u"an SSE event is over the 64 MiB frame limit; dropped"_s);
+        QCOMPARE(parser.takeOversizedError(), QString());
     }
 };
 

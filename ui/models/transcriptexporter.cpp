@@ -66,11 +66,38 @@ QString latencyText(const TranscriptStore::Entry &entry)
     return entry.isResponse && entry.latencyMs >= 0 ? QString::number(entry.latencyMs) + " ms"_L1 : QString();
 }
 
+// The session ids anywhere in the store, not only in the rows written: a row can name an
+// id (in an error text) that only another row's details say is one.
+Redactor withStoreSessionIds(const TranscriptStore &store, Redactor redactor)
+{
+    for (int row = 0; row < store.size(); ++row) {
+        const QJsonValue id = store.event(row).details.value("session_id"_L1);
+        if (id.isString())
+            redactor.addSessionId(id.toString());
+    }
+    return redactor;
+}
+
+// The event as its JSON Lines record would be masked: raw and details as text, so a key
+// that names a secret ("api_key": ...) counts here as it does there.
+TranscriptEvent masked(const TranscriptEvent &e, const Redactor &redactor)
+{
+    TranscriptEvent out = e;
+    out.raw = redactor.apply(QString::fromUtf8(e.raw)).toUtf8();
+    if (!e.details.isEmpty()) {
+        const QString text = QString::fromUtf8(QJsonDocument(e.details).toJson(QJsonDocument::Compact));
+        const QJsonDocument doc = QJsonDocument::fromJson(redactor.apply(text).toUtf8());
+        out.details = doc.isObject() ? doc.object() : redactor.apply(e.details);
+    }
+    return out;
+}
+
 } // namespace
 
 QByteArray TranscriptExporter::toJsonLines(const TranscriptStore &store, bool redactSecrets,
-                                           const QStringList &sessionIds, const Rows &rows)
+                                           const Redactor &givenRedactor, const Rows &rows)
 {
+    const Redactor redactor = redactSecrets ? withStoreSessionIds(store, givenRedactor) : Redactor();
     QByteArray out;
     for (int row : selectedRows(store, rows)) {
         if (row < 0 || row >= store.size())
@@ -78,7 +105,7 @@ QByteArray TranscriptExporter::toJsonLines(const TranscriptStore &store, bool re
         // Byte for byte what TranscriptWriter writes for the CLI, so the same tools read both.
         QByteArray line = QJsonDocument(store.event(row).toJson()).toJson(QJsonDocument::Compact);
         if (redactSecrets)
-            line = Redactor::redact(QString::fromUtf8(line), sessionIds).toUtf8();
+            line = redactor.apply(QString::fromUtf8(line)).toUtf8();
         out += line;
         out += '\n';
     }
@@ -86,10 +113,11 @@ QByteArray TranscriptExporter::toJsonLines(const TranscriptStore &store, bool re
 }
 
 QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool redactSecrets,
-                                          const QStringList &sessionIds, const Rows &rows)
+                                          const Redactor &givenRedactor, const Rows &rows)
 {
+    const Redactor redactor = redactSecrets ? withStoreSessionIds(store, givenRedactor) : Redactor();
     const auto clean = [&](const QString &text) {
-        return redactSecrets ? Redactor::redact(text, sessionIds) : text;
+        return redactSecrets ? redactor.apply(text) : text;
     };
 
     QStringList servers;
@@ -122,7 +150,7 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
     int number = 0;
     for (const QString &server : std::as_const(servers)) {
         const QList<int> &serverRows = rowsByServer[server];
-        md += u"\n## "_s + (server.isEmpty() ? u"(no server)"_s : clean(tableCell(server))) + u"\n\n"_s;
+        md += u"\n## "_s + (server.isEmpty() ? u"(no server)"_s : tableCell(clean(server))) + u"\n\n"_s;
         md += u"| # | Time | Gen | Dir | Method / Id | Latency | Summary |\n"_s
               u"|--:|------|----:|-----|-------------|--------:|---------|\n"_s;
         const int firstNumber = number + 1;
@@ -131,8 +159,9 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
             const TranscriptStore::Entry &entry = store.entry(row);
             md += "| "_L1 + QString::number(++number) + " | "_L1 + TranscriptModel::timeText(e.timeMs) + " | "_L1
                   + QString::number(e.generation) + " | "_L1 + TranscriptEvent::directionName(e.direction) + " | "_L1
-                  + clean(tableCell(TranscriptModel::methodText(store, row))) + " | "_L1 + latencyText(entry)
-                  + " | "_L1 + clean(tableCell(entry.summary)) + (entry.isError ? " **error**"_L1 : ""_L1)
+                  + tableCell(clean(TranscriptModel::methodText(store, row))) + " | "_L1 + latencyText(entry)
+                  + " | "_L1 + tableCell(redactSecrets ? TranscriptStore::summaryOf(masked(e, redactor)) : entry.summary)
+                  + (entry.isError ? " **error**"_L1 : ""_L1)
                   + " |\n"_L1;
         }
 
@@ -174,15 +203,15 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
 }
 
 bool TranscriptExporter::writeJsonLines(const TranscriptStore &store, const QString &path, bool redactSecrets,
-                                        const QStringList &sessionIds, QString *error, const Rows &rows)
+                                        const Redactor &redactor, QString *error, const Rows &rows)
 {
-    return writeFile(path, toJsonLines(store, redactSecrets, sessionIds, rows), error);
+    return writeFile(path, toJsonLines(store, redactSecrets, redactor, rows), error);
 }
 
 bool TranscriptExporter::writeMarkdown(const TranscriptStore &store, const QString &path, bool redactSecrets,
-                                       const QStringList &sessionIds, QString *error, const Rows &rows)
+                                       const Redactor &redactor, QString *error, const Rows &rows)
 {
-    return writeFile(path, toMarkdown(store, redactSecrets, sessionIds, rows), error);
+    return writeFile(path, toMarkdown(store, redactSecrets, redactor, rows), error);
 }
 
 } // namespace Sonde

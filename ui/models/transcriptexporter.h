@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "transcript/redactor.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
-#include <QStringList>
 
 #include <optional>
 
@@ -14,8 +15,10 @@ class TranscriptStore;
 
 // Writes the transcript (or some of its rows) to a file a person can share: JSON Lines in
 // the exact shape of `sonde-cli --transcript` (TranscriptEvent::toJson, one object a line),
-// or a Markdown report with a section per server. Secrets are removed with Redactor unless
-// the caller opts out; `sessionIds` are the MCP session ids to mask as well.
+// or a Markdown report with a section per server. Secrets are removed with `redactor` (the
+// patterns plus the values it was told about) unless the caller opts out; the session ids
+// that the store's own events name (details "session_id") are masked as well, so an id the
+// caller no longer knows (a session that ended, a server removed) cannot slip through.
 // `rows` are store rows in the order to write (e.g. a filter proxy's visibleStoreRows());
 // std::nullopt means every row, an empty list means none. Files are written atomically
 // (QSaveFile). Thread: the store's (GUI). Stateless.
@@ -25,15 +28,15 @@ public:
     using Rows = std::optional<QList<int>>;
 
     static bool writeJsonLines(const TranscriptStore &store, const QString &path, bool redactSecrets,
-                               const QStringList &sessionIds, QString *error, const Rows &rows = std::nullopt);
+                               const Redactor &redactor, QString *error, const Rows &rows = std::nullopt);
     static bool writeMarkdown(const TranscriptStore &store, const QString &path, bool redactSecrets,
-                              const QStringList &sessionIds, QString *error, const Rows &rows = std::nullopt);
+                              const Redactor &redactor, QString *error, const Rows &rows = std::nullopt);
 
     // The same documents in memory (for the clipboard, and what the writers write).
     static QByteArray toJsonLines(const TranscriptStore &store, bool redactSecrets,
-                                  const QStringList &sessionIds, const Rows &rows = std::nullopt);
+                                  const Redactor &redactor, const Rows &rows = std::nullopt);
     static QByteArray toMarkdown(const TranscriptStore &store, bool redactSecrets,
-                                 const QStringList &sessionIds, const Rows &rows = std::nullopt);
+                                 const Redactor &redactor, const Rows &rows = std::nullopt);
 };
 
 } // namespace Sonde

@@ -230,7 +230,13 @@ TranscriptStore::TranscriptStore(int capacity, QObject *parent)
 {
 }
 
-TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QString *idKey) const
+QString TranscriptStore::summaryOf(const TranscriptEvent &e)
+{
+    QString idKey;
+    return summarize(e, &idKey).summary;
+}
+
+TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QString *idKey)
 {
     Entry entry;
     switch (e.direction) {

@@ -52,6 +52,10 @@ public:
     void append(const TranscriptBatch &batch);
     void clear();
 
+    // The one-line summary the store would keep for `e` (e.g. for a masked copy of an event:
+    // masking the kept summary would miss a secret that its cut at SummaryMaxChars split).
+    static QString summaryOf(const TranscriptEvent &e);
+
 Q_SIGNALS:
     void rowsAppended(int first, int last);
     void rowsDropped(int count);
@@ -60,7 +64,7 @@ Q_SIGNALS:
 
 private:
     void dropFront(int count);
-    Entry summarize(const TranscriptEvent &e, QString *pairKey) const;
+    static Entry summarize(const TranscriptEvent &e, QString *pairKey);
     void pair(int row, const QString &pairKey);
 
     int m_capacity;

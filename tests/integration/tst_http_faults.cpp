@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+// What misbehaving HTTP endpoints do to a call, counted on the server's side of the wire:
+// a connection dropped after the server ran a call, a server restarting under a call, HTML or
+// invalid UTF-8 where JSON belongs, a status that refuses one request, a legacy endpoint on
+// another origin. Each row runs the real sonde-cli against a ScriptedHttpServer.
+#include "clifixtures.h"
+#include "scriptedhttpserver.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+using namespace SondeTest;
+
+namespace {
+
+Run execOn(const QString &url, const QList<QByteArray> &steps, const QStringList &extra = {})
+{
+    QByteArray input;
+    for (const QByteArray &step : steps)
+        input += step + '\n';
+    Run r = cli(QStringList{u"--url"_s, url, u"--quiet"_s} + extra + QStringList{u"exec"_s}, input);
+    r.lines = jsonLines(r.out);
+    return r;
+}
+
+QByteArray callStep(const QString &tool)
+{
+    return QJsonDocument(QJsonObject{{"op"_L1, u"call"_s}, {"tool"_L1, tool}, {"args"_L1, QJsonObject{}}})
+        .toJson(QJsonDocument::Compact);
+}
+
+} // namespace
+
+class TestHttpFaults : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void aCallWhoseConnectionDropsAfterTheServerRanItIsNotResentByQt_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<bool>("uncertain");
+        QTest::addColumn<int>("posts");
+        QTest::newRow("a write is sent once and answered as outcome uncertain") << u"write-thing"_s << true << 1;
+        QTest::newRow("a read is sent again once, by recovery, on a new session") << u"read-thing"_s << false << 2;
+    }
+    void aCallWhoseConnectionDropsAfterTheServerRanItIsNotResentByQt()
+    {
+        QFETCH(QString, tool);
+        QFETCH(bool, uncertain);
+        QFETCH(int, posts);
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        int calls = 0;
+        server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &r) {
+            // The first call runs and its connection dies before a response byte; any later
+            // one (a replay on the new session) is answered.
+            if (++calls == 1)
+                return QByteArray();
+            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"done"_s));
+        });
+        const Run r = execOn(server.url(), {callStep(tool)});
+        QCOMPARE(r.lines.size(), 1);
+        const QJsonObject answer = r.lines.first();
+        QCOMPARE(server.posts(u"tools/call"_s, tool), posts);
+        QCOMPARE(answer.value("outcome_uncertain"_L1).toBool(), uncertain);
+        QCOMPARE(answer.value("replayed"_L1).toBool(), !uncertain);
+        QCOMPARE(answer.value("rule"_L1).toString(), u"transport-closed"_s);
+        if (uncertain)
+            QVERIFY2(answer.value("error"_L1).toString().contains("It was not sent again"_L1), r.out.constData());
+        else
+            QCOMPARE(answer.value("result"_L1).toString(), u"done"_s);
+        QCOMPARE(server.sessions(), 2); // recovery made a new session
+    }
+
+    void aStatusThatRefusesOneRequestFailsOnlyThatRequest_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QByteArray>("extraHeaders");
+        QTest::addColumn<QString>("expectInError");
+        QTest::newRow("413 payload too large") << 413 << QByteArray("Connection: close\r\n") << u"413"_s;
+        QTest::newRow("415 unsupported media type") << 415 << QByteArray() << u"415"_s;
+        QTest::newRow("406 not acceptable") << 406 << QByteArray() << u"406"_s;
+        QTest::newRow("422 unprocessable") << 422 << QByteArray() << u"422"_s;
+        QTest::newRow("429 with Retry-After") << 429 << QByteArray("Retry-After: 7\r\n") << u"retry after 7 s"_s;
+        QTest::newRow("500 internal error") << 500 << QByteArray() << u"500"_s;
+        QTest::newRow("503 unavailable") << 503 << QByteArray() << u"503"_s;
+    }
+    void aStatusThatRefusesOneRequestFailsOnlyThatRequest()
+    {
+        QFETCH(int, status);
+        QFETCH(QByteArray, extraHeaders);
+        QFETCH(QString, expectInError);
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        int calls = 0;
+        server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &r) {
+            if (++calls == 1)
+                return ScriptedHttpServer::response(status, "text/plain", "the server's own words", extraHeaders);
+            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"second"_s));
+        });
+        const Run r = execOn(server.url(), {callStep(u"write-thing"_s), callStep(u"write-thing"_s)});
+        QCOMPARE(r.lines.size(), 2);
+        const QJsonObject first = r.lines.at(0);
+        const QString error = first.value("error"_L1).toString();
+        QVERIFY2(error.contains(expectInError), r.out.constData());
+        QVERIFY2(error.contains("the server's own words"_L1), r.out.constData());
+        QVERIFY(!first.value("outcome_uncertain"_L1).toBool());
+        QCOMPARE(r.lines.at(1).value("result"_L1).toString(), u"second"_s);
+        QCOMPARE(server.posts(u"tools/call"_s), 2); // nothing re-sent behind the user's back
+        QCOMPARE(server.sessions(), 1);             // and the session was not torn down
+    }
+
+    void htmlWhereJsonBelongsFailsAtOnceWithOneLine()
+    {
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        const QByteArray page = "<!doctype html><html><head><title>Login</title></head><body>"
+            + QByteArray(5000, 'x') + "</body></html>";
+        server.on(u"initialize"_s, [&](const ScriptedHttpServer::Request &) {
+            return ScriptedHttpServer::response(200, "text/html; charset=utf-8", page);
+        });
+        QElapsedTimer t;
+        t.start();
+        const Run r = cli({u"--url"_s, server.url(), u"info"_s});
+        QVERIFY2(t.elapsed() < 10'000, "the answer was complete: no reason to wait for a timeout");
+        QCOMPARE(r.exitCode, 2);
+        const QByteArray err = r.err.trimmed();
+        QVERIFY2(!err.contains('\n'), err.constData());
+        QVERIFY2(err.contains("text/html"), err.constData());
+        QVERIFY2(err.contains("<!doctype html>"), err.constData());
+        QVERIFY2(err.size() < 1000, err.constData());
+    }
+
+    void invalidUtf8InAnAnswerIsDecodedLossilyAndFlagged()
+    {
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &r) {
+            const QByteArray body = R"({"jsonrpc":"2.0","id":)" + QByteArray::number(r.id.toInteger())
+                + R"(,"result":{"content":[{"type":"text","text":"caf)" + QByteArray("\xff\xfe", 2) + R"("}]}})";
+            return ScriptedHttpServer::response(200, "application/json", body);
+        });
+        QTemporaryDir dir;
+        const QString transcript = dir.filePath(u"t.jsonl"_s);
+        const Run r = execOn(server.url(), {callStep(u"read-thing"_s)}, {u"--transcript"_s, transcript, u"--timeout"_s, u"20"_s});
+        QCOMPARE(r.lines.size(), 1);
+        QCOMPARE(r.lines.first().value("result"_L1).toString(), u"caf\uFFFD\uFFFD"_s);
+        QFile f(transcript);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY2(f.readAll().contains("invalid UTF-8"), "the transcript flags the protocol violation");
+    }
+
+    void aLegacyEndpointOnAnotherOriginIsRefused()
+    {
+        ScriptedHttpServer other; // would receive the credentials
+        QVERIFY(other.listen());
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        server.on(u"initialize"_s, [](const ScriptedHttpServer::Request &) {
+            return ScriptedHttpServer::response(405, {}, {}); // no Streamable HTTP: legacy SSE
+        });
+        const QByteArray endpoint = u"http://127.0.0.1:%1/messages"_s.arg(other.port()).toUtf8();
+        server.on(u"GET"_s, [&](const ScriptedHttpServer::Request &) -> QByteArray {
+            return QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\nevent: endpoint\ndata: ")
+                + endpoint + "\n\n";
+        });
+        const Run r = cli({u"--url"_s, server.url(), u"--header"_s, u"Authorization: Bearer secret-token"_s, u"info"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("origin"), r.err.constData());
+        QCOMPARE(other.posts(u"initialize"_s), 0);
+    }
+
+    void aServerRestartUnderACallIsRecovery_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<bool>("uncertain");
+        QTest::newRow("a dispatched write is outcome uncertain") << u"write-thing"_s << true;
+        QTest::newRow("a read waits for the server and is answered on a new generation") << u"read-thing"_s << false;
+    }
+    void aServerRestartUnderACallIsRecovery()
+    {
+        QFETCH(QString, tool);
+        QFETCH(bool, uncertain);
+        ScriptedHttpServer first;
+        QVERIFY(first.listen());
+        const quint16 port = first.port();
+        ScriptedHttpServer second; // the same port after the "deploy"
+        second.on(u"tools/call"_s, [](const ScriptedHttpServer::Request &r) {
+            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"after restart"_s));
+        });
+        first.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &) {
+            // The process goes away with the call in flight, and is back 1.5 s later.
+            QTimer::singleShot(0, &first, [&] { first.close(); });
+            QTimer::singleShot(1500, &second, [&, port] { QVERIFY(second.listen(port)); });
+            return ScriptedHttpServer::hang();
+        });
+        const Run r = execOn(first.url(), {callStep(tool), R"({"op":"ping"})"});
+        QCOMPARE(r.lines.size(), 2);
+        const QJsonObject answer = r.lines.first();
+        QCOMPARE(answer.value("outcome_uncertain"_L1).toBool(), uncertain);
+        QVERIFY2(!answer.value("rule"_L1).toString().isEmpty(), r.out.constData());
+        if (!uncertain) {
+            QCOMPARE(answer.value("result"_L1).toString(), u"after restart"_s);
+            QCOMPARE(answer.value("replayed"_L1).toBool(), true);
+            QCOMPARE(second.posts(u"tools/call"_s, tool), 1);
+        } else {
+            QCOMPARE(second.posts(u"tools/call"_s, tool), 0);
+        }
+        QVERIFY(answer.value("generation"_L1).toInt() >= 2 || uncertain);
+        // The session after the restart works as usual.
+        QVERIFY2(!r.lines.at(1).contains("error"_L1), r.out.constData());
+        QCOMPARE(r.lines.at(1).value("generation"_L1).toInt(), 2);
+    }
+
+    void aCallToAServerThatIsDownWaitsForItAndIsSentOnce()
+    {
+        ScriptedHttpServer first;
+        QVERIFY(first.listen());
+        const quint16 port = first.port();
+        ScriptedHttpServer second;
+        second.on(u"tools/call"_s, [](const ScriptedHttpServer::Request &r) {
+            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"after restart"_s));
+        });
+        first.on(u"ping"_s, [&](const ScriptedHttpServer::Request &r) {
+            // Answered, then the server goes down; it is back on the same port 1.5 s later.
+            QTimer::singleShot(0, &first, [&] { first.close(); });
+            QTimer::singleShot(1500, &second, [&, port] { QVERIFY(second.listen(port)); });
+            return ScriptedHttpServer::jsonResult(r.id, {});
+        });
+        const Run r = execOn(first.url(), {R"({"op":"ping"})", R"({"op":"sleep","ms":200})", callStep(u"write-thing"_s)});
+        QCOMPARE(r.lines.size(), 3);
+        const QJsonObject answer = r.lines.at(2);
+        // Refused at connect: the write never reached a server, so it is sent once it is back.
+        QCOMPARE(answer.value("result"_L1).toString(), u"after restart"_s);
+        QVERIFY2(!answer.value("outcome_uncertain"_L1).toBool(), r.out.constData());
+        QCOMPARE(answer.value("generation"_L1).toInt(), 2);
+        QCOMPARE(first.posts(u"tools/call"_s), 0);
+        QCOMPARE(second.posts(u"tools/call"_s), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHttpFaults)
+#include "tst_http_faults.moc"
