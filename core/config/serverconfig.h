@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "protocol/limits.h"
+
 #include "config/placeholderresolver.h"
 #include "protocol/error.h"
 
@@ -39,6 +41,9 @@ struct ServerConfig
     int initializeTimeoutMs = 30'000;
     int shutdownGraceMs = 500;         // after closing stdin, before SIGTERM
     int terminateGraceMs = 1'000;      // after SIGTERM, before SIGKILL
+    // The largest frame taken from this server (a stdio line, an SSE event, a JSON body);
+    // one over it fails its request (or drops that event), naming the limit.
+    qsizetype maxFrameBytes = Limits::DefaultMaxFrameBytes;
 
     // Recovery (RECOVERY.md): breaker policy, one time budget per user action for waiting on
     // a reconnect, an optional keepalive ping, and the user's per-tool replay overrides

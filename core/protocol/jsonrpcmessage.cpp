@@ -444,6 +444,110 @@ int JsonRpcMessage::jsonDepth(QByteArrayView text)
     return deepest;
 }
 
+std::optional<QJsonValue> JsonRpcMessage::leadingId(QByteArrayView head)
+{
+    // A small scanner of the top-level keys of a truncated object: it needs no complete
+    // frame, and gives up (nothing) on anything it does not understand.
+    qsizetype i = 0;
+    const qsizetype n = head.size();
+    auto ws = [&] {
+        while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+            ++i;
+    };
+    auto string = [&](QByteArray *out) -> bool { // at '"'; leaves i after the closing quote
+        ++i;
+        while (i < n && head[i] != '"') {
+            if (head[i] == '\\') {
+                if (++i >= n)
+                    return false;
+                if (out)
+                    out->append('\\');
+            }
+            if (out)
+                out->append(head[i]);
+            ++i;
+        }
+        if (i >= n)
+            return false;
+        ++i;
+        return true;
+    };
+    std::optional<QJsonValue> id;
+    ws();
+    if (i >= n || head[i] != '{')
+        return std::nullopt;
+    ++i;
+    for (;;) {
+        ws();
+        if (i >= n || head[i] != '"')
+            return std::nullopt;
+        QByteArray key;
+        if (!string(&key))
+            return std::nullopt;
+        ws();
+        if (i >= n || head[i] != ':')
+            return std::nullopt;
+        ++i;
+        ws();
+        if (i >= n)
+            return std::nullopt;
+        // A response: its id, when it came first. A request or notification from the server
+        // ("method") is not an answer to anything of ours, whatever its id.
+        if (key == "result" || key == "error")
+            return id;
+        if (key == "method")
+            return std::nullopt;
+        if (key == "id") {
+            if (head[i] == '"') {
+                QByteArray value;
+                if (!string(&value) || value.contains('\\'))
+                    return std::nullopt;
+                id = QJsonValue(QString::fromUtf8(value));
+            } else {
+                const qsizetype start = i;
+                if (head[i] == '-')
+                    ++i;
+                while (i < n && head[i] >= '0' && head[i] <= '9')
+                    ++i;
+                bool ok = false;
+                const qint64 v = head.sliced(start, i - start).toLongLong(&ok);
+                if (!ok)
+                    return std::nullopt;
+                id = QJsonValue(v);
+            }
+        } else if (head[i] == '"') { // skip this key's value: a string, a bracketed value, a scalar
+            if (!string(nullptr))
+                return std::nullopt;
+        } else if (head[i] == '{' || head[i] == '[') {
+            int depth = 0;
+            while (i < n) {
+                const char c = head[i];
+                if (c == '"') {
+                    if (!string(nullptr))
+                        return std::nullopt;
+                    continue;
+                }
+                if (c == '{' || c == '[')
+                    ++depth;
+                else if ((c == '}' || c == ']') && --depth == 0) {
+                    ++i;
+                    break;
+                }
+                ++i;
+            }
+            if (depth != 0)
+                return std::nullopt;
+        } else {
+            while (i < n && head[i] != ',' && head[i] != '}')
+                ++i;
+        }
+        ws();
+        if (i >= n || head[i] != ',')
+            return std::nullopt;
+        ++i;
+    }
+}
+
 std::optional<JsonRpcMessage::Envelope> JsonRpcMessage::peekEnvelope(QByteArrayView frame)
 {
     JsonScanner s(frame);

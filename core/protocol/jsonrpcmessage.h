@@ -52,6 +52,10 @@ public:
         QJsonValue id = QJsonValue(QJsonValue::Undefined);
     };
     static std::optional<Envelope> peekEnvelope(QByteArrayView frame);
+    // The id of the response whose first bytes these are (a frame cut short because it was
+    // over a size limit), when it is written before "result" or "error", as every SDK
+    // writes it; nothing otherwise. Only a top-level integer or string id counts.
+    static std::optional<QJsonValue> leadingId(QByteArrayView head);
     static JsonRpcMessage fromJson(const QJsonObject &object, Error *error);
     // How deeply objects and arrays nest in `text` (0 for a scalar), counting brackets
     // outside strings only; one fast pass, whether or not the text is valid JSON.

@@ -32,8 +32,12 @@ QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
         // A whole line can arrive in one read: it is held to the limit exactly as one that
         // grew over several reads, so where reads end never decides what is dropped.
         const bool oversized = end - start > m_maxLine;
-        if (oversized)
+        if (oversized) {
+            // m_discarding may have dropped this line's start already (then it was counted).
             ++m_oversized;
+            if (m_heads.size() < 64)
+                m_heads.append(m_buffer.sliced(start, std::min(HeadBytes, end - start)));
+        }
         if (!oversized && start == 0 && nl == m_buffer.size() - 1) {
             // The buffer is exactly one line (a large frame usually is): hand the buffer
             // itself over instead of copying megabytes out of it.
@@ -55,6 +59,8 @@ QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
     // A CR at the very end may be the first half of a CRLF, not part of the line.
     const qsizetype partial = m_buffer.size() - (m_buffer.endsWith('\r') ? 1 : 0);
     if (partial > m_maxLine) {
+        if (m_heads.size() < 64)
+            m_heads.append(m_buffer.left(HeadBytes));
         m_buffer.clear();
         m_scanned = 0;
         m_discarding = true;

@@ -7,6 +7,8 @@
 #include <QList>
 #include <QString>
 
+#include <utility>
+
 namespace Sonde {
 
 // Splits a byte stream into newline-delimited frames (MCP stdio framing). Buffers partial
@@ -37,6 +39,10 @@ public:
     // The same, as the message to show: empty when nothing was dropped, otherwise e.g.
     // "a stdout line is over the 64 MiB frame limit; dropped" for what = "stdout line".
     QString takeOversizedError(const QString &what = QStringLiteral("line"));
+    // The first bytes (at most HeadBytes) of each line dropped since the last call: enough to
+    // tell which request an oversized answer belonged to (JsonRpcMessage::leadingId).
+    QList<QByteArray> takeOversizedHeads() { return std::exchange(m_heads, {}); }
+    static constexpr qsizetype HeadBytes = 4096;
 
 private:
     QByteArray m_buffer;
@@ -44,6 +50,7 @@ private:
     qsizetype m_maxLine;
     bool m_discarding = false;
     int m_oversized = 0;
+    QList<QByteArray> m_heads;
 };
 
 } // namespace Sonde

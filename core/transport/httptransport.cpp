@@ -2,6 +2,7 @@
 #include "transport/httptransport.h"
 
 #include "protocol/jsonrpcmessage.h"
+#include "protocol/limits.h"
 #include "transport/oneshotbody.h"
 #include "util/clock.h"
 #include "util/logging.h"
@@ -18,7 +19,6 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-static constexpr qsizetype MaxBodyBytes = 256 * 1024 * 1024;
 static constexpr int MaxResumes = 5;
 static constexpr int DefaultRetryMs = 1000;
 // An idle pooled connection is dropped after this long instead of Qt's 120 s. Servers close
@@ -94,6 +94,7 @@ QNetworkRequest HttpTransport::request(const QUrl &url, bool sse) const
 
 QNetworkReply *HttpTransport::track(QNetworkReply *reply, Stream stream)
 {
+    stream.sse.setMaxEventBytes(m_config.maxFrameBytes);
     m_streams.insert(reply, std::move(stream));
     connect(reply, &QNetworkReply::readyRead, this, [this, reply] { onReadyRead(reply); });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
@@ -189,10 +190,11 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
     }
     const QByteArray bytes = reply->readAll();
     if (!s.isSse) {
-        if (s.body.size() + bytes.size() > MaxBodyBytes) {
+        if (s.body.size() + bytes.size() > m_config.maxFrameBytes) {
+            const Stream copy = s;
             s.abandoned = true;
-            reply->abort();
-            failRequest(s, Error::protocol(u"the answer is over %1 MiB; dropped"_s.arg(MaxBodyBytes >> 20)));
+            reply->abort(); // may finish (and erase) the stream at once: `copy` outlives it
+            failRequest(copy, Error::protocol(Limits::oversizedMessage(1, u"a JSON body"_s, u"JSON bodies"_s, m_config.maxFrameBytes)));
             return;
         }
         s.body.append(bytes);
@@ -201,6 +203,7 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
     const QList<SseEvent> events = s.sse.feed(bytes);
     if (s.kind == Stream::Kind::Get)
         m_getLastEventId = s.sse.lastEventId();
+    const QString oversized = s.sse.takeOversizedError();
     // Delivering a frame can make the session send (and so insert into m_streams) at once:
     // look the stream up again for every event instead of holding a reference.
     for (const SseEvent &e : events) {
@@ -232,6 +235,18 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
         if (current == m_streams.end())
             return; // abandoned or closed while delivering
         deliver(*current, e.data);
+    }
+    if (!oversized.isEmpty()) {
+        Q_EMIT frameDropped(oversized);
+        const auto current = m_streams.find(reply);
+        if (current != m_streams.end() && !current->requestId.isUndefined() && !current->answered) {
+            // The event over the limit was most likely the answer (progress and questions are
+            // small): fail the request now, naming the limit, rather than at its timeout.
+            const Stream copy = *current;
+            current->abandoned = true;
+            reply->abort();
+            failRequest(copy, Error::protocol(u"%1 (on the stream of this request)"_s.arg(oversized)));
+        }
     }
 }
 
@@ -607,24 +622,51 @@ void HttpTransport::close()
     if (m_closing)
         return;
     m_closing = true;
+    // Notifications and answers on their way (notifications/cancelled for the calls a
+    // shutdown abandons) are let through: aborted, they would tell the server nothing. The
+    // DELETE waits for them (at most 500 ms), or the server could read the cancel after
+    // the session is gone.
+    QList<QNetworkReply *> notifying;
     const QList<QNetworkReply *> replies = m_streams.keys();
     for (QNetworkReply *r : replies) {
-        m_streams[r].abandoned = true;
+        const auto it = m_streams.find(r);
+        if (it == m_streams.end())
+            continue;
+        if (it->kind == Stream::Kind::Post && it->requestId.isUndefined() && !it->abandoned) {
+            notifying.append(r);
+            continue;
+        }
+        it->abandoned = true;
         r->abort();
     }
-    if (m_mode == Mode::Streamable && !m_sessionId.isEmpty() && m_nam) {
-        Stream s;
-        s.kind = Stream::Kind::Delete;
-        QNetworkRequest r = request(m_config.url, false);
-        QNetworkReply *reply = track(m_nam->deleteResource(r), std::move(s));
-        // A server that never answers the DELETE must not hold the shutdown.
-        m_deleteTimer = new QTimer(this);
-        m_deleteTimer->setSingleShot(true);
-        connect(m_deleteTimer, &QTimer::timeout, reply, &QNetworkReply::abort);
-        m_deleteTimer->start(2000);
+    auto proceed = [this, done = std::make_shared<bool>(false)] {
+        if (std::exchange(*done, true) || m_finished)
+            return;
+        if (m_mode == Mode::Streamable && !m_sessionId.isEmpty() && m_nam) {
+            Stream s;
+            s.kind = Stream::Kind::Delete;
+            QNetworkRequest r = request(m_config.url, false);
+            QNetworkReply *reply = track(m_nam->deleteResource(r), std::move(s));
+            // A server that never answers the DELETE must not hold the shutdown.
+            m_deleteTimer = new QTimer(this);
+            m_deleteTimer->setSingleShot(true);
+            connect(m_deleteTimer, &QTimer::timeout, reply, &QNetworkReply::abort);
+            m_deleteTimer->start(2000);
+            return;
+        }
+        finish(Error());
+    };
+    if (notifying.isEmpty()) {
+        proceed();
         return;
     }
-    finish(Error());
+    auto remaining = std::make_shared<qsizetype>(notifying.size());
+    for (QNetworkReply *r : notifying)
+        connect(r, &QNetworkReply::finished, this, [remaining, proceed] {
+            if (--*remaining == 0)
+                proceed();
+        });
+    QTimer::singleShot(500, this, proceed);
 }
 
 void HttpTransport::abort()

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "transport/stdiotransport.h"
 
+#include "protocol/jsonrpcmessage.h"
+#include "protocol/limits.h"
+
 #include "util/clock.h"
 #include "util/logging.h"
 
@@ -13,6 +16,9 @@ namespace Sonde {
 StdioTransport::StdioTransport(const ServerConfig &config, const Clock &clock, QObject *parent)
     : Transport(parent), m_config(config), m_clock(clock)
 {
+    m_stdout.setMaxLineBytes(config.maxFrameBytes);
+    // stderr is read for people: a line that long is cut by the limit like any frame.
+    m_stderr.setMaxLineBytes(config.maxFrameBytes);
 }
 
 StdioTransport::~StdioTransport()
@@ -156,8 +162,16 @@ void StdioTransport::close()
 void StdioTransport::onReadyReadStdout()
 {
     const QList<QByteArray> lines = m_stdout.feed(m_process->readAllStandardOutput());
-    if (const int dropped = m_stdout.takeOversizedCount())
-        Q_EMIT frameDropped(u"%1 stdout line(s) over the size limit dropped"_s.arg(dropped));
+    const QList<QByteArray> heads = m_stdout.takeOversizedHeads();
+    if (const QString why = m_stdout.takeOversizedError(u"stdout line"_s); !why.isEmpty()) {
+        Q_EMIT frameDropped(why);
+        // An answer too large to take fails its own request now, with the limit named, instead
+        // of leaving it to time out.
+        for (const QByteArray &head : heads)
+            if (const std::optional<QJsonValue> id = JsonRpcMessage::leadingId(head))
+                Q_EMIT requestFailed(*id, Error::protocol(
+                    u"the answer is over the %1 frame limit (a stdout line); dropped"_s.arg(Limits::describeBytes(m_config.maxFrameBytes))));
+    }
     for (const QByteArray &line : lines)
         Q_EMIT frameReceived(line);
 }

@@ -313,6 +313,25 @@ private Q_SLOTS:
         QCOMPARE(store.entry(store.size() - 1).latencyMs, qint64(-1));
     }
 
+    void theStoreIsBoundedInBytesAndKeepsTheNewestEvent()
+    {
+        TranscriptStore store(1000, nullptr, 10'000); // 1000 events, but 10,000 bytes
+        QSignalSpy dropped(&store, &TranscriptStore::rowsDropped);
+        const QByteArray big(3000, 'x');
+        for (int i = 0; i < 10; ++i)
+            store.append({wire(i, Direction::Incoming, big)});
+        QVERIFY2(store.bytes() <= 10'000, qPrintable(QString::number(store.bytes())));
+        QVERIFY(store.size() <= 3);
+        QVERIFY(!dropped.isEmpty());
+        QCOMPARE(store.event(store.size() - 1).timeMs, T0 + 9); // the newest is there
+        // One event larger than the whole bound is still kept, alone.
+        store.append({wire(20, Direction::Incoming, QByteArray(50'000, 'y'))});
+        QCOMPARE(store.size(), 1);
+        QCOMPARE(store.event(0).timeMs, T0 + 20);
+        store.clear();
+        QCOMPARE(store.bytes(), 0);
+    }
+
     void eachEventGetsASummary_data()
     {
         QTest::addColumn<TranscriptEvent>("event");

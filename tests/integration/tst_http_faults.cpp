@@ -215,6 +215,66 @@ private Q_SLOTS:
         QCOMPARE(r.lines.at(1).value("generation"_L1).toInt(), 2);
     }
 
+    void aFrameOverTheLimitFailsOnlyItsRequestNamingTheLimit_data()
+    {
+        QTest::addColumn<QString>("route");
+        QTest::addColumn<QString>("expect");
+        QTest::newRow("a stdio line") << u"stdio"_s << u"over the 1 MiB frame limit (a stdout line)"_s;
+        QTest::newRow("a JSON body") << u"http-json"_s << u"a JSON body is over the 1 MiB frame limit"_s;
+        QTest::newRow("an SSE event") << u"http-sse"_s << u"an SSE event is over the 1 MiB frame limit"_s;
+    }
+    void aFrameOverTheLimitFailsOnlyItsRequestNamingTheLimit()
+    {
+        QFETCH(QString, route);
+        QFETCH(QString, expect);
+        ScriptedHttpServer scripted;
+        DemoHttpServer demo;
+        QStringList connection;
+        QByteArray bigCall = R"({"op":"call","tool":"big-answer","args":{"bytes":3000000}})";
+        if (route == "stdio"_L1) {
+            connection = {u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)};
+        } else if (route == "http-json"_L1) {
+            QVERIFY(demo.start());
+            connection = {u"--url"_s, demo.url()};
+        } else {
+            QVERIFY(scripted.listen());
+            scripted.on(u"tools/call"_s, [](const ScriptedHttpServer::Request &r) -> QByteArray {
+                if (r.tool != "read-thing"_L1) // the big one: one event of 3 MB on an SSE answer
+                    return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+                           "event: message\ndata: " + QByteArray(3'000'000, 'x') + "\n\n";
+                return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"after"_s));
+            });
+            connection = {u"--url"_s, scripted.url()};
+            bigCall = callStep(u"write-thing"_s);
+        }
+        QByteArray input = bigCall + '\n' + (route == "http-sse"_L1 ? callStep(u"read-thing"_s) : QByteArray(R"({"op":"ping"})")) + '\n';
+        Run r = cli(connection + QStringList{u"--quiet"_s, u"--max-frame-mb"_s, u"1"_s, u"exec"_s}, input);
+        r.lines = jsonLines(r.out);
+        QCOMPARE(r.lines.size(), 2);
+        QVERIFY2(r.lines[0].value("error"_L1).toString().contains(expect), r.out.constData());
+        QVERIFY(r.lines[0].value("elapsed_ms"_L1).toInt() < 10'000); // at once, not at the timeout
+        QVERIFY2(!r.lines[1].contains("error"_L1), r.out.constData()); // and the session goes on
+        QCOMPARE(r.lines[1].value("generation"_L1).toInt(), 1);
+    }
+
+    void aResponseHeaderOfEightMegabytesEndsAtTheRequestTimeout()
+    {
+        // Qt 6.4 stops buffering a header past its own bound (sonde-cli stays at 22 MiB RSS
+        // against an 8 MiB header) but reports no error: the request's timeout ends it.
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        server.on(u"initialize"_s, [](const ScriptedHttpServer::Request &r) {
+            return ScriptedHttpServer::jsonResult(r.id, {}, "X-Huge: " + QByteArray(8 * 1024 * 1024, 'h') + "\r\n");
+        });
+        QElapsedTimer t;
+        t.start();
+        const Run r = cli({u"--url"_s, server.url(), u"--timeout"_s, u"2"_s, u"info"_s});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(t.elapsed() < 15'000, "bounded by the timeout");
+        QVERIFY2(r.err.contains("timed out"), r.err.left(2000).constData());
+        QVERIFY2(r.err.size() < 2000, r.err.left(2000).constData());
+    }
+
     void aCallToAServerThatIsDownWaitsForItAndIsSentOnce()
     {
         ScriptedHttpServer first;

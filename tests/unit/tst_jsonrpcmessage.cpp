@@ -16,6 +16,29 @@ class TestJsonRpcMessage : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void leadingIdNamesTheRequestOfACutAnswer_data()
+    {
+        QTest::addColumn<QByteArray>("head");
+        QTest::addColumn<QJsonValue>("id"); // Undefined: none
+        QTest::newRow("an SDK answer cut inside its result") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":42,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"xxxx") << QJsonValue(42);
+        QTest::newRow("a string id") << QByteArray("{\"id\":\"abc\",\"jsonrpc\":\"2.0\",\"error\":{\"code\":1") << QJsonValue(u"abc"_s);
+        QTest::newRow("a negative id with spaces") << QByteArray(" { \"jsonrpc\" : \"2.0\" , \"id\" : -7 , \"result\" : [") << QJsonValue(-7);
+        QTest::newRow("an id written after the result is not found") << QByteArray("{\"jsonrpc\":\"2.0\",\"result\":{\"a\":1},\"id\":3") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("a server request is not an answer") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"sampling/createMessage\",\"params\":{") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("a nested id is not the id") << QByteArray("{\"jsonrpc\":\"2.0\",\"meta\":{\"id\":9},\"result\":{") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("cut before the result starts") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":5") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("not an object") << QByteArray("[1,2,3") << QJsonValue(QJsonValue::Undefined);
+    }
+    void leadingIdNamesTheRequestOfACutAnswer()
+    {
+        QFETCH(QByteArray, head);
+        QFETCH(QJsonValue, id);
+        const std::optional<QJsonValue> got = JsonRpcMessage::leadingId(head);
+        QCOMPARE(got.has_value(), !id.isUndefined());
+        if (got)
+            QCOMPARE(*got, id);
+    }
+
     void parses_data()
     {
         QTest::addColumn<QByteArray>("frame");

@@ -10,6 +10,29 @@ class TestLineFramer : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void theHeadOfADroppedLineIsKeptToNameItsRequest_data()
+    {
+        QTest::addColumn<int>("chunk");
+        QTest::newRow("the line in one read") << 1;
+        QTest::newRow("the line in 100-byte reads") << 100;
+    }
+    void theHeadOfADroppedLineIsKeptToNameItsRequest()
+    {
+        QFETCH(int, chunk);
+        LineFramer f(1000);
+        const QByteArray big = "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":\"" + QByteArray(5000, 'x') + "\"}\n{\"small\":1}\n";
+        QList<QByteArray> lines;
+        const int step = chunk == 1 ? int(big.size()) : chunk;
+        for (qsizetype i = 0; i < big.size(); i += step)
+            lines += f.feed(big.mid(i, step));
+        QCOMPARE(lines, QList<QByteArray>{QByteArray("{\"small\":1}")});
+        const QList<QByteArray> heads = f.takeOversizedHeads();
+        QCOMPARE(heads.size(), 1);
+        QVERIFY(heads.first().startsWith("{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":\""));
+        QVERIFY(heads.first().size() <= LineFramer::HeadBytes);
+        QVERIFY(f.takeOversizedHeads().isEmpty());
+    }
+
     void framesChunks_data()
     {
         QTest::addColumn<QList<QByteArray>>("chunks");

@@ -223,10 +223,11 @@ Message summarizeMessage(const QJsonObject &o)
 
 } // namespace
 
-TranscriptStore::TranscriptStore(int capacity, QObject *parent)
+TranscriptStore::TranscriptStore(int capacity, QObject *parent, qint64 capacityBytes)
     : QObject(parent)
     , m_capacity(qMax(1, capacity))
     , m_dropChunk(qMax(1, m_capacity / 10))
+    , m_capacityBytes(qMax<qint64>(1, capacityBytes))
 {
 }
 
@@ -324,6 +325,19 @@ void TranscriptStore::append(const TranscriptBatch &batch)
     const qsizetype over = m_events.size() + incoming - m_capacity;
     if (over > 0)
         dropFront(int(qMin<qsizetype>(m_events.size(), qMax<qsizetype>(over, m_dropChunk))));
+    qint64 incomingBytes = 0;
+    for (qsizetype i = skip; i < batch.size(); ++i)
+        incomingBytes += batch.at(i).raw.size();
+    if (m_bytes + incomingBytes > m_capacityBytes && !m_events.isEmpty()) {
+        // Drop from the front until the batch fits, and a tenth more, so that a stream of large
+        // answers does not pay a drop per batch.
+        const qint64 target = m_bytes + incomingBytes - m_capacityBytes + m_capacityBytes / 10;
+        qint64 freed = 0;
+        int count = 0;
+        while (count < m_events.size() && freed < target)
+            freed += m_events.at(count++).raw.size();
+        dropFront(count);
+    }
 
     const int first = size();
     bool newServer = false;
@@ -332,6 +346,7 @@ void TranscriptStore::append(const TranscriptBatch &batch)
         QString idKey;
         m_entries.append(summarize(e, &idKey));
         m_events.append(e);
+        m_bytes += e.raw.size();
         if (!m_serverSet.contains(e.server)) {
             m_serverSet.insert(e.server);
             m_servers.append(e.server);
@@ -351,6 +366,8 @@ void TranscriptStore::dropFront(int count)
         return;
     // QList drops from the front by moving its begin pointer; the pass over the pairs below is
     // paid once per chunk, which keeps appends O(1) amortized.
+    for (int i = 0; i < count; ++i)
+        m_bytes -= m_events.at(i).raw.size();
     m_events.remove(0, count);
     m_entries.remove(0, count);
     m_dropped += count;
@@ -368,6 +385,7 @@ void TranscriptStore::clear()
     const bool hadServers = !m_servers.isEmpty();
     m_events.clear();
     m_entries.clear();
+    m_bytes = 0;
     m_pending.clear();
     m_servers.clear();
     m_serverSet.clear();

@@ -17,7 +17,8 @@ namespace Sonde {
 // parse JSON again. JSON-RPC requests are paired with their responses here (per server,
 // generation and id, in the right direction) and the response gets the latency.
 // When full, the oldest events are dropped in chunks (capacity / 10) so an append stays O(1)
-// amortized. Thread: GUI (asserted). Owned by whoever owns the transcript view; models only
+// amortized. It is bounded in bytes too (the raw frames it holds): 200,000 events of a few
+// hundred bytes fit, 200,000 answers of 50 MB would not; the newest event is always kept. Thread: GUI (asserted). Owned by whoever owns the transcript view; models only
 // observe it. Emits rowsDropped (from the front) before rowsAppended for the same batch,
 // and reset after clear().
 class TranscriptStore : public QObject
@@ -25,6 +26,7 @@ class TranscriptStore : public QObject
     Q_OBJECT
 public:
     static constexpr int DefaultCapacity = 200000;
+    static constexpr qint64 DefaultCapacityBytes = qint64(256) * 1024 * 1024;
 
     // What the views need to know about one event without parsing it again.
     struct Entry
@@ -40,9 +42,13 @@ public:
     };
     static constexpr int SummaryMaxChars = 160;
 
-    explicit TranscriptStore(int capacity = DefaultCapacity, QObject *parent = nullptr);
+    explicit TranscriptStore(int capacity = DefaultCapacity, QObject *parent = nullptr,
+                             qint64 capacityBytes = DefaultCapacityBytes);
 
     int capacity() const { return m_capacity; }
+    qint64 capacityBytes() const { return m_capacityBytes; }
+    // The raw bytes held (frames, stderr lines): what the byte bound counts.
+    qint64 bytes() const { return m_bytes; }
     int size() const { return int(m_events.size()); }
     const TranscriptEvent &event(int row) const { return m_events.at(row); }
     const Entry &entry(int row) const { return m_entries.at(row); }
@@ -69,6 +75,8 @@ private:
 
     int m_capacity;
     int m_dropChunk;
+    qint64 m_capacityBytes;
+    qint64 m_bytes = 0;
     QList<TranscriptEvent> m_events;
     QList<Entry> m_entries;
     // Rows shift when the front is dropped; pending requests are kept by sequence number
