@@ -235,6 +235,8 @@ void ServerSession::restart(const QString &cause, bool politely)
     }
     if (m_restarting)
         return;
+    if (!politely && drainAndStartAgain())
+        return;
     m_restarting = true;
     failAll(Error::transport(u"aborted by a reconnect teardown (%1)"_s.arg(cause), Error::Condition::Closed));
     setState(SessionSnapshot::State::Closing);
@@ -242,6 +244,52 @@ void ServerSession::restart(const QString &cause, bool politely)
         m_transport->close();
     else if (m_transport)
         m_transport->abort();
+}
+
+bool ServerSession::drainAndStartAgain()
+{
+    // Streamable HTTP: the requests in flight on the dead session are not torn down. Each
+    // gets its own answer from the server (an expired session: 404, so it never ran and is
+    // sent again; or its real result), instead of "aborted by a reconnect teardown", which
+    // for a write could only be "outcome uncertain". Their ids stay pending in this session,
+    // and ids are never reused, so the answers find their callers whichever transport
+    // brings them. The new session starts at once beside it.
+    Transport *old = m_transport;
+    disconnect(old, &Transport::closed, this, &ServerSession::onTransportClosed);
+    disconnect(old, &Transport::opened, this, &ServerSession::onTransportOpened);
+    disconnect(old, &Transport::connectionLost, this, nullptr);
+    const SessionSnapshot::State before = m_state;
+    m_state = SessionSnapshot::State::Closing; // the handlers below must not act on `old`
+    if (!old->drain()) {
+        connect(old, &Transport::closed, this, &ServerSession::onTransportClosed);
+        connect(old, &Transport::opened, this, &ServerSession::onTransportOpened);
+        connect(old, &Transport::connectionLost, this, [this](const Error &error) {
+            record(TranscriptEvent::Direction::Lifecycle, {}, u"connection-lost"_s, error.toJson());
+            Q_EMIT connectionLost(error);
+        });
+        m_state = before;
+        return false;
+    }
+    m_transport = nullptr;
+    m_lastTransportDetails = old->details();
+    connect(old, &Transport::closed, this, [this, old, generation = m_generation] {
+        record(TranscriptEvent::Direction::Lifecycle, {}, u"drained"_s, {{"generation"_L1, generation}});
+        old->deleteLater();
+    });
+    // A handshake in flight belonged to the old session: its answer must not initialize the
+    // new one.
+    const QList<PendingRequests::Entry> all = m_pending.takeAll();
+    for (const PendingRequests::Entry &e : all) {
+        if (e.method == "initialize"_L1) {
+            if (const ResponseHandler h = m_handlers.take(JsonRpcMessage::idKey(e.id)))
+                h({}, Error::transport(u"replaced by a new session"_s, Error::Condition::Closed));
+        } else {
+            m_pending.add(e);
+        }
+    }
+    m_state = SessionSnapshot::State::Closed;
+    start();
+    return true;
 }
 
 Error ServerSession::injectFault(const Fault &fault)

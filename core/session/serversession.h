@@ -92,6 +92,8 @@ private:
     void onFrame(const QByteArray &frame);
     void processFrame(const QByteArray &frame);
     void onTransportClosed(const Error &reason);
+    // restart() on a route whose requests are independent (Transport::drain): true if done.
+    bool drainAndStartAgain();
     void handleMessage(const JsonRpcMessage &message);
     void handleNotification(const JsonRpcMessage &message);
     void handleInitializeAnswer(const JsonRpcMessage &response, const Error &error);

@@ -12,6 +12,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QScopeGuard>
 #include <QTimer>
 #include <QUuid>
 
@@ -328,6 +329,8 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         return;
     Stream s = *it;
     m_streams.erase(it);
+    // Whichever way this stream ends, a draining transport closes after its last request.
+    const auto drained = qScopeGuard([this] { finishDrainIfDone(); });
     if (s.abandoned || m_finished)
         return;
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -356,7 +359,7 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         finish(Error());
         return;
     }
-    if (m_closing)
+    if (m_closing && !m_draining)
         return;
 
     const QString where = s.kind == Stream::Kind::LegacyPost ? m_legacyEndpoint.toString() : m_config.url.toString();
@@ -667,6 +670,42 @@ void HttpTransport::close()
                 proceed();
         });
     QTimer::singleShot(500, this, proceed);
+}
+
+bool HttpTransport::drain()
+{
+    if (m_mode != Mode::Streamable || m_finished || m_closing)
+        return false;
+    m_draining = true;
+    m_closing = true; // no new frames; and the GET stream is not reopened
+    const QList<QNetworkReply *> replies = m_streams.keys();
+    for (QNetworkReply *r : replies) {
+        auto it = m_streams.find(r);
+        if (it == m_streams.end() || it->kind == Stream::Kind::Post || it->kind == Stream::Kind::Resume)
+            continue;
+        it->abandoned = true;
+        r->abort();
+    }
+    Q_EMIT lifecycleEvent(u"draining"_s, {{"requests_in_flight"_L1, int(m_streams.size())},
+                                          {"delete"_L1, u"not sent: the session is being replaced"_s}});
+    // A server that never answers must not keep this transport forever; the requests' own
+    // timeouts fail them in the session long before.
+    QTimer::singleShot(m_config.maxRequestTotalMs, this, [this] {
+        if (!m_finished)
+            abort();
+    });
+    finishDrainIfDone();
+    return true;
+}
+
+void HttpTransport::finishDrainIfDone()
+{
+    if (!m_draining || m_finished)
+        return;
+    for (const Stream &s : std::as_const(m_streams))
+        if (!s.abandoned && (s.kind == Stream::Kind::Post || s.kind == Stream::Kind::Resume))
+            return;
+    finish(Error());
 }
 
 void HttpTransport::abort()

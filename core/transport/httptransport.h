@@ -42,6 +42,7 @@ public:
     void send(const QByteArray &frame) override;
     void close() override;
     void abort() override;
+    bool drain() override;
     bool isOpen() const override;
     QJsonObject details() const override;
     void setProtocolVersion(const QString &version) override;
@@ -89,6 +90,7 @@ private:
     void deliver(Stream &stream, const QByteArray &data);
     void failRequest(const Stream &stream, const Error &error);
     void finish(const Error &reason);
+    void finishDrainIfDone();
 
     ServerConfig m_config;
     const Clock &m_clock;
@@ -114,6 +116,7 @@ private:
     bool m_getWasOpen = false;
     bool m_open = false;
     bool m_closing = false;
+    bool m_draining = false;
     bool m_finished = false;
 };
 

@@ -189,6 +189,30 @@ private Q_SLOTS:
         QCOMPARE(answer.value("replayed"_L1).toBool(), replayed && answer.value("attempts"_L1).toInt() == 2);
     }
 
+    void twoCallsInFlightWhenTheSessionExpiresAreEachAnsweredByTheServer()
+    {
+        // Both POSTs meet the expired session (404: neither ran). The first 404 starts the
+        // reconnect; the second call is not torn down with the old session (which would make
+        // the write "uncertain") but gets its own 404, so both are sent again once.
+        QTemporaryDir dir;
+        const QString stateFile = dir.filePath(u"state.json"_s);
+        DemoHttpServer http;
+        QVERIFY(http.start(stateFile));
+        const Run r = exec({u"--url"_s, http.url()},
+                           {R"({"op":"ping"})", R"({"op":"fault","kind":"expire-session"})",
+                            R"({"op":"call","tool":"get-counter","async":true})",
+                            R"({"op":"call","tool":"increment-counter"})"});
+        QVERIFY2(r.lines.size() == 4, r.err.constData());
+        for (const QJsonObject &a : r.lines.mid(2)) {
+            const QByteArray shown = QJsonDocument(a).toJson();
+            QVERIFY2(!a.contains("error"_L1), shown.constData());
+            QCOMPARE(a.value("rule"_L1).toString(), u"http-404-with-session"_s);
+            QVERIFY(a.value("replayed"_L1).toBool());
+            QCOMPARE(a.value("generation"_L1).toInt(), 2); // one reconnect for both
+        }
+        QCOMPARE(counterOnServer(stateFile), 1);
+    }
+
     void readsRecoverTransparentlyAfterTheReferenceServerLosesTheSession()
     {
         EverythingServer server(u"streamableHttp"_s);
