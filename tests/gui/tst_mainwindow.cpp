@@ -166,6 +166,31 @@ private Q_SLOTS:
         QCOMPARE(bar->value(), 1000);
     }
 
+    void replacingTheServerUnderARunningCallEndsThatCallAndTheNextOneRuns()
+    {
+        // The window has one call in flight at a time: a call whose answer never came (its
+        // server was replaced or removed) used to block every later call.
+        QVERIFY(tools()->selectTool(u"slow-task"_s));
+        auto *duration = tools()->findChild<QLineEdit *>(u"field:duration_ms"_s);
+        duration->clear();
+        QTest::keyClicks(duration, u"30000"_s);
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        auto *bar = tools()->findChild<QProgressBar *>(u"progressBar"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->value() > 0, 10000); // running on the server
+        ServerConfig demo;
+        demo.name = u"demo"_s;
+        demo.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+        m_window->addServer(demo); // what Edit does with the same name
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"closed"_s) || !tools()->bannerText().isEmpty()
+                                     || tools()->resultText().contains(u"cancel"_s, Qt::CaseInsensitive), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19, 10000);
+        QVERIFY(tools()->selectTool(u"echo"_s));
+        QTest::keyClicks(tools()->findChild<QLineEdit *>(u"field:message"_s), u"after the edit"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(button(tools(), u"callButton"_s)->isEnabled(), 10000);
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: after the edit"_s, 10000);
+    }
+
     void anExpiryAfterDispatchShowsTheUncertainBannerAndANewGeneration()
     {
         QCOMPARE(m_window->sessionPanel()->shownGeneration(), 1);
