@@ -15,6 +15,7 @@
 #include "transcriptstore.h"
 
 #include <QAction>
+#include <QCloseEvent>
 #include <QDateTime>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -198,6 +199,8 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     connect(call, &QShortcut::activated, m_tools, &ToolsPanel::requestCall);
     auto *cancel = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     connect(cancel, &QShortcut::activated, this, &MainWindow::cancelCall);
+    auto *quit = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q), this);
+    connect(quit, &QShortcut::activated, this, &QWidget::close);
     auto *reconnect = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
     connect(reconnect, &QShortcut::activated, m_session, &SessionPanel::reconnectRequested);
     auto *find = new QShortcut(QKeySequence::Find, this);
@@ -223,6 +226,36 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
 MainWindow::~MainWindow()
 {
     m_host.setServerRequestHandler(nullptr);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_shutdownDone) {
+        QMainWindow::closeEvent(event);
+        return;
+    }
+    // Not yet: a server killed with its session open keeps the session (HTTP) or never
+    // hears that what it was doing is cancelled. The close comes again when they are done.
+    event->ignore();
+    startShutdown();
+}
+
+void MainWindow::startShutdown()
+{
+    if (std::exchange(m_shutdownStarted, true))
+        return;
+    hide();
+    connect(&m_host, &CoreHost::shutdownFinished, this, &MainWindow::finishShutdown);
+    QTimer::singleShot(ShutdownBoundMs, this, &MainWindow::finishShutdown);
+    m_host.shutdown();
+}
+
+void MainWindow::finishShutdown()
+{
+    if (std::exchange(m_shutdownDone, true))
+        return;
+    close();
+    Q_EMIT shutdownFinished();
 }
 
 void MainWindow::status(const QString &text)

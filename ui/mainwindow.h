@@ -35,11 +35,18 @@ class TranscriptStore;
 // The inspector's window: the workspace's servers on the left; for the selected one its
 // session, tools, health (breaker, history, faults) and log; the transcript of all servers.
 // It talks to the core only through CoreHost: queued calls out, value signals in.
+// Closing it (or Ctrl+Q) is quitting: it hides, shuts every session down (cancel, DELETE,
+// stdin, SIGTERM) with the event loop running, and closes for good, emitting
+// shutdownFinished(), once the core is done or ShutdownBoundMs passed.
 // Thread: GUI. Owns the stores and panels; the host is the application's.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
+    // The core's own steps fit in it: an HTTP DELETE is given 2 s, a stdio server 500 ms
+    // after its stdin closes and 1 s after SIGTERM; what is still open then is killed.
+    static constexpr int ShutdownBoundMs = 3000;
+
     explicit MainWindow(CoreHost &host, QWidget *parent = nullptr);
     ~MainWindow() override;
 
@@ -64,7 +71,16 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     GuiServerRequestHandler *requestHandler() const { return m_handler; }
 
+Q_SIGNALS:
+    // The sessions are closed (or the bound passed) and the window is gone: time to quit.
+    void shutdownFinished();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
 private:
+    void startShutdown();
+    void finishShutdown();
     void onSessionChanged(const SessionSnapshot &s);
     void onCallFinished(const CallOutcome &o);
     void onNotification(const ServerNotification &n);
@@ -112,6 +128,8 @@ private:
     int m_skippedLog = 0;
     quint64 m_callTicket = 0;
     QString m_callServer;
+    bool m_shutdownStarted = false;
+    bool m_shutdownDone = false;
 };
 
 } // namespace Sonde

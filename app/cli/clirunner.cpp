@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QTimer>
 
+#include <csignal>
 #include <cstdio>
 
 using namespace Qt::StringLiterals;
@@ -24,6 +25,7 @@ CONNECTION: --command PROGRAM [--arg A]... [--env K=V]... [--cwd DIR]
           | --config FILE --server NAME
 OPTIONS:  --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
           --shutdown-grace MS (default 100)  --log-level LEVEL  --version  --help
+          --max-frame-mb N (default 64: the largest line, SSE event or JSON body taken)
           --breaker-threshold N  --breaker-cooldown S  --recovery-budget S  --ping-interval S
           --read-only TOOL ...  --write-capable TOOL ...   (replay overrides)
           --root URI|PATH ...  --sampling-text TEXT  --sampling-model NAME
@@ -71,7 +73,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         if (a == "--version"_L1) { o->version = true; *error = QString(); return false; }
         static const QStringList valueOptions = {
             u"--command"_s, u"--arg"_s, u"--env"_s, u"--cwd"_s, u"--url"_s, u"--header"_s, u"--config"_s,
-            u"--server"_s, u"--timeout"_s, u"--shutdown-grace"_s, u"--breaker-threshold"_s,
+            u"--server"_s, u"--timeout"_s, u"--shutdown-grace"_s, u"--max-frame-mb"_s, u"--breaker-threshold"_s,
             u"--breaker-cooldown"_s, u"--recovery-budget"_s, u"--ping-interval"_s, u"--read-only"_s,
             u"--write-capable"_s, u"--transcript"_s, u"--log-level"_s, u"--root"_s, u"--sampling-text"_s,
             u"--sampling-model"_s, u"--elicitation"_s, u"--url-elicitation"_s, u"--elicitation-content"_s};
@@ -102,6 +104,11 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             if (!ok || s <= 0) { *error = u"--timeout wants seconds > 0, got \"%1\""_s.arg(v); return false; }
             o->server.requestTimeoutMs = int(s * 1000);
             o->server.initializeTimeoutMs = int(s * 1000);
+        } else if (a == "--max-frame-mb"_L1) {
+            bool ok = false;
+            const double mb = v.toDouble(&ok);
+            if (!ok || mb <= 0 || mb > 4096) { *error = u"--max-frame-mb wants 0 < N <= 4096, got \"%1\""_s.arg(v); return false; }
+            o->server.maxFrameBytes = qsizetype(mb * 1024 * 1024);
         } else if (a == "--shutdown-grace"_L1) {
             bool ok = false;
             const int ms = v.toInt(&ok);
@@ -186,6 +193,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         c.requestTimeoutMs = flags.requestTimeoutMs;
         c.initializeTimeoutMs = flags.initializeTimeoutMs;
         c.shutdownGraceMs = flags.shutdownGraceMs;
+        c.maxFrameBytes = flags.maxFrameBytes;
         c.breakerThreshold = flags.breakerThreshold;
         c.breakerCooldownMs = flags.breakerCooldownMs;
         c.recoveryBudgetMs = flags.recoveryBudgetMs;
@@ -340,10 +348,7 @@ void CliRunner::start()
                                                      + ": " + e.raw.left(200) + '\n');
         }
     });
-    connect(m_host.get(), &CoreHost::shutdownFinished, this, [this] {
-        m_transcript.flush();
-        Q_EMIT finished(m_exitCode);
-    });
+    connect(m_host.get(), &CoreHost::shutdownFinished, this, &CliRunner::emitFinished);
     m_host->addServer(m_options.server);
 }
 
@@ -381,7 +386,8 @@ void CliRunner::reportViolation(const QByteArray &raw, const QByteArray &line)
     }
     if (!m_connected && m_connectError.contains(QString::fromUtf8(raw.trimmed())))
         return;
-    std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+    const QByteArray shown = masked(QString::fromUtf8(line)).toUtf8(); // a frame may carry a token
+    std::fwrite(shown.constData(), 1, size_t(shown.size()), stderr);
 }
 
 void CliRunner::call(const QString &method, const QJsonObject &params, Done done, bool)
@@ -692,7 +698,38 @@ void CliRunner::finish(int code)
     if (m_host)
         m_host->shutdown();
     else
-        Q_EMIT finished(code);
+        emitFinished();
+}
+
+void CliRunner::emitFinished()
+{
+    if (std::exchange(m_finishedSent, true))
+        return;
+    m_transcript.flush();
+    Q_EMIT finished(m_exitCode);
+}
+
+void CliRunner::interrupt(int signo)
+{
+    if (std::exchange(m_signal, signo))
+        return;
+    const QString name = signo == SIGINT ? u"SIGINT"_s : signo == SIGTERM ? u"SIGTERM"_s : u"signal %1"_s.arg(signo);
+    if (!m_options.quiet)
+        complain(u"%1: closing the session (at most %2 s; again to stop at once)"_s.arg(name).arg(SignalShutdownBoundMs / 1000));
+    // Queued before the shutdown, so the engine tells the server about each call before it
+    // closes the session. Their answers ("cancelled") are still printed, as whole lines.
+    if (m_host && !m_finishing) {
+        for (auto it = m_waiting.cbegin(); it != m_waiting.cend(); ++it)
+            m_host->cancel(it.key(), u"interrupted by %1"_s.arg(name));
+    }
+    finish(0);
+    m_exitCode = 128 + signo;
+    QTimer::singleShot(SignalShutdownBoundMs, this, [this] {
+        if (m_finishedSent)
+            return;
+        complain(u"the shutdown took over %1 s: leaving without waiting for it"_s.arg(SignalShutdownBoundMs / 1000));
+        emitFinished();
+    });
 }
 
 } // namespace Sonde

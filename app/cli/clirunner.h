@@ -39,13 +39,22 @@ struct CliOptions
 
 // Runs one CLI invocation on a CoreHost: connect, run the command (or exec steps), print
 // JSON on stdout, shut down, and report the exit code (0 ok, 1 error answer, 2 usage or
-// connection failure). Thread: the main thread.
+// connection failure, 128 + N after signal N). Thread: the main thread.
 class CliRunner : public QObject
 {
     Q_OBJECT
 public:
+    // How long a shutdown after SIGINT/SIGTERM may take before the process leaves anyway.
+    // The steps it bounds: notifications/cancelled for each call in flight; over HTTP, up
+    // to 500 ms for those to be taken, then the DELETE, answered within 2 s; over stdio,
+    // stdin closed, --shutdown-grace (100 ms), SIGTERM, 1 s, SIGKILL. Leaving earlier still
+    // leaves no orphan: the transports kill their children when destroyed.
+    static constexpr int SignalShutdownBoundMs = 3000;
+
     explicit CliRunner(CliOptions options, QObject *parent = nullptr);
     void start();
+    // A SIGINT or SIGTERM: cancel what is in flight, shut down (bounded), exit 128 + signo.
+    void interrupt(int signo);
 
 Q_SIGNALS:
     void finished(int exitCode);
@@ -76,6 +85,7 @@ private:
     static QJsonObject sampleArguments(const QJsonObject &inputSchema);
     void reportViolation(const QByteArray &raw, const QByteArray &line);
     void finish(int code);
+    void emitFinished();
     void print(const QJsonObject &o, bool compact);
 
     CliOptions m_options;
@@ -100,6 +110,8 @@ private:
     bool m_execFailed = false;
     bool m_connected = false;
     bool m_finishing = false;
+    bool m_finishedSent = false;
+    int m_signal = 0;
     int m_exitCode = 0;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sonde-cli: the headless front end on the same core as the GUI, for scripts and CI.
 #include "clirunner.h"
+#include "util/signalwatcher.h"
 
 #include <QCoreApplication>
 
@@ -58,6 +59,10 @@ int main(int argc, char **argv)
         s_defaultHandler = qInstallMessageHandler(quietMessageHandler);
     Sonde::CliRunner runner(options);
     QObject::connect(&runner, &Sonde::CliRunner::finished, &app, [](int code) { QCoreApplication::exit(code); });
+    // Ctrl-C or a service manager's SIGTERM closes the session as an ending would (cancel,
+    // DELETE, stdin, SIGTERM, SIGKILL) instead of leaving it open on the server.
+    Sonde::SignalWatcher watcher;
+    QObject::connect(&watcher, &Sonde::SignalWatcher::received, &runner, &Sonde::CliRunner::interrupt);
     runner.start();
     return app.exec();
 }

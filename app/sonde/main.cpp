@@ -6,6 +6,7 @@
 #include "serverlistmodel.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
+#include "util/signalwatcher.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -117,13 +118,25 @@ int main(int argc, char **argv)
             if (window.tabs()->currentWidget() == window.timeline())
                 window.timeline()->fitAll();
             window.grab().save(path);
-            QApplication::quit();
+            window.close();
         });
     }
+    // Quitting is the window's: it closes the sessions first, with the event loop running,
+    // within its bound, and says when the application may go.
+    QApplication::setQuitOnLastWindowClosed(false);
+    QObject::connect(&window, &Sonde::MainWindow::shutdownFinished, &app, &QApplication::quit, Qt::QueuedConnection);
+    // SIGTERM (a session manager, systemd, kill) and Ctrl-C in the terminal quit the same way.
+    int stoppedBy = 0;
+    Sonde::SignalWatcher watcher;
+    QObject::connect(&watcher, &Sonde::SignalWatcher::received, &window, [&](int signo) {
+        stoppedBy = signo;
+        window.close();
+    });
     QObject::connect(&app, &QApplication::aboutToQuit, &window, [&] {
         if (!parser.isSet(fresh) && !parser.isSet(screenshot))
             window.saveWorkspace(settings);
-        host.shutdown();
+        host.shutdown(); // for a quit that did not come through the window: nothing waits
     });
-    return app.exec();
+    const int code = app.exec();
+    return stoppedBy ? Sonde::SignalWatcher::exitCodeFor(stoppedBy) : code;
 }

@@ -212,6 +212,13 @@ void Engine::shutdown()
     if (m_shuttingDown)
         return;
     m_shuttingDown = true;
+    // Each call still out is cancelled first, so its server is told (notifications/cancelled)
+    // and does not run on for nobody; closing alone would only drop the answer.
+    const auto tickets = std::exchange(m_ticketServer, {});
+    for (auto it = tickets.cbegin(); it != tickets.cend(); ++it) {
+        if (ServerSupervisor *s = m_sessions.value(it.value()))
+            s->cancel(it.key(), u"Sonde is shutting down"_s);
+    }
     m_stillOpen = int(m_sessions.size());
     const QList<ServerSupervisor *> sessions = m_sessions.values();
     for (ServerSupervisor *s : sessions)

@@ -47,7 +47,8 @@ public:
     void injectFault(quint64 ticket, const QString &server, const Sonde::Fault &fault);
     void breakerCommand(quint64 ticket, const QString &server, const QString &action);
     void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
-    // Closes every session; shutdownFinished() follows when all transports are down.
+    // Cancels every call still out (the servers are told), then closes every session;
+    // shutdownFinished() follows when all transports are down.
     void shutdown();
 
 Q_SIGNALS:

@@ -8,7 +8,10 @@ namespace Sonde {
 bool TranscriptWriter::open(const QString &path, QString *errorMessage)
 {
     m_file.setFileName(path);
-    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    // Unbuffered, and one write per batch (write() below): what a crash or a kill -9 leaves
+    // is every batch written before it, whole lines only. At one batch per 50 ms that is at
+    // most 20 system calls a second.
+    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Unbuffered)) {
         if (errorMessage)
             *errorMessage = m_file.errorString();
         return false;
@@ -18,16 +21,18 @@ bool TranscriptWriter::open(const QString &path, QString *errorMessage)
 
 void TranscriptWriter::write(const TranscriptBatch &batch)
 {
-    if (!m_file.isOpen())
+    if (!m_file.isOpen() || batch.isEmpty())
         return;
+    QByteArray lines;
     for (const TranscriptEvent &e : batch) {
         QByteArray line = QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact);
         if (m_redact)
             line = m_redactor.apply(QString::fromUtf8(line)).toUtf8();
-        line.append('\n');
-        m_file.write(line);
-        ++m_written;
+        lines.append(line);
+        lines.append('\n');
     }
+    m_file.write(lines);
+    m_written += batch.size();
 }
 
 void TranscriptWriter::flush()

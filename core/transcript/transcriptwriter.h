@@ -10,7 +10,9 @@ namespace Sonde {
 
 // Appends transcript events to a JSON Lines file, one compact object per line, redacting
 // secrets (the patterns, the servers' configured values given to addSecrets, the session
-// ids seen) unless told otherwise. Thread: the front end's (it receives batches as values).
+// ids seen) unless told otherwise. Each batch reaches the file as it is written, in whole
+// lines, so the file is complete up to the last batch whatever ends the process. Thread:
+// the front end's (it receives batches as values).
 class TranscriptWriter
 {
 public:

@@ -7,6 +7,7 @@
 #include "util/clock.h"
 #include "util/logging.h"
 
+#include <QThread>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -23,6 +24,15 @@ StdioTransport::StdioTransport(const ServerConfig &config, const Clock &clock, Q
 
 StdioTransport::~StdioTransport()
 {
+    if (m_process && m_process->state() != QProcess::NotRunning && QThread::currentThread()->loopLevel() == 0) {
+        // The engine's thread is ending (no event loop will run again): nobody else is served
+        // here any more, and a detached process would never be reaped. SIGKILL is reaped in
+        // microseconds.
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(1000); // blocking-wait-ok: no event loop left to stall
+        return;
+    }
     if (m_process && m_process->state() != QProcess::NotRunning) {
         // Destroyed without a completed shutdown: do not leave an orphan behind, and do not
         // wait for it either (the engine thread serves every other server meanwhile). The
