@@ -10,6 +10,12 @@
 #include <QThread>
 #include <QTimer>
 
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -63,6 +69,17 @@ void StdioTransport::open()
         m_process->setWorkingDirectory(m_config.workingDirectory);
     m_process->setProgram(m_config.program);
     m_process->setArguments(m_config.arguments);
+#ifdef Q_OS_LINUX
+    // If Sonde dies without a shutdown (kill -9, a crash), its servers die with it instead of
+    // running on as orphans; a server that ignores end of input would otherwise never stop.
+    // SIGKILL: with the parent gone nobody is left to wait for a graceful exit. The setting
+    // belongs to the forking thread, the engine's, which lives until every transport closed.
+    m_process->setChildProcessModifier([parent = ::getpid()] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) // the parent died before prctl took effect
+            ::_exit(127);
+    });
+#endif
 
     connect(m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::onReadyReadStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onReadyReadStderr);

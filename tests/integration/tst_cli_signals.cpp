@@ -219,8 +219,8 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, connection);
         QFETCH(QStringList, command);
-        if (connection.contains(QString::fromUtf8(SONDE_EVERYTHING_PATH)) && !QFile::exists(QString::fromUtf8(SONDE_EVERYTHING_PATH)))
-            QSKIP("server-everything is not installed (npm ci in tests/)");
+        if (connection.contains(QString::fromUtf8(SONDE_EVERYTHING_PATH)))
+            QVERIFY2(QFile::exists(QString::fromUtf8(SONDE_EVERYTHING_PATH)), "server-everything is not installed: ./dev.sh runs npm ci in tests/");
         const QString transcript = m_dir.filePath(u"stdio-%1.jsonl"_s.arg(QString::fromUtf8(QTest::currentDataTag())).replace(u' ', u'-'));
         auto cli = startCli(connection + QStringList{u"--transcript"_s, transcript} + command);
         QVERIFY(cli->waitForStarted(5000));
@@ -320,6 +320,22 @@ private Q_SLOTS:
         for (const QJsonObject &e : events)
             stderrLine |= e.value("dir"_L1) == "stderr"_L1 && e.value("line"_L1) == "demo: client initialized"_L1;
         QVERIFY2(stderrLine, "the server's stderr line sonde-cli printed is not in the transcript");
+    }
+
+    void aKilledCliTakesItsStdioServerWithIt()
+    {
+        // kill -9 leaves no time for a shutdown: the server must not outlive sonde-cli all the
+        // same (this one ignores end of input and SIGTERM).
+        auto cli = startCli({u"--command"_s, u"/bin/sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s, QString::fromUtf8(StubbornServer),
+                             u"tools"_s, u"call"_s, u"hang"_s, u"{}"_s});
+        QVERIFY(cli->waitForStarted(5000));
+        KillOnExit cleanup;
+        QTRY_VERIFY_WITH_TIMEOUT(!childrenOf(cli->processId()).isEmpty(), 10000);
+        cleanup.pids = childrenOf(cli->processId());
+        QSignalSpy finished(cli.get(), &QProcess::finished);
+        ::kill(pid_t(cli->processId()), SIGKILL);
+        QVERIFY(finished.wait(5000));
+        QTRY_VERIFY2_WITH_TIMEOUT(gone(cleanup.pids.value(0)), "the server outlived a killed sonde-cli", 2000);
     }
 
     void theGuiStopsItsServerOnSigterm()
