@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-APT_PACKAGES=(cmake ninja-build ccache g++ qt6-base-dev qt6-base-dev-tools libgl-dev xvfb xauth clang libfuzzer-14-dev)
+APT_PACKAGES=(cmake ninja-build ccache g++ qt6-base-dev qt6-base-dev-tools libgl-dev xvfb xauth clang libfuzzer-14-dev clang-format)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

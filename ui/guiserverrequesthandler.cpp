@@ -34,7 +34,9 @@ void GuiServerRequestHandler::handleServerRequest(const ServerRequest &r)
     if (r.method == "roots/list"_L1) {
         QJsonArray roots;
         for (const QString &root : m_roots.value(r.server)) {
-            const QUrl url = root.contains("://"_L1) ? QUrl(root) : QUrl::fromLocalFile(QFileInfo(root).absoluteFilePath());
+            const QUrl url = root.contains("://"_L1)
+                                 ? QUrl(root)
+                                 : QUrl::fromLocalFile(QFileInfo(root).absoluteFilePath());
             roots.append(QJsonObject{{"uri"_L1, url.toString()}, {"name"_L1, url.fileName()}});
         }
         m_host.reply({r.server, r.generation, r.id, {{"roots"_L1, roots}}, {}});
@@ -43,7 +45,12 @@ void GuiServerRequestHandler::handleServerRequest(const ServerRequest &r)
     } else if (r.method == "elicitation/create"_L1) {
         elicitation(r);
     } else {
-        m_host.reply({r.server, r.generation, r.id, {}, Error::remote(JsonRpcCode::MethodNotFound, u"Sonde does not handle %1"_s.arg(r.method))});
+        m_host.reply({r.server,
+                      r.generation,
+                      r.id,
+                      {},
+                      Error::remote(JsonRpcCode::MethodNotFound,
+                                    u"Sonde does not handle %1"_s.arg(r.method))});
     }
 }
 
@@ -54,7 +61,9 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("%1 asks your model (sampling)").arg(r.server));
     auto *layout = new QVBoxLayout(dialog);
-    layout->addWidget(new QLabel(tr("The server sent these messages. Edit them if you like, then write the model's reply."), dialog));
+    layout->addWidget(new QLabel(
+        tr("The server sent these messages. Edit them if you like, then write the model's reply."),
+        dialog));
     auto *messages = new QPlainTextEdit(dialog);
     messages->setObjectName(u"samplingMessages"_s);
     TextDisplay::show(messages, QString::fromUtf8(QJsonDocument(r.params).toJson()));
@@ -76,9 +85,12 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
     connect(dialog, &QObject::destroyed, this, [answered] { delete answered; });
     connect(send, &QPushButton::clicked, dialog, [this, r, reply, model, dialog, answered] {
         *answered = true;
-        m_host.reply({r.server, r.generation, r.id,
+        m_host.reply({r.server,
+                      r.generation,
+                      r.id,
                       {{"role"_L1, "assistant"_L1},
-                       {"content"_L1, QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, reply->toPlainText()}}},
+                       {"content"_L1,
+                        QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, reply->toPlainText()}}},
                        {"model"_L1, model->text()},
                        {"stopReason"_L1, "endTurn"_L1}},
                       {}});
@@ -86,7 +98,11 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
     });
     connect(dialog, &QDialog::finished, this, [this, r, answered] {
         if (!*answered)
-            m_host.reply({r.server, r.generation, r.id, {}, Error::remote(-1, u"the user rejected the sampling request"_s)});
+            m_host.reply({r.server,
+                          r.generation,
+                          r.id,
+                          {},
+                          Error::remote(-1, u"the user rejected the sampling request"_s)});
         *answered = true;
     });
     connect(reject, &QPushButton::clicked, dialog, &QDialog::reject);
@@ -97,7 +113,8 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
 
 void GuiServerRequestHandler::elicitation(const ServerRequest &r)
 {
-    const QString mode = r.params.value("mode"_L1).toString(r.params.contains("url"_L1) ? u"url"_s : u"form"_s);
+    const QString mode =
+        r.params.value("mode"_L1).toString(r.params.contains("url"_L1) ? u"url"_s : u"form"_s);
     auto *dialog = new QDialog(m_parent);
     dialog->setObjectName(u"elicitationDialog"_s);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -119,7 +136,8 @@ void GuiServerRequestHandler::elicitation(const ServerRequest &r)
         // The domain is what a user must check: make it impossible to miss.
         QString html = full;
         if (!host.isEmpty())
-            html.replace(html.indexOf(host), host.size(), u"<b style='font-size:large'>%1</b>"_s.arg(host));
+            html.replace(html.indexOf(host), host.size(),
+                         u"<b style='font-size:large'>%1</b>"_s.arg(host));
         shown->setText(tr("It wants you to open:<br>%1").arg(html));
         layout->addWidget(shown);
         auto *open = new QPushButton(tr("Open in the browser"), dialog);
@@ -154,7 +172,8 @@ void GuiServerRequestHandler::elicitation(const ServerRequest &r)
     connect(accept, &QPushButton::clicked, dialog, [answer, form, r] {
         QJsonObject content;
         if (form)
-            content = Mcp::elicitationDefaults(r.params.value("requestedSchema"_L1).toObject(), form->value());
+            content = Mcp::elicitationDefaults(r.params.value("requestedSchema"_L1).toObject(),
+                                               form->value());
         answer(u"accept"_s, content);
     });
     connect(decline, &QPushButton::clicked, dialog, [answer] { answer(u"decline"_s, {}); });

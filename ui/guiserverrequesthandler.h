@@ -20,7 +20,10 @@ class GuiServerRequestHandler : public QObject, public ServerRequestHandler
     Q_OBJECT
 public:
     GuiServerRequestHandler(CoreHost &host, QWidget *parent);
-    void setRoots(const QString &server, const QStringList &roots) { m_roots.insert(server, roots); }
+    void setRoots(const QString &server, const QStringList &roots)
+    {
+        m_roots.insert(server, roots);
+    }
     void handleServerRequest(const ServerRequest &request) override;
 
 Q_SIGNALS:

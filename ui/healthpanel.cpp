@@ -41,8 +41,10 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
     breakerLayout->addWidget(m_strikes, 1);
     breakerLayout->addWidget(reset);
     breakerLayout->addWidget(trip);
-    connect(reset, &QPushButton::clicked, this, [this] { Q_EMIT breakerActionRequested(u"reset"_s); });
-    connect(trip, &QPushButton::clicked, this, [this] { Q_EMIT breakerActionRequested(u"trip"_s); });
+    connect(reset, &QPushButton::clicked, this,
+            [this] { Q_EMIT breakerActionRequested(u"reset"_s); });
+    connect(trip, &QPushButton::clicked, this,
+            [this] { Q_EMIT breakerActionRequested(u"trip"_s); });
     outer->addWidget(breakerBox);
 
     m_reconnect = new QLabel(this);
@@ -51,16 +53,27 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
 
     auto *faults = new QGroupBox(tr("Inject a fault"), this);
     auto *grid = new QGridLayout(faults);
-    struct Spec { Fault::Kind kind; const char *label; const char *tip; };
+    struct Spec
+    {
+        Fault::Kind kind;
+        const char *label;
+        const char *tip;
+    };
     const QList<Spec> specs = {
-        {Fault::Kind::ExpireSession, "Expire session", "HTTP: end the session on the server (DELETE) while Sonde keeps its id"},
-        {Fault::Kind::CorruptSessionId, "Corrupt session id", "HTTP: replace the stored session id with a random one"},
-        {Fault::Kind::ExpireAfterDispatch, "Expire after dispatch", "Send the next request, then replace its answer with an expired session"},
+        {Fault::Kind::ExpireSession, "Expire session",
+         "HTTP: end the session on the server (DELETE) while Sonde keeps its id"},
+        {Fault::Kind::CorruptSessionId, "Corrupt session id",
+         "HTTP: replace the stored session id with a random one"},
+        {Fault::Kind::ExpireAfterDispatch, "Expire after dispatch",
+         "Send the next request, then replace its answer with an expired session"},
         {Fault::Kind::KillProcess, "Kill process", "stdio: SIGKILL the server now"},
-        {Fault::Kind::KillDuringNextCall, "Kill during next call", "stdio: SIGKILL right after the next request is written"},
-        {Fault::Kind::DropConnection, "Drop connection", "HTTP: abort the open replies and streams"},
+        {Fault::Kind::KillDuringNextCall, "Kill during next call",
+         "stdio: SIGKILL right after the next request is written"},
+        {Fault::Kind::DropConnection, "Drop connection",
+         "HTTP: abort the open replies and streams"},
         {Fault::Kind::Delay, "Delay answers", "Hold each answer the given time until cleared"},
-        {Fault::Kind::HttpStatus, "Answer HTTP status", "HTTP: answer the next request with the given status, locally"},
+        {Fault::Kind::HttpStatus, "Answer HTTP status",
+         "HTTP: answer the next request with the given status, locally"},
         {Fault::Kind::Clear, "Clear faults", "Remove every standing fault"},
     };
     m_delayMs = new QSpinBox(faults);
@@ -129,12 +142,15 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
     const QJsonObject breaker = s.recovery.value("breaker"_L1).toObject();
     m_state = breaker.value("state"_L1).toString(u"closed"_s);
     const int retryIn = breaker.value("retry_in_s"_L1).toInt();
-    m_openUntil = m_state == "open"_L1 ? QDateTime::currentDateTime().addSecs(retryIn) : QDateTime();
+    m_openUntil =
+        m_state == "open"_L1 ? QDateTime::currentDateTime().addSecs(retryIn) : QDateTime();
     m_strikes->setText(tr("%1 of %2 strikes · cooldown %3 s%4")
                            .arg(breaker.value("strikes"_L1).toInt())
                            .arg(breaker.value("threshold"_L1).toInt())
                            .arg(breaker.value("cooldown_s"_L1).toDouble())
-                           .arg(breaker.value("probe_in_flight"_L1).toBool() ? tr(" · probe in flight") : QString()));
+                           .arg(breaker.value("probe_in_flight"_L1).toBool()
+                                    ? tr(" · probe in flight")
+                                    : QString()));
     updateCountdown();
     if (m_state == "open"_L1)
         m_countdown->start();

@@ -49,7 +49,8 @@ protected:
         }
         for (auto it = string.globalMatch(text); it.hasNext();) {
             const auto m = it.next();
-            setFormat(int(m.capturedStart()), int(m.capturedLength()), m.hasCaptured(1) ? key : str);
+            setFormat(int(m.capturedStart()), int(m.capturedLength()),
+                      m.hasCaptured(1) ? key : str);
         }
     }
 };
@@ -93,7 +94,9 @@ void JsonView::setJson(const QByteArray &json, const QString &whereTheRest)
         return;
     }
     const QJsonDocument doc = QJsonDocument::fromJson(json);
-    TextDisplay::show(this, QString::fromUtf8(doc.isNull() ? json : doc.toJson(QJsonDocument::Indented)), whereTheRest);
+    TextDisplay::show(this,
+                      QString::fromUtf8(doc.isNull() ? json : doc.toJson(QJsonDocument::Indented)),
+                      whereTheRest);
 }
 
 } // namespace Sonde

@@ -46,7 +46,8 @@ static constexpr int MaxLogBatch = 500;
 static QStringList completionValues(const CallOutcome &o)
 {
     QStringList values;
-    for (const QJsonValue &v : o.result.toObject().value("completion"_L1).toObject().value("values"_L1).toArray())
+    for (const QJsonValue &v :
+         o.result.toObject().value("completion"_L1).toObject().value("values"_L1).toArray())
         values.append(v.toString());
     return values;
 }
@@ -80,10 +81,11 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     connect(import, &QPushButton::clicked, this, &MainWindow::importWithDialog);
     connect(edit, &QPushButton::clicked, this, &MainWindow::editCurrentServer);
     connect(remove, &QPushButton::clicked, this, &MainWindow::removeCurrentServer);
-    connect(m_serverList->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &i) {
-        m_current = i.data(ServerListModel::NameRole).toString();
-        showCurrent();
-    });
+    connect(m_serverList->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex &i) {
+                m_current = i.data(ServerListModel::NameRole).toString();
+                showCurrent();
+            });
 
     m_tabs = new QTabWidget(m_split);
     m_tabs->setObjectName(u"panels"_s);
@@ -105,7 +107,9 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_logTimer->setInterval(100);
     connect(m_logTimer, &QTimer::timeout, this, [this] {
         if (m_skippedLog > 0)
-            m_log->appendPlainText(tr("… %n more notification(s) not shown here: the Transcript has them all", nullptr, m_skippedLog));
+            m_log->appendPlainText(
+                tr("… %n more notification(s) not shown here: the Transcript has them all", nullptr,
+                   m_skippedLog));
         m_skippedLog = 0;
         if (!m_pendingLog.isEmpty())
             m_log->appendPlainText(m_pendingLog.join(u'\n'));
@@ -127,35 +131,40 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     connect(&host, &CoreHost::callFinished, this, &MainWindow::onCallFinished);
     connect(&host, &CoreHost::notificationReceived, this, &MainWindow::onNotification);
     connect(&host, &CoreHost::transcriptBatch, this, &MainWindow::onTranscript);
-    connect(&host, &CoreHost::listRefreshed, this, [this](const QString &server, const QString &method, const QJsonArray &items) {
-        if (method != "tools/list"_L1) {
-            m_lists[server].insert(method, items);
-            if (server == m_current)
-                showLists();
-            return;
-        }
-        m_toolLists.insert(server, items);
-        if (server == m_current)
-            m_tools->setTools(items);
-    });
+    connect(&host, &CoreHost::listRefreshed, this,
+            [this](const QString &server, const QString &method, const QJsonArray &items) {
+                if (method != "tools/list"_L1) {
+                    m_lists[server].insert(method, items);
+                    if (server == m_current)
+                        showLists();
+                    return;
+                }
+                m_toolLists.insert(server, items);
+                if (server == m_current)
+                    m_tools->setTools(items);
+            });
 
     connect(m_session, &SessionPanel::reconnectRequested, this, [this] {
         if (!m_current.isEmpty())
             m_commandTickets.insert(m_host.reconnect(m_current), tr("reconnect"));
     });
-    connect(m_session, &SessionPanel::disconnectRequested, this, [this] { m_host.disconnectServer(m_current); });
-    connect(m_session, &SessionPanel::connectRequested, this, [this] { m_host.connectServer(m_current); });
+    connect(m_session, &SessionPanel::disconnectRequested, this,
+            [this] { m_host.disconnectServer(m_current); });
+    connect(m_session, &SessionPanel::connectRequested, this,
+            [this] { m_host.connectServer(m_current); });
     connect(m_session, &SessionPanel::logLevelRequested, this, [this](const QString &level) {
-        m_commandTickets.insert(m_host.call(m_current, u"logging/setLevel"_s, {{"level"_L1, level}}), tr("log level %1").arg(level));
+        m_commandTickets.insert(
+            m_host.call(m_current, u"logging/setLevel"_s, {{"level"_L1, level}}),
+            tr("log level %1").arg(level));
     });
-    connect(m_session, &SessionPanel::pingRequested, this, [this] {
-        m_commandTickets.insert(m_host.call(m_current, u"ping"_s), tr("ping"));
-    });
+    connect(m_session, &SessionPanel::pingRequested, this,
+            [this] { m_commandTickets.insert(m_host.call(m_current, u"ping"_s), tr("ping")); });
     connect(m_tools, &ToolsPanel::callRequested, this, &MainWindow::callTool);
     connect(m_tools, &ToolsPanel::cancelRequested, this, &MainWindow::cancelCall);
-    connect(m_tools, &ToolsPanel::overrideChanged, this, [this](const QString &tool, std::optional<bool> readOnly) {
-        m_host.setToolOverride(m_current, tool, readOnly);
-    });
+    connect(m_tools, &ToolsPanel::overrideChanged, this,
+            [this](const QString &tool, std::optional<bool> readOnly) {
+                m_host.setToolOverride(m_current, tool, readOnly);
+            });
     connect(m_timeline, &TimelineWidget::activated, this, [this](int row) {
         // Click to jump to the message: the transcript shows it, filters permitting.
         m_tabs->setCurrentWidget(m_transcriptPanel);
@@ -163,30 +172,45 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
             status(tr("That message is hidden by the transcript's filters"));
     });
     connect(m_resources, &ResourcesPanel::readRequested, this, [this](const QString &uri) {
-        m_panelTickets.insert(m_host.call(m_current, u"resources/read"_s, {{"uri"_L1, uri}}), u"read"_s);
+        m_panelTickets.insert(m_host.call(m_current, u"resources/read"_s, {{"uri"_L1, uri}}),
+                              u"read"_s);
     });
-    connect(m_resources, &ResourcesPanel::subscribeRequested, this, [this](const QString &uri, bool on) {
-        m_commandTickets.insert(m_host.call(m_current, on ? u"resources/subscribe"_s : u"resources/unsubscribe"_s, {{"uri"_L1, uri}}),
-                                on ? tr("subscribe %1").arg(uri) : tr("unsubscribe %1").arg(uri));
-    });
-    connect(m_resources, &ResourcesPanel::completionRequested, this,
-            [this](const QString &uriTemplate, const QString &argument, const QString &value, const QJsonObject &context) {
-                QJsonObject params{{"ref"_L1, QJsonObject{{"type"_L1, "ref/resource"_L1}, {"uri"_L1, uriTemplate}}},
-                                   {"argument"_L1, QJsonObject{{"name"_L1, argument}, {"value"_L1, value}}}};
-                if (!context.isEmpty())
-                    params.insert("context"_L1, QJsonObject{{"arguments"_L1, context}});
-                m_panelTickets.insert(m_host.call(m_current, u"completion/complete"_s, params), u"rcomplete:"_s + argument);
+    connect(m_resources, &ResourcesPanel::subscribeRequested, this,
+            [this](const QString &uri, bool on) {
+                m_commandTickets.insert(
+                    m_host.call(m_current,
+                                on ? u"resources/subscribe"_s : u"resources/unsubscribe"_s,
+                                {{"uri"_L1, uri}}),
+                    on ? tr("subscribe %1").arg(uri) : tr("unsubscribe %1").arg(uri));
             });
-    connect(m_prompts, &PromptsPanel::getRequested, this, [this](const QString &name, const QJsonObject &args) {
-        m_panelTickets.insert(m_host.call(m_current, u"prompts/get"_s, {{"name"_L1, name}, {"arguments"_L1, args}}), u"get"_s);
-    });
+    connect(
+        m_resources, &ResourcesPanel::completionRequested, this,
+        [this](const QString &uriTemplate, const QString &argument, const QString &value,
+               const QJsonObject &context) {
+            QJsonObject params{
+                {"ref"_L1, QJsonObject{{"type"_L1, "ref/resource"_L1}, {"uri"_L1, uriTemplate}}},
+                {"argument"_L1, QJsonObject{{"name"_L1, argument}, {"value"_L1, value}}}};
+            if (!context.isEmpty())
+                params.insert("context"_L1, QJsonObject{{"arguments"_L1, context}});
+            m_panelTickets.insert(m_host.call(m_current, u"completion/complete"_s, params),
+                                  u"rcomplete:"_s + argument);
+        });
+    connect(m_prompts, &PromptsPanel::getRequested, this,
+            [this](const QString &name, const QJsonObject &args) {
+                m_panelTickets.insert(m_host.call(m_current, u"prompts/get"_s,
+                                                  {{"name"_L1, name}, {"arguments"_L1, args}}),
+                                      u"get"_s);
+            });
     connect(m_prompts, &PromptsPanel::completionRequested, this,
-            [this](const QString &prompt, const QString &argument, const QString &value, const QJsonObject &context) {
-                QJsonObject params{{"ref"_L1, QJsonObject{{"type"_L1, "ref/prompt"_L1}, {"name"_L1, prompt}}},
-                                   {"argument"_L1, QJsonObject{{"name"_L1, argument}, {"value"_L1, value}}}};
+            [this](const QString &prompt, const QString &argument, const QString &value,
+                   const QJsonObject &context) {
+                QJsonObject params{
+                    {"ref"_L1, QJsonObject{{"type"_L1, "ref/prompt"_L1}, {"name"_L1, prompt}}},
+                    {"argument"_L1, QJsonObject{{"name"_L1, argument}, {"value"_L1, value}}}};
                 if (!context.isEmpty())
                     params.insert("context"_L1, QJsonObject{{"arguments"_L1, context}});
-                m_panelTickets.insert(m_host.call(m_current, u"completion/complete"_s, params), u"complete:"_s + argument);
+                m_panelTickets.insert(m_host.call(m_current, u"completion/complete"_s, params),
+                                      u"complete:"_s + argument);
             });
     connect(m_health, &HealthPanel::breakerActionRequested, this, [this](const QString &action) {
         m_commandTickets.insert(m_host.breaker(m_current, action), tr("breaker %1").arg(action));
@@ -320,8 +344,9 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
     // one, which the earlier events (closed, connection-lost) still hold.
     if (!s.sessionId.isEmpty())
         m_transcriptPanel->addSessionId(s.sessionId);
-    if (s.state == SessionSnapshot::State::Ready && m_toolsFetchedForGeneration.value(s.server) != s.generation
-        && s.serverCapabilities.contains("tools"_L1)) {
+    if (s.state == SessionSnapshot::State::Ready &&
+        m_toolsFetchedForGeneration.value(s.server) != s.generation &&
+        s.serverCapabilities.contains("tools"_L1)) {
         m_toolsFetchedForGeneration.insert(s.server, s.generation);
         refreshTools(s.server);
         if (s.serverCapabilities.contains("resources"_L1)) {
@@ -357,7 +382,8 @@ void MainWindow::onCallFinished(const CallOutcome &o)
         if (kind == "list"_L1) {
             if (o.ok()) {
                 const QString key = o.method == "resources/list"_L1 ? u"resources"_s
-                    : o.method == "prompts/list"_L1 ? u"prompts"_s : u"resourceTemplates"_s;
+                                    : o.method == "prompts/list"_L1 ? u"prompts"_s
+                                                                    : u"resourceTemplates"_s;
                 m_lists[o.server].insert(o.method, o.result.toObject().value(key).toArray());
                 if (o.server == m_current)
                     showLists();
@@ -383,14 +409,17 @@ void MainWindow::onCallFinished(const CallOutcome &o)
     }
     const QString what = m_commandTickets.take(o.ticket);
     if (!what.isEmpty())
-        status(o.ok() ? tr("%1 %2: done").arg(o.server, what) : tr("%1 %2: %3").arg(o.server, what, o.error.message()));
+        status(o.ok() ? tr("%1 %2: done").arg(o.server, what)
+                      : tr("%1 %2: %3").arg(o.server, what, o.error.message()));
 }
 
 void MainWindow::onNotification(const ServerNotification &n)
 {
     if (n.method == "notifications/progress"_L1) {
-        if (n.params.value("progressToken"_L1).toString() == u"sonde-%1"_s.arg(m_callTicket) && n.server == m_current)
-            m_tools->showProgress(n.params.value("progress"_L1).toDouble(), n.params.value("total"_L1).toDouble(),
+        if (n.params.value("progressToken"_L1).toString() == u"sonde-%1"_s.arg(m_callTicket) &&
+            n.server == m_current)
+            m_tools->showProgress(n.params.value("progress"_L1).toDouble(),
+                                  n.params.value("total"_L1).toDouble(),
                                   n.params.value("message"_L1).toString());
         return;
     }
@@ -398,12 +427,14 @@ void MainWindow::onNotification(const ServerNotification &n)
         m_resources->noteUpdated(n.params.value("uri"_L1).toString());
     QString text = QString::fromUtf8(QJsonDocument(n.params).toJson(QJsonDocument::Compact));
     if (n.method == "notifications/message"_L1)
-        text = u"[%1] %2"_s.arg(n.params.value("level"_L1).toString(),
-                                n.params.value("data"_L1).isString() ? n.params.value("data"_L1).toString() : text);
+        text = u"[%1] %2"_s.arg(
+            n.params.value("level"_L1).toString(),
+            n.params.value("data"_L1).isString() ? n.params.value("data"_L1).toString() : text);
     // Appended in batches: laying out one line per notification stalls the GUI thread when a
     // server floods (10,000 per second); the transcript keeps every message anyway.
-    m_pendingLog.append(TextDisplay::logLine(u"%1 %2 %3 %4"_s.arg(QDateTime::fromMSecsSinceEpoch(n.timeMs).toString(u"HH:mm:ss.zzz"_s),
-                                                                  n.server, n.method, text)));
+    m_pendingLog.append(TextDisplay::logLine(
+        u"%1 %2 %3 %4"_s.arg(QDateTime::fromMSecsSinceEpoch(n.timeMs).toString(u"HH:mm:ss.zzz"_s),
+                             n.server, n.method, text)));
     if (m_pendingLog.size() > MaxLogBatch) {
         m_skippedLog += int(m_pendingLog.size()) - MaxLogBatch;
         m_pendingLog.erase(m_pendingLog.begin(), m_pendingLog.end() - MaxLogBatch);
@@ -433,7 +464,8 @@ void MainWindow::callTool(const QString &tool, const QJsonObject &args)
     if (m_current.isEmpty() || m_callTicket)
         return;
     m_callServer = m_current;
-    m_callTicket = m_host.call(m_current, u"tools/call"_s, {{"name"_L1, tool}, {"arguments"_L1, args}});
+    m_callTicket =
+        m_host.call(m_current, u"tools/call"_s, {{"name"_L1, tool}, {"arguments"_L1, args}});
     m_tools->callStarted();
     status(tr("%1: calling %2…").arg(m_current, tool));
 }
@@ -450,7 +482,8 @@ void MainWindow::addServerWithDialog()
     if (dialog.exec() != QDialog::Accepted)
         return;
     if (m_servers->indexOf(dialog.config().name) >= 0) {
-        QMessageBox::warning(this, tr("Server"), tr("There is already a server named %1.").arg(dialog.config().name));
+        QMessageBox::warning(this, tr("Server"),
+                             tr("There is already a server named %1.").arg(dialog.config().name));
         return;
     }
     addServer(dialog.config(), dialog.roots());
@@ -489,14 +522,18 @@ void MainWindow::removeCurrentServer()
 }
 
 // VS Code's ${input:ID}: asked here, once per id, while the file is read (core calls back).
-static std::optional<QString> askForConfigInput(QWidget *parent, const QString &path, const ConfigInput &input)
+static std::optional<QString> askForConfigInput(QWidget *parent, const QString &path,
+                                                const ConfigInput &input)
 {
     bool ok = false;
     const QString label = input.description.isEmpty()
-        ? QObject::tr("Value for \"%1\" (asked by %2):").arg(input.id, QFileInfo(path).fileName())
-        : QObject::tr("%1\n(\"%2\", asked by %3)").arg(input.description, input.id, QFileInfo(path).fileName());
-    const QString value = QInputDialog::getText(parent, QObject::tr("Import: input needed"), label,
-                                                input.password ? QLineEdit::Password : QLineEdit::Normal, QString(), &ok);
+                              ? QObject::tr("Value for \"%1\" (asked by %2):")
+                                    .arg(input.id, QFileInfo(path).fileName())
+                              : QObject::tr("%1\n(\"%2\", asked by %3)")
+                                    .arg(input.description, input.id, QFileInfo(path).fileName());
+    const QString value = QInputDialog::getText(
+        parent, QObject::tr("Import: input needed"), label,
+        input.password ? QLineEdit::Password : QLineEdit::Normal, QString(), &ok);
     if (!ok)
         return std::nullopt;
     return value;
@@ -505,7 +542,9 @@ static std::optional<QString> askForConfigInput(QWidget *parent, const QString &
 bool MainWindow::importConfigFile(const QString &path, bool confirm)
 {
     ServerConfigFile::Options options;
-    options.inputProvider = [this, path](const ConfigInput &input) { return askForConfigInput(this, path, input); };
+    options.inputProvider = [this, path](const ConfigInput &input) {
+        return askForConfigInput(this, path, input);
+    };
     const ServerConfigFile::Result r = ServerConfigFile::load(path, options);
     // Entries whose placeholders could not be resolved are not offered: starting them would
     // hand a literal "${...}" to a process or a server.
@@ -538,8 +577,8 @@ bool MainWindow::importConfigFile(const QString &path, bool confirm)
 
 void MainWindow::importWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import servers"), QString(),
-                                                      tr("MCP configurations (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import servers"), QString(), tr("MCP configurations (*.json);;All files (*)"));
     if (!path.isEmpty())
         importConfigFile(path, true);
 }
@@ -572,11 +611,16 @@ void MainWindow::saveWorkspace(QSettings &settings) const
                 s.insert("headers"_L1, headers);
         }
         servers.insert(c.name, s);
-        extras.insert(c.name, QJsonObject{{"timeoutMs"_L1, c.requestTimeoutMs}, {"breakerThreshold"_L1, c.breakerThreshold},
-                                          {"breakerCooldownMs"_L1, c.breakerCooldownMs}, {"pingIntervalMs"_L1, c.pingIntervalMs},
-                                          {"roots"_L1, QJsonArray::fromStringList(m_roots.value(c.name))}});
+        extras.insert(c.name,
+                      QJsonObject{{"timeoutMs"_L1, c.requestTimeoutMs},
+                                  {"breakerThreshold"_L1, c.breakerThreshold},
+                                  {"breakerCooldownMs"_L1, c.breakerCooldownMs},
+                                  {"pingIntervalMs"_L1, c.pingIntervalMs},
+                                  {"roots"_L1, QJsonArray::fromStringList(m_roots.value(c.name))}});
     }
-    settings.setValue(u"workspace/servers"_s, QJsonDocument(QJsonObject{{"mcpServers"_L1, servers}}).toJson(QJsonDocument::Compact));
+    settings.setValue(
+        u"workspace/servers"_s,
+        QJsonDocument(QJsonObject{{"mcpServers"_L1, servers}}).toJson(QJsonDocument::Compact));
     settings.setValue(u"workspace/sonde"_s, QJsonDocument(extras).toJson(QJsonDocument::Compact));
     settings.setValue(u"workspace/current"_s, m_current);
     settings.setValue(u"window/geometry"_s, saveGeometry());
@@ -589,12 +633,14 @@ void MainWindow::saveWorkspace(QSettings &settings) const
 void MainWindow::loadWorkspace(QSettings &settings)
 {
     const QByteArray stored = settings.value(u"workspace/servers"_s).toByteArray();
-    const QJsonObject extras = QJsonDocument::fromJson(settings.value(u"workspace/sonde"_s).toByteArray()).object();
+    const QJsonObject extras =
+        QJsonDocument::fromJson(settings.value(u"workspace/sonde"_s).toByteArray()).object();
     if (!stored.isEmpty()) {
         // Saved values were resolved when imported: read them as they are.
         ServerConfigFile::Options verbatim;
         verbatim.resolvePlaceholders = false;
-        const ServerConfigFile::Result r = ServerConfigFile::parse(stored, tr("saved workspace"), verbatim);
+        const ServerConfigFile::Result r =
+            ServerConfigFile::parse(stored, tr("saved workspace"), verbatim);
         for (auto it = r.servers.begin(); it != r.servers.end(); ++it) {
             ServerConfig c = it.value();
             const QJsonObject x = extras.value(c.name).toObject();

@@ -50,7 +50,8 @@ public:
     explicit MainWindow(CoreHost &host, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    void addServer(const ServerConfig &config, const QStringList &roots = {}, bool connectNow = true);
+    void addServer(const ServerConfig &config, const QStringList &roots = {},
+                   bool connectNow = true);
     void selectServer(const QString &name);
     QString currentServer() const { return m_current; }
 
@@ -116,14 +117,15 @@ private:
     // Other lists per server and method ("resources/list", "resources/templates/list",
     // "prompts/list"), and the tickets of the calls that fetch or use them.
     QHash<QString, QHash<QString, QJsonArray>> m_lists;
-    QHash<quint64, QString> m_panelTickets; // ticket -> "list", "read", "get", "complete:<argument>"
+    QHash<quint64, QString>
+        m_panelTickets; // ticket -> "list", "read", "get", "complete:<argument>"
     void showLists();
     QHash<QString, int> m_toolsFetchedForGeneration;
     QHash<QString, QStringList> m_stderr;
     QHash<QString, QStringList> m_roots;
     QSet<quint64> m_toolListTickets;
     QHash<quint64, QString> m_commandTickets; // ticket -> what it was, for the status bar
-    QStringList m_pendingLog; // log lines waiting for the next batched append
+    QStringList m_pendingLog;                 // log lines waiting for the next batched append
     class QTimer *m_logTimer = nullptr;
     int m_skippedLog = 0;
     quint64 m_callTicket = 0;

@@ -45,7 +45,9 @@ QString ResourcesPanel::expandTemplate(const QString &uriTemplate, const QJsonOb
         const auto m = it.next();
         out += uriTemplate.mid(last, m.capturedStart() - last);
         const QJsonValue v = values.value(m.captured(1));
-        const QString text = v.isString() ? v.toString() : v.isDouble() ? QString::number(v.toDouble()) : QString();
+        const QString text = v.isString()   ? v.toString()
+                             : v.isDouble() ? QString::number(v.toDouble())
+                                            : QString();
         out += QString::fromUtf8(QUrl::toPercentEncoding(text));
         last = m.capturedEnd();
     }
@@ -97,7 +99,8 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
     m_content->setObjectName(u"resourceContent"_s);
     m_suggest = new QPushButton(tr("Suggest values"), right);
     m_suggest->setObjectName(u"templateSuggestButton"_s);
-    m_suggest->setToolTip(tr("Ask the server to complete the parameter being edited (completion/complete)"));
+    m_suggest->setToolTip(
+        tr("Ask the server to complete the parameter being edited (completion/complete)"));
     m_suggest->hide();
     m_suggestionModel = new QStringListModel(this);
     m_suggestions = new QListView(right);
@@ -114,35 +117,42 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
     rightLayout->addWidget(m_content, 1);
     split->setStretchFactor(1, 3);
 
-    connect(m_resourceList->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &i) {
-        m_parameters->hide();
-        m_suggest->hide();
-        m_suggestions->hide();
-        m_template.clear();
-        m_uri->setText(i.data(JsonListModel::ObjectRole).toJsonObject().value("uri"_L1).toString());
-    });
-    connect(m_templateList->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &i) {
-        m_template = i.data(JsonListModel::ObjectRole).toJsonObject().value("uriTemplate"_L1).toString();
-        QJsonObject props;
-        QJsonArray required;
-        for (const QString &v : templateVariables(m_template)) {
-            props.insert(v, QJsonObject{{"type"_L1, "string"_L1}});
-            required.append(v);
-        }
-        m_parameters->setSchema({{"type"_L1, "object"_L1}, {"properties"_L1, props}, {"required"_L1, required}});
-        m_parameters->show();
-        m_suggest->setVisible(m_suggest->isEnabled());
-        m_suggestions->setVisible(m_suggest->isEnabled());
-        m_suggestionModel->setStringList({});
-        m_uri->setText(expandTemplate(m_template, {}));
-    });
+    connect(m_resourceList->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex &i) {
+                m_parameters->hide();
+                m_suggest->hide();
+                m_suggestions->hide();
+                m_template.clear();
+                m_uri->setText(
+                    i.data(JsonListModel::ObjectRole).toJsonObject().value("uri"_L1).toString());
+            });
+    connect(
+        m_templateList->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        [this](const QModelIndex &i) {
+            m_template =
+                i.data(JsonListModel::ObjectRole).toJsonObject().value("uriTemplate"_L1).toString();
+            QJsonObject props;
+            QJsonArray required;
+            for (const QString &v : templateVariables(m_template)) {
+                props.insert(v, QJsonObject{{"type"_L1, "string"_L1}});
+                required.append(v);
+            }
+            m_parameters->setSchema(
+                {{"type"_L1, "object"_L1}, {"properties"_L1, props}, {"required"_L1, required}});
+            m_parameters->show();
+            m_suggest->setVisible(m_suggest->isEnabled());
+            m_suggestions->setVisible(m_suggest->isEnabled());
+            m_suggestionModel->setStringList({});
+            m_uri->setText(expandTemplate(m_template, {}));
+        });
     connect(m_parameters, &SchemaFormWidget::valueChanged, this, [this] {
         if (!m_template.isEmpty())
             m_uri->setText(expandTemplate(m_template, m_parameters->value()));
     });
     connect(m_suggest, &QPushButton::clicked, this, [this] {
         QString argument;
-        if (QWidget *focus = m_parameters->focusWidget(); focus && focus->objectName().startsWith("field:"_L1))
+        if (QWidget *focus = m_parameters->focusWidget();
+            focus && focus->objectName().startsWith("field:"_L1))
             argument = focus->objectName().mid(6);
         if (argument.isEmpty())
             argument = templateVariables(m_template).value(0);
@@ -160,8 +170,10 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
     });
     connect(read, &QPushButton::clicked, this, [this] { Q_EMIT readRequested(uri()); });
     connect(m_uri, &QLineEdit::returnPressed, this, [this] { Q_EMIT readRequested(uri()); });
-    connect(subscribe, &QPushButton::clicked, this, [this] { Q_EMIT subscribeRequested(uri(), true); });
-    connect(unsubscribe, &QPushButton::clicked, this, [this] { Q_EMIT subscribeRequested(uri(), false); });
+    connect(subscribe, &QPushButton::clicked, this,
+            [this] { Q_EMIT subscribeRequested(uri(), true); });
+    connect(unsubscribe, &QPushButton::clicked, this,
+            [this] { Q_EMIT subscribeRequested(uri(), false); });
 }
 
 QString ResourcesPanel::uri() const
@@ -189,9 +201,13 @@ void ResourcesPanel::showRead(const CallOutcome &o)
     QStringList texts;
     for (const QJsonValue &c : o.result.toObject().value("contents"_L1).toArray()) {
         const QJsonObject block = c.toObject();
-        texts.append(block.contains("text"_L1) ? block.value("text"_L1).toString()
-                                               : tr("(%1 bytes of %2)").arg(QByteArray::fromBase64(block.value("blob"_L1).toString().toLatin1()).size())
-                                                     .arg(block.value("mimeType"_L1).toString()));
+        texts.append(
+            block.contains("text"_L1)
+                ? block.value("text"_L1).toString()
+                : tr("(%1 bytes of %2)")
+                      .arg(QByteArray::fromBase64(block.value("blob"_L1).toString().toLatin1())
+                               .size())
+                      .arg(block.value("mimeType"_L1).toString()));
     }
     m_text = texts.join(u"\n\n"_s);
     m_content->setJson(QJsonDocument(o.result.toObject()).toJson());
@@ -219,7 +235,8 @@ void ResourcesPanel::showCompletion(const QString &argument, const QStringList &
 
 void ResourcesPanel::noteUpdated(const QString &uri)
 {
-    m_updates->setText(tr("Updated: %1 (%2)").arg(uri, QTime::currentTime().toString(u"HH:mm:ss"_s)));
+    m_updates->setText(
+        tr("Updated: %1 (%2)").arg(uri, QTime::currentTime().toString(u"HH:mm:ss"_s)));
 }
 
 PromptsPanel::PromptsPanel(QWidget *parent) : QWidget(parent)
@@ -243,7 +260,8 @@ PromptsPanel::PromptsPanel(QWidget *parent) : QWidget(parent)
     get->setObjectName(u"getPromptButton"_s);
     m_suggest = new QPushButton(tr("Suggest values"), right);
     m_suggest->setObjectName(u"suggestButton"_s);
-    m_suggest->setToolTip(tr("Ask the server to complete the argument being edited (completion/complete)"));
+    m_suggest->setToolTip(
+        tr("Ask the server to complete the argument being edited (completion/complete)"));
     buttons->addWidget(get);
     buttons->addWidget(m_suggest);
     buttons->addStretch();
@@ -262,22 +280,27 @@ PromptsPanel::PromptsPanel(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_messages, 2);
     split->setStretchFactor(1, 3);
 
-    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex &i) {
-        const QJsonObject p = i.data(JsonListModel::ObjectRole).toJsonObject();
-        m_current = p.value("name"_L1).toString();
-        m_description->setText(p.value("description"_L1).toString());
-        QJsonObject props;
-        QJsonArray required;
-        for (const QJsonValue &a : p.value("arguments"_L1).toArray()) {
-            const QJsonObject arg = a.toObject();
-            props.insert(arg.value("name"_L1).toString(),
-                         QJsonObject{{"type"_L1, "string"_L1}, {"description"_L1, arg.value("description"_L1).toString()}});
-            if (arg.value("required"_L1).toBool())
-                required.append(arg.value("name"_L1).toString());
-        }
-        m_form->setSchema({{"type"_L1, "object"_L1}, {"properties"_L1, props}, {"required"_L1, required}});
-        m_suggestionModel->setStringList({});
-    });
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex &i) {
+                const QJsonObject p = i.data(JsonListModel::ObjectRole).toJsonObject();
+                m_current = p.value("name"_L1).toString();
+                m_description->setText(p.value("description"_L1).toString());
+                QJsonObject props;
+                QJsonArray required;
+                for (const QJsonValue &a : p.value("arguments"_L1).toArray()) {
+                    const QJsonObject arg = a.toObject();
+                    props.insert(
+                        arg.value("name"_L1).toString(),
+                        QJsonObject{{"type"_L1, "string"_L1},
+                                    {"description"_L1, arg.value("description"_L1).toString()}});
+                    if (arg.value("required"_L1).toBool())
+                        required.append(arg.value("name"_L1).toString());
+                }
+                m_form->setSchema({{"type"_L1, "object"_L1},
+                                   {"properties"_L1, props},
+                                   {"required"_L1, required}});
+                m_suggestionModel->setStringList({});
+            });
     connect(get, &QPushButton::clicked, this, [this] {
         if (!m_current.isEmpty())
             Q_EMIT getRequested(m_current, m_form->value());
@@ -345,9 +368,10 @@ void PromptsPanel::showPrompt(const CallOutcome &o)
     for (const QJsonValue &m : o.result.toObject().value("messages"_L1).toArray()) {
         const QJsonObject msg = m.toObject();
         const QJsonObject content = msg.value("content"_L1).toObject();
-        QString body = content.value("type"_L1).toString() == "text"_L1
-            ? content.value("text"_L1).toString()
-            : QString::fromUtf8(QJsonDocument(content).toJson(QJsonDocument::Indented));
+        QString body =
+            content.value("type"_L1).toString() == "text"_L1
+                ? content.value("text"_L1).toString()
+                : QString::fromUtf8(QJsonDocument(content).toJson(QJsonDocument::Indented));
         out.append(u"[%1]\n%2"_s.arg(msg.value("role"_L1).toString(), body));
     }
     TextDisplay::show(m_messages, out.join(u"\n\n"_s));

@@ -42,8 +42,8 @@ public:
 Q_SIGNALS:
     void readRequested(const QString &uri);
     void subscribeRequested(const QString &uri, bool subscribe);
-    void completionRequested(const QString &uriTemplate, const QString &argument, const QString &value,
-                             const QJsonObject &context);
+    void completionRequested(const QString &uriTemplate, const QString &argument,
+                             const QString &value, const QJsonObject &context);
 
 private:
     JsonListModel *m_resources = nullptr;

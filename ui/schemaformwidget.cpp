@@ -30,7 +30,18 @@ namespace Sonde {
 
 namespace {
 
-enum class Kind { String, Number, Integer, Boolean, Enum, StringList, JsonArray, Object, Json };
+enum class Kind
+{
+    String,
+    Number,
+    Integer,
+    Boolean,
+    Enum,
+    StringList,
+    JsonArray,
+    Object,
+    Json
+};
 
 // One property of the schema and the editor that shows it. The root object is a Field too,
 // without an editor, so nested objects and the top level share one code path.
@@ -164,7 +175,8 @@ bool check(const QJsonValue &v, const QJsonObject &s, const QString &path, QStri
 
     const QJsonValue enumValue = s.value("enum"_L1);
     if (enumValue.isArray() && !enumValue.toArray().contains(v)) {
-        *why = SchemaFormWidget::tr("%1 must be one of %2").arg(quoted(path), enumList(enumValue.toArray()));
+        *why = SchemaFormWidget::tr("%1 must be one of %2")
+                   .arg(quoted(path), enumList(enumValue.toArray()));
         return false;
     }
 
@@ -182,7 +194,8 @@ bool check(const QJsonValue &v, const QJsonObject &s, const QString &path, QStri
             described << describeType(t);
         }
         if (!matched) {
-            *why = SchemaFormWidget::tr("%1 must be %2").arg(quoted(path), described.join(SchemaFormWidget::tr(" or ")));
+            *why = SchemaFormWidget::tr("%1 must be %2")
+                       .arg(quoted(path), described.join(SchemaFormWidget::tr(" or ")));
             return false;
         }
     }
@@ -197,12 +210,14 @@ bool check(const QJsonValue &v, const QJsonObject &s, const QString &path, QStri
             return false;
         };
         const auto limit = [&](QLatin1String key) { return s.value(key).toDouble(); };
-        if (!bound("minimum"_L1, d >= limit("minimum"_L1), SchemaFormWidget::tr("%1 must be at least %2"))
-            || !bound("maximum"_L1, d <= limit("maximum"_L1), SchemaFormWidget::tr("%1 must be at most %2"))
-            || !bound("exclusiveMinimum"_L1, d > limit("exclusiveMinimum"_L1),
-                      SchemaFormWidget::tr("%1 must be more than %2"))
-            || !bound("exclusiveMaximum"_L1, d < limit("exclusiveMaximum"_L1),
-                      SchemaFormWidget::tr("%1 must be less than %2")))
+        if (!bound("minimum"_L1, d >= limit("minimum"_L1),
+                   SchemaFormWidget::tr("%1 must be at least %2")) ||
+            !bound("maximum"_L1, d <= limit("maximum"_L1),
+                   SchemaFormWidget::tr("%1 must be at most %2")) ||
+            !bound("exclusiveMinimum"_L1, d > limit("exclusiveMinimum"_L1),
+                   SchemaFormWidget::tr("%1 must be more than %2")) ||
+            !bound("exclusiveMaximum"_L1, d < limit("exclusiveMaximum"_L1),
+                   SchemaFormWidget::tr("%1 must be less than %2")))
             return false;
     }
 
@@ -210,14 +225,16 @@ bool check(const QJsonValue &v, const QJsonObject &s, const QString &path, QStri
         const QJsonObject object = v.toObject();
         for (const QJsonValue &r : s.value("required"_L1).toArray()) {
             if (r.isString() && !object.contains(r.toString())) {
-                *why = SchemaFormWidget::tr("%1 is required").arg(quoted(joinPath(path, r.toString())));
+                *why = SchemaFormWidget::tr("%1 is required")
+                           .arg(quoted(joinPath(path, r.toString())));
                 return false;
             }
         }
         const QJsonObject properties = s.value("properties"_L1).toObject();
         for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
             const QJsonValue property = properties.value(it.key());
-            if (property.isObject() && !check(it.value(), property.toObject(), joinPath(path, it.key()), why))
+            if (property.isObject() &&
+                !check(it.value(), property.toObject(), joinPath(path, it.key()), why))
                 return false;
         }
     }
@@ -286,7 +303,8 @@ Kind kindOf(const QJsonObject &s)
         bool strings = !options.isEmpty();
         for (const QJsonValue &o : options)
             strings = strings && o.isString();
-        return items.value("type"_L1) == "string"_L1 || strings ? Kind::StringList : Kind::JsonArray;
+        return items.value("type"_L1) == "string"_L1 || strings ? Kind::StringList
+                                                                : Kind::JsonArray;
     }
     if (type == "object"_L1 && s.value("properties"_L1).isObject())
         return Kind::Object;
@@ -435,8 +453,9 @@ void writeField(Field &f, const QJsonValue &v)
         break;
     case Kind::Integer:
         setText(v.isUndefined() ? QString()
-                : isIntegral(v) && std::abs(v.toDouble()) < 9e18 ? QString::number(qint64(v.toDouble()))
-                                                                  : jsonText(v));
+                : isIntegral(v) && std::abs(v.toDouble()) < 9e18
+                    ? QString::number(qint64(v.toDouble()))
+                    : jsonText(v));
         break;
     case Kind::Boolean:
         static_cast<QCheckBox *>(f.editor)->setCheckState(
@@ -452,7 +471,9 @@ void writeField(Field &f, const QJsonValue &v)
         break;
     }
     case Kind::StringList:
-        setText(v.isUndefined() ? QString() : v.isArray() ? stringListText(v.toArray()) : jsonText(v));
+        setText(v.isUndefined() ? QString()
+                : v.isArray()   ? stringListText(v.toArray())
+                                : jsonText(v));
         break;
     case Kind::Object: {
         QJsonObject object = v.toObject();
@@ -505,8 +526,9 @@ QString misfit(const Field &f, const QJsonValue &v)
     case Kind::Boolean:
         return v.isBool() ? QString() : expects(describeType(u"boolean"_s));
     case Kind::Enum:
-        return f.options.contains(v) ? QString()
-                                     : expects(SchemaFormWidget::tr("one of %1").arg(enumList(f.options)));
+        return f.options.contains(v)
+                   ? QString()
+                   : expects(SchemaFormWidget::tr("one of %1").arg(enumList(f.options)));
     case Kind::StringList: {
         bool strings = v.isArray();
         for (const QJsonValue &item : v.toArray())
@@ -630,22 +652,25 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
         for (qsizetype i = 0; i < f.options.size(); ++i) {
             const QJsonValue o = f.options.at(i);
             const QString text = o.isString() ? o.toString() : jsonText(o);
-            combo->addItem(names.size() == f.options.size() && names.at(i).isString() ? names.at(i).toString()
-                                                                                      : text);
+            combo->addItem(names.size() == f.options.size() && names.at(i).isString()
+                               ? names.at(i).toString()
+                               : text);
         }
         QObject::connect(combo, &QComboBox::currentIndexChanged, q, [this] { edited(); });
         return combo;
     }
     case Kind::StringList: {
-        const QJsonArray options = effectiveSchema(f.schema.value("items"_L1).toObject()).value("enum"_L1).toArray();
+        const QJsonArray options =
+            effectiveSchema(f.schema.value("items"_L1).toObject()).value("enum"_L1).toArray();
         return lineEdit(options.isEmpty() ? tr("comma-separated: a, b, c")
                                           : tr("comma-separated, from: %1").arg(enumList(options)));
     }
     case Kind::JsonArray:
         return lineEdit(tr("JSON array: [1, 2]"));
     case Kind::Json:
-        return lineEdit(f.schema.value("type"_L1) == "object"_L1 ? tr("JSON object: {\"key\": \"value\"}")
-                                                                 : tr("JSON value"));
+        return lineEdit(f.schema.value("type"_L1) == "object"_L1
+                            ? tr("JSON object: {\"key\": \"value\"}")
+                            : tr("JSON value"));
     case Kind::Object: {
         auto *box = new QGroupBox(f.schema.value("title"_L1).toString());
         auto *layout = new QFormLayout(box);
@@ -657,7 +682,8 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
     return nullptr;
 }
 
-void SchemaFormWidget::Private::build(Field &parent, const QJsonObject &objectSchema, QFormLayout *layout)
+void SchemaFormWidget::Private::build(Field &parent, const QJsonObject &objectSchema,
+                                      QFormLayout *layout)
 {
     const QJsonObject properties = objectSchema.value("properties"_L1).toObject();
     // QJsonObject has already lost the schema's property order; required properties come
@@ -689,8 +715,9 @@ void SchemaFormWidget::Private::build(Field &parent, const QJsonObject &objectSc
         const QString title = f->schema.value("title"_L1).toString();
         if (!title.isEmpty() && title != key)
             tip = tip.isEmpty() ? title : title + u"\n\n"_s + tip;
-        auto *label = new QLabel(key.toHtmlEscaped()
-                                 + (f->required ? u" <span style=\"color:red\">*</span>"_s : QString()));
+        auto *label =
+            new QLabel(key.toHtmlEscaped() +
+                       (f->required ? u" <span style=\"color:red\">*</span>"_s : QString()));
         label->setTextFormat(Qt::RichText);
         label->setObjectName(u"label:"_s + f->path);
         label->setToolTip(tip);
@@ -714,7 +741,8 @@ void SchemaFormWidget::Private::rebuild()
     layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     build(root, schema, layout);
     if (root.children.empty()) {
-        auto *none = new QLabel(tr("The schema describes no properties; the JSON view takes any object."));
+        auto *none =
+            new QLabel(tr("The schema describes no properties; the JSON view takes any object."));
         none->setObjectName(u"noProperties"_s);
         none->setWordWrap(true);
         none->setEnabled(false);
@@ -792,7 +820,8 @@ void SchemaFormWidget::Private::switchTo(Mode m)
         Q_EMIT q->modeChanged(m);
 }
 
-SchemaFormWidget::SchemaFormWidget(QWidget *parent) : QWidget(parent), d(std::make_unique<Private>())
+SchemaFormWidget::SchemaFormWidget(QWidget *parent)
+    : QWidget(parent), d(std::make_unique<Private>())
 {
     d->q = this;
 

@@ -31,7 +31,11 @@ class SchemaFormWidget : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Mode { Form, Raw };
+    enum class Mode
+    {
+        Form,
+        Raw
+    };
     Q_ENUM(Mode)
 
     explicit SchemaFormWidget(QWidget *parent = nullptr);

@@ -33,7 +33,8 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     m_name = new QLineEdit(this);
     m_route = new QComboBox(this);
     m_route->addItem(tr("stdio (a program)"), int(ServerConfig::Route::Stdio));
-    m_route->addItem(tr("Streamable HTTP (falls back to SSE)"), int(ServerConfig::Route::StreamableHttp));
+    m_route->addItem(tr("Streamable HTTP (falls back to SSE)"),
+                     int(ServerConfig::Route::StreamableHttp));
     m_route->addItem(tr("Legacy HTTP+SSE"), int(ServerConfig::Route::LegacySse));
     m_program = new QLineEdit(this);
     m_arguments = new QPlainTextEdit(this);
@@ -137,7 +138,8 @@ ServerConfig ServerDialog::config() const
     for (const QString &l : lines(m_headers)) {
         const qsizetype colon = l.indexOf(u':');
         if (colon > 0)
-            c.headers.append({l.left(colon).trimmed().toUtf8(), l.mid(colon + 1).trimmed().toUtf8()});
+            c.headers.append(
+                {l.left(colon).trimmed().toUtf8(), l.mid(colon + 1).trimmed().toUtf8()});
     }
     c.requestTimeoutMs = int(m_timeout->value() * 1000);
     c.breakerThreshold = m_threshold->value();
@@ -159,8 +161,8 @@ void ServerDialog::accept()
         problem = tr("Give the server a name.");
     else if (c.route == ServerConfig::Route::Stdio && c.program.isEmpty())
         problem = tr("A stdio server needs a program.");
-    else if (c.route != ServerConfig::Route::Stdio
-             && (!c.url.isValid() || (c.url.scheme() != "http"_L1 && c.url.scheme() != "https"_L1)))
+    else if (c.route != ServerConfig::Route::Stdio &&
+             (!c.url.isValid() || (c.url.scheme() != "http"_L1 && c.url.scheme() != "https"_L1)))
         problem = tr("An HTTP server needs an http or https URL.");
     if (!problem.isEmpty()) {
         QMessageBox::warning(this, tr("Server"), problem);
@@ -174,7 +176,8 @@ ImportDialog::ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *
 {
     setWindowTitle(tr("Import servers"));
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("Nothing runs until you connect. Check each command before you add it:"), this));
+    layout->addWidget(new QLabel(
+        tr("Nothing runs until you connect. Check each command before you add it:"), this));
     for (auto it = servers.begin(); it != servers.end(); ++it) {
         auto *box = new QCheckBox(it.key(), this);
         box->setChecked(true);

@@ -37,7 +37,8 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     auto *buttons = new QHBoxLayout;
     auto *reconnect = new QPushButton(tr("Reconnect now"), this);
     reconnect->setObjectName(u"reconnectButton"_s);
-    reconnect->setToolTip(tr("Tear the session down and start a new one on the same route (Ctrl+R)"));
+    reconnect->setToolTip(
+        tr("Tear the session down and start a new one on the same route (Ctrl+R)"));
     m_connect = new QPushButton(tr("Disconnect"), this);
     m_connect->setObjectName(u"disconnectButton"_s);
     auto *ping = new QPushButton(tr("Ping"), this);
@@ -49,7 +50,8 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     auto *level = new QComboBox(this);
     level->setObjectName(u"logLevel"_s);
     level->setToolTip(tr("logging/setLevel: the least severe log message the server should send"));
-    level->addItems({u"debug"_s, u"info"_s, u"notice"_s, u"warning"_s, u"error"_s, u"critical"_s, u"alert"_s, u"emergency"_s});
+    level->addItems({u"debug"_s, u"info"_s, u"notice"_s, u"warning"_s, u"error"_s, u"critical"_s,
+                     u"alert"_s, u"emergency"_s});
     level->setCurrentText(u"info"_s);
     connect(level, &QComboBox::textActivated, this, &SessionPanel::logLevelRequested);
     buttons->addWidget(new QLabel(tr("Log level"), this));
@@ -72,7 +74,8 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     auto *copy = new QToolButton(this);
     copy->setText(tr("Copy"));
     copy->setToolTip(tr("Copy the session id"));
-    connect(copy, &QToolButton::clicked, this, [this] { QGuiApplication::clipboard()->setText(m_sessionId->text()); });
+    connect(copy, &QToolButton::clicked, this,
+            [this] { QGuiApplication::clipboard()->setText(m_sessionId->text()); });
     idRow->addWidget(copy);
     m_protocol = selectable(this, u"protocolLabel"_s);
     m_transport = selectable(this, u"transportLabel"_s);
@@ -110,14 +113,16 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
 void SessionPanel::setSnapshot(const SessionSnapshot &s)
 {
     m_generation = s.generation;
-    m_state->setText(u"<span style='color:%1'>●</span> %2"_s.arg(ServerListModel::stateColor(s.state).name(),
-                                                                 SessionSnapshot::stateName(s.state)));
+    m_state->setText(u"<span style='color:%1'>●</span> %2"_s.arg(
+        ServerListModel::stateColor(s.state).name(), SessionSnapshot::stateName(s.state)));
     m_sessionId->setText(s.sessionId.isEmpty() ? tr("(none: %1)").arg(s.route) : s.sessionId);
     m_protocol->setText(s.protocolVersion.isEmpty() ? u"–"_s : s.protocolVersion);
-    m_transport->setText(s.routeReason.isEmpty() ? s.route : u"%1 — %2"_s.arg(s.route, s.routeReason));
+    m_transport->setText(s.routeReason.isEmpty() ? s.route
+                                                 : u"%1 — %2"_s.arg(s.route, s.routeReason));
     m_generationLabel->setText(QString::number(s.generation));
-    m_server->setText(u"%1 %2"_s.arg(s.serverInfo.value("title"_L1).toString(s.serverInfo.value("name"_L1).toString()),
-                                     s.serverInfo.value("version"_L1).toString()));
+    m_server->setText(u"%1 %2"_s.arg(
+        s.serverInfo.value("title"_L1).toString(s.serverInfo.value("name"_L1).toString()),
+        s.serverInfo.value("version"_L1).toString()));
     m_getStream->setText(s.transport.value("get_stream"_L1).toString(u"–"_s));
     QStringList process;
     if (s.transport.contains("pid"_L1))
@@ -135,9 +140,12 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
         m_shownInstructions = s.instructions;
         TextDisplay::show(m_instructions, s.instructions);
     }
-    m_capabilities->setJson(QJsonDocument(QJsonObject{{"server"_L1, s.serverCapabilities}, {"client"_L1, s.clientCapabilities}}).toJson());
-    const bool connected = s.state == SessionSnapshot::State::Ready || s.state == SessionSnapshot::State::Starting
-        || s.state == SessionSnapshot::State::Initializing;
+    m_capabilities->setJson(QJsonDocument(QJsonObject{{"server"_L1, s.serverCapabilities},
+                                                      {"client"_L1, s.clientCapabilities}})
+                                .toJson());
+    const bool connected = s.state == SessionSnapshot::State::Ready ||
+                           s.state == SessionSnapshot::State::Starting ||
+                           s.state == SessionSnapshot::State::Initializing;
     m_connect->setProperty("connected", connected);
     m_connect->setText(connected ? tr("Disconnect") : tr("Connect"));
 }

@@ -25,7 +25,8 @@ static bool hasLongLine(QStringView text)
 
 static QString omissionNote(qsizetype omitted, const QString &unit, const QString &whereTheRest)
 {
-    QString note = QCoreApplication::translate("TextDisplay", "… %1 more %2 not shown (a view shows at most %3 characters)")
+    QString note = QCoreApplication::translate(
+                       "TextDisplay", "… %1 more %2 not shown (a view shows at most %3 characters)")
                        .arg(QLocale().toString(omitted), unit, QLocale().toString(MaxShownChars));
     if (!whereTheRest.isEmpty())
         note += QCoreApplication::translate("TextDisplay", "; the rest is %1").arg(whereTheRest);
@@ -39,7 +40,9 @@ Fitted fit(const QString &text, const QString &whereTheRest, qsizetype maxChars)
         f.text = text;
     } else {
         f.omitted = text.size() - maxChars;
-        f.text = text.left(maxChars) + omissionNote(f.omitted, QCoreApplication::translate("TextDisplay", "characters"), whereTheRest);
+        f.text = text.left(maxChars) +
+                 omissionNote(f.omitted, QCoreApplication::translate("TextDisplay", "characters"),
+                              whereTheRest);
     }
     f.longLines = hasLongLine(f.text);
     return f;
@@ -57,7 +60,8 @@ void showUtf8(QPlainTextEdit *view, const QByteArray &bytes, const QString &wher
     qsizetype omitted = 0;
     QString text = fromUtf8(bytes, MaxShownChars, &omitted);
     if (omitted > 0)
-        text += omissionNote(omitted, QCoreApplication::translate("TextDisplay", "bytes"), whereTheRest);
+        text += omissionNote(omitted, QCoreApplication::translate("TextDisplay", "bytes"),
+                             whereTheRest);
     view->setLineWrapMode(hasLongLine(text) ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
     view->setPlainText(text);
 }
@@ -66,8 +70,9 @@ QString logLine(const QString &line)
 {
     if (line.size() <= MaxLogLine)
         return line;
-    return line.left(MaxLogLine)
-        + QCoreApplication::translate("TextDisplay", " … (%1 more characters)").arg(QLocale().toString(line.size() - MaxLogLine));
+    return line.left(MaxLogLine) +
+           QCoreApplication::translate("TextDisplay", " … (%1 more characters)")
+               .arg(QLocale().toString(line.size() - MaxLogLine));
 }
 
 QString fromUtf8(const QByteArray &bytes, qsizetype maxChars, qsizetype *omittedBytes)

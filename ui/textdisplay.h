@@ -25,7 +25,8 @@ struct Fitted
 };
 
 // `whereTheRest` completes "the rest is ..." (for example "in Save answer…"); empty: no hint.
-Fitted fit(const QString &text, const QString &whereTheRest = {}, qsizetype maxChars = MaxShownChars);
+Fitted fit(const QString &text, const QString &whereTheRest = {},
+           qsizetype maxChars = MaxShownChars);
 // Sets `text` on `view` through fit(), wrapping only when every line is short.
 void show(QPlainTextEdit *view, const QString &text, const QString &whereTheRest = {});
 // The same for UTF-8 bytes too large to be worth decoding whole: the first MaxShownChars
@@ -34,6 +35,7 @@ void showUtf8(QPlainTextEdit *view, const QByteArray &bytes, const QString &wher
 // One log line, cut at MaxLogLine with a note of what was cut.
 QString logLine(const QString &line);
 // The same for UTF-8 bytes, decoding only what is shown (a 50 MB frame is not decoded whole).
-QString fromUtf8(const QByteArray &bytes, qsizetype maxChars = MaxShownChars, qsizetype *omittedBytes = nullptr);
+QString fromUtf8(const QByteArray &bytes, qsizetype maxChars = MaxShownChars,
+                 qsizetype *omittedBytes = nullptr);
 
 } // namespace Sonde::TextDisplay

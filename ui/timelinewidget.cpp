@@ -37,14 +37,15 @@ constexpr int MinLabelWidth = 70;
 constexpr int MaxLabelWidth = 180;
 // When following, the latest time sits this far (of the view's width) from the right edge.
 constexpr double FollowMargin = 0.05;
-constexpr double MinMsPerPx = 0.01;                 // 100 px per millisecond
+constexpr double MinMsPerPx = 0.01;                    // 100 px per millisecond
 constexpr double MaxMsPerPx = 30.0 * 86'400'000 / 400; // a month across a small window
 constexpr double ZoomStep = 1.5;
 constexpr int MinTickPx = 90;
 
 QColor mix(const QColor &a, const QColor &b, double f)
 {
-    return QColor::fromRgbF(float(a.redF() * (1 - f) + b.redF() * f), float(a.greenF() * (1 - f) + b.greenF() * f),
+    return QColor::fromRgbF(float(a.redF() * (1 - f) + b.redF() * f),
+                            float(a.greenF() * (1 - f) + b.greenF() * f),
                             float(a.blueF() * (1 - f) + b.blueF() * f));
 }
 
@@ -99,9 +100,11 @@ void drawGlyph(QPainter &p, MarkerKind kind, QPointF c)
 // Tick steps that read well on a clock: 1-2-5 below a second, then seconds, minutes, hours.
 qint64 tickStep(double msPerPx)
 {
-    static const qint64 steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1'000, 2'000, 5'000, 10'000, 15'000, 30'000,
-                                   60'000, 120'000, 300'000, 600'000, 900'000, 1'800'000, 3'600'000, 7'200'000,
-                                   10'800'000, 21'600'000, 43'200'000, 86'400'000};
+    static const qint64 steps[] = {
+        1,         2,         5,          10,         20,         50,        100,
+        200,       500,       1'000,      2'000,      5'000,      10'000,    15'000,
+        30'000,    60'000,    120'000,    300'000,    600'000,    900'000,   1'800'000,
+        3'600'000, 7'200'000, 10'800'000, 21'600'000, 43'200'000, 86'400'000};
     for (qint64 s : steps) {
         if (double(s) / msPerPx >= MinTickPx)
             return s;
@@ -113,10 +116,8 @@ qint64 tickStep(double msPerPx)
 } // namespace
 
 TimelineWidget::TimelineWidget(QWidget *parent)
-    : QAbstractScrollArea(parent)
-    , m_layout(new TimelineLayout(this))
-    , m_now([] { return QDateTime::currentMSecsSinceEpoch(); })
-    , m_tick(new QTimer(this))
+    : QAbstractScrollArea(parent), m_layout(new TimelineLayout(this)),
+      m_now([] { return QDateTime::currentMSecsSinceEpoch(); }), m_tick(new QTimer(this))
 {
     setFocusPolicy(Qt::StrongFocus);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
@@ -157,7 +158,8 @@ TranscriptStore *TimelineWidget::store() const
 
 void TimelineWidget::setNowFunction(std::function<qint64()> now)
 {
-    m_now = now ? std::move(now) : std::function<qint64()>([] { return QDateTime::currentMSecsSinceEpoch(); });
+    m_now = now ? std::move(now)
+                : std::function<qint64()>([] { return QDateTime::currentMSecsSinceEpoch(); });
     onLayoutChanged();
 }
 
@@ -347,8 +349,9 @@ void TimelineWidget::revealRow(int storeRow)
     const TimelineLayout::Hit hit = m_layout->find(storeRow);
     if (hit.type == TimelineLayout::HitType::None)
         return;
-    const qint64 t = hit.type == TimelineLayout::HitType::Span ? m_layout->spans(hit.lane).at(hit.index).startMs
-                                                               : m_layout->markers(hit.lane).at(hit.index).timeMs;
+    const qint64 t = hit.type == TimelineLayout::HitType::Span
+                         ? m_layout->spans(hit.lane).at(hit.index).startMs
+                         : m_layout->markers(hit.lane).at(hit.index).timeMs;
     const int top = hit.lane * LaneHeight;
     QScrollBar *v = verticalScrollBar();
     if (top < v->value() || top + LaneHeight > v->value() + viewport()->height() - axisHeight())
@@ -467,8 +470,8 @@ TimelineLayout::Hit TimelineWidget::hitAt(const QPoint &pos) const
                 track = k;
         }
         // Bars are at least 3 px wide on screen, so a call of 0 ms is still a target.
-        if (track >= 0
-            && (hit.index = m_layout->spanAt(lane, t, std::llround(2 * m_msPerPx), now, track)) >= 0) {
+        if (track >= 0 &&
+            (hit.index = m_layout->spanAt(lane, t, std::llround(2 * m_msPerPx), now, track)) >= 0) {
             hit.type = TimelineLayout::HitType::Span;
             hit.row = m_layout->spans(lane).at(hit.index).requestRow;
             return hit;
@@ -554,7 +557,8 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent *event)
 {
     const QPoint pos = event->position().toPoint();
     if (m_pressed && (event->buttons() & Qt::LeftButton)) {
-        if (!m_dragging && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+        if (!m_dragging &&
+            (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
             m_dragging = true;
             viewport()->setCursor(Qt::ClosedHandCursor);
         }
@@ -595,19 +599,43 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent *event)
 void TimelineWidget::keyPressEvent(QKeyEvent *event)
 {
     switch (event->key()) {
-    case Qt::Key_Left: panBy(-plotWidth() / 10.0); break;
-    case Qt::Key_Right: panBy(plotWidth() / 10.0); break;
-    case Qt::Key_PageUp: panBy(-plotWidth() * 0.9); break;
-    case Qt::Key_PageDown: panBy(plotWidth() * 0.9); break;
-    case Qt::Key_Up: verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub); break;
-    case Qt::Key_Down: verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd); break;
+    case Qt::Key_Left:
+        panBy(-plotWidth() / 10.0);
+        break;
+    case Qt::Key_Right:
+        panBy(plotWidth() / 10.0);
+        break;
+    case Qt::Key_PageUp:
+        panBy(-plotWidth() * 0.9);
+        break;
+    case Qt::Key_PageDown:
+        panBy(plotWidth() * 0.9);
+        break;
+    case Qt::Key_Up:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepSub);
+        break;
+    case Qt::Key_Down:
+        verticalScrollBar()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+        break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomIn(); break;
-    case Qt::Key_Minus: zoomOut(); break;
-    case Qt::Key_Home: setViewStart(minViewStart()); break;
-    case Qt::Key_End: followLatest(); break;
-    case Qt::Key_0: fitAll(); break;
-    default: QAbstractScrollArea::keyPressEvent(event); return;
+    case Qt::Key_Equal:
+        zoomIn();
+        break;
+    case Qt::Key_Minus:
+        zoomOut();
+        break;
+    case Qt::Key_Home:
+        setViewStart(minViewStart());
+        break;
+    case Qt::Key_End:
+        followLatest();
+        break;
+    case Qt::Key_0:
+        fitAll();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
     }
     event->accept();
 }
@@ -620,7 +648,8 @@ bool TimelineWidget::viewportEvent(QEvent *event)
         const QString text = toolTipAt(help->pos());
         if (text.isEmpty()) {
             // Over empty space the widget's own tooltip explains the controls.
-            QToolTip::showText(help->globalPos(), help->pos().x() < m_labelWidth ? QString() : toolTip(), viewport());
+            QToolTip::showText(help->globalPos(),
+                               help->pos().x() < m_labelWidth ? QString() : toolTip(), viewport());
         } else {
             QToolTip::showText(help->globalPos(), text, viewport(), itemRect(rowAt(help->pos())));
         }
@@ -664,12 +693,14 @@ void TimelineWidget::hideEvent(QHideEvent *event)
 QSize TimelineWidget::sizeHint() const
 {
     const int lanes = qMax(2, m_layout->laneCount());
-    return {800, axisHeight() + lanes * LaneHeight + horizontalScrollBar()->sizeHint().height() + 2 * frameWidth()};
+    return {800, axisHeight() + lanes * LaneHeight + horizontalScrollBar()->sizeHint().height() +
+                     2 * frameWidth()};
 }
 
 QSize TimelineWidget::minimumSizeHint() const
 {
-    return {m_labelWidth + 120, axisHeight() + LaneHeight + horizontalScrollBar()->sizeHint().height() + 2 * frameWidth()};
+    return {m_labelWidth + 120, axisHeight() + LaneHeight +
+                                    horizontalScrollBar()->sizeHint().height() + 2 * frameWidth()};
 }
 
 // --- painting ---------------------------------------------------------------------------
@@ -682,9 +713,10 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     p.fillRect(area, pal.base());
     if (m_layout->isEmpty()) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
-                   tr("No traffic yet. Each server gets a lane: its sessions as bands, its calls as bars, "
-                      "reconnects, breaker changes and faults as marks."));
+        p.drawText(
+            area, Qt::AlignCenter | Qt::TextWordWrap,
+            tr("No traffic yet. Each server gets a lane: its sessions as bands, its calls as bars, "
+               "reconnects, breaker changes and faults as marks."));
         return;
     }
     const qint64 now = nowMs();
@@ -694,11 +726,13 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     const qint64 from = qint64(std::floor(fromMs - m_msPerPx));
     const qint64 to = qint64(std::ceil(toMs + m_msPerPx));
     const int firstLane = qMax(0, verticalScrollBar()->value() / LaneHeight);
-    const int lastLane = qMin(m_layout->laneCount() - 1,
-                              (verticalScrollBar()->value() + area.height() - axisHeight()) / LaneHeight);
+    const int lastLane =
+        qMin(m_layout->laneCount() - 1,
+             (verticalScrollBar()->value() + area.height() - axisHeight()) / LaneHeight);
 
     p.save();
-    p.setClipRect(QRect(m_labelWidth, axisHeight(), area.width() - m_labelWidth, area.height() - axisHeight()));
+    p.setClipRect(QRect(m_labelWidth, axisHeight(), area.width() - m_labelWidth,
+                        area.height() - axisHeight()));
     for (int lane = firstLane; lane <= lastLane; ++lane)
         paintLaneBackground(p, lane, from, to, now);
 
@@ -708,8 +742,10 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     QColor grid = pal.color(QPalette::Text);
     grid.setAlphaF(0.08f);
     p.setPen(grid);
-    for (qint64 t = qint64(std::ceil((fromMs + double(offset)) / double(step))) * step - offset; double(t) <= toMs; t += step)
-        p.drawLine(QPointF(xForTime(double(t)), axisHeight()), QPointF(xForTime(double(t)), area.height()));
+    for (qint64 t = qint64(std::ceil((fromMs + double(offset)) / double(step))) * step - offset;
+         double(t) <= toMs; t += step)
+        p.drawLine(QPointF(xForTime(double(t)), axisHeight()),
+                   QPointF(xForTime(double(t)), area.height()));
 
     for (int lane = firstLane; lane <= lastLane; ++lane)
         paintLaneItems(p, lane, from, to, now);
@@ -732,7 +768,8 @@ void TimelineWidget::paintEvent(QPaintEvent *)
     paintLabels(p);
 }
 
-void TimelineWidget::paintLaneBackground(QPainter &p, int lane, qint64 from, qint64 to, qint64 now) const
+void TimelineWidget::paintLaneBackground(QPainter &p, int lane, qint64 from, qint64 to,
+                                         qint64 now) const
 {
     const QPalette &pal = palette();
     const int top = laneTop(lane);
@@ -750,7 +787,8 @@ void TimelineWidget::paintLaneBackground(QPainter &p, int lane, qint64 from, qin
     const QFontMetrics fm(small);
     m_layout->forEachBand(lane, from, to, now, [&](int, const TimelineLayout::Band &b) {
         const double x0 = qMax<double>(m_labelWidth - 1, xForTime(double(b.startMs)));
-        const double x1 = qMin<double>(width + 1, xForTime(double(TimelineLayout::bandEndMs(b, now))));
+        const double x1 =
+            qMin<double>(width + 1, xForTime(double(TimelineLayout::bandEndMs(b, now))));
         if (x1 <= x0)
             return;
         const QRectF r(x0, top + 1, x1 - x0, LaneHeight - 2);
@@ -793,7 +831,8 @@ void TimelineWidget::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 t
     p.setRenderHint(QPainter::Antialiasing, false);
     m_layout->forEachSpan(lane, from, to, now, [&](int, const TimelineLayout::Span &s) {
         const double x0 = qMax(left, xForTime(double(s.startMs)));
-        const double x1 = qMin(right, qMax(xForTime(double(s.startMs)) + 3, xForTime(double(TimelineLayout::spanEndMs(s, now)))));
+        const double x1 = qMin(right, qMax(xForTime(double(s.startMs)) + 3,
+                                           xForTime(double(TimelineLayout::spanEndMs(s, now)))));
         if (x1 <= x0)
             return;
         Pending &pd = pending[s.track];
@@ -844,27 +883,28 @@ void TimelineWidget::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 t
     const qint64 slack = std::llround(GlyphSize * m_msPerPx);
     int lastX = std::numeric_limits<int>::min();
     MarkerKind lastKind = MarkerKind::Warning;
-    m_layout->forEachMarker(lane, from - slack, to + slack, [&](int, const TimelineLayout::Marker &m) {
-        const double x = xForTime(double(m.timeMs));
-        const int ix = int(std::lround(x));
-        if (ix == lastX && m.kind == lastKind)
-            return;
-        lastX = ix;
-        lastKind = m.kind;
-        const QColor color = TimelineLayout::markerColor(m.kind);
-        QColor line = color;
-        line.setAlphaF(0.7f);
-        p.setPen(QPen(line, 1));
-        p.drawLine(QPointF(x, top + MarkerStrip), QPointF(x, top + LaneHeight - 2));
-        if (m.durationMs > 0 && m.durationMs / m_msPerPx > 4) {
-            // How long the reconnect took: a bracket back to when the attempt started.
-            const double x0 = xForTime(double(m.timeMs - m.durationMs));
-            const double y = top + 2 + GlyphSize / 2.0;
-            p.drawLine(QPointF(x0, y), QPointF(x, y));
-            p.drawLine(QPointF(x0, y - 3), QPointF(x0, y + 3));
-        }
-        drawGlyph(p, m.kind, QPointF(x, top + 2 + GlyphSize / 2.0));
-    });
+    m_layout->forEachMarker(
+        lane, from - slack, to + slack, [&](int, const TimelineLayout::Marker &m) {
+            const double x = xForTime(double(m.timeMs));
+            const int ix = int(std::lround(x));
+            if (ix == lastX && m.kind == lastKind)
+                return;
+            lastX = ix;
+            lastKind = m.kind;
+            const QColor color = TimelineLayout::markerColor(m.kind);
+            QColor line = color;
+            line.setAlphaF(0.7f);
+            p.setPen(QPen(line, 1));
+            p.drawLine(QPointF(x, top + MarkerStrip), QPointF(x, top + LaneHeight - 2));
+            if (m.durationMs > 0 && m.durationMs / m_msPerPx > 4) {
+                // How long the reconnect took: a bracket back to when the attempt started.
+                const double x0 = xForTime(double(m.timeMs - m.durationMs));
+                const double y = top + 2 + GlyphSize / 2.0;
+                p.drawLine(QPointF(x0, y), QPointF(x, y));
+                p.drawLine(QPointF(x0, y - 3), QPointF(x0, y + 3));
+            }
+            drawGlyph(p, m.kind, QPointF(x, top + 2 + GlyphSize / 2.0));
+        });
     p.setRenderHint(QPainter::Antialiasing, false);
 }
 
@@ -887,16 +927,17 @@ void TimelineWidget::paintAxis(QPainter &p, double fromMs, double toMs) const
     p.setPen(pal.color(QPalette::Mid));
     p.drawLine(0, height - 1, width, height - 1);
     const qint64 step = tickStep(m_msPerPx);
-    const QString format = step < 1'000 ? u"hh:mm:ss.zzz"_s
-                           : step < 60'000 ? u"hh:mm:ss"_s
+    const QString format = step < 1'000        ? u"hh:mm:ss.zzz"_s
+                           : step < 60'000     ? u"hh:mm:ss"_s
                            : step < 86'400'000 ? u"hh:mm"_s
-                                                : u"MMM d"_s;
+                                               : u"MMM d"_s;
     // Ticks fall on round local times, not round UTC ones.
     const qint64 offset = qint64(QDateTime::currentDateTime().offsetFromUtc()) * 1000;
     p.save();
     p.setClipRect(QRect(m_labelWidth, 0, width - m_labelWidth, height));
     p.setPen(pal.color(QPalette::WindowText));
-    for (qint64 t = qint64(std::ceil((fromMs + double(offset)) / double(step))) * step - offset; double(t) <= toMs; t += step) {
+    for (qint64 t = qint64(std::ceil((fromMs + double(offset)) / double(step))) * step - offset;
+         double(t) <= toMs; t += step) {
         const double x = xForTime(double(t));
         p.drawLine(QPointF(x, height - 5), QPointF(x, height - 1));
         p.drawText(QPointF(x + 3, height - 6), QDateTime::fromMSecsSinceEpoch(t).toString(format));
@@ -920,14 +961,16 @@ void TimelineWidget::paintLabels(QPainter &p) const
             continue;
         p.setFont(font());
         p.setPen(pal.color(QPalette::WindowText));
-        p.drawText(QRect(6, top + 3, m_labelWidth - 10, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRect(6, top + 3, m_labelWidth - 10, fm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter,
                    fm.elidedText(m_layout->laneName(lane), Qt::ElideRight, m_labelWidth - 10));
         const auto &bands = m_layout->bands(lane);
         if (!bands.isEmpty()) {
             p.setFont(small);
             p.setPen(pal.color(QPalette::PlaceholderText));
             const auto &b = bands.last();
-            p.drawText(QRect(6, top + 3 + fm.height(), m_labelWidth - 10, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+            p.drawText(QRect(6, top + 3 + fm.height(), m_labelWidth - 10, fm.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter,
                        (b.open ? u"gen "_s : u"ended gen "_s) + QString::number(b.generation));
         }
         p.setPen(pal.color(QPalette::Midlight));

@@ -54,8 +54,10 @@ ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
     m_list->setModel(m_proxy);
     leftLayout->addWidget(m_search);
     leftLayout->addWidget(m_list, 1);
-    connect(m_search, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
-    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, &ToolsPanel::onCurrentChanged);
+    connect(m_search, &QLineEdit::textChanged, m_proxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &ToolsPanel::onCurrentChanged);
 
     auto *right = new QWidget(split);
     auto *rightLayout = new QVBoxLayout(right);
@@ -66,13 +68,16 @@ ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
     m_badges->setObjectName(u"toolBadges"_s);
     m_override = new QComboBox(right);
     m_override->setObjectName(u"toolOverride"_s);
-    m_override->addItems({tr("Replay after a lost session: as the server says"), tr("Treat as read-only (replay)"),
+    m_override->addItems({tr("Replay after a lost session: as the server says"),
+                          tr("Treat as read-only (replay)"),
                           tr("Treat as write-capable (never replay)")});
     connect(m_override, &QComboBox::activated, this, [this](int i) {
         const QString name = currentToolName();
         if (name.isEmpty())
             return;
-        const std::optional<bool> choice = i == 1 ? std::optional<bool>(true) : i == 2 ? std::optional<bool>(false) : std::nullopt;
+        const std::optional<bool> choice = i == 1   ? std::optional<bool>(true)
+                                           : i == 2 ? std::optional<bool>(false)
+                                                    : std::nullopt;
         m_model->setOverride(name, choice);
         onCurrentChanged();
         Q_EMIT overrideChanged(name, choice);
@@ -102,7 +107,8 @@ ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
     m_saveAnswer->setEnabled(false);
     buttons->addWidget(m_saveAnswer);
     connect(m_saveAnswer, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save answer"), QString(), tr("JSON (*.json)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save answer"), QString(), tr("JSON (*.json)"));
         if (!path.isEmpty() && !saveAnswer(path))
             QMessageBox::warning(this, tr("Save answer"), tr("Could not write %1.").arg(path));
     });
@@ -200,8 +206,9 @@ void ToolsPanel::onCurrentChanged()
     const QJsonObject tool = idx.data(ToolListModel::ToolRole).toJsonObject();
     const bool changed = tool.value("name"_L1) != m_currentTool.value("name"_L1);
     m_currentTool = tool;
-    m_description->setText(u"<b>%1</b><br>%2"_s.arg(tool.value("name"_L1).toString().toHtmlEscaped(),
-                                                    tool.value("description"_L1).toString().toHtmlEscaped()));
+    m_description->setText(
+        u"<b>%1</b><br>%2"_s.arg(tool.value("name"_L1).toString().toHtmlEscaped(),
+                                 tool.value("description"_L1).toString().toHtmlEscaped()));
     const bool replay = idx.data(ToolListModel::VerdictRole).toBool();
     m_badges->setText(u"%1 · after a lost session: %2 (%3)"_s.arg(
         idx.data(ToolListModel::BadgesRole).toStringList().join(u" · "_s),
@@ -279,11 +286,12 @@ void ToolsPanel::showOutcome(const CallOutcome &o)
     m_saveAnswer->setEnabled(true);
     const QString rest = tr("in Save answer…");
     m_json->setJson(QJsonDocument(shown).toJson(), rest);
-    TextDisplay::show(m_text,
-                      o.ok() || o.error.kind() == Error::Kind::Application
-                          ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
-                          : o.error.message(),
-                      rest);
+    TextDisplay::show(
+        m_text,
+        o.ok() || o.error.kind() == Error::Kind::Application
+            ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
+            : o.error.message(),
+        rest);
     QString banner, style;
     if (o.recovery.value("outcome_uncertain"_L1).toBool()) {
         banner = tr("Outcome uncertain — %1").arg(o.error.message());
@@ -299,7 +307,8 @@ void ToolsPanel::showOutcome(const CallOutcome &o)
         style = u"background:#ffebee; color:#b71c1c; padding:6px"_s;
     } else if (o.recovery.value("replayed"_L1).toBool()) {
         banner = tr("Answered after a reconnect (sent again on generation %1: %2)")
-                     .arg(o.generation).arg(o.recovery.value("rule"_L1).toString());
+                     .arg(o.generation)
+                     .arg(o.recovery.value("rule"_L1).toString());
         style = u"background:#e8f5e9; color:#1b5e20; padding:6px"_s;
     }
     m_banner->setText(banner);
@@ -319,7 +328,9 @@ void ToolsPanel::showOutcome(const CallOutcome &o)
             m_structuredVerdict->setText(tr("✘ invalid against outputSchema: %1").arg(why));
     } else {
         m_structured->setJson({});
-        m_structuredVerdict->setText(outputSchema.isEmpty() ? QString() : tr("✘ outputSchema declared but no structuredContent"));
+        m_structuredVerdict->setText(outputSchema.isEmpty()
+                                         ? QString()
+                                         : tr("✘ outputSchema declared but no structuredContent"));
     }
     showContent(result.value("content"_L1).toArray());
 }
@@ -341,7 +352,8 @@ void ToolsPanel::showContent(const QJsonArray &content)
         label->setWordWrap(true);
         layout->addWidget(label, 1);
         if (type == "image"_L1 || type == "audio"_L1) {
-            const QByteArray data = QByteArray::fromBase64(block.value("data"_L1).toString().toLatin1());
+            const QByteArray data =
+                QByteArray::fromBase64(block.value("data"_L1).toString().toLatin1());
             const QString mime = block.value("mimeType"_L1).toString();
             if (type == "image"_L1) {
                 QPixmap pixmap;
@@ -349,13 +361,15 @@ void ToolsPanel::showContent(const QJsonArray &content)
                 if (!pixmap.isNull())
                     label->setPixmap(pixmap.width() < 16 ? pixmap.scaled(32, 32) : pixmap);
                 else
-                    label->setText(tr("image (%1, %2 bytes, not decodable)").arg(mime).arg(data.size()));
+                    label->setText(
+                        tr("image (%1, %2 bytes, not decodable)").arg(mime).arg(data.size()));
             } else {
                 label->setText(tr("audio (%1, %2 bytes)").arg(mime).arg(data.size()));
             }
             auto *save = new QPushButton(tr("Save…"), row);
             connect(save, &QPushButton::clicked, this, [this, data, mime] {
-                const QString path = QFileDialog::getSaveFileName(this, tr("Save content"), QString(), mime);
+                const QString path =
+                    QFileDialog::getSaveFileName(this, tr("Save content"), QString(), mime);
                 QSaveFile f(path);
                 if (!path.isEmpty() && f.open(QIODevice::WriteOnly)) {
                     f.write(data);
@@ -364,10 +378,14 @@ void ToolsPanel::showContent(const QJsonArray &content)
             });
             layout->addWidget(save);
         } else if (type == "resource_link"_L1) {
-            label->setText(tr("link: %1 (%2)").arg(block.value("uri"_L1).toString(), block.value("name"_L1).toString()));
+            label->setText(
+                tr("link: %1 (%2)")
+                    .arg(block.value("uri"_L1).toString(), block.value("name"_L1).toString()));
         } else if (type == "resource"_L1) {
             const QJsonObject r = block.value("resource"_L1).toObject();
-            label->setText(tr("embedded resource %1:\n%2").arg(r.value("uri"_L1).toString(), r.value("text"_L1).toString().left(2000)));
+            label->setText(
+                tr("embedded resource %1:\n%2")
+                    .arg(r.value("uri"_L1).toString(), r.value("text"_L1).toString().left(2000)));
         } else {
             label->setText(block.value("text"_L1).toString().left(20000));
         }

@@ -25,7 +25,8 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent) : QWidget(parent), m_store(store)
+TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
+    : QWidget(parent), m_store(store)
 {
     m_model = new TranscriptModel(store, this);
     m_proxy = new TranscriptFilterProxyModel(this);
@@ -38,14 +39,18 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent) : QWid
     m_server->addItem(tr("All servers"), QString());
     filters->addWidget(m_server);
     using D = TranscriptEvent::Direction;
-    const QList<QPair<D, QString>> dirs = {{D::Outgoing, tr("send")}, {D::Incoming, tr("recv")}, {D::Stderr, tr("stderr")},
-                                           {D::Lifecycle, tr("events")}, {D::Violation, tr("violations")}};
+    const QList<QPair<D, QString>> dirs = {{D::Outgoing, tr("send")},
+                                           {D::Incoming, tr("recv")},
+                                           {D::Stderr, tr("stderr")},
+                                           {D::Lifecycle, tr("events")},
+                                           {D::Violation, tr("violations")}};
     for (const auto &[d, label] : dirs) {
         auto *box = new QCheckBox(label, this);
         box->setChecked(true);
         box->setObjectName(u"dir:"_s + TranscriptEvent::directionName(d));
         const D direction = d;
-        connect(box, &QCheckBox::toggled, this, [this, direction](bool on) { m_proxy->setDirectionVisible(direction, on); });
+        connect(box, &QCheckBox::toggled, this,
+                [this, direction](bool on) { m_proxy->setDirectionVisible(direction, on); });
         filters->addWidget(box);
     }
     m_method = new QLineEdit(this);
@@ -61,7 +66,8 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent) : QWid
     m_follow->setChecked(true);
     filters->addWidget(m_follow);
     outer->addLayout(filters);
-    connect(m_method, &QLineEdit::textChanged, m_proxy, &TranscriptFilterProxyModel::setMethodFilter);
+    connect(m_method, &QLineEdit::textChanged, m_proxy,
+            &TranscriptFilterProxyModel::setMethodFilter);
     connect(m_text, &QLineEdit::textChanged, m_proxy, &TranscriptFilterProxyModel::setTextFilter);
     connect(m_server, &QComboBox::currentIndexChanged, this,
             [this] { m_proxy->setServerFilter(m_server->currentData().toString()); });
@@ -80,13 +86,15 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent) : QWid
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
-    m_table->horizontalHeader()->setSectionResizeMode(TranscriptModel::SummaryColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(TranscriptModel::SummaryColumn,
+                                                      QHeaderView::Stretch);
     m_table->setWordWrap(false);
     m_detail = new JsonView(split);
     m_detail->setObjectName(u"transcriptDetail"_s);
     split->setStretchFactor(0, 3);
     outer->addWidget(split, 1);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &TranscriptPanel::onCurrentChanged);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &TranscriptPanel::onCurrentChanged);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
         if (m_follow->isChecked())
             m_table->scrollToBottom();
@@ -148,7 +156,8 @@ void TranscriptPanel::focusFilter()
 void TranscriptPanel::onCurrentChanged()
 {
     const QModelIndex idx = m_table->currentIndex();
-    m_detail->setJson(idx.data(TranscriptModel::RawRole).toByteArray(), tr("in the exported transcript"));
+    m_detail->setJson(idx.data(TranscriptModel::RawRole).toByteArray(),
+                      tr("in the exported transcript"));
 }
 
 QString TranscriptPanel::exportTo(const QString &path, const QString &format) const
@@ -156,16 +165,18 @@ QString TranscriptPanel::exportTo(const QString &path, const QString &format) co
     QString error;
     const QList<int> rows = m_proxy->visibleStoreRows();
     const bool redact = !m_secrets->isChecked();
-    const bool ok = format == "md"_L1
-        ? TranscriptExporter::writeMarkdown(*m_store, path, redact, m_redactor, &error, rows)
-        : TranscriptExporter::writeJsonLines(*m_store, path, redact, m_redactor, &error, rows);
+    const bool ok =
+        format == "md"_L1
+            ? TranscriptExporter::writeMarkdown(*m_store, path, redact, m_redactor, &error, rows)
+            : TranscriptExporter::writeJsonLines(*m_store, path, redact, m_redactor, &error, rows);
     return ok ? QString() : error;
 }
 
 void TranscriptPanel::exportWithDialog(const QString &format)
 {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export transcript"),
-                                                      format == "md"_L1 ? u"transcript.md"_s : u"transcript.jsonl"_s);
+                                                      format == "md"_L1 ? u"transcript.md"_s
+                                                                        : u"transcript.jsonl"_s);
     if (path.isEmpty())
         return;
     const QString error = exportTo(path, format);

@@ -54,7 +54,9 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         QJsonParseError pe;
         const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
         if (pe.error != QJsonParseError::NoError || !d.isObject()) {
-            *error = u"%1 must be a JSON object (%2)"_s.arg(what, pe.error != QJsonParseError::NoError ? pe.errorString() : u"got another JSON type"_s);
+            *error = u"%1 must be a JSON object (%2)"_s.arg(
+                what, pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                           : u"got another JSON type"_s);
             return false;
         }
         *out = d.object();
@@ -67,16 +69,48 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             o->command.append(a);
             continue;
         }
-        if (a == "--quiet"_L1) { o->quiet = true; continue; }
-        if (a == "--show-secrets"_L1) { o->showSecrets = true; continue; }
-        if (a == "--help"_L1) { *error = QString(); return false; }
-        if (a == "--version"_L1) { o->version = true; *error = QString(); return false; }
-        static const QStringList valueOptions = {
-            u"--command"_s, u"--arg"_s, u"--env"_s, u"--cwd"_s, u"--url"_s, u"--header"_s, u"--config"_s,
-            u"--server"_s, u"--timeout"_s, u"--shutdown-grace"_s, u"--max-frame-mb"_s, u"--breaker-threshold"_s,
-            u"--breaker-cooldown"_s, u"--recovery-budget"_s, u"--ping-interval"_s, u"--read-only"_s,
-            u"--write-capable"_s, u"--transcript"_s, u"--log-level"_s, u"--root"_s, u"--sampling-text"_s,
-            u"--sampling-model"_s, u"--elicitation"_s, u"--url-elicitation"_s, u"--elicitation-content"_s};
+        if (a == "--quiet"_L1) {
+            o->quiet = true;
+            continue;
+        }
+        if (a == "--show-secrets"_L1) {
+            o->showSecrets = true;
+            continue;
+        }
+        if (a == "--help"_L1) {
+            *error = QString();
+            return false;
+        }
+        if (a == "--version"_L1) {
+            o->version = true;
+            *error = QString();
+            return false;
+        }
+        static const QStringList valueOptions = {u"--command"_s,
+                                                 u"--arg"_s,
+                                                 u"--env"_s,
+                                                 u"--cwd"_s,
+                                                 u"--url"_s,
+                                                 u"--header"_s,
+                                                 u"--config"_s,
+                                                 u"--server"_s,
+                                                 u"--timeout"_s,
+                                                 u"--shutdown-grace"_s,
+                                                 u"--max-frame-mb"_s,
+                                                 u"--breaker-threshold"_s,
+                                                 u"--breaker-cooldown"_s,
+                                                 u"--recovery-budget"_s,
+                                                 u"--ping-interval"_s,
+                                                 u"--read-only"_s,
+                                                 u"--write-capable"_s,
+                                                 u"--transcript"_s,
+                                                 u"--log-level"_s,
+                                                 u"--root"_s,
+                                                 u"--sampling-text"_s,
+                                                 u"--sampling-model"_s,
+                                                 u"--elicitation"_s,
+                                                 u"--url-elicitation"_s,
+                                                 u"--elicitation-content"_s};
         // Before asking for a value: a misspelt flag is unknown, not short of a value.
         if (!valueOptions.contains(a)) {
             *error = u"unknown option %1"_s.arg(a);
@@ -84,44 +118,67 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         }
         if (!need(i, &v))
             return false;
-        if (a == "--command"_L1) o->server.program = v;
-        else if (a == "--arg"_L1) o->server.arguments.append(v);
+        if (a == "--command"_L1)
+            o->server.program = v;
+        else if (a == "--arg"_L1)
+            o->server.arguments.append(v);
         else if (a == "--env"_L1) {
             const qsizetype eq = v.indexOf(u'=');
-            if (eq <= 0) { *error = u"--env wants K=V, got \"%1\""_s.arg(v); return false; }
+            if (eq <= 0) {
+                *error = u"--env wants K=V, got \"%1\""_s.arg(v);
+                return false;
+            }
             o->server.environment.insert(v.left(eq), v.mid(eq + 1));
-        } else if (a == "--cwd"_L1) o->server.workingDirectory = v;
-        else if (a == "--url"_L1) o->server.url = QUrl(v, QUrl::StrictMode);
+        } else if (a == "--cwd"_L1)
+            o->server.workingDirectory = v;
+        else if (a == "--url"_L1)
+            o->server.url = QUrl(v, QUrl::StrictMode);
         else if (a == "--header"_L1) {
             const qsizetype colon = v.indexOf(u':');
-            if (colon <= 0) { *error = u"--header wants \"Name: value\", got \"%1\""_s.arg(v); return false; }
-            o->server.headers.append({v.left(colon).trimmed().toUtf8(), v.mid(colon + 1).trimmed().toUtf8()});
-        } else if (a == "--config"_L1) configPath = v;
-        else if (a == "--server"_L1) serverName = v;
+            if (colon <= 0) {
+                *error = u"--header wants \"Name: value\", got \"%1\""_s.arg(v);
+                return false;
+            }
+            o->server.headers.append(
+                {v.left(colon).trimmed().toUtf8(), v.mid(colon + 1).trimmed().toUtf8()});
+        } else if (a == "--config"_L1)
+            configPath = v;
+        else if (a == "--server"_L1)
+            serverName = v;
         else if (a == "--timeout"_L1) {
             bool ok = false;
             const double s = v.toDouble(&ok);
-            if (!ok || s <= 0) { *error = u"--timeout wants seconds > 0, got \"%1\""_s.arg(v); return false; }
+            if (!ok || s <= 0) {
+                *error = u"--timeout wants seconds > 0, got \"%1\""_s.arg(v);
+                return false;
+            }
             o->server.requestTimeoutMs = int(s * 1000);
             o->server.initializeTimeoutMs = int(s * 1000);
         } else if (a == "--max-frame-mb"_L1) {
             bool ok = false;
             const double mb = v.toDouble(&ok);
-            if (!ok || mb <= 0 || mb > 4096) { *error = u"--max-frame-mb wants 0 < N <= 4096, got \"%1\""_s.arg(v); return false; }
+            if (!ok || mb <= 0 || mb > 4096) {
+                *error = u"--max-frame-mb wants 0 < N <= 4096, got \"%1\""_s.arg(v);
+                return false;
+            }
             o->server.maxFrameBytes = qsizetype(mb * 1024 * 1024);
         } else if (a == "--shutdown-grace"_L1) {
             bool ok = false;
             const int ms = v.toInt(&ok);
-            if (!ok || ms < 0) { *error = u"--shutdown-grace wants milliseconds, got \"%1\""_s.arg(v); return false; }
+            if (!ok || ms < 0) {
+                *error = u"--shutdown-grace wants milliseconds, got \"%1\""_s.arg(v);
+                return false;
+            }
             o->server.shutdownGraceMs = ms;
             graceGiven = true;
-        } else if (a == "--breaker-threshold"_L1 || a == "--breaker-cooldown"_L1 || a == "--recovery-budget"_L1
-                   || a == "--ping-interval"_L1) {
+        } else if (a == "--breaker-threshold"_L1 || a == "--breaker-cooldown"_L1 ||
+                   a == "--recovery-budget"_L1 || a == "--ping-interval"_L1) {
             bool ok = false;
             const double n = v.toDouble(&ok);
             const bool threshold = a == "--breaker-threshold"_L1;
             if (!ok || n < 0 || (threshold && (n < 1 || n != double(int(n))))) {
-                *error = u"%1 wants %2, got \"%3\""_s.arg(a, threshold ? u"a whole number >= 1"_s : u"seconds >= 0"_s, v);
+                *error = u"%1 wants %2, got \"%3\""_s.arg(
+                    a, threshold ? u"a whole number >= 1"_s : u"seconds >= 0"_s, v);
                 return false;
             }
             if (threshold)
@@ -136,16 +193,26 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             o->server.toolReadOnlyOverrides.insert(v, true);
         } else if (a == "--write-capable"_L1) {
             o->server.toolReadOnlyOverrides.insert(v, false);
-        } else if (a == "--transcript"_L1) o->transcriptPath = v;
-        else if (a == "--log-level"_L1) o->logLevel = v;
-        else if (a == "--root"_L1) o->policy.roots.append(v);
-        else if (a == "--sampling-text"_L1) o->policy.samplingText = v;
-        else if (a == "--sampling-model"_L1) o->policy.samplingModel = v;
+        } else if (a == "--transcript"_L1)
+            o->transcriptPath = v;
+        else if (a == "--log-level"_L1)
+            o->logLevel = v;
+        else if (a == "--root"_L1)
+            o->policy.roots.append(v);
+        else if (a == "--sampling-text"_L1)
+            o->policy.samplingText = v;
+        else if (a == "--sampling-model"_L1)
+            o->policy.samplingModel = v;
         else if (a == "--elicitation"_L1 || a == "--url-elicitation"_L1) {
-            const QStringList allowed = a == "--elicitation"_L1 ? QStringList{u"accept"_s, u"decline"_s, u"cancel"_s}
-                                                                : QStringList{u"accept"_s, u"decline"_s};
-            if (!allowed.contains(v)) { *error = u"%1 wants one of %2"_s.arg(a, allowed.join(u", "_s)); return false; }
-            (a == "--elicitation"_L1 ? o->policy.elicitationAction : o->policy.urlElicitationAction) = v;
+            const QStringList allowed = a == "--elicitation"_L1
+                                            ? QStringList{u"accept"_s, u"decline"_s, u"cancel"_s}
+                                            : QStringList{u"accept"_s, u"decline"_s};
+            if (!allowed.contains(v)) {
+                *error = u"%1 wants one of %2"_s.arg(a, allowed.join(u", "_s));
+                return false;
+            }
+            (a == "--elicitation"_L1 ? o->policy.elicitationAction
+                                     : o->policy.urlElicitationAction) = v;
         } else if (a == "--elicitation-content"_L1) {
             if (!jsonObject(v, a, &o->policy.elicitationContent))
                 return false;
@@ -158,7 +225,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     // The official conformance harness runs `sh -c "<command> <serverUrl>"`: the URL comes
     // last, as the command's argument.
     if (o->command.value(0) == "conformance-client"_L1) {
-        if (o->command.size() != 2 || !o->server.url.isEmpty() || !o->server.program.isEmpty() || !configPath.isEmpty()) {
+        if (o->command.size() != 2 || !o->server.url.isEmpty() || !o->server.program.isEmpty() ||
+            !configPath.isEmpty()) {
             *error = u"usage: sonde-cli [OPTIONS] conformance-client URL"_s;
             return false;
         }
@@ -166,7 +234,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         o->policy.elicitationAction = u"accept"_s; // the scenarios check accepted defaults
     }
     const ServerConfig flags = o->server;
-    const int connections = int(!flags.program.isEmpty()) + int(!flags.url.isEmpty()) + int(!configPath.isEmpty());
+    const int connections =
+        int(!flags.program.isEmpty()) + int(!flags.url.isEmpty()) + int(!configPath.isEmpty());
     if (connections != 1) {
         *error = connections == 0 ? u"say which server: --command, --url or --config"_s
                                   : u"use only one of --command, --url and --config"_s;
@@ -175,7 +244,10 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     if (!configPath.isEmpty()) {
         // No input provider: nobody can type a ${input:...} in, so naming it is the answer.
         const ServerConfigFile::Result r = ServerConfigFile::load(configPath);
-        if (r.error.isError()) { *error = r.error.message(); return false; }
+        if (r.error.isError()) {
+            *error = r.error.message();
+            return false;
+        }
         const QStringList names = r.servers.keys() + r.unresolved.keys();
         if (serverName.isEmpty() && names.size() == 1)
             serverName = names.constFirst();
@@ -186,7 +258,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         if (!r.servers.contains(serverName)) {
             QStringList sorted = names;
             sorted.sort();
-            *error = u"%1: no server named \"%2\" (has: %3)"_s.arg(configPath, serverName, sorted.join(u", "_s));
+            *error = u"%1: no server named \"%2\" (has: %3)"_s.arg(configPath, serverName,
+                                                                   sorted.join(u", "_s));
             return false;
         }
         ServerConfig c = r.servers.value(serverName);
@@ -201,7 +274,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         c.toolReadOnlyOverrides = flags.toolReadOnlyOverrides;
         o->server = c;
     } else if (!flags.url.isEmpty()) {
-        if (!flags.url.isValid() || (flags.url.scheme() != "http"_L1 && flags.url.scheme() != "https"_L1)) {
+        if (!flags.url.isValid() ||
+            (flags.url.scheme() != "http"_L1 && flags.url.scheme() != "https"_L1)) {
             *error = u"--url must be an http or https URL"_s;
             return false;
         }
@@ -219,11 +293,15 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     return true;
 }
 
-CliRunner::CliRunner(CliOptions options, QObject *parent) : QObject(parent), m_options(std::move(options)) {}
+CliRunner::CliRunner(CliOptions options, QObject *parent)
+    : QObject(parent), m_options(std::move(options))
+{
+}
 
 void CliRunner::print(const QJsonObject &o, bool compact)
 {
-    QByteArray out = QJsonDocument(o).toJson(compact ? QJsonDocument::Compact : QJsonDocument::Indented);
+    QByteArray out =
+        QJsonDocument(o).toJson(compact ? QJsonDocument::Compact : QJsonDocument::Indented);
     if (compact)
         out.append('\n');
     std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
@@ -261,7 +339,12 @@ void CliRunner::start()
     cliRedactor().addSecrets(m_options.server);
     s_showSecrets = m_options.showSecrets;
     const QString cmd = m_options.command.value(0);
-    static const QStringList known = {u"info"_s, u"ping"_s, u"tools"_s, u"resources"_s, u"prompts"_s, u"exec"_s,
+    static const QStringList known = {u"info"_s,
+                                      u"ping"_s,
+                                      u"tools"_s,
+                                      u"resources"_s,
+                                      u"prompts"_s,
+                                      u"exec"_s,
                                       u"conformance-client"_s};
     if (!known.contains(cmd)) {
         complain(u"unknown command \"%1\" (sonde-cli --help lists them)"_s.arg(cmd));
@@ -274,7 +357,8 @@ void CliRunner::start()
             // Read as the steps come, from the start: they queue while the server starts.
             m_stdinReader = std::make_unique<LineReader>(0);
             connect(m_stdinReader.get(), &LineReader::lineRead, this, &CliRunner::onExecLine);
-            connect(m_stdinReader.get(), &LineReader::endOfInput, this, &CliRunner::onExecInputEnded);
+            connect(m_stdinReader.get(), &LineReader::endOfInput, this,
+                    &CliRunner::onExecInputEnded);
             m_stdinReader->start();
         } else {
             QFile f(path);
@@ -300,7 +384,8 @@ void CliRunner::start()
     }
 
     m_host = std::make_unique<CoreHost>();
-    m_handler = std::make_unique<CliServerRequestHandler>(*m_host, m_options.policy, m_options.quiet);
+    m_handler =
+        std::make_unique<CliServerRequestHandler>(*m_host, m_options.policy, m_options.quiet);
     m_host->setServerRequestHandler(m_handler.get());
     connect(m_host.get(), &CoreHost::sessionChanged, this, &CliRunner::onSessionChanged);
     connect(m_host.get(), &CoreHost::callFinished, this, [this](const CallOutcome &o) {
@@ -312,7 +397,8 @@ void CliRunner::start()
         if (o.method == "tools/call"_L1 && (o.ok() || o.error.kind() == Error::Kind::Application)) {
             answer = Mcp::toolAnswer(o.result.toObject());
         } else if (o.ok()) {
-            answer = o.result.isObject() ? o.result.toObject() : QJsonObject{{"result"_L1, o.result}};
+            answer =
+                o.result.isObject() ? o.result.toObject() : QJsonObject{{"result"_L1, o.result}};
         } else {
             answer.insert("error"_L1, masked(o.error.message()));
             answer.insert("kind"_L1, Error::kindName(o.error.kind()));
@@ -324,7 +410,8 @@ void CliRunner::start()
                 answer.insert("http_status"_L1, *o.error.httpStatus());
         }
         // How the answer was reached (RECOVERY.md §5): outcome_uncertain / replayed /
-        // reconnect, breaker / retry_in_s, generations, rule, waited_ms, recovery_ms, replay_verdict.
+        // reconnect, breaker / retry_in_s, generations, rule, waited_ms, recovery_ms,
+        // replay_verdict.
         for (auto it = o.recovery.begin(); it != o.recovery.end(); ++it)
             answer.insert(it.key(), it.value());
         answer.insert("attempts"_L1, o.attempts);
@@ -332,20 +419,24 @@ void CliRunner::start()
         answer.insert("elapsed_ms"_L1, o.finishedMs - o.startedMs);
         done(answer, ok);
     });
-    connect(m_host.get(), &CoreHost::notificationReceived, this, [this](const ServerNotification &n) {
-        if (m_notifications.size() < 10'000)
-            m_notifications.append(QJsonObject{{"method"_L1, n.method}, {"params"_L1, n.params}});
-    });
+    connect(m_host.get(), &CoreHost::notificationReceived, this,
+            [this](const ServerNotification &n) {
+                if (m_notifications.size() < 10'000)
+                    m_notifications.append(
+                        QJsonObject{{"method"_L1, n.method}, {"params"_L1, n.params}});
+            });
     connect(m_host.get(), &CoreHost::transcriptBatch, this, [this](const TranscriptBatch &batch) {
         m_transcript.write(batch);
         if (m_options.quiet)
             return;
         for (const TranscriptEvent &e : batch) {
             if (e.direction == TranscriptEvent::Direction::Stderr)
-                std::fprintf(stderr, "[%s] %s\n", qPrintable(e.server), qPrintable(masked(QString::fromUtf8(e.raw))));
+                std::fprintf(stderr, "[%s] %s\n", qPrintable(e.server),
+                             qPrintable(masked(QString::fromUtf8(e.raw))));
             else if (e.direction == TranscriptEvent::Direction::Violation)
-                reportViolation(e.raw.left(200), "[" + e.server.toUtf8() + "] protocol violation: " + e.event.toUtf8()
-                                                     + ": " + e.raw.left(200) + '\n');
+                reportViolation(e.raw.left(200), "[" + e.server.toUtf8() +
+                                                     "] protocol violation: " + e.event.toUtf8() +
+                                                     ": " + e.raw.left(200) + '\n');
         }
     });
     connect(m_host.get(), &CoreHost::shutdownFinished, this, &CliRunner::emitFinished);
@@ -366,14 +457,16 @@ void CliRunner::onSessionChanged(const SessionSnapshot &s)
         for (const auto &[raw, line] : std::exchange(m_heldViolations, {}))
             reportViolation(raw, line);
         if (!m_options.logLevel.isEmpty())
-            call(u"logging/setLevel"_s, {{"level"_L1, m_options.logLevel}}, [](const QJsonObject &, bool) {});
+            call(u"logging/setLevel"_s, {{"level"_L1, m_options.logLevel}},
+                 [](const QJsonObject &, bool) {});
         runCommand();
     } else if (!m_connected && !m_finishing && s.state == SessionSnapshot::State::Failed) {
         // Once: the snapshots that follow while shutting down say Failed again.
         m_connectError = s.lastError.message();
         for (const auto &[raw, line] : std::exchange(m_heldViolations, {}))
             reportViolation(raw, line);
-        complain(u"cannot connect to %1 (%2): %3"_s.arg(s.server, m_options.server.displayCommand(), m_connectError));
+        complain(u"cannot connect to %1 (%2): %3"_s.arg(s.server, m_options.server.displayCommand(),
+                                                        m_connectError));
         finish(2);
     }
 }
@@ -405,7 +498,8 @@ static QJsonObject parseJsonArg(const QString &text, QString *error)
     QJsonParseError pe;
     const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
     if (pe.error != QJsonParseError::NoError || !d.isObject())
-        *error = u"arguments must be a JSON object: %1"_s.arg(pe.error != QJsonParseError::NoError ? pe.errorString() : u"got another JSON type"_s);
+        *error = u"arguments must be a JSON object: %1"_s.arg(
+            pe.error != QJsonParseError::NoError ? pe.errorString() : u"got another JSON type"_s);
     return d.object();
 }
 
@@ -427,9 +521,13 @@ void CliRunner::runCommand()
     QString err;
     if (verb == "info"_L1) {
         m_snapshotWaiter = [this](const SessionSnapshot &s) {
-            print({{"serverInfo"_L1, s.serverInfo}, {"protocolVersion"_L1, s.protocolVersion},
-                   {"capabilities"_L1, s.serverCapabilities}, {"clientCapabilities"_L1, s.clientCapabilities},
-                   {"instructions"_L1, s.instructions}, {"session"_L1, masked(s.toJson())}}, false);
+            print({{"serverInfo"_L1, s.serverInfo},
+                   {"protocolVersion"_L1, s.protocolVersion},
+                   {"capabilities"_L1, s.serverCapabilities},
+                   {"clientCapabilities"_L1, s.clientCapabilities},
+                   {"instructions"_L1, s.instructions},
+                   {"session"_L1, masked(s.toJson())}},
+                  false);
             finish(0);
         };
         m_host->requestSnapshot(m_options.server.name);
@@ -497,7 +595,10 @@ void CliRunner::runConformanceClient()
     // Scenario-agnostic on purpose: list the tools, then call each one with arguments drawn
     // from its schema, the way a person would try a server for the first time.
     runStep({{"op"_L1, "tools/list"_L1}}, [this](const QJsonObject &answer, bool ok) {
-        print(QJsonObject{{"op"_L1, "tools/list"_L1}, {"ok"_L1, ok}, {"tools"_L1, answer.value("tools"_L1).toArray().size()}}, true);
+        print(QJsonObject{{"op"_L1, "tools/list"_L1},
+                          {"ok"_L1, ok},
+                          {"tools"_L1, answer.value("tools"_L1).toArray().size()}},
+              true);
         if (!ok) {
             finish(1);
             return;
@@ -575,11 +676,14 @@ void CliRunner::startExecStep(const ExecLine &line)
     const int stepNo = line.number;
     QJsonParseError pe;
     const QJsonDocument d = QJsonDocument::fromJson(line.text, &pe);
-    if (pe.error != QJsonParseError::NoError || !d.isObject() || !d.object().value("op"_L1).isString()) {
-        const QString why = pe.error != QJsonParseError::NoError
-            ? u"step is not JSON: %1 at byte %2"_s.arg(pe.errorString()).arg(pe.offset)
-            : u"a step must be a JSON object with a string \"op\""_s;
-        print({{"step"_L1, stepNo}, {"op"_L1, QJsonValue(QJsonValue::Null)}, {"error"_L1, why}}, true);
+    if (pe.error != QJsonParseError::NoError || !d.isObject() ||
+        !d.object().value("op"_L1).isString()) {
+        const QString why =
+            pe.error != QJsonParseError::NoError
+                ? u"step is not JSON: %1 at byte %2"_s.arg(pe.errorString()).arg(pe.offset)
+                : u"a step must be a JSON object with a string \"op\""_s;
+        print({{"step"_L1, stepNo}, {"op"_L1, QJsonValue(QJsonValue::Null)}, {"error"_L1, why}},
+              true);
         m_execFailed = true;
         return;
     }
@@ -624,8 +728,9 @@ void CliRunner::cancelExecStep(int number, const QJsonValue &target)
         m_host->cancel(m_execTickets.value(n), u"cancelled by step %1"_s.arg(number));
         answer.insert("cancelled"_L1, n);
     } else {
-        answer.insert("error"_L1, m_execRunning.contains(n) ? u"step %1 is not a request and cannot be cancelled"_s.arg(n)
-                                                            : u"step %1 is not running"_s.arg(n));
+        answer.insert("error"_L1, m_execRunning.contains(n)
+                                      ? u"step %1 is not a request and cannot be cancelled"_s.arg(n)
+                                      : u"step %1 is not running"_s.arg(n));
         m_execFailed = true;
     }
     print(answer, true);
@@ -638,11 +743,13 @@ void CliRunner::runStep(const QJsonObject &step, Done done)
     if (op == "call"_L1) {
         if (!step.value("tool"_L1).isString())
             return done({{"error"_L1, "call needs \"tool\""_L1}}, false);
-        call(u"tools/call"_s, {{"name"_L1, step.value("tool"_L1)}, {"arguments"_L1, object("args")}}, done, true);
-    } else if (op == "tools/list"_L1 || op == "resources/list"_L1 || op == "resources/templates/list"_L1
-               || op == "prompts/list"_L1 || op == "ping"_L1) {
+        call(u"tools/call"_s,
+             {{"name"_L1, step.value("tool"_L1)}, {"arguments"_L1, object("args")}}, done, true);
+    } else if (op == "tools/list"_L1 || op == "resources/list"_L1 ||
+               op == "resources/templates/list"_L1 || op == "prompts/list"_L1 || op == "ping"_L1) {
         call(op, {}, done);
-    } else if (op == "resources/read"_L1 || op == "resources/subscribe"_L1 || op == "resources/unsubscribe"_L1) {
+    } else if (op == "resources/read"_L1 || op == "resources/subscribe"_L1 ||
+               op == "resources/unsubscribe"_L1) {
         if (!step.value("uri"_L1).isString())
             return done({{"error"_L1, u"%1 needs \"uri\""_s.arg(op)}}, false);
         call(op, {{"uri"_L1, step.value("uri"_L1)}}, done);
@@ -664,9 +771,13 @@ void CliRunner::runStep(const QJsonObject &step, Done done)
     } else if (op == "fault"_L1) {
         const auto kind = Fault::parseKind(step.value("kind"_L1).toString());
         if (!kind)
-            return done({{"error"_L1, u"unknown fault kind \"%1\" (expire-session, corrupt-session-id, expire-after-dispatch, "
-                                        "kill-process, kill-during-next-call, drop-connection, delay, http-status, clear)"_s
-                                         .arg(step.value("kind"_L1).toString())}}, false);
+            return done(
+                {{"error"_L1,
+                  u"unknown fault kind \"%1\" (expire-session, corrupt-session-id, "
+                  u"expire-after-dispatch, "
+                  "kill-process, kill-during-next-call, drop-connection, delay, http-status, clear)"_s
+                      .arg(step.value("kind"_L1).toString())}},
+                false);
         Fault f;
         f.kind = *kind;
         f.ms = step.value("ms"_L1).toInt();
@@ -675,7 +786,8 @@ void CliRunner::runStep(const QJsonObject &step, Done done)
     } else if (op == "reconnect"_L1) {
         m_waiting.insert(m_host->reconnect(m_options.server.name), done);
     } else if (op == "breaker"_L1) {
-        m_waiting.insert(m_host->breaker(m_options.server.name, step.value("action"_L1).toString()), done);
+        m_waiting.insert(m_host->breaker(m_options.server.name, step.value("action"_L1).toString()),
+                         done);
     } else if (op == "sleep"_L1) {
         const int ms = std::clamp(step.value("ms"_L1).toInt(0), 0, 3'600'000);
         QTimer::singleShot(ms, this, [done, ms] { done({{"slept_ms"_L1, ms}}, true); });
@@ -713,9 +825,12 @@ void CliRunner::interrupt(int signo)
 {
     if (std::exchange(m_signal, signo))
         return;
-    const QString name = signo == SIGINT ? u"SIGINT"_s : signo == SIGTERM ? u"SIGTERM"_s : u"signal %1"_s.arg(signo);
+    const QString name = signo == SIGINT    ? u"SIGINT"_s
+                         : signo == SIGTERM ? u"SIGTERM"_s
+                                            : u"signal %1"_s.arg(signo);
     if (!m_options.quiet)
-        complain(u"%1: closing the session (at most %2 s; again to stop at once)"_s.arg(name).arg(SignalShutdownBoundMs / 1000));
+        complain(u"%1: closing the session (at most %2 s; again to stop at once)"_s.arg(name).arg(
+            SignalShutdownBoundMs / 1000));
     // Queued before the shutdown, so the engine tells the server about each call before it
     // closes the session. Their answers ("cancelled") are still printed, as whole lines.
     if (m_host && !m_finishing) {
@@ -727,7 +842,8 @@ void CliRunner::interrupt(int signo)
     QTimer::singleShot(SignalShutdownBoundMs, this, [this] {
         if (m_finishedSent)
             return;
-        complain(u"the shutdown took over %1 s: leaving without waiting for it"_s.arg(SignalShutdownBoundMs / 1000));
+        complain(u"the shutdown took over %1 s: leaving without waiting for it"_s.arg(
+            SignalShutdownBoundMs / 1000));
         emitFinished();
     });
 }

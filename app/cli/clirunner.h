@@ -2,14 +2,14 @@
 #pragma once
 
 #include "cliserverrequesthandler.h"
-#include "linereader.h"
 #include "config/serverconfig.h"
 #include "engine/corehost.h"
+#include "linereader.h"
 #include "transcript/transcriptwriter.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QHash>
 #include <QObject>
 #include <QPair>
 #include <QStringList>
@@ -29,7 +29,7 @@ struct CliOptions
     bool quiet = false;
     bool showSecrets = false;
     bool version = false; // --version: print it and leave
-    QStringList command; // e.g. {"tools", "call", "echo", "{...}"}
+    QStringList command;  // e.g. {"tools", "call", "echo", "{...}"}
 
     // Parses argv (without the program name). On failure returns false with a message (an
     // empty one for --help and --version, which are answered instead of run).
@@ -100,11 +100,11 @@ private:
     // the connection error already quotes what the server sent, and it is said once.
     QList<QPair<QByteArray, QByteArray>> m_heldViolations; // raw (cut), printed line
     QString m_connectError;
-    QList<ExecLine> m_execQueue; // read, not started
+    QList<ExecLine> m_execQueue;          // read, not started
     QHash<int, QJsonValue> m_execRunning; // started, not answered: step -> op
-    QHash<int, quint64> m_execTickets; // running steps that are calls: step -> ticket
+    QHash<int, quint64> m_execTickets;    // running steps that are calls: step -> ticket
     int m_execRead = 0;
-    int m_stepStarting = 0; // the step runStep() is starting, for call() to note its ticket
+    int m_stepStarting = 0;     // the step runStep() is starting, for call() to note its ticket
     bool m_execBlocked = false; // a synchronous step is running
     bool m_execInputEnded = false;
     bool m_execFailed = false;

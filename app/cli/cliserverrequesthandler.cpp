@@ -27,31 +27,40 @@ ServerReply CliServerRequestHandler::answerFor(const ServerRequest &request, con
     if (method == "roots/list"_L1) {
         QJsonArray roots;
         for (const QString &root : policy.roots) {
-            const QUrl url = root.contains("://"_L1) ? QUrl(root)
-                                                    : QUrl::fromLocalFile(QFileInfo(root).absoluteFilePath());
-            roots.append(QJsonObject{{"uri"_L1, url.toString()}, {"name"_L1, url.fileName().isEmpty() ? root : url.fileName()}});
+            const QUrl url = root.contains("://"_L1)
+                                 ? QUrl(root)
+                                 : QUrl::fromLocalFile(QFileInfo(root).absoluteFilePath());
+            roots.append(
+                QJsonObject{{"uri"_L1, url.toString()},
+                            {"name"_L1, url.fileName().isEmpty() ? root : url.fileName()}});
         }
         reply.result = {{"roots"_L1, roots}};
     } else if (method == "sampling/createMessage"_L1) {
         if (policy.samplingText.isEmpty()) {
-            reply.error = Error::remote(-1, u"sampling declined: sonde-cli has no model (pass --sampling-text to answer)"_s);
+            reply.error = Error::remote(
+                -1,
+                u"sampling declined: sonde-cli has no model (pass --sampling-text to answer)"_s);
         } else {
             reply.result = {{"role"_L1, "assistant"_L1},
-                            {"content"_L1, QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, policy.samplingText}}},
+                            {"content"_L1,
+                             QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, policy.samplingText}}},
                             {"model"_L1, policy.samplingModel},
                             {"stopReason"_L1, "endTurn"_L1}};
         }
     } else if (method == "elicitation/create"_L1) {
         const QString mode = request.params.value("mode"_L1).toString(
             request.params.contains("url"_L1) ? u"url"_s : u"form"_s);
-        const QString action = mode == "url"_L1 ? policy.urlElicitationAction : policy.elicitationAction;
+        const QString action =
+            mode == "url"_L1 ? policy.urlElicitationAction : policy.elicitationAction;
         reply.result = {{"action"_L1, action}};
         if (mode == "form"_L1 && action == "accept"_L1)
-            reply.result.insert("content"_L1, Mcp::elicitationDefaults(
-                                                  request.params.value("requestedSchema"_L1).toObject(),
-                                                  policy.elicitationContent));
+            reply.result.insert(
+                "content"_L1,
+                Mcp::elicitationDefaults(request.params.value("requestedSchema"_L1).toObject(),
+                                         policy.elicitationContent));
     } else {
-        reply.error = Error::remote(JsonRpcCode::MethodNotFound, u"sonde-cli does not handle %1"_s.arg(method));
+        reply.error = Error::remote(JsonRpcCode::MethodNotFound,
+                                    u"sonde-cli does not handle %1"_s.arg(method));
     }
     return reply;
 }
@@ -60,11 +69,13 @@ void CliServerRequestHandler::handleServerRequest(const ServerRequest &request)
 {
     const ServerReply reply = answerFor(request, m_policy);
     if (!m_quiet) {
-        QString what = reply.error.isError() ? u"declined ("_s + reply.error.message() + u')'
-                                             : reply.result.value("action"_L1).toString(u"answered"_s);
+        QString what = reply.error.isError()
+                           ? u"declined ("_s + reply.error.message() + u')'
+                           : reply.result.value("action"_L1).toString(u"answered"_s);
         if (request.params.contains("url"_L1))
             what += u" url="_s + request.params.value("url"_L1).toString();
-        std::fprintf(stderr, "[%s] %s: %s\n", qPrintable(request.server), qPrintable(request.method), qPrintable(what));
+        std::fprintf(stderr, "[%s] %s: %s\n", qPrintable(request.server),
+                     qPrintable(request.method), qPrintable(what));
     }
     m_host.reply(reply);
 }

@@ -15,11 +15,11 @@ class CliServerRequestHandler final : public ServerRequestHandler
 public:
     struct Policy
     {
-        QStringList roots;                       // --root URI-or-path
-        QString samplingText;                    // --sampling-text: the "model" reply
+        QStringList roots;    // --root URI-or-path
+        QString samplingText; // --sampling-text: the "model" reply
         QString samplingModel = QStringLiteral("sonde-cli");
         QString elicitationAction = QStringLiteral("decline"); // --elicitation
-        QJsonObject elicitationContent;          // --elicitation-content, over schema defaults
+        QJsonObject elicitationContent; // --elicitation-content, over schema defaults
         QString urlElicitationAction = QStringLiteral("decline");
     };
 

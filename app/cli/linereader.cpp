@@ -21,7 +21,8 @@ struct LineReader::Shared
     LineReader *target = nullptr;
 };
 
-LineReader::LineReader(int fd, QObject *parent) : QObject(parent), m_fd(fd), m_shared(std::make_shared<Shared>())
+LineReader::LineReader(int fd, QObject *parent)
+    : QObject(parent), m_fd(fd), m_shared(std::make_shared<Shared>())
 {
     m_shared->target = this;
 }
@@ -39,7 +40,8 @@ void LineReader::start()
             QMutexLocker lock(&shared->mutex);
             if (!shared->target)
                 return false;
-            QMetaObject::invokeMethod(shared->target, [target = shared->target, f] { f(target); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                shared->target, [target = shared->target, f] { f(target); }, Qt::QueuedConnection);
             return true;
         };
         QByteArray buffer;

@@ -18,7 +18,8 @@ static QtMessageHandler s_defaultHandler = nullptr;
 // process channel, a socket notifier) are not the user's business there. Critical and fatal
 // messages still go through, and so do Sonde's categories a developer switched on with
 // QT_LOGGING_RULES.
-static void quietMessageHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
+static void quietMessageHandler(QtMsgType type, const QMessageLogContext &context,
+                                const QString &message)
 {
     const bool ours = context.category && qstrncmp(context.category, "sonde.", 6) == 0;
     if (!(ours || type == QtCriticalMsg || type == QtFatalMsg))
@@ -52,17 +53,20 @@ int main(int argc, char **argv)
             return 0;
         }
         // One line, as scripts read it; the whole usage is one --help away.
-        std::fprintf(stderr, "sonde-cli: %s (sonde-cli --help shows the usage)\n", qPrintable(error));
+        std::fprintf(stderr, "sonde-cli: %s (sonde-cli --help shows the usage)\n",
+                     qPrintable(error));
         return 2;
     }
     if (options.quiet)
         s_defaultHandler = qInstallMessageHandler(quietMessageHandler);
     Sonde::CliRunner runner(options);
-    QObject::connect(&runner, &Sonde::CliRunner::finished, &app, [](int code) { QCoreApplication::exit(code); });
+    QObject::connect(&runner, &Sonde::CliRunner::finished, &app,
+                     [](int code) { QCoreApplication::exit(code); });
     // Ctrl-C or a service manager's SIGTERM closes the session as an ending would (cancel,
     // DELETE, stdin, SIGTERM, SIGKILL) instead of leaving it open on the server.
     Sonde::SignalWatcher watcher;
-    QObject::connect(&watcher, &Sonde::SignalWatcher::received, &runner, &Sonde::CliRunner::interrupt);
+    QObject::connect(&watcher, &Sonde::SignalWatcher::received, &runner,
+                     &Sonde::CliRunner::interrupt);
     runner.start();
     return app.exec();
 }

@@ -38,7 +38,10 @@ bool DemoHttpServer::listen(const QHostAddress &address, quint16 port, QString *
     return false;
 }
 
-quint16 DemoHttpServer::port() const { return m_server->serverPort(); }
+quint16 DemoHttpServer::port() const
+{
+    return m_server->serverPort();
+}
 
 void DemoHttpServer::onConnection()
 {
@@ -76,7 +79,8 @@ void DemoHttpServer::onReadable(QTcpSocket *socket)
         for (qsizetype i = 1; i < lines.size(); ++i) {
             const qsizetype colon = lines[i].indexOf(':');
             if (colon > 0)
-                r.headers.insert(lines[i].left(colon).trimmed().toLower(), lines[i].mid(colon + 1).trimmed());
+                r.headers.insert(lines[i].left(colon).trimmed().toLower(),
+                                 lines[i].mid(colon + 1).trimmed());
         }
         const qsizetype length = r.headers.value("content-length", "0").toLongLong();
         if (length < 0 || length > MaxRequestBytes) {
@@ -90,7 +94,8 @@ void DemoHttpServer::onReadable(QTcpSocket *socket)
         }
         r.body = buf.mid(headerEnd + 4, length);
         buf.remove(0, headerEnd + 4 + length);
-        const bool keepAlive = first.value(2) == "HTTP/1.1" && r.headers.value("connection").toLower() != "close";
+        const bool keepAlive =
+            first.value(2) == "HTTP/1.1" && r.headers.value("connection").toLower() != "close";
         m_keepAlive = keepAlive ? socket : nullptr;
         handle(socket, r);
         // The answer closed the connection or turned it into a stream: nothing more to read.
@@ -117,16 +122,19 @@ bool DemoHttpServer::hostAllowed(const Request &r) const
     return origin.isEmpty() || loopbackName(origin.mid(origin.indexOf("//") + 2));
 }
 
-void DemoHttpServer::reply(QTcpSocket *socket, int status, const QByteArray &body, const QByteArray &contentType,
+void DemoHttpServer::reply(QTcpSocket *socket, int status, const QByteArray &body,
+                           const QByteArray &contentType,
                            const QList<QPair<QByteArray, QByteArray>> &extra)
 {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + (status < 300 ? " OK" : " Error") + "\r\n";
+    QByteArray head =
+        "HTTP/1.1 " + QByteArray::number(status) + (status < 300 ? " OK" : " Error") + "\r\n";
     if (!body.isEmpty())
         head += "Content-Type: " + contentType + "\r\n";
     for (const auto &[k, v] : extra)
         head += k + ": " + v + "\r\n";
     const bool keepAlive = socket == m_keepAlive;
-    head += "Content-Length: " + QByteArray::number(body.size()) + (keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n");
+    head += "Content-Length: " + QByteArray::number(body.size()) +
+            (keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n");
     socket->write(head + body);
     if (!keepAlive)
         detach(socket, true);
@@ -135,8 +143,10 @@ void DemoHttpServer::reply(QTcpSocket *socket, int status, const QByteArray &bod
 void DemoHttpServer::startStream(QTcpSocket *socket, const QString &sessionId)
 {
     // No length and no chunking: the stream is the rest of the connection.
-    socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
-                  "Mcp-Session-Id: " + sessionId.toUtf8() + "\r\nConnection: close\r\n\r\n");
+    socket->write(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+        "Mcp-Session-Id: " +
+        sessionId.toUtf8() + "\r\nConnection: close\r\n\r\n");
     detach(socket, false);
 }
 
@@ -154,15 +164,18 @@ void DemoHttpServer::detach(QTcpSocket *socket, bool close)
 
 static QByteArray jsonError(int code, const QString &message)
 {
-    return QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, QJsonValue::Null},
-                                     {"error"_L1, QJsonObject{{"code"_L1, code}, {"message"_L1, message}}}})
+    return QJsonDocument(
+               QJsonObject{{"jsonrpc"_L1, "2.0"_L1},
+                           {"id"_L1, QJsonValue::Null},
+                           {"error"_L1, QJsonObject{{"code"_L1, code}, {"message"_L1, message}}}})
         .toJson(QJsonDocument::Compact);
 }
 
 void DemoHttpServer::handle(QTcpSocket *socket, const Request &r)
 {
     if (!hostAllowed(r)) {
-        reply(socket, 403, jsonError(-32000, u"Forbidden: Host or Origin is not a loopback name"_s));
+        reply(socket, 403,
+              jsonError(-32000, u"Forbidden: Host or Origin is not a loopback name"_s));
         return;
     }
     if (r.path != "/mcp") {
@@ -188,7 +201,8 @@ void DemoHttpServer::handle(QTcpSocket *socket, const Request &r)
         Q_EMIT logLine(u"demo: session %1 terminated by DELETE"_s.arg(id));
         reply(socket, 200, {});
     } else {
-        reply(socket, 405, jsonError(-32000, u"Method not allowed"_s), "application/json", {{"Allow", "GET, POST, DELETE"}});
+        reply(socket, 405, jsonError(-32000, u"Method not allowed"_s), "application/json",
+              {{"Allow", "GET, POST, DELETE"}});
     }
 }
 
@@ -211,11 +225,12 @@ DemoHttpServer::Session *DemoHttpServer::createSession()
         if (auto it = m_sessions.find(id); it != m_sessions.end())
             it->dropCurrentPost = true;
     });
-    connect(s.server, &DemoServer::frameReady, this, [this, id](const QByteArray &frame, const QJsonValue &related) {
-        auto it = m_sessions.find(id);
-        if (it != m_sessions.end())
-            route(*it, frame, related);
-    });
+    connect(s.server, &DemoServer::frameReady, this,
+            [this, id](const QByteArray &frame, const QJsonValue &related) {
+                auto it = m_sessions.find(id);
+                if (it != m_sessions.end())
+                    route(*it, frame, related);
+            });
     connect(s.server, &DemoServer::stderrLine, this, &DemoHttpServer::logLine);
     Q_EMIT logLine(u"demo: session %1 started"_s.arg(id));
     return &s;
@@ -234,11 +249,16 @@ void DemoHttpServer::handlePost(QTcpSocket *socket, const Request &r)
 {
     const QByteArray accept = r.headers.value("accept");
     if (!accept.contains("application/json") || !accept.contains("text/event-stream")) {
-        reply(socket, 406, jsonError(-32000, u"Not Acceptable: Accept must list application/json and text/event-stream"_s));
+        reply(socket, 406,
+              jsonError(
+                  -32000,
+                  u"Not Acceptable: Accept must list application/json and text/event-stream"_s));
         return;
     }
     if (!r.headers.value("content-type").startsWith("application/json")) {
-        reply(socket, 415, jsonError(-32000, u"Unsupported Media Type: Content-Type must be application/json"_s));
+        reply(
+            socket, 415,
+            jsonError(-32000, u"Unsupported Media Type: Content-Type must be application/json"_s));
         return;
     }
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(r.body);
@@ -257,7 +277,8 @@ void DemoHttpServer::handlePost(QTcpSocket *socket, const Request &r)
     const QString sessionId = QString::fromUtf8(r.headers.value("mcp-session-id"));
     if (isInitialize) {
         if (!sessionId.isEmpty()) {
-            reply(socket, 400, jsonError(-32600, u"Invalid Request: initialize must not carry a session id"_s));
+            reply(socket, 400,
+                  jsonError(-32600, u"Invalid Request: initialize must not carry a session id"_s));
             return;
         }
         s = createSession();
@@ -307,12 +328,14 @@ void DemoHttpServer::handlePost(QTcpSocket *socket, const Request &r)
     if (requestIds.size() == 1 && answered == 1 && collected.size() == 1) {
         for (const QJsonValue &rid : std::as_const(requestIds))
             session.streamOfRequest.remove(JsonRpcMessage::idKey(rid));
-        reply(socket, 200, collected.first().first, "application/json", {{"Mcp-Session-Id", id.toUtf8()}});
+        reply(socket, 200, collected.first().first, "application/json",
+              {{"Mcp-Session-Id", id.toUtf8()}});
         return;
     }
     startStream(socket, id);
     session.streams.insert(stream, socket);
-    socket->write("id: " + stream.toUtf8() + "-0\nretry: " + QByteArray::number(RetryMs) + "\ndata: \n\n");
+    socket->write("id: " + stream.toUtf8() + "-0\nretry: " + QByteArray::number(RetryMs) +
+                  "\ndata: \n\n");
     for (const auto &[frame, related] : std::as_const(collected))
         route(session, frame, related);
 }
@@ -320,7 +343,8 @@ void DemoHttpServer::handlePost(QTcpSocket *socket, const Request &r)
 void DemoHttpServer::handleGet(QTcpSocket *socket, const Request &r)
 {
     if (!r.headers.value("accept").contains("text/event-stream")) {
-        reply(socket, 406, jsonError(-32000, u"Not Acceptable: GET wants Accept: text/event-stream"_s));
+        reply(socket, 406,
+              jsonError(-32000, u"Not Acceptable: GET wants Accept: text/event-stream"_s));
         return;
     }
     const QString sessionId = QString::fromUtf8(r.headers.value("mcp-session-id"));
@@ -336,21 +360,25 @@ void DemoHttpServer::handleGet(QTcpSocket *socket, const Request &r)
         const qsizetype dash = lastId.lastIndexOf(u'-');
         stream = lastId.left(dash);
         after = lastId.mid(dash + 1).toInt();
-        if (dash <= 0 || (!s.nextSeq.contains(stream) && !s.streamOfRequest.values().contains(stream))) {
+        if (dash <= 0 ||
+            (!s.nextSeq.contains(stream) && !s.streamOfRequest.values().contains(stream))) {
             reply(socket, 404, jsonError(-32000, u"Unknown Last-Event-ID"_s));
             return;
         }
         Q_EMIT logLine(u"demo: resuming stream %1 after event %2"_s.arg(stream).arg(after));
     } else if (s.streams.value(stream)) {
-        reply(socket, 409, jsonError(-32000, u"Conflict: only one standalone stream per session"_s));
+        reply(socket, 409,
+              jsonError(-32000, u"Conflict: only one standalone stream per session"_s));
         return;
     }
     startStream(socket, sessionId);
     s.streams.insert(stream, socket);
-    socket->write("id: " + stream.toUtf8() + "-0\nretry: " + QByteArray::number(RetryMs) + "\ndata: \n\n");
+    socket->write("id: " + stream.toUtf8() + "-0\nretry: " + QByteArray::number(RetryMs) +
+                  "\ndata: \n\n");
     for (const StoredEvent &e : std::as_const(s.events))
         if (e.stream == stream && e.seq > after)
-            socket->write("event: message\nid: " + stream.toUtf8() + '-' + QByteArray::number(e.seq) + "\ndata: " + e.data + "\n\n");
+            socket->write("event: message\nid: " + stream.toUtf8() + '-' +
+                          QByteArray::number(e.seq) + "\ndata: " + e.data + "\n\n");
 }
 
 void DemoHttpServer::route(Session &s, const QByteArray &frame, const QJsonValue &related)
@@ -360,7 +388,8 @@ void DemoHttpServer::route(Session &s, const QByteArray &frame, const QJsonValue
         return;
     }
     const bool isRelated = !related.isNull() && !related.isUndefined();
-    const QString stream = isRelated ? s.streamOfRequest.value(JsonRpcMessage::idKey(related), u"g"_s) : u"g"_s;
+    const QString stream =
+        isRelated ? s.streamOfRequest.value(JsonRpcMessage::idKey(related), u"g"_s) : u"g"_s;
     writeEvent(s, stream, frame);
     const QJsonObject o = QJsonDocument::fromJson(frame).object();
     if (isRelated && !o.contains("method"_L1) && o.value("id"_L1) == related) {
@@ -380,7 +409,8 @@ void DemoHttpServer::writeEvent(Session &s, const QString &stream, const QByteAr
     if (s.events.size() > MaxStoredEvents)
         s.events.removeFirst();
     if (QTcpSocket *socket = s.streams.value(stream))
-        socket->write("event: message\nid: " + stream.toUtf8() + '-' + QByteArray::number(seq) + "\ndata: " + data + "\n\n");
+        socket->write("event: message\nid: " + stream.toUtf8() + '-' + QByteArray::number(seq) +
+                      "\ndata: " + data + "\n\n");
 }
 
 } // namespace Sonde

@@ -57,7 +57,7 @@ private:
         QHash<QString, QPointer<QTcpSocket>> streams; // stream key -> open connection
         QHash<QString, QString> streamOfRequest;      // request idKey -> stream key
         QHash<QString, int> nextSeq;
-        QList<StoredEvent> events;                    // bounded event store
+        QList<StoredEvent> events; // bounded event store
         int nextPostStream = 1;
         // Frames answered synchronously while a POST is being handled, before we know
         // whether a JSON answer will do.

@@ -15,8 +15,8 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 // A 1x1 PNG, so the image path of a client is exercised without shipping a file.
-static const char TinyPng[] =
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+static const char TinyPng[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAE"
+                              "hQGAhKmMIQAAAABJRU5ErkJggg==";
 
 static QJsonObject textContent(const QString &text)
 {
@@ -31,10 +31,13 @@ static QJsonObject textResult(const QString &text, bool isError = false)
     return r;
 }
 
-static QJsonObject annotations(bool readOnly, bool destructive, bool idempotent, bool openWorld = false)
+static QJsonObject annotations(bool readOnly, bool destructive, bool idempotent,
+                               bool openWorld = false)
 {
-    return {{"readOnlyHint"_L1, readOnly}, {"destructiveHint"_L1, destructive},
-            {"idempotentHint"_L1, idempotent}, {"openWorldHint"_L1, openWorld}};
+    return {{"readOnlyHint"_L1, readOnly},
+            {"destructiveHint"_L1, destructive},
+            {"idempotentHint"_L1, idempotent},
+            {"openWorldHint"_L1, openWorld}};
 }
 
 static QJsonObject schema(const QJsonObject &properties, const QJsonArray &required = {})
@@ -61,14 +64,18 @@ qint64 DemoState::add(qint64 by)
         // Written before the answer leaves, so a crash right after still counts.
         QSaveFile f(m_path);
         if (f.open(QIODevice::WriteOnly)) {
-            f.write(QJsonDocument(QJsonObject{{"counter"_L1, m_counter}}).toJson(QJsonDocument::Compact));
+            f.write(QJsonDocument(QJsonObject{{"counter"_L1, m_counter}})
+                        .toJson(QJsonDocument::Compact));
             f.commit();
         }
     }
     return m_counter;
 }
 
-DemoServer::DemoServer(std::shared_ptr<DemoState> state, QObject *parent) : QObject(parent), m_state(std::move(state)) {}
+DemoServer::DemoServer(std::shared_ptr<DemoState> state, QObject *parent)
+    : QObject(parent), m_state(std::move(state))
+{
+}
 
 void DemoServer::send(const JsonRpcMessage &m)
 {
@@ -95,18 +102,19 @@ void DemoServer::notify(const QString &method, const QJsonObject &params)
 void DemoServer::ask(const QString &method, const QJsonObject &params, Continuation then)
 {
     const QJsonValue id = u"demo-%1"_s.arg(m_nextOutgoingId++);
-    m_waiting.insert(JsonRpcMessage::idKey(id), [this, related = m_related, then = std::move(then)](const JsonRpcMessage &a) {
-        const QJsonValue previous = std::exchange(m_related, related);
-        then(a);
-        m_related = previous;
-    });
+    m_waiting.insert(JsonRpcMessage::idKey(id),
+                     [this, related = m_related, then = std::move(then)](const JsonRpcMessage &a) {
+                         const QJsonValue previous = std::exchange(m_related, related);
+                         then(a);
+                         m_related = previous;
+                     });
     send(JsonRpcMessage::request(id, method, params));
 }
 
 void DemoServer::log(const QString &level, const QString &text)
 {
-    static const QStringList order = {u"debug"_s, u"info"_s, u"notice"_s, u"warning"_s,
-                                      u"error"_s, u"critical"_s, u"alert"_s, u"emergency"_s};
+    static const QStringList order = {u"debug"_s, u"info"_s,     u"notice"_s, u"warning"_s,
+                                      u"error"_s, u"critical"_s, u"alert"_s,  u"emergency"_s};
     if (order.indexOf(level) < order.indexOf(m_logLevel))
         return;
     notify(u"notifications/message"_s,
@@ -119,9 +127,10 @@ void DemoServer::handleFrame(const QByteArray &frame)
     if (parsed.error.isError()) {
         Q_EMIT stderrLine(u"demo: bad frame: "_s + parsed.error.message());
         if (parsed.messages.isEmpty())
-            send(JsonRpcMessage::errorResponse(QJsonValue(QJsonValue::Null),
-                                               parsed.error.jsonRpcCode().value_or(JsonRpcCode::InvalidRequest),
-                                               parsed.error.message()));
+            send(JsonRpcMessage::errorResponse(
+                QJsonValue(QJsonValue::Null),
+                parsed.error.jsonRpcCode().value_or(JsonRpcCode::InvalidRequest),
+                parsed.error.message()));
     }
     for (const JsonRpcMessage &m : parsed.messages) {
         if (m.isRequest()) {
@@ -155,19 +164,22 @@ QJsonObject DemoServer::initialize(const QJsonObject &params)
 {
     const QString asked = params.value("protocolVersion"_L1).toString();
     const QString version = Mcp::isSupportedProtocolVersion(asked)
-        ? asked : QString::fromLatin1(Mcp::LatestProtocolVersion);
+                                ? asked
+                                : QString::fromLatin1(Mcp::LatestProtocolVersion);
     return {{"protocolVersion"_L1, version},
             {"capabilities"_L1, QJsonObject{{"tools"_L1, QJsonObject{{"listChanged"_L1, true}}},
-                                            {"resources"_L1, QJsonObject{{"subscribe"_L1, true}, {"listChanged"_L1, true}}},
+                                            {"resources"_L1, QJsonObject{{"subscribe"_L1, true},
+                                                                         {"listChanged"_L1, true}}},
                                             {"prompts"_L1, QJsonObject{{"listChanged"_L1, true}}},
                                             {"completions"_L1, QJsonObject{}},
                                             {"logging"_L1, QJsonObject{}}}},
             {"serverInfo"_L1, QJsonObject{{"name"_L1, "sonde-demo-server"_L1},
                                           {"title"_L1, "Sonde demo server"_L1},
                                           {"version"_L1, "0.1.0"_L1}}},
-            {"instructions"_L1, u"A demo server for exploring Sonde: a counter to read (get-counter) and change "
-                                "(increment-counter), a slow task with progress, tools that fail, crash or ask "
-                                "the client questions, notes as resources and two prompts."_s}};
+            {"instructions"_L1,
+             u"A demo server for exploring Sonde: a counter to read (get-counter) and change "
+             "(increment-counter), a slow task with progress, tools that fail, crash or ask "
+             "the client questions, notes as resources and two prompts."_s}};
 }
 
 QJsonArray DemoServer::tools() const
@@ -175,25 +187,29 @@ QJsonArray DemoServer::tools() const
     QJsonArray t;
     auto add = [&](const QString &name, const QString &description, const QJsonObject &input,
                    const QJsonObject &ann = {}, const QJsonObject &output = {}) {
-        QJsonObject tool{{"name"_L1, name}, {"description"_L1, description}, {"inputSchema"_L1, input}};
+        QJsonObject tool{
+            {"name"_L1, name}, {"description"_L1, description}, {"inputSchema"_L1, input}};
         if (!ann.isEmpty())
             tool.insert("annotations"_L1, ann);
         if (!output.isEmpty())
             tool.insert("outputSchema"_L1, output);
         t.append(tool);
     };
-    add(u"get-counter"_s, u"Reads the counter (read-only)."_s, schema({}), annotations(true, false, true));
+    add(u"get-counter"_s, u"Reads the counter (read-only)."_s, schema({}),
+        annotations(true, false, true));
     add(u"increment-counter"_s, u"Adds `by` to the counter: changes server state."_s,
         schema({{"by"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1}}}}),
         annotations(false, false, false));
     add(u"echo"_s, u"Echoes the message back. Carries no annotations on purpose."_s,
         schema({{"message"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}, {u"message"_s}));
-    add(u"slow-task"_s, u"Takes duration_ms, reporting progress in `steps` steps when asked; honours cancellation."_s,
+    add(u"slow-task"_s,
+        u"Takes duration_ms, reporting progress in `steps` steps when asked; honours cancellation."_s,
         schema({{"duration_ms"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 2000}}},
                 {"steps"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 5}}}}),
         annotations(true, false, true));
     add(u"fail"_s, u"Always fails with isError: true."_s,
-        schema({{"reason"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}), annotations(true, false, true));
+        schema({{"reason"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}),
+        annotations(true, false, true));
     add(u"get-weather"_s, u"Structured output: a made-up forecast that matches outputSchema."_s,
         schema({{"city"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Paris"_L1}}}}),
         annotations(true, false, true),
@@ -201,15 +217,19 @@ QJsonArray DemoServer::tools() const
                 {"temperature"_L1, QJsonObject{{"type"_L1, "number"_L1}}},
                 {"conditions"_L1, QJsonObject{{"type"_L1, "string"_L1}}}},
                {u"city"_s, u"temperature"_s, u"conditions"_s}));
-    add(u"tiny-image"_s, u"Returns a 1x1 PNG as image content."_s, schema({}), annotations(true, false, true));
+    add(u"tiny-image"_s, u"Returns a 1x1 PNG as image content."_s, schema({}),
+        annotations(true, false, true));
     add(u"ask-user"_s, u"Asks the client for a name through form elicitation."_s, schema({}),
         annotations(true, false, false));
     add(u"ask-model"_s, u"Asks the client's model a question through sampling."_s,
-        schema({{"question"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "What is MCP?"_L1}}}}),
+        schema({{"question"_L1,
+                 QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "What is MCP?"_L1}}}}),
         annotations(true, false, false, true));
-    add(u"list-roots"_s, u"Asks the client for its roots."_s, schema({}), annotations(true, false, true));
-    add(u"toggle-extra-tool"_s, u"Adds or removes the tool extra-tool and sends tools/list_changed."_s,
-        schema({}), annotations(false, false, false));
+    add(u"list-roots"_s, u"Asks the client for its roots."_s, schema({}),
+        annotations(true, false, true));
+    add(u"toggle-extra-tool"_s,
+        u"Adds or removes the tool extra-tool and sends tools/list_changed."_s, schema({}),
+        annotations(false, false, false));
     add(u"print-garbage"_s, u"Writes a line that is not JSON to stdout, then answers normally."_s,
         schema({}), annotations(true, false, true));
     add(u"big-answer"_s, u"Answers with `bytes` bytes of text (at most 104857600)."_s,
@@ -225,48 +245,66 @@ QJsonArray DemoServer::tools() const
     {
         QJsonObject a = annotations(false, false, false);
         a.insert("readOnlyHint"_L1, "true"_L1); // a string, not the boolean: not read-only
-        add(u"bump-string-true"_s, u"Adds 1 to the counter; its readOnlyHint is the string \"true\"."_s, schema({}), a);
+        add(u"bump-string-true"_s,
+            u"Adds 1 to the counter; its readOnlyHint is the string \"true\"."_s, schema({}), a);
     }
-    add(u"increment-then-expire"_s, u"Adds 1, then drops the session without answering (stdio: exits)."_s,
+    add(u"increment-then-expire"_s,
+        u"Adds 1, then drops the session without answering (stdio: exits)."_s, schema({}),
+        annotations(false, false, false));
+    add(u"increment-then-drop"_s,
+        u"Adds 1, then closes the request's connection without a response byte; the session "
+        "stays (stdio: exits). What a crash or a proxy timeout after a write looks like."_s,
         schema({}), annotations(false, false, false));
-    add(u"increment-then-drop"_s, u"Adds 1, then closes the request's connection without a response byte; the session "
-                                   "stays (stdio: exits). What a crash or a proxy timeout after a write looks like."_s,
-        schema({}), annotations(false, false, false));
-    add(u"admin-expire-session"_s, u"Answers, then drops this session (stdio: exits): the next request meets an expired session."_s,
+    add(u"admin-expire-session"_s,
+        u"Answers, then drops this session (stdio: exits): the next request meets an expired session."_s,
         schema({}), annotations(false, false, true));
-    add(u"flood"_s, u"Sends `rate` notifications/message per second (at most 100000) for `seconds` (at most 60), "
-                    "then answers; honours cancellation. A load generator for clients."_s,
-        schema({{"rate"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 10000},
+    add(u"flood"_s,
+        u"Sends `rate` notifications/message per second (at most 100000) for `seconds` (at most "
+        u"60), "
+        "then answers; honours cancellation. A load generator for clients."_s,
+        schema({{"rate"_L1, QJsonObject{{"type"_L1, "integer"_L1},
+                                        {"default"_L1, 10000},
                                         {"description"_L1, "notifications per second"_L1}}},
                 {"seconds"_L1, QJsonObject{{"type"_L1, "number"_L1}, {"default"_L1, 10}}}}),
         annotations(true, false, true));
     if (m_extraTool)
-        add(u"extra-tool"_s, u"Exists only after toggle-extra-tool."_s, schema({}), annotations(true, false, true));
+        add(u"extra-tool"_s, u"Exists only after toggle-extra-tool."_s, schema({}),
+            annotations(true, false, true));
     return t;
 }
 
 QJsonArray DemoServer::resources() const
 {
     QJsonArray r;
-    r.append(QJsonObject{{"uri"_L1, "demo://readme"_L1}, {"name"_L1, "readme"_L1},
-                         {"mimeType"_L1, "text/markdown"_L1}, {"description"_L1, "What this server is"_L1}});
-    r.append(QJsonObject{{"uri"_L1, "demo://counter"_L1}, {"name"_L1, "counter"_L1},
+    r.append(QJsonObject{{"uri"_L1, "demo://readme"_L1},
+                         {"name"_L1, "readme"_L1},
+                         {"mimeType"_L1, "text/markdown"_L1},
+                         {"description"_L1, "What this server is"_L1}});
+    r.append(QJsonObject{{"uri"_L1, "demo://counter"_L1},
+                         {"name"_L1, "counter"_L1},
                          {"mimeType"_L1, "application/json"_L1},
                          {"description"_L1, "The counter; subscribe to hear when it changes"_L1}});
     for (int i = 1; i <= 10; ++i)
-        r.append(QJsonObject{{"uri"_L1, u"demo://notes/%1"_s.arg(i)}, {"name"_L1, u"note %1"_s.arg(i)},
+        r.append(QJsonObject{{"uri"_L1, u"demo://notes/%1"_s.arg(i)},
+                             {"name"_L1, u"note %1"_s.arg(i)},
                              {"mimeType"_L1, "text/plain"_L1}});
     return r;
 }
 
 QJsonArray DemoServer::prompts() const
 {
-    return {QJsonObject{{"name"_L1, "greeting"_L1}, {"description"_L1, "Greets someone in a style"_L1},
-                        {"arguments"_L1, QJsonArray{QJsonObject{{"name"_L1, "name"_L1}, {"required"_L1, true}},
-                                                    QJsonObject{{"name"_L1, "style"_L1}, {"required"_L1, false},
-                                                                {"description"_L1, "formal, casual or pirate"_L1}}}}},
-            QJsonObject{{"name"_L1, "summarize-notes"_L1}, {"description"_L1, "Asks for a summary of every note"_L1}},
-            QJsonObject{{"name"_L1, "counter-report"_L1}, {"description"_L1, "Embeds the counter resource"_L1}}};
+    return {
+        QJsonObject{{"name"_L1, "greeting"_L1},
+                    {"description"_L1, "Greets someone in a style"_L1},
+                    {"arguments"_L1,
+                     QJsonArray{QJsonObject{{"name"_L1, "name"_L1}, {"required"_L1, true}},
+                                QJsonObject{{"name"_L1, "style"_L1},
+                                            {"required"_L1, false},
+                                            {"description"_L1, "formal, casual or pirate"_L1}}}}},
+        QJsonObject{{"name"_L1, "summarize-notes"_L1},
+                    {"description"_L1, "Asks for a summary of every note"_L1}},
+        QJsonObject{{"name"_L1, "counter-report"_L1},
+                    {"description"_L1, "Embeds the counter resource"_L1}}};
 }
 
 bool DemoServer::page(const QJsonValue &id, const QJsonObject &params, const QJsonArray &all,
@@ -315,7 +353,8 @@ void DemoServer::handleRequestFor(const JsonRpcMessage &m)
         page(id, m.params(), resources(), ResourcesPageSize, u"resources"_s);
     else if (method == "resources/templates/list"_L1)
         page(id, m.params(),
-             QJsonArray{QJsonObject{{"uriTemplate"_L1, "demo://notes/{id}"_L1}, {"name"_L1, "note by id"_L1},
+             QJsonArray{QJsonObject{{"uriTemplate"_L1, "demo://notes/{id}"_L1},
+                                    {"name"_L1, "note by id"_L1},
                                     {"mimeType"_L1, "text/plain"_L1}}},
              ResourcesPageSize, u"resourceTemplates"_s);
     else if (method == "resources/read"_L1)
@@ -352,11 +391,15 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         respond(id, textResult(u"counter = %1"_s.arg(m_state->add(1))));
     } else if (name == "increment-then-expire"_L1) {
         m_state->add(1);
-        Q_EMIT stderrLine(u"demo: incremented to %1, now dropping the session without answering"_s.arg(m_state->counter()));
+        Q_EMIT stderrLine(
+            u"demo: incremented to %1, now dropping the session without answering"_s.arg(
+                m_state->counter()));
         Q_EMIT sessionExpiryRequested();
     } else if (name == "increment-then-drop"_L1) {
         m_state->add(1);
-        Q_EMIT stderrLine(u"demo: incremented to %1, now dropping the connection without answering"_s.arg(m_state->counter()));
+        Q_EMIT stderrLine(
+            u"demo: incremented to %1, now dropping the connection without answering"_s.arg(
+                m_state->counter()));
         Q_EMIT connectionDropRequested();
     } else if (name == "admin-expire-session"_L1) {
         respond(id, textResult(u"this session ends now"_s));
@@ -369,8 +412,7 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         }
         m_state->add(by.toInteger(1));
         log(u"info"_s, u"counter is now %1"_s.arg(m_state->counter()));
-        if (m_subscriptions.contains(u"demo://counter"_s))
-        {
+        if (m_subscriptions.contains(u"demo://counter"_s)) {
             // A subscription update belongs to no request: it goes to the standalone stream.
             const QJsonValue previous = std::exchange(m_related, QJsonValue());
             notify(u"notifications/resources/updated"_s, {{"uri"_L1, "demo://counter"_L1}});
@@ -401,58 +443,71 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         auto lastProgressMs = std::make_shared<qint64>(0);
         auto clock = std::make_shared<QElapsedTimer>();
         clock->start();
-        connect(timer, &QTimer::timeout, this, [this, timer, key, id, token, rate, total, sent, lastProgressMs, clock] {
-            const QJsonValue previous = std::exchange(m_related, id);
-            const auto restore = qScopeGuard([&] { m_related = previous; });
-            const qint64 elapsed = clock->elapsed();
-            const qint64 due = std::min(total, rate * elapsed / 1000);
-            // Sent regardless of logging/setLevel: the count a client sees must be exactly
-            // rate x seconds, or the flood cannot tell a client that drops from one that filters.
-            while (*sent < due) {
-                ++*sent;
-                notify(u"notifications/message"_s,
-                       {{"level"_L1, "info"_L1}, {"logger"_L1, "flood"_L1},
-                        {"data"_L1, u"flood %1/%2"_s.arg(*sent).arg(total)}});
-            }
-            // Log messages do not reset a client's request timeout; progress does, so a
-            // 60 s flood is not cut off by a 60 s timeout when the client asked for progress.
-            if (!token.isUndefined() && !token.isNull() && elapsed - *lastProgressMs >= 1000) {
-                *lastProgressMs = elapsed;
-                notify(u"notifications/progress"_s,
-                       {{"progressToken"_L1, token}, {"progress"_L1, *sent}, {"total"_L1, total}});
-            }
-            if (*sent >= total) {
-                m_running.remove(key);
-                timer->stop();
-                timer->deleteLater();
-                respond(id, textResult(u"flooded %1 notifications in %2 s"_s.arg(total)
-                                           .arg(double(clock->elapsed()) / 1000.0, 0, 'f', 2)));
-            }
-        });
+        connect(timer, &QTimer::timeout, this,
+                [this, timer, key, id, token, rate, total, sent, lastProgressMs, clock] {
+                    const QJsonValue previous = std::exchange(m_related, id);
+                    const auto restore = qScopeGuard([&] { m_related = previous; });
+                    const qint64 elapsed = clock->elapsed();
+                    const qint64 due = std::min(total, rate * elapsed / 1000);
+                    // Sent regardless of logging/setLevel: the count a client sees must be exactly
+                    // rate x seconds, or the flood cannot tell a client that drops from one that
+                    // filters.
+                    while (*sent < due) {
+                        ++*sent;
+                        notify(u"notifications/message"_s,
+                               {{"level"_L1, "info"_L1},
+                                {"logger"_L1, "flood"_L1},
+                                {"data"_L1, u"flood %1/%2"_s.arg(*sent).arg(total)}});
+                    }
+                    // Log messages do not reset a client's request timeout; progress does, so a
+                    // 60 s flood is not cut off by a 60 s timeout when the client asked for
+                    // progress.
+                    if (!token.isUndefined() && !token.isNull() &&
+                        elapsed - *lastProgressMs >= 1000) {
+                        *lastProgressMs = elapsed;
+                        notify(u"notifications/progress"_s, {{"progressToken"_L1, token},
+                                                             {"progress"_L1, *sent},
+                                                             {"total"_L1, total}});
+                    }
+                    if (*sent >= total) {
+                        m_running.remove(key);
+                        timer->stop();
+                        timer->deleteLater();
+                        respond(id, textResult(u"flooded %1 notifications in %2 s"_s.arg(total).arg(
+                                        double(clock->elapsed()) / 1000.0, 0, 'f', 2)));
+                    }
+                });
         timer->start();
     } else if (name == "fail"_L1) {
-        respond(id, textResult(u"the demo tool failed: %1"_s.arg(args.value("reason"_L1).toString(u"as asked"_s)), true));
+        respond(id, textResult(u"the demo tool failed: %1"_s.arg(
+                                   args.value("reason"_L1).toString(u"as asked"_s)),
+                               true));
     } else if (name == "get-weather"_L1) {
         const QString city = args.value("city"_L1).toString(u"Paris"_s);
-        const QJsonObject forecast{{"city"_L1, city}, {"temperature"_L1, 12.5 + city.size()},
+        const QJsonObject forecast{{"city"_L1, city},
+                                   {"temperature"_L1, 12.5 + city.size()},
                                    {"conditions"_L1, city.size() % 2 ? "cloudy"_L1 : "sunny"_L1}};
         // The text is a sentence, not the JSON again, so clients show both forms.
-        QJsonObject r = textResult(u"%1: %2 degrees, %3"_s.arg(city).arg(forecast.value("temperature"_L1).toDouble())
+        QJsonObject r = textResult(u"%1: %2 degrees, %3"_s.arg(city)
+                                       .arg(forecast.value("temperature"_L1).toDouble())
                                        .arg(forecast.value("conditions"_L1).toString()));
         r.insert("structuredContent"_L1, forecast);
         respond(id, r);
     } else if (name == "tiny-image"_L1) {
-        respond(id, {{"content"_L1, QJsonArray{textContent(u"a 1x1 PNG:"_s),
-                                               QJsonObject{{"type"_L1, "image"_L1},
-                                                           {"data"_L1, QString::fromLatin1(TinyPng)},
-                                                           {"mimeType"_L1, "image/png"_L1}}}}});
+        respond(id,
+                {{"content"_L1, QJsonArray{textContent(u"a 1x1 PNG:"_s),
+                                           QJsonObject{{"type"_L1, "image"_L1},
+                                                       {"data"_L1, QString::fromLatin1(TinyPng)},
+                                                       {"mimeType"_L1, "image/png"_L1}}}}});
     } else if (name == "ask-user"_L1) {
-        const QJsonObject requested = schema(
-            {{"name"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Ada"_L1}}},
-             {"confirm"_L1, QJsonObject{{"type"_L1, "boolean"_L1}, {"default"_L1, true}}}},
-            {u"name"_s});
+        const QJsonObject requested =
+            schema({{"name"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Ada"_L1}}},
+                    {"confirm"_L1, QJsonObject{{"type"_L1, "boolean"_L1}, {"default"_L1, true}}}},
+                   {u"name"_s});
         ask(u"elicitation/create"_s,
-            {{"mode"_L1, "form"_L1}, {"message"_L1, "Who is using the demo?"_L1}, {"requestedSchema"_L1, requested}},
+            {{"mode"_L1, "form"_L1},
+             {"message"_L1, "Who is using the demo?"_L1},
+             {"requestedSchema"_L1, requested}},
             [this, id](const JsonRpcMessage &a) {
                 if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
                     respond(id, textResult(u"elicitation failed: "_s + a.errorMessage(), true));
@@ -461,12 +516,14 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
                 const QJsonObject r = a.result().toObject();
                 respond(id, textResult(u"action=%1 content=%2"_s.arg(
                                 r.value("action"_L1).toString(),
-                                QString::fromUtf8(QJsonDocument(r.value("content"_L1).toObject()).toJson(QJsonDocument::Compact)))));
+                                QString::fromUtf8(QJsonDocument(r.value("content"_L1).toObject())
+                                                      .toJson(QJsonDocument::Compact)))));
             });
     } else if (name == "ask-model"_L1) {
         const QString question = args.value("question"_L1).toString(u"What is MCP?"_s);
         ask(u"sampling/createMessage"_s,
-            {{"messages"_L1, QJsonArray{QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, textContent(question)}}}},
+            {{"messages"_L1, QJsonArray{QJsonObject{{"role"_L1, "user"_L1},
+                                                    {"content"_L1, textContent(question)}}}},
              {"maxTokens"_L1, 100}},
             [this, id](const JsonRpcMessage &a) {
                 if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
@@ -474,8 +531,9 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
                     return;
                 }
                 const QJsonObject r = a.result().toObject();
-                respond(id, textResult(u"model %1 said: %2"_s.arg(r.value("model"_L1).toString(),
-                                                                  r.value("content"_L1).toObject().value("text"_L1).toString())));
+                respond(id, textResult(u"model %1 said: %2"_s.arg(
+                                r.value("model"_L1).toString(),
+                                r.value("content"_L1).toObject().value("text"_L1).toString())));
             });
     } else if (name == "list-roots"_L1) {
         ask(u"roots/list"_s, {}, [this, id](const JsonRpcMessage &a) {
@@ -493,10 +551,12 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         notify(u"notifications/tools/list_changed"_s);
         respond(id, textResult(m_extraTool ? u"extra-tool added"_s : u"extra-tool removed"_s));
     } else if (name == "print-garbage"_L1) {
-        Q_EMIT frameReady("this line is not JSON: the demo server printed it on purpose", m_related);
+        Q_EMIT frameReady("this line is not JSON: the demo server printed it on purpose",
+                          m_related);
         respond(id, textResult(u"printed a non-JSON line before this answer"_s));
     } else if (name == "big-answer"_L1) {
-        const qint64 bytes = std::clamp<qint64>(args.value("bytes"_L1).toInteger(1048576), 0, 104857600);
+        const qint64 bytes =
+            std::clamp<qint64>(args.value("bytes"_L1).toInteger(1048576), 0, 104857600);
         respond(id, textResult(QString(qsizetype(bytes), u'x')));
     } else if (name == "write-stderr"_L1) {
         const int lines = std::clamp(args.value("lines"_L1).toInt(3), 0, 10000);
@@ -513,9 +573,11 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
     }
 }
 
-void DemoServer::startSlowTask(const QJsonValue &id, const QJsonObject &args, const QJsonValue &token)
+void DemoServer::startSlowTask(const QJsonValue &id, const QJsonObject &args,
+                               const QJsonValue &token)
 {
-    const int duration = std::clamp(int(args.value("duration_ms"_L1).toInteger(2000)), 0, 3'600'000);
+    const int duration =
+        std::clamp(int(args.value("duration_ms"_L1).toInteger(2000)), 0, 3'600'000);
     const int steps = std::clamp(int(args.value("steps"_L1).toInteger(5)), 1, 10'000);
     auto *timer = new QTimer(this);
     timer->setInterval(duration / steps);
@@ -528,13 +590,17 @@ void DemoServer::startSlowTask(const QJsonValue &id, const QJsonObject &args, co
         ++*step;
         if (!token.isUndefined() && !token.isNull())
             notify(u"notifications/progress"_s,
-                   {{"progressToken"_L1, token}, {"progress"_L1, *step}, {"total"_L1, steps},
+                   {{"progressToken"_L1, token},
+                    {"progress"_L1, *step},
+                    {"total"_L1, steps},
                     {"message"_L1, u"step %1 of %2"_s.arg(*step).arg(steps)}});
         if (*step >= steps) {
             m_running.remove(key);
             timer->stop();
             timer->deleteLater();
-            respond(id, textResult(u"slow task finished after %1 ms in %2 steps"_s.arg(duration).arg(steps)));
+            respond(id,
+                    textResult(
+                        u"slow task finished after %1 ms in %2 steps"_s.arg(duration).arg(steps)));
         }
     });
     timer->start();
@@ -549,7 +615,8 @@ void DemoServer::readResource(const QJsonValue &id, const QJsonObject &params)
         text = u"# Sonde demo server\nTry increment-counter, then read demo://counter."_s;
         mime = u"text/markdown"_s;
     } else if (uri == "demo://counter"_L1) {
-        text = QString::fromUtf8(QJsonDocument(QJsonObject{{"counter"_L1, m_state->counter()}}).toJson(QJsonDocument::Compact));
+        text = QString::fromUtf8(QJsonDocument(QJsonObject{{"counter"_L1, m_state->counter()}})
+                                     .toJson(QJsonDocument::Compact));
         mime = u"application/json"_s;
     } else if (uri.startsWith("demo://notes/"_L1)) {
         bool ok = false;
@@ -563,7 +630,9 @@ void DemoServer::readResource(const QJsonValue &id, const QJsonObject &params)
         fail(id, -32002, u"resource not found: %1"_s.arg(uri));
         return;
     }
-    respond(id, {{"contents"_L1, QJsonArray{QJsonObject{{"uri"_L1, uri}, {"mimeType"_L1, mime}, {"text"_L1, text}}}}});
+    respond(id,
+            {{"contents"_L1,
+              QJsonArray{QJsonObject{{"uri"_L1, uri}, {"mimeType"_L1, mime}, {"text"_L1, text}}}}});
 }
 
 void DemoServer::getPrompt(const QJsonValue &id, const QJsonObject &params)
@@ -580,16 +649,21 @@ void DemoServer::getPrompt(const QJsonValue &id, const QJsonObject &params)
         }
         const QString style = args.value("style"_L1).toString(u"casual"_s);
         respond(id, {{"description"_L1, "A greeting"_L1},
-                     {"messages"_L1, QJsonArray{message(u"Greet %1 in a %2 style."_s.arg(args.value("name"_L1).toString(), style))}}});
+                     {"messages"_L1, QJsonArray{message(u"Greet %1 in a %2 style."_s.arg(
+                                         args.value("name"_L1).toString(), style))}}});
     } else if (name == "summarize-notes"_L1) {
         respond(id, {{"messages"_L1, QJsonArray{message(u"Summarize the ten demo notes."_s)}}});
     } else if (name == "counter-report"_L1) {
-        respond(id, {{"messages"_L1, QJsonArray{QJsonObject{
-                         {"role"_L1, "user"_L1},
-                         {"content"_L1, QJsonObject{{"type"_L1, "resource"_L1},
-                                                    {"resource"_L1, QJsonObject{{"uri"_L1, "demo://counter"_L1},
-                                                                                {"mimeType"_L1, "application/json"_L1},
-                                                                                {"text"_L1, u"{\"counter\":%1}"_s.arg(m_state->counter())}}}}}}}}});
+        respond(id, {{"messages"_L1,
+                      QJsonArray{QJsonObject{
+                          {"role"_L1, "user"_L1},
+                          {"content"_L1,
+                           QJsonObject{{"type"_L1, "resource"_L1},
+                                       {"resource"_L1,
+                                        QJsonObject{{"uri"_L1, "demo://counter"_L1},
+                                                    {"mimeType"_L1, "application/json"_L1},
+                                                    {"text"_L1, u"{\"counter\":%1}"_s.arg(
+                                                                    m_state->counter())}}}}}}}}});
     } else {
         fail(id, JsonRpcCode::InvalidParams, u"unknown prompt: %1"_s.arg(name));
     }
@@ -601,17 +675,21 @@ void DemoServer::complete(const QJsonValue &id, const QJsonObject &params)
     const QJsonObject argument = params.value("argument"_L1).toObject();
     const QString prefix = argument.value("value"_L1).toString();
     QStringList candidates;
-    if (ref.value("type"_L1).toString() == "ref/prompt"_L1 && ref.value("name"_L1).toString() == "greeting"_L1
-        && argument.value("name"_L1).toString() == "style"_L1)
+    if (ref.value("type"_L1).toString() == "ref/prompt"_L1 &&
+        ref.value("name"_L1).toString() == "greeting"_L1 &&
+        argument.value("name"_L1).toString() == "style"_L1)
         candidates = {u"formal"_s, u"casual"_s, u"pirate"_s};
-    else if (ref.value("type"_L1).toString() == "ref/resource"_L1 && argument.value("name"_L1).toString() == "id"_L1)
+    else if (ref.value("type"_L1).toString() == "ref/resource"_L1 &&
+             argument.value("name"_L1).toString() == "id"_L1)
         for (int i = 1; i <= 10; ++i)
             candidates.append(QString::number(i));
     QJsonArray values;
     for (const QString &c : std::as_const(candidates))
         if (c.startsWith(prefix))
             values.append(c);
-    respond(id, {{"completion"_L1, QJsonObject{{"values"_L1, values}, {"total"_L1, values.size()}, {"hasMore"_L1, false}}}});
+    respond(id, {{"completion"_L1, QJsonObject{{"values"_L1, values},
+                                               {"total"_L1, values.size()},
+                                               {"hasMore"_L1, false}}}});
 }
 
 } // namespace Sonde

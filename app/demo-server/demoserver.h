@@ -39,7 +39,8 @@ class DemoServer : public QObject
 {
     Q_OBJECT
 public:
-    explicit DemoServer(std::shared_ptr<DemoState> state = std::make_shared<DemoState>(), QObject *parent = nullptr);
+    explicit DemoServer(std::shared_ptr<DemoState> state = std::make_shared<DemoState>(),
+                        QObject *parent = nullptr);
     void handleFrame(const QByteArray &frame);
 
     // Page sizes are small on purpose so every client meets nextCursor.
@@ -91,8 +92,8 @@ private:
     QString m_logLevel = QStringLiteral("info");
     QSet<QString> m_subscriptions;
     qint64 m_nextOutgoingId = 1;
-    QHash<QString, Continuation> m_waiting;   // our requests to the client, by idKey
-    QHash<QString, QTimer *> m_running;       // slow tasks by the client's request idKey
+    QHash<QString, Continuation> m_waiting; // our requests to the client, by idKey
+    QHash<QString, QTimer *> m_running;     // slow tasks by the client's request idKey
 };
 
 } // namespace Sonde

@@ -19,14 +19,16 @@ static void logLine(const QString &line)
     std::fflush(stderr);
 }
 
-static int serveHttp(QCoreApplication &app, const QString &spec, const std::shared_ptr<DemoState> &state)
+static int serveHttp(QCoreApplication &app, const QString &spec,
+                     const std::shared_ptr<DemoState> &state)
 {
     const qsizetype colon = spec.lastIndexOf(u':');
     bool ok = false;
     const int port = spec.mid(colon + 1).toInt(&ok);
     const QHostAddress host(colon > 0 ? spec.left(colon) : u"127.0.0.1"_s);
     if (colon < 0 || !ok || port < 0 || port > 65535 || host.isNull()) {
-        logLine(u"sonde-demo-server: --http wants HOST:PORT (e.g. 127.0.0.1:0), got \"%1\""_s.arg(spec));
+        logLine(u"sonde-demo-server: --http wants HOST:PORT (e.g. 127.0.0.1:0), got \"%1\""_s.arg(
+            spec));
         return 2;
     }
     DemoHttpServer server(state);
@@ -36,7 +38,9 @@ static int serveHttp(QCoreApplication &app, const QString &spec, const std::shar
         logLine(u"sonde-demo-server: cannot listen on %1: %2"_s.arg(spec, error));
         return 2;
     }
-    const QString hostText = host.protocol() == QAbstractSocket::IPv6Protocol ? u"[%1]"_s.arg(host.toString()) : host.toString();
+    const QString hostText = host.protocol() == QAbstractSocket::IPv6Protocol
+                                 ? u"[%1]"_s.arg(host.toString())
+                                 : host.toString();
     std::printf("http://%s:%u/mcp\n", qPrintable(hostText), unsigned(server.port()));
     std::fflush(stdout);
     logLine(u"sonde-demo-server ready on http://%1:%2/mcp"_s.arg(hostText).arg(server.port()));
@@ -61,8 +65,9 @@ int main(int argc, char **argv)
                         qPrintable(QCoreApplication::applicationVersion()));
             return 0;
         } else {
-            logLine(u"usage: sonde-demo-server [--http HOST:PORT] [--state-file PATH] [--version]\n"
-                    "  --state-file keeps the counter in PATH, so side effects can be counted across restarts"_s);
+            logLine(
+                u"usage: sonde-demo-server [--http HOST:PORT] [--state-file PATH] [--version]\n"
+                "  --state-file keeps the counter in PATH, so side effects can be counted across restarts"_s);
             return 2;
         }
     }

@@ -44,20 +44,27 @@ int main(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     // For documentation and visual checks on machines without a screen grabber.
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Save a PNG of the window after DELAY ms, then quit."),
-                                        QStringLiteral("file"));
-    const QCommandLineOption delay(QStringLiteral("screenshot-delay"), QStringLiteral("Delay in ms (default 1500)."),
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save a PNG of the window after DELAY ms, then quit."),
+        QStringLiteral("file"));
+    const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
+                                   QStringLiteral("Delay in ms (default 1500)."),
                                    QStringLiteral("ms"), QStringLiteral("1500"));
-    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Open on this tab (0-4)."), QStringLiteral("index"));
-    const QCommandLineOption fresh(QStringLiteral("no-saved-workspace"),
-                                   QStringLiteral("Ignore (and do not overwrite) the saved workspace."));
-    const QCommandLineOption import(QStringLiteral("import"), QStringLiteral("Import servers from an MCP JSON file."),
+    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Open on this tab (0-4)."),
+                                 QStringLiteral("index"));
+    const QCommandLineOption fresh(
+        QStringLiteral("no-saved-workspace"),
+        QStringLiteral("Ignore (and do not overwrite) the saved workspace."));
+    const QCommandLineOption import(QStringLiteral("import"),
+                                    QStringLiteral("Import servers from an MCP JSON file."),
                                     QStringLiteral("file"));
-    const QCommandLineOption exercise(QStringLiteral("exercise"),
-                                      QStringLiteral("For screenshots: call a tool, then expire a session under a write."));
-    const QCommandLineOption dark(QStringLiteral("dark"),
-                                  QStringLiteral("Use a dark Fusion palette (the system palette is used otherwise)."));
+    const QCommandLineOption exercise(
+        QStringLiteral("exercise"),
+        QStringLiteral("For screenshots: call a tool, then expire a session under a write."));
+    const QCommandLineOption dark(
+        QStringLiteral("dark"),
+        QStringLiteral("Use a dark Fusion palette (the system palette is used otherwise)."));
     parser.addOptions({screenshot, delay, tab, fresh, import, exercise, dark});
     parser.process(app);
     if (parser.isSet(dark)) {
@@ -91,7 +98,8 @@ int main(int argc, char **argv)
         // user sees a real session at once. It ships next to this executable.
         Sonde::ServerConfig demo;
         demo.name = QStringLiteral("demo");
-        demo.program = QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME));
+        demo.program = QDir(QApplication::applicationDirPath())
+                           .filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME));
         window.addServer(demo);
     }
     if (parser.isSet(tab))
@@ -114,17 +122,19 @@ int main(int argc, char **argv)
         });
     }
     if (parser.isSet(screenshot)) {
-        QTimer::singleShot(parser.value(delay).toInt(), &window, [&window, path = parser.value(screenshot)] {
-            if (window.tabs()->currentWidget() == window.timeline())
-                window.timeline()->fitAll();
-            window.grab().save(path);
-            window.close();
-        });
+        QTimer::singleShot(parser.value(delay).toInt(), &window,
+                           [&window, path = parser.value(screenshot)] {
+                               if (window.tabs()->currentWidget() == window.timeline())
+                                   window.timeline()->fitAll();
+                               window.grab().save(path);
+                               window.close();
+                           });
     }
     // Quitting is the window's: it closes the sessions first, with the event loop running,
     // within its bound, and says when the application may go.
     QApplication::setQuitOnLastWindowClosed(false);
-    QObject::connect(&window, &Sonde::MainWindow::shutdownFinished, &app, &QApplication::quit, Qt::QueuedConnection);
+    QObject::connect(&window, &Sonde::MainWindow::shutdownFinished, &app, &QApplication::quit,
+                     Qt::QueuedConnection);
     // SIGTERM (a session manager, systemd, kill) and Ctrl-C in the terminal quit the same way.
     int stoppedBy = 0;
     Sonde::SignalWatcher watcher;

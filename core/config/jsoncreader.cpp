@@ -5,7 +5,8 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-std::optional<QByteArray> JsoncReader::toJson(const QByteArray &jsonc, QString *error, qsizetype *errorOffset)
+std::optional<QByteArray> JsoncReader::toJson(const QByteArray &jsonc, QString *error,
+                                              qsizetype *errorOffset)
 {
     auto fail = [&](const QString &why, qsizetype at) -> std::optional<QByteArray> {
         if (error)
@@ -15,7 +16,10 @@ std::optional<QByteArray> JsoncReader::toJson(const QByteArray &jsonc, QString *
         return std::nullopt;
     };
     if (jsonc.size() > MaxInputBytes)
-        return fail(u"%1 bytes is more than a configuration file may hold (%2 bytes)"_s.arg(jsonc.size()).arg(MaxInputBytes), 0);
+        return fail(
+            u"%1 bytes is more than a configuration file may hold (%2 bytes)"_s.arg(jsonc.size())
+                .arg(MaxInputBytes),
+            0);
 
     QByteArray out = jsonc;
     char *d = out.data();
@@ -50,8 +54,8 @@ std::optional<QByteArray> JsoncReader::toJson(const QByteArray &jsonc, QString *
             d[i] = d[i + 1] = ' ';
             ++i;
         } else if (c == ',') {
-            const bool afterValue = lastSignificant != 0 && lastSignificant != ',' && lastSignificant != '['
-                && lastSignificant != '{';
+            const bool afterValue = lastSignificant != 0 && lastSignificant != ',' &&
+                                    lastSignificant != '[' && lastSignificant != '{';
             pendingComma = afterValue ? i : -1;
             lastSignificant = c;
         } else if (c == ']' || c == '}') {

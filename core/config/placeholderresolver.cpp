@@ -65,10 +65,12 @@ QString PlaceholderResolver::resolve(const QString &text, Error *error)
         out += QStringView(text).mid(i, start - i);
         const qsizetype end = closingBrace(text, start);
         if (end < 0) {
-            *error = Error::protocol(u"\"%1\" has a \"${\" that is not closed by \"}\""_s.arg(text));
+            *error =
+                Error::protocol(u"\"%1\" has a \"${\" that is not closed by \"}\""_s.arg(text));
             return {};
         }
-        const std::optional<QString> value = resolveOne(text.mid(start + 2, end - start - 2), error);
+        const std::optional<QString> value =
+            resolveOne(text.mid(start + 2, end - start - 2), error);
         if (!value)
             return {};
         out += *value;
@@ -110,7 +112,8 @@ std::optional<QString> PlaceholderResolver::resolveOne(const QString &body, Erro
     if (body == "workspaceFolder"_L1 || body == "workspaceFolderBasename"_L1) {
         if (m_workspaceFolder.isEmpty())
             return fail(u"is unknown: the configuration was not read from a file"_s);
-        return body == "workspaceFolder"_L1 ? m_workspaceFolder : QFileInfo(m_workspaceFolder).fileName();
+        return body == "workspaceFolder"_L1 ? m_workspaceFolder
+                                            : QFileInfo(m_workspaceFolder).fileName();
     }
     if (body == "userHome"_L1)
         return QDir::homePath();
@@ -121,13 +124,15 @@ std::optional<QString> PlaceholderResolver::resolveOne(const QString &body, Erro
     const qsizetype dflt = body.indexOf(":-"_L1);
     const QString name = dflt < 0 ? body : body.left(dflt);
     if (!isVariableName(name))
-        return fail(u"is not a placeholder Sonde knows (${env:NAME}, ${input:ID}, ${workspaceFolder}, ${NAME}, "
+        return fail(u"is not a placeholder Sonde knows (${env:NAME}, ${input:ID}, "
+                    u"${workspaceFolder}, ${NAME}, "
                     "${NAME:-default})"_s);
     const std::optional<QString> v = m_environment(name);
     if (dflt < 0) {
         if (!v)
-            return fail(u"is not set: the environment variable %1 is not defined and has no default "
-                        "(write ${%1:-default} for one)"_s.arg(name));
+            return fail(
+                u"is not set: the environment variable %1 is not defined and has no default "
+                "(write ${%1:-default} for one)"_s.arg(name));
         return v;
     }
     // As in sh: the default also applies to a variable that is set but empty.

@@ -19,9 +19,12 @@ namespace Sonde {
 QString ServerConfig::routeName() const
 {
     switch (route) {
-    case Route::Stdio: return u"stdio"_s;
-    case Route::StreamableHttp: return u"streamable-http"_s;
-    case Route::LegacySse: return u"sse"_s;
+    case Route::Stdio:
+        return u"stdio"_s;
+    case Route::StreamableHttp:
+        return u"streamable-http"_s;
+    case Route::LegacySse:
+        return u"sse"_s;
     }
     return {};
 }
@@ -92,7 +95,8 @@ static QPair<int, int> lineAndColumn(const QByteArray &text, qsizetype offset)
     return {line, col};
 }
 
-ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const QString &source, const Options &options)
+ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const QString &source,
+                                                 const Options &options)
 {
     Result r;
     QString jsoncError;
@@ -108,7 +112,8 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
     if (pe.error != QJsonParseError::NoError) {
         // JsoncReader keeps every offset, so this is the position in the file as written.
         const auto [line, col] = lineAndColumn(jsonc, pe.offset);
-        r.error = Error::protocol(u"%1:%2:%3: %4"_s.arg(source).arg(line).arg(col).arg(pe.errorString()));
+        r.error =
+            Error::protocol(u"%1:%2:%3: %4"_s.arg(source).arg(line).arg(col).arg(pe.errorString()));
         return r;
     }
     if (!doc.isObject()) {
@@ -124,14 +129,18 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
     }
     if (serversValue.isUndefined()) {
         r.error = Error::protocol(u"%1: no \"mcpServers\" or \"servers\" object%2"_s.arg(
-            source, root.isEmpty() ? QString() : suggestion(root.keys().constFirst(), {u"mcpServers"_s, u"servers"_s})));
+            source, root.isEmpty()
+                        ? QString()
+                        : suggestion(root.keys().constFirst(), {u"mcpServers"_s, u"servers"_s})));
         return r;
     }
     if (!serversValue.isObject()) {
-        r.error = Error::protocol(u"%1: \"%2\" must be an object mapping names to servers"_s.arg(source, mapKey));
+        r.error = Error::protocol(
+            u"%1: \"%2\" must be an object mapping names to servers"_s.arg(source, mapKey));
         return r;
     }
-    // VS Code: "inputs": [{"type": "promptString", "id": "api-key", "description": "...", "password": true}]
+    // VS Code: "inputs": [{"type": "promptString", "id": "api-key", "description": "...",
+    // "password": true}]
     for (const QJsonValue &v : root.value("inputs"_L1).toArray()) {
         const QJsonObject o = v.toObject();
         ConfigInput input;
@@ -150,10 +159,10 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
     if (options.inputProvider)
         resolver.setInputProvider(options.inputProvider);
 
-    static const QStringList known = {u"command"_s, u"args"_s, u"env"_s, u"cwd"_s, u"type"_s,
-                                      u"url"_s, u"headers"_s, u"envFile"_s, u"disabled"_s,
-                                      u"timeout"_s, u"description"_s, u"autoApprove"_s,
-                                      u"alwaysAllow"_s, u"transport"_s};
+    static const QStringList known = {
+        u"command"_s,     u"args"_s,        u"env"_s,         u"cwd"_s,      u"type"_s,
+        u"url"_s,         u"headers"_s,     u"envFile"_s,     u"disabled"_s, u"timeout"_s,
+        u"description"_s, u"autoApprove"_s, u"alwaysAllow"_s, u"transport"_s};
     const QJsonObject servers = serversValue.toObject();
     for (auto it = servers.begin(); it != servers.end(); ++it) {
         const QString name = it.key();
@@ -239,8 +248,8 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
                 c.environment.insert(v.key(), v.value().toString());
             }
         }
-        if (!type.isEmpty() && type != "stdio"_L1 && type != "http"_L1 && type != "sse"_L1
-            && type != "streamable-http"_L1 && type != "streamableHttp"_L1) {
+        if (!type.isEmpty() && type != "stdio"_L1 && type != "http"_L1 && type != "sse"_L1 &&
+            type != "streamable-http"_L1 && type != "streamableHttp"_L1) {
             fail(u"unknown type \"%1\" (stdio, http or sse)"_s.arg(type));
             return r;
         }
@@ -259,7 +268,8 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
                 Error e;
                 const QString v = resolver.resolve(*value, &e);
                 if (e.isError())
-                    unresolved = Error::protocol(u"%1: server \"%2\": %3: %4"_s.arg(source, name, where, e.message()));
+                    unresolved = Error::protocol(
+                        u"%1: server \"%2\": %3: %4"_s.arg(source, name, where, e.message()));
                 else
                     *value = v;
             };
@@ -325,8 +335,10 @@ ServerConfigFile::Result ServerConfigFile::load(const QString &path, const Optio
     // Checked before reading, so pointing --config at a huge file costs nothing.
     if (f.size() > JsoncReader::MaxInputBytes) {
         Result r;
-        r.error = Error::protocol(u"%1: %2 bytes is more than a configuration file may hold (%3 bytes)"_s
-                                      .arg(path).arg(f.size()).arg(JsoncReader::MaxInputBytes));
+        r.error = Error::protocol(
+            u"%1: %2 bytes is more than a configuration file may hold (%3 bytes)"_s.arg(path)
+                .arg(f.size())
+                .arg(JsoncReader::MaxInputBytes));
         return r;
     }
     Options o = options;

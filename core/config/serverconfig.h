@@ -21,7 +21,12 @@ namespace Sonde {
 // the GUI's settings) and hand a copy to the engine; the core never reads settings itself.
 struct ServerConfig
 {
-    enum class Route { Stdio, StreamableHttp, LegacySse };
+    enum class Route
+    {
+        Stdio,
+        StreamableHttp,
+        LegacySse
+    };
 
     QString name;
     Route route = Route::Stdio;
@@ -36,11 +41,11 @@ struct ServerConfig
     QUrl url;
     QList<QPair<QByteArray, QByteArray>> headers;
 
-    int requestTimeoutMs = 60'000;     // reset by progress notifications
-    int maxRequestTotalMs = 600'000;   // the cap progress cannot extend past
+    int requestTimeoutMs = 60'000;   // reset by progress notifications
+    int maxRequestTotalMs = 600'000; // the cap progress cannot extend past
     int initializeTimeoutMs = 30'000;
-    int shutdownGraceMs = 500;         // after closing stdin, before SIGTERM
-    int terminateGraceMs = 1'000;      // after SIGTERM, before SIGKILL
+    int shutdownGraceMs = 500;    // after closing stdin, before SIGTERM
+    int terminateGraceMs = 1'000; // after SIGTERM, before SIGKILL
     // The largest frame taken from this server (a stdio line, an SSE event, a JSON body);
     // one over it fails its request (or drops that event), naming the limit.
     qsizetype maxFrameBytes = Limits::DefaultMaxFrameBytes;
@@ -84,7 +89,7 @@ public:
     struct Result
     {
         QMap<QString, ServerConfig> servers;
-        QMap<QString, Error> unresolved; // server name -> the placeholder that failed
+        QMap<QString, Error> unresolved;   // server name -> the placeholder that failed
         QMap<QString, ConfigInput> inputs; // VS Code's "inputs", by id
         QStringList warnings;
         Error error;

@@ -26,7 +26,9 @@ static void registerTypes()
     qRegisterMetaType<Sonde::Fault>();
 }
 
-CoreHost::CoreHost(QObject *parent) : CoreHost(std::make_shared<SteadyClock>(), parent) {}
+CoreHost::CoreHost(QObject *parent) : CoreHost(std::make_shared<SteadyClock>(), parent)
+{
+}
 
 CoreHost::CoreHost(std::shared_ptr<const Clock> clock, QObject *parent)
     : QObject(parent), m_clock(std::move(clock))
@@ -61,17 +63,17 @@ CoreHost::~CoreHost()
     m_thread->wait();
 }
 
-template<typename F>
-void CoreHost::post(F &&f)
+template <typename F> void CoreHost::post(F &&f)
 {
     QMetaObject::invokeMethod(m_engine, std::forward<F>(f), Qt::QueuedConnection);
 }
 
 QJsonObject CoreHost::defaultClientCapabilities()
 {
-    return QJsonObject{{"roots"_L1, QJsonObject{{"listChanged"_L1, true}}},
-                       {"sampling"_L1, QJsonObject{}},
-                       {"elicitation"_L1, QJsonObject{{"form"_L1, QJsonObject{}}, {"url"_L1, QJsonObject{}}}}};
+    return QJsonObject{
+        {"roots"_L1, QJsonObject{{"listChanged"_L1, true}}},
+        {"sampling"_L1, QJsonObject{}},
+        {"elicitation"_L1, QJsonObject{{"form"_L1, QJsonObject{}}, {"url"_L1, QJsonObject{}}}}};
 }
 
 void CoreHost::setClientCapabilities(const QJsonObject &capabilities)
@@ -147,7 +149,8 @@ quint64 CoreHost::breaker(const QString &server, const QString &action)
     return ticket;
 }
 
-void CoreHost::setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly)
+void CoreHost::setToolOverride(const QString &server, const QString &tool,
+                               std::optional<bool> readOnly)
 {
     post([e = m_engine, server, tool, readOnly] { e->setToolOverride(server, tool, readOnly); });
 }
@@ -164,7 +167,10 @@ void CoreHost::onServerRequest(const ServerRequest &request)
         m_handler->handleServerRequest(request);
         return;
     }
-    ServerReply r{request.server, request.generation, request.id, {},
+    ServerReply r{request.server,
+                  request.generation,
+                  request.id,
+                  {},
                   Error::remote(JsonRpcCode::MethodNotFound,
                                 u"Sonde has no handler for %1"_s.arg(request.method))};
     reply(r);

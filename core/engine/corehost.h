@@ -62,7 +62,10 @@ public:
     void requestSnapshot(const QString &server);
     // Recovery controls; each answers through callFinished with its ticket.
     quint64 injectFault(const QString &server, const Sonde::Fault &fault);
-    quint64 reconnect(const QString &server) { return call(server, QStringLiteral("sonde/reconnect")); }
+    quint64 reconnect(const QString &server)
+    {
+        return call(server, QStringLiteral("sonde/reconnect"));
+    }
     quint64 breaker(const QString &server, const QString &action);
     void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     // Asks the engine to close every session; shutdownFinished() follows.
@@ -82,8 +85,7 @@ Q_SIGNALS:
     void shutdownFinished();
 
 private:
-    template<typename F>
-    void post(F &&f);
+    template <typename F> void post(F &&f);
     void onServerRequest(const ServerRequest &request);
 
     std::shared_ptr<const Clock> m_clock;

@@ -39,13 +39,15 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
         removeServer(config.name);
     auto *session = new ServerSupervisor(config, *m_clock, m_clientCapabilities, this);
     m_sessions.insert(config.name, session);
-    connect(session, &ServerSupervisor::changed, this, [this, name = config.name] { markChanged(name); });
+    connect(session, &ServerSupervisor::changed, this,
+            [this, name = config.name] { markChanged(name); });
     connect(session, &ServerSupervisor::transcriptEvent, this, &Engine::append);
-    connect(session, &ServerSupervisor::serverRequestReceived, this, [this](const ServerRequest &r) {
-        flushSnapshots();
-        flush();
-        Q_EMIT serverRequestReceived(r);
-    });
+    connect(session, &ServerSupervisor::serverRequestReceived, this,
+            [this](const ServerRequest &r) {
+                flushSnapshots();
+                flush();
+                Q_EMIT serverRequestReceived(r);
+            });
     connect(session, &ServerSupervisor::notificationReceived, this, &Engine::notificationReceived);
     connect(session, &ServerSupervisor::listRefreshed, this, &Engine::listRefreshed);
     connect(session, &ServerSupervisor::callFinished, this, [this](const CallOutcome &o) {
@@ -97,7 +99,8 @@ void Engine::call(const CallRequest &request)
         o.server = request.server;
         o.method = request.method;
         o.startedMs = o.finishedMs = m_clock->nowMs();
-        o.error = Error::transport(u"no server named \"%1\""_s.arg(request.server), Error::Condition::NotConnected);
+        o.error = Error::transport(u"no server named \"%1\""_s.arg(request.server),
+                                   Error::Condition::NotConnected);
         Q_EMIT callFinished(o);
         return;
     }
@@ -135,7 +138,8 @@ void Engine::injectFault(quint64 ticket, const QString &server, const Fault &fau
         if (!o.error.isError())
             o.result = QJsonObject{{"applied"_L1, fault.describe()}};
     } else {
-        o.error = Error::transport(u"no server named \"%1\""_s.arg(server), Error::Condition::NotConnected);
+        o.error = Error::transport(u"no server named \"%1\""_s.arg(server),
+                                   Error::Condition::NotConnected);
     }
     flushSnapshots();
     flush();
@@ -151,7 +155,8 @@ void Engine::breakerCommand(quint64 ticket, const QString &server, const QString
     o.startedMs = o.finishedMs = m_clock->nowMs();
     ServerSupervisor *s = m_sessions.value(server);
     if (!s)
-        o.error = Error::transport(u"no server named \"%1\""_s.arg(server), Error::Condition::NotConnected);
+        o.error = Error::transport(u"no server named \"%1\""_s.arg(server),
+                                   Error::Condition::NotConnected);
     else if (action == "reset"_L1)
         s->resetBreaker();
     else if (action == "trip"_L1)
@@ -165,7 +170,8 @@ void Engine::breakerCommand(quint64 ticket, const QString &server, const QString
     Q_EMIT callFinished(o);
 }
 
-void Engine::setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly)
+void Engine::setToolOverride(const QString &server, const QString &tool,
+                             std::optional<bool> readOnly)
 {
     if (ServerSupervisor *s = m_sessions.value(server))
         s->setToolOverride(tool, readOnly);

@@ -7,8 +7,11 @@ namespace Sonde {
 
 QJsonObject CallOutcome::toJson() const
 {
-    QJsonObject o{{"server"_L1, server}, {"method"_L1, method}, {"generation"_L1, generation},
-                  {"attempts"_L1, attempts}, {"elapsed_ms"_L1, finishedMs - startedMs}};
+    QJsonObject o{{"server"_L1, server},
+                  {"method"_L1, method},
+                  {"generation"_L1, generation},
+                  {"attempts"_L1, attempts},
+                  {"elapsed_ms"_L1, finishedMs - startedMs}};
     for (auto it = recovery.begin(); it != recovery.end(); ++it)
         o.insert(it.key(), it.value());
     if (ok())

@@ -31,9 +31,9 @@ struct CallOutcome
     QString server;
     QString method;
     QJsonValue result;
-    Error error;             // kind None on success
-    int generation = 0;      // the session generation the call was sent on
-    int attempts = 0;        // JSON-RPC requests sent for it (pages count)
+    Error error;        // kind None on success
+    int generation = 0; // the session generation the call was sent on
+    int attempts = 0;   // JSON-RPC requests sent for it (pages count)
     qint64 startedMs = 0;
     qint64 finishedMs = 0;
     // How the answer was reached, for the inspector (RECOVERY.md §5): generations used, the

@@ -5,7 +5,9 @@
 
 namespace Sonde {
 
-Error::Error(Kind kind, QString message) : m_kind(kind), m_message(std::move(message)) {}
+Error::Error(Kind kind, QString message) : m_kind(kind), m_message(std::move(message))
+{
+}
 
 Error Error::transport(QString message, Condition condition)
 {
@@ -14,10 +16,22 @@ Error Error::transport(QString message, Condition condition)
     return e;
 }
 
-Error Error::protocol(QString message) { return Error(Kind::Protocol, std::move(message)); }
-Error Error::timeout(QString message) { return Error(Kind::Timeout, std::move(message)); }
-Error Error::application(QString message) { return Error(Kind::Application, std::move(message)); }
-Error Error::cancelled(QString message) { return Error(Kind::Cancelled, std::move(message)); }
+Error Error::protocol(QString message)
+{
+    return Error(Kind::Protocol, std::move(message));
+}
+Error Error::timeout(QString message)
+{
+    return Error(Kind::Timeout, std::move(message));
+}
+Error Error::application(QString message)
+{
+    return Error(Kind::Application, std::move(message));
+}
+Error Error::cancelled(QString message)
+{
+    return Error(Kind::Cancelled, std::move(message));
+}
 
 Error Error::remote(int code, QString message, QJsonValue data)
 {
@@ -27,12 +41,36 @@ Error Error::remote(int code, QString message, QJsonValue data)
     return e;
 }
 
-Error &Error::setHttpStatus(int status) { m_httpStatus = status; return *this; }
-Error &Error::setJsonRpcCode(int code) { m_jsonRpcCode = code; return *this; }
-Error &Error::setData(const QJsonValue &data) { m_data = data; return *this; }
-Error &Error::setCondition(Condition condition) { m_condition = condition; return *this; }
-Error &Error::setSessionId(const QString &sessionId) { m_sessionId = sessionId; return *this; }
-Error &Error::addChild(const Error &child) { m_children.append(child); return *this; }
+Error &Error::setHttpStatus(int status)
+{
+    m_httpStatus = status;
+    return *this;
+}
+Error &Error::setJsonRpcCode(int code)
+{
+    m_jsonRpcCode = code;
+    return *this;
+}
+Error &Error::setData(const QJsonValue &data)
+{
+    m_data = data;
+    return *this;
+}
+Error &Error::setCondition(Condition condition)
+{
+    m_condition = condition;
+    return *this;
+}
+Error &Error::setSessionId(const QString &sessionId)
+{
+    m_sessionId = sessionId;
+    return *this;
+}
+Error &Error::addChild(const Error &child)
+{
+    m_children.append(child);
+    return *this;
+}
 
 Error &Error::setCause(const Error &cause)
 {
@@ -52,15 +90,24 @@ Error::~Error()
 QString Error::kindName(Kind kind)
 {
     switch (kind) {
-    case Kind::None: return QStringLiteral("none");
-    case Kind::Transport: return QStringLiteral("transport");
-    case Kind::Protocol: return QStringLiteral("protocol");
-    case Kind::Timeout: return QStringLiteral("timeout");
-    case Kind::Remote: return QStringLiteral("remote");
-    case Kind::Application: return QStringLiteral("application");
-    case Kind::Cancelled: return QStringLiteral("cancelled");
-    case Kind::Injected: return QStringLiteral("injected");
-    case Kind::Refused: return QStringLiteral("refused");
+    case Kind::None:
+        return QStringLiteral("none");
+    case Kind::Transport:
+        return QStringLiteral("transport");
+    case Kind::Protocol:
+        return QStringLiteral("protocol");
+    case Kind::Timeout:
+        return QStringLiteral("timeout");
+    case Kind::Remote:
+        return QStringLiteral("remote");
+    case Kind::Application:
+        return QStringLiteral("application");
+    case Kind::Cancelled:
+        return QStringLiteral("cancelled");
+    case Kind::Injected:
+        return QStringLiteral("injected");
+    case Kind::Refused:
+        return QStringLiteral("refused");
     }
     return QStringLiteral("unknown");
 }

@@ -19,7 +19,8 @@ namespace Sonde {
 class Error
 {
 public:
-    enum class Kind {
+    enum class Kind
+    {
         None,        // no error
         Transport,   // pipe, process, socket, stream: the bytes did not get through
         Protocol,    // the peer broke JSON-RPC/MCP rules (malformed line, bad version)
@@ -32,12 +33,13 @@ public:
     };
 
     // What a transport-level failure was, when it matters to recovery.
-    enum class Condition {
+    enum class Condition
+    {
         Unspecified,
-        Closed,        // the transport closed (EOF, process exit, stream end)
-        NotStarted,    // the process or connection never came up
-        NotConnected,  // nothing to send on
-        Refused,       // the server's address refused the connection: nothing was sent
+        Closed,       // the transport closed (EOF, process exit, stream end)
+        NotStarted,   // the process or connection never came up
+        NotConnected, // nothing to send on
+        Refused,      // the server's address refused the connection: nothing was sent
     };
 
     Error() = default;

@@ -43,8 +43,8 @@ JsonRpcMessage JsonRpcMessage::response(const QJsonValue &id, const QJsonValue &
     return m;
 }
 
-JsonRpcMessage JsonRpcMessage::errorResponse(const QJsonValue &id, int code,
-                                             const QString &message, const QJsonValue &data)
+JsonRpcMessage JsonRpcMessage::errorResponse(const QJsonValue &id, int code, const QString &message,
+                                             const QJsonValue &data)
 {
     JsonRpcMessage m;
     m.m_type = Type::ErrorResponse;
@@ -111,15 +111,17 @@ JsonRpcMessage::Parsed JsonRpcMessage::parse(const QByteArray &frame)
     // Before the parser, which recurses once per level: a frame of a million '[' must be a
     // clear error, not a stack overflow.
     if (const int depth = jsonDepth(frame); depth > Limits::MaxJsonDepth) {
-        out.error = Error::protocol(u"JSON nested %1 levels deep, over the %2-level depth limit; not parsed"_s
-                                        .arg(depth).arg(Limits::MaxJsonDepth));
+        out.error = Error::protocol(
+            u"JSON nested %1 levels deep, over the %2-level depth limit; not parsed"_s.arg(depth)
+                .arg(Limits::MaxJsonDepth));
         out.error.setJsonRpcCode(JsonRpcCode::ParseError);
         return out;
     }
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(frame, &pe);
     if (pe.error != QJsonParseError::NoError) {
-        out.error = Error::protocol(u"not JSON (%1 at byte %2)"_s.arg(pe.errorString()).arg(pe.offset));
+        out.error =
+            Error::protocol(u"not JSON (%1 at byte %2)"_s.arg(pe.errorString()).arg(pe.offset));
         out.error.setJsonRpcCode(JsonRpcCode::ParseError);
         return out;
     }
@@ -408,7 +410,10 @@ public:
 
 private:
     static bool isDigit(char c) { return c >= '0' && c <= '9'; }
-    static bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+    static bool isHex(char c)
+    {
+        return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
 };
 
 } // namespace
@@ -583,8 +588,12 @@ std::optional<JsonRpcMessage::Envelope> JsonRpcMessage::peekEnvelope(QByteArrayV
         QByteArray decoded;
         if (escaped) {
             // "\u0069d" is "id" to the parser, so it must be here too.
-            decoded = QJsonDocument::fromJson('[' + frame.sliced(keyStart, s.i - keyStart).toByteArray() + ']')
-                          .array().at(0).toString().toUtf8();
+            decoded = QJsonDocument::fromJson(
+                          '[' + frame.sliced(keyStart, s.i - keyStart).toByteArray() + ']')
+                          .array()
+                          .at(0)
+                          .toString()
+                          .toUtf8();
             key = decoded;
         }
         s.space();
@@ -598,7 +607,8 @@ std::optional<JsonRpcMessage::Envelope> JsonRpcMessage::peekEnvelope(QByteArrayV
         if (key == "method" || key == "id") {
             // A scalar (or nearly): the real parser reads it, so values compare exactly as
             // parsed ones do. As in the parser, the last of repeated keys wins.
-            const QJsonDocument one = QJsonDocument::fromJson('[' + frame.sliced(valueStart, s.i - valueStart).toByteArray() + ']');
+            const QJsonDocument one = QJsonDocument::fromJson(
+                '[' + frame.sliced(valueStart, s.i - valueStart).toByteArray() + ']');
             if (!one.isArray())
                 return std::nullopt;
             if (key == "id") {

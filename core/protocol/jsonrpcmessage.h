@@ -19,7 +19,14 @@ namespace Sonde {
 class JsonRpcMessage
 {
 public:
-    enum class Type { Invalid, Request, Notification, Response, ErrorResponse };
+    enum class Type
+    {
+        Invalid,
+        Request,
+        Notification,
+        Response,
+        ErrorResponse
+    };
 
     static JsonRpcMessage request(const QJsonValue &id, const QString &method,
                                   const QJsonObject &params = {});

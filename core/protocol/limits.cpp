@@ -22,7 +22,8 @@ QString oversizedMessage(int count, const QString &oneThing, const QString &thin
         return {};
     if (count == 1)
         return u"%1 is over the %2 frame limit; dropped"_s.arg(oneThing, describeBytes(limit));
-    return u"%1 %2 were over the %3 frame limit; dropped"_s.arg(QString::number(count), things, describeBytes(limit));
+    return u"%1 %2 were over the %3 frame limit; dropped"_s.arg(QString::number(count), things,
+                                                                describeBytes(limit));
 }
 
 } // namespace Sonde::Limits

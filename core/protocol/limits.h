@@ -26,6 +26,7 @@ QString describeBytes(qsizetype bytes);
 // "an SSE event is over the 64 MiB frame limit; dropped" or
 // "3 stdout lines were over the 64 MiB frame limit; dropped".
 // `oneThing` carries its article ("a stdout line"), `things` is the plural ("stdout lines").
-QString oversizedMessage(int count, const QString &oneThing, const QString &things, qsizetype limit);
+QString oversizedMessage(int count, const QString &oneThing, const QString &things,
+                         qsizetype limit);
 
 } // namespace Sonde::Limits

@@ -21,7 +21,10 @@ namespace Sonde {
 class LineFramer
 {
 public:
-    explicit LineFramer(qsizetype maxLineBytes = Limits::DefaultMaxFrameBytes) : m_maxLine(maxLineBytes) {}
+    explicit LineFramer(qsizetype maxLineBytes = Limits::DefaultMaxFrameBytes)
+        : m_maxLine(maxLineBytes)
+    {
+    }
 
     // Appends bytes; returns the complete lines they finished, without line ends.
     QList<QByteArray> feed(const QByteArray &bytes);

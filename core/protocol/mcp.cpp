@@ -59,12 +59,15 @@ QJsonObject toolAnswer(const QJsonObject &callResult)
     QJsonObject answer;
     if (callResult.value("isError"_L1).toBool()) {
         const QJsonValue message = joined();
-        answer.insert("error"_L1, message.toString().isEmpty() ? QJsonValue(u"MCP tool returned an error"_s) : message);
+        answer.insert("error"_L1, message.toString().isEmpty()
+                                      ? QJsonValue(u"MCP tool returned an error"_s)
+                                      : message);
     } else {
         answer.insert("result"_L1, joined());
         const QJsonValue structured = callResult.value("structuredContent"_L1);
         if (structured.isObject()) {
-            const QByteArray compact = QJsonDocument(structured.toObject()).toJson(QJsonDocument::Compact);
+            const QByteArray compact =
+                QJsonDocument(structured.toObject()).toJson(QJsonDocument::Compact);
             bool verbatim = false;
             for (const QJsonValue &v : std::as_const(texts)) {
                 // A text far longer than the object cannot be it (UTF-8 is at most 3 bytes
@@ -87,7 +90,8 @@ QJsonObject toolAnswer(const QJsonObject &callResult)
     return answer;
 }
 
-bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, QString *why, const QString &path)
+bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, QString *why,
+                           const QString &path)
 {
     auto fail = [&](const QString &message) {
         if (why)
@@ -105,10 +109,12 @@ bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, Q
         // "integer" by trunc, not by a cast to qint64: 1e115 is an integer to JSON Schema,
         // and the cast would be undefined behaviour (found by tests/fuzz/fuzz_schemavalidator).
         for (const QString &t : std::as_const(types)) {
-            matches |= (t == "object"_L1 && value.isObject()) || (t == "array"_L1 && value.isArray())
-                || (t == "string"_L1 && value.isString()) || (t == "boolean"_L1 && value.isBool())
-                || (t == "null"_L1 && value.isNull()) || (t == "number"_L1 && value.isDouble())
-                || (t == "integer"_L1 && value.isDouble() && std::trunc(value.toDouble()) == value.toDouble());
+            matches |=
+                (t == "object"_L1 && value.isObject()) || (t == "array"_L1 && value.isArray()) ||
+                (t == "string"_L1 && value.isString()) || (t == "boolean"_L1 && value.isBool()) ||
+                (t == "null"_L1 && value.isNull()) || (t == "number"_L1 && value.isDouble()) ||
+                (t == "integer"_L1 && value.isDouble() &&
+                 std::trunc(value.toDouble()) == value.toDouble());
         }
         if (!matches)
             return fail(u"expected %1"_s.arg(types.join(u" or "_s)));
@@ -122,14 +128,16 @@ bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, Q
                 return fail(u"missing required property \"%1\""_s.arg(r.toString()));
         const QJsonObject props = schema.value("properties"_L1).toObject();
         for (auto it = props.begin(); it != props.end(); ++it)
-            if (o.contains(it.key())
-                && !validateAgainstSchema(o.value(it.key()), it.value().toObject(), why, path + u'.' + it.key()))
+            if (o.contains(it.key()) &&
+                !validateAgainstSchema(o.value(it.key()), it.value().toObject(), why,
+                                       path + u'.' + it.key()))
                 return false;
     }
     if (value.isArray() && schema.value("items"_L1).isObject()) {
         const QJsonArray a = value.toArray();
         for (qsizetype i = 0; i < a.size(); ++i)
-            if (!validateAgainstSchema(a.at(i), schema.value("items"_L1).toObject(), why, path + u"[%1]"_s.arg(i)))
+            if (!validateAgainstSchema(a.at(i), schema.value("items"_L1).toObject(), why,
+                                       path + u"[%1]"_s.arg(i)))
                 return false;
     }
     return true;

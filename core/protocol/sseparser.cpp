@@ -86,7 +86,8 @@ void SseParser::processLine(QByteArray line, QList<SseEvent> &out)
         // The value is the line after "data:" and one optional space, cut in place.
         QByteArray value = colon < 0 ? QByteArray() : std::move(line);
         if (colon >= 0)
-            value.remove(0, colon + 1 + (value.size() > colon + 1 && value.at(colon + 1) == ' ' ? 1 : 0));
+            value.remove(0, colon + 1 +
+                                (value.size() > colon + 1 && value.at(colon + 1) == ' ' ? 1 : 0));
         if (m_hasData) {
             m_data.append('\n');
             m_data.append(value);
@@ -140,7 +141,8 @@ int SseParser::takeOversizedCount()
 
 QString SseParser::takeOversizedError()
 {
-    return Limits::oversizedMessage(takeOversizedCount(), u"an SSE event"_s, u"SSE events"_s, m_maxEvent);
+    return Limits::oversizedMessage(takeOversizedCount(), u"an SSE event"_s, u"SSE events"_s,
+                                    m_maxEvent);
 }
 
 } // namespace Sonde

@@ -35,7 +35,10 @@ struct SseEvent
 class SseParser
 {
 public:
-    explicit SseParser(qsizetype maxEventBytes = Limits::DefaultMaxFrameBytes) : m_maxEvent(maxEventBytes) {}
+    explicit SseParser(qsizetype maxEventBytes = Limits::DefaultMaxFrameBytes)
+        : m_maxEvent(maxEventBytes)
+    {
+    }
 
     QList<SseEvent> feed(const QByteArray &bytes);
     QString lastEventId() const { return m_lastEventId; }

@@ -8,15 +8,22 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-CircuitBreaker::CircuitBreaker(const Clock &clock) : CircuitBreaker(clock, Policy{}) {}
-CircuitBreaker::CircuitBreaker(const Clock &clock, Policy policy) : m_clock(clock), m_policy(policy) {}
+CircuitBreaker::CircuitBreaker(const Clock &clock) : CircuitBreaker(clock, Policy{})
+{
+}
+CircuitBreaker::CircuitBreaker(const Clock &clock, Policy policy) : m_clock(clock), m_policy(policy)
+{
+}
 
 QString CircuitBreaker::stateName(State state)
 {
     switch (state) {
-    case State::Closed: return u"closed"_s;
-    case State::Open: return u"open"_s;
-    case State::HalfOpen: return u"half-open"_s;
+    case State::Closed:
+        return u"closed"_s;
+    case State::Open:
+        return u"open"_s;
+    case State::HalfOpen:
+        return u"half-open"_s;
     }
     return {};
 }
@@ -49,13 +56,18 @@ CircuitBreaker::Admission CircuitBreaker::admit(const QString &server)
     if (s == State::Open) {
         const qint64 left = retryInMs();
         const qint64 seconds = std::max<qint64>(1, (left + 999) / 1000);
-        return {false, false, left,
-                u"%1's circuit breaker is open after %2 consecutive failures: the call was not sent; retry in %3 s"_s
-                    .arg(server).arg(m_strikes).arg(seconds)};
+        return {
+            false, false, left,
+            u"%1's circuit breaker is open after %2 consecutive failures: the call was not sent; retry in %3 s"_s
+                .arg(server)
+                .arg(m_strikes)
+                .arg(seconds)};
     }
     if (m_probeInFlight)
-        return {false, false, 0,
-                u"%1's circuit breaker is half-open and its one probe call is still running: the call was not sent"_s.arg(server)};
+        return {
+            false, false, 0,
+            u"%1's circuit breaker is half-open and its one probe call is still running: the call was not sent"_s
+                .arg(server)};
     if (m_recorded != State::HalfOpen)
         moveTo(State::HalfOpen, u"cooldown over: one probe call allowed"_s);
     m_probeInFlight = true;

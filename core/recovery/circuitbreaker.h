@@ -19,7 +19,12 @@ class Error;
 class CircuitBreaker
 {
 public:
-    enum class State { Closed, Open, HalfOpen };
+    enum class State
+    {
+        Closed,
+        Open,
+        HalfOpen
+    };
     struct Policy
     {
         int threshold = 3;
@@ -28,9 +33,9 @@ public:
     struct Admission
     {
         bool allowed = true;
-        bool probe = false;     // this call is the half-open probe
-        qint64 retryInMs = 0;   // when refused
-        QString message;        // when refused: names the server, the failures, the wait
+        bool probe = false;   // this call is the half-open probe
+        qint64 retryInMs = 0; // when refused
+        QString message;      // when refused: names the server, the failures, the wait
     };
     struct Transition
     {

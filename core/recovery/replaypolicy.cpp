@@ -9,24 +9,29 @@ namespace Sonde {
 
 bool ReplayPolicy::isReadMethod(const QString &method)
 {
-    static const QStringList reads = {u"tools/list"_s, u"resources/list"_s, u"resources/templates/list"_s,
-                                      u"resources/read"_s, u"prompts/list"_s, u"prompts/get"_s,
-                                      u"completion/complete"_s, u"ping"_s};
+    static const QStringList reads = {
+        u"tools/list"_s,   u"resources/list"_s, u"resources/templates/list"_s, u"resources/read"_s,
+        u"prompts/list"_s, u"prompts/get"_s,    u"completion/complete"_s,      u"ping"_s};
     return reads.contains(method);
 }
 
 QString ReplayPolicy::sourceName(Source source)
 {
     switch (source) {
-    case Source::Method: return u"method"_s;
-    case Source::ServerHint: return u"server hint"_s;
-    case Source::UserOverride: return u"user override"_s;
-    case Source::Default: return u"default"_s;
+    case Source::Method:
+        return u"method"_s;
+    case Source::ServerHint:
+        return u"server hint"_s;
+    case Source::UserOverride:
+        return u"user override"_s;
+    case Source::Default:
+        return u"default"_s;
     }
     return {};
 }
 
-ReplayPolicy::Verdict ReplayPolicy::verdict(const QString &method, const QString &toolName, const QJsonObject &tool) const
+ReplayPolicy::Verdict ReplayPolicy::verdict(const QString &method, const QString &toolName,
+                                            const QJsonObject &tool) const
 {
     if (method != "tools/call"_L1) {
         if (isReadMethod(method))
@@ -35,7 +40,8 @@ ReplayPolicy::Verdict ReplayPolicy::verdict(const QString &method, const QString
     }
     if (const auto it = m_overrides.constFind(toolName); it != m_overrides.constEnd()) {
         return {it.value(), Source::UserOverride,
-                it.value() ? u"marked read-only by the user"_s : u"marked write-capable by the user"_s};
+                it.value() ? u"marked read-only by the user"_s
+                           : u"marked write-capable by the user"_s};
     }
     const QJsonValue hint = tool.value("annotations"_L1).toObject().value("readOnlyHint"_L1);
     if (hint.isBool() && hint.toBool())
@@ -43,7 +49,8 @@ ReplayPolicy::Verdict ReplayPolicy::verdict(const QString &method, const QString
     if (hint.isBool())
         return {false, Source::ServerHint, u"the server says readOnlyHint: false"_s};
     if (!hint.isUndefined() && !hint.isNull())
-        return {false, Source::Default, u"readOnlyHint is not the JSON boolean true: treated as write-capable"_s};
+        return {false, Source::Default,
+                u"readOnlyHint is not the JSON boolean true: treated as write-capable"_s};
     return {false, Source::Default, u"no readOnlyHint: treated as write-capable"_s};
 }
 

@@ -14,7 +14,13 @@ namespace Sonde {
 class ReplayPolicy
 {
 public:
-    enum class Source { Method, ServerHint, UserOverride, Default };
+    enum class Source
+    {
+        Method,
+        ServerHint,
+        UserOverride,
+        Default
+    };
     struct Verdict
     {
         bool replay = false;

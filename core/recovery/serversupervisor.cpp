@@ -17,23 +17,30 @@ static constexpr qsizetype MaxHistory = 500;
 static const QString ReconnectCommand = u"sonde/reconnect"_s;
 
 ServerSupervisor::ServerSupervisor(const ServerConfig &config, const Clock &clock,
-                                   const QJsonObject &clientCapabilities, QObject *parent, TransportFactory factory)
+                                   const QJsonObject &clientCapabilities, QObject *parent,
+                                   TransportFactory factory)
     : QObject(parent), m_config(config), m_clock(clock),
       m_breaker(clock, {config.breakerThreshold, config.breakerCooldownMs})
 {
-    for (auto it = config.toolReadOnlyOverrides.begin(); it != config.toolReadOnlyOverrides.end(); ++it)
+    for (auto it = config.toolReadOnlyOverrides.begin(); it != config.toolReadOnlyOverrides.end();
+         ++it)
         m_replay.setOverride(it.key(), it.value());
     m_session = new ServerSession(config, clock, clientCapabilities, std::move(factory), this);
     connect(m_session, &ServerSession::snapshotChanged, this, &ServerSupervisor::onSessionSnapshot);
-    connect(m_session, &ServerSession::callFinished, this, &ServerSupervisor::onSessionCallFinished);
-    connect(m_session, &ServerSession::serverRequestReceived, this, &ServerSupervisor::serverRequestReceived);
-    connect(m_session, &ServerSession::notificationReceived, this, &ServerSupervisor::notificationReceived);
+    connect(m_session, &ServerSession::callFinished, this,
+            &ServerSupervisor::onSessionCallFinished);
+    connect(m_session, &ServerSession::serverRequestReceived, this,
+            &ServerSupervisor::serverRequestReceived);
+    connect(m_session, &ServerSession::notificationReceived, this,
+            &ServerSupervisor::notificationReceived);
     connect(m_session, &ServerSession::listRefreshed, this, &ServerSupervisor::listRefreshed);
     connect(m_session, &ServerSession::transcriptEvent, this, &ServerSupervisor::transcriptEvent);
     connect(m_session, &ServerSession::stopped, this, &ServerSupervisor::stopped);
     connect(m_session, &ServerSession::connectionLost, this, [this](const Error &error) {
         const auto c = SessionExpiryClassifier::classify(error);
-        history(u"classification"_s, {{"rule"_L1, c.rule}, {"detail"_L1, c.detail}, {"expired"_L1, c.expired},
+        history(u"classification"_s, {{"rule"_L1, c.rule},
+                                      {"detail"_L1, c.detail},
+                                      {"expired"_L1, c.expired},
                                       {"source"_L1, u"connection lost outside any call"_s}});
         if (c.expired)
             requestReconnect(u"connection lost (%1)"_s.arg(c.rule));
@@ -46,7 +53,8 @@ ServerSupervisor::ServerSupervisor(const ServerConfig &config, const Clock &cloc
     connect(m_retryTimer, &ClockTimer::timeout, this, [this] {
         if (m_reconnecting || m_stopping)
             return;
-        m_attemptTrigger = m_reconnectPolicy.parked() ? u"parked: periodic probe"_s : u"backoff: next attempt"_s;
+        m_attemptTrigger =
+            m_reconnectPolicy.parked() ? u"parked: periodic probe"_s : u"backoff: next attempt"_s;
         attemptReconnect();
     });
     m_pingTimer = clock.createTimer(this);
@@ -112,8 +120,11 @@ void ServerSupervisor::recordBreakerTransitions()
 {
     const QList<CircuitBreaker::Transition> transitions = m_breaker.takeTransitions();
     for (const CircuitBreaker::Transition &t : transitions)
-        history(u"breaker"_s, {{"from"_L1, CircuitBreaker::stateName(t.from)}, {"to"_L1, CircuitBreaker::stateName(t.to)},
-                               {"cause"_L1, t.cause}, {"strikes"_L1, t.strikes}, {"threshold"_L1, m_breaker.threshold()}});
+        history(u"breaker"_s, {{"from"_L1, CircuitBreaker::stateName(t.from)},
+                               {"to"_L1, CircuitBreaker::stateName(t.to)},
+                               {"cause"_L1, t.cause},
+                               {"strikes"_L1, t.strikes},
+                               {"threshold"_L1, m_breaker.threshold()}});
     if (!transitions.isEmpty())
         Q_EMIT changed();
 }
@@ -130,12 +141,14 @@ QJsonObject ServerSupervisor::recoveryState() const
     for (qsizetype i = std::max<qsizetype>(0, m_history.size() - 50); i < m_history.size(); ++i)
         recent.append(m_history.at(i));
     const qint64 retryIn = m_breaker.retryInMs();
-    return {{"breaker"_L1, QJsonObject{{"state"_L1, CircuitBreaker::stateName(m_breaker.state())},
-                                       {"strikes"_L1, m_breaker.strikes()},
-                                       {"threshold"_L1, m_breaker.threshold()},
-                                       {"cooldown_s"_L1, double(m_breaker.policy().cooldownMs) / 1000.0},
-                                       {"retry_in_s"_L1, retryIn > 0 ? std::max<qint64>(1, (retryIn + 999) / 1000) : 0},
-                                       {"probe_in_flight"_L1, m_breaker.probeInFlight()}}},
+    return {{"breaker"_L1,
+             QJsonObject{
+                 {"state"_L1, CircuitBreaker::stateName(m_breaker.state())},
+                 {"strikes"_L1, m_breaker.strikes()},
+                 {"threshold"_L1, m_breaker.threshold()},
+                 {"cooldown_s"_L1, double(m_breaker.policy().cooldownMs) / 1000.0},
+                 {"retry_in_s"_L1, retryIn > 0 ? std::max<qint64>(1, (retryIn + 999) / 1000) : 0},
+                 {"probe_in_flight"_L1, m_breaker.probeInFlight()}}},
             {"reconnect"_L1, QJsonObject{{"in_progress"_L1, m_reconnecting},
                                          {"failed_attempts"_L1, m_reconnectPolicy.failures()},
                                          {"parked"_L1, m_reconnectPolicy.parked()},
@@ -167,12 +180,15 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
     Q_EMIT changed();
     if (s.state == SessionSnapshot::State::Ready && s.generation != m_lastGeneration) {
         m_lastGeneration = s.generation;
-        history(u"session-start"_s, {{"generation"_L1, s.generation}, {"protocol_version"_L1, s.protocolVersion},
+        history(u"session-start"_s, {{"generation"_L1, s.generation},
+                                     {"protocol_version"_L1, s.protocolVersion},
                                      {"transport"_L1, s.route}});
         if (m_reconnecting) {
             m_reconnecting = false;
-            history(u"reconnect"_s, {{"trigger"_L1, m_attemptTrigger}, {"from_generation"_L1, m_attemptFromGeneration},
-                                     {"to_generation"_L1, s.generation}, {"duration_ms"_L1, m_clock.nowMs() - m_attemptStartedMs},
+            history(u"reconnect"_s, {{"trigger"_L1, m_attemptTrigger},
+                                     {"from_generation"_L1, m_attemptFromGeneration},
+                                     {"to_generation"_L1, s.generation},
+                                     {"duration_ms"_L1, m_clock.nowMs() - m_attemptStartedMs},
                                      {"outcome"_L1, "ok"_L1}});
         }
         m_lastAttemptFailed = false;
@@ -185,13 +201,15 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
         const QList<quint64> tickets = m_ops.keys();
         for (quint64 t : tickets) {
             const auto it = m_ops.constFind(t);
-            if (it != m_ops.constEnd()
-                && (it->stage == Stage::WaitingToDispatch || it->stage == Stage::WaitingForRecovery)
-                && it->waitAfterGeneration < s.generation)
+            if (it != m_ops.constEnd() &&
+                (it->stage == Stage::WaitingToDispatch || it->stage == Stage::WaitingForRecovery) &&
+                it->waitAfterGeneration < s.generation)
                 resume(t);
         }
-    } else if (s.state == SessionSnapshot::State::Failed && previous != SessionSnapshot::State::Failed) {
-        history(u"session-end"_s, {{"generation"_L1, s.generation}, {"cause"_L1, s.lastError.message()}});
+    } else if (s.state == SessionSnapshot::State::Failed &&
+               previous != SessionSnapshot::State::Failed) {
+        history(u"session-end"_s,
+                {{"generation"_L1, s.generation}, {"cause"_L1, s.lastError.message()}});
         m_pingTimer->stop();
         if (m_reconnecting) {
             m_reconnecting = false;
@@ -201,18 +219,24 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
             // failure-path test on the manual clock).
             const qint64 backoff = m_reconnectPolicy.nextDelayMs();
             m_reconnectPolicy.recordFailure();
-            history(u"reconnect"_s, {{"trigger"_L1, m_attemptTrigger}, {"from_generation"_L1, m_attemptFromGeneration},
-                                     {"to_generation"_L1, QJsonValue::Null}, {"duration_ms"_L1, m_clock.nowMs() - m_attemptStartedMs},
-                                     {"outcome"_L1, "failed"_L1}, {"error"_L1, s.lastError.message()}});
+            history(u"reconnect"_s, {{"trigger"_L1, m_attemptTrigger},
+                                     {"from_generation"_L1, m_attemptFromGeneration},
+                                     {"to_generation"_L1, QJsonValue::Null},
+                                     {"duration_ms"_L1, m_clock.nowMs() - m_attemptStartedMs},
+                                     {"outcome"_L1, "failed"_L1},
+                                     {"error"_L1, s.lastError.message()}});
             strike(u"a reconnect failed"_s);
             if (!m_stopping) {
-                const qint64 delay = m_reconnectPolicy.parked() ? m_reconnectPolicy.nextDelayMs() : backoff;
+                const qint64 delay =
+                    m_reconnectPolicy.parked() ? m_reconnectPolicy.nextDelayMs() : backoff;
                 m_retryTimer->start(delay);
-                history(u"reconnect-scheduled"_s, {{"in_ms"_L1, delay}, {"parked"_L1, m_reconnectPolicy.parked()}});
+                history(u"reconnect-scheduled"_s,
+                        {{"in_ms"_L1, delay}, {"parked"_L1, m_reconnectPolicy.parked()}});
             }
         }
-    } else if (s.state == SessionSnapshot::State::Closed && previous != SessionSnapshot::State::Closed
-               && previous != SessionSnapshot::State::Closing) {
+    } else if (s.state == SessionSnapshot::State::Closed &&
+               previous != SessionSnapshot::State::Closed &&
+               previous != SessionSnapshot::State::Closing) {
         history(u"session-end"_s, {{"generation"_L1, s.generation}, {"cause"_L1, u"closed"_s}});
     }
 }
@@ -247,7 +271,8 @@ void ServerSupervisor::call(const CallRequest &request)
             CallOutcome o;
             o.error = Error(Error::Kind::Refused, admission.message);
             o.recovery = {{"breaker"_L1, CircuitBreaker::stateName(m_breaker.state())},
-                          {"retry_in_s"_L1, std::max<qint64>(admission.retryInMs > 0 ? 1 : 0, (admission.retryInMs + 999) / 1000)}};
+                          {"retry_in_s"_L1, std::max<qint64>(admission.retryInMs > 0 ? 1 : 0,
+                                                             (admission.retryInMs + 999) / 1000)}};
             finish(request.ticket, o);
             return;
         }
@@ -273,8 +298,9 @@ void ServerSupervisor::dispatch(quint64 ticket)
     default:
         if (m_stopping) {
             CallOutcome o;
-            o.error = Error::transport(u"%1 is shutting down: the call was not sent"_s.arg(m_config.name),
-                                       Error::Condition::NotConnected);
+            o.error =
+                Error::transport(u"%1 is shutting down: the call was not sent"_s.arg(m_config.name),
+                                 Error::Condition::NotConnected);
             finish(ticket, o);
             return;
         }
@@ -283,9 +309,12 @@ void ServerSupervisor::dispatch(quint64 ticket)
         it->stage = Stage::WaitingToDispatch;
         it->waitAfterGeneration = m_lastGeneration;
         it->waitStartedMs = m_clock.nowMs();
-        history(u"call-waits-for-reconnect"_s, {{"method"_L1, it->request.method}, {"state"_L1, SessionSnapshot::stateName(m_lastState)}});
+        history(u"call-waits-for-reconnect"_s,
+                {{"method"_L1, it->request.method},
+                 {"state"_L1, SessionSnapshot::stateName(m_lastState)}});
         armBudgetTimer();
-        requestReconnect(u"a call arrived while the server was %1"_s.arg(SessionSnapshot::stateName(m_lastState)));
+        requestReconnect(u"a call arrived while the server was %1"_s.arg(
+            SessionSnapshot::stateName(m_lastState)));
         return;
     }
 }
@@ -326,8 +355,11 @@ void ServerSupervisor::onSessionCallFinished(const CallOutcome &outcome)
         return;
     }
     const auto c = SessionExpiryClassifier::classify(e);
-    history(u"classification"_s, {{"method"_L1, it->request.method}, {"rule"_L1, c.rule}, {"detail"_L1, c.detail},
-                                  {"expired"_L1, c.expired}, {"generation"_L1, outcome.generation}});
+    history(u"classification"_s, {{"method"_L1, it->request.method},
+                                  {"rule"_L1, c.rule},
+                                  {"detail"_L1, c.detail},
+                                  {"expired"_L1, c.expired},
+                                  {"generation"_L1, outcome.generation}});
     if (c.expired) {
         it->waitAfterGeneration = outcome.generation;
         handleExpired(outcome.ticket, e, c.rule, c.detail);
@@ -346,7 +378,9 @@ void ServerSupervisor::onSessionCallFinished(const CallOutcome &outcome)
                 return;
             const QString name = op->request.params.value("name"_L1).toString();
             const ReplayPolicy::Verdict v = m_replay.verdict(u"tools/call"_s, name, tool);
-            op->verdict = {{"replay"_L1, v.replay}, {"source"_L1, ReplayPolicy::sourceName(v.source)}, {"reason"_L1, v.reason}};
+            op->verdict = {{"replay"_L1, v.replay},
+                           {"source"_L1, ReplayPolicy::sourceName(v.source)},
+                           {"reason"_L1, v.reason}};
             if (v.replay) {
                 // A read-only call that timed out is just a timeout.
                 CallOutcome o;
@@ -366,7 +400,9 @@ void ServerSupervisor::onSessionCallFinished(const CallOutcome &outcome)
                     finishUncertain(ticket, u"ok"_s);
                     return;
                 }
-                history(u"suspect-session"_s, {{"cause"_L1, QString(u"ping after a timed-out write failed: "_s + ping.error.message())}});
+                history(u"suspect-session"_s,
+                        {{"cause"_L1, QString(u"ping after a timed-out write failed: "_s +
+                                              ping.error.message())}});
                 w->stage = Stage::WaitingForRecovery;
                 w->waitAfterGeneration = generation;
                 requestReconnect(u"ping failed after a timed-out write"_s);
@@ -383,7 +419,8 @@ void ServerSupervisor::onSessionCallFinished(const CallOutcome &outcome)
     finish(outcome.ticket, outcome);
 }
 
-void ServerSupervisor::handleExpired(quint64 ticket, const Error &error, const QString &rule, const QString &)
+void ServerSupervisor::handleExpired(quint64 ticket, const Error &error, const QString &rule,
+                                     const QString &)
 {
     auto it = m_ops.find(ticket);
     if (it == m_ops.end())
@@ -397,28 +434,39 @@ void ServerSupervisor::handleExpired(quint64 ticket, const Error &error, const Q
     // A session refused at the HTTP layer (404 for our id, or the SDK servers' 400) means the
     // server never ran the request: like a call to a dead process, it is sent once more,
     // whatever the tool's hint.
-    const bool refusedBeforeDispatch = rule == "http-404-with-session"_L1 || rule == "http-400-invalid-session"_L1
-        || rule == "connection-refused"_L1;
+    const bool refusedBeforeDispatch = rule == "http-404-with-session"_L1 ||
+                                       rule == "http-400-invalid-session"_L1 ||
+                                       rule == "connection-refused"_L1;
     if (refusedBeforeDispatch) {
-        it->verdict = {{"replay"_L1, true}, {"source"_L1, "transport"_L1},
-                       {"reason"_L1, rule == "connection-refused"_L1
-                                         ? u"the server refused the connection, so the request never reached it: sent once it is back"_s
-                                         : u"the server refused the session before running the request: sent again once"_s}};
+        it->verdict = {
+            {"replay"_L1, true},
+            {"source"_L1, "transport"_L1},
+            {"reason"_L1,
+             rule == "connection-refused"_L1
+                 ? u"the server refused the connection, so the request never reached it: sent once it is back"_s
+                 : u"the server refused the session before running the request: sent again once"_s}};
     } else if (method == "tools/call"_L1) {
         const QString name = it->request.params.value("name"_L1).toString();
-        if (m_config.route == ServerConfig::Route::Stdio && error.condition() == Error::Condition::Closed) {
+        if (m_config.route == ServerConfig::Route::Stdio &&
+            error.condition() == Error::Condition::Closed) {
             it->uncertain = true;
-            it->verdict = {{"replay"_L1, false}, {"source"_L1, "transport"_L1},
-                           {"reason"_L1, u"the server process went away after the request was written: never replayed"_s}};
+            it->verdict = {
+                {"replay"_L1, false},
+                {"source"_L1, "transport"_L1},
+                {"reason"_L1,
+                 u"the server process went away after the request was written: never replayed"_s}};
         } else if (const QJsonObject tool = toolEntry(name); !tool.isEmpty()) {
             const ReplayPolicy::Verdict v = m_replay.verdict(method, name, tool);
             it->uncertain = !v.replay;
-            it->verdict = {{"replay"_L1, v.replay}, {"source"_L1, ReplayPolicy::sourceName(v.source)}, {"reason"_L1, v.reason}};
+            it->verdict = {{"replay"_L1, v.replay},
+                           {"source"_L1, ReplayPolicy::sourceName(v.source)},
+                           {"reason"_L1, v.reason}};
         }
     }
     requestReconnect(u"session expired (%1)"_s.arg(rule));
     armBudgetTimer();
-    if (m_lastState == SessionSnapshot::State::Ready && m_lastGeneration > it->waitAfterGeneration && !m_reconnecting)
+    if (m_lastState == SessionSnapshot::State::Ready &&
+        m_lastGeneration > it->waitAfterGeneration && !m_reconnecting)
         resume(ticket);
 }
 
@@ -479,7 +527,8 @@ void ServerSupervisor::withToolEntry(quint64 ticket, std::function<void(const QJ
     // tool unknown, which is treated as write-capable).
     it->stage = Stage::FetchingTools;
     armBudgetTimer();
-    internalCall(u"tools/list"_s, {}, 0, [this, name, then](const CallOutcome &) { then(toolEntry(name)); });
+    internalCall(u"tools/list"_s, {}, 0,
+                 [this, name, then](const CallOutcome &) { then(toolEntry(name)); });
 }
 
 void ServerSupervisor::decideToolReplay(quint64 ticket)
@@ -492,11 +541,14 @@ void ServerSupervisor::decideToolReplay(quint64 ticket)
     if (tool.isEmpty() && it->stage != Stage::FetchingTools) {
         // The annotations are needed now: read them from the new session (once).
         it->stage = Stage::FetchingTools;
-        internalCall(u"tools/list"_s, {}, 0, [this, ticket](const CallOutcome &) { decideToolReplay(ticket); });
+        internalCall(u"tools/list"_s, {}, 0,
+                     [this, ticket](const CallOutcome &) { decideToolReplay(ticket); });
         return;
     }
     const ReplayPolicy::Verdict v = m_replay.verdict(u"tools/call"_s, name, tool);
-    it->verdict = {{"replay"_L1, v.replay}, {"source"_L1, ReplayPolicy::sourceName(v.source)}, {"reason"_L1, v.reason}};
+    it->verdict = {{"replay"_L1, v.replay},
+                   {"source"_L1, ReplayPolicy::sourceName(v.source)},
+                   {"reason"_L1, v.reason}};
     if (v.replay) {
         it->replayed = true;
         dispatch(ticket);
@@ -512,17 +564,21 @@ void ServerSupervisor::finishUncertain(quint64 ticket, const QString &reconnect)
     if (it == m_ops.end())
         return;
     const QString tool = it->request.params.value("name"_L1).toString();
-    const QString connection = reconnect == "ok"_L1
-        ? u"has been re-established (generation %1)"_s.arg(m_lastGeneration)
-        : u"is not recovered yet (reconnect %1)"_s.arg(reconnect);
-    Error e(Error::Kind::Transport,
-            u"The call to tool \"%1\" on server \"%2\" was sent before its session failed (%3), so it may or may not have taken effect. "
-            "It was not sent again. The connection %4. Verify the server's state before invoking it again."_s
-                .arg(tool, m_config.name, it->rule, connection));
+    const QString connection =
+        reconnect == "ok"_L1 ? u"has been re-established (generation %1)"_s.arg(m_lastGeneration)
+                             : u"is not recovered yet (reconnect %1)"_s.arg(reconnect);
+    Error e(
+        Error::Kind::Transport,
+        u"The call to tool \"%1\" on server \"%2\" was sent before its session failed (%3), so it "
+        u"may or may not have taken effect. "
+        "It was not sent again. The connection %4. Verify the server's state before invoking it again."_s
+            .arg(tool, m_config.name, it->rule, connection));
     e.setCause(it->firstError);
     CallOutcome o;
     o.error = e;
-    o.recovery = {{"outcome_uncertain"_L1, true}, {"server"_L1, m_config.name}, {"replayed"_L1, false},
+    o.recovery = {{"outcome_uncertain"_L1, true},
+                  {"server"_L1, m_config.name},
+                  {"replayed"_L1, false},
                   {"reconnect"_L1, reconnect}};
     finish(ticket, o);
 }
@@ -544,7 +600,9 @@ void ServerSupervisor::finish(quint64 ticket, CallOutcome outcome)
     outcome.attempts = op.attempts;
     if (!op.generations.isEmpty())
         outcome.generation = op.generations.last().toInt();
-    QJsonObject r{{"generations"_L1, op.generations}, {"waited_ms"_L1, op.waitedMs}, {"replayed"_L1, op.replayed}};
+    QJsonObject r{{"generations"_L1, op.generations},
+                  {"waited_ms"_L1, op.waitedMs},
+                  {"replayed"_L1, op.replayed}};
     if (!op.rule.isEmpty())
         r.insert("rule"_L1, op.rule);
     if (op.expiredAtUs) // what recovery cost this call: from the expiry verdict to this answer
@@ -572,7 +630,8 @@ void ServerSupervisor::attemptReconnect()
     m_reconnecting = true;
     m_attemptFromGeneration = m_lastGeneration;
     m_attemptStartedMs = m_clock.nowMs();
-    history(u"reconnect-attempt"_s, {{"trigger"_L1, m_attemptTrigger}, {"from_generation"_L1, m_lastGeneration},
+    history(u"reconnect-attempt"_s, {{"trigger"_L1, m_attemptTrigger},
+                                     {"from_generation"_L1, m_lastGeneration},
                                      {"attempt"_L1, m_reconnectPolicy.failures() + 1}});
     // A reconnect by hand may leave a live session behind: close it properly then.
     m_session->restart(m_attemptTrigger, m_attemptTrigger == "by hand"_L1);
@@ -611,10 +670,13 @@ void ServerSupervisor::checkBudgets()
             continue;
         const Operation op = *it;
         const QString word = reconnectWord();
-        history(u"recovery-budget-spent"_s, {{"method"_L1, op.request.method}, {"budget_ms"_L1, m_config.recoveryBudgetMs},
+        history(u"recovery-budget-spent"_s, {{"method"_L1, op.request.method},
+                                             {"budget_ms"_L1, m_config.recoveryBudgetMs},
                                              {"reconnect"_L1, word}});
-        const bool neverRan = op.verdict.value("source"_L1).toString() == "transport"_L1 && op.verdict.value("replay"_L1).toBool();
-        if (op.request.method == "tools/call"_L1 && op.stage != Stage::WaitingToDispatch && !neverRan) {
+        const bool neverRan = op.verdict.value("source"_L1).toString() == "transport"_L1 &&
+                              op.verdict.value("replay"_L1).toBool();
+        if (op.request.method == "tools/call"_L1 && op.stage != Stage::WaitingToDispatch &&
+            !neverRan) {
             finishUncertain(t, word);
             continue;
         }
@@ -622,17 +684,23 @@ void ServerSupervisor::checkBudgets()
         if (op.stage == Stage::WaitingToDispatch) {
             Error e = Error::transport(
                 u"%1 is not connected and did not come back within the %2 ms recovery budget; the call was not sent%3"_s
-                    .arg(m_config.name).arg(m_config.recoveryBudgetMs)
-                    .arg(m_lastAttemptFailed ? u": the server does not start cleanly (see its stderr in the transcript)"_s : QString()),
+                    .arg(m_config.name)
+                    .arg(m_config.recoveryBudgetMs)
+                    .arg(
+                        m_lastAttemptFailed
+                            ? u": the server does not start cleanly (see its stderr in the transcript)"_s
+                            : QString()),
                 Error::Condition::NotConnected);
             o.error = e;
             if (op.request.method == "tools/call"_L1)
                 strike(u"not connected"_s);
         } else {
-            Error e = Error::transport(u"%1 (the recovery budget of %2 ms was spent before %3 came back)"_s
-                                           .arg(op.firstError.isError() ? op.firstError.message() : u"reconnect"_s)
-                                           .arg(m_config.recoveryBudgetMs).arg(m_config.name),
-                                       op.firstError.condition());
+            Error e = Error::transport(
+                u"%1 (the recovery budget of %2 ms was spent before %3 came back)"_s
+                    .arg(op.firstError.isError() ? op.firstError.message() : u"reconnect"_s)
+                    .arg(m_config.recoveryBudgetMs)
+                    .arg(m_config.name),
+                op.firstError.condition());
             if (op.firstError.isError())
                 e.setCause(op.firstError);
             o.error = e;
@@ -643,8 +711,8 @@ void ServerSupervisor::checkBudgets()
     armBudgetTimer();
 }
 
-quint64 ServerSupervisor::internalCall(const QString &method, const QJsonObject &params, int timeoutMs,
-                                       std::function<void(const CallOutcome &)> then)
+quint64 ServerSupervisor::internalCall(const QString &method, const QJsonObject &params,
+                                       int timeoutMs, std::function<void(const CallOutcome &)> then)
 {
     CallRequest r;
     r.ticket = m_nextInternal++;
@@ -662,13 +730,14 @@ void ServerSupervisor::keepalive()
     if (m_pingInFlight || m_lastState != SessionSnapshot::State::Ready)
         return;
     m_pingInFlight = true;
-    internalCall(u"ping"_s, {}, std::min(m_config.pingIntervalMs, 10'000), [this](const CallOutcome &o) {
-        m_pingInFlight = false;
-        if (o.ok() || o.error.kind() == Error::Kind::Cancelled)
-            return;
-        history(u"keepalive-failed"_s, {{"error"_L1, o.error.message()}});
-        requestReconnect(u"keepalive ping failed: %1"_s.arg(o.error.message()));
-    });
+    internalCall(u"ping"_s, {}, std::min(m_config.pingIntervalMs, 10'000),
+                 [this](const CallOutcome &o) {
+                     m_pingInFlight = false;
+                     if (o.ok() || o.error.kind() == Error::Kind::Cancelled)
+                         return;
+                     history(u"keepalive-failed"_s, {{"error"_L1, o.error.message()}});
+                     requestReconnect(u"keepalive ping failed: %1"_s.arg(o.error.message()));
+                 });
 }
 
 void ServerSupervisor::cancel(quint64 ticket, const QString &reason)
@@ -693,7 +762,8 @@ void ServerSupervisor::reply(const ServerReply &reply)
 Error ServerSupervisor::injectFault(const Fault &fault)
 {
     const Error e = m_session->injectFault(fault);
-    history(u"fault"_s, {{"kind"_L1, fault.describe()}, {"applied"_L1, !e.isError()},
+    history(u"fault"_s, {{"kind"_L1, fault.describe()},
+                         {"applied"_L1, !e.isError()},
                          {"error"_L1, e.isError() ? QJsonValue(e.message()) : QJsonValue()}});
     return e;
 }
@@ -704,8 +774,10 @@ void ServerSupervisor::setToolOverride(const QString &tool, std::optional<bool> 
         m_replay.setOverride(tool, *readOnly);
     else
         m_replay.clearOverride(tool);
-    history(u"replay-override"_s, {{"tool"_L1, tool},
-                                   {"verdict"_L1, readOnly ? (*readOnly ? u"read-only"_s : u"write-capable"_s) : u"server hint"_s}});
+    history(u"replay-override"_s,
+            {{"tool"_L1, tool},
+             {"verdict"_L1,
+              readOnly ? (*readOnly ? u"read-only"_s : u"write-capable"_s) : u"server hint"_s}});
 }
 
 void ServerSupervisor::resetBreaker()

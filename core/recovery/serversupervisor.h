@@ -15,9 +15,8 @@
 #include <QObject>
 
 #include <functional>
-#include <optional>
 #include <memory>
-
+#include <optional>
 
 namespace Sonde {
 
@@ -37,11 +36,13 @@ class ServerSupervisor : public QObject
 {
     Q_OBJECT
 public:
-    using TransportFactory = std::function<std::unique_ptr<Transport>(const ServerConfig &, const Clock &)>;
+    using TransportFactory =
+        std::function<std::unique_ptr<Transport>(const ServerConfig &, const Clock &)>;
 
     // `factory` replaces the transport of the configured route (tests use a fake one).
-    ServerSupervisor(const ServerConfig &config, const Clock &clock, const QJsonObject &clientCapabilities,
-                     QObject *parent = nullptr, TransportFactory factory = {});
+    ServerSupervisor(const ServerConfig &config, const Clock &clock,
+                     const QJsonObject &clientCapabilities, QObject *parent = nullptr,
+                     TransportFactory factory = {});
     ~ServerSupervisor() override;
 
     ServerSession *session() const { return m_session; }
@@ -71,7 +72,14 @@ Q_SIGNALS:
     void stopped();
 
 private:
-    enum class Stage { Dispatched, WaitingToDispatch, WaitingForRecovery, FetchingTools, WaitingForPing };
+    enum class Stage
+    {
+        Dispatched,
+        WaitingToDispatch,
+        WaitingForRecovery,
+        FetchingTools,
+        WaitingForPing
+    };
     struct Operation
     {
         CallRequest request;
@@ -80,14 +88,14 @@ private:
         QJsonArray generations;
         int waitAfterGeneration = 0; // resume when a generation newer than this is ready
         qint64 startedMs = 0;
-        qint64 deadlineMs = 0;       // the end of this action's recovery budget
+        qint64 deadlineMs = 0; // the end of this action's recovery budget
         qint64 waitStartedMs = 0;
         qint64 waitedMs = 0;
         std::optional<qint64> expiredAtUs; // when the session-expiry verdict was reached
         QString rule;
         Error firstError;
         bool probe = false;
-        bool uncertain = false;      // decided: never replayed, answer "outcome uncertain"
+        bool uncertain = false; // decided: never replayed, answer "outcome uncertain"
         bool replayed = false;
         QJsonObject verdict;
     };
@@ -95,7 +103,8 @@ private:
     void onSessionSnapshot(const SessionSnapshot &s);
     void onSessionCallFinished(const CallOutcome &outcome);
     void dispatch(quint64 ticket);
-    void handleExpired(quint64 ticket, const Error &error, const QString &rule, const QString &detail);
+    void handleExpired(quint64 ticket, const Error &error, const QString &rule,
+                       const QString &detail);
     void resume(quint64 ticket);
     void decideToolReplay(quint64 ticket);
     void withToolEntry(quint64 ticket, std::function<void(const QJsonObject &)> then);

@@ -13,10 +13,10 @@ namespace Sonde {
 const QStringList &SessionExpiryClassifier::textMarkers()
 {
     static const QStringList markers = {
-        u"invalid or expired session"_s, u"expired session"_s,     u"session expired"_s,
-        u"session not found"_s,          u"unknown session"_s,     u"session terminated"_s,
-        u"closedresourceerror"_s,        u"closed resource"_s,     u"transport is closed"_s,
-        u"connection closed"_s,          u"broken pipe"_s,         u"end of file"_s};
+        u"invalid or expired session"_s, u"expired session"_s, u"session expired"_s,
+        u"session not found"_s,          u"unknown session"_s, u"session terminated"_s,
+        u"closedresourceerror"_s,        u"closed resource"_s, u"transport is closed"_s,
+        u"connection closed"_s,          u"broken pipe"_s,     u"end of file"_s};
     return markers;
 }
 
@@ -24,12 +24,14 @@ static bool saysInvalidSession(const Error &e)
 {
     // server-everything: {"code":-32000,"message":"Bad Request: No valid session ID provided"}
     const QString text = e.message().toLower();
-    return text.contains("session"_L1)
-        && (text.contains("no valid"_L1) || text.contains("invalid"_L1) || text.contains("not found"_L1)
-            || text.contains("unknown"_L1) || text.contains("expired"_L1));
+    return text.contains("session"_L1) &&
+           (text.contains("no valid"_L1) || text.contains("invalid"_L1) ||
+            text.contains("not found"_L1) || text.contains("unknown"_L1) ||
+            text.contains("expired"_L1));
 }
 
-SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &error, int nodeBudget)
+SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &error,
+                                                                  int nodeBudget)
 {
     // Collect the visited nodes first (pre-order: node, group children, cause), without
     // recursion; the rules below then look at exactly what was visited.
@@ -65,24 +67,30 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
     for (const Error *e : std::as_const(visited)) {
         const int status = e->httpStatus().value_or(0);
         if (status == 404 && !e->sessionId().isEmpty()) {
-            r = {true, u"http-404-with-session"_s, u"HTTP 404 for a request that carried Mcp-Session-Id"_s, r.nodesVisited, r.budgetExhausted};
+            r = {true, u"http-404-with-session"_s,
+                 u"HTTP 404 for a request that carried Mcp-Session-Id"_s, r.nodesVisited,
+                 r.budgetExhausted};
             return r;
         }
         if (status == 400 && !e->sessionId().isEmpty() && saysInvalidSession(*e)) {
-            r = {true, u"http-400-invalid-session"_s,
-                 u"HTTP 400 saying the session id is not valid (a known deviation of the official SDK servers)"_s,
-                 r.nodesVisited, r.budgetExhausted};
+            r = {
+                true, u"http-400-invalid-session"_s,
+                u"HTTP 400 saying the session id is not valid (a known deviation of the official SDK servers)"_s,
+                r.nodesVisited, r.budgetExhausted};
             return r;
         }
         if (e->kind() == Error::Kind::Transport && e->condition() == Error::Condition::Refused) {
             // A server restarting (a deploy, a crash loop): its sessions are gone with it, and
             // the request never reached it.
-            r = {true, u"connection-refused"_s, u"the server refused the connection: the request was never sent"_s,
-                 r.nodesVisited, r.budgetExhausted};
+            r = {true, u"connection-refused"_s,
+                 u"the server refused the connection: the request was never sent"_s, r.nodesVisited,
+                 r.budgetExhausted};
             return r;
         }
         if (e->kind() == Error::Kind::Transport && e->condition() == Error::Condition::Closed) {
-            r = {true, u"transport-closed"_s, u"the transport closed while the request was outstanding"_s, r.nodesVisited, r.budgetExhausted};
+            r = {true, u"transport-closed"_s,
+                 u"the transport closed while the request was outstanding"_s, r.nodesVisited,
+                 r.budgetExhausted};
             return r;
         }
     }
@@ -92,7 +100,8 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
             continue;
         for (const QString &marker : textMarkers()) {
             if (text.contains(marker)) {
-                r = {true, u"text-marker"_s, u"matched by text marker '%1'"_s.arg(marker), r.nodesVisited, r.budgetExhausted};
+                r = {true, u"text-marker"_s, u"matched by text marker '%1'"_s.arg(marker),
+                     r.nodesVisited, r.budgetExhausted};
                 return r;
             }
         }

@@ -23,8 +23,8 @@ public:
     struct Result
     {
         bool expired = false;
-        QString rule;    // e.g. "http-404-with-session", "text-marker", "cancelled-by-user"
-        QString detail;  // e.g. the marker that matched, the status seen
+        QString rule;   // e.g. "http-404-with-session", "text-marker", "cancelled-by-user"
+        QString detail; // e.g. the marker that matched, the status seen
         int nodesVisited = 0;
         bool budgetExhausted = false;
     };

@@ -72,7 +72,8 @@ QList<PendingRequests::Entry> PendingRequests::takeExpired(qint64 nowMs)
     for (const QJsonValue &id : std::as_const(ids))
         if (auto e = retire(id))
             out.append(*e);
-    std::sort(out.begin(), out.end(), [](const Entry &a, const Entry &b) { return a.sentMs < b.sentMs; });
+    std::sort(out.begin(), out.end(),
+              [](const Entry &a, const Entry &b) { return a.sentMs < b.sentMs; });
     return out;
 }
 
@@ -92,7 +93,8 @@ QList<PendingRequests::Entry> PendingRequests::takeAll()
     QList<Entry> out = m_entries.values();
     m_entries.clear();
     m_byToken.clear();
-    std::sort(out.begin(), out.end(), [](const Entry &a, const Entry &b) { return a.sentMs < b.sentMs; });
+    std::sort(out.begin(), out.end(),
+              [](const Entry &a, const Entry &b) { return a.sentMs < b.sentMs; });
     return out;
 }
 

@@ -53,10 +53,10 @@ public:
     static qint64 deadlineOf(const Entry &e);
 
 private:
-    QHash<QString, Entry> m_entries;    // idKey -> entry
-    QHash<QString, QString> m_byToken;  // progress token -> idKey
-    QSet<QString> m_retired;            // idKeys whose answers no longer matter
-    QList<QString> m_retiredOrder;      // bounded memory of retired ids
+    QHash<QString, Entry> m_entries;   // idKey -> entry
+    QHash<QString, QString> m_byToken; // progress token -> idKey
+    QSet<QString> m_retired;           // idKeys whose answers no longer matter
+    QList<QString> m_retiredOrder;     // bounded memory of retired ids
 };
 
 } // namespace Sonde

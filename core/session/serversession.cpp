@@ -59,9 +59,8 @@ SessionSnapshot ServerSession::snapshot() const
     s.state = m_state;
     s.generation = m_generation;
     s.route = m_config.routeName();
-    s.routeReason = m_config.route == ServerConfig::Route::Stdio
-        ? u"configured with a command"_s
-        : u"configured with a URL"_s;
+    s.routeReason = m_config.route == ServerConfig::Route::Stdio ? u"configured with a command"_s
+                                                                 : u"configured with a URL"_s;
     s.protocolVersion = m_protocolVersion;
     s.serverInfo = m_serverInfo;
     s.serverCapabilities = m_serverCapabilities;
@@ -96,8 +95,9 @@ void ServerSession::record(TranscriptEvent::Direction direction, const QByteArra
 void ServerSession::start()
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    if (m_state == SessionSnapshot::State::Starting || m_state == SessionSnapshot::State::Initializing
-        || m_state == SessionSnapshot::State::Ready || m_state == SessionSnapshot::State::Closing)
+    if (m_state == SessionSnapshot::State::Starting ||
+        m_state == SessionSnapshot::State::Initializing ||
+        m_state == SessionSnapshot::State::Ready || m_state == SessionSnapshot::State::Closing)
         return;
     ++m_starts;
     m_lastError = Error();
@@ -112,29 +112,30 @@ void ServerSession::start()
     }
     connect(m_transport, &Transport::opened, this, &ServerSession::onTransportOpened);
     connect(m_transport, &Transport::frameReceived, this, &ServerSession::onFrame);
-    connect(m_transport, &Transport::frameDropped, this, [this](const QString &why) {
-        record(TranscriptEvent::Direction::Violation, {}, why);
-    });
+    connect(m_transport, &Transport::frameDropped, this,
+            [this](const QString &why) { record(TranscriptEvent::Direction::Violation, {}, why); });
     connect(m_transport, &Transport::stderrLine, this, [this](const QString &line) {
         record(TranscriptEvent::Direction::Stderr, line.toUtf8());
     });
     connect(m_transport, &Transport::closed, this, &ServerSession::onTransportClosed);
-    connect(m_transport, &Transport::requestFailed, this, [this](const QJsonValue &id, const Error &error) {
-        if (!m_pending.take(id))
-            return;
-        armTimer();
-        const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(id));
-        if (handler)
-            handler({}, error);
-    });
+    connect(m_transport, &Transport::requestFailed, this,
+            [this](const QJsonValue &id, const Error &error) {
+                if (!m_pending.take(id))
+                    return;
+                armTimer();
+                const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(id));
+                if (handler)
+                    handler({}, error);
+            });
     connect(m_transport, &Transport::connectionLost, this, [this](const Error &error) {
         record(TranscriptEvent::Direction::Lifecycle, {}, u"connection-lost"_s, error.toJson());
         Q_EMIT connectionLost(error);
     });
-    connect(m_transport, &Transport::lifecycleEvent, this, [this](const QString &event, const QJsonObject &details) {
-        record(TranscriptEvent::Direction::Lifecycle, {}, event, details);
-        Q_EMIT snapshotChanged(snapshot());
-    });
+    connect(m_transport, &Transport::lifecycleEvent, this,
+            [this](const QString &event, const QJsonObject &details) {
+                record(TranscriptEvent::Direction::Lifecycle, {}, event, details);
+                Q_EMIT snapshotChanged(snapshot());
+            });
     record(TranscriptEvent::Direction::Lifecycle, {}, u"starting"_s,
            {{"route"_L1, m_config.routeName()}, {"command"_L1, m_config.displayCommand()}});
     setState(SessionSnapshot::State::Starting);
@@ -150,11 +151,12 @@ void ServerSession::onTransportOpened()
     const QJsonObject params{
         {"protocolVersion"_L1, QString::fromLatin1(Mcp::LatestProtocolVersion)},
         {"capabilities"_L1, m_clientCapabilities},
-        {"clientInfo"_L1, QJsonObject{{"name"_L1, u"sonde"_s},
-                                      {"title"_L1, u"Sonde"_s},
-                                      {"version"_L1, QCoreApplication::applicationVersion().isEmpty()
-                                                         ? u"0.1.0"_s
-                                                         : QCoreApplication::applicationVersion()}}}};
+        {"clientInfo"_L1,
+         QJsonObject{{"name"_L1, u"sonde"_s},
+                     {"title"_L1, u"Sonde"_s},
+                     {"version"_L1, QCoreApplication::applicationVersion().isEmpty()
+                                        ? u"0.1.0"_s
+                                        : QCoreApplication::applicationVersion()}}}};
     sendRequest(u"initialize"_s, params, m_config.initializeTimeoutMs, {},
                 [this](const JsonRpcMessage &r, const Error &e) { handleInitializeAnswer(r, e); });
 }
@@ -238,7 +240,8 @@ void ServerSession::restart(const QString &cause, bool politely)
     if (!politely && drainAndStartAgain())
         return;
     m_restarting = true;
-    failAll(Error::transport(u"aborted by a reconnect teardown (%1)"_s.arg(cause), Error::Condition::Closed));
+    failAll(Error::transport(u"aborted by a reconnect teardown (%1)"_s.arg(cause),
+                             Error::Condition::Closed));
     setState(SessionSnapshot::State::Closing);
     if (m_transport && politely)
         m_transport->close();
@@ -273,7 +276,8 @@ bool ServerSession::drainAndStartAgain()
     m_transport = nullptr;
     m_lastTransportDetails = old->details();
     connect(old, &Transport::closed, this, [this, old, generation = m_generation] {
-        record(TranscriptEvent::Direction::Lifecycle, {}, u"drained"_s, {{"generation"_L1, generation}});
+        record(TranscriptEvent::Direction::Lifecycle, {}, u"drained"_s,
+               {{"generation"_L1, generation}});
         old->deleteLater();
     });
     // A handshake in flight belonged to the old session: its answer must not initialize the
@@ -312,7 +316,8 @@ Error ServerSession::injectFault(const Fault &fault)
         return {};
     default:
         if (!m_transport)
-            return Error::transport(u"%1 is not connected"_s.arg(m_config.name), Error::Condition::NotConnected);
+            return Error::transport(u"%1 is not connected"_s.arg(m_config.name),
+                                    Error::Condition::NotConnected);
         return m_transport->injectFault(fault);
     }
 }
@@ -339,7 +344,8 @@ void ServerSession::onTransportClosed(const Error &reason)
         if (!m_lastError.isError())
             m_lastError = reason;
         Error e = Error::transport(
-            u"the connection to %1 closed while the request was outstanding: %2"_s.arg(m_config.name, reason.message()),
+            u"the connection to %1 closed while the request was outstanding: %2"_s.arg(
+                m_config.name, reason.message()),
             Error::Condition::Closed);
         e.setCause(reason);
         // The state first: the failures below may start a new connection at once (recovery),
@@ -379,7 +385,8 @@ void ServerSession::processFrame(const QByteArray &frame)
         // valid frame costs nothing more.
         const QByteArray lossy = QString::fromUtf8(frame).toUtf8();
         record(TranscriptEvent::Direction::Violation, {},
-               u"invalid UTF-8 in a frame (%1 bytes); decoded with U+FFFD replacements"_s.arg(frame.size()));
+               u"invalid UTF-8 in a frame (%1 bytes); decoded with U+FFFD replacements"_s.arg(
+                   frame.size()));
         parsed = JsonRpcMessage::parse(lossy);
     }
     if (parsed.error.isError()) {
@@ -410,14 +417,20 @@ void ServerSession::handleMessage(const JsonRpcMessage &message)
         const ResponseHandler handler = m_handlers.take(key);
         if (m_expireAnswerOf.remove(key)) {
             record(TranscriptEvent::Direction::Lifecycle, {}, u"fault-expire-after-dispatch"_s,
-                   {{"id"_L1, message.id()}, {"note"_L1, u"the server ran the request; its answer is replaced"_s}});
+                   {{"id"_L1, message.id()},
+                    {"note"_L1, u"the server ran the request; its answer is replaced"_s}});
             if (handler)
-                handler({}, Error(Error::Kind::Injected,
-                                  u"Invalid or expired session (injected fault expire-after-dispatch: the server ran the request and its answer was replaced)"_s));
+                handler(
+                    {},
+                    Error(
+                        Error::Kind::Injected,
+                        u"Invalid or expired session (injected fault expire-after-dispatch: the server ran the request and its answer was replaced)"_s));
             return;
         }
         if (handler)
-            handler(message, message.type() == JsonRpcMessage::Type::ErrorResponse ? message.toError() : Error());
+            handler(message, message.type() == JsonRpcMessage::Type::ErrorResponse
+                                 ? message.toError()
+                                 : Error());
         return;
     }
     if (message.isRequest()) {
@@ -425,7 +438,8 @@ void ServerSession::handleMessage(const JsonRpcMessage &message)
             sendFrame(JsonRpcMessage::response(message.id(), QJsonObject{}));
             return;
         }
-        ServerRequest r{m_config.name, m_generation, message.id(), message.method(), message.params()};
+        ServerRequest r{m_config.name, m_generation, message.id(), message.method(),
+                        message.params()};
         Q_EMIT serverRequestReceived(r);
         return;
     }
@@ -438,7 +452,8 @@ void ServerSession::handleNotification(const JsonRpcMessage &message)
     const QString method = message.method();
     if (method == "notifications/progress"_L1) {
         const QJsonValue token = message.params().value("progressToken"_L1);
-        const QString key = token.isString() ? token.toString() : QString::number(token.toInteger());
+        const QString key =
+            token.isString() ? token.toString() : QString::number(token.toInteger());
         if (m_pending.touchProgress(key, m_clock.nowMs()))
             armTimer();
     } else if (method == "notifications/cancelled"_L1) {
@@ -449,8 +464,8 @@ void ServerSession::handleNotification(const JsonRpcMessage &message)
             const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(id));
             if (handler) {
                 const QString why = message.params().value("reason"_L1).toString();
-                handler({}, Error::cancelled(u"the server cancelled the request"_s
-                                             + (why.isEmpty() ? QString() : u": "_s + why)));
+                handler({}, Error::cancelled(u"the server cancelled the request"_s +
+                                             (why.isEmpty() ? QString() : u": "_s + why)));
             }
             armTimer();
         }
@@ -485,35 +500,39 @@ void ServerSession::refreshList(const QString &method)
         QJsonObject params;
         if (!cursor.isEmpty())
             params.insert("cursor"_L1, cursor);
-        sendRequest(method, params, m_config.requestTimeoutMs, {},
-                    [this, method, items, cursors, next](const JsonRpcMessage &r, const Error &e) {
-                        if (e.isError()) {
-                            m_refreshing.remove(method);
-                            m_refreshAgain.remove(method);
-                            *next = nullptr; // break the self-reference
-                            return;
-                        }
-                        const QJsonObject page = r.result().toObject();
-                        for (const QJsonValue &v : page.value(Mcp::listKeyFor(method)).toArray())
-                            items->append(v);
-                        const QString cursor = page.value("nextCursor"_L1).toString();
-                        if (!cursor.isEmpty() && (cursors->contains(cursor) || cursors->size() >= MaxPages)) {
-                            // The same guard as sendPage: keep what came, say why it stopped.
-                            record(TranscriptEvent::Direction::Violation, {},
-                                   u"%1 refresh: the server repeated cursor \"%2\" (or sent over %3 pages); stopped following it"_s
-                                       .arg(method, cursor).arg(MaxPages));
-                        } else if (!cursor.isEmpty() && items->size() < 1'000'000) {
-                            cursors->insert(cursor);
-                            (*next)(cursor);
-                            return;
-                        }
-                        m_refreshing.remove(method);
-                        m_cache.insert(method, *items);
-                        Q_EMIT listRefreshed(m_config.name, method, *items);
-                        *next = nullptr; // break the self-reference
-                        if (m_refreshAgain.remove(method))
-                            refreshList(method);
-                    });
+        sendRequest(
+            method, params, m_config.requestTimeoutMs, {},
+            [this, method, items, cursors, next](const JsonRpcMessage &r, const Error &e) {
+                if (e.isError()) {
+                    m_refreshing.remove(method);
+                    m_refreshAgain.remove(method);
+                    *next = nullptr; // break the self-reference
+                    return;
+                }
+                const QJsonObject page = r.result().toObject();
+                for (const QJsonValue &v : page.value(Mcp::listKeyFor(method)).toArray())
+                    items->append(v);
+                const QString cursor = page.value("nextCursor"_L1).toString();
+                if (!cursor.isEmpty() &&
+                    (cursors->contains(cursor) || cursors->size() >= MaxPages)) {
+                    // The same guard as sendPage: keep what came, say why it stopped.
+                    record(
+                        TranscriptEvent::Direction::Violation, {},
+                        u"%1 refresh: the server repeated cursor \"%2\" (or sent over %3 pages); stopped following it"_s
+                            .arg(method, cursor)
+                            .arg(MaxPages));
+                } else if (!cursor.isEmpty() && items->size() < 1'000'000) {
+                    cursors->insert(cursor);
+                    (*next)(cursor);
+                    return;
+                }
+                m_refreshing.remove(method);
+                m_cache.insert(method, *items);
+                Q_EMIT listRefreshed(m_config.name, method, *items);
+                *next = nullptr; // break the self-reference
+                if (m_refreshAgain.remove(method))
+                    refreshList(method);
+            });
     };
     (*next)(QString());
 }
@@ -570,8 +589,9 @@ void ServerSession::call(const CallRequest &request)
         m_waitingForReady.append(request.ticket);
         break;
     default: {
-        Error e = Error::transport(u"%1 is not connected (%2)"_s.arg(m_config.name, SessionSnapshot::stateName(m_state)),
-                                   Error::Condition::NotConnected);
+        Error e = Error::transport(
+            u"%1 is not connected (%2)"_s.arg(m_config.name, SessionSnapshot::stateName(m_state)),
+            Error::Condition::NotConnected);
         if (m_lastError.isError())
             e.setCause(m_lastError);
         finishOperation(request.ticket, {}, e);
@@ -585,7 +605,8 @@ void ServerSession::dispatch(quint64 ticket)
     if (it == m_operations.end())
         return;
     it->outcome.generation = m_generation;
-    if (!Mcp::listKeyFor(it->request.method).isEmpty() && !it->request.params.contains("cursor"_L1)) {
+    if (!Mcp::listKeyFor(it->request.method).isEmpty() &&
+        !it->request.params.contains("cursor"_L1)) {
         sendPage(ticket, {});
         return;
     }
@@ -628,7 +649,9 @@ void ServerSession::sendPage(quint64 ticket, const QString &cursor)
             const QString key = Mcp::listKeyFor(op->request.method);
             const QJsonValue items = page.value(key);
             if (!items.isArray() && !items.isUndefined()) {
-                finishOperation(ticket, {}, Error::protocol(u"%1 answer: \"%2\" is not an array"_s.arg(op->request.method, key)));
+                finishOperation(ticket, {},
+                                Error::protocol(u"%1 answer: \"%2\" is not an array"_s.arg(
+                                    op->request.method, key)));
                 return;
             }
             for (const QJsonValue &v : items.toArray())
@@ -636,9 +659,12 @@ void ServerSession::sendPage(quint64 ticket, const QString &cursor)
             const QString next = page.value("nextCursor"_L1).toString();
             if (!next.isEmpty() && op->request.followPages) {
                 if (op->cursors.contains(next) || op->outcome.attempts >= MaxPages) {
-                    finishOperation(ticket, {}, Error::protocol(
-                        u"%1: the server repeated cursor \"%2\" (or sent over %3 pages); stopped following it"_s
-                            .arg(op->request.method, next).arg(MaxPages)));
+                    finishOperation(
+                        ticket, {},
+                        Error::protocol(
+                            u"%1: the server repeated cursor \"%2\" (or sent over %3 pages); stopped following it"_s
+                                .arg(op->request.method, next)
+                                .arg(MaxPages)));
                     return;
                 }
                 op->cursors.append(next);
@@ -671,10 +697,11 @@ void ServerSession::finishOperation(quint64 ticket, const QJsonValue &result, co
     outcome.finishedMs = m_clock.nowMs();
     outcome.result = result;
     outcome.error = error;
-    if (!error.isError() && outcome.method == "tools/call"_L1
-        && result.toObject().value("isError"_L1).toBool()) {
+    if (!error.isError() && outcome.method == "tools/call"_L1 &&
+        result.toObject().value("isError"_L1).toBool()) {
         // The call worked at the protocol level; the tool itself reported failure.
-        outcome.error = Error::application(Mcp::toolAnswer(result.toObject()).value("error"_L1).toString());
+        outcome.error =
+            Error::application(Mcp::toolAnswer(result.toObject()).value("error"_L1).toString());
     }
     Q_EMIT callFinished(outcome);
 }
@@ -703,8 +730,9 @@ void ServerSession::reply(const ServerReply &reply)
         return;
     }
     if (reply.error.isError())
-        sendFrame(JsonRpcMessage::errorResponse(reply.id, reply.error.jsonRpcCode().value_or(JsonRpcCode::InternalError),
-                                                reply.error.message()));
+        sendFrame(JsonRpcMessage::errorResponse(
+            reply.id, reply.error.jsonRpcCode().value_or(JsonRpcCode::InternalError),
+            reply.error.message()));
     else
         sendFrame(JsonRpcMessage::response(reply.id, reply.result));
 }

@@ -83,8 +83,8 @@ private:
     {
         CallRequest request;
         CallOutcome outcome;
-        QJsonArray items;     // paginated lists: every page so far
-        QStringList cursors;  // seen cursors: a server repeating one would loop forever
+        QJsonArray items;    // paginated lists: every page so far
+        QStringList cursors; // seen cursors: a server repeating one would loop forever
     };
 
     void setState(SessionSnapshot::State state);
@@ -135,7 +135,7 @@ private:
     QHash<quint64, Operation> m_operations;       // ticket -> operation in progress
     QHash<quint64, QJsonValue> m_ticketRequestId; // ticket -> JSON-RPC id now outstanding
     QList<quint64> m_waitingForReady;
-    QHash<QString, QJsonArray> m_cache;           // list method -> items
+    QHash<QString, QJsonArray> m_cache; // list method -> items
     QSet<QString> m_refreshing;
     QSet<QString> m_refreshAgain; // changed again while being refreshed
     bool m_restarting = false;

@@ -8,13 +8,20 @@ namespace Sonde {
 QString SessionSnapshot::stateName(State state)
 {
     switch (state) {
-    case State::Idle: return u"idle"_s;
-    case State::Starting: return u"starting"_s;
-    case State::Initializing: return u"initializing"_s;
-    case State::Ready: return u"ready"_s;
-    case State::Closing: return u"closing"_s;
-    case State::Closed: return u"closed"_s;
-    case State::Failed: return u"failed"_s;
+    case State::Idle:
+        return u"idle"_s;
+    case State::Starting:
+        return u"starting"_s;
+    case State::Initializing:
+        return u"initializing"_s;
+    case State::Ready:
+        return u"ready"_s;
+    case State::Closing:
+        return u"closing"_s;
+    case State::Closed:
+        return u"closed"_s;
+    case State::Failed:
+        return u"failed"_s;
     }
     return {};
 }

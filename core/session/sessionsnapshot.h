@@ -13,16 +13,25 @@ namespace Sonde {
 // crosses from the engine thread to front ends; nothing in it points at a live object.
 struct SessionSnapshot
 {
-    enum class State { Idle, Starting, Initializing, Ready, Closing, Closed, Failed };
+    enum class State
+    {
+        Idle,
+        Starting,
+        Initializing,
+        Ready,
+        Closing,
+        Closed,
+        Failed
+    };
 
     QString server;
     State state = State::Idle;
     // Each established session gets the next generation (1, 2, 3...): recovery later waits
     // for a generation newer than the one a request used, never for "some" session.
     int generation = 0;
-    QString route;        // "stdio", "streamable-http", "sse"
-    QString routeReason;  // why this route was chosen
-    QString sessionId;    // HTTP Mcp-Session-Id; empty for stdio
+    QString route;       // "stdio", "streamable-http", "sse"
+    QString routeReason; // why this route was chosen
+    QString sessionId;   // HTTP Mcp-Session-Id; empty for stdio
     QString protocolVersion;
     QJsonObject serverInfo;
     QJsonObject serverCapabilities;

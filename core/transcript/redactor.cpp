@@ -33,42 +33,48 @@ QString mask()
 //   token='a b'          ?access_token=x&
 // The name is checked in code (Redactor::isSecretName) rather than in the expression, so
 // camelCase and separators are split once and the rule reads as a list of words.
+// clang-format off (it does not settle on one layout for this expression's comments)
 const QRegularExpression &assignmentPattern()
 {
     static const QRegularExpression re(
         u"(?<![A-Za-z0-9_.])"
-        "(?=[A-Za-z0-9_.-]{0,80}?(?i:token|secret|passw|passphrase|key|auth|sig|id|credential))" // cheap pre-check
-        "([A-Za-z][A-Za-z0-9_.-]{0,80}+)"                     // 1 name
-        "(\\\\?[\"']?)"                                       // 2 the quote that closes a quoted name
-        "(\\s*[:=]\\s*)"                                      // 3 separator
-        "(?:(\\\\\")((?:[^\\\\\"]|\\\\(?!\"))*)(?:\\\\\")?"  // 4,5 \"value\"
-        "|(\")((?:[^\"\\\\]|\\\\.)*)\"?"                      // 6,7 "value"
-        "|(')((?:[^'\"\\\\]|\\\\.)*)'?"                      // 8,9 'value'
-        "|(" SONDE_UNQUOTED_VALUE "))"_s);                    // 10 value
+        "(?=[A-Za-z0-9_.-]{0,80}?(?i:token|secret|passw|passphrase|"
+        "key|auth|sig|id|credential))"                      // cheap pre-check
+        "([A-Za-z][A-Za-z0-9_.-]{0,80}+)"                   // 1 name
+        "(\\\\?[\"']?)"                                     // 2 the quote that closes a quoted name
+        "(\\s*[:=]\\s*)"                                    // 3 separator
+        "(?:(\\\\\")((?:[^\\\\\"]|\\\\(?!\"))*)(?:\\\\\")?" // 4,5
+                                                            // \"value\"
+        "|(\")((?:[^\"\\\\]|\\\\.)*)\"?"                    // 6,7 "value"
+        "|(')((?:[^'\"\\\\]|\\\\.)*)'?"                     // 8,9 'value'
+        "|(" SONDE_UNQUOTED_VALUE "))"_s);                  // 10 value
     return re;
 }
+// clang-format on
 
 // --name value on a command line (the starting event shows the server's command).
 const QRegularExpression &flagPattern()
 {
-    static const QRegularExpression re(
-        u"(?<![A-Za-z0-9_-])--?(?=[A-Za-z0-9_-]{0,80}?(?i:token|secret|passw|passphrase|key|auth|sig|id|credential))"
-        "([A-Za-z][A-Za-z0-9_-]{0,80}+)[ \\t]+"
-        "(?:'([^']*)'|(?!-)(" SONDE_UNQUOTED_VALUE "))"_s);
+    static const QRegularExpression re(u"(?<![A-Za-z0-9_-])--?(?=[A-Za-z0-9_-]{0,80}?(?i:token|"
+                                       u"secret|passw|passphrase|key|auth|sig|id|credential))"
+                                       "([A-Za-z][A-Za-z0-9_-]{0,80}+)[ \\t]+"
+                                       "(?:'([^']*)'|(?!-)(" SONDE_UNQUOTED_VALUE "))"_s);
     return re;
 }
 
 // The password in scheme://user:password@host.
 const QRegularExpression &userInfoPattern()
 {
-    static const QRegularExpression re(u"\\b([A-Za-z][A-Za-z0-9+.-]*://[^\\s/?#@:\"'<>\\\\]*:)([^\\s/?#@\"'<>\\\\]+)(?=@)"_s);
+    static const QRegularExpression re(
+        u"\\b([A-Za-z][A-Za-z0-9+.-]*://[^\\s/?#@:\"'<>\\\\]*:)([^\\s/?#@\"'<>\\\\]+)(?=@)"_s);
     return re;
 }
 
 // A bearer token wherever it stands (a server's error text quotes it without the header).
 const QRegularExpression &bearerPattern()
 {
-    static const QRegularExpression re(u"\\b(Bearer\\s+)[A-Za-z0-9._~+/=-]+"_s, QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression re(u"\\b(Bearer\\s+)[A-Za-z0-9._~+/=-]+"_s,
+                                       QRegularExpression::CaseInsensitiveOption);
     return re;
 }
 
@@ -76,10 +82,10 @@ const QRegularExpression &bearerPattern()
 // possessively so that "Bearer" itself is never taken for the value.
 const QRegularExpression &authorizationPattern()
 {
-    static const QRegularExpression re(
-        u"\\b(authorization(?:\\\\?[\"'])?\\s*[:=]\\s*(?:\\\\?[\"'])?\\s*(?:(?:bearer|basic|digest|token|apikey)\\s+)?+)"
-        "(" SONDE_UNQUOTED_VALUE ")"_s,
-        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression re(u"\\b(authorization(?:\\\\?[\"'])?\\s*[:=]\\s*(?:\\\\?[\"'])"
+                                       u"?\\s*(?:(?:bearer|basic|digest|token|apikey)\\s+)?+)"
+                                       "(" SONDE_UNQUOTED_VALUE ")"_s,
+                                       QRegularExpression::CaseInsensitiveOption);
     return re;
 }
 
@@ -89,7 +95,8 @@ const QRegularExpression &authorizationPattern()
 const QRegularExpression &tokenFormatPattern()
 {
     static const QRegularExpression re(
-        u"\\b(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}"
+        u"\\b(?:sk-[A-Za-z0-9_-]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-"
+        u"[A-Za-z0-9_-]{20,}"
         "|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}\\b|AIza[0-9A-Za-z_-]{35}"
         "|eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,})"_s);
     return re;
@@ -101,8 +108,9 @@ const QRegularExpression &tokenFormatPattern()
 // `keep` says so; everything else is copied as it was. A match that is not kept is searched
 // again from its second character: `"text":"{\"api_key\":\"x\"}"` matches as text=...
 // first, and the secret is inside that value.
-template<typename Keep>
-QString replaceGroups(const QString &text, const QRegularExpression &re, std::initializer_list<int> groups, Keep keep)
+template <typename Keep>
+QString replaceGroups(const QString &text, const QRegularExpression &re,
+                      std::initializer_list<int> groups, Keep keep)
 {
     QString out;
     qsizetype copied = 0;
@@ -142,7 +150,8 @@ QStringList nameParts(const QString &name)
             continue;
         }
         // camelCase: apiKey, accessToken, sessionId
-        if (c.isUpper() && i > 0 && (name.at(i - 1).isLower() || name.at(i - 1).isDigit()) && !part.isEmpty())
+        if (c.isUpper() && i > 0 && (name.at(i - 1).isLower() || name.at(i - 1).isDigit()) &&
+            !part.isEmpty())
             parts.append(std::exchange(part, {}));
         part += c.toLower();
     }
@@ -170,11 +179,12 @@ bool Redactor::isSecretName(const QString &name)
     // "pwd" is left out on purpose: PWD is the working directory. "key" alone is too: a
     // key-value server's {"key": "user"} is data, and masking it would hide what was asked.
     static const QSet<QString> secretWords = {
-        u"token"_s, u"secret"_s, u"password"_s, u"passwd"_s, u"passphrase"_s, u"apikey"_s, u"credential"_s,
-        u"credentials"_s, u"auth"_s, u"signature"_s, u"sig"_s, u"sessionid"_s, u"privatekey"_s, u"accesskey"_s,
-        u"secretkey"_s};
-    static const QSet<QString> keyKinds = {u"api"_s,     u"secret"_s, u"private"_s,    u"access"_s,  u"client"_s,
-                                           u"signing"_s, u"master"_s, u"encryption"_s, u"license"_s, u"auth"_s};
+        u"token"_s,  u"secret"_s,     u"password"_s,    u"passwd"_s,    u"passphrase"_s,
+        u"apikey"_s, u"credential"_s, u"credentials"_s, u"auth"_s,      u"signature"_s,
+        u"sig"_s,    u"sessionid"_s,  u"privatekey"_s,  u"accesskey"_s, u"secretkey"_s};
+    static const QSet<QString> keyKinds = {
+        u"api"_s,     u"secret"_s, u"private"_s,    u"access"_s,  u"client"_s,
+        u"signing"_s, u"master"_s, u"encryption"_s, u"license"_s, u"auth"_s};
     if (last == "token"_L1 && before == "progress"_L1)
         return false; // MCP's progressToken pairs notifications with a request; no secret
     if (secretWords.contains(last))
@@ -201,12 +211,12 @@ bool Redactor::isWorthMaskingVerbatim(const QString &value)
     if (v.size() < 8 && std::all_of(v.begin(), v.end(), [](QChar c) { return c.isDigit(); }))
         return false;
     static const QSet<QString> settingsWords = {
-        u"true"_s,    u"false"_s,    u"null"_s,     u"none"_s,        u"undefined"_s, u"enabled"_s,
-        u"disabled"_s, u"enable"_s,  u"disable"_s,  u"auto"_s,        u"always"_s,      u"never"_s,     u"default"_s,
-        u"debug"_s,   u"info"_s,     u"warn"_s,     u"warning"_s,     u"error"_s,       u"trace"_s,     u"verbose"_s,
-        u"quiet"_s,   u"silent"_s,   u"test"_s,     u"prod"_s,        u"production"_s,  u"development"_s,
-        u"staging"_s, u"local"_s,    u"localhost"_s, u"stdio"_s,      u"http"_s,        u"https"_s,     u"json"_s,
-        u"text"_s,    u"utf-8"_s,    u"utf8"_s};
+        u"true"_s,       u"false"_s,       u"null"_s,    u"none"_s,   u"undefined"_s, u"enabled"_s,
+        u"disabled"_s,   u"enable"_s,      u"disable"_s, u"auto"_s,   u"always"_s,    u"never"_s,
+        u"default"_s,    u"debug"_s,       u"info"_s,    u"warn"_s,   u"warning"_s,   u"error"_s,
+        u"trace"_s,      u"verbose"_s,     u"quiet"_s,   u"silent"_s, u"test"_s,      u"prod"_s,
+        u"production"_s, u"development"_s, u"staging"_s, u"local"_s,  u"localhost"_s, u"stdio"_s,
+        u"http"_s,       u"https"_s,       u"json"_s,    u"text"_s,   u"utf-8"_s,     u"utf8"_s};
     if (settingsWords.contains(v.toLower()))
         return false;
     // A value inside the mask itself ("REDACTED") would be masked inside earlier masks.
@@ -253,8 +263,9 @@ void Redactor::addSecrets(const ServerConfig &config)
         addSecret(it.value());
     // Headers a user sets to negotiate, not to authenticate; every other configured header
     // is taken for a credential (Authorization, X-API-Key, Cookie, a vendor's own...).
-    static const QSet<QByteArray> plainHeaders = {"accept", "accept-language", "accept-encoding", "content-type",
-                                                  "user-agent", "cache-control", "connection", "mcp-protocol-version"};
+    static const QSet<QByteArray> plainHeaders = {
+        "accept",     "accept-language", "accept-encoding", "content-type",
+        "user-agent", "cache-control",   "connection",      "mcp-protocol-version"};
     for (const auto &[name, value] : config.headers) {
         if (plainHeaders.contains(name.trimmed().toLower()))
             continue;
@@ -278,26 +289,34 @@ QString Redactor::apply(const QString &text) const
     if (out.contains("bearer"_L1, Qt::CaseInsensitive))
         out.replace(bearerPattern(), u"\\1"_s + mask());
     if (out.contains("authorization"_L1, Qt::CaseInsensitive))
-        out = replaceGroups(out, authorizationPattern(), {2}, [](const QRegularExpressionMatch &) { return true; });
+        out = replaceGroups(out, authorizationPattern(), {2},
+                            [](const QRegularExpressionMatch &) { return true; });
     out.replace(tokenFormatPattern(), mask());
     if (out.contains("://"_L1) && out.contains(u'@'))
-        out = replaceGroups(out, userInfoPattern(), {2}, [](const QRegularExpressionMatch &) { return true; });
-    out = replaceGroups(out, assignmentPattern(), {5, 7, 9, 10}, [](const QRegularExpressionMatch &m) {
-        if (!isSecretName(m.captured(1)))
-            return false;
-        // "token": 3, "session_id": null: a quoted key followed by an unquoted value is a
-        // JSON number, boolean or null, no secret, and masking it would break the JSON.
-        const bool quotedKey = m.captured(2).endsWith(u'"');
-        if (quotedKey && m.capturedStart(10) >= 0)
-            return false;
-        // In a JSON line, a " right after `token=` ends the string that holds it
-        // ({"line":"usage: token="}): what follows is JSON structure, not a quoted value.
-        if (!quotedKey && m.capturedStart(7) >= 0 && m.capturedLength(7) > 0
-            && u",:}]"_s.contains(m.captured(7).front()))
-            return false;
-        return true;
+        out = replaceGroups(out, userInfoPattern(), {2},
+                            [](const QRegularExpressionMatch &) { return true; });
+    out = replaceGroups(out, assignmentPattern(), {5, 7, 9, 10},
+                        [](const QRegularExpressionMatch &m) {
+                            if (!isSecretName(m.captured(1)))
+                                return false;
+                            // "token": 3, "session_id": null: a quoted key followed by an unquoted
+                            // value is a JSON number, boolean or null, no secret, and masking it
+                            // would break the JSON.
+                            const bool quotedKey = m.captured(2).endsWith(u'"');
+                            if (quotedKey && m.capturedStart(10) >= 0)
+                                return false;
+                            // In a JSON line, a " right after `token=` ends the string that holds
+                            // it
+                            // ({"line":"usage: token="}): what follows is JSON structure, not a
+                            // quoted value.
+                            if (!quotedKey && m.capturedStart(7) >= 0 && m.capturedLength(7) > 0 &&
+                                u",:}]"_s.contains(m.captured(7).front()))
+                                return false;
+                            return true;
+                        });
+    out = replaceGroups(out, flagPattern(), {2, 3}, [](const QRegularExpressionMatch &m) {
+        return isSecretName(m.captured(1));
     });
-    out = replaceGroups(out, flagPattern(), {2, 3}, [](const QRegularExpressionMatch &m) { return isSecretName(m.captured(1)); });
     return out;
 }
 

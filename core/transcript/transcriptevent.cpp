@@ -12,22 +12,28 @@ namespace Sonde {
 QString TranscriptEvent::directionName(Direction d)
 {
     switch (d) {
-    case Direction::Outgoing: return u"send"_s;
-    case Direction::Incoming: return u"recv"_s;
-    case Direction::Stderr: return u"stderr"_s;
-    case Direction::Lifecycle: return u"event"_s;
-    case Direction::Violation: return u"violation"_s;
+    case Direction::Outgoing:
+        return u"send"_s;
+    case Direction::Incoming:
+        return u"recv"_s;
+    case Direction::Stderr:
+        return u"stderr"_s;
+    case Direction::Lifecycle:
+        return u"event"_s;
+    case Direction::Violation:
+        return u"violation"_s;
     }
     return {};
 }
 
 QJsonObject TranscriptEvent::toJson() const
 {
-    QJsonObject o{{"t"_L1, QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC).toString(Qt::ISODateWithMs)},
-                  {"t_ms"_L1, timeMs},
-                  {"server"_L1, server},
-                  {"gen"_L1, generation},
-                  {"dir"_L1, directionName(direction)}};
+    QJsonObject o{
+        {"t"_L1, QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC).toString(Qt::ISODateWithMs)},
+        {"t_ms"_L1, timeMs},
+        {"server"_L1, server},
+        {"gen"_L1, generation},
+        {"dir"_L1, directionName(direction)}};
     switch (direction) {
     case Direction::Outgoing:
     case Direction::Incoming: {

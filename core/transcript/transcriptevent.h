@@ -13,7 +13,14 @@ namespace Sonde {
 // protocol violation or a lifecycle event, stamped on the engine's clock. Values only.
 struct TranscriptEvent
 {
-    enum class Direction { Outgoing, Incoming, Stderr, Lifecycle, Violation };
+    enum class Direction
+    {
+        Outgoing,
+        Incoming,
+        Stderr,
+        Lifecycle,
+        Violation
+    };
 
     qint64 timeMs = 0;
     QString server;

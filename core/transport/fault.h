@@ -13,16 +13,17 @@ namespace Sonde {
 // the session replaces an answer or holds answers back.
 struct Fault
 {
-    enum class Kind {
-        ExpireSession,      // HTTP: DELETE the session on the server, keep using its id
-        CorruptSessionId,   // HTTP: replace the stored session id with a random one
-        ExpireAfterDispatch,// send the next request, then replace its answer with an expiry
-        KillProcess,        // stdio: SIGKILL the child now
-        KillDuringNextCall, // stdio: SIGKILL right after the next request is written
-        DropConnection,     // HTTP: abort the open replies and streams
-        Delay,              // hold each answer `ms` until cleared
-        HttpStatus,         // HTTP: answer the next request with `status`, locally
-        Clear,              // remove every standing fault
+    enum class Kind
+    {
+        ExpireSession,       // HTTP: DELETE the session on the server, keep using its id
+        CorruptSessionId,    // HTTP: replace the stored session id with a random one
+        ExpireAfterDispatch, // send the next request, then replace its answer with an expiry
+        KillProcess,         // stdio: SIGKILL the child now
+        KillDuringNextCall,  // stdio: SIGKILL right after the next request is written
+        DropConnection,      // HTTP: abort the open replies and streams
+        Delay,               // hold each answer `ms` until cleared
+        HttpStatus,          // HTTP: answer the next request with `status`, locally
+        Clear,               // remove every standing fault
     };
 
     Kind kind = Kind::Clear;

@@ -29,7 +29,8 @@ static constexpr int DefaultRetryMs = 1000;
 static constexpr int PooledConnectionIdleSeconds = 2;
 
 // POSTs go through here: the body cannot be rewound, so Qt cannot re-send it (OneShotBody).
-static QNetworkReply *postOnce(QNetworkAccessManager *nam, const QNetworkRequest &request, const QByteArray &frame)
+static QNetworkReply *postOnce(QNetworkAccessManager *nam, const QNetworkRequest &request,
+                               const QByteArray &frame)
 {
     auto *body = new OneShotBody(frame);
     QNetworkReply *reply = nam->post(request, body);
@@ -41,8 +42,9 @@ HttpTransport::HttpTransport(const ServerConfig &config, const Clock &clock, QOb
     : Transport(parent), m_config(config), m_clock(clock)
 {
     m_mode = config.route == ServerConfig::Route::LegacySse ? Mode::Legacy : Mode::Streamable;
-    m_routeReason = m_mode == Mode::Legacy ? u"the configuration asks for the legacy SSE transport"_s
-                                           : u"configured with a URL; Streamable HTTP tried first"_s;
+    m_routeReason = m_mode == Mode::Legacy
+                        ? u"the configuration asks for the legacy SSE transport"_s
+                        : u"configured with a URL; Streamable HTTP tried first"_s;
 }
 
 HttpTransport::~HttpTransport()
@@ -78,12 +80,14 @@ void HttpTransport::setProtocolVersion(const QString &version)
 QNetworkRequest HttpTransport::request(const QUrl &url, bool sse) const
 {
     QNetworkRequest r(url);
-    r.setRawHeader("Accept", sse ? QByteArray("text/event-stream") : QByteArray("application/json, text/event-stream"));
+    r.setRawHeader("Accept", sse ? QByteArray("text/event-stream")
+                                 : QByteArray("application/json, text/event-stream"));
     if (!sse)
         r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     r.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     r.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
-    r.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute, PooledConnectionIdleSeconds);
+    r.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute,
+                   PooledConnectionIdleSeconds);
     if (!m_sessionId.isEmpty() && m_mode == Mode::Streamable)
         r.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
     if (!m_protocolVersion.isEmpty() && m_mode == Mode::Streamable)
@@ -151,7 +155,8 @@ void HttpTransport::post(const QByteArray &frame)
         const int status = std::exchange(m_injectStatus, 0);
         QTimer::singleShot(0, this, [this, s, status] {
             Q_EMIT lifecycleEvent(u"fault-http-status"_s, {{"status"_L1, status}});
-            failRequest(s, httpError(u"POST %1 (injected)"_s.arg(m_config.url.toString()), status, {}, s.sessionIdSent));
+            failRequest(s, httpError(u"POST %1 (injected)"_s.arg(m_config.url.toString()), status,
+                                     {}, s.sessionIdSent));
         });
         return;
     }
@@ -180,8 +185,10 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
         // notifications/initialized sent) before this reply finishes.
         if (s.isInitialize && status >= 200 && status < 300 && m_sessionId.isEmpty())
             m_sessionId = QString::fromUtf8(reply->rawHeader("Mcp-Session-Id"));
-        s.isSse = status >= 200 && status < 300
-            && reply->header(QNetworkRequest::ContentTypeHeader).toString().startsWith("text/event-stream"_L1);
+        s.isSse = status >= 200 && status < 300 &&
+                  reply->header(QNetworkRequest::ContentTypeHeader)
+                      .toString()
+                      .startsWith("text/event-stream"_L1);
         if (s.kind == Stream::Kind::Get && s.isSse) {
             m_getState = u"open"_s;
             m_getWasOpen = true;
@@ -195,7 +202,8 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
             const Stream copy = s;
             s.abandoned = true;
             reply->abort(); // may finish (and erase) the stream at once: `copy` outlives it
-            failRequest(copy, Error::protocol(Limits::oversizedMessage(1, u"a JSON body"_s, u"JSON bodies"_s, m_config.maxFrameBytes)));
+            failRequest(copy, Error::protocol(Limits::oversizedMessage(
+                                  1, u"a JSON body"_s, u"JSON bodies"_s, m_config.maxFrameBytes)));
             return;
         }
         s.body.append(bytes);
@@ -218,13 +226,18 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
                 s.abandoned = true;
                 reply->abort();
                 legacyFailed(Error::protocol(
-                    u"the legacy SSE endpoint event points to %1, another origin than %2; refused, so that this server's "
-                    "credentials are not sent there"_s.arg(endpoint.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery),
-                                                           m_config.url.adjusted(QUrl::RemovePath | QUrl::RemoveUserInfo | QUrl::RemoveQuery).toString())));
+                    u"the legacy SSE endpoint event points to %1, another origin than %2; refused, "
+                    u"so that this server's "
+                    "credentials are not sent there"_s.arg(
+                        endpoint.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery),
+                        m_config.url
+                            .adjusted(QUrl::RemovePath | QUrl::RemoveUserInfo | QUrl::RemoveQuery)
+                            .toString())));
                 return;
             }
             m_legacyEndpoint = endpoint;
-            Q_EMIT lifecycleEvent(u"legacy-endpoint"_s, {{"endpoint"_L1, m_legacyEndpoint.toString()}});
+            Q_EMIT lifecycleEvent(u"legacy-endpoint"_s,
+                                  {{"endpoint"_L1, m_legacyEndpoint.toString()}});
             const QList<QByteArray> queued = std::exchange(m_legacyQueue, {});
             for (const QByteArray &f : queued)
                 legacyPost(f);
@@ -246,7 +259,8 @@ void HttpTransport::onReadyRead(QNetworkReply *reply)
             const Stream copy = *current;
             current->abandoned = true;
             reply->abort();
-            failRequest(copy, Error::protocol(u"%1 (on the stream of this request)"_s.arg(oversized)));
+            failRequest(copy,
+                        Error::protocol(u"%1 (on the stream of this request)"_s.arg(oversized)));
         }
     }
 }
@@ -275,15 +289,16 @@ void HttpTransport::failRequest(const Stream &stream, const Error &error)
     Q_EMIT frameDropped(error.message());
 }
 
-Error HttpTransport::httpError(const QString &what, int status, const QByteArray &body, const QString &sessionId,
-                               const QByteArray &retryAfter)
+Error HttpTransport::httpError(const QString &what, int status, const QByteArray &body,
+                               const QString &sessionId, const QByteArray &retryAfter)
 {
     QString message = u"%1 answered HTTP %2"_s.arg(what).arg(status);
     if (const QByteArray wait = retryAfter.trimmed().left(64); !wait.isEmpty()) {
         // Seconds or an HTTP date; either way the user decides when to call again.
         bool seconds = false;
         wait.toInt(&seconds);
-        message += u" (retry after %1%2)"_s.arg(QString::fromLatin1(wait), seconds ? u" s"_s : QString());
+        message +=
+            u" (retry after %1%2)"_s.arg(QString::fromLatin1(wait), seconds ? u" s"_s : QString());
     }
     std::optional<int> code;
     QJsonValue data;
@@ -306,17 +321,24 @@ Error HttpTransport::httpError(const QString &what, int status, const QByteArray
     return e;
 }
 
-Error HttpTransport::notAnAnswer(const QString &what, int status, QNetworkReply *reply, const QByteArray &body)
+Error HttpTransport::notAnAnswer(const QString &what, int status, QNetworkReply *reply,
+                                 const QByteArray &body)
 {
     const QString type = reply->header(QNetworkRequest::ContentTypeHeader).toString();
     const QByteArray trimmed = body.trimmed();
     QString first = QString::fromUtf8(trimmed.left(200)).simplified();
     if (trimmed.size() > 200)
         first += u"…"_s;
-    Error e = trimmed.isEmpty()
-        ? Error::protocol(u"%1 answered HTTP %2 with no body, so the request has no answer"_s.arg(what).arg(status))
-        : Error::protocol(u"%1 answered HTTP %2 with Content-Type %3, which is not a JSON-RPC answer to this request: %4"_s
-                              .arg(what).arg(status).arg(type.isEmpty() ? u"(none)"_s : type, first));
+    Error e =
+        trimmed.isEmpty()
+            ? Error::protocol(
+                  u"%1 answered HTTP %2 with no body, so the request has no answer"_s.arg(what).arg(
+                      status))
+            : Error::protocol(
+                  u"%1 answered HTTP %2 with Content-Type %3, which is not a JSON-RPC answer to this request: %4"_s
+                      .arg(what)
+                      .arg(status)
+                      .arg(type.isEmpty() ? u"(none)"_s : type, first));
     e.setHttpStatus(status);
     return e;
 }
@@ -341,10 +363,12 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         s.body.append(reply->readAll());
 
     if (s.kind == Stream::Kind::ExpireDelete) {
-        Q_EMIT lifecycleEvent(u"fault-expire-session"_s, {{"status"_L1, status},
-                                                          {"outcome"_L1, status >= 200 && status < 300
-                                                               ? u"the server ended the session; the client keeps its id"_s
-                                                               : u"the server answered HTTP %1"_s.arg(status)}});
+        Q_EMIT lifecycleEvent(
+            u"fault-expire-session"_s,
+            {{"status"_L1, status},
+             {"outcome"_L1, status >= 200 && status < 300
+                                ? u"the server ended the session; the client keeps its id"_s
+                                : u"the server answered HTTP %1"_s.arg(status)}});
         m_expireInFlight = false;
         const QList<QByteArray> held = std::exchange(m_heldFrames, {});
         for (const QByteArray &frame : held)
@@ -353,16 +377,20 @@ void HttpTransport::onFinished(QNetworkReply *reply)
     }
     if (s.kind == Stream::Kind::Delete) {
         m_deleteOutcome = status == 405 ? u"not allowed by the server (HTTP 405)"_s
-            : status >= 200 && status < 300 ? u"session terminated (HTTP %1)"_s.arg(status)
-            : status ? u"HTTP %1"_s.arg(status) : reply->errorString();
-        Q_EMIT lifecycleEvent(u"session-delete"_s, {{"status"_L1, status}, {"outcome"_L1, m_deleteOutcome}});
+                          : status >= 200 && status < 300
+                              ? u"session terminated (HTTP %1)"_s.arg(status)
+                          : status ? u"HTTP %1"_s.arg(status)
+                                   : reply->errorString();
+        Q_EMIT lifecycleEvent(u"session-delete"_s,
+                              {{"status"_L1, status}, {"outcome"_L1, m_deleteOutcome}});
         finish(Error());
         return;
     }
     if (m_closing && !m_draining)
         return;
 
-    const QString where = s.kind == Stream::Kind::LegacyPost ? m_legacyEndpoint.toString() : m_config.url.toString();
+    const QString where =
+        s.kind == Stream::Kind::LegacyPost ? m_legacyEndpoint.toString() : m_config.url.toString();
     const bool ok2xx = netError == QNetworkReply::NoError && status >= 200 && status < 300;
 
     switch (s.kind) {
@@ -372,8 +400,10 @@ void HttpTransport::onFinished(QNetworkReply *reply)
             if (s.isInitialize && m_sessionId.isEmpty())
                 m_sessionId = QString::fromUtf8(reply->rawHeader("Mcp-Session-Id"));
             const QByteArray start = s.body.trimmed().left(1);
-            const bool json = reply->header(QNetworkRequest::ContentTypeHeader).toString().contains("json"_L1, Qt::CaseInsensitive)
-                || start == "{" || start == "[";
+            const bool json = reply->header(QNetworkRequest::ContentTypeHeader)
+                                  .toString()
+                                  .contains("json"_L1, Qt::CaseInsensitive) ||
+                              start == "{" || start == "[";
             if (!s.isSse && !json && !s.requestId.isUndefined()) {
                 // HTML where JSON belongs (a login page, a proxy, the wrong URL): one error
                 // with the content type and the first bytes, not the page as a frame.
@@ -391,17 +421,22 @@ void HttpTransport::onFinished(QNetworkReply *reply)
                 if (!s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
                     resume(s, s.sse.retryMs().value_or(0));
                 } else {
-                    failRequest(s, Error::transport(u"the server ended the SSE stream of request %1 before answering it"_s
-                                                        .arg(QString::fromUtf8(QJsonDocument(QJsonObject{{"id"_L1, s.requestId}}).toJson(QJsonDocument::Compact))),
-                                                    Error::Condition::Closed));
+                    failRequest(
+                        s,
+                        Error::transport(
+                            u"the server ended the SSE stream of request %1 before answering it"_s
+                                .arg(QString::fromUtf8(
+                                    QJsonDocument(QJsonObject{{"id"_L1, s.requestId}})
+                                        .toJson(QJsonDocument::Compact))),
+                            Error::Condition::Closed));
                 }
             }
             return;
         }
         if (status == 0 || (status >= 200 && status < 300)) {
             // No HTTP answer at all (refused, reset), or a 2xx stream that broke midway.
-            if (s.isSse && !s.requestId.isUndefined() && !s.answered && !s.sse.lastEventId().isEmpty()
-                && s.resumes < MaxResumes) {
+            if (s.isSse && !s.requestId.isUndefined() && !s.answered &&
+                !s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
                 resume(s, s.sse.retryMs().value_or(0)); // a disconnect is not a cancellation
                 return;
             }
@@ -409,16 +444,18 @@ void HttpTransport::onFinished(QNetworkReply *reply)
             // connection died under the request.
             // Qt is not allowed to re-send (OneShotBody), so a refused connection is the first
             // connection attempt for this request: the request was never written.
-            const bool refused = netError == QNetworkReply::ConnectionRefusedError
-                || netError == QNetworkReply::HostNotFoundError;
+            const bool refused = netError == QNetworkReply::ConnectionRefusedError ||
+                                 netError == QNetworkReply::HostNotFoundError;
             const bool neverConnected = refused || netError == QNetworkReply::TimeoutError;
-            const QString why = netError == QNetworkReply::ContentReSendError
-                ? u"the connection closed after the request was sent, before any answer"_s
-                : reply->errorString();
-            Error e = Error::transport(u"POST %1 failed: %2"_s.arg(where, why),
-                                       refused && !s.decided ? Error::Condition::Refused
-                                       : neverConnected && !s.decided ? Error::Condition::NotConnected
-                                                                      : Error::Condition::Closed);
+            const QString why =
+                netError == QNetworkReply::ContentReSendError
+                    ? u"the connection closed after the request was sent, before any answer"_s
+                    : reply->errorString();
+            Error e =
+                Error::transport(u"POST %1 failed: %2"_s.arg(where, why),
+                                 refused && !s.decided          ? Error::Condition::Refused
+                                 : neverConnected && !s.decided ? Error::Condition::NotConnected
+                                                                : Error::Condition::Closed);
             e.setSessionId(s.sessionIdSent);
             failRequest(s, e);
             return;
@@ -426,15 +463,20 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         if (s.kind == Stream::Kind::Resume) {
             // The request was sent and its stream broke; the resumption being refused says
             // nothing about whether the request ran.
-            Error e = Error::transport(u"the stream of a request broke and could not be resumed"_s, Error::Condition::Closed);
+            Error e = Error::transport(u"the stream of a request broke and could not be resumed"_s,
+                                       Error::Condition::Closed);
             e.setCause(httpError(u"GET %1 (resume)"_s.arg(where), status, s.body, s.sessionIdSent));
             failRequest(s, e);
             return;
         }
-        const Error e = httpError(u"POST %1"_s.arg(where), status, s.body, s.sessionIdSent, reply->rawHeader("Retry-After"));
-        if (s.isInitialize && m_mode == Mode::Streamable && (status == 400 || status == 404 || status == 405)) {
+        const Error e = httpError(u"POST %1"_s.arg(where), status, s.body, s.sessionIdSent,
+                                  reply->rawHeader("Retry-After"));
+        if (s.isInitialize && m_mode == Mode::Streamable &&
+            (status == 400 || status == 404 || status == 405)) {
             m_streamableError = e;
-            startLegacy(u"POST initialize answered HTTP %1, so the legacy HTTP+SSE transport was tried"_s.arg(status));
+            startLegacy(
+                u"POST initialize answered HTTP %1, so the legacy HTTP+SSE transport was tried"_s
+                    .arg(status));
             m_legacyQueue.prepend(s.frame);
             return;
         }
@@ -445,7 +487,8 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         if (m_getWasOpen && (status == 400 || status == 404) && !s.sessionIdSent.isEmpty()) {
             // The stream worked for this session and is now refused: the session is gone.
             m_getState = u"refused (HTTP %1)"_s.arg(status);
-            Q_EMIT connectionLost(httpError(u"GET %1"_s.arg(m_config.url.toString()), status, s.body, s.sessionIdSent));
+            Q_EMIT connectionLost(httpError(u"GET %1"_s.arg(m_config.url.toString()), status,
+                                            s.body, s.sessionIdSent));
             return;
         }
         if (status == 404 || status == 405) {
@@ -460,9 +503,11 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         }
         // Ended or dropped: reopen after the server's retry delay (with backoff on failures).
         ++m_getFailures;
-        const int delay = s.sse.retryMs().value_or(std::min(DefaultRetryMs << std::min(m_getFailures - 1, 5), 30'000));
+        const int delay = s.sse.retryMs().value_or(
+            std::min(DefaultRetryMs << std::min(m_getFailures - 1, 5), 30'000));
         m_getState = u"reconnecting"_s;
-        Q_EMIT lifecycleEvent(u"get-stream-closed"_s, {{"reconnect_in_ms"_L1, delay}, {"error"_L1, reply->errorString()}});
+        Q_EMIT lifecycleEvent(u"get-stream-closed"_s,
+                              {{"reconnect_in_ms"_L1, delay}, {"error"_L1, reply->errorString()}});
         QTimer::singleShot(delay, this, [this] {
             if (isOpen())
                 openGetStream();
@@ -470,18 +515,21 @@ void HttpTransport::onFinished(QNetworkReply *reply)
         return;
     }
     case Stream::Kind::LegacyGet: {
-        Error e = ok2xx ? Error::transport(u"the legacy SSE stream %1 ended"_s.arg(where), Error::Condition::Closed)
-                        : status ? httpError(u"GET %1"_s.arg(where), status, s.body, QString())
-                                 : Error::transport(u"GET %1 failed: %2"_s.arg(where, reply->errorString()),
-                                                    Error::Condition::Closed);
+        Error e = ok2xx ? Error::transport(u"the legacy SSE stream %1 ended"_s.arg(where),
+                                           Error::Condition::Closed)
+                  : status
+                      ? httpError(u"GET %1"_s.arg(where), status, s.body, QString())
+                      : Error::transport(u"GET %1 failed: %2"_s.arg(where, reply->errorString()),
+                                         Error::Condition::Closed);
         legacyFailed(e);
         return;
     }
     case Stream::Kind::LegacyPost: {
         if (ok2xx)
             return;
-        failRequest(s, status ? httpError(u"POST %1"_s.arg(where), status, s.body, QString())
-                              : Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString())));
+        failRequest(
+            s, status ? httpError(u"POST %1"_s.arg(where), status, s.body, QString())
+                      : Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString())));
         return;
     }
     case Stream::Kind::Delete:
@@ -492,16 +540,18 @@ void HttpTransport::onFinished(QNetworkReply *reply)
 
 bool HttpTransport::sameOrigin(const QUrl &a, const QUrl &b)
 {
-    return a.scheme().compare(b.scheme(), Qt::CaseInsensitive) == 0
-        && a.host().compare(b.host(), Qt::CaseInsensitive) == 0
-        && a.port(a.scheme() == "https"_L1 ? 443 : 80) == b.port(b.scheme() == "https"_L1 ? 443 : 80);
+    return a.scheme().compare(b.scheme(), Qt::CaseInsensitive) == 0 &&
+           a.host().compare(b.host(), Qt::CaseInsensitive) == 0 &&
+           a.port(a.scheme() == "https"_L1 ? 443 : 80) ==
+               b.port(b.scheme() == "https"_L1 ? 443 : 80);
 }
 
 void HttpTransport::legacyFailed(Error e)
 {
     if (m_legacyEndpoint.isEmpty() && m_streamableError.isError()) {
         // Neither transport works: say why for both.
-        Error both = Error::transport(u"%1; the legacy SSE fallback failed too: %2"_s.arg(m_streamableError.message(), e.message()));
+        Error both = Error::transport(u"%1; the legacy SSE fallback failed too: %2"_s.arg(
+            m_streamableError.message(), e.message()));
         both.setHttpStatus(m_streamableError.httpStatus().value_or(0));
         both.setCause(e);
         both.addChild(m_streamableError);
@@ -518,7 +568,9 @@ void HttpTransport::resume(const Stream &dropped, int delayMs)
     s.resumes = dropped.resumes + 1;
     s.sessionIdSent = m_sessionId;
     const QString lastId = dropped.sse.lastEventId();
-    Q_EMIT lifecycleEvent(u"stream-resume"_s, {{"id"_L1, dropped.requestId}, {"last_event_id"_L1, lastId}, {"delay_ms"_L1, delayMs}});
+    Q_EMIT lifecycleEvent(
+        u"stream-resume"_s,
+        {{"id"_L1, dropped.requestId}, {"last_event_id"_L1, lastId}, {"delay_ms"_L1, delayMs}});
     QTimer::singleShot(delayMs, this, [this, s, lastId]() mutable {
         if (!isOpen())
             return;
@@ -562,7 +614,8 @@ void HttpTransport::legacyPost(const QByteArray &frame)
     r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     for (const auto &[name, value] : m_config.headers)
         r.setRawHeader(name, value);
-    r.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute, PooledConnectionIdleSeconds);
+    r.setAttribute(QNetworkRequest::ConnectionCacheExpiryTimeoutSecondsAttribute,
+                   PooledConnectionIdleSeconds);
     r.setTransferTimeout(30'000);
     track(postOnce(m_nam, r, frame), std::move(s));
 }
@@ -570,7 +623,8 @@ void HttpTransport::legacyPost(const QByteArray &frame)
 void HttpTransport::abandon(const QJsonValue &id)
 {
     for (auto it = m_streams.begin(); it != m_streams.end(); ++it) {
-        if ((it->kind == Stream::Kind::Post || it->kind == Stream::Kind::Resume) && it->requestId == id) {
+        if ((it->kind == Stream::Kind::Post || it->kind == Stream::Kind::Resume) &&
+            it->requestId == id) {
             it->abandoned = true;
             it.key()->abort();
             return;
@@ -593,13 +647,15 @@ Error HttpTransport::injectFault(const Fault &fault)
     }
     case Fault::Kind::CorruptSessionId:
         if (m_mode != Mode::Streamable || m_sessionId.isEmpty())
-            return Error::protocol(u"corrupt-session-id needs a Streamable HTTP session with an id"_s);
+            return Error::protocol(
+                u"corrupt-session-id needs a Streamable HTTP session with an id"_s);
         m_sessionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
         Q_EMIT lifecycleEvent(u"fault-corrupt-session-id"_s, {});
         return {};
     case Fault::Kind::DropConnection: {
         const QList<QNetworkReply *> replies = m_streams.keys();
-        Q_EMIT lifecycleEvent(u"fault-drop-connection"_s, {{"open_streams"_L1, int(replies.size())}});
+        Q_EMIT lifecycleEvent(u"fault-drop-connection"_s,
+                              {{"open_streams"_L1, int(replies.size())}});
         for (QNetworkReply *r : replies)
             if (m_streams.contains(r))
                 r->abort();
@@ -681,13 +737,15 @@ bool HttpTransport::drain()
     const QList<QNetworkReply *> replies = m_streams.keys();
     for (QNetworkReply *r : replies) {
         auto it = m_streams.find(r);
-        if (it == m_streams.end() || it->kind == Stream::Kind::Post || it->kind == Stream::Kind::Resume)
+        if (it == m_streams.end() || it->kind == Stream::Kind::Post ||
+            it->kind == Stream::Kind::Resume)
             continue;
         it->abandoned = true;
         r->abort();
     }
-    Q_EMIT lifecycleEvent(u"draining"_s, {{"requests_in_flight"_L1, int(m_streams.size())},
-                                          {"delete"_L1, u"not sent: the session is being replaced"_s}});
+    Q_EMIT lifecycleEvent(u"draining"_s,
+                          {{"requests_in_flight"_L1, int(m_streams.size())},
+                           {"delete"_L1, u"not sent: the session is being replaced"_s}});
     // A server that never answers must not keep this transport forever; the requests' own
     // timeouts fail them in the session long before.
     QTimer::singleShot(m_config.maxRequestTotalMs, this, [this] {
@@ -718,7 +776,8 @@ void HttpTransport::abort()
         m_streams[r].abandoned = true;
         r->abort();
     }
-    Q_EMIT lifecycleEvent(u"torn-down"_s, {{"delete"_L1, u"not sent: the session is being replaced"_s}});
+    Q_EMIT lifecycleEvent(u"torn-down"_s,
+                          {{"delete"_L1, u"not sent: the session is being replaced"_s}});
     finish(Error());
 }
 

@@ -59,15 +59,29 @@ private:
     // 200 characters, so one line says what the URL really serves.
     static bool sameOrigin(const QUrl &a, const QUrl &b);
     void legacyFailed(Error e);
-    static Error notAnAnswer(const QString &what, int status, QNetworkReply *reply, const QByteArray &body);
-    enum class Mode { Streamable, Legacy };
+    static Error notAnAnswer(const QString &what, int status, QNetworkReply *reply,
+                             const QByteArray &body);
+    enum class Mode
+    {
+        Streamable,
+        Legacy
+    };
     struct Stream
     {
-        enum class Kind { Post, Get, Resume, LegacyGet, LegacyPost, Delete, ExpireDelete } kind = Kind::Post;
-        QJsonValue requestId;    // the request this stream answers (Post of a request, Resume)
+        enum class Kind
+        {
+            Post,
+            Get,
+            Resume,
+            LegacyGet,
+            LegacyPost,
+            Delete,
+            ExpireDelete
+        } kind = Kind::Post;
+        QJsonValue requestId; // the request this stream answers (Post of a request, Resume)
         bool isInitialize = false;
         bool isInitialized = false; // the notifications/initialized POST
-        QByteArray frame;        // what was POSTed (resent on fallback)
+        QByteArray frame;           // what was POSTed (resent on fallback)
         QString sessionIdSent;
         bool decided = false;
         bool isSse = false;
@@ -111,8 +125,9 @@ private:
     QString m_deleteOutcome;
     QTimer *m_deleteTimer = nullptr;
     int m_injectStatus = 0;
-    bool m_expireInFlight = false;   // fault expire-session: its DELETE is under way
-    QList<QByteArray> m_heldFrames;  // sent after that DELETE, so they meet the expiry  // fault http-status: answer the next request with it locally
+    bool m_expireInFlight = false;  // fault expire-session: its DELETE is under way
+    QList<QByteArray> m_heldFrames; // sent after that DELETE, so they meet the expiry  // fault
+                                    // http-status: answer the next request with it locally
     bool m_getWasOpen = false;
     bool m_open = false;
     bool m_closing = false;

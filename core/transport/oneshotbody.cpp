@@ -5,7 +5,8 @@
 
 namespace Sonde {
 
-OneShotBody::OneShotBody(QByteArray data, QObject *parent) : QIODevice(parent), m_data(std::move(data))
+OneShotBody::OneShotBody(QByteArray data, QObject *parent)
+    : QIODevice(parent), m_data(std::move(data))
 {
     open(QIODevice::ReadOnly);
 }

@@ -30,7 +30,8 @@ StdioTransport::StdioTransport(const ServerConfig &config, const Clock &clock, Q
 
 StdioTransport::~StdioTransport()
 {
-    if (m_process && m_process->state() != QProcess::NotRunning && QThread::currentThread()->loopLevel() == 0) {
+    if (m_process && m_process->state() != QProcess::NotRunning &&
+        QThread::currentThread()->loopLevel() == 0) {
         // The engine's thread is ending (no event loop will run again): nobody else is served
         // here any more, and a detached process would never be reaped. SIGKILL is reaped in
         // microseconds.
@@ -81,7 +82,8 @@ void StdioTransport::open()
     });
 #endif
 
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &StdioTransport::onReadyReadStdout);
+    connect(m_process, &QProcess::readyReadStandardOutput, this,
+            &StdioTransport::onReadyReadStdout);
     connect(m_process, &QProcess::readyReadStandardError, this, &StdioTransport::onReadyReadStderr);
     connect(m_process, &QProcess::finished, this, &StdioTransport::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &StdioTransport::onErrorOccurred);
@@ -118,8 +120,9 @@ void StdioTransport::send(const QByteArray &frame)
         // session's own bookkeeping): commands queued after this one must find the child gone
         // rather than write into a pipe nobody reads. Posted, not a timer: posted events keep
         // their order, so no command can come in between.
-        QMetaObject::invokeMethod(this, [this] { declareKilled(u"right after a request was written"_s); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this] { declareKilled(u"right after a request was written"_s); },
+            Qt::QueuedConnection);
     }
 }
 
@@ -128,7 +131,8 @@ Error StdioTransport::injectFault(const Fault &fault)
     switch (fault.kind) {
     case Fault::Kind::KillProcess:
         if (!isOpen())
-            return Error::transport(u"no server process is running"_s, Error::Condition::NotConnected);
+            return Error::transport(u"no server process is running"_s,
+                                    Error::Condition::NotConnected);
         m_process->kill();
         // Dead before the fault is answered, so that is what the next command sees (the point
         // of this fault is a child that is already gone when a call comes), without blocking
@@ -196,8 +200,11 @@ void StdioTransport::onReadyReadStdout()
         // of leaving it to time out.
         for (const QByteArray &head : heads)
             if (const std::optional<QJsonValue> id = JsonRpcMessage::leadingId(head))
-                Q_EMIT requestFailed(*id, Error::protocol(
-                    u"the answer is over the %1 frame limit (a stdout line); dropped"_s.arg(Limits::describeBytes(m_config.maxFrameBytes))));
+                Q_EMIT requestFailed(
+                    *id,
+                    Error::protocol(
+                        u"the answer is over the %1 frame limit (a stdout line); dropped"_s.arg(
+                            Limits::describeBytes(m_config.maxFrameBytes))));
     }
     for (const QByteArray &line : lines)
         Q_EMIT frameReceived(line);
@@ -237,7 +244,8 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
         finish(Error());
         return;
     }
-    finish(Error::transport(u"server process %1 %2"_s.arg(m_pid).arg(how), Error::Condition::Closed));
+    finish(
+        Error::transport(u"server process %1 %2"_s.arg(m_pid).arg(how), Error::Condition::Closed));
 }
 
 void StdioTransport::declareKilled(const QString &when)
@@ -251,16 +259,18 @@ void StdioTransport::declareKilled(const QString &when)
     onReadyReadStderr();
     m_endedMs = m_clock.nowMs();
     m_exitSignal = 9;
-    finish(Error::transport(u"server process %1 was killed by signal 9 (fault kill-process)"_s.arg(m_pid),
-                            Error::Condition::Closed));
+    finish(Error::transport(
+        u"server process %1 was killed by signal 9 (fault kill-process)"_s.arg(m_pid),
+        Error::Condition::Closed));
 }
 
 void StdioTransport::onErrorOccurred(QProcess::ProcessError error)
 {
     if (error == QProcess::FailedToStart) {
         m_endedMs = m_clock.nowMs();
-        finish(Error::transport(u"cannot start \"%1\": %2"_s.arg(m_config.program, m_process->errorString()),
-                                Error::Condition::NotStarted));
+        finish(Error::transport(
+            u"cannot start \"%1\": %2"_s.arg(m_config.program, m_process->errorString()),
+            Error::Condition::NotStarted));
     } else if (error == QProcess::WriteError && !m_closing) {
         qCDebug(lcTransport) << "write error" << m_process->errorString();
         // The exit that follows reports the failure; a broken pipe alone is not the end.

@@ -58,7 +58,13 @@ private:
     bool m_closing = false;
     bool m_killOnNextRequest = false;
     bool m_finished = false;
-    enum class ShutdownStage { None, StdinClosed, Terminated, Killed } m_stage = ShutdownStage::None;
+    enum class ShutdownStage
+    {
+        None,
+        StdinClosed,
+        Terminated,
+        Killed
+    } m_stage = ShutdownStage::None;
 };
 
 } // namespace Sonde

@@ -24,7 +24,10 @@ public:
     }
     void stop() override { m_timer->stop(); }
     bool isActive() const override { return m_timer->isActive(); }
-    qint64 remainingMs() const override { return m_timer->isActive() ? m_timer->remainingTime() : -1; }
+    qint64 remainingMs() const override
+    {
+        return m_timer->isActive() ? m_timer->remainingTime() : -1;
+    }
 
 private:
     QTimer *m_timer;
@@ -43,7 +46,10 @@ public:
     }
     void stop() override { m_active = false; }
     bool isActive() const override { return m_active; }
-    qint64 remainingMs() const override { return m_active ? std::max<qint64>(0, m_deadline - m_clock.nowMs()) : -1; }
+    qint64 remainingMs() const override
+    {
+        return m_active ? std::max<qint64>(0, m_deadline - m_clock.nowMs()) : -1;
+    }
 
     const ManualClock &m_clock;
     qint64 m_deadline = 0;
@@ -95,7 +101,8 @@ void ManualClock::advance(qint64 ms)
         // time it was due at, as on a real clock.
         ManualTimer *due = nullptr;
         for (const QPointer<ManualTimer> &t : std::as_const(m_timers))
-            if (t && t->m_active && t->m_deadline <= target && (!due || t->m_deadline < due->m_deadline))
+            if (t && t->m_active && t->m_deadline <= target &&
+                (!due || t->m_deadline < due->m_deadline))
                 due = t;
         if (!due)
             break;

@@ -15,7 +15,8 @@ namespace Sonde {
 // signals cannot block the handler, and close-on-exec so server processes do not inherit it.
 static int s_pipe[2] = {-1, -1};
 static std::atomic<int> s_seen{0};
-static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free counter");
+static_assert(std::atomic<int>::is_always_lock_free,
+              "the signal handler needs a lock-free counter");
 
 static void onSignal(int signo)
 {

@@ -21,7 +21,8 @@ public:
     explicit SignalWatcher(QObject *parent = nullptr);
     ~SignalWatcher() override;
 
-    // The conventional exit status after being stopped by `signo` (130 for SIGINT, 143 for SIGTERM).
+    // The conventional exit status after being stopped by `signo` (130 for SIGINT, 143 for
+    // SIGTERM).
     static int exitCodeFor(int signo) { return 128 + signo; }
 
 Q_SIGNALS:

@@ -46,7 +46,10 @@ struct Options
     double seconds = 10.0;
 };
 
-QString mib(double v) { return QString::number(v, 'f', 1) + u" MiB"_s; }
+QString mib(double v)
+{
+    return QString::number(v, 'f', 1) + u" MiB"_s;
+}
 
 // Runs the event loop until `done` holds (polled every 10 ms) or the time is up. The GUI
 // thread is the one being measured, so the harness waits in its event loop rather than
@@ -97,7 +100,10 @@ public:
     const std::vector<double> &gapsMs() const { return m_gapsMs; }
     double longestStallMs() const
     {
-        return m_gapsMs.empty() ? 0 : std::max(0.0, *std::max_element(m_gapsMs.begin(), m_gapsMs.end()) - ProbeIntervalMs);
+        return m_gapsMs.empty()
+                   ? 0
+                   : std::max(0.0, *std::max_element(m_gapsMs.begin(), m_gapsMs.end()) -
+                                       ProbeIntervalMs);
     }
 
 private:
@@ -115,10 +121,11 @@ public:
     FloodCounter(Sonde::TranscriptStore *store, qint64 expected)
         : m_store(store), m_seen(size_t(std::max<qint64>(expected, 0)), false)
     {
-        QObject::connect(store, &Sonde::TranscriptStore::rowsAppended, store, [this](int first, int last) {
-            for (int row = first; row <= last; ++row)
-                count(m_store->event(row));
-        });
+        QObject::connect(store, &Sonde::TranscriptStore::rowsAppended, store,
+                         [this](int first, int last) {
+                             for (int row = first; row <= last; ++row)
+                                 count(m_store->event(row));
+                         });
     }
     qint64 received() const { return m_received; }
     qint64 distinct() const { return m_distinct; }
@@ -134,7 +141,8 @@ public:
 private:
     static bool isFlood(const Sonde::TranscriptEvent &e)
     {
-        return e.direction == Sonde::TranscriptEvent::Direction::Incoming && e.raw.contains("\"logger\":\"flood\"");
+        return e.direction == Sonde::TranscriptEvent::Direction::Incoming &&
+               e.raw.contains("\"logger\":\"flood\"");
     }
     void count(const Sonde::TranscriptEvent &e)
     {
@@ -165,7 +173,8 @@ private:
 // HOME, and its demo server is a separate process whose memory is not counted here.
 void measureSonde(const QString &sonde)
 {
-    out(u"Idle memory of the real sonde binary: "_s + sonde + u" --no-saved-workspace (offscreen)"_s);
+    out(u"Idle memory of the real sonde binary: "_s + sonde +
+        u" --no-saved-workspace (offscreen)"_s);
     QTemporaryDir home;
     if (!home.isValid())
         fail(2, u"cannot create a temporary directory for sonde's HOME"_s);
@@ -206,11 +215,16 @@ void measureSonde(const QString &sonde)
         p.waitForFinished();
     }
     if (!alive || rss < 0)
-        fail(2, u"sonde exited or could not be read within %1 ms (exit code %2)"_s.arg(SondeSettleMs).arg(p.exitCode()));
+        fail(2,
+             u"sonde exited or could not be read within %1 ms (exit code %2)"_s.arg(SondeSettleMs)
+                 .arg(p.exitCode()));
     out(u"  VmRSS %1 s after start: %2 (sonde alone; its child processes, pids: %3, not counted)"_s
             .arg(SondeSettleMs / 1000)
-            .arg(mib(rss), !known ? u"unknown"_s : kids.isEmpty() ? u"none"_s : kids.join(u' ')));
-    out(u"  goal: idle memory of sonde connected to one server under 40 MiB RSS: "_s + verdict(rss < IdleGoalMiB));
+            .arg(mib(rss), !known           ? u"unknown"_s
+                           : kids.isEmpty() ? u"none"_s
+                                            : kids.join(u' ')));
+    out(u"  goal: idle memory of sonde connected to one server under 40 MiB RSS: "_s +
+        verdict(rss < IdleGoalMiB));
     out(QString());
 }
 
@@ -218,27 +232,34 @@ Options parseOptions(const QStringList &args)
 {
     Options o;
     OptionReader r(args);
-    r.read(u"usage: sonde-bench-gui [--rate N] [--seconds S]\n"
-           "  Opens Sonde's window, connects the demo server over stdio, shows the Transcript tab and\n"
-           "  calls the demo server's flood tool (N notifications/message per second for S seconds;\n"
-           "  defaults 10000 and 10). Reports the GUI thread's longest stall, whether every notification\n"
-           "  reached the transcript, and idle memory (this process, then the real sonde binary).\n"
-           "  Needs no display: run it with QT_QPA_PLATFORM=offscreen."_s,
-           [&](const QString &a) {
-        bool ok = false;
-        if (a == "--rate"_L1) {
-            o.rate = r.value().toInt(&ok);
-            if (!ok || o.rate < 1 || o.rate > 100'000)
-                fail(2, u"--rate wants notifications per second, 1 to 100000 (the demo server's cap)"_s);
-        } else if (a == "--seconds"_L1) {
-            o.seconds = r.value().toDouble(&ok);
-            if (!ok || o.seconds <= 0 || o.seconds > 60)
-                fail(2, u"--seconds wants a duration above 0 and at most 60 (the demo server's cap)"_s);
-        } else {
-            return false;
-        }
-        return true;
-    });
+    r.read(
+        u"usage: sonde-bench-gui [--rate N] [--seconds S]\n"
+        "  Opens Sonde's window, connects the demo server over stdio, shows the Transcript tab "
+        "and\n"
+        "  calls the demo server's flood tool (N notifications/message per second for S seconds;\n"
+        "  defaults 10000 and 10). Reports the GUI thread's longest stall, whether every "
+        "notification\n"
+        "  reached the transcript, and idle memory (this process, then the real sonde binary).\n"
+        "  Needs no display: run it with QT_QPA_PLATFORM=offscreen."_s,
+        [&](const QString &a) {
+            bool ok = false;
+            if (a == "--rate"_L1) {
+                o.rate = r.value().toInt(&ok);
+                if (!ok || o.rate < 1 || o.rate > 100'000)
+                    fail(
+                        2,
+                        u"--rate wants notifications per second, 1 to 100000 (the demo server's cap)"_s);
+            } else if (a == "--seconds"_L1) {
+                o.seconds = r.value().toDouble(&ok);
+                if (!ok || o.seconds <= 0 || o.seconds > 60)
+                    fail(
+                        2,
+                        u"--seconds wants a duration above 0 and at most 60 (the demo server's cap)"_s);
+            } else {
+                return false;
+            }
+            return true;
+        });
     return o;
 }
 
@@ -254,8 +275,9 @@ int runBenchmark(const Options &o)
 
     out(u"platform:    "_s + QGuiApplication::platformName());
     out(u"demo server: "_s + demo);
-    out(u"flood:       %1 notifications/s for %2 s = %3 notifications/message"_s
-            .arg(o.rate).arg(o.seconds).arg(expected));
+    out(u"flood:       %1 notifications/s for %2 s = %3 notifications/message"_s.arg(o.rate)
+            .arg(o.seconds)
+            .arg(expected));
     out(QString());
 
     // The real binary first, while this process is still small and the machine quiet.
@@ -271,7 +293,8 @@ int runBenchmark(const Options &o)
 
     auto snapshotState = [&] {
         const int row = window.serverStore()->indexOf(ServerName);
-        return row < 0 ? Sonde::SessionSnapshot::State{} : window.serverStore()->snapshot(row).state;
+        return row < 0 ? Sonde::SessionSnapshot::State{}
+                       : window.serverStore()->snapshot(row).state;
     };
     // The window fetches the tool list itself once the session is ready; its last page (the
     // one without nextCursor) in the transcript means the window is done connecting.
@@ -279,24 +302,29 @@ int runBenchmark(const Options &o)
     auto toolListDone = [&] {
         for (int row = store->size() - 1; row >= 0; --row) {
             const Sonde::TranscriptStore::Entry &e = store->entry(row);
-            if (e.isResponse && e.pairedRow >= 0 && store->entry(e.pairedRow).method == "tools/list"_L1
-                && !store->event(row).raw.contains("\"nextCursor\""))
+            if (e.isResponse && e.pairedRow >= 0 &&
+                store->entry(e.pairedRow).method == "tools/list"_L1 &&
+                !store->event(row).raw.contains("\"nextCursor\""))
                 return true;
         }
         return false;
     };
     QElapsedTimer connectClock;
     connectClock.start();
-    const bool ready = spinUntil([&] {
-        const auto state = snapshotState();
-        return state == Sonde::SessionSnapshot::State::Failed
-            || (state == Sonde::SessionSnapshot::State::Ready && toolListDone());
-    }, SetupTimeoutMs);
+    const bool ready = spinUntil(
+        [&] {
+            const auto state = snapshotState();
+            return state == Sonde::SessionSnapshot::State::Failed ||
+                   (state == Sonde::SessionSnapshot::State::Ready && toolListDone());
+        },
+        SetupTimeoutMs);
     if (!ready || snapshotState() != Sonde::SessionSnapshot::State::Ready) {
         const int row = window.serverStore()->indexOf(ServerName);
-        fail(2, u"the demo server session did not become ready with its tool list within %1 ms: %2"_s
-                    .arg(SetupTimeoutMs)
-                    .arg(row < 0 ? u"no such server"_s : window.serverStore()->snapshot(row).lastError.message()));
+        fail(2,
+             u"the demo server session did not become ready with its tool list within %1 ms: %2"_s
+                 .arg(SetupTimeoutMs)
+                 .arg(row < 0 ? u"no such server"_s
+                              : window.serverStore()->snapshot(row).lastError.message()));
     }
     const qint64 connectMs = connectClock.elapsed();
     spinFor(IdleSettleMs);
@@ -305,8 +333,10 @@ int runBenchmark(const Options &o)
     out(u"In-process: MainWindow + CoreHost in this process (the GUI plus the bench harness in one"
         " process, close to sonde itself)"_s);
     out(u"  connected (session ready, tool list in the transcript) in %1 ms"_s.arg(connectMs));
-    out(u"  idle VmRSS %1 s after connecting, before the flood: %2"_s.arg(IdleSettleMs / 1000).arg(mib(idleRss)));
-    out(u"  goal: idle memory of sonde connected to one server under 40 MiB RSS: "_s + verdict(idleRss < IdleGoalMiB));
+    out(u"  idle VmRSS %1 s after connecting, before the flood: %2"_s.arg(IdleSettleMs / 1000)
+            .arg(mib(idleRss)));
+    out(u"  goal: idle memory of sonde connected to one server under 40 MiB RSS: "_s +
+        verdict(idleRss < IdleGoalMiB));
     out(QString());
 
     // The worst case: the transcript table is on screen and repaints as rows arrive.
@@ -318,21 +348,23 @@ int runBenchmark(const Options &o)
     Sonde::CallOutcome outcome;
     bool finished = false;
     quint64 ticket = 0;
-    QObject::connect(&host, &Sonde::CoreHost::callFinished, &host, [&](const Sonde::CallOutcome &r) {
-        if (r.ticket == ticket) {
-            outcome = r;
-            finished = true;
-        }
-    });
+    QObject::connect(&host, &Sonde::CoreHost::callFinished, &host,
+                     [&](const Sonde::CallOutcome &r) {
+                         if (r.ticket == ticket) {
+                             outcome = r;
+                             finished = true;
+                         }
+                     });
     // Log notifications do not extend a request's timeout, so the call's own covers the flood.
     const int callTimeoutMs = int(o.seconds * 1000) + 60'000;
     QElapsedTimer floodClock;
     probe.start();
     floodClock.start();
-    ticket = host.call(ServerName, u"tools/call"_s,
-                       {{"name"_L1, "flood"_L1},
-                        {"arguments"_L1, QJsonObject{{"rate"_L1, o.rate}, {"seconds"_L1, o.seconds}}}},
-                       callTimeoutMs);
+    ticket =
+        host.call(ServerName, u"tools/call"_s,
+                  {{"name"_L1, "flood"_L1},
+                   {"arguments"_L1, QJsonObject{{"rate"_L1, o.rate}, {"seconds"_L1, o.seconds}}}},
+                  callTimeoutMs);
     spinUntil([&] { return finished; }, callTimeoutMs + 10'000);
     const qint64 answerMs = floodClock.elapsed();
     // The engine flushes the transcript before it reports the answer, so everything should be
@@ -344,26 +376,40 @@ int runBenchmark(const Options &o)
     const double afterRss = selfMiB("VmRSS");
 
     out(u"Flood with the Transcript tab showing (probe: a %1 ms timer on the GUI thread, %2 ticks)"_s
-            .arg(ProbeIntervalMs).arg(probe.gapsMs().size()));
+            .arg(ProbeIntervalMs)
+            .arg(probe.gapsMs().size()));
     if (!finished)
         out(u"  flood call: no answer within %1 ms"_s.arg(callTimeoutMs + 10'000));
     else if (!outcome.ok())
         out(u"  flood call failed after %1 ms: %2"_s.arg(answerMs).arg(outcome.error.message()));
     else
         out(u"  flood call answered after %1 ms: \"%2\""_s.arg(answerMs).arg(
-                outcome.result.toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1).toString()));
+            outcome.result.toObject()
+                .value("content"_L1)
+                .toArray()
+                .at(0)
+                .toObject()
+                .value("text"_L1)
+                .toString()));
     out(u"  probe ran %1 ms (from the call to the last notification counted)"_s.arg(drainedMs));
     const double stall = probe.longestStallMs();
     out(u"  longest stall: %1 ms (largest gap minus the %2 ms interval); p99 gap %3 ms, p50 gap %4 ms"_s
-            .arg(stall, 0, 'f', 1).arg(ProbeIntervalMs)
-            .arg(percentile(probe.gapsMs(), 99), 0, 'f', 1).arg(percentile(probe.gapsMs(), 50), 0, 'f', 1));
+            .arg(stall, 0, 'f', 1)
+            .arg(ProbeIntervalMs)
+            .arg(percentile(probe.gapsMs(), 99), 0, 'f', 1)
+            .arg(percentile(probe.gapsMs(), 50), 0, 'f', 1));
     out(u"  goal: longest stall under 50 ms: "_s + verdict(stall < StallGoalMs));
     out(u"  notifications seen/expected: %1/%2 (distinct indices %3; still held by the store, capacity %4: %5)"_s
-            .arg(counter.received()).arg(expected).arg(counter.distinct()).arg(store->capacity()).arg(counter.retained()));
+            .arg(counter.received())
+            .arg(expected)
+            .arg(counter.distinct())
+            .arg(store->capacity())
+            .arg(counter.retained()));
     const bool complete = counter.distinct() == expected && counter.received() == expected;
     out(u"  goal: nothing missing: "_s + verdict(complete));
     out(u"  VmRSS after the flood: %1; peak (VmHWM): %2 (for information: the transcript holds %3 events)"_s
-            .arg(mib(afterRss), mib(peakRss)).arg(store->size()));
+            .arg(mib(afterRss), mib(peakRss))
+            .arg(store->size()));
 
     bool closed = false;
     QObject::connect(&host, &Sonde::CoreHost::shutdownFinished, &host, [&] { closed = true; });

@@ -7,18 +7,18 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkProxy>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QProcess>
-#include <QTimer>
 #include <QTcpSocket>
+#include <QTimer>
 #include <QUrl>
 
 #include <algorithm>
@@ -68,9 +68,12 @@ Figures sdkBaseline(const QString &endpoint, int calls)
         fail(1, u"sdk-echo.mjs failed (exit %1): %2"_s.arg(p.exitCode()).arg(err));
     const QList<QByteArray> lines = p.readAllStandardOutput().trimmed().split('\n');
     const QJsonObject o = QJsonDocument::fromJson(lines.last()).object();
-    if (!o.value("p50_us"_L1).isDouble() || !o.value("p99_us"_L1).isDouble() || !o.value("mean_us"_L1).isDouble())
-        fail(1, u"sdk-echo.mjs printed no figures: "_s + QString::fromUtf8(lines.last()) + u' ' + err);
-    return {o.value("p50_us"_L1).toDouble(), o.value("p99_us"_L1).toDouble(), o.value("mean_us"_L1).toDouble()};
+    if (!o.value("p50_us"_L1).isDouble() || !o.value("p99_us"_L1).isDouble() ||
+        !o.value("mean_us"_L1).isDouble())
+        fail(1,
+             u"sdk-echo.mjs printed no figures: "_s + QString::fromUtf8(lines.last()) + u' ' + err);
+    return {o.value("p50_us"_L1).toDouble(), o.value("p99_us"_L1).toDouble(),
+            o.value("mean_us"_L1).toDouble()};
 }
 
 // ---- QNetworkAccessManager alone ---------------------------------------------------------
@@ -81,13 +84,17 @@ Figures sdkBaseline(const QString &endpoint, int calls)
 class NamClient
 {
 public:
-    explicit NamClient(const QString &endpoint) : m_url(endpoint) { m_nam.setProxy(QNetworkProxy::NoProxy); }
+    explicit NamClient(const QString &endpoint) : m_url(endpoint)
+    {
+        m_nam.setProxy(QNetworkProxy::NoProxy);
+    }
 
     void initialize()
     {
-        QNetworkReply *r = post(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":)"
-                                R"("2025-11-25","capabilities":{},"clientInfo":{"name":"nam","version":"1"}}})",
-                                "\"id\":0");
+        QNetworkReply *r =
+            post(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":)"
+                 R"("2025-11-25","capabilities":{},"clientInfo":{"name":"nam","version":"1"}}})",
+                 "\"id\":0");
         m_sessionId = r->rawHeader("Mcp-Session-Id");
         delete r;
         if (m_sessionId.isEmpty())
@@ -97,8 +104,9 @@ public:
 
     double echo(int id)
     {
-        const QByteArray body = R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id)
-            + R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})";
+        const QByteArray body =
+            R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id) +
+            R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})";
         const QByteArray marker = "\"id\":" + QByteArray::number(id);
         QElapsedTimer timer;
         timer.start();
@@ -139,7 +147,9 @@ private:
         auto check = [&] {
             received += r->readAll();
             // JSON is complete when the reply is; an SSE answer when its event has ended.
-            const bool sse = r->header(QNetworkRequest::ContentTypeHeader).toString().startsWith("text/event-stream"_L1);
+            const bool sse = r->header(QNetworkRequest::ContentTypeHeader)
+                                 .toString()
+                                 .startsWith("text/event-stream"_L1);
             const qsizetype at = marker && sse ? received.indexOf(marker) : -1;
             if (r->isFinished() || (at >= 0 && received.indexOf("\n\n", at) >= 0)) {
                 answered = true;
@@ -175,8 +185,10 @@ QByteArray curl(const QStringList &args, const char *step)
 {
     QProcess p;
     p.start(CurlPath, QStringList{u"-sS"_s, u"--fail"_s} + args);
-    if (!p.waitForFinished(IoTimeoutMs) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        fail(1, u"curl %1 failed (exit %2): %3"_s.arg(QLatin1StringView(step)).arg(p.exitCode())
+    if (!p.waitForFinished(IoTimeoutMs) || p.exitStatus() != QProcess::NormalExit ||
+        p.exitCode() != 0)
+        fail(1, u"curl %1 failed (exit %2): %3"_s.arg(QLatin1StringView(step))
+                    .arg(p.exitCode())
                     .arg(QString::fromLocal8Bit(p.readAllStandardError()).trimmed()));
     return p.readAllStandardOutput();
 }
@@ -185,14 +197,18 @@ QByteArray curl(const QStringList &args, const char *step)
 // sonde-cli performs, in the fewest requests the protocol allows.
 double curlOneShotMs(const QString &endpoint)
 {
-    const QStringList post{u"-H"_s, u"Content-Type: application/json"_s,
-                           u"-H"_s, u"Accept: application/json, text/event-stream"_s};
+    const QStringList post{u"-H"_s, u"Content-Type: application/json"_s, u"-H"_s,
+                           u"Accept: application/json, text/event-stream"_s};
     QElapsedTimer timer;
     timer.start();
-    const QByteArray init = curl(post + QStringList{
-        u"-D"_s, u"-"_s, u"-d"_s,
-        uR"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-        uR"("capabilities":{},"clientInfo":{"name":"curl","version":"1"}}})"_s, endpoint}, "initialize");
+    const QByteArray init = curl(
+        post +
+            QStringList{
+                u"-D"_s, u"-"_s, u"-d"_s,
+                uR"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+                uR"("capabilities":{},"clientInfo":{"name":"curl","version":"1"}}})"_s,
+                endpoint},
+        "initialize");
     // Header lines only, matched by name: server-everything also lists mcp-session-id in
     // Access-Control-Expose-Headers.
     QByteArray sessionId;
@@ -207,11 +223,18 @@ double curlOneShotMs(const QString &endpoint)
         fail(1, u"curl initialize: no session id or no result"_s);
     const QStringList session{u"-H"_s, u"Mcp-Session-Id: "_s + QString::fromLatin1(sessionId),
                               u"-H"_s, u"MCP-Protocol-Version: 2025-11-25"_s};
-    curl(post + session + QStringList{u"-d"_s, u"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"_s,
-                                      endpoint}, "notifications/initialized");
-    const QByteArray echo = curl(post + session + QStringList{
-        u"-d"_s, uR"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})"_s,
-        endpoint}, "tools/call");
+    curl(post + session +
+             QStringList{u"-d"_s,
+                         u"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"_s,
+                         endpoint},
+         "notifications/initialized");
+    const QByteArray echo = curl(
+        post + session +
+            QStringList{
+                u"-d"_s,
+                uR"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})"_s,
+                endpoint},
+        "tools/call");
     if (!echo.contains("Echo: hi"))
         fail(1, u"curl tools/call: unexpected answer "_s + QString::fromUtf8(echo));
     curl(session + QStringList{u"-X"_s, u"DELETE"_s, endpoint}, "DELETE");
@@ -229,7 +252,8 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     out(QString());
 
     out(u"Warm latency: %1 sequential tools/call echo per client, one session each (after %2 warm-up)"_s
-            .arg(o.calls).arg(WarmUpCalls));
+            .arg(o.calls)
+            .arg(WarmUpCalls));
     // The engine and the two floors each hold a session on the server at once and take turns
     // in blocks, so that background load drifts into all three columns alike.
     std::vector<double> eng, raw, nam;
@@ -272,24 +296,31 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     const double e50 = percentile(eng, 50), e99 = percentile(eng, 99), em = mean(eng);
     const double r50 = percentile(raw, 50), n50 = percentile(nam, 50);
     out(u"              Sonde engine  SDK client        Sonde vs SDK    QNAM alone   raw floor"_s);
-    out(u"  p50  (us)"_s + num(e50, 15) + num(sdk.p50, 12) + overhead(e50, sdk.p50) + num(n50, 14) + num(r50, 12));
-    out(u"  p99  (us)"_s + num(e99, 15) + num(sdk.p99, 12) + overhead(e99, sdk.p99) + num(percentile(nam, 99), 14)
-        + num(percentile(raw, 99), 12));
-    out(u"  mean (us)"_s + num(em, 15) + num(sdk.mean, 12) + overhead(em, sdk.mean) + num(mean(nam), 14) + num(mean(raw), 12));
+    out(u"  p50  (us)"_s + num(e50, 15) + num(sdk.p50, 12) + overhead(e50, sdk.p50) + num(n50, 14) +
+        num(r50, 12));
+    out(u"  p99  (us)"_s + num(e99, 15) + num(sdk.p99, 12) + overhead(e99, sdk.p99) +
+        num(percentile(nam, 99), 14) + num(percentile(raw, 99), 12));
+    out(u"  mean (us)"_s + num(em, 15) + num(sdk.mean, 12) + overhead(em, sdk.mean) +
+        num(mean(nam), 14) + num(mean(raw), 12));
     out(u"  QNAM alone: the same calls through a QNetworkAccessManager on this thread, no engine"_s);
     out(u"  raw floor: one blocking keep-alive socket, requests written by hand (the server's own time per call)"_s);
-    out(u"  p50 above the raw floor: Sonde "_s + QString::number(e50 - r50, 'f', 1) + u" us, of which Qt's HTTP stack "_s
-        + QString::number(n50 - r50, 'f', 1) + u" us and the engine "_s + QString::number(e50 - n50, 'f', 1) + u" us"_s);
-    out(u"  goal: warm p50 at most half of what the official Inspector's --load reports (5.8 ms here),"
-        " i.e. <= 2.9 ms: "_s + verdict(e50 <= WarmGoalUs)
-        + (r50 > WarmGoalUs   ? u" (the raw floor itself is above it on this machine)"_s
-           : n50 > WarmGoalUs ? u" (Qt's HTTP stack alone is above it on this machine)"_s
-                              : QString()));
+    out(u"  p50 above the raw floor: Sonde "_s + QString::number(e50 - r50, 'f', 1) +
+        u" us, of which Qt's HTTP stack "_s + QString::number(n50 - r50, 'f', 1) +
+        u" us and the engine "_s + QString::number(e50 - n50, 'f', 1) + u" us"_s);
+    out(u"  goal: warm p50 at most half of what the official Inspector's --load reports (5.8 ms "
+        u"here),"
+        " i.e. <= 2.9 ms: "_s +
+        verdict(e50 <= WarmGoalUs) +
+        (r50 > WarmGoalUs   ? u" (the raw floor itself is above it on this machine)"_s
+         : n50 > WarmGoalUs ? u" (Qt's HTTP stack alone is above it on this machine)"_s
+                            : QString()));
     out(QString());
 
-    out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli --url tools call echo"_s.arg(o.runs));
-    const QList<QByteArray> argvCli{QFile::encodeName(cli), "--quiet", "--url", endpoint.toUtf8(),
-                                    "tools", "call", "echo", "{\"message\":\"hi\"}"};
+    out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli --url tools call echo"_s.arg(
+        o.runs));
+    const QList<QByteArray> argvCli{
+        QFile::encodeName(cli), "--quiet", "--url", endpoint.toUtf8(), "tools", "call", "echo",
+        "{\"message\":\"hi\"}"};
     const bool haveCurl = QFileInfo(CurlPath).isExecutable();
     cliOneShot(argvCli);
     if (haveCurl)
@@ -309,15 +340,16 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
         out(u"              sonde-cli   curl x4 (script)   sonde/curl"_s);
         out(u"  median (ms)"_s + num(cMed, 11) + num(kMed, 19) + num(cMed / kMed, 12, 2) + u'x');
         out(u"  max    (ms)"_s + num(cMax, 11) + num(kMax, 19) + num(cMax / kMax, 12, 2) + u'x');
-        out(u"  goal: one-shot within 1.5x of the curl floor (median): "_s
-            + verdict(cMed <= kMed * ColdGoalRatio));
+        out(u"  goal: one-shot within 1.5x of the curl floor (median): "_s +
+            verdict(cMed <= kMed * ColdGoalRatio));
     } else {
         out(u"              sonde-cli"_s);
         out(u"  median (ms)"_s + num(cMed, 11));
         out(u"  max    (ms)"_s + num(cMax, 11));
         out(u"  curl baseline skipped: "_s + CurlPath + u" not found; goal not evaluated"_s);
     }
-    out(u"  sonde-cli peak RSS (median): %1 MiB (own VmHWM)"_s.arg(percentile(cliRss, 50), 0, 'f', 1));
+    out(u"  sonde-cli peak RSS (median): %1 MiB (own VmHWM)"_s.arg(percentile(cliRss, 50), 0, 'f',
+                                                                   1));
     out(QString());
 }
 
@@ -325,13 +357,18 @@ Options parseOptions(const QStringList &args)
 {
     Options o;
     OptionReader r(args);
-    r.read(u"usage: sonde-bench-http [--calls N] [--runs N] [--server everything|demo|both]"_s, [&](const QString &a) {
-        if (a == "--calls"_L1) o.calls = r.count();
-        else if (a == "--runs"_L1) o.runs = r.count();
-        else if (a == "--server"_L1) chooseServers(r.value(), o.everything, o.demo);
-        else return false;
-        return true;
-    });
+    r.read(u"usage: sonde-bench-http [--calls N] [--runs N] [--server everything|demo|both]"_s,
+           [&](const QString &a) {
+               if (a == "--calls"_L1)
+                   o.calls = r.count();
+               else if (a == "--runs"_L1)
+                   o.runs = r.count();
+               else if (a == "--server"_L1)
+                   chooseServers(r.value(), o.everything, o.demo);
+               else
+                   return false;
+               return true;
+           });
     // The SDK baseline runs against both servers, so it is needed whichever is chosen.
     requireNodeModule(testsDir() + u"/node_modules/@modelcontextprotocol/sdk/package.json"_s);
     if (o.everything)

@@ -119,7 +119,9 @@ public:
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         result.ms = double(endNs) / 1e6;
         result.sessionId = reply->rawHeader("Mcp-Session-Id");
-        result.sse = reply->header(QNetworkRequest::ContentTypeHeader).toString().startsWith("text/event-stream"_L1);
+        result.sse = reply->header(QNetworkRequest::ContentTypeHeader)
+                         .toString()
+                         .startsWith("text/event-stream"_L1);
         if (!reply->isFinished())
             reply->abort(); // the answer is in; the session ends with the DELETE below
         const QString error = reply->errorString();
@@ -127,8 +129,8 @@ public:
         if (timedOut)
             fail(1, u"initialize: no answer within %1 ms"_s.arg(IoTimeoutMs));
         if (status != 200 || !received.contains("\"result\"") || result.sessionId.isEmpty())
-            fail(1, u"initialize: HTTP %1, session id \"%2\", %3: %4"_s
-                        .arg(status).arg(QString::fromLatin1(result.sessionId), error, QString::fromUtf8(received)));
+            fail(1, u"initialize: HTTP %1, session id \"%2\", %3: %4"_s.arg(status).arg(
+                        QString::fromLatin1(result.sessionId), error, QString::fromUtf8(received)));
         return result;
     }
 
@@ -141,10 +143,12 @@ public:
     double bareRecovery(const QString &uri)
     {
         const QByteArray initBody = initializeBody();
-        const QByteArray readBody = QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, 2},
-                                                              {"method"_L1, "resources/read"_L1},
-                                                              {"params"_L1, QJsonObject{{"uri"_L1, uri}}}})
-                                        .toJson(QJsonDocument::Compact);
+        const QByteArray readBody =
+            QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1},
+                                      {"id"_L1, 2},
+                                      {"method"_L1, "resources/read"_L1},
+                                      {"params"_L1, QJsonObject{{"uri"_L1, uri}}}})
+                .toJson(QJsonDocument::Compact);
         QEventLoop loop;
         QElapsedTimer timer;
         qint64 endNs = -1;
@@ -195,7 +199,8 @@ public:
             delete r;
         }
         if (timedOut || !readReceived.contains("\"result\""))
-            fail(1, u"bare recovery: no read answer: "_s + QString::fromUtf8(readReceived.left(300)));
+            fail(1,
+                 u"bare recovery: no read answer: "_s + QString::fromUtf8(readReceived.left(300)));
         if (deleteSession(sessionId, u"2025-11-25"_s) / 100 != 2)
             fail(1, u"bare recovery: the DELETE of its session failed"_s);
         return double(endNs) / 1e6;
@@ -276,7 +281,9 @@ RawFigures rawRound(RawHttpClient &raw, const QString &uri)
         fail(1, u"raw client: initialize gave no session id"_s);
     raw.setSessionId(init.sessionId);
     raw.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
-    raw.send(QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, 2}, {"method"_L1, "resources/read"_L1},
+    raw.send(QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1},
+                                       {"id"_L1, 2},
+                                       {"method"_L1, "resources/read"_L1},
                                        {"params"_L1, QJsonObject{{"uri"_L1, uri}}}})
                  .toJson(QJsonDocument::Compact));
     raw.receive(); // the notification's 202
@@ -299,33 +306,37 @@ public:
     struct Cycle
     {
         Sonde::CallOutcome outcome;
-        double callerMs = 0;                // the whole call on this thread's clock (sub-ms)
-        std::optional<double> recoveryMs;   // engine clock (us): expiry verdict -> retried answer
+        double callerMs = 0;              // the whole call on this thread's clock (sub-ms)
+        std::optional<double> recoveryMs; // engine clock (us): expiry verdict -> retried answer
         QString rule;
-        QString sessionIdBefore;            // the real id the fault replaced
+        QString sessionIdBefore; // the real id the fault replaced
         QString protocolVersion;
     };
 
     explicit EngineBench(const QString &endpoint) : m_engine(httpConfig(endpoint))
     {
         Sonde::CoreHost &host = m_engine.host();
-        QObject::connect(&host, &Sonde::CoreHost::callFinished, &host, [this](const Sonde::CallOutcome &o) {
-            const qint64 ns = m_timer.nsecsElapsed();
-            if (o.ticket != m_ticket)
-                return;
-            m_outcome = o;
-            m_outcomeNs = ns;
-            m_engine.quit();
-        });
+        QObject::connect(&host, &Sonde::CoreHost::callFinished, &host,
+                         [this](const Sonde::CallOutcome &o) {
+                             const qint64 ns = m_timer.nsecsElapsed();
+                             if (o.ticket != m_ticket)
+                                 return;
+                             m_outcome = o;
+                             m_outcomeNs = ns;
+                             m_engine.quit();
+                         });
         m_engine.start();
     }
 
     Sonde::CallOutcome read(const QString &uri)
     {
-        m_engine.spin([&] {
-            m_timer.start();
-            m_ticket = m_engine.host().call(m_engine.name(), u"resources/read"_s, QJsonObject{{"uri"_L1, uri}});
-        }, u"resources/read"_s);
+        m_engine.spin(
+            [&] {
+                m_timer.start();
+                m_ticket = m_engine.host().call(m_engine.name(), u"resources/read"_s,
+                                                QJsonObject{{"uri"_L1, uri}});
+            },
+            u"resources/read"_s);
         return m_outcome;
     }
 
@@ -339,7 +350,8 @@ public:
         c.protocolVersion = before.protocolVersion;
         Sonde::Fault f;
         f.kind = Sonde::Fault::Kind::CorruptSessionId;
-        m_engine.spin([&] { m_ticket = m_engine.host().injectFault(m_engine.name(), f); }, u"fault injection"_s);
+        m_engine.spin([&] { m_ticket = m_engine.host().injectFault(m_engine.name(), f); },
+                      u"fault injection"_s);
         if (!m_outcome.ok() || m_outcome.method != "sonde/fault"_L1)
             fail(1, u"engine: corrupt-session-id was not applied: "_s + m_outcome.error.message());
         c.outcome = read(uri);
@@ -404,8 +416,8 @@ void benchServer(Server::Kind kind, const Options &o)
         // The session the fault orphaned is still alive on the server (only its id was
         // replaced on our side): end it, outside the timed part, so that the server does not
         // carry one more session into every following run.
-        if (!c.sessionIdBefore.isEmpty()
-            && http.deleteSession(c.sessionIdBefore.toUtf8(), c.protocolVersion) / 100 != 2)
+        if (!c.sessionIdBefore.isEmpty() &&
+            http.deleteSession(c.sessionIdBefore.toUtf8(), c.protocolVersion) / 100 != 2)
             ++undeleted;
         // Alternated so that background load drifts into both columns alike.
         const Loopback::Initialize b = http.initialize();
@@ -446,7 +458,8 @@ void benchServer(Server::Kind kind, const Options &o)
     for (auto it = rules.cbegin(); it != rules.cend(); ++it)
         seen << u"%1 (%2)"_s.arg(it.key()).arg(it.value());
     out(u"  expiry answer classified as: "_s + (seen.isEmpty() ? u"-"_s : seen.join(u", "_s)));
-    out(u"  took the expected path (ok, 2 attempts, replayed): %1 of %2"_s.arg(o.runs - offPath).arg(o.runs));
+    out(u"  took the expected path (ok, 2 attempts, replayed): %1 of %2"_s.arg(o.runs - offPath)
+            .arg(o.runs));
     for (const QString &d : std::as_const(deviations))
         out(u"    "_s + d);
     if (offPath > deviations.size())
@@ -456,37 +469,49 @@ void benchServer(Server::Kind kind, const Options &o)
 
     const double rMed = percentile(interval, 50), iMed = percentile(init, 50);
     auto row = [](const QString &label, const std::vector<double> &v, const QString &note) {
-        out(u"  "_s + label.leftJustified(44) + num(percentile(v, 50), 8, 2) + num(percentile(v, 90), 9, 2)
-            + num(mean(v), 9, 2) + u"   "_s + note);
+        out(u"  "_s + label.leftJustified(44) + num(percentile(v, 50), 8, 2) +
+            num(percentile(v, 90), 9, 2) + num(mean(v), 9, 2) + u"   "_s + note);
     };
     out(u"                                                median      p90     mean"_s);
-    row(u"expiry answer -> retried read answer (ms)"_s, interval, u"engine clock (us), the answer's recovery_ms"_s);
+    row(u"expiry answer -> retried read answer (ms)"_s, interval,
+        u"engine clock (us), the answer's recovery_ms"_s);
     row(u"whole recovered call (ms)"_s, whole, u"engine clock, 1 ms steps"_s);
-    row(u"whole recovered call, caller's view (ms)"_s, callerWhole, u"this thread, call() to callFinished"_s);
+    row(u"whole recovered call, caller's view (ms)"_s, callerWhole,
+        u"this thread, call() to callFinished"_s);
     row(u"one plain initialize round trip (ms)"_s, init, u"QNetworkAccessManager, this thread"_s);
-    row(u"  the same on a new manager (reference)"_s, initFresh, u"one new manager each, as a reconnect has"_s);
-    row(u"protocol floor: initialize, then read (ms)"_s, bare, u"no engine: initialize; initialized + read at once"_s);
+    row(u"  the same on a new manager (reference)"_s, initFresh,
+        u"one new manager each, as a reconnect has"_s);
+    row(u"protocol floor: initialize, then read (ms)"_s, bare,
+        u"no engine: initialize; initialized + read at once"_s);
     row(u"raw socket: one initialize (ms)"_s, rawInit, u"no HTTP stack: one blocking socket"_s);
-    row(u"raw socket: initialize, then read (ms)"_s, rawRecovery, u"initialized + read pipelined after it"_s);
-    QString answers = u"  initialize answered as %1 JSON, %2 SSE"_s.arg(o.runs - sseAnswers).arg(sseAnswers);
+    row(u"raw socket: initialize, then read (ms)"_s, rawRecovery,
+        u"initialized + read pipelined after it"_s);
+    QString answers =
+        u"  initialize answered as %1 JSON, %2 SSE"_s.arg(o.runs - sseAnswers).arg(sseAnswers);
     if (sseAnswers > 0)
-        answers += u"; of the SSE streams %1 ended just after the result event (timed to the event), %2 were"
-                   " still open %3 ms later"_s.arg(endedAfter).arg(leftOpen).arg(StreamEndWaitMs);
+        answers += u"; of the SSE streams %1 ended just after the result event (timed to the "
+                   u"event), %2 were"
+                   " still open %3 ms later"_s.arg(endedAfter)
+                       .arg(leftOpen)
+                       .arg(StreamEndWaitMs);
     out(answers);
     if (undeleted > 0)
-        out(u"  note: %1 orphaned session(s) could not be deleted after their run"_s.arg(undeleted));
+        out(u"  note: %1 orphaned session(s) could not be deleted after their run"_s.arg(
+            undeleted));
     const double bMed = percentile(bare, 50);
-    out(u"  ratio: recovery median / initialize median = "_s + QString::number(rMed / iMed, 'f', 2)
-        + u"x (the protocol floor alone: "_s + QString::number(bMed / iMed, 'f', 2) + u"x; Sonde's own share: "_s
-        + QString::number(rMed - bMed, 'f', 2) + u" ms)"_s);
-    out(u"  the same ratio with no HTTP stack (raw socket): "_s
-        + QString::number(percentile(rawRecovery, 50) / percentile(rawInit, 50), 'f', 2) + u'x');
+    out(u"  ratio: recovery median / initialize median = "_s +
+        QString::number(rMed / iMed, 'f', 2) + u"x (the protocol floor alone: "_s +
+        QString::number(bMed / iMed, 'f', 2) + u"x; Sonde's own share: "_s +
+        QString::number(rMed - bMed, 'f', 2) + u" ms)"_s);
+    out(u"  the same ratio with no HTTP stack (raw socket): "_s +
+        QString::number(percentile(rawRecovery, 50) / percentile(rawInit, 50), 'f', 2) + u'x');
     const double rawRatio = percentile(rawRecovery, 50) / percentile(rawInit, 50);
-    out(u"  goal: expiry answer -> retried read answer at most 2x one initialize round trip: "_s
-        + verdict(rMed <= iMed * GoalRatio)
-        + (rawRatio > GoalRatio   ? u" (the protocol's own ratio on this server is above it, with no HTTP stack)"_s
-           : bMed > iMed * GoalRatio ? u" (the protocol floor through Qt's HTTP stack is above it)"_s
-                                     : QString()));
+    out(u"  goal: expiry answer -> retried read answer at most 2x one initialize round trip: "_s +
+        verdict(rMed <= iMed * GoalRatio) +
+        (rawRatio > GoalRatio
+             ? u" (the protocol's own ratio on this server is above it, with no HTTP stack)"_s
+         : bMed > iMed * GoalRatio ? u" (the protocol floor through Qt's HTTP stack is above it)"_s
+                                   : QString()));
     out(QString());
 }
 
@@ -494,12 +519,16 @@ Options parseOptions(const QStringList &args)
 {
     Options o;
     OptionReader r(args);
-    r.read(u"usage: sonde-bench-recovery [--runs N] [--server everything|demo|both]"_s, [&](const QString &a) {
-        if (a == "--runs"_L1) o.runs = r.count();
-        else if (a == "--server"_L1) chooseServers(r.value(), o.everything, o.demo);
-        else return false;
-        return true;
-    });
+    r.read(u"usage: sonde-bench-recovery [--runs N] [--server everything|demo|both]"_s,
+           [&](const QString &a) {
+               if (a == "--runs"_L1)
+                   o.runs = r.count();
+               else if (a == "--server"_L1)
+                   chooseServers(r.value(), o.everything, o.demo);
+               else
+                   return false;
+               return true;
+           });
     if (o.everything)
         requireNodeModule(everythingPath());
     if (o.demo)

@@ -33,8 +33,9 @@ struct Options
 
 QByteArray echoCall(int id)
 {
-    return "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id)
-         + ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"message\":\"hi\"}}}\n";
+    return "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) +
+           ",\"method\":\"tools/"
+           "call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"message\":\"hi\"}}}\n";
 }
 
 // ---- raw pipe baseline ------------------------------------------------------------------
@@ -53,13 +54,17 @@ void readResponse(QProcess &p, int id)
         if (m.contains("method"_L1)) {
             // server-everything asks roots/list after initialized; answering keeps it quiet.
             if (!mid.isUndefined())
-                p.write(QJsonDocument(QJsonObject{{"jsonrpc"_L1, u"2.0"_s}, {"id"_L1, mid},
-                                                  {"result"_L1, QJsonObject{{"roots"_L1, QJsonArray()}}}})
-                            .toJson(QJsonDocument::Compact) + '\n');
+                p.write(QJsonDocument(
+                            QJsonObject{{"jsonrpc"_L1, u"2.0"_s},
+                                        {"id"_L1, mid},
+                                        {"result"_L1, QJsonObject{{"roots"_L1, QJsonArray()}}}})
+                            .toJson(QJsonDocument::Compact) +
+                        '\n');
             continue;
         }
         if (mid.toInt(-1) == id) {
-            if (m.contains("error"_L1) || m.value("result"_L1).toObject().value("isError"_L1).toBool())
+            if (m.contains("error"_L1) ||
+                m.value("result"_L1).toObject().value("isError"_L1).toBool())
                 fail(1, u"raw pipe: id %1 answered with an error"_s.arg(id));
             return;
         }
@@ -137,8 +142,9 @@ double rawLargeAnswerMs()
     timer.start();
     QProcess p;
     startRaw(p, demo);
-    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big-answer","arguments":)"
-            + largeAnswerArguments() + "}}\n");
+    p.write(
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big-answer","arguments":)" +
+        largeAnswerArguments() + "}}\n");
     readResponse(p, 1);
     stopRaw(p);
     return double(timer.nsecsElapsed()) / 1e6;
@@ -147,9 +153,16 @@ double rawLargeAnswerMs()
 void benchLargeAnswer(const QString &cli)
 {
     out(u"Large answer: %1 runs of sonde-cli tools call big-answer (a %2 MiB text) against the demo server"_s
-            .arg(LargeAnswerRuns).arg(LargeAnswerBytes >> 20));
-    const QList<QByteArray> argv{QFile::encodeName(cli), "--quiet", "--command", QFile::encodeName(demoServerPath()),
-                                 "tools", "call", "big-answer", largeAnswerArguments()};
+            .arg(LargeAnswerRuns)
+            .arg(LargeAnswerBytes >> 20));
+    const QList<QByteArray> argv{QFile::encodeName(cli),
+                                 "--quiet",
+                                 "--command",
+                                 QFile::encodeName(demoServerPath()),
+                                 "tools",
+                                 "call",
+                                 "big-answer",
+                                 largeAnswerArguments()};
     std::vector<double> cliMs, cliRss, rawMs;
     for (int i = 0; i < LargeAnswerRuns; ++i) {
         const CliRun r = cliOneShot(argv);
@@ -162,8 +175,8 @@ void benchLargeAnswer(const QString &cli)
     out(u"              sonde-cli   raw pipe     sonde/raw"_s);
     out(u"  median (ms)"_s + num(cMed, 11) + num(rMed, 11) + num(cMed / rMed, 12, 2) + u'x');
     out(u"  sonde-cli peak RSS (median): %1 MiB, %2x the answer (the answer is parsed, printed as"
-        " indented JSON, and kept in the transcript batch meanwhile)"_s
-            .arg(rss, 0, 'f', 1).arg(rss / double(LargeAnswerBytes >> 20), 0, 'f', 1));
+        " indented JSON, and kept in the transcript batch meanwhile)"_s.arg(rss, 0, 'f', 1)
+            .arg(rss / double(LargeAnswerBytes >> 20), 0, 'f', 1));
     out(QString());
 }
 
@@ -171,15 +184,22 @@ Options parseOptions(const QStringList &args)
 {
     Options o;
     OptionReader r(args);
-    r.read(u"usage: sonde-bench-stdio [--calls N] [--runs N] [--server-command PROGRAM [--server-arg A]...]"_s,
-           [&](const QString &a) {
-        if (a == "--calls"_L1) o.calls = r.count();
-        else if (a == "--runs"_L1) o.runs = r.count();
-        else if (a == "--server-command"_L1) { o.program = r.value(); o.pinned = false; }
-        else if (a == "--server-arg"_L1) o.arguments << r.value();
-        else return false;
-        return true;
-    });
+    r.read(
+        u"usage: sonde-bench-stdio [--calls N] [--runs N] [--server-command PROGRAM [--server-arg A]...]"_s,
+        [&](const QString &a) {
+            if (a == "--calls"_L1)
+                o.calls = r.count();
+            else if (a == "--runs"_L1)
+                o.runs = r.count();
+            else if (a == "--server-command"_L1) {
+                o.program = r.value();
+                o.pinned = false;
+            } else if (a == "--server-arg"_L1)
+                o.arguments << r.value();
+            else
+                return false;
+            return true;
+        });
     if (o.pinned && !o.arguments.isEmpty())
         fail(2, u"--server-arg needs --server-command"_s);
     if (o.pinned) {
@@ -197,13 +217,14 @@ int runBenchmark()
     const Options o = parseOptions(QCoreApplication::arguments());
     const QString cli = cliPath();
 
-    out(u"server:    "_s + QStringList(QStringList{o.program} + o.arguments).join(u' ')
-        + (o.pinned ? u"  (pinned server-everything)"_s : u"  (--server-command)"_s));
+    out(u"server:    "_s + QStringList(QStringList{o.program} + o.arguments).join(u' ') +
+        (o.pinned ? u"  (pinned server-everything)"_s : u"  (--server-command)"_s));
     out(u"sonde-cli: "_s + cli);
     out(QString());
 
     out(u"Warm latency: %1 sequential tools/call echo on one session (after %2 warm-up)"_s
-            .arg(o.calls).arg(WarmUpCalls));
+            .arg(o.calls)
+            .arg(WarmUpCalls));
     std::vector<double> eng, raw;
     {
         EchoBench engine(stdioConfig(o.program, o.arguments));
@@ -227,19 +248,24 @@ int runBenchmark()
     out(u"              Sonde engine    raw pipe              overhead"_s);
     out(u"  p50  (us)"_s + num(e50, 15) + num(r50, 12) + overhead(e50, r50));
     out(u"  p99  (us)"_s + num(e99, 15) + num(r99, 12) + overhead(e99, r99));
-    out(u"  mean (us)"_s + num(mean(eng), 15) + num(mean(raw), 12) + overhead(mean(eng), mean(raw)));
+    out(u"  mean (us)"_s + num(mean(eng), 15) + num(mean(raw), 12) +
+        overhead(mean(eng), mean(raw)));
     const bool warmMet = e50 <= r50 * 1.10 && e99 <= r99 * 1.10;
-    out(u"  goal: client overhead within 10 % of the raw pipe (p50 and p99): "_s
-        + verdict(warmMet));
+    out(u"  goal: client overhead within 10 % of the raw pipe (p50 and p99): "_s +
+        verdict(warmMet));
     out(QString());
 
     benchLargeAnswer(cli);
 
     out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli tools call echo"_s.arg(o.runs));
-    QList<QByteArray> argvCli{QFile::encodeName(cli), "--quiet", "--command", QFile::encodeName(o.program)};
+    QList<QByteArray> argvCli{QFile::encodeName(cli), "--quiet", "--command",
+                              QFile::encodeName(o.program)};
     for (const QString &a : o.arguments)
         argvCli << "--arg" << a.toLocal8Bit();
-    argvCli << "tools" << "call" << "echo" << "{\"message\":\"hi\"}";
+    argvCli << "tools"
+            << "call"
+            << "echo"
+            << "{\"message\":\"hi\"}";
     cliOneShot(argvCli);
     rawOneShotMs(o);
     // Alternated so that background load drifts into both columns alike.
@@ -257,11 +283,10 @@ int runBenchmark()
     out(u"  median (ms)"_s + num(cMed, 11) + num(rMed, 15) + num(cMed - rMed, 13));
     out(u"  max    (ms)"_s + num(cMax, 11) + num(rMax, 15) + num(cMax - rMax, 13));
     const bool coldMet = cMed - rMed <= 50.0;
-    out(u"  goal: a one-shot that exits within 50 ms of the server's own start-up and shutdown (median): "_s
-        + verdict(coldMet));
+    out(u"  goal: a one-shot that exits within 50 ms of the server's own start-up and shutdown (median): "_s +
+        verdict(coldMet));
     out(u"  sonde-cli peak RSS (median): %1 MiB (own VmHWM; wait4's ru_maxrss, which also counts"
-        " the server it reaps: %2 MiB)"_s
-            .arg(percentile(cliRss, 50), 0, 'f', 1)
+        " the server it reaps: %2 MiB)"_s.arg(percentile(cliRss, 50), 0, 'f', 1)
             .arg(percentile(cliTreeRss, 50), 0, 'f', 1));
     return 0;
 }

@@ -59,12 +59,14 @@ struct Failure
     int code;
     QString message;
 };
-[[noreturn]] inline void fail(int code, const QString &message) { throw Failure{code, message}; }
+[[noreturn]] inline void fail(int code, const QString &message)
+{
+    throw Failure{code, message};
+}
 
 // main()'s body: runs `body` and turns a Failure into "program: message" on stderr and its
 // exit code.
-template<typename F>
-int runGuarded(const char *program, F body)
+template <typename F> int runGuarded(const char *program, F body)
 {
     try {
         return body();
@@ -79,13 +81,18 @@ int runGuarded(const char *program, F body)
 // instead (or leave the machine). First thing in main().
 inline void clearProxyVariables()
 {
-    for (const char *name : {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
+    for (const char *name :
+         {"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})
         ::unsetenv(name);
 }
 
 // ---- figures and their printing ---------------------------------------------------------
 
-inline void out(const QString &line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); }
+inline void out(const QString &line)
+{
+    std::printf("%s\n", qPrintable(line));
+    std::fflush(stdout);
+}
 
 // Nearest-rank percentile: always a value that was actually measured (sdk-echo.mjs uses the
 // same definition, so sonde-bench-http's two columns are comparable). 0 for no values.
@@ -97,17 +104,32 @@ inline double percentile(std::vector<double> v, double p)
     const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * double(v.size())));
     return v[std::clamp<size_t>(rank, 1, v.size()) - 1];
 }
-inline double mean(const std::vector<double> &v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); }
-inline double maxOf(const std::vector<double> &v) { return *std::max_element(v.begin(), v.end()); }
-inline QString num(double v, int width, int prec = 1) { return QString::number(v, 'f', prec).rightJustified(width); }
+inline double mean(const std::vector<double> &v)
+{
+    return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+}
+inline double maxOf(const std::vector<double> &v)
+{
+    return *std::max_element(v.begin(), v.end());
+}
+inline QString num(double v, int width, int prec = 1)
+{
+    return QString::number(v, 'f', prec).rightJustified(width);
+}
 // Relative and absolute: a fast server makes a fixed cost look large in percent.
 inline QString overhead(double ours, double base)
 {
-    auto sign = [](double v) -> QString { return (v >= 0 ? u"+"_s : QString()) + QString::number(v, 'f', 1); };
-    const QString text = sign((ours - base) / base * 100.0) + u" % ("_s + sign(ours - base) + u" us)"_s;
+    auto sign = [](double v) -> QString {
+        return (v >= 0 ? u"+"_s : QString()) + QString::number(v, 'f', 1);
+    };
+    const QString text =
+        sign((ours - base) / base * 100.0) + u" % ("_s + sign(ours - base) + u" us)"_s;
     return text.rightJustified(22);
 }
-inline QString verdict(bool met) { return met ? u"MET"_s : u"NOT MET"_s; }
+inline QString verdict(bool met)
+{
+    return met ? u"MET"_s : u"NOT MET"_s;
+}
 
 // ---- command line -----------------------------------------------------------------------
 
@@ -120,8 +142,7 @@ public:
 
     // handle(option) takes the option's value with value() or count() and returns false for
     // an option it does not know.
-    template<typename F>
-    void read(const QString &usage, F handle)
+    template <typename F> void read(const QString &usage, F handle)
     {
         for (m_at = 1; m_at < m_args.size(); ++m_at) {
             const QString option = m_args[m_at];
@@ -210,7 +231,10 @@ inline double statusMiB(const QString &path, const QByteArray &field, const QByt
     }
     return execd && kib >= 0 ? kib / 1024.0 : -1;
 }
-inline double selfMiB(const QByteArray &field) { return statusMiB(u"/proc/self/status"_s, field); }
+inline double selfMiB(const QByteArray &field)
+{
+    return statusMiB(u"/proc/self/status"_s, field);
+}
 
 struct CliRun
 {
@@ -272,7 +296,10 @@ inline CliRun cliOneShot(const QList<QByteArray> &argv)
 // ---- the servers under test -------------------------------------------------------------
 
 #ifdef SONDE_SOURCE_DIR
-inline QString testsDir() { return QStringLiteral(SONDE_SOURCE_DIR) + u"/tests"_s; }
+inline QString testsDir()
+{
+    return QStringLiteral(SONDE_SOURCE_DIR) + u"/tests"_s;
+}
 inline QString everythingPath()
 {
     return testsDir() + u"/node_modules/@modelcontextprotocol/server-everything/dist/index.js"_s;
@@ -280,7 +307,10 @@ inline QString everythingPath()
 #endif
 
 #ifdef SONDE_DEMO_SERVER_PATH
-inline QString demoServerPath() { return QStringLiteral(SONDE_DEMO_SERVER_PATH); }
+inline QString demoServerPath()
+{
+    return QStringLiteral(SONDE_DEMO_SERVER_PATH);
+}
 #endif
 
 #if defined(SONDE_SOURCE_DIR) && defined(SONDE_DEMO_SERVER_PATH)
@@ -290,7 +320,11 @@ inline QString demoServerPath() { return QStringLiteral(SONDE_DEMO_SERVER_PATH);
 class Server
 {
 public:
-    enum class Kind { Everything, Demo };
+    enum class Kind
+    {
+        Everything,
+        Demo
+    };
 
     explicit Server(Kind kind) : m_kind(kind)
     {
@@ -334,13 +368,15 @@ public:
     QString endpoint() const { return m_endpoint; }
     QString label() const
     {
-        return m_kind == Kind::Everything ? u"server-everything (pinned reference, node, streamableHttp)"_s
-                                          : u"sonde-demo-server --http (Sonde's own, C++)"_s;
+        return m_kind == Kind::Everything
+                   ? u"server-everything (pinned reference, node, streamableHttp)"_s
+                   : u"sonde-demo-server --http (Sonde's own, C++)"_s;
     }
     // A resource each server can read in a new session without any setup.
     QString readUri() const
     {
-        return m_kind == Kind::Everything ? u"demo://resource/dynamic/text/1"_s : u"demo://notes/1"_s;
+        return m_kind == Kind::Everything ? u"demo://resource/dynamic/text/1"_s
+                                          : u"demo://notes/1"_s;
     }
 
 private:
@@ -371,7 +407,8 @@ private:
             if (m.hasMatch())
                 return m.captured(m.lastCapturedIndex());
             if (m_process.state() == QProcess::NotRunning || t.elapsed() > IoTimeoutMs)
-                fail(1, u"%1 did not become ready; its output:\n%2"_s.arg(m_process.program(), text));
+                fail(1,
+                     u"%1 did not become ready; its output:\n%2"_s.arg(m_process.program(), text));
             QThread::msleep(20);
         }
     }
@@ -413,28 +450,34 @@ public:
     explicit EngineSession(const Sonde::ServerConfig &config) : m_config(config)
     {
         using Host = Sonde::CoreHost;
-        QObject::connect(&m_host, &Host::sessionChanged, &m_host, [this](const Sonde::SessionSnapshot &s) {
-            using State = Sonde::SessionSnapshot::State;
-            if (s.state == State::Ready && !m_ready) {
-                m_ready = true;
-                quit();
-            } else if (s.state == State::Failed) {
-                stop(u"session failed: "_s + s.lastError.message());
-            }
-        });
+        QObject::connect(&m_host, &Host::sessionChanged, &m_host,
+                         [this](const Sonde::SessionSnapshot &s) {
+                             using State = Sonde::SessionSnapshot::State;
+                             if (s.state == State::Ready && !m_ready) {
+                                 m_ready = true;
+                                 quit();
+                             } else if (s.state == State::Failed) {
+                                 stop(u"session failed: "_s + s.lastError.message());
+                             }
+                         });
         QObject::connect(&m_host, &Host::shutdownFinished, &m_host, [this] { quit(); });
     }
 
     Sonde::CoreHost &host() { return m_host; }
     const QString &name() const { return m_config.name; }
 
-    void start() { spin([this] { m_host.addServer(m_config); }, u"session start"_s); }
+    void start()
+    {
+        spin([this] { m_host.addServer(m_config); }, u"session start"_s);
+    }
     // A clean shutdown (over HTTP, the DELETE of the session) is part of the contract; a hang
     // here is worth knowing about.
-    void shutdown() { spin([this] { m_host.shutdown(); }, u"shutdown"_s); }
+    void shutdown()
+    {
+        spin([this] { m_host.shutdown(); }, u"shutdown"_s);
+    }
 
-    template<typename F>
-    void spin(F start, const QString &what)
+    template <typename F> void spin(F start, const QString &what)
     {
         QEventLoop loop;
         m_loop = &loop;
@@ -474,18 +517,19 @@ public:
     {
         QObject::connect(&m_engine.host(), &Sonde::CoreHost::callFinished, &m_engine.host(),
                          [this](const Sonde::CallOutcome &r) {
-            const qint64 ns = m_timer.nsecsElapsed();
-            if (r.ticket != m_ticket)
-                return;
-            if (!r.ok())
-                return m_engine.stop(u"tools/call echo failed: "_s + r.error.message());
-            if (m_samples)
-                m_samples->push_back(double(ns) / 1000.0);
-            if (--m_left > 0)
-                next();
-            else
-                m_engine.quit();
-        });
+                             const qint64 ns = m_timer.nsecsElapsed();
+                             if (r.ticket != m_ticket)
+                                 return;
+                             if (!r.ok())
+                                 return m_engine.stop(u"tools/call echo failed: "_s +
+                                                      r.error.message());
+                             if (m_samples)
+                                 m_samples->push_back(double(ns) / 1000.0);
+                             if (--m_left > 0)
+                                 next();
+                             else
+                                 m_engine.quit();
+                         });
         m_engine.start();
     }
 

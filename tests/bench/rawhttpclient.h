@@ -44,8 +44,9 @@ public:
     // before a receive are pipelined on the connection.
     void send(const QByteArray &json)
     {
-        QByteArray req = "POST " + m_url.path().toUtf8() + " HTTP/1.1\r\nHost: " + m_url.authority().toUtf8()
-            + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+        QByteArray req =
+            "POST " + m_url.path().toUtf8() + " HTTP/1.1\r\nHost: " + m_url.authority().toUtf8() +
+            "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
         if (!m_sessionId.isEmpty())
             req += "Mcp-Session-Id: " + m_sessionId + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
         req += "Content-Length: " + QByteArray::number(json.size()) + "\r\n\r\n" + json;
@@ -115,7 +116,8 @@ public:
     {
         const Response r = exchange(initializeBody(0), "\"id\":0");
         if (r.sessionId.isEmpty() || !r.body.contains("\"result\""))
-            fail(1, u"raw client: initialize gave no session: "_s + QString::fromUtf8(r.body.left(300)));
+            fail(1, u"raw client: initialize gave no session: "_s +
+                        QString::fromUtf8(r.body.left(300)));
         m_sessionId = r.sessionId;
         exchange(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
     }
@@ -123,32 +125,39 @@ public:
     // One tools/call echo; microseconds from the write to the answer.
     double echo(int id)
     {
-        const QByteArray body = R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id)
-            + R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})";
+        const QByteArray body =
+            R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id) +
+            R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})";
         const QByteArray marker = "\"id\":" + QByteArray::number(id);
         const qint64 start = clockNs();
         const Response r = exchange(body, marker.constData());
         if (!r.body.contains("Echo: hi"))
-            fail(1, u"raw client: unexpected echo answer: "_s + QString::fromUtf8(r.body.left(300)));
+            fail(1,
+                 u"raw client: unexpected echo answer: "_s + QString::fromUtf8(r.body.left(300)));
         return double(r.answeredNs - start) / 1e3;
     }
 
     // DELETE of the session, keeping the connection; returns the status.
     int deleteSession()
     {
-        m_socket.write("DELETE " + m_url.path().toUtf8() + " HTTP/1.1\r\nHost: " + m_url.authority().toUtf8()
-                       + "\r\nMcp-Session-Id: " + m_sessionId + "\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n");
+        m_socket.write(
+            "DELETE " + m_url.path().toUtf8() + " HTTP/1.1\r\nHost: " + m_url.authority().toUtf8() +
+            "\r\nMcp-Session-Id: " + m_sessionId + "\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n");
         m_sessionId.clear();
         return receive().status;
     }
 
     static QByteArray initializeBody(int id, const QJsonObject &capabilities = {})
     {
-        return QJsonDocument(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, id}, {"method"_L1, "initialize"_L1},
-                                         {"params"_L1, QJsonObject{{"protocolVersion"_L1, "2025-11-25"_L1},
-                                                                   {"capabilities"_L1, capabilities},
-                                                                   {"clientInfo"_L1, QJsonObject{{"name"_L1, "raw"_L1},
-                                                                                                 {"version"_L1, "1"_L1}}}}}})
+        return QJsonDocument(
+                   QJsonObject{{"jsonrpc"_L1, "2.0"_L1},
+                               {"id"_L1, id},
+                               {"method"_L1, "initialize"_L1},
+                               {"params"_L1, QJsonObject{{"protocolVersion"_L1, "2025-11-25"_L1},
+                                                         {"capabilities"_L1, capabilities},
+                                                         {"clientInfo"_L1,
+                                                          QJsonObject{{"name"_L1, "raw"_L1},
+                                                                      {"version"_L1, "1"_L1}}}}}})
             .toJson(QJsonDocument::Compact);
     }
 

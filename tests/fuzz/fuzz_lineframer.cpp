@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const qsizetype limit = 1 + data[0] % 128;
     const size_t splitLen = std::min<size_t>(data[1] % 8, size - 2);
     const QByteArray sizes(reinterpret_cast<const char *>(data) + 2, qsizetype(splitLen));
-    const QByteArray stream(reinterpret_cast<const char *>(data) + 2 + splitLen, qsizetype(size - 2 - splitLen));
+    const QByteArray stream(reinterpret_cast<const char *>(data) + 2 + splitLen,
+                            qsizetype(size - 2 - splitLen));
 
     LineFramer whole(limit);
     const QList<QByteArray> reference = whole.feed(stream);

@@ -19,8 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const auto e = JsonRpcMessage::peekEnvelope(frame);
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(frame, &pe);
-    const bool parserTakesIt = pe.error == QJsonParseError::NoError && doc.isObject()
-        && JsonRpcMessage::jsonDepth(frame) <= Limits::MaxJsonDepth;
+    const bool parserTakesIt = pe.error == QJsonParseError::NoError && doc.isObject() &&
+                               JsonRpcMessage::jsonDepth(frame) <= Limits::MaxJsonDepth;
     FUZZ_CHECK(e.has_value() == parserTakesIt);
     if (!e)
         return 0;

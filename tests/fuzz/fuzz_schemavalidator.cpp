@@ -12,7 +12,8 @@ using namespace Sonde;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)));
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)));
     QJsonValue value;
     QJsonObject schema;
     if (doc.isArray()) {

@@ -17,10 +17,12 @@ struct Outcome
 
 bool same(const Outcome &a, const Outcome &b)
 {
-    if (a.events.size() != b.events.size() || a.lastId != b.lastId || a.retry != b.retry || a.dropped != b.dropped)
+    if (a.events.size() != b.events.size() || a.lastId != b.lastId || a.retry != b.retry ||
+        a.dropped != b.dropped)
         return false;
     for (qsizetype i = 0; i < a.events.size(); ++i)
-        if (a.events[i].data != b.events[i].data || a.events[i].type != b.events[i].type || a.events[i].id != b.events[i].id)
+        if (a.events[i].data != b.events[i].data || a.events[i].type != b.events[i].type ||
+            a.events[i].id != b.events[i].id)
             return false;
     return true;
 }
@@ -34,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const qsizetype limit = data[0] == 0 ? Limits::DefaultMaxFrameBytes : 1 + data[0] % 200;
     const size_t splitLen = std::min<size_t>(data[1] % 8, size - 2);
     const QByteArray sizes(reinterpret_cast<const char *>(data) + 2, qsizetype(splitLen));
-    const QByteArray stream(reinterpret_cast<const char *>(data) + 2 + splitLen, qsizetype(size - 2 - splitLen));
+    const QByteArray stream(reinterpret_cast<const char *>(data) + 2 + splitLen,
+                            qsizetype(size - 2 - splitLen));
 
     auto run = [&](const QList<QByteArray> &chunks) {
         SseParser p(limit);

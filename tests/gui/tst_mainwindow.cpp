@@ -8,15 +8,15 @@
 #include "healthpanel.h"
 #include "mainwindow.h"
 #include "resourcespanel.h"
+#include "serverlistmodel.h"
 #include "sessionpanel.h"
 #include "testpaths.h"
 #include "textdisplay.h"
 #include "timelinelayout.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
-#include "transcriptstore.h"
-#include "serverlistmodel.h"
 #include "transcriptpanel.h"
+#include "transcriptstore.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -32,11 +32,11 @@
 #include <QListView>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QSettings>
 #include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
 #include <QUrl>
@@ -52,7 +52,10 @@ class TestMainWindow : public QObject
     std::unique_ptr<MainWindow> m_window;
 
     ToolsPanel *tools() const { return m_window->toolsPanel(); }
-    QPushButton *button(QWidget *in, const QString &name) const { return in->findChild<QPushButton *>(name); }
+    QPushButton *button(QWidget *in, const QString &name) const
+    {
+        return in->findChild<QPushButton *>(name);
+    }
 
     void call(const QString &tool)
     {
@@ -73,7 +76,8 @@ private Q_SLOTS:
         m_window->show();
         m_window->tabs()->setCurrentWidget(tools());
         QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionPanel()->shownGeneration(), 1, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(tools()->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tools()->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19, 10000);
     }
 
     void cleanup()
@@ -108,8 +112,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"xxxx"_s), 30000);
         qInfo("a %lld-byte one-line answer was on screen after %lld ms", bytes, shown.elapsed());
         const QString text = tools()->resultText();
-        QVERIFY2(text.size() < TextDisplay::MaxShownChars + 1000, qPrintable(QString::number(text.size())));
-        QVERIFY2(text.contains(u"not shown"_s) && text.contains(u"Save answer"_s), qPrintable(text.right(300)));
+        QVERIFY2(text.size() < TextDisplay::MaxShownChars + 1000,
+                 qPrintable(QString::number(text.size())));
+        QVERIFY2(text.contains(u"not shown"_s) && text.contains(u"Save answer"_s),
+                 qPrintable(text.right(300)));
         auto *view = tools()->findChild<QPlainTextEdit *>(u"resultText"_s);
         QCOMPARE(view->lineWrapMode(), QPlainTextEdit::NoWrap);
         auto *json = tools()->findChild<QPlainTextEdit *>(u"resultJson"_s);
@@ -122,22 +128,33 @@ private Q_SLOTS:
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject saved = QJsonDocument::fromJson(f.readAll()).object();
-        const QString whole = saved.value("result"_L1).toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1).toString();
+        const QString whole = saved.value("result"_L1)
+                                  .toObject()
+                                  .value("content"_L1)
+                                  .toArray()
+                                  .at(0)
+                                  .toObject()
+                                  .value("text"_L1)
+                                  .toString();
         QCOMPARE(whole.size(), bytes);
         // Its frame in the transcript is shown as it came, capped too, without being parsed.
         TranscriptStore *store = m_window->transcriptStore();
         int row = -1;
-        QTRY_VERIFY_WITH_TIMEOUT([&] {
-            for (int i = 0; i < store->size(); ++i)
-                if (store->entry(i).isResponse && store->entry(i).pairedRow >= 0
-                    && store->entry(store->entry(i).pairedRow).method == "tools/call"_L1)
-                    row = i;
-            return row >= 0;
-        }(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (int i = 0; i < store->size(); ++i)
+                    if (store->entry(i).isResponse && store->entry(i).pairedRow >= 0 &&
+                        store->entry(store->entry(i).pairedRow).method == "tools/call"_L1)
+                        row = i;
+                return row >= 0;
+            }(),
+            5000);
         m_window->tabs()->setCurrentWidget(m_window->transcriptPanel());
         QVERIFY(m_window->transcriptPanel()->selectStoreRow(row));
-        auto *detail = m_window->transcriptPanel()->findChild<QPlainTextEdit *>(u"transcriptDetail"_s);
-        QVERIFY2(detail->toPlainText().size() < TextDisplay::MaxShownChars + 1000, qPrintable(QString::number(detail->toPlainText().size())));
+        auto *detail =
+            m_window->transcriptPanel()->findChild<QPlainTextEdit *>(u"transcriptDetail"_s);
+        QVERIFY2(detail->toPlainText().size() < TextDisplay::MaxShownChars + 1000,
+                 qPrintable(QString::number(detail->toPlainText().size())));
         QVERIFY(detail->toPlainText().contains(u"exported transcript"_s));
         m_window->tabs()->setCurrentWidget(tools());
         // A short answer afterwards is shown whole and wrapped again.
@@ -161,7 +178,8 @@ private Q_SLOTS:
         QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
         auto *bar = tools()->findChild<QProgressBar *>(u"progressBar"_s);
         // Between the first and the last step the bar shows a partial value.
-        QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() == 1000 && bar->value() > 0 && bar->value() < 1000, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(bar->maximum() == 1000 && bar->value() > 0 && bar->value() < 1000,
+                                 10000);
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"slow task finished"_s), 10000);
         QCOMPARE(bar->value(), 1000);
     }
@@ -181,9 +199,12 @@ private Q_SLOTS:
         demo.name = u"demo"_s;
         demo.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
         m_window->addServer(demo); // what Edit does with the same name
-        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"closed"_s) || !tools()->bannerText().isEmpty()
-                                     || tools()->resultText().contains(u"cancel"_s, Qt::CaseInsensitive), 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(tools()->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tools()->resultText().contains(u"closed"_s) || !tools()->bannerText().isEmpty() ||
+                tools()->resultText().contains(u"cancel"_s, Qt::CaseInsensitive),
+            10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tools()->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19, 10000);
         QVERIFY(tools()->selectTool(u"echo"_s));
         QTest::keyClicks(tools()->findChild<QLineEdit *>(u"field:message"_s), u"after the edit"_s);
         QTRY_VERIFY_WITH_TIMEOUT(button(tools(), u"callButton"_s)->isEnabled(), 10000);
@@ -194,7 +215,8 @@ private Q_SLOTS:
     void anExpiryAfterDispatchShowsTheUncertainBannerAndANewGeneration()
     {
         QCOMPARE(m_window->sessionPanel()->shownGeneration(), 1);
-        QTest::mouseClick(button(m_window->healthPanel(), u"fault:expire-after-dispatch"_s), Qt::LeftButton);
+        QTest::mouseClick(button(m_window->healthPanel(), u"fault:expire-after-dispatch"_s),
+                          Qt::LeftButton);
         call(u"increment-counter"_s);
         QTRY_VERIFY_WITH_TIMEOUT(tools()->bannerText().startsWith(u"Outcome uncertain"_s), 10000);
         QVERIFY(tools()->bannerText().contains(u"may or may not have taken effect"_s));
@@ -204,7 +226,8 @@ private Q_SLOTS:
     void theBreakerIsTrippedAndResetFromItsButtons()
     {
         QTest::mouseClick(button(m_window->healthPanel(), u"breakerTrip"_s), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->healthPanel()->breakerText().startsWith(u"OPEN"_s), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->healthPanel()->breakerText().startsWith(u"OPEN"_s),
+                                 5000);
         call(u"get-counter"_s);
         QTRY_VERIFY_WITH_TIMEOUT(tools()->bannerText().startsWith(u"Not sent"_s), 5000);
         QTest::mouseClick(button(m_window->healthPanel(), u"breakerReset"_s), Qt::LeftButton);
@@ -218,17 +241,20 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QFile f(dir.filePath(u"mcp.json"_s));
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\"inputs\": [{\"type\": \"promptString\", \"id\": \"api-key\", \"description\": \"API key\", \"password\": true}],\n"
+        f.write("{\"inputs\": [{\"type\": \"promptString\", \"id\": \"api-key\", \"description\": "
+                "\"API key\", \"password\": true}],\n"
                 " // JSONC, as VS Code writes it\n"
                 " \"servers\": {\"gh\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/mcp\",\n"
-                "                      \"headers\": {\"Authorization\": \"Bearer ${input:api-key}\"}},}}");
+                "                      \"headers\": {\"Authorization\": \"Bearer "
+                "${input:api-key}\"}},}}");
         f.close();
         // The dialog is modal: answer it from a timer while the import waits on it.
         bool sawPassword = false;
         QTimer answer;
         connect(&answer, &QTimer::timeout, this, [&] {
             if (auto *d = qobject_cast<QInputDialog *>(QApplication::activeModalWidget())) {
-                sawPassword = d->textEchoMode() == QLineEdit::Password && d->labelText().contains(u"API key"_s);
+                sawPassword = d->textEchoMode() == QLineEdit::Password &&
+                              d->labelText().contains(u"API key"_s);
                 d->setTextValue(u"s3cret"_s);
                 d->accept();
                 answer.stop();
@@ -248,7 +274,8 @@ private Q_SLOTS:
     {
         call(u"ask-user"_s);
         QDialog *dialog = nullptr;
-        QTRY_VERIFY_WITH_TIMEOUT((dialog = m_window->findChild<QDialog *>(u"elicitationDialog"_s)) != nullptr, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (dialog = m_window->findChild<QDialog *>(u"elicitationDialog"_s)) != nullptr, 10000);
         auto *name = dialog->findChild<QLineEdit *>(u"field:name"_s);
         QVERIFY(name);
         QCOMPARE(name->text(), u"Ada"_s);
@@ -263,8 +290,9 @@ private Q_SLOTS:
         m_window->tabs()->setCurrentWidget(panel);
         auto *resources = panel->findChild<QListView *>(u"resourceList"_s);
         QTRY_VERIFY_WITH_TIMEOUT(resources->model()->rowCount() == 12, 10000); // all three pages
-        const QModelIndexList hits = resources->model()->match(resources->model()->index(0, 0), Qt::DisplayRole,
-                                                               u"demo://notes/3"_s, 1, Qt::MatchContains);
+        const QModelIndexList hits =
+            resources->model()->match(resources->model()->index(0, 0), Qt::DisplayRole,
+                                      u"demo://notes/3"_s, 1, Qt::MatchContains);
         QCOMPARE(hits.size(), 1);
         resources->setCurrentIndex(hits.first());
         QCOMPARE(panel->uri(), u"demo://notes/3"_s);
@@ -278,7 +306,8 @@ private Q_SLOTS:
         id->setFocus();
         QTest::keyClicks(id, u"1"_s);
         // The server completes the parameter: ids starting with "1".
-        QTest::mouseClick(panel->findChild<QPushButton *>(u"templateSuggestButton"_s), Qt::LeftButton);
+        QTest::mouseClick(panel->findChild<QPushButton *>(u"templateSuggestButton"_s),
+                          Qt::LeftButton);
         auto *suggestions = panel->findChild<QListView *>(u"templateSuggestions"_s);
         QTRY_COMPARE_WITH_TIMEOUT(suggestions->model()->rowCount(), 2, 5000); // 1 and 10
         id->clear();
@@ -305,7 +334,8 @@ private Q_SLOTS:
         Q_EMIT suggestions->activated(suggestions->model()->index(0, 0));
         QCOMPARE(style->text(), u"pirate"_s);
         QTest::mouseClick(panel->findChild<QPushButton *>(u"getPromptButton"_s), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(panel->messagesText().contains(u"Greet Ada in a pirate style."_s), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->messagesText().contains(u"Greet Ada in a pirate style."_s),
+                                 5000);
     }
 
     void clickingTheTimelineJumpsToTheMessageInTheTranscript()
@@ -314,14 +344,18 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"counter = "_s), 5000);
         TranscriptStore *store = m_window->transcriptStore();
         int row = -1;
-        QTRY_VERIFY_WITH_TIMEOUT([&] {
-            for (int i = 0; i < store->size(); ++i)
-                if (store->entry(i).method == "tools/call"_L1 && store->entry(i).isRequest)
-                    row = i;
-            return row >= 0;
-        }(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (int i = 0; i < store->size(); ++i)
+                    if (store->entry(i).method == "tools/call"_L1 && store->entry(i).isRequest)
+                        row = i;
+                return row >= 0;
+            }(),
+            5000);
         // The timeline lays the call out as a span whose activation names its request row.
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->timeline()->timelineLayout()->find(row).type != TimelineLayout::HitType::None, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->timeline()->timelineLayout()->find(row).type !=
+                                     TimelineLayout::HitType::None,
+                                 5000);
         Q_EMIT m_window->timeline()->activated(row);
         QCOMPARE(m_window->tabs()->currentWidget(), m_window->transcriptPanel());
         QCOMPARE(m_window->transcriptPanel()->currentStoreRow(), row);
@@ -380,11 +414,13 @@ private Q_SLOTS:
             const QJsonDocument doc = QJsonDocument::fromJson(line);
             QVERIFY2(doc.isObject(), line.constData());
             ++lines;
-            calls += doc.object().value("msg"_L1).toObject().value("method"_L1).toString() == "tools/call"_L1;
+            calls += doc.object().value("msg"_L1).toObject().value("method"_L1).toString() ==
+                     "tools/call"_L1;
         }
         QVERIFY(lines > 5);
         QCOMPARE(calls, 1);
-        QCOMPARE(m_window->transcriptPanel()->exportTo(dir.filePath(u"t.md"_s), u"md"_s), QString());
+        QCOMPARE(m_window->transcriptPanel()->exportTo(dir.filePath(u"t.md"_s), u"md"_s),
+                 QString());
     }
 
     // The export knew no configured value: the starting event carried the server's env in

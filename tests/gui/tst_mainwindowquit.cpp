@@ -40,7 +40,8 @@ private Q_SLOTS:
         window.addServer(web);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"web"_s).state, SessionSnapshot::State::Ready, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"web"_s).state, SessionSnapshot::State::Ready,
+                                  10000);
 
         // By name, so this test builds (and fails) against a window that does not wait.
         QSignalSpy done(&window, SIGNAL(shutdownFinished()));

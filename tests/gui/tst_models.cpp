@@ -28,7 +28,8 @@ private Q_SLOTS:
     {
         ServerStore store;
         ServerListModel model(&store);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         ServerConfig a;
         a.name = u"a"_s;
         a.program = u"/bin/a"_s;
@@ -48,7 +49,8 @@ private Q_SLOTS:
         QCOMPARE(ib.data(ServerListModel::GenerationRole).toInt(), 3);
         QCOMPARE(ib.data(ServerListModel::BreakerRole).toString(), u"open"_s);
         QVERIFY(ib.data().toString().contains(u"breaker open"_s));
-        QCOMPARE(ib.data(Qt::DecorationRole).value<QColor>(), ServerListModel::stateColor(SessionSnapshot::State::Ready));
+        QCOMPARE(ib.data(Qt::DecorationRole).value<QColor>(),
+                 ServerListModel::stateColor(SessionSnapshot::State::Ready));
         store.removeServer(u"a"_s);
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0).data(ServerListModel::NameRole).toString(), u"b"_s);
@@ -58,8 +60,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QJsonObject>("reconnect");
         QTest::addColumn<QString>("state");
-        QTest::newRow("a reconnect in progress") << QJsonObject{{"in_progress"_L1, true}} << u"reconnecting"_s;
-        QTest::newRow("parked after five failures") << QJsonObject{{"parked"_L1, true}} << u"parked"_s;
+        QTest::newRow("a reconnect in progress")
+            << QJsonObject{{"in_progress"_L1, true}} << u"reconnecting"_s;
+        QTest::newRow("parked after five failures")
+            << QJsonObject{{"parked"_L1, true}} << u"parked"_s;
         QTest::newRow("neither: the session state") << QJsonObject{} << u"failed"_s;
     }
     void theServerStateShowsReconnectingAndParked()
@@ -82,21 +86,43 @@ private Q_SLOTS:
     void historyRowsAreAppendedOrReset()
     {
         HistoryModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const QJsonArray first = array(JSON_TEXT([{"type":"session-start","t_ms":1000,"generation":1},
-                                                  {"type":"reconnect","t_ms":2000,"trigger":"session expired (http-404-with-session)","from_generation":1,"to_generation":2,"duration_ms":12,"outcome":"ok"}]));
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QJsonArray first = array(JSON_TEXT([
+            {"type" : "session-start", "t_ms" : 1000, "generation" : 1}, {
+                "type" : "reconnect",
+                "t_ms" : 2000,
+                "trigger" : "session expired (http-404-with-session)",
+                "from_generation" : 1,
+                "to_generation" : 2,
+                "duration_ms" : 12,
+                "outcome" : "ok"
+            }
+        ]));
         model.setHistory(first);
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(1, HistoryModel::Generation).data().toString(), u"1 → 2"_s);
         QCOMPARE(model.index(1, HistoryModel::Duration).data().toString(), u"12 ms"_s);
-        QVERIFY(model.index(1, HistoryModel::What).data().toString().contains(u"http-404-with-session"_s));
+        QVERIFY(model.index(1, HistoryModel::What)
+                    .data()
+                    .toString()
+                    .contains(u"http-404-with-session"_s));
         QJsonArray more = first;
-        more.append(QJsonObject{{"type"_L1, "breaker"_L1}, {"t_ms"_L1, 3000}, {"from"_L1, "closed"_L1}, {"to"_L1, "open"_L1}, {"strikes"_L1, 3}, {"threshold"_L1, 3}});
+        more.append(QJsonObject{{"type"_L1, "breaker"_L1},
+                                {"t_ms"_L1, 3000},
+                                {"from"_L1, "closed"_L1},
+                                {"to"_L1, "open"_L1},
+                                {"strikes"_L1, 3},
+                                {"threshold"_L1, 3}});
         model.setHistory(more);
         QCOMPARE(model.rowCount(), 3);
-        QVERIFY(model.index(2, HistoryModel::What).data().toString().startsWith(u"closed → open (3/3)"_s));
+        QVERIFY(model.index(2, HistoryModel::What)
+                    .data()
+                    .toString()
+                    .startsWith(u"closed → open (3/3)"_s));
         QVERIFY(model.index(2, HistoryModel::Event).data(Qt::ForegroundRole).isValid());
-        model.setHistory(array(JSON_TEXT([{"type":"session-start","t_ms":9000,"generation":7}])));
+        model.setHistory(
+            array(JSON_TEXT([ {"type" : "session-start", "t_ms" : 9000, "generation" : 7} ])));
         QCOMPARE(model.rowCount(), 1);
     }
 
@@ -106,14 +132,21 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("badges");
         QTest::addColumn<bool>("replay");
         QTest::addColumn<QString>("source");
-        QTest::newRow("a read-only tool") << QJsonObject{{"readOnlyHint"_L1, true}, {"openWorldHint"_L1, false}}
-                                          << QStringList{u"read-only"_s} << true << u"server hint"_s;
-        QTest::newRow("a destructive idempotent tool") << QJsonObject{{"readOnlyHint"_L1, false}, {"idempotentHint"_L1, true}}
-                                                       << QStringList{u"destructive"_s, u"idempotent"_s, u"open-world"_s} << false << u"server hint"_s;
-        QTest::newRow("a non-destructive write") << QJsonObject{{"readOnlyHint"_L1, false}, {"destructiveHint"_L1, false}, {"openWorldHint"_L1, false}}
-                                                 << QStringList{u"write"_s} << false << u"server hint"_s;
-        QTest::newRow("an unannotated tool takes the spec's defaults") << QJsonObject{}
-                                                                        << QStringList{u"destructive"_s, u"open-world"_s} << false << u"default"_s;
+        QTest::newRow("a read-only tool")
+            << QJsonObject{{"readOnlyHint"_L1, true}, {"openWorldHint"_L1, false}}
+            << QStringList{u"read-only"_s} << true << u"server hint"_s;
+        QTest::newRow("a destructive idempotent tool")
+            << QJsonObject{{"readOnlyHint"_L1, false}, {"idempotentHint"_L1, true}}
+            << QStringList{u"destructive"_s, u"idempotent"_s, u"open-world"_s} << false
+            << u"server hint"_s;
+        QTest::newRow("a non-destructive write")
+            << QJsonObject{{"readOnlyHint"_L1, false},
+                           {"destructiveHint"_L1, false},
+                           {"openWorldHint"_L1, false}}
+            << QStringList{u"write"_s} << false << u"server hint"_s;
+        QTest::newRow("an unannotated tool takes the spec's defaults")
+            << QJsonObject{} << QStringList{u"destructive"_s, u"open-world"_s} << false
+            << u"default"_s;
     }
     void toolsShowBadgesAndTheReplayVerdictWithItsSource()
     {
@@ -135,11 +168,14 @@ private Q_SLOTS:
     void aUserOverrideChangesTheVerdictAndItsSource()
     {
         ToolListModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setTools(array(JSON_TEXT([{"name":"write"},{"name":"read","annotations":{"readOnlyHint":true}}])));
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTools(array(JSON_TEXT(
+            [ {"name" : "write"}, {"name" : "read", "annotations" : {"readOnlyHint" : true}} ])));
         model.setOverride(u"write"_s, true);
         QVERIFY(model.index(0).data(ToolListModel::VerdictRole).toBool());
-        QCOMPARE(model.index(0).data(ToolListModel::VerdictSourceRole).toString(), u"user override"_s);
+        QCOMPARE(model.index(0).data(ToolListModel::VerdictSourceRole).toString(),
+                 u"user override"_s);
         model.setOverride(u"write"_s, std::nullopt);
         QVERIFY(!model.index(0).data(ToolListModel::VerdictRole).toBool());
     }
@@ -147,13 +183,21 @@ private Q_SLOTS:
     void jsonListsShowTheirKeyAndKeepTheObject()
     {
         JsonListModel model(u"uri"_s);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setItems(array(JSON_TEXT([{"uri":"demo://a"},{"uri":"demo://b","name":"bee","description":"the b"}])));
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setItems(array(JSON_TEXT([
+            {"uri" : "demo://a"}, {"uri" : "demo://b", "name" : "bee", "description" : "the b"}
+        ])));
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0).data().toString(), u"demo://a"_s);
         QCOMPARE(model.index(1).data().toString(), u"bee — demo://b"_s);
         QCOMPARE(model.index(1).data(Qt::ToolTipRole).toString(), u"the b"_s);
-        QCOMPARE(model.index(1).data(JsonListModel::ObjectRole).toJsonObject().value("uri"_L1).toString(), u"demo://b"_s);
+        QCOMPARE(model.index(1)
+                     .data(JsonListModel::ObjectRole)
+                     .toJsonObject()
+                     .value("uri"_L1)
+                     .toString(),
+                 u"demo://b"_s);
         model.setItems({});
         QCOMPARE(model.rowCount(), 0);
     }
@@ -164,8 +208,10 @@ private Q_SLOTS:
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&model);
         proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
-        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setTools(array(JSON_TEXT([{"name":"get-counter"},{"name":"increment-counter"},{"name":"echo"}])));
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTools(array(JSON_TEXT(
+            [ {"name" : "get-counter"}, {"name" : "increment-counter"}, {"name" : "echo"} ])));
         proxy.setFilterFixedString(u"COUNTER"_s);
         QCOMPARE(proxy.rowCount(), 2);
         proxy.setFilterFixedString(u"ech"_s);

@@ -37,16 +37,19 @@ QByteArray compact(const QJsonObject &o)
 
 // A schema used by the round-trip tests: one property of each kind the form has.
 const QByteArray everyKind = JSON_TEXT({
-    "type": "object",
-    "required": ["message"],
-    "properties": {
-        "message": {"type": "string", "description": "What to echo"},
-        "count": {"type": "integer"},
-        "amount": {"type": "number"},
-        "flag": {"type": "boolean"},
-        "mode": {"type": "string", "enum": ["fast", "slow"]},
-        "tags": {"type": "array", "items": {"type": "string"}},
-        "address": {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "string"}}}
+    "type" : "object",
+    "required" : ["message"],
+    "properties" : {
+        "message" : {"type" : "string", "description" : "What to echo"},
+        "count" : {"type" : "integer"},
+        "amount" : {"type" : "number"},
+        "flag" : {"type" : "boolean"},
+        "mode" : {"type" : "string", "enum" : [ "fast", "slow" ]},
+        "tags" : {"type" : "array", "items" : {"type" : "string"}},
+        "address" : {
+            "type" : "object",
+            "properties" : {"city" : {"type" : "string"}, "zip" : {"type" : "string"}}
+        }
     }
 });
 
@@ -59,7 +62,7 @@ struct Shown
         widget.resize(500, 600);
         widget.show();
     }
-    template<typename T> T *find(const QString &name) const { return widget.findChild<T *>(name); }
+    template <typename T> T *find(const QString &name) const { return widget.findChild<T *>(name); }
     QPlainTextEdit *raw() const { return find<QPlainTextEdit>(u"rawEditor"_s); }
     QLabel *rawError() const { return find<QLabel>(u"rawError"_s); }
 };
@@ -77,61 +80,87 @@ private Q_SLOTS:
         QTest::addColumn<QString>("typed");
         QTest::addColumn<QByteArray>("expected");
         QTest::newRow("a typed string is sent as a string")
-            << QByteArray(JSON_TEXT({"properties": {"message": {"type": "string"}}}))
-            << u"field:message"_s << u"hello world"_s << QByteArray(JSON_TEXT({"message": "hello world"}));
+            << QByteArray(JSON_TEXT({"properties" : {"message" : {"type" : "string"}}}))
+            << u"field:message"_s << u"hello world"_s
+            << QByteArray(JSON_TEXT({"message" : "hello world"}));
         QTest::newRow("a typed number is sent as a number")
-            << QByteArray(JSON_TEXT({"properties": {"amount": {"type": "number"}}}))
-            << u"field:amount"_s << u"2.5"_s << QByteArray(JSON_TEXT({"amount": 2.5}));
+            << QByteArray(JSON_TEXT({"properties" : {"amount" : {"type" : "number"}}}))
+            << u"field:amount"_s << u"2.5"_s << QByteArray(JSON_TEXT({"amount" : 2.5}));
         QTest::newRow("a number in exponent notation is a number")
-            << QByteArray(JSON_TEXT({"properties": {"amount": {"type": "number"}}}))
-            << u"field:amount"_s << u"1e3"_s << QByteArray(JSON_TEXT({"amount": 1000}));
+            << QByteArray(JSON_TEXT({"properties" : {"amount" : {"type" : "number"}}}))
+            << u"field:amount"_s << u"1e3"_s << QByteArray(JSON_TEXT({"amount" : 1000}));
         QTest::newRow("letters typed into a number field are refused")
-            << QByteArray(JSON_TEXT({"properties": {"amount": {"type": "number"}}}))
+            << QByteArray(JSON_TEXT({"properties" : {"amount" : {"type" : "number"}}}))
             << u"field:amount"_s << u"abc"_s << QByteArray(JSON_TEXT({}));
         QTest::newRow("a typed integer is sent as an integer")
-            << QByteArray(JSON_TEXT({"properties": {"count": {"type": "integer"}}}))
-            << u"field:count"_s << u"-42"_s << QByteArray(JSON_TEXT({"count": -42}));
+            << QByteArray(JSON_TEXT({"properties" : {"count" : {"type" : "integer"}}}))
+            << u"field:count"_s << u"-42"_s << QByteArray(JSON_TEXT({"count" : -42}));
         QTest::newRow("letters typed into an integer field are refused")
-            << QByteArray(JSON_TEXT({"properties": {"count": {"type": "integer"}}}))
-            << u"field:count"_s << u"4x2.5"_s << QByteArray(JSON_TEXT({"count": 425}));
+            << QByteArray(JSON_TEXT({"properties" : {"count" : {"type" : "integer"}}}))
+            << u"field:count"_s << u"4x2.5"_s << QByteArray(JSON_TEXT({"count" : 425}));
         QTest::newRow("an integer beyond 32 bits stays exact")
-            << QByteArray(JSON_TEXT({"properties": {"count": {"type": "integer"}}}))
-            << u"field:count"_s << u"8589934592"_s << QByteArray(JSON_TEXT({"count": 8589934592}));
+            << QByteArray(JSON_TEXT({"properties" : {"count" : {"type" : "integer"}}}))
+            << u"field:count"_s << u"8589934592"_s << QByteArray(JSON_TEXT({"count" : 8589934592}));
         QTest::newRow("a comma-separated line is sent as an array of strings")
-            << QByteArray(JSON_TEXT({"properties": {"tags": {"type": "array", "items": {"type": "string"}}}}))
-            << u"field:tags"_s << u"red, green ,blue,"_s << QByteArray(JSON_TEXT({"tags": ["red", "green", "blue"]}));
+            << QByteArray(JSON_TEXT(
+                   {"properties" : {"tags" : {"type" : "array", "items" : {"type" : "string"}}}}))
+            << u"field:tags"_s << u"red, green ,blue,"_s
+            << QByteArray(JSON_TEXT({"tags" : [ "red", "green", "blue" ]}));
         QTest::newRow("a bracketed line keeps commas inside strings")
-            << QByteArray(JSON_TEXT({"properties": {"tags": {"type": "array", "items": {"type": "string"}}}}))
-            << u"field:tags"_s << u"[\"a,b\", \"c\"]"_s << QByteArray(JSON_TEXT({"tags": ["a,b", "c"]}));
+            << QByteArray(JSON_TEXT(
+                   {"properties" : {"tags" : {"type" : "array", "items" : {"type" : "string"}}}}))
+            << u"field:tags"_s << u"[\"a,b\", \"c\"]"_s
+            << QByteArray(JSON_TEXT({"tags" : [ "a,b", "c" ]}));
         QTest::newRow("an array of enum strings is a comma-separated line too")
-            << QByteArray(JSON_TEXT({"properties": {"tags": {"type": "array", "items": {"enum": ["x", "y"]}}}}))
-            << u"field:tags"_s << u"y, x"_s << QByteArray(JSON_TEXT({"tags": ["y", "x"]}));
+            << QByteArray(JSON_TEXT({
+                   "properties" : {"tags" : {"type" : "array", "items" : {"enum" : [ "x", "y" ]}}}
+               }))
+            << u"field:tags"_s << u"y, x"_s << QByteArray(JSON_TEXT({"tags" : [ "y", "x" ]}));
         QTest::newRow("an array of numbers is a JSON array line")
-            << QByteArray(JSON_TEXT({"properties": {"nums": {"type": "array", "items": {"type": "number"}}}}))
-            << u"field:nums"_s << u"[1, 2.5]"_s << QByteArray(JSON_TEXT({"nums": [1, 2.5]}));
+            << QByteArray(JSON_TEXT(
+                   {"properties" : {"nums" : {"type" : "array", "items" : {"type" : "number"}}}}))
+            << u"field:nums"_s << u"[1, 2.5]"_s << QByteArray(JSON_TEXT({"nums" : [ 1, 2.5 ]}));
         QTest::newRow("a field inside a nested object builds the nested object")
-            << QByteArray(JSON_TEXT({"properties": {"address": {"type": "object", "properties": {"city": {"type": "string"}, "zip": {"type": "string"}}}}}))
-            << u"field:address/city"_s << u"Paris"_s << QByteArray(JSON_TEXT({"address": {"city": "Paris"}}));
+            << QByteArray(JSON_TEXT({
+                   "properties" : {
+                       "address" : {
+                           "type" : "object",
+                           "properties" :
+                               {"city" : {"type" : "string"}, "zip" : {"type" : "string"}}
+                       }
+                   }
+               }))
+            << u"field:address/city"_s << u"Paris"_s
+            << QByteArray(JSON_TEXT({"address" : {"city" : "Paris"}}));
         QTest::newRow("an unknown type takes any JSON value")
-            << QByteArray(JSON_TEXT({"properties": {"x": {"type": "wat"}}}))
-            << u"field:x"_s << u"{\"a\": [1]}"_s << QByteArray(JSON_TEXT({"x": {"a": [1]}}));
+            << QByteArray(JSON_TEXT({"properties" : {"x" : {"type" : "wat"}}})) << u"field:x"_s
+            << u"{\"a\": [1]}"_s << QByteArray(JSON_TEXT({"x" : {"a" : [1]}}));
         QTest::newRow("a property without a type takes any JSON value")
-            << QByteArray(JSON_TEXT({"properties": {"x": {}}}))
-            << u"field:x"_s << u"true"_s << QByteArray(JSON_TEXT({"x": true}));
-        QTest::newRow("an object without properties takes a JSON object")
-            << QByteArray(JSON_TEXT({"properties": {"env": {"type": "object", "additionalProperties": {"type": "string"}}}}))
-            << u"field:env"_s << u"{\"A\": \"1\"}"_s << QByteArray(JSON_TEXT({"env": {"A": "1"}}));
+            << QByteArray(JSON_TEXT({"properties" : {"x" : {}}})) << u"field:x"_s << u"true"_s
+            << QByteArray(JSON_TEXT({"x" : true}));
+        QTest::newRow("an object without properties takes a JSON object") << QByteArray(JSON_TEXT({
+            "properties" :
+                {"env" : {"type" : "object", "additionalProperties" : {"type" : "string"}}}
+        })) << u"field:env"_s << u"{\"A\": \"1\"}"_s << QByteArray(JSON_TEXT({
+            "env" : {"A" : "1"}
+        }));
         QTest::newRow("an optional nullable string from pydantic is a string")
-            << QByteArray(JSON_TEXT({"properties": {"s": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null}}}))
-            << u"field:s"_s << u"hi"_s << QByteArray(JSON_TEXT({"s": "hi"}));
+            << QByteArray(JSON_TEXT({
+                   "properties" : {
+                       "s" :
+                           {"anyOf" : [ {"type" : "string"}, {"type" : "null"} ], "default" : null}
+                   }
+               }))
+            << u"field:s"_s << u"hi"_s << QByteArray(JSON_TEXT({"s" : "hi"}));
         QTest::newRow("a type list with null is the other type")
-            << QByteArray(JSON_TEXT({"properties": {"n": {"type": ["integer", "null"]}}}))
-            << u"field:n"_s << u"7x"_s << QByteArray(JSON_TEXT({"n": 7}));
+            << QByteArray(JSON_TEXT({"properties" : {"n" : {"type" : [ "integer", "null" ]}}}))
+            << u"field:n"_s << u"7x"_s << QByteArray(JSON_TEXT({"n" : 7}));
         QTest::newRow("untouched optional fields of every kind are omitted")
-            << everyKind << u"field:message"_s << u"only this"_s << QByteArray(JSON_TEXT({"message": "only this"}));
+            << everyKind << u"field:message"_s << u"only this"_s
+            << QByteArray(JSON_TEXT({"message" : "only this"}));
         QTest::newRow("a slash in a property name is escaped in the object name")
-            << QByteArray(JSON_TEXT({"properties": {"a/b~c": {"type": "string"}}}))
-            << u"field:a~1b~0c"_s << u"v"_s << QByteArray(JSON_TEXT({"a/b~c": "v"}));
+            << QByteArray(JSON_TEXT({"properties" : {"a/b~c" : {"type" : "string"}}}))
+            << u"field:a~1b~0c"_s << u"v"_s << QByteArray(JSON_TEXT({"a/b~c" : "v"}));
     }
     void typedInputBecomesTheValue()
     {
@@ -155,15 +184,15 @@ private Q_SLOTS:
         QTest::addColumn<int>("presses");
         QTest::addColumn<QByteArray>("expected");
         QTest::newRow("an untouched boolean is absent") << 0 << QByteArray("{}");
-        QTest::newRow("one press makes it true") << 1 << QByteArray(JSON_TEXT({"flag": true}));
-        QTest::newRow("two presses make it false") << 2 << QByteArray(JSON_TEXT({"flag": false}));
+        QTest::newRow("one press makes it true") << 1 << QByteArray(JSON_TEXT({"flag" : true}));
+        QTest::newRow("two presses make it false") << 2 << QByteArray(JSON_TEXT({"flag" : false}));
         QTest::newRow("three presses make it absent again") << 3 << QByteArray("{}");
     }
     void booleanIsTriState()
     {
         QFETCH(int, presses);
         QFETCH(QByteArray, expected);
-        Shown s(JSON_TEXT({"properties": {"flag": {"type": "boolean"}}}));
+        Shown s(JSON_TEXT({"properties" : {"flag" : {"type" : "boolean"}}}));
         auto *box = s.find<QCheckBox>(u"field:flag"_s);
         QVERIFY(box);
         QCOMPARE(box->checkState(), Qt::PartiallyChecked);
@@ -178,17 +207,23 @@ private Q_SLOTS:
         QTest::addColumn<int>("downPresses");
         QTest::addColumn<QByteArray>("expected");
         QTest::newRow("the first entry means absent")
-            << QByteArray(JSON_TEXT({"properties": {"e": {"type": "string", "enum": ["fast", "slow"]}}})) << 0
-            << QByteArray("{}");
+            << QByteArray(JSON_TEXT(
+                   {"properties" : {"e" : {"type" : "string", "enum" : [ "fast", "slow" ]}}}))
+            << 0 << QByteArray("{}");
         QTest::newRow("a chosen string is sent as that string")
-            << QByteArray(JSON_TEXT({"properties": {"e": {"type": "string", "enum": ["fast", "slow"]}}})) << 2
-            << QByteArray(JSON_TEXT({"e": "slow"}));
+            << QByteArray(JSON_TEXT(
+                   {"properties" : {"e" : {"type" : "string", "enum" : [ "fast", "slow" ]}}}))
+            << 2 << QByteArray(JSON_TEXT({"e" : "slow"}));
         QTest::newRow("a chosen integer is sent as a number")
-            << QByteArray(JSON_TEXT({"properties": {"e": {"type": "integer", "enum": [1, 2, 3]}}})) << 2
-            << QByteArray(JSON_TEXT({"e": 2}));
-        QTest::newRow("display names from enumNames still send the value")
-            << QByteArray(JSON_TEXT({"properties": {"e": {"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]}}}))
-            << 1 << QByteArray(JSON_TEXT({"e": "a"}));
+            << QByteArray(
+                   JSON_TEXT({"properties" : {"e" : {"type" : "integer", "enum" : [ 1, 2, 3 ]}}}))
+            << 2 << QByteArray(JSON_TEXT({"e" : 2}));
+        QTest::newRow("display names from enumNames still send the value") << QByteArray(JSON_TEXT({
+            "properties" : {
+                "e" : {"type" : "string", "enum" : [ "a", "b" ], "enumNames" : [ "Alpha",
+                                                                                 "Beta" ]}
+            }
+        })) << 1 << QByteArray(JSON_TEXT({"e" : "a"}));
     }
     void enumIsAComboBox()
     {
@@ -207,18 +242,28 @@ private Q_SLOTS:
 
     void defaultsPrefillTheForm()
     {
-        Shown s(JSON_TEXT({"properties": {
-            "s": {"type": "string", "default": "hi"},
-            "n": {"type": "number", "default": 1.5},
-            "i": {"type": "integer", "default": 3},
-            "b": {"type": "boolean", "default": false},
-            "e": {"type": "string", "enum": ["x", "y"], "default": "y"},
-            "t": {"type": "array", "items": {"type": "string"}, "default": ["a", "b"]},
-            "o": {"type": "object", "properties": {"k": {"type": "integer", "default": 7}}},
-            "plain": {"type": "string"}
-        }}));
-        QCOMPARE(compact(s.widget.value()),
-                 compact(object(JSON_TEXT({"s": "hi", "n": 1.5, "i": 3, "b": false, "e": "y", "t": ["a", "b"], "o": {"k": 7}}))));
+        Shown s(JSON_TEXT({
+            "properties" : {
+                "s" : {"type" : "string", "default" : "hi"},
+                "n" : {"type" : "number", "default" : 1.5},
+                "i" : {"type" : "integer", "default" : 3},
+                "b" : {"type" : "boolean", "default" : false},
+                "e" : {"type" : "string", "enum" : [ "x", "y" ], "default" : "y"},
+                "t" : {"type" : "array", "items" : {"type" : "string"}, "default" : [ "a", "b" ]},
+                "o" :
+                    {"type" : "object", "properties" : {"k" : {"type" : "integer", "default" : 7}}},
+                "plain" : {"type" : "string"}
+            }
+        }));
+        QCOMPARE(compact(s.widget.value()), compact(object(JSON_TEXT({
+                     "s" : "hi",
+                     "n" : 1.5,
+                     "i" : 3,
+                     "b" : false,
+                     "e" : "y",
+                     "t" : [ "a", "b" ],
+                     "o" : {"k" : 7}
+                 }))));
         QCOMPARE(s.find<QLineEdit>(u"field:s"_s)->text(), u"hi"_s);
         QCOMPARE(s.find<QLineEdit>(u"field:n"_s)->text(), u"1.5"_s);
         QCOMPARE(s.find<QLineEdit>(u"field:i"_s)->text(), u"3"_s);
@@ -235,45 +280,61 @@ private Q_SLOTS:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("typed");
         QTest::addColumn<QString>("reason"); // empty: valid
-        const QByteArray requiredMessage = JSON_TEXT({"required": ["message"], "properties": {"message": {"type": "string"}}});
-        const QByteArray address = JSON_TEXT({"properties": {"address": {"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}, "zip": {"type": "string"}}}}});
+        const QByteArray requiredMessage =
+            JSON_TEXT({"required" : ["message"], "properties" : {"message" : {"type" : "string"}}});
+        const QByteArray address = JSON_TEXT({
+            "properties" : {
+                "address" : {
+                    "type" : "object",
+                    "required" : ["city"],
+                    "properties" : {"city" : {"type" : "string"}, "zip" : {"type" : "string"}}
+                }
+            }
+        });
         QTest::newRow("a required string left empty is invalid and named")
             << requiredMessage << QString() << QString() << u"\"message\" is required"_s;
         QTest::newRow("a required string filled in is valid")
             << requiredMessage << u"field:message"_s << u"hi"_s << QString();
         QTest::newRow("a required boolean left unset is invalid")
-            << QByteArray(JSON_TEXT({"required": ["flag"], "properties": {"flag": {"type": "boolean"}}}))
+            << QByteArray(JSON_TEXT(
+                   {"required" : ["flag"], "properties" : {"flag" : {"type" : "boolean"}}}))
             << QString() << QString() << u"\"flag\" is required"_s;
-        QTest::newRow("a required boolean with a default is valid")
-            << QByteArray(JSON_TEXT({"required": ["flag"], "properties": {"flag": {"type": "boolean", "default": true}}}))
-            << QString() << QString() << QString();
+        QTest::newRow("a required boolean with a default is valid") << QByteArray(JSON_TEXT({
+            "required" : ["flag"],
+            "properties" : {"flag" : {"type" : "boolean", "default" : true}}
+        })) << QString() << QString() << QString();
         QTest::newRow("a required enum left at not set is invalid")
-            << QByteArray(JSON_TEXT({"required": ["mode"], "properties": {"mode": {"enum": ["a", "b"]}}}))
+            << QByteArray(JSON_TEXT(
+                   {"required" : ["mode"], "properties" : {"mode" : {"enum" : [ "a", "b" ]}}}))
             << QString() << QString() << u"\"mode\" is required"_s;
         QTest::newRow("a required field of a started nested object is named by its path")
             << address << u"field:address/zip"_s << u"75001"_s << u"\"address/city\" is required"_s;
         QTest::newRow("a required field of an absent optional object is not asked for")
             << address << QString() << QString() << QString();
         QTest::newRow("a number that does not parse is invalid")
-            << QByteArray(JSON_TEXT({"properties": {"amount": {"type": "number"}}}))
+            << QByteArray(JSON_TEXT({"properties" : {"amount" : {"type" : "number"}}}))
             << u"field:amount"_s << u"1e"_s << u"\"amount\""_s;
         QTest::newRow("a lone minus sign is not an integer")
-            << QByteArray(JSON_TEXT({"properties": {"count": {"type": "integer"}}}))
+            << QByteArray(JSON_TEXT({"properties" : {"count" : {"type" : "integer"}}}))
             << u"field:count"_s << u"-"_s << u"\"count\""_s;
         QTest::newRow("an integer below its minimum is invalid")
-            << QByteArray(JSON_TEXT({"properties": {"count": {"type": "integer", "minimum": 1}}}))
+            << QByteArray(
+                   JSON_TEXT({"properties" : {"count" : {"type" : "integer", "minimum" : 1}}}))
             << u"field:count"_s << u"0"_s << u"\"count\" must be at least 1"_s;
         QTest::newRow("a JSON array line that does not parse is invalid")
-            << QByteArray(JSON_TEXT({"properties": {"nums": {"type": "array", "items": {"type": "number"}}}}))
+            << QByteArray(JSON_TEXT(
+                   {"properties" : {"nums" : {"type" : "array", "items" : {"type" : "number"}}}}))
             << u"field:nums"_s << u"[1, "_s << u"\"nums\""_s;
         QTest::newRow("a JSON array line with a wrong item type is invalid")
-            << QByteArray(JSON_TEXT({"properties": {"nums": {"type": "array", "items": {"type": "number"}}}}))
+            << QByteArray(JSON_TEXT(
+                   {"properties" : {"nums" : {"type" : "array", "items" : {"type" : "number"}}}}))
             << u"field:nums"_s << u"[1, \"x\"]"_s << u"\"nums/1\" must be a number"_s;
-        QTest::newRow("a listed string outside its enum is invalid")
-            << QByteArray(JSON_TEXT({"properties": {"tags": {"type": "array", "items": {"enum": ["a", "b"]}}}}))
-            << u"field:tags"_s << u"a, z"_s << u"\"tags/1\" must be one of"_s;
+        QTest::newRow("a listed string outside its enum is invalid") << QByteArray(JSON_TEXT({
+            "properties" : {"tags" : {"type" : "array", "items" : {"enum" : [ "a", "b" ]}}}
+        })) << u"field:tags"_s << u"a, z"_s << u"\"tags/1\" must be one of"_s;
         QTest::newRow("a required property the form cannot show still counts")
-            << QByteArray(JSON_TEXT({"required": ["x"]})) << QString() << QString() << u"\"x\" is required"_s;
+            << QByteArray(JSON_TEXT({"required" : ["x"]})) << QString() << QString()
+            << u"\"x\" is required"_s;
     }
     void validityNamesTheField()
     {
@@ -305,7 +366,13 @@ private Q_SLOTS:
         QTest::keyClick(s.find<QCheckBox>(u"field:flag"_s), Qt::Key_Space);
         QTest::keyClicks(s.find<QLineEdit>(u"field:tags"_s), u"a, b"_s);
         QTest::keyClicks(s.find<QLineEdit>(u"field:address/city"_s), u"Oslo"_s);
-        const QByteArray expected = JSON_TEXT({"message": "hello", "count": 7, "flag": true, "tags": ["a", "b"], "address": {"city": "Oslo"}});
+        const QByteArray expected = JSON_TEXT({
+            "message" : "hello",
+            "count" : 7,
+            "flag" : true,
+            "tags" : [ "a", "b" ],
+            "address" : {"city" : "Oslo"}
+        });
         QCOMPARE(compact(s.widget.value()), compact(object(expected)));
 
         // The tab bar switches too.
@@ -315,10 +382,12 @@ private Q_SLOTS:
         QCOMPARE(modes.count(), 1);
         QVERIFY(s.raw()->isVisible());
         QVERIFY(!s.raw()->isReadOnly());
-        QCOMPARE(s.raw()->font().family(), QFontDatabase::systemFont(QFontDatabase::FixedFont).family());
+        QCOMPARE(s.raw()->font().family(),
+                 QFontDatabase::systemFont(QFontDatabase::FixedFont).family());
         const QString text = s.raw()->toPlainText();
         QVERIFY2(text.contains(u"\n    \"count\": 7"_s), qPrintable(text)); // indented
-        QCOMPARE(compact(QJsonDocument::fromJson(text.toUtf8()).object()), compact(object(expected)));
+        QCOMPARE(compact(QJsonDocument::fromJson(text.toUtf8()).object()),
+                 compact(object(expected)));
         QCOMPARE(compact(s.widget.value()), compact(object(expected)));
         QVERIFY(s.widget.isValid());
 
@@ -346,9 +415,10 @@ private Q_SLOTS:
         s.widget.setMode(SchemaFormWidget::Mode::Raw);
         QSignalSpy changed(&s.widget, &SchemaFormWidget::valueChanged);
         s.raw()->selectAll();
-        QTest::keyClicks(s.raw(), QString::fromUtf8(JSON_TEXT({"message": "from raw", "count": 5, "extra": 1})));
+        QTest::keyClicks(s.raw(), QString::fromUtf8(JSON_TEXT(
+                                      {"message" : "from raw", "count" : 5, "extra" : 1})));
         QVERIFY(!changed.isEmpty());
-        const QByteArray expected = JSON_TEXT({"message": "from raw", "count": 5, "extra": 1});
+        const QByteArray expected = JSON_TEXT({"message" : "from raw", "count" : 5, "extra" : 1});
         QCOMPARE(compact(s.widget.value()), compact(object(expected)));
 
         s.widget.setMode(SchemaFormWidget::Mode::Form);
@@ -369,9 +439,9 @@ private Q_SLOTS:
             << u"{\n  \"message\": }"_s << u"Line 2, column"_s;
         QTest::newRow("an array is not an object") << u"[1]"_s << u"JSON object"_s;
         QTest::newRow("a string where an integer is wanted")
-            << QString::fromUtf8(JSON_TEXT({"message": "m", "count": "seven"})) << u"\"count\""_s;
+            << QString::fromUtf8(JSON_TEXT({"message" : "m", "count" : "seven"})) << u"\"count\""_s;
         QTest::newRow("a value outside an enum")
-            << QString::fromUtf8(JSON_TEXT({"message": "m", "mode": "medium"})) << u"\"mode\""_s;
+            << QString::fromUtf8(JSON_TEXT({"message" : "m", "mode" : "medium"})) << u"\"mode\""_s;
     }
     void rawTextTheFormCannotTakeKeepsRawMode()
     {
@@ -393,7 +463,7 @@ private Q_SLOTS:
         QVERIFY(!s.widget.isValid());
 
         // Fixed text goes through, and the error goes away.
-        s.raw()->setPlainText(QString::fromUtf8(JSON_TEXT({"message": "m"})));
+        s.raw()->setPlainText(QString::fromUtf8(JSON_TEXT({"message" : "m"})));
         s.widget.setMode(SchemaFormWidget::Mode::Form);
         QCOMPARE(s.widget.mode(), SchemaFormWidget::Mode::Form);
         QCOMPARE(s.find<QLineEdit>(u"field:message"_s)->text(), u"m"_s);
@@ -404,7 +474,15 @@ private Q_SLOTS:
     {
         Shown s(everyKind);
         QSignalSpy changed(&s.widget, &SchemaFormWidget::valueChanged);
-        const QByteArray given = JSON_TEXT({"message": "hi", "count": 3, "amount": 0.1, "flag": false, "mode": "slow", "tags": ["x", "y,z"], "address": {"city": "Rome"}});
+        const QByteArray given = JSON_TEXT({
+            "message" : "hi",
+            "count" : 3,
+            "amount" : 0.1,
+            "flag" : false,
+            "mode" : "slow",
+            "tags" : [ "x", "y,z" ],
+            "address" : {"city" : "Rome"}
+        });
         s.widget.setValue(object(given));
         QCOMPARE(changed.count(), 1);
         QCOMPARE(s.widget.mode(), SchemaFormWidget::Mode::Form);
@@ -418,19 +496,19 @@ private Q_SLOTS:
         QCOMPARE(compact(s.widget.value()), compact(object(given)));
 
         // Keys left out of the new value clear their fields.
-        s.widget.setValue(object(JSON_TEXT({"message": "again"})));
+        s.widget.setValue(object(JSON_TEXT({"message" : "again"})));
         QCOMPARE(s.find<QLineEdit>(u"field:count"_s)->text(), QString());
         QCOMPARE(s.find<QCheckBox>(u"field:flag"_s)->checkState(), Qt::PartiallyChecked);
-        QCOMPARE(compact(s.widget.value()), compact(object(JSON_TEXT({"message": "again"}))));
+        QCOMPARE(compact(s.widget.value()), compact(object(JSON_TEXT({"message" : "again"}))));
     }
 
     void setValueInRawModeRewritesTheText()
     {
         Shown s(everyKind);
         s.widget.setMode(SchemaFormWidget::Mode::Raw);
-        s.widget.setValue(object(JSON_TEXT({"message": "raw"})));
+        s.widget.setValue(object(JSON_TEXT({"message" : "raw"})));
         QCOMPARE(compact(QJsonDocument::fromJson(s.raw()->toPlainText().toUtf8()).object()),
-                 compact(object(JSON_TEXT({"message": "raw"}))));
+                 compact(object(JSON_TEXT({"message" : "raw"}))));
         s.widget.setMode(SchemaFormWidget::Mode::Form);
         QCOMPARE(s.find<QLineEdit>(u"field:message"_s)->text(), u"raw"_s);
     }
@@ -438,7 +516,7 @@ private Q_SLOTS:
     void setValueTheFormCannotShowOpensTheRawView()
     {
         Shown s(everyKind);
-        const QByteArray given = JSON_TEXT({"message": "m", "count": 2.5});
+        const QByteArray given = JSON_TEXT({"message" : "m", "count" : 2.5});
         s.widget.setValue(object(given));
         QCOMPARE(s.widget.mode(), SchemaFormWidget::Mode::Raw);
         QCOMPARE(compact(s.widget.value()), compact(object(given)));
@@ -449,11 +527,14 @@ private Q_SLOTS:
 
     void labelsMarkRequiredAndCarryTheDescription()
     {
-        Shown s(JSON_TEXT({"required": ["message"], "properties": {
-            "message": {"type": "string", "description": "What to echo"},
-            "mail": {"type": "string", "format": "email"},
-            "site": {"type": "string", "format": "uri"}
-        }}));
+        Shown s(JSON_TEXT({
+            "required" : ["message"],
+            "properties" : {
+                "message" : {"type" : "string", "description" : "What to echo"},
+                "mail" : {"type" : "string", "format" : "email"},
+                "site" : {"type" : "string", "format" : "uri"}
+            }
+        }));
         QVERIFY(s.find<QLabel>(u"label:message"_s)->text().contains(u'*'));
         QVERIFY(!s.find<QLabel>(u"label:mail"_s)->text().contains(u'*'));
         QCOMPARE(s.find<QLabel>(u"label:message"_s)->toolTip(), u"What to echo"_s);
@@ -468,17 +549,20 @@ private Q_SLOTS:
         QTest::addColumn<QString>("lineEdit"); // a field expected to be a raw JSON line, or empty
         QTest::newRow("an empty schema") << QByteArray("{}") << QString();
         QTest::newRow("properties that are not an object")
-            << QByteArray(JSON_TEXT({"type": "object", "properties": 5})) << QString();
+            << QByteArray(JSON_TEXT({"type" : "object", "properties" : 5})) << QString();
         QTest::newRow("a property schema that is not an object")
-            << QByteArray(JSON_TEXT({"properties": {"a": "string"}})) << u"field:a"_s;
+            << QByteArray(JSON_TEXT({"properties" : {"a" : "string"}})) << u"field:a"_s;
         QTest::newRow("required that is not a list")
-            << QByteArray(JSON_TEXT({"required": "a", "properties": {"a": {"type": "string"}}})) << u"field:a"_s;
+            << QByteArray(JSON_TEXT({"required" : "a", "properties" : {"a" : {"type" : "string"}}}))
+            << u"field:a"_s;
         QTest::newRow("a reference the form does not follow")
-            << QByteArray(JSON_TEXT({"properties": {"a": {"$ref": "#/$defs/A"}}})) << u"field:a"_s;
+            << QByteArray(JSON_TEXT({"properties" : {"a" : {"$ref" : "#/$defs/A"}}}))
+            << u"field:a"_s;
         QTest::newRow("an empty enum")
-            << QByteArray(JSON_TEXT({"properties": {"a": {"type": "string", "enum": []}}})) << u"field:a"_s;
+            << QByteArray(JSON_TEXT({"properties" : {"a" : {"type" : "string", "enum" : []}}}))
+            << u"field:a"_s;
         QTest::newRow("an array without items")
-            << QByteArray(JSON_TEXT({"properties": {"a": {"type": "array"}}})) << u"field:a"_s;
+            << QByteArray(JSON_TEXT({"properties" : {"a" : {"type" : "array"}}})) << u"field:a"_s;
     }
     void badSchemasStillGiveAForm()
     {
@@ -501,11 +585,12 @@ private Q_SLOTS:
         Shown s(everyKind);
         QTest::keyClicks(s.find<QLineEdit>(u"field:message"_s), u"x"_s);
         QSignalSpy changed(&s.widget, &SchemaFormWidget::valueChanged);
-        s.widget.setSchema(object(JSON_TEXT({"properties": {"other": {"type": "string", "default": "d"}}})));
+        s.widget.setSchema(
+            object(JSON_TEXT({"properties" : {"other" : {"type" : "string", "default" : "d"}}})));
         QCOMPARE(changed.count(), 1);
         QVERIFY(!s.find<QLineEdit>(u"field:message"_s));
         QVERIFY(s.find<QLineEdit>(u"field:other"_s));
-        QCOMPARE(compact(s.widget.value()), compact(object(JSON_TEXT({"other": "d"}))));
+        QCOMPARE(compact(s.widget.value()), compact(object(JSON_TEXT({"other" : "d"}))));
     }
 };
 

@@ -23,11 +23,14 @@ private Q_SLOTS:
         QTest::addColumn<qsizetype>("omitted");
         QTest::addColumn<bool>("longLines");
         const qsizetype max = TextDisplay::MaxShownChars;
-        QTest::newRow("a short text is shown whole and wrapped") << u"one\ntwo"_s << qsizetype(0) << false;
+        QTest::newRow("a short text is shown whole and wrapped")
+            << u"one\ntwo"_s << qsizetype(0) << false;
         QTest::newRow("a text at the limit is shown whole")
-            << QString(max / 100, u'\n').replace(u"\n"_s, QString(99, u'a') + u'\n') << qsizetype(0) << false;
+            << QString(max / 100, u'\n').replace(u"\n"_s, QString(99, u'a') + u'\n') << qsizetype(0)
+            << false;
         const QString over = QString(QString(99, u'b') + u'\n').repeated(int(max / 100) + 50);
-        QTest::newRow("a text over the limit is cut and the rest counted") << over << over.size() - max << false;
+        QTest::newRow("a text over the limit is cut and the rest counted")
+            << over << over.size() - max << false;
         QTest::newRow("one line longer than a wrapped view can lay out turns wrapping off")
             << QString(TextDisplay::MaxWrappedLine + 1, u'x') << qsizetype(0) << true;
         QTest::newRow("a 5 MB line is cut to the limit and not wrapped")
@@ -45,12 +48,14 @@ private Q_SLOTS:
             QCOMPARE(f.text, text);
         } else {
             QVERIFY(f.text.startsWith(text.left(TextDisplay::MaxShownChars)));
-            QVERIFY2(f.text.contains(QLocale().toString(omitted)) && f.text.endsWith(u"the rest is in Save answer…"_s),
+            QVERIFY2(f.text.contains(QLocale().toString(omitted)) &&
+                         f.text.endsWith(u"the rest is in Save answer…"_s),
                      qPrintable(f.text.right(200)));
         }
         QPlainTextEdit view;
         TextDisplay::show(&view, text);
-        QCOMPARE(view.lineWrapMode(), longLines ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
+        QCOMPARE(view.lineWrapMode(),
+                 longLines ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
     }
 
     void utf8IsDecodedOnlyUpToTheLimitAndNeverMidCharacter_data()
@@ -59,12 +64,16 @@ private Q_SLOTS:
         QTest::addColumn<qsizetype>("maxChars");
         QTest::addColumn<QString>("shown");
         QTest::addColumn<qsizetype>("omittedBytes");
-        QTest::newRow("ASCII under the limit is decoded whole") << QByteArray("abc") << qsizetype(10) << u"abc"_s << qsizetype(0);
-        QTest::newRow("ASCII over the limit is cut at it") << QByteArray("abcdef") << qsizetype(4) << u"abcd"_s << qsizetype(2);
+        QTest::newRow("ASCII under the limit is decoded whole")
+            << QByteArray("abc") << qsizetype(10) << u"abc"_s << qsizetype(0);
+        QTest::newRow("ASCII over the limit is cut at it")
+            << QByteArray("abcdef") << qsizetype(4) << u"abcd"_s << qsizetype(2);
         QTest::newRow("two-byte characters are cut between characters")
-            << QString(6, QChar(0xe9)).toUtf8() << qsizetype(4) << QString(4, QChar(0xe9)) << qsizetype(4);
+            << QString(6, QChar(0xe9)).toUtf8() << qsizetype(4) << QString(4, QChar(0xe9))
+            << qsizetype(4);
         QTest::newRow("a four-byte character at the cut is left out whole")
-            << (QByteArray("ab") + QString::fromUcs4(U"\U0001F600").toUtf8() + "cd") << qsizetype(2) << u"ab"_s << qsizetype(6);
+            << (QByteArray("ab") + QString::fromUcs4(U"\U0001F600").toUtf8() + "cd") << qsizetype(2)
+            << u"ab"_s << qsizetype(6);
     }
     void utf8IsDecodedOnlyUpToTheLimitAndNeverMidCharacter()
     {
@@ -87,8 +96,9 @@ private Q_SLOTS:
 
     void aJsonViewShowsAFiftyMegabyteFrameCappedWithoutParsingIt()
     {
-        const QByteArray frame = QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"")
-            + QByteArray(50 * 1024 * 1024, 'x') + "\"}]}}";
+        const QByteArray frame = QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":"
+                                            "[{\"type\":\"text\",\"text\":\"") +
+                                 QByteArray(50 * 1024 * 1024, 'x') + "\"}]}}";
         JsonView view;
         QElapsedTimer timer;
         timer.start();
@@ -99,7 +109,7 @@ private Q_SLOTS:
         QVERIFY(view.toPlainText().endsWith(u"the rest is in the exported transcript"_s));
         QCOMPARE(view.lineWrapMode(), QPlainTextEdit::NoWrap);
         // A small document is still reformatted (indented) and wrapped.
-        view.setJson(JSON_TEXT({"a":{"b":[1,2]}}));
+        view.setJson(JSON_TEXT({"a" : {"b" : [ 1, 2 ]}}));
         QVERIFY(view.toPlainText().contains(u"\n        \"b\": ["_s));
         QCOMPARE(view.lineWrapMode(), QPlainTextEdit::WidgetWidth);
     }

@@ -25,7 +25,8 @@ using MarkerKind = TimelineLayout::MarkerKind;
 constexpr qint64 T0 = 1700000000000; // 2023-11-14, any fixed instant will do
 constexpr qint64 Now = T0 + 1000;
 
-TranscriptEvent wire(qint64 t, Direction dir, const QByteArray &raw, const QString &server, int generation)
+TranscriptEvent wire(qint64 t, Direction dir, const QByteArray &raw, const QString &server,
+                     int generation)
 {
     TranscriptEvent e;
     e.timeMs = T0 + t;
@@ -36,33 +37,35 @@ TranscriptEvent wire(qint64 t, Direction dir, const QByteArray &raw, const QStri
     return e;
 }
 
-TranscriptEvent call(qint64 t, int id, const QString &server, int generation, const QByteArray &method = "tools/call")
+TranscriptEvent call(qint64 t, int id, const QString &server, int generation,
+                     const QByteArray &method = "tools/call")
 {
     return wire(t, Direction::Outgoing,
-                "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) + ",\"method\":\"" + method
-                    + "\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) + ",\"method\":\"" +
+                    method + "\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"}}}",
                 server, generation);
 }
 
-TranscriptEvent result(qint64 t, int id, const QString &server, int generation, bool isError = false)
+TranscriptEvent result(qint64 t, int id, const QString &server, int generation,
+                       bool isError = false)
 {
     return wire(t, Direction::Incoming,
-                "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id)
-                    + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"isError\":"
-                    + (isError ? "true" : "false") + "}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) +
+                    ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"isError\":" +
+                    (isError ? "true" : "false") + "}}",
                 server, generation);
 }
 
 TranscriptEvent rpcError(qint64 t, int id, const QString &server, int generation)
 {
     return wire(t, Direction::Incoming,
-                "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id)
-                    + ",\"error\":{\"code\":-32602,\"message\":\"Unknown tool\"}}",
+                "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) +
+                    ",\"error\":{\"code\":-32602,\"message\":\"Unknown tool\"}}",
                 server, generation);
 }
 
-TranscriptEvent lifecycle(qint64 t, const QString &event, const QJsonObject &details, const QString &server,
-                          int generation)
+TranscriptEvent lifecycle(qint64 t, const QString &event, const QJsonObject &details,
+                          const QString &server, int generation)
 {
     TranscriptEvent e = wire(t, Direction::Lifecycle, {}, server, generation);
     e.event = event;
@@ -97,18 +100,26 @@ TranscriptBatch scenario()
         call(300, 3, alpha, 1),
         rpcError(320, 3, alpha, 1),
         call(400, 4, alpha, 1),
-        lifecycle(450, u"reconnect"_s, {{"outcome"_L1, "failed"_L1}, {"duration_ms"_L1, 40}}, beta, 1),
+        lifecycle(450, u"reconnect"_s, {{"outcome"_L1, "failed"_L1}, {"duration_ms"_L1, 40}}, beta,
+                  1),
         lifecycle(500, u"closed"_s, {}, alpha, 1),
         lifecycle(505, u"classification"_s,
-                  {{"method"_L1, "tools/call"_L1}, {"expired"_L1, true}, {"generation"_L1, 1}, {"rule"_L1, "404"_L1}},
+                  {{"method"_L1, "tools/call"_L1},
+                   {"expired"_L1, true},
+                   {"generation"_L1, 1},
+                   {"rule"_L1, "404"_L1}},
                   alpha, 1),
         lifecycle(510, u"reconnect-attempt"_s, {{"from_generation"_L1, 1}}, alpha, 1),
         lifecycle(600, u"ready"_s, {}, alpha, 2),
         lifecycle(601, u"session-start"_s, {{"generation"_L1, 2}}, alpha, 2),
         lifecycle(602, u"reconnect"_s,
-                  {{"outcome"_L1, "ok"_L1}, {"duration_ms"_L1, 92}, {"from_generation"_L1, 1}, {"to_generation"_L1, 2}},
+                  {{"outcome"_L1, "ok"_L1},
+                   {"duration_ms"_L1, 92},
+                   {"from_generation"_L1, 1},
+                   {"to_generation"_L1, 2}},
                   alpha, 2),
-        lifecycle(700, u"breaker"_s, {{"from"_L1, "closed"_L1}, {"to"_L1, "open"_L1}, {"strikes"_L1, 3}}, alpha, 2),
+        lifecycle(700, u"breaker"_s,
+                  {{"from"_L1, "closed"_L1}, {"to"_L1, "open"_L1}, {"strikes"_L1, 3}}, alpha, 2),
         call(800, 1, alpha, 2),
     };
 }
@@ -158,7 +169,9 @@ QStringList describeLayout(const TimelineLayout &layout, bool withBands = true)
                        .arg(TimelineLayout::outcomeName(s.outcome))
                        .arg(s.track);
         for (const auto &m : layout.markers(lane))
-            out << u"marker %1 at %2 row %3"_s.arg(TimelineLayout::markerName(m.kind)).arg(m.timeMs - T0).arg(m.row);
+            out << u"marker %1 at %2 row %3"_s.arg(TimelineLayout::markerName(m.kind))
+                       .arg(m.timeMs - T0)
+                       .arg(m.row);
     }
     return out;
 }
@@ -268,14 +281,19 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("end");
         QTest::addColumn<int>("outcome");
         QTest::addColumn<int>("generation");
-        QTest::newRow("the initialize exchange is a span of the old generation") << alpha << 10LL << 20LL << int(Outcome::Ok) << 0;
+        QTest::newRow("the initialize exchange is a span of the old generation")
+            << alpha << 10LL << 20LL << int(Outcome::Ok) << 0;
         QTest::newRow("an answered call is ok") << alpha << 100LL << 150LL << int(Outcome::Ok) << 1;
-        QTest::newRow("an isError result is a tool error") << alpha << 200LL << 260LL << int(Outcome::ToolError) << 1;
-        QTest::newRow("an error response is a JSON-RPC error") << alpha << 300LL << 320LL << int(Outcome::RpcError) << 1;
+        QTest::newRow("an isError result is a tool error")
+            << alpha << 200LL << 260LL << int(Outcome::ToolError) << 1;
+        QTest::newRow("an error response is a JSON-RPC error")
+            << alpha << 300LL << 320LL << int(Outcome::RpcError) << 1;
         QTest::newRow("unanswered, then classified expired: uncertain until the close")
             << alpha << 400LL << 500LL << int(Outcome::Uncertain) << 1;
-        QTest::newRow("a call still waiting is open") << alpha << 800LL << 800LL << int(Outcome::Open) << 2;
-        QTest::newRow("the other server's call is in its own lane") << beta << 120LL << 130LL << int(Outcome::Ok) << 1;
+        QTest::newRow("a call still waiting is open")
+            << alpha << 800LL << 800LL << int(Outcome::Open) << 2;
+        QTest::newRow("the other server's call is in its own lane")
+            << beta << 120LL << 130LL << int(Outcome::Ok) << 1;
     }
     void requestsBecomeSpansColouredByOutcome()
     {
@@ -290,7 +308,8 @@ private Q_SLOTS:
         store.append(scenario());
         const int lane = layout.laneOf(server);
         const auto &spans = layout.spans(lane);
-        const auto it = std::find_if(spans.cbegin(), spans.cend(), [&](const auto &s) { return s.startMs == T0 + start; });
+        const auto it = std::find_if(spans.cbegin(), spans.cend(),
+                                     [&](const auto &s) { return s.startMs == T0 + start; });
         QVERIFY(it != spans.cend());
         QCOMPARE(it->endMs, T0 + end);
         QCOMPARE(int(it->outcome), outcome);
@@ -309,13 +328,13 @@ private Q_SLOTS:
         const QColor tool = TimelineLayout::outcomeColor(Outcome::ToolError);
         const QColor rpc = TimelineLayout::outcomeColor(Outcome::RpcError);
         const QColor uncertain = TimelineLayout::outcomeColor(Outcome::Uncertain);
-        QVERIFY(ok.green() > ok.red());   // green
-        QVERIFY(rpc.red() > 2 * rpc.green()); // red
+        QVERIFY(ok.green() > ok.red());                                   // green
+        QVERIFY(rpc.red() > 2 * rpc.green());                             // red
         QVERIFY(tool.red() > tool.green() && tool.green() > tool.blue()); // orange
         QVERIFY(uncertain.green() > tool.green()); // amber, lighter than orange
         QSet<QRgb> all;
-        for (Outcome o : {Outcome::Ok, Outcome::ToolError, Outcome::RpcError, Outcome::Uncertain, Outcome::Unanswered,
-                          Outcome::Open})
+        for (Outcome o : {Outcome::Ok, Outcome::ToolError, Outcome::RpcError, Outcome::Uncertain,
+                          Outcome::Unanswered, Outcome::Open})
             all.insert(TimelineLayout::outcomeColor(o).rgb());
         QCOMPARE(all.size(), 6);
         QSet<QRgb> markers;
@@ -331,7 +350,8 @@ private Q_SLOTS:
         layout.setStore(&store);
         store.append(scenario());
         const auto &a = layout.markers(layout.laneOf(alpha));
-        QCOMPARE(a.size(), 3); // reconnect-attempt is not a marker: the reconnect carries its duration
+        QCOMPARE(a.size(),
+                 3); // reconnect-attempt is not a marker: the reconnect carries its duration
         QCOMPARE(a.at(0).kind, MarkerKind::ClassificationExpired);
         QCOMPARE(a.at(0).row, rowOf(store, 505, alpha));
         QCOMPARE(a.at(1).kind, MarkerKind::ReconnectOk);
@@ -342,7 +362,8 @@ private Q_SLOTS:
         const auto &b = layout.markers(layout.laneOf(beta));
         QCOMPARE(b.size(), 2);
         QCOMPARE(b.at(0).kind, MarkerKind::Fault);
-        QCOMPARE(b.at(0).row, rowOf(store, 251, beta)); // one glyph for both records, the fuller one
+        QCOMPARE(b.at(0).row,
+                 rowOf(store, 251, beta)); // one glyph for both records, the fuller one
         QCOMPARE(b.at(1).kind, MarkerKind::ReconnectFailed);
     }
 
@@ -353,15 +374,24 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("tolerance");
         QTest::addColumn<int>("type");
         QTest::addColumn<qint64>("rowTime"); // the time of the row it should return, -1 for none
-        QTest::newRow("inside an answered call") << alpha << 120LL << 0LL << int(TimelineLayout::HitType::Span) << 100LL;
-        QTest::newRow("just past its end, within the tolerance") << alpha << 152LL << 3LL << int(TimelineLayout::HitType::Span) << 100LL;
-        QTest::newRow("inside the uncertain call") << alpha << 480LL << 0LL << int(TimelineLayout::HitType::Span) << 400LL;
-        QTest::newRow("near a marker beats the span under it") << alpha << 506LL << 2LL << int(TimelineLayout::HitType::Marker) << 505LL;
-        QTest::newRow("the open call, up to now") << alpha << 950LL << 0LL << int(TimelineLayout::HitType::Span) << 800LL;
-        QTest::newRow("between calls: the generation's band") << alpha << 170LL << 0LL << int(TimelineLayout::HitType::Band) << -1LL;
-        QTest::newRow("before the first generation: nothing") << alpha << 5LL << 0LL << int(TimelineLayout::HitType::None) << -1LL;
-        QTest::newRow("the other lane") << beta << 125LL << 0LL << int(TimelineLayout::HitType::Span) << 120LL;
-        QTest::newRow("a fault marker") << beta << 249LL << 3LL << int(TimelineLayout::HitType::Marker) << 251LL;
+        QTest::newRow("inside an answered call")
+            << alpha << 120LL << 0LL << int(TimelineLayout::HitType::Span) << 100LL;
+        QTest::newRow("just past its end, within the tolerance")
+            << alpha << 152LL << 3LL << int(TimelineLayout::HitType::Span) << 100LL;
+        QTest::newRow("inside the uncertain call")
+            << alpha << 480LL << 0LL << int(TimelineLayout::HitType::Span) << 400LL;
+        QTest::newRow("near a marker beats the span under it")
+            << alpha << 506LL << 2LL << int(TimelineLayout::HitType::Marker) << 505LL;
+        QTest::newRow("the open call, up to now")
+            << alpha << 950LL << 0LL << int(TimelineLayout::HitType::Span) << 800LL;
+        QTest::newRow("between calls: the generation's band")
+            << alpha << 170LL << 0LL << int(TimelineLayout::HitType::Band) << -1LL;
+        QTest::newRow("before the first generation: nothing")
+            << alpha << 5LL << 0LL << int(TimelineLayout::HitType::None) << -1LL;
+        QTest::newRow("the other lane")
+            << beta << 125LL << 0LL << int(TimelineLayout::HitType::Span) << 120LL;
+        QTest::newRow("a fault marker")
+            << beta << 249LL << 3LL << int(TimelineLayout::HitType::Marker) << 251LL;
     }
     void hitTestingFindsTheStoreRow()
     {
@@ -374,7 +404,8 @@ private Q_SLOTS:
         TimelineLayout layout;
         layout.setStore(&store);
         store.append(scenario());
-        const TimelineLayout::Hit hit = layout.hitTest(layout.laneOf(server), T0 + t, tolerance, Now);
+        const TimelineLayout::Hit hit =
+            layout.hitTest(layout.laneOf(server), T0 + t, tolerance, Now);
         QCOMPARE(int(hit.type), type);
         QCOMPARE(hit.row, rowTime < 0 ? -1 : rowOf(store, rowTime, server));
         if (hit.type != TimelineLayout::HitType::None)
@@ -393,7 +424,8 @@ private Q_SLOTS:
         QCOMPARE(layout.find(response).row, request);
         QCOMPARE(layout.find(response).type, TimelineLayout::HitType::Span);
         QCOMPARE(layout.find(rowOf(store, 700, alpha)).type, TimelineLayout::HitType::Marker);
-        QCOMPARE(layout.find(rowOf(store, 0, alpha)).type, TimelineLayout::HitType::None); // "starting"
+        QCOMPARE(layout.find(rowOf(store, 0, alpha)).type,
+                 TimelineLayout::HitType::None); // "starting"
     }
 
     void tooltipsSayWhatHappened()
@@ -405,15 +437,18 @@ private Q_SLOTS:
         const int lane = layout.laneOf(alpha);
         const QString call = layout.describe(layout.hitTest(lane, T0 + 120, 0, Now), Now);
         QVERIFY2(call.contains(u"tools/call"_s) && call.contains(u"id 1"_s), qPrintable(call));
-        QVERIFY2(call.contains(u"latency 50 ms"_s) && call.contains(u"outcome: ok"_s), qPrintable(call));
+        QVERIFY2(call.contains(u"latency 50 ms"_s) && call.contains(u"outcome: ok"_s),
+                 qPrintable(call));
         const QString error = layout.describe(layout.hitTest(lane, T0 + 310, 0, Now), Now);
-        QVERIFY2(error.contains(u"JSON-RPC error"_s) && error.contains(u"Unknown tool"_s), qPrintable(error));
+        QVERIFY2(error.contains(u"JSON-RPC error"_s) && error.contains(u"Unknown tool"_s),
+                 qPrintable(error));
         const QString reconnect = layout.describe(layout.hitTest(lane, T0 + 602, 0, Now), Now);
-        QVERIFY2(reconnect.contains(u"reconnected"_s) && reconnect.contains(u"duration_ms: 92"_s)
-                     && reconnect.contains(u"to_generation: 2"_s),
+        QVERIFY2(reconnect.contains(u"reconnected"_s) && reconnect.contains(u"duration_ms: 92"_s) &&
+                     reconnect.contains(u"to_generation: 2"_s),
                  qPrintable(reconnect));
         const QString band = layout.describe(layout.hitTest(lane, T0 + 170, 0, Now), Now);
-        QVERIFY2(band.contains(u"generation 1"_s) && band.contains(u"protocol 2025-06-18"_s), qPrintable(band));
+        QVERIFY2(band.contains(u"generation 1"_s) && band.contains(u"protocol 2025-06-18"_s),
+                 qPrintable(band));
     }
 
     void visibleRangeQueriesFindOnlyWhatIntersects()
@@ -426,8 +461,9 @@ private Q_SLOTS:
         QList<qint64> starts;
         const auto collect = [&](qint64 from, qint64 to) {
             starts.clear();
-            layout.forEachSpan(lane, T0 + from, T0 + to, Now,
-                               [&](int, const TimelineLayout::Span &s) { starts << s.startMs - T0; });
+            layout.forEachSpan(
+                lane, T0 + from, T0 + to, Now,
+                [&](int, const TimelineLayout::Span &s) { starts << s.startMs - T0; });
         };
         collect(140, 210);
         QCOMPARE(starts, (QList<qint64>{100, 200}));
@@ -438,10 +474,12 @@ private Q_SLOTS:
         collect(330, 390);
         QVERIFY(starts.isEmpty());
         int markers = 0;
-        layout.forEachMarker(lane, T0 + 600, T0 + 650, [&](int, const TimelineLayout::Marker &) { ++markers; });
+        layout.forEachMarker(lane, T0 + 600, T0 + 650,
+                             [&](int, const TimelineLayout::Marker &) { ++markers; });
         QCOMPARE(markers, 1);
         int bands = 0;
-        layout.forEachBand(lane, T0 + 520, T0 + 590, Now, [&](int, const TimelineLayout::Band &) { ++bands; });
+        layout.forEachBand(lane, T0 + 520, T0 + 590, Now,
+                           [&](int, const TimelineLayout::Band &) { ++bands; });
         QCOMPARE(bands, 0); // the gap between two generations
     }
 
@@ -511,7 +549,8 @@ private Q_SLOTS:
         store.append(batch);
         QCOMPARE(layout.spans(0).size(), 49999);
         int visited = 0;
-        layout.forEachSpan(0, T0 + 250000, T0 + 250100, Now, [&](int, const TimelineLayout::Span &) { ++visited; });
+        layout.forEachSpan(0, T0 + 250000, T0 + 250100, Now,
+                           [&](int, const TimelineLayout::Span &) { ++visited; });
         QCOMPARE(visited, 10);
         const TimelineLayout::Hit hit = layout.hitTest(0, T0 + 250003, 0, Now);
         QCOMPARE(hit.row, rowOf(store, 250001, alpha));
@@ -525,9 +564,11 @@ private Q_SLOTS:
         for (int i = 0; i < 50000; ++i) {
             const QString &server = i % 2 ? beta : alpha;
             batch << call(4 * i + 1, i, server, 1);
-            batch << (i % 7 ? result(4 * i + 3, i, server, 1, i % 50 == 0) : rpcError(4 * i + 6, i, server, 1));
+            batch << (i % 7 ? result(4 * i + 3, i, server, 1, i % 50 == 0)
+                            : rpcError(4 * i + 6, i, server, 1));
             if (i % 1000 == 0)
-                batch << lifecycle(4 * i + 2, u"breaker"_s, {{"to"_L1, i % 2000 ? "open"_L1 : "closed"_L1}}, server, 1);
+                batch << lifecycle(4 * i + 2, u"breaker"_s,
+                                   {{"to"_L1, i % 2000 ? "open"_L1 : "closed"_L1}}, server, 1);
         }
         store.append(batch);
         TimelineWidget w;
@@ -603,12 +644,12 @@ private Q_SLOTS:
         // The wheel zooms too, 25% a notch, plain or with Ctrl.
         const double before = w.visibleSpanMs();
         const QPointF at = w.viewport()->rect().center();
-        QWheelEvent in(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
-                       Qt::NoScrollPhase, false);
+        QWheelEvent in(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton,
+                       Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(w.viewport(), &in);
         QVERIFY(qAbs(w.visibleSpanMs() - before / 1.25) < 1);
-        QWheelEvent out(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton, Qt::ControlModifier,
-                        Qt::NoScrollPhase, false);
+        QWheelEvent out(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton,
+                        Qt::ControlModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(w.viewport(), &out);
         QVERIFY(qAbs(w.visibleSpanMs() - before) < 1);
     }
@@ -645,8 +686,9 @@ private Q_SLOTS:
         const qint64 before = w.visibleStartMs();
         const QPoint from = w.viewport()->rect().center();
         QTest::mousePress(w.viewport(), Qt::LeftButton, {}, from);
-        QMouseEvent move(QEvent::MouseMove, QPointF(from + QPoint(200, 0)), w.viewport()->mapToGlobal(QPointF(from + QPoint(200, 0))),
-                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, QPointF(from + QPoint(200, 0)),
+                         w.viewport()->mapToGlobal(QPointF(from + QPoint(200, 0))), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(w.viewport(), &move);
         QTest::mouseRelease(w.viewport(), Qt::LeftButton, {}, from + QPoint(200, 0));
         QVERIFY(w.visibleStartMs() < before);
@@ -694,7 +736,8 @@ private Q_SLOTS:
 
         // Empty space and the label column activate nothing.
         QTest::mouseClick(w.viewport(), Qt::LeftButton, {}, QPoint(5, bar.center().y()));
-        QTest::mouseClick(w.viewport(), Qt::LeftButton, {}, QPoint(bar.center().x(), w.viewport()->height() - 3));
+        QTest::mouseClick(w.viewport(), Qt::LeftButton, {},
+                          QPoint(bar.center().x(), w.viewport()->height() - 3));
         QCOMPARE(activated.count(), 3);
     }
 

@@ -27,8 +27,8 @@ using Direction = TranscriptEvent::Direction;
 using Events = QList<TranscriptEvent>;
 constexpr qint64 T0 = 1700000000000; // 2023-11-14, any fixed instant will do
 
-TranscriptEvent wire(qint64 t, Direction dir, const QByteArray &raw, const QString &server = u"alpha"_s,
-                     int generation = 1)
+TranscriptEvent wire(qint64 t, Direction dir, const QByteArray &raw,
+                     const QString &server = u"alpha"_s, int generation = 1)
 {
     TranscriptEvent e;
     e.timeMs = T0 + t;
@@ -39,12 +39,14 @@ TranscriptEvent wire(qint64 t, Direction dir, const QByteArray &raw, const QStri
     return e;
 }
 
-TranscriptEvent send(qint64 t, const QByteArray &raw, const QString &server = u"alpha"_s, int generation = 1)
+TranscriptEvent send(qint64 t, const QByteArray &raw, const QString &server = u"alpha"_s,
+                     int generation = 1)
 {
     return wire(t, Direction::Outgoing, raw, server, generation);
 }
 
-TranscriptEvent recv(qint64 t, const QByteArray &raw, const QString &server = u"alpha"_s, int generation = 1)
+TranscriptEvent recv(qint64 t, const QByteArray &raw, const QString &server = u"alpha"_s,
+                     int generation = 1)
 {
     return wire(t, Direction::Incoming, raw, server, generation);
 }
@@ -63,7 +65,8 @@ TranscriptEvent lifecycle(qint64 t, const QString &event, const QJsonObject &det
     return e;
 }
 
-TranscriptEvent violation(qint64 t, const QString &what, const QByteArray &raw, const QString &server = u"alpha"_s)
+TranscriptEvent violation(qint64 t, const QString &what, const QByteArray &raw,
+                          const QString &server = u"alpha"_s)
 {
     TranscriptEvent e = wire(t, Direction::Violation, raw, server);
     e.event = what;
@@ -73,8 +76,11 @@ TranscriptEvent violation(qint64 t, const QString &what, const QByteArray &raw, 
 // A numbered notification: easy to tell apart after the front of the store was dropped.
 TranscriptEvent numbered(int n, Direction dir = Direction::Outgoing)
 {
-    return wire(n, dir, QByteArray("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"n\":")
-                            + QByteArray::number(n) + "}}");
+    return wire(
+        n, dir,
+        QByteArray(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"n\":") +
+            QByteArray::number(n) + "}}");
 }
 
 Events numberedRange(int from, int count)
@@ -113,14 +119,32 @@ QList<int> allRows(int n)
 Events sampleTranscript()
 {
     return {
-        /* 0 */ send(0, JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"Hello"}}})),
-        /* 1 */ recv(12, JSON_TEXT({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello back"}]}})),
-        /* 2 */ send(20, JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"tools/list"}), u"beta"_s),
-        /* 3 */ recv(27, JSON_TEXT({"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"Search"}]}}), u"beta"_s),
+        /* 0 */ send(0, JSON_TEXT({
+                         "jsonrpc" : "2.0",
+                         "id" : 1,
+                         "method" : "tools/call",
+                         "params" : {"name" : "echo", "arguments" : {"text" : "Hello"}}
+                     })),
+        /* 1 */ recv(12, JSON_TEXT({
+                         "jsonrpc" : "2.0",
+                         "id" : 1,
+                         "result" : {"content" : [ {"type" : "text", "text" : "Hello back"} ]}
+                     })),
+        /* 2 */
+        send(20, JSON_TEXT({"jsonrpc" : "2.0", "id" : 1, "method" : "tools/list"}), u"beta"_s),
+        /* 3 */
+        recv(27,
+             JSON_TEXT(
+                 {"jsonrpc" : "2.0", "id" : 1, "result" : {"tools" : [ {"name" : "Search"} ]}}),
+             u"beta"_s),
         /* 4 */ stderrLine(30, "warning: disk almost FULL"),
         /* 5 */ lifecycle(31, u"ready"_s, {}, u"beta"_s),
         /* 6 */ violation(32, u"invalid JSON"_s, "garbage"),
-        /* 7 */ recv(40, JSON_TEXT({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"café ready"}})),
+        /* 7 */ recv(40, JSON_TEXT({
+                         "jsonrpc" : "2.0",
+                         "method" : "notifications/message",
+                         "params" : {"level" : "info", "data" : "café ready"}
+                     })),
     };
 }
 
@@ -155,15 +179,19 @@ private Q_SLOTS:
                 wireRows += store.event(r).direction != Direction::Stderr;
             QCOMPARE(wireOnly.rowCount(), wireRows);
             if (size) {
-                const auto first = model.index(0, 0).data(TranscriptModel::EventRole).value<TranscriptEvent>();
+                const auto first =
+                    model.index(0, 0).data(TranscriptModel::EventRole).value<TranscriptEvent>();
                 QCOMPARE(first.timeMs, T0 + firstNumber);
-                QCOMPARE(model.index(size - 1, 0).data(TranscriptModel::EventRole).value<TranscriptEvent>().timeMs,
+                QCOMPARE(model.index(size - 1, 0)
+                             .data(TranscriptModel::EventRole)
+                             .value<TranscriptEvent>()
+                             .timeMs,
                          T0 + firstNumber + size - 1);
             }
         };
 
         // QCOMPARE in the lambda returns from the lambda only; stop the test as well.
-#define CHECK(size, firstNumber)                                                                    \
+#define CHECK(size, firstNumber)                                                                   \
     do {                                                                                           \
         check(size, firstNumber);                                                                  \
         if (QTest::currentTestFailed())                                                            \
@@ -213,10 +241,12 @@ private Q_SLOTS:
         TranscriptModel model(&store);
         TranscriptFilterProxyModel proxy;
         proxy.setSourceModel(&model);
-        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setServerFilter(u"alpha"_s);
         store.append({numbered(1)});
-        store.append({send(2, JSON_TEXT({"jsonrpc":"2.0","method":"ping","id":9}), u"beta"_s)});
+        store.append(
+            {send(2, JSON_TEXT({"jsonrpc" : "2.0", "method" : "ping", "id" : 9}), u"beta"_s)});
         store.append({numbered(3)});
         QCOMPARE(proxy.visibleStoreRows(), (QList<int>{0, 2}));
         QCOMPARE(store.servers(), (QStringList{u"alpha"_s, u"beta"_s}));
@@ -230,29 +260,41 @@ private Q_SLOTS:
         QTest::addColumn<int>("requestRow"); // -1: the response must stay unpaired
         QTest::addColumn<qint64>("latencyMs");
 
-        const QByteArray call1 = JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}});
-        const QByteArray result1 = JSON_TEXT({"jsonrpc":"2.0","id":1,"result":{"content":[]}});
-        const QByteArray progress = JSON_TEXT({"jsonrpc":"2.0","method":"notifications/progress","params":{}});
+        const QByteArray call1 = JSON_TEXT(
+            {"jsonrpc" : "2.0", "id" : 1, "method" : "tools/call", "params" : {"name" : "echo"}});
+        const QByteArray result1 =
+            JSON_TEXT({"jsonrpc" : "2.0", "id" : 1, "result" : {"content" : []}});
+        const QByteArray progress =
+            JSON_TEXT({"jsonrpc" : "2.0", "method" : "notifications/progress", "params" : {}});
 
         QTest::newRow("a client request is answered by the server")
-            << Events{send(0, call1), recv(3, progress), recv(12, result1)} << 0 << 2 << 0 << qint64(12);
+            << Events{send(0, call1), recv(3, progress), recv(12, result1)} << 0 << 2 << 0
+            << qint64(12);
         QTest::newRow("a response in a later batch still finds its request")
-            << Events{send(0, call1), recv(3, progress), recv(12, result1)} << 1 << 2 << 0 << qint64(12);
+            << Events{send(0, call1), recv(3, progress), recv(12, result1)} << 1 << 2 << 0
+            << qint64(12);
         QTest::newRow("a server request is answered by the client")
-            << Events{recv(100, JSON_TEXT({"jsonrpc":"2.0","id":"s-7","method":"roots/list"})),
-                      send(104, JSON_TEXT({"jsonrpc":"2.0","id":"s-7","result":{"roots":[]}}))}
+            << Events{recv(100,
+                           JSON_TEXT({"jsonrpc" : "2.0", "id" : "s-7", "method" : "roots/list"})),
+                      send(104,
+                           JSON_TEXT({"jsonrpc" : "2.0", "id" : "s-7", "result" : {"roots" : []}}))}
             << 0 << 1 << 0 << qint64(4);
         QTest::newRow("interleaved requests pair by id, not by order")
-            << Events{send(0, call1), send(5, JSON_TEXT({"jsonrpc":"2.0","id":2,"method":"ping"})),
-                      recv(7, JSON_TEXT({"jsonrpc":"2.0","id":2,"result":{}})), recv(20, result1)}
+            << Events{send(0, call1),
+                      send(5, JSON_TEXT({"jsonrpc" : "2.0", "id" : 2, "method" : "ping"})),
+                      recv(7, JSON_TEXT({"jsonrpc" : "2.0", "id" : 2, "result" : {}})),
+                      recv(20, result1)}
             << 0 << 3 << 0 << qint64(20);
         QTest::newRow("a response on a newer generation is not paired")
-            << Events{send(0, call1, u"alpha"_s, 1), recv(12, result1, u"alpha"_s, 2)} << 0 << 1 << -1 << qint64(-1);
+            << Events{send(0, call1, u"alpha"_s, 1), recv(12, result1, u"alpha"_s, 2)} << 0 << 1
+            << -1 << qint64(-1);
         QTest::newRow("a response from another server is not paired")
-            << Events{send(0, call1, u"alpha"_s), recv(12, result1, u"beta"_s)} << 0 << 1 << -1 << qint64(-1);
-        QTest::newRow("a string id does not answer the same number")
-            << Events{send(0, call1), recv(12, JSON_TEXT({"jsonrpc":"2.0","id":"1","result":{}}))} << 0 << 1 << -1
+            << Events{send(0, call1, u"alpha"_s), recv(12, result1, u"beta"_s)} << 0 << 1 << -1
             << qint64(-1);
+        QTest::newRow("a string id does not answer the same number")
+            << Events{send(0, call1),
+                      recv(12, JSON_TEXT({"jsonrpc" : "2.0", "id" : "1", "result" : {}}))}
+            << 0 << 1 << -1 << qint64(-1);
         QTest::newRow("a response going the same way as the request is not paired")
             << Events{send(0, call1), send(12, result1)} << 0 << 1 << -1 << qint64(-1);
         QTest::newRow("a notification is never paired")
@@ -276,12 +318,16 @@ private Q_SLOTS:
         const TranscriptStore::Entry &response = store.entry(responseRow);
         QCOMPARE(response.pairedRow, requestRow);
         QCOMPARE(response.latencyMs, latencyMs);
-        const QString latencyText = model.index(responseRow, TranscriptModel::LatencyColumn).data().toString();
+        const QString latencyText =
+            model.index(responseRow, TranscriptModel::LatencyColumn).data().toString();
         if (requestRow >= 0) {
             QCOMPARE(store.entry(requestRow).pairedRow, responseRow);
             QCOMPARE(store.entry(requestRow).latencyMs, qint64(-1));
             QCOMPARE(latencyText, QString::number(latencyMs) + " ms"_L1);
-            QVERIFY(model.index(requestRow, TranscriptModel::LatencyColumn).data().toString().isEmpty());
+            QVERIFY(model.index(requestRow, TranscriptModel::LatencyColumn)
+                        .data()
+                        .toString()
+                        .isEmpty());
         } else {
             QVERIFY(latencyText.isEmpty());
         }
@@ -290,8 +336,9 @@ private Q_SLOTS:
     void pairsFollowRowsWhenTheFrontIsDropped()
     {
         TranscriptStore store(10); // drops one at a time
-        store.append({numbered(0), send(1, JSON_TEXT({"jsonrpc":"2.0","id":7,"method":"ping"})),
-                      recv(6, JSON_TEXT({"jsonrpc":"2.0","id":7,"result":{}}))});
+        store.append({numbered(0),
+                      send(1, JSON_TEXT({"jsonrpc" : "2.0", "id" : 7, "method" : "ping"})),
+                      recv(6, JSON_TEXT({"jsonrpc" : "2.0", "id" : 7, "result" : {}}))});
         QCOMPARE(store.entry(2).pairedRow, 1);
         store.append(numberedRange(10, 8));
         QCOMPARE(store.size(), 10);
@@ -306,9 +353,9 @@ private Q_SLOTS:
         QCOMPARE(store.entry(0).latencyMs, qint64(5));
 
         // A request dropped before its answer came leaves the answer unpaired.
-        store.append({send(40, JSON_TEXT({"jsonrpc":"2.0","id":8,"method":"ping"}))});
+        store.append({send(40, JSON_TEXT({"jsonrpc" : "2.0", "id" : 8, "method" : "ping"}))});
         store.append(numberedRange(41, 10));
-        store.append({recv(60, JSON_TEXT({"jsonrpc":"2.0","id":8,"result":{}}))});
+        store.append({recv(60, JSON_TEXT({"jsonrpc" : "2.0", "id" : 8, "result" : {}}))});
         QCOMPARE(store.entry(store.size() - 1).pairedRow, -1);
         QCOMPARE(store.entry(store.size() - 1).latencyMs, qint64(-1));
     }
@@ -341,29 +388,56 @@ private Q_SLOTS:
         QTest::addColumn<bool>("isError");
 
         QTest::newRow("a tools/call request names the tool and its arguments")
-            << send(0, JSON_TEXT({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}))
+            << send(0, JSON_TEXT({
+                        "jsonrpc" : "2.0",
+                        "id" : 3,
+                        "method" : "tools/call",
+                        "params" : {"name" : "echo", "arguments" : {"text" : "hi"}}
+                    }))
             << u"tools/call"_s << u"3"_s << u"echo {\"text\":\"hi\"}"_s << false;
         QTest::newRow("a notification has a method and no id")
-            << send(0, JSON_TEXT({"jsonrpc":"2.0","method":"notifications/initialized"}))
+            << send(0, JSON_TEXT({"jsonrpc" : "2.0", "method" : "notifications/initialized"}))
             << u"notifications/initialized"_s << QString() << QString() << false;
         QTest::newRow("a JSON-RPC error response is an error")
-            << recv(0, JSON_TEXT({"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}))
+            << recv(0, JSON_TEXT({
+                        "jsonrpc" : "2.0",
+                        "id" : 4,
+                        "error" : {"code" : -32601, "message" : "Method not found"}
+                    }))
             << u"response #4"_s << u"4"_s << u"error -32601: Method not found"_s << true;
         QTest::newRow("a tool result with isError true is an error")
-            << recv(0, JSON_TEXT({"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"boom"}],"isError":true}}))
+            << recv(0, JSON_TEXT({
+                        "jsonrpc" : "2.0",
+                        "id" : "x",
+                        "result" :
+                            {"content" : [ {"type" : "text", "text" : "boom"} ], "isError" : true}
+                    }))
             << u"response #x"_s << u"x"_s << u"boom"_s << true;
         QTest::newRow("a successful tool result shows its text on one line")
-            << recv(0, JSON_TEXT({"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"hello\n  world"}],"isError":false}}))
+            << recv(0, JSON_TEXT({
+                        "jsonrpc" : "2.0",
+                        "id" : 5,
+                        "result" : {
+                            "content" : [ {"type" : "text", "text" : "hello\n  world"} ],
+                            "isError" : false
+                        }
+                    }))
             << u"response #5"_s << u"5"_s << u"hello world"_s << false;
         QTest::newRow("a tools/list result names its tools")
-            << recv(0, JSON_TEXT({"jsonrpc":"2.0","id":6,"result":{"tools":[{"name":"a"},{"name":"b"}]}}))
+            << recv(0, JSON_TEXT({
+                        "jsonrpc" : "2.0",
+                        "id" : 6,
+                        "result" : {"tools" : [ {"name" : "a"}, {"name" : "b"} ]}
+                    }))
             << u"response #6"_s << u"6"_s << u"2 tools: a, b"_s << false;
         QTest::newRow("a frame that is not JSON says so")
             << recv(0, "not json at all") << QString() << QString() << u"not JSON"_s << false;
         QTest::newRow("a stderr line is its own summary")
-            << stderrLine(0, "  listening on stdio\n") << QString() << QString() << u"listening on stdio"_s << false;
+            << stderrLine(0, "  listening on stdio\n") << QString() << QString()
+            << u"listening on stdio"_s << false;
         QTest::newRow("a lifecycle event shows its details")
-            << lifecycle(0, u"spawned"_s, {{"pid"_L1, 42}}) << QString() << QString() << u"spawned {\"pid\":42}"_s << false;
+            << lifecycle(0, u"spawned"_s, {{"pid"_L1, 42}}) << QString() << QString()
+            << u"spawned {\"pid\":42}"_s << false;
     }
     void eachEventGetsASummary()
     {
@@ -386,11 +460,13 @@ private Q_SLOTS:
     {
         const QByteArray text = QByteArray(1 << 20, 'x').replace(1000, 1, "\\n");
         TranscriptStore store;
-        store.append({recv(0, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"big\":\"" + text + "\"}}"),
-                      stderrLine(1, QByteArray(1 << 20, 'y').replace(100, 1, "\n"))});
+        store.append(
+            {recv(0, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"big\":\"" + text + "\"}}"),
+             stderrLine(1, QByteArray(1 << 20, 'y').replace(100, 1, "\n"))});
         for (int row : {0, 1}) {
             const QString s = store.entry(row).summary;
-            QVERIFY2(s.size() <= TranscriptStore::SummaryMaxChars, qPrintable(QString::number(s.size())));
+            QVERIFY2(s.size() <= TranscriptStore::SummaryMaxChars,
+                     qPrintable(QString::number(s.size())));
             QVERIFY(s.size() > 100);
             QVERIFY(!s.contains(u'\n'));
         }
@@ -403,18 +479,26 @@ private Q_SLOTS:
         QTest::addColumn<QString>("methodText");
         QTest::addColumn<bool>("red");
 
-        QTest::newRow("a request sent to the server")
-            << send(0, JSON_TEXT({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}}))
-            << u"send"_s << u"tools/call #3"_s << false;
+        QTest::newRow("a request sent to the server") << send(0, JSON_TEXT({
+                                                                  "jsonrpc" : "2.0",
+                                                                  "id" : 3,
+                                                                  "method" : "tools/call",
+                                                                  "params" : {"name" : "echo"}
+                                                              }))
+                                                      << u"send"_s << u"tools/call #3"_s << false;
         QTest::newRow("a response received from the server")
-            << recv(0, JSON_TEXT({"jsonrpc":"2.0","id":3,"result":{}})) << u"recv"_s << u"response #3"_s << false;
+            << recv(0, JSON_TEXT({"jsonrpc" : "2.0", "id" : 3, "result" : {}})) << u"recv"_s
+            << u"response #3"_s << false;
         QTest::newRow("an error response is red")
-            << recv(0, JSON_TEXT({"jsonrpc":"2.0","id":3,"error":{"code":1,"message":"no"}})) << u"recv"_s
-            << u"response #3"_s << true;
-        QTest::newRow("a stderr line") << stderrLine(0, "hello") << u"stderr"_s << QString() << false;
-        QTest::newRow("a lifecycle event shows its name") << lifecycle(0, u"ready"_s) << u"event"_s << u"ready"_s << false;
-        QTest::newRow("a violation is red") << violation(0, u"invalid JSON"_s, "{") << u"violation"_s
-                                            << u"invalid JSON"_s << true;
+            << recv(0, JSON_TEXT(
+                           {"jsonrpc" : "2.0", "id" : 3, "error" : {"code" : 1, "message" : "no"}}))
+            << u"recv"_s << u"response #3"_s << true;
+        QTest::newRow("a stderr line")
+            << stderrLine(0, "hello") << u"stderr"_s << QString() << false;
+        QTest::newRow("a lifecycle event shows its name")
+            << lifecycle(0, u"ready"_s) << u"event"_s << u"ready"_s << false;
+        QTest::newRow("a violation is red")
+            << violation(0, u"invalid JSON"_s, "{") << u"violation"_s << u"invalid JSON"_s << true;
     }
     void theModelShowsEachColumn()
     {
@@ -426,7 +510,9 @@ private Q_SLOTS:
         TranscriptStore store;
         TranscriptModel model(&store);
         store.append({event});
-        const auto cell = [&](int column, int role = Qt::DisplayRole) { return model.index(0, column).data(role); };
+        const auto cell = [&](int column, int role = Qt::DisplayRole) {
+            return model.index(0, column).data(role);
+        };
         QCOMPARE(model.columnCount(), int(TranscriptModel::ColumnCount));
         QCOMPARE(cell(TranscriptModel::TimeColumn).toString(),
                  QDateTime::fromMSecsSinceEpoch(event.timeMs).toString(u"hh:mm:ss.zzz"_s));
@@ -441,7 +527,8 @@ private Q_SLOTS:
             const QColor c = cell(0, Qt::ForegroundRole).value<QColor>();
             QVERIFY(c.red() > 2 * c.green() && c.red() > 2 * c.blue());
         }
-        QCOMPARE(cell(0, TranscriptModel::IsErrorRole).toBool(), red && event.direction != Direction::Violation);
+        QCOMPARE(cell(0, TranscriptModel::IsErrorRole).toBool(),
+                 red && event.direction != Direction::Violation);
         QCOMPARE(cell(0, TranscriptModel::RawRole).toByteArray(), event.raw);
         QCOMPARE(cell(0, TranscriptModel::DirectionRole).toInt(), int(event.direction));
         QCOMPARE(cell(0, TranscriptModel::ServerRole).toString(), u"alpha"_s);
@@ -450,7 +537,8 @@ private Q_SLOTS:
         QCOMPARE(back.raw, event.raw);
         QCOMPARE(back.timeMs, event.timeMs);
         QCOMPARE(back.event, event.event);
-        QCOMPARE(model.headerData(TranscriptModel::MethodColumn, Qt::Horizontal).toString(), u"Method/Id"_s);
+        QCOMPARE(model.headerData(TranscriptModel::MethodColumn, Qt::Horizontal).toString(),
+                 u"Method/Id"_s);
     }
 
     void theProxyFiltersRows_data()
@@ -462,15 +550,18 @@ private Q_SLOTS:
         QTest::addColumn<QList<int>>("visible");
         const QStringList all{u"all"_s};
 
-        QTest::newRow("no filter shows every row") << QString() << all << QString() << QString() << allRows(8);
+        QTest::newRow("no filter shows every row")
+            << QString() << all << QString() << QString() << allRows(8);
         QTest::newRow("a server filter shows only that server's rows")
             << u"beta"_s << all << QString() << QString() << QList<int>{2, 3, 5};
         QTest::newRow("a direction filter shows only received frames")
             << QString() << QStringList{u"recv"_s} << QString() << QString() << QList<int>{1, 3, 7};
         QTest::newRow("two directions show both")
-            << QString() << QStringList{u"send"_s, u"stderr"_s} << QString() << QString() << QList<int>{0, 2, 4};
+            << QString() << QStringList{u"send"_s, u"stderr"_s} << QString() << QString()
+            << QList<int>{0, 2, 4};
         QTest::newRow("events and violations are directions too")
-            << QString() << QStringList{u"event"_s, u"violation"_s} << QString() << QString() << QList<int>{5, 6};
+            << QString() << QStringList{u"event"_s, u"violation"_s} << QString() << QString()
+            << QList<int>{5, 6};
         QTest::newRow("no direction hides every row")
             << QString() << QStringList() << QString() << QString() << QList<int>{};
         QTest::newRow("a method filter shows the calls and the responses that answer them")
@@ -501,7 +592,8 @@ private Q_SLOTS:
         TranscriptModel model(&store);
         TranscriptFilterProxyModel proxy;
         proxy.setSourceModel(&model);
-        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         store.append(sampleTranscript());
         QCOMPARE(proxy.visibleStoreRows(), allRows(8));
 
@@ -545,7 +637,16 @@ private Q_SLOTS:
         QFETCH(bool, redact);
         const QString sessionId = u"sess-4f2a9c71"_s;
         Events events = sampleTranscript();
-        events.append(send(50, JSON_TEXT({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fetch","arguments":{"header":"Authorization: Bearer abc.DEF-123456"}}})));
+        events.append(
+            send(50, JSON_TEXT({
+                     "jsonrpc" : "2.0",
+                     "id" : 2,
+                     "method" : "tools/call",
+                     "params" : {
+                         "name" : "fetch",
+                         "arguments" : {"header" : "Authorization: Bearer abc.DEF-123456"}
+                     }
+                 })));
         events.append(lifecycle(51, u"ready"_s, {{"sessionId"_L1, sessionId}}));
         TranscriptStore store;
         store.append(events);
@@ -556,7 +657,8 @@ private Q_SLOTS:
         QString error;
         Redactor known;
         known.addSessionId(sessionId);
-        QVERIFY2(TranscriptExporter::writeJsonLines(store, path, redact, known, &error), qPrintable(error));
+        QVERIFY2(TranscriptExporter::writeJsonLines(store, path, redact, known, &error),
+                 qPrintable(error));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray all = file.readAll();
@@ -595,18 +697,23 @@ private Q_SLOTS:
         const QString oldId = u"0c5e2a8f-1b7d-4c3e-9f60-5a2b8d7e4c11"_s;
         const QString newId = u"7d41b9e0-6a2c-4f85-b3d1-2e9c0f6a8b57"_s;
         Events events;
-        events << lifecycle(1, u"transport-open"_s, {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, oldId}})
-               << lifecycle(2, u"connection-lost"_s,
-                            {{"kind"_L1, u"session_expired"_s},
-                             {"message"_L1, u"HTTP 404 for session %1: the server no longer knows it"_s.arg(oldId)}})
-               << lifecycle(3, u"closed"_s, {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, oldId}})
+        events << lifecycle(1, u"transport-open"_s,
+                            {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, oldId}})
+               << lifecycle(
+                      2, u"connection-lost"_s,
+                      {{"kind"_L1, u"session_expired"_s},
+                       {"message"_L1,
+                        u"HTTP 404 for session %1: the server no longer knows it"_s.arg(oldId)}})
+               << lifecycle(3, u"closed"_s,
+                            {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, oldId}})
                << lifecycle(4, u"transport-open"_s, {{"session_id"_L1, newId}});
         TranscriptStore store;
         store.append(events);
         Redactor onlyTheCurrentId; // what the window hands over after the reconnect
         onlyTheCurrentId.addSessionId(newId);
-        const QByteArray out = format == "md"_L1 ? TranscriptExporter::toMarkdown(store, true, onlyTheCurrentId)
-                                                 : TranscriptExporter::toJsonLines(store, true, onlyTheCurrentId);
+        const QByteArray out = format == "md"_L1
+                                   ? TranscriptExporter::toMarkdown(store, true, onlyTheCurrentId)
+                                   : TranscriptExporter::toJsonLines(store, true, onlyTheCurrentId);
         QVERIFY2(!out.contains(oldId.toUtf8()), out.constData());
         QVERIFY2(!out.contains(newId.toUtf8()), out.constData());
         if (format == "jsonl"_L1) {
@@ -623,9 +730,11 @@ private Q_SLOTS:
     void aSecretAcrossTheSummaryCutIsNotHalfShownInMarkdown()
     {
         const QString secret = u"opaque-credential-0451-abcdefghij"_s;
-        const QString command = u"PADDING="_s + QString(106, u'p') + u" PLAIN_SETTING="_s + secret + u" /usr/bin/server"_s;
+        const QString command = u"PADDING="_s + QString(106, u'p') + u" PLAIN_SETTING="_s + secret +
+                                u" /usr/bin/server"_s;
         TranscriptStore store;
-        store.append({lifecycle(1, u"starting"_s, {{"route"_L1, u"stdio"_s}, {"command"_L1, command}})});
+        store.append(
+            {lifecycle(1, u"starting"_s, {{"route"_L1, u"stdio"_s}, {"command"_L1, command}})});
         QVERIFY(store.entry(0).summary.contains(secret.left(8))); // the cut does split it
         QVERIFY(!store.entry(0).summary.contains(secret));
         Redactor known;
@@ -644,10 +753,13 @@ private Q_SLOTS:
         store.append(sampleTranscript());
         proxy.setServerFilter(u"beta"_s);
         const QList<QByteArray> lines =
-            TranscriptExporter::toJsonLines(store, true, {}, proxy.visibleStoreRows()).trimmed().split('\n');
+            TranscriptExporter::toJsonLines(store, true, {}, proxy.visibleStoreRows())
+                .trimmed()
+                .split('\n');
         QCOMPARE(lines.size(), 3);
         for (const QByteArray &line : lines)
-            QCOMPARE(QJsonDocument::fromJson(line).object().value("server"_L1).toString(), u"beta"_s);
+            QCOMPARE(QJsonDocument::fromJson(line).object().value("server"_L1).toString(),
+                     u"beta"_s);
         QCOMPARE(TranscriptExporter::toJsonLines(store, true, {}, QList<int>{}), QByteArray());
         QCOMPARE(TranscriptExporter::toJsonLines(store, true, {}).count('\n'), 8);
     }
@@ -658,7 +770,8 @@ private Q_SLOTS:
         store.append(sampleTranscript());
         QTemporaryDir dir;
         QString error;
-        QVERIFY(!TranscriptExporter::writeMarkdown(store, dir.filePath(u"missing/dir/t.md"_s), true, {}, &error));
+        QVERIFY(!TranscriptExporter::writeMarkdown(store, dir.filePath(u"missing/dir/t.md"_s), true,
+                                                   {}, &error));
         QVERIFY(!error.isEmpty());
     }
 
@@ -671,7 +784,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath(u"t.md"_s);
         QString error;
-        QVERIFY2(TranscriptExporter::writeMarkdown(store, path, true, {}, &error), qPrintable(error));
+        QVERIFY2(TranscriptExporter::writeMarkdown(store, path, true, {}, &error),
+                 qPrintable(error));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QString md = QString::fromUtf8(file.readAll());

@@ -18,7 +18,6 @@ namespace SondeTest {
 
 using namespace Qt::StringLiterals;
 
-
 inline quint16 freePort()
 {
     QTcpServer probe;
@@ -64,7 +63,10 @@ public:
         return m_log;
     }
     quint16 port() const { return m_port; }
-    QString url(const QString &path) const { return u"http://127.0.0.1:%1%2"_s.arg(m_port).arg(path); }
+    QString url(const QString &path) const
+    {
+        return u"http://127.0.0.1:%1%2"_s.arg(m_port).arg(path);
+    }
 
 private:
     QString m_mode;
@@ -201,6 +203,5 @@ inline QList<QJsonObject> jsonLines(const QByteArray &out)
             lines.append(QJsonDocument::fromJson(l).object());
     return lines;
 }
-
 
 } // namespace SondeTest

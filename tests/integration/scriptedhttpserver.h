@@ -60,7 +60,10 @@ public:
     quint16 port() const { return m_server.serverPort(); }
     QString url() const { return u"http://127.0.0.1:%1/mcp"_s.arg(port()); }
     // Replaces the default answer to this JSON-RPC method ("GET" for the GET stream).
-    void on(const QString &rpcMethod, Handler handler) { m_handlers.insert(rpcMethod, std::move(handler)); }
+    void on(const QString &rpcMethod, Handler handler)
+    {
+        m_handlers.insert(rpcMethod, std::move(handler));
+    }
     // Every POST of this JSON-RPC method that reached the server, per tool for tools/call.
     int posts(const QString &rpcMethod, const QString &tool = {}) const
     {
@@ -144,8 +147,8 @@ private:
             return jsonResult(r.id,
                               {{"protocolVersion"_L1, u"2025-11-25"_s},
                                {"capabilities"_L1, QJsonObject{{"tools"_L1, QJsonObject{}}}},
-                               {"serverInfo"_L1, QJsonObject{{"name"_L1, u"scripted"_s},
-                                                             {"version"_L1, u"1"_s}}}},
+                               {"serverInfo"_L1,
+                                QJsonObject{{"name"_L1, u"scripted"_s}, {"version"_L1, u"1"_s}}}},
                               "Mcp-Session-Id: " + sid + "\r\n");
         }
         if (r.id.isUndefined())

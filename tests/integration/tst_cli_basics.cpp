@@ -34,9 +34,10 @@ public:
                 connect(s, &QTcpSocket::readyRead, s, [s] {
                     if (!s->readAll().contains("\r\n\r\n"))
                         return;
-                    const QByteArray body = "<html><body>Welcome to the company intranet</body></html>";
-                    s->write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " + QByteArray::number(body.size())
-                             + "\r\n\r\n" + body);
+                    const QByteArray body =
+                        "<html><body>Welcome to the company intranet</body></html>";
+                    s->write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: " +
+                             QByteArray::number(body.size()) + "\r\n\r\n" + body);
                 });
                 connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
             }
@@ -48,7 +49,8 @@ private:
     QTcpServer m_server;
 };
 
-Run runWithEnvironment(const QString &program, const QStringList &args, const QProcessEnvironment &env)
+Run runWithEnvironment(const QString &program, const QStringList &args,
+                       const QProcessEnvironment &env)
 {
     QProcess p;
     p.setProcessEnvironment(env);
@@ -88,10 +90,13 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("program");
         QTest::addColumn<QByteArray>("expected");
-        QTest::newRow("sonde-cli") << QString::fromUtf8(SONDE_CLI_PATH) << QByteArray("sonde-cli 0.1.0\n");
-        QTest::newRow("sonde-demo-server") << QString::fromUtf8(SONDE_DEMO_SERVER_PATH) << QByteArray("sonde-demo-server 0.1.0\n");
+        QTest::newRow("sonde-cli")
+            << QString::fromUtf8(SONDE_CLI_PATH) << QByteArray("sonde-cli 0.1.0\n");
+        QTest::newRow("sonde-demo-server")
+            << QString::fromUtf8(SONDE_DEMO_SERVER_PATH) << QByteArray("sonde-demo-server 0.1.0\n");
         // Without any display: --version must not need one.
-        QTest::newRow("sonde, the GUI, on a machine without a display") << QString::fromUtf8(SONDE_GUI_PATH) << QByteArray("Sonde 0.1.0\n");
+        QTest::newRow("sonde, the GUI, on a machine without a display")
+            << QString::fromUtf8(SONDE_GUI_PATH) << QByteArray("Sonde 0.1.0\n");
     }
     void everyProgramAnswersVersion()
     {
@@ -111,16 +116,23 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
         const QString demo = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
-        QTest::newRow("an unknown option") << QStringList{u"--bogus"_s, u"ping"_s} << u"unknown option --bogus"_s;
-        QTest::newRow("an option without its value") << QStringList{u"--command"_s} << u"--command needs a value"_s;
-        QTest::newRow("a bad value") << QStringList{u"--command"_s, demo, u"--timeout"_s, u"soon"_s, u"ping"_s}
-                                     << u"--timeout wants seconds"_s;
+        QTest::newRow("an unknown option")
+            << QStringList{u"--bogus"_s, u"ping"_s} << u"unknown option --bogus"_s;
+        QTest::newRow("an option without its value")
+            << QStringList{u"--command"_s} << u"--command needs a value"_s;
+        QTest::newRow("a bad value")
+            << QStringList{u"--command"_s, demo, u"--timeout"_s, u"soon"_s, u"ping"_s}
+            << u"--timeout wants seconds"_s;
         QTest::newRow("no command") << QStringList{u"--command"_s, demo} << u"no command given"_s;
-        QTest::newRow("an unknown command") << QStringList{u"--command"_s, demo, u"dance"_s} << u"unknown command \"dance\""_s;
-        QTest::newRow("an incomplete command") << QStringList{u"--command"_s, demo, u"--quiet"_s, u"tools"_s}
-                                               << u"incomplete or unknown command"_s;
-        QTest::newRow("arguments that are not JSON") << QStringList{u"--command"_s, demo, u"--quiet"_s, u"tools"_s, u"call"_s, u"echo"_s, u"{"_s}
-                                                     << u"arguments must be a JSON object"_s;
+        QTest::newRow("an unknown command")
+            << QStringList{u"--command"_s, demo, u"dance"_s} << u"unknown command \"dance\""_s;
+        QTest::newRow("an incomplete command")
+            << QStringList{u"--command"_s, demo, u"--quiet"_s, u"tools"_s}
+            << u"incomplete or unknown command"_s;
+        QTest::newRow("arguments that are not JSON")
+            << QStringList{u"--command"_s, demo,      u"--quiet"_s, u"tools"_s,
+                           u"call"_s,      u"echo"_s, u"{"_s}
+            << u"arguments must be a JSON object"_s;
     }
     void usageErrorsAreOneLine()
     {
@@ -153,33 +165,48 @@ private Q_SLOTS:
         const QStringList args{u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(freePort()), u"ping"_s};
         const Run loud = runWithEnvironment(QString::fromUtf8(SONDE_CLI_PATH), args, env);
         QVERIFY2(loud.err.contains("qt."), "the trigger no longer makes Qt speak; pick another");
-        const Run quiet = runWithEnvironment(QString::fromUtf8(SONDE_CLI_PATH), QStringList{u"--quiet"_s} + args, env);
+        const Run quiet = runWithEnvironment(QString::fromUtf8(SONDE_CLI_PATH),
+                                             QStringList{u"--quiet"_s} + args, env);
         QCOMPARE(quiet.exitCode, 2);
-        QVERIFY2(quiet.err.count('\n') == 1 && quiet.err.startsWith("sonde-cli: cannot connect"), quiet.err.constData());
+        QVERIFY2(quiet.err.count('\n') == 1 && quiet.err.startsWith("sonde-cli: cannot connect"),
+                 quiet.err.constData());
     }
 
     void anInputPlaceholderExits2NamingIt()
     {
         QTemporaryDir dir;
         // JSONC as VS Code writes it: a comment, trailing commas.
-        const QString config = writeFile(dir, u".vscode/mcp.json"_s,
+        const QString config = writeFile(
+            dir, u".vscode/mcp.json"_s,
             "{\n  // VS Code asks for this one when the server starts\n"
-            "  \"inputs\": [{\"type\": \"promptString\", \"id\": \"api-key\", \"password\": true},],\n"
+            "  \"inputs\": [{\"type\": \"promptString\", \"id\": \"api-key\", \"password\": "
+            "true},],\n"
             "  \"servers\": {\"gh\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/mcp\",\n"
-            "                        \"headers\": {\"Authorization\": \"Bearer ${input:api-key}\"}},},\n}\n");
+            "                        \"headers\": {\"Authorization\": \"Bearer "
+            "${input:api-key}\"}},},\n}\n");
         const Run r = cli({u"--config"_s, config, u"ping"_s});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.count('\n') == 1, r.err.constData());
-        QVERIFY2(r.err.contains("${input:api-key}") && r.err.contains("header \"Authorization\""), r.err.constData());
+        QVERIFY2(r.err.contains("${input:api-key}") && r.err.contains("header \"Authorization\""),
+                 r.err.constData());
     }
 
     void anUnsetVariableExits2NamingIt()
     {
         QTemporaryDir dir;
-        const QString config = writeFile(dir, u".mcp.json"_s, QJsonDocument(QJsonObject{{"mcpServers"_L1, QJsonObject{{"demo"_L1, QJsonObject{
-            {"command"_L1, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)},
-            {"args"_L1, QJsonArray{u"--state-file"_s, u"${env:SONDE_TEST_SURELY_UNSET}"_s}}}}}}}).toJson());
+        const QString config = writeFile(
+            dir, u".mcp.json"_s,
+            QJsonDocument(
+                QJsonObject{
+                    {"mcpServers"_L1,
+                     QJsonObject{
+                         {"demo"_L1,
+                          QJsonObject{
+                              {"command"_L1, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)},
+                              {"args"_L1, QJsonArray{u"--state-file"_s,
+                                                     u"${env:SONDE_TEST_SURELY_UNSET}"_s}}}}}}})
+                .toJson());
         const Run r = cli({u"--config"_s, config, u"ping"_s});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("${env:SONDE_TEST_SURELY_UNSET} is not set"), r.err.constData());
@@ -194,14 +221,26 @@ private Q_SLOTS:
         // value reached the process environment.
         QTemporaryDir dir;
         const QString state = dir.filePath(u"state.json"_s);
-        const QString config = writeFile(dir, u"mcp.json"_s, QJsonDocument(QJsonObject{{"servers"_L1, QJsonObject{{"demo"_L1, QJsonObject{
-            {"command"_L1, u"/bin/sh"_s},
-            {"args"_L1, QJsonArray{u"-c"_s, u"exec \"$0\" --state-file \"$STATE\""_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)}},
-            {"env"_L1, QJsonObject{{"STATE"_L1, u"${env:SONDE_TEST_STATE}"_s}}}}}}}}).toJson());
+        const QString config = writeFile(
+            dir, u"mcp.json"_s,
+            QJsonDocument(
+                QJsonObject{
+                    {"servers"_L1,
+                     QJsonObject{
+                         {"demo"_L1,
+                          QJsonObject{{"command"_L1, u"/bin/sh"_s},
+                                      {"args"_L1,
+                                       QJsonArray{u"-c"_s, u"exec \"$0\" --state-file \"$STATE\""_s,
+                                                  QString::fromUtf8(SONDE_DEMO_SERVER_PATH)}},
+                                      {"env"_L1, QJsonObject{{"STATE"_L1,
+                                                              u"${env:SONDE_TEST_STATE}"_s}}}}}}}})
+                .toJson());
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"SONDE_TEST_STATE"_s, state);
-        const Run r = runWithEnvironment(QString::fromUtf8(SONDE_CLI_PATH),
-                                         {u"--config"_s, config, u"--quiet"_s, u"tools"_s, u"call"_s, u"increment-counter"_s}, env);
+        const Run r = runWithEnvironment(
+            QString::fromUtf8(SONDE_CLI_PATH),
+            {u"--config"_s, config, u"--quiet"_s, u"tools"_s, u"call"_s, u"increment-counter"_s},
+            env);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QFile f(state);
         QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(state));

@@ -29,7 +29,8 @@ namespace {
 class CuttingProxy : public QObject
 {
 public:
-    CuttingProxy(quint16 upstream, QByteArray cutAfter) : m_upstream(upstream), m_cutAfter(std::move(cutAfter))
+    CuttingProxy(quint16 upstream, QByteArray cutAfter)
+        : m_upstream(upstream), m_cutAfter(std::move(cutAfter))
     {
         m_server.listen(QHostAddress::LocalHost, 0);
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
@@ -89,24 +90,34 @@ private Q_SLOTS:
         QVERIFY2(server.start(), server.log().constData());
         QTemporaryDir dir;
         const QString transcript = dir.filePath(u"t.jsonl"_s);
-        const Run r = cli({u"--url"_s, server.url(u"/mcp"_s), u"--quiet"_s, u"--transcript"_s, transcript,
-                           u"--sampling-text"_s, u"sampled over http"_s, u"--elicitation"_s, u"accept"_s, u"exec"_s},
-                          steps({JSON_TEXT({"op":"tools/list"}),
-                                 JSON_TEXT({"op":"call","tool":"echo","args":{"message":"over http"}}),
-                                 JSON_TEXT({"op":"call","tool":"trigger-long-running-operation","args":{"duration":1,"steps":2}}),
-                                 JSON_TEXT({"op":"call","tool":"trigger-sampling-request","args":{"prompt":"hi"}}),
-                                 JSON_TEXT({"op":"call","tool":"trigger-elicitation-request"}),
-                                 JSON_TEXT({"op":"call","tool":"toggle-simulated-logging"}),
-                                 JSON_TEXT({"op":"sleep","ms":6000}),
-                                 JSON_TEXT({"op":"notifications"}),
-                                 JSON_TEXT({"op":"state"})}));
+        const Run r = cli(
+            {u"--url"_s, server.url(u"/mcp"_s), u"--quiet"_s, u"--transcript"_s, transcript,
+             u"--sampling-text"_s, u"sampled over http"_s, u"--elicitation"_s, u"accept"_s,
+             u"exec"_s},
+            steps({JSON_TEXT({"op" : "tools/list"}),
+                   JSON_TEXT({"op" : "call", "tool" : "echo", "args" : {"message" : "over http"}}),
+                   JSON_TEXT({
+                       "op" : "call",
+                       "tool" : "trigger-long-running-operation",
+                       "args" : {"duration" : 1, "steps" : 2}
+                   }),
+                   JSON_TEXT({
+                       "op" : "call",
+                       "tool" : "trigger-sampling-request",
+                       "args" : {"prompt" : "hi"}
+                   }),
+                   JSON_TEXT({"op" : "call", "tool" : "trigger-elicitation-request"}),
+                   JSON_TEXT({"op" : "call", "tool" : "toggle-simulated-logging"}),
+                   JSON_TEXT({"op" : "sleep", "ms" : 6000}), JSON_TEXT({"op" : "notifications"}),
+                   JSON_TEXT({"op" : "state"})}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QJsonObject> l = jsonLines(r.out);
         QCOMPARE(l.size(), 9);
         QStringList names;
         for (const QJsonValue &t : l[0].value("tools"_L1).toArray())
             names.append(t.toObject().value("name"_L1).toString());
-        QVERIFY(names.contains(u"echo"_s) && names.contains(u"trigger-sampling-request"_s) && names.contains(u"trigger-elicitation-request"_s));
+        QVERIFY(names.contains(u"echo"_s) && names.contains(u"trigger-sampling-request"_s) &&
+                names.contains(u"trigger-elicitation-request"_s));
         QCOMPARE(l[1].value("result"_L1).toString(), u"Echo: over http"_s);
         QVERIFY(l[2].value("result"_L1).toString().contains(u"Long running operation completed"_s));
         QVERIFY(l[3].value("result"_L1).toString().contains(u"sampled over http"_s));
@@ -125,7 +136,8 @@ private Q_SLOTS:
         const QString sessionId = state.value("session_id"_L1).toString();
         QVERIFY(!sessionId.isEmpty());
         // The session was closed with DELETE, and the server saw it.
-        const QByteArray deleted = QByteArray("Received session termination request for session ").append(sessionId.toUtf8());
+        const QByteArray deleted = QByteArray("Received session termination request for session ")
+                                       .append(sessionId.toUtf8());
         QTRY_VERIFY_WITH_TIMEOUT(server.log().contains(deleted), 5000);
         // The transcript never shows the session id.
         QFile f(transcript);
@@ -139,11 +151,14 @@ private Q_SLOTS:
     {
         EverythingServer server(u"sse"_s);
         QVERIFY2(server.start(), server.log().constData());
-        const Run r = cli({u"--url"_s, server.url(u"/sse"_s), u"--quiet"_s, u"exec"_s},
-                          steps({JSON_TEXT({"op":"tools/list"}),
-                                 JSON_TEXT({"op":"call","tool":"trigger-long-running-operation","args":{"duration":1,"steps":2}}),
-                                 JSON_TEXT({"op":"notifications"}),
-                                 JSON_TEXT({"op":"state"})}));
+        const Run r =
+            cli({u"--url"_s, server.url(u"/sse"_s), u"--quiet"_s, u"exec"_s},
+                steps({JSON_TEXT({"op" : "tools/list"}), JSON_TEXT({
+                           "op" : "call",
+                           "tool" : "trigger-long-running-operation",
+                           "args" : {"duration" : 1, "steps" : 2}
+                       }),
+                       JSON_TEXT({"op" : "notifications"}), JSON_TEXT({"op" : "state"})}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QJsonObject> l = jsonLines(r.out);
         QCOMPARE(l.size(), 4);
@@ -154,7 +169,8 @@ private Q_SLOTS:
             progress += n.toObject().value("method"_L1).toString() == "notifications/progress"_L1;
         QCOMPARE(progress, 2);
         QCOMPARE(l[3].value("transport"_L1).toString(), u"sse"_s);
-        QVERIFY2(l[3].value("transport_reason"_L1).toString().contains(u"HTTP 4"_s), qPrintable(l[3].value("transport_reason"_L1).toString()));
+        QVERIFY2(l[3].value("transport_reason"_L1).toString().contains(u"HTTP 4"_s),
+                 qPrintable(l[3].value("transport_reason"_L1).toString()));
         QVERIFY(l[3].value("endpoint"_L1).toString().contains(u"/message"_s));
     }
 
@@ -165,10 +181,15 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QFile f(dir.filePath(u"mcp.json"_s));
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QJsonDocument(QJsonObject{{"servers"_L1, QJsonObject{{"everything"_L1, QJsonObject{
-            {"type"_L1, "sse"_L1}, {"url"_L1, server.url(u"/sse"_s)}}}}}}).toJson());
+        f.write(QJsonDocument(
+                    QJsonObject{{"servers"_L1,
+                                 QJsonObject{{"everything"_L1,
+                                              QJsonObject{{"type"_L1, "sse"_L1},
+                                                          {"url"_L1, server.url(u"/sse"_s)}}}}}})
+                    .toJson());
         f.close();
-        const Run r = cli({u"--config"_s, f.fileName(), u"--quiet"_s, u"exec"_s}, steps({JSON_TEXT({"op":"state"})}));
+        const Run r = cli({u"--config"_s, f.fileName(), u"--quiet"_s, u"exec"_s},
+                          steps({JSON_TEXT({"op" : "state"})}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject state = jsonLines(r.out).value(0);
         QCOMPARE(state.value("transport"_L1).toString(), u"sse"_s);
@@ -187,9 +208,10 @@ private Q_SLOTS:
         CuttingProxy proxy(server.port(), "notifications/progress");
         QTemporaryDir dir;
         const QString transcript = dir.filePath(u"t.jsonl"_s);
-        const Run r = cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(proxy.port()), u"--quiet"_s, u"--timeout"_s, u"3"_s,
-                           u"--transcript"_s, transcript,
-                           u"tools"_s, u"call"_s, u"trigger-long-running-operation"_s, u"{\"duration\":2,\"steps\":4}"_s});
+        const Run r =
+            cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(proxy.port()), u"--quiet"_s,
+                 u"--timeout"_s, u"3"_s, u"--transcript"_s, transcript, u"tools"_s, u"call"_s,
+                 u"trigger-long-running-operation"_s, u"{\"duration\":2,\"steps\":4}"_s});
         QVERIFY(proxy.didCut());
         QCOMPARE(r.exitCode, 1);
         // The tool carries no annotations here, so it counts as write-capable: a timed-out
@@ -199,7 +221,8 @@ private Q_SLOTS:
         QVERIFY(answer.value("outcome_uncertain"_L1).toBool());
         QCOMPARE(answer.value("rule"_L1).toString(), u"timeout"_s);
         QCOMPARE(answer.value("reconnect"_L1).toString(), u"ok"_s);
-        QCOMPARE(answer.value("replay_verdict"_L1).toObject().value("source"_L1).toString(), u"default"_s);
+        QCOMPARE(answer.value("replay_verdict"_L1).toObject().value("source"_L1).toString(),
+                 u"default"_s);
         QFile f(transcript);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QJsonObject resume;
@@ -216,18 +239,23 @@ private Q_SLOTS:
     {
         DemoHttpServer server;
         QVERIFY(server.start());
-        const Run r = cli({u"--url"_s, server.url(), u"--quiet"_s, u"--sampling-text"_s, u"from the CLI"_s,
-                           u"--elicitation"_s, u"accept"_s, u"exec"_s},
-                          steps({JSON_TEXT({"op":"tools/list"}),
-                                 JSON_TEXT({"op":"call","tool":"echo","args":{"message":"json answer"}}),
-                                 JSON_TEXT({"op":"call","tool":"slow-task","args":{"duration_ms":300,"steps":3}}),
-                                 JSON_TEXT({"op":"call","tool":"ask-model"}),
-                                 JSON_TEXT({"op":"call","tool":"ask-user"}),
-                                 JSON_TEXT({"op":"resources/subscribe","uri":"demo://counter"}),
-                                 JSON_TEXT({"op":"call","tool":"increment-counter"}),
-                                 JSON_TEXT({"op":"sleep","ms":300}),
-                                 JSON_TEXT({"op":"notifications"}),
-                                 JSON_TEXT({"op":"state"})}));
+        const Run r = cli(
+            {u"--url"_s, server.url(), u"--quiet"_s, u"--sampling-text"_s, u"from the CLI"_s,
+             u"--elicitation"_s, u"accept"_s, u"exec"_s},
+            steps(
+                {JSON_TEXT({"op" : "tools/list"}),
+                 JSON_TEXT({"op" : "call", "tool" : "echo", "args" : {"message" : "json answer"}}),
+                 JSON_TEXT({
+                     "op" : "call",
+                     "tool" : "slow-task",
+                     "args" : {"duration_ms" : 300, "steps" : 3}
+                 }),
+                 JSON_TEXT({"op" : "call", "tool" : "ask-model"}),
+                 JSON_TEXT({"op" : "call", "tool" : "ask-user"}),
+                 JSON_TEXT({"op" : "resources/subscribe", "uri" : "demo://counter"}),
+                 JSON_TEXT({"op" : "call", "tool" : "increment-counter"}),
+                 JSON_TEXT({"op" : "sleep", "ms" : 300}), JSON_TEXT({"op" : "notifications"}),
+                 JSON_TEXT({"op" : "state"})}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QJsonObject> l = jsonLines(r.out);
         QCOMPARE(l.size(), 10);
@@ -235,7 +263,8 @@ private Q_SLOTS:
         QCOMPARE(l[1].value("result"_L1).toString(), u"Echo: json answer"_s);
         QVERIFY(l[2].value("result"_L1).toString().contains(u"slow task finished"_s));
         QCOMPARE(l[3].value("result"_L1).toString(), u"model sonde-cli said: from the CLI"_s);
-        QCOMPARE(l[4].value("result"_L1).toString(), u"action=accept content={\"confirm\":true,\"name\":\"Ada\"}"_s);
+        QCOMPARE(l[4].value("result"_L1).toString(),
+                 u"action=accept content={\"confirm\":true,\"name\":\"Ada\"}"_s);
         int progress = 0, updated = 0;
         for (const QJsonValue &n : l[8].value("notifications"_L1).toArray()) {
             const QString m = n.toObject().value("method"_L1).toString();
@@ -247,7 +276,8 @@ private Q_SLOTS:
         QCOMPARE(l[9].value("get_stream"_L1).toString(), u"open"_s);
         const QByteArray sessionId = l[9].value("session_id"_L1).toString().toUtf8();
         QVERIFY(!sessionId.isEmpty());
-        const QByteArray deleted = QByteArray("session ").append(sessionId).append(" terminated by DELETE");
+        const QByteArray deleted =
+            QByteArray("session ").append(sessionId).append(" terminated by DELETE");
         QTRY_VERIFY_WITH_TIMEOUT(server.log().contains(deleted), 5000);
     }
 
@@ -258,11 +288,13 @@ private Q_SLOTS:
         CuttingProxy proxy(server.port(), "notifications/progress");
         QTemporaryDir dir;
         const QString transcript = dir.filePath(u"t.jsonl"_s);
-        const Run r = cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(proxy.port()), u"--quiet"_s, u"--transcript"_s, transcript,
-                           u"tools"_s, u"call"_s, u"slow-task"_s, u"{\"duration_ms\":600,\"steps\":6}"_s});
+        const Run r = cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(proxy.port()), u"--quiet"_s,
+                           u"--transcript"_s, transcript, u"tools"_s, u"call"_s, u"slow-task"_s,
+                           u"{\"duration_ms\":600,\"steps\":6}"_s});
         QVERIFY(proxy.didCut());
         QVERIFY2(r.exitCode == 0, r.out.constData());
-        QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(), u"slow task finished after 600 ms in 6 steps"_s);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(),
+                 u"slow task finished after 600 ms in 6 steps"_s);
         QVERIFY(server.log().contains("resuming stream"));
         QFile f(transcript);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -271,7 +303,8 @@ private Q_SLOTS:
         for (const QByteArray &line : f.readAll().split('\n')) {
             const QJsonObject e = QJsonDocument::fromJson(line).object();
             resumed |= e.value("event"_L1).toString() == "stream-resume"_L1;
-            progress += e.value("msg"_L1).toObject().value("method"_L1).toString() == "notifications/progress"_L1;
+            progress += e.value("msg"_L1).toObject().value("method"_L1).toString() ==
+                        "notifications/progress"_L1;
         }
         QVERIFY(resumed);
         QCOMPARE(progress, 6); // nothing lost, nothing twice
@@ -281,9 +314,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("headers");
         QTest::addColumn<QByteArray>("status");
-        const QByteArray init = JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"ping"});
+        const QByteArray init = JSON_TEXT({"jsonrpc" : "2.0", "id" : 1, "method" : "ping"});
         QTest::newRow("a foreign Origin is forbidden")
-            << QByteArray("Origin: http://evil.example\r\nMcp-Session-Id: x\r\n") << QByteArray("HTTP/1.1 403");
+            << QByteArray("Origin: http://evil.example\r\nMcp-Session-Id: x\r\n")
+            << QByteArray("HTTP/1.1 403");
         QTest::newRow("an unknown session id is not found")
             << QByteArray("Mcp-Session-Id: no-such-session\r\n") << QByteArray("HTTP/1.1 404");
         QTest::newRow("a missing session id is a bad request")
@@ -295,10 +329,12 @@ private Q_SLOTS:
         QFETCH(QByteArray, status);
         DemoHttpServer server;
         QVERIFY(server.start());
-        const QByteArray body = JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"ping"});
-        const QByteArray request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(server.port())
-            + "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" + headers
-            + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        const QByteArray body = JSON_TEXT({"jsonrpc" : "2.0", "id" : 1, "method" : "ping"});
+        const QByteArray request =
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + QByteArray::number(server.port()) +
+            "\r\nAccept: application/json, text/event-stream\r\nContent-Type: "
+            "application/json\r\n" +
+            headers + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
         const QByteArray answer = rawHttp(server.port(), request);
         QVERIFY2(answer.startsWith(status), answer.constData());
     }
@@ -324,21 +360,25 @@ private Q_SLOTS:
         QFETCH(bool, closed);
         DemoHttpServer server;
         QVERIFY(server.start());
-        const QByteArray body = JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"ping"});
+        const QByteArray body = JSON_TEXT({"jsonrpc" : "2.0", "id" : 1, "method" : "ping"});
         // The first has no session id (400), the second an unknown one (404): the order of
         // the answers shows they were read in turn from the one connection.
         QByteArray wire;
         for (int i = 0; i < requests; ++i) {
-            wire += "POST /mcp " + version + "\r\nHost: 127.0.0.1:" + QByteArray::number(server.port())
-                + "\r\nAccept: application/json, text/event-stream\r\nContent-Type: application/json\r\n" + connection
-                + (i == 1 ? QByteArray("Mcp-Session-Id: no-such-session\r\n") : QByteArray())
-                + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+            wire += "POST /mcp " + version +
+                    "\r\nHost: 127.0.0.1:" + QByteArray::number(server.port()) +
+                    "\r\nAccept: application/json, text/event-stream\r\nContent-Type: "
+                    "application/json\r\n" +
+                    connection +
+                    (i == 1 ? QByteArray("Mcp-Session-Id: no-such-session\r\n") : QByteArray()) +
+                    "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
         }
         const RawExchange x = rawHttpExchange(server.port(), wire, requests);
         QCOMPARE(x.responses.size(), requests);
         QVERIFY2(x.responses.value(0).startsWith("HTTP/1.1 400"), x.responses.value(0).constData());
         if (requests > 1)
-            QVERIFY2(x.responses.value(1).startsWith("HTTP/1.1 404"), x.responses.value(1).constData());
+            QVERIFY2(x.responses.value(1).startsWith("HTTP/1.1 404"),
+                     x.responses.value(1).constData());
         QCOMPARE(x.closedByServer, closed);
         QCOMPARE(x.responses.last().contains("Connection: close"), closed);
     }
@@ -348,13 +388,17 @@ private Q_SLOTS:
         DemoHttpServer server;
         QVERIFY(server.start());
         CuttingProxy recorder(server.port(), "never cut: this text is never sent");
-        const Run r = cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(recorder.port()), u"--quiet"_s,
-                           u"--header"_s, u"Authorization: Bearer t0k3n"_s, u"--header"_s, u"X-Trace: 42"_s, u"exec"_s},
-                          steps({JSON_TEXT({"op":"ping"}), JSON_TEXT({"op":"sleep","ms":200})}));
+        const Run r =
+            cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(recorder.port()), u"--quiet"_s,
+                 u"--header"_s, u"Authorization: Bearer t0k3n"_s, u"--header"_s, u"X-Trace: 42"_s,
+                 u"exec"_s},
+                steps({JSON_TEXT({"op" : "ping"}), JSON_TEXT({"op" : "sleep", "ms" : 200})}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QByteArray all = recorder.fromClient();
         // Bodies run straight into the next request line: count request lines, not lines.
-        const qsizetype requests = all.count("POST /mcp HTTP/1.1") + all.count("GET /mcp HTTP/1.1") + all.count("DELETE /mcp HTTP/1.1");
+        const qsizetype requests = all.count("POST /mcp HTTP/1.1") +
+                                   all.count("GET /mcp HTTP/1.1") +
+                                   all.count("DELETE /mcp HTTP/1.1");
         QVERIFY2(requests >= 5, all.constData()); // initialize, initialized, GET, ping, DELETE
         QCOMPARE(all.count("Authorization: Bearer t0k3n"), requests);
         QCOMPARE(all.count("X-Trace: 42"), requests);

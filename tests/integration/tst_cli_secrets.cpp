@@ -54,22 +54,33 @@ private Q_SLOTS:
         const QString path = dir.filePath(u"t.jsonl"_s);
         // The server prints its env to stderr, then the value comes back in an echo: the
         // starting event, stderr lines and wire frames each get a chance to leak it.
-        QStringList args{u"--command"_s, u"sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s,
-                         u"echo \"token is $GITHUB_TOKEN\" >&2; echo \"setting is $PLAIN_SETTING\" >&2; exec \"$0\""_s,
-                         u"--arg"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
-                         u"--env"_s, u"GITHUB_TOKEN="_s + GitHubToken,
-                         u"--env"_s, u"PLAIN_SETTING="_s + PlainNamedCredential,
-                         u"--transcript"_s, path};
+        QStringList args{
+            u"--command"_s,
+            u"sh"_s,
+            u"--arg"_s,
+            u"-c"_s,
+            u"--arg"_s,
+            u"echo \"token is $GITHUB_TOKEN\" >&2; echo \"setting is $PLAIN_SETTING\" >&2; exec \"$0\""_s,
+            u"--arg"_s,
+            QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
+            u"--env"_s,
+            u"GITHUB_TOKEN="_s + GitHubToken,
+            u"--env"_s,
+            u"PLAIN_SETTING="_s + PlainNamedCredential,
+            u"--transcript"_s,
+            path};
         if (showSecrets)
             args << u"--show-secrets"_s;
         args << u"tools"_s << u"call"_s << u"echo"_s
-             << QString::fromUtf8(QJsonDocument(QJsonObject{{"message"_L1, PlainNamedCredential}}).toJson(QJsonDocument::Compact));
+             << QString::fromUtf8(QJsonDocument(QJsonObject{{"message"_L1, PlainNamedCredential}})
+                                      .toJson(QJsonDocument::Compact));
         const Run r = cli(args);
         QCOMPARE(r.exitCode, 0);
         const QByteArray transcript = readAll(path);
         QVERIFY(everyLineIsJson(transcript));
         QVERIFY2(transcript.contains("\"starting\""), transcript.constData());
-        QVERIFY2(transcript.contains("token is "), transcript.constData()); // the stderr line is there
+        QVERIFY2(transcript.contains("token is "),
+                 transcript.constData()); // the stderr line is there
         QCOMPARE(transcript.contains(GitHubToken.toUtf8()), showSecrets);
         QCOMPARE(transcript.contains(PlainNamedCredential.toUtf8()), showSecrets);
         QCOMPARE(transcript.contains("GITHUB_TOKEN=[REDACTED]"), !showSecrets);
@@ -80,9 +91,9 @@ private Q_SLOTS:
 
     void aServerThatCannotStartIsNamedWithoutItsEnvValues()
     {
-        const Run r = cli({u"--command"_s, u"/nonexistent/sonde-no-such-server"_s,
-                           u"--env"_s, u"GITHUB_TOKEN="_s + GitHubToken,
-                           u"--env"_s, u"PLAIN_SETTING="_s + PlainNamedCredential, u"ping"_s});
+        const Run r = cli({u"--command"_s, u"/nonexistent/sonde-no-such-server"_s, u"--env"_s,
+                           u"GITHUB_TOKEN="_s + GitHubToken, u"--env"_s,
+                           u"PLAIN_SETTING="_s + PlainNamedCredential, u"ping"_s});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("sonde-no-such-server"), r.err.constData());
         QVERIFY2(!r.err.contains(GitHubToken.toUtf8()), r.err.constData());
@@ -97,11 +108,13 @@ private Q_SLOTS:
         const QString bearer = u"bearer-credential-0451-xy"_s;
         QTemporaryDir dir;
         const QString path = dir.filePath(u"t.jsonl"_s);
-        const Run r = cli({u"--url"_s, server.url(), u"--header"_s, u"X-Vendor-Key: "_s + apiKey,
-                           u"--header"_s, u"Authorization: Bearer "_s + bearer, u"--transcript"_s, path, u"--quiet"_s,
-                           u"tools"_s, u"call"_s, u"echo"_s,
-                           QString::fromUtf8(QJsonDocument(QJsonObject{{"message"_L1, QString(apiKey + u' ' + bearer)}})
-                                                 .toJson(QJsonDocument::Compact))});
+        const Run r =
+            cli({u"--url"_s, server.url(), u"--header"_s, u"X-Vendor-Key: "_s + apiKey,
+                 u"--header"_s, u"Authorization: Bearer "_s + bearer, u"--transcript"_s, path,
+                 u"--quiet"_s, u"tools"_s, u"call"_s, u"echo"_s,
+                 QString::fromUtf8(
+                     QJsonDocument(QJsonObject{{"message"_L1, QString(apiKey + u' ' + bearer)}})
+                         .toJson(QJsonDocument::Compact))});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(apiKey.toUtf8()), r.out.constData()); // the echo did come back
         const QByteArray transcript = readAll(path);

@@ -93,7 +93,8 @@ static QList<QJsonObject> transcriptEvents(const QString &path, QString *problem
         QJsonParseError e;
         const QJsonDocument d = QJsonDocument::fromJson(lines[i], &e);
         if (e.error != QJsonParseError::NoError || !d.isObject()) {
-            *problem = u"line %1 is not a JSON object: %2"_s.arg(i + 1).arg(QString::fromUtf8(lines[i].left(120)));
+            *problem = u"line %1 is not a JSON object: %2"_s.arg(i + 1).arg(
+                QString::fromUtf8(lines[i].left(120)));
             return {};
         }
         events.append(d.object());
@@ -101,7 +102,8 @@ static QList<QJsonObject> transcriptEvents(const QString &path, QString *problem
     return events;
 }
 
-static bool sent(const QList<QJsonObject> &events, const QString &method, QJsonObject *msg = nullptr)
+static bool sent(const QList<QJsonObject> &events, const QString &method,
+                 QJsonObject *msg = nullptr)
 {
     for (const QJsonObject &e : events) {
         const QJsonObject m = e.value("msg"_L1).toObject();
@@ -140,7 +142,8 @@ class TestCliSignals : public QObject
     // build that does not write the transcript as it goes fails on the transcript later.
     static void waitForTheCall(const QString &transcript)
     {
-        (void)QTest::qWaitFor([&] { return fileContents(transcript).contains(R"("method":"tools/call")"); }, 15000);
+        (void)QTest::qWaitFor(
+            [&] { return fileContents(transcript).contains(R"("method":"tools/call")"); }, 15000);
     }
 
     // Sends `signo` and waits for the exit; returns the milliseconds it took.
@@ -158,10 +161,7 @@ class TestCliSignals : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-    }
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
 
     void aSignalDuringAnHttpCallCancelsItAndDeletesTheSession_data()
     {
@@ -175,8 +175,8 @@ private Q_SLOTS:
         DemoHttpServer server;
         QVERIFY(server.start());
         const QString transcript = m_dir.filePath(u"http-%1.jsonl"_s.arg(signo));
-        auto cli = startCli({u"--url"_s, server.url(), u"--transcript"_s, transcript, u"tools"_s, u"call"_s,
-                             u"slow-task"_s, uR"({"duration_ms":20000})"_s});
+        auto cli = startCli({u"--url"_s, server.url(), u"--transcript"_s, transcript, u"tools"_s,
+                             u"call"_s, u"slow-task"_s, uR"({"duration_ms":20000})"_s});
         QVERIFY(cli->waitForStarted(5000));
         waitForTheCall(transcript);
 
@@ -193,7 +193,8 @@ private Q_SLOTS:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QJsonObject call, cancel;
         QVERIFY(sent(events, u"tools/call"_s, &call));
-        QVERIFY2(sent(events, u"notifications/cancelled"_s, &cancel), "no notifications/cancelled in the transcript");
+        QVERIFY2(sent(events, u"notifications/cancelled"_s, &cancel),
+                 "no notifications/cancelled in the transcript");
         QCOMPARE(cancel.value("params"_L1).toObject().value("requestId"_L1), call.value("id"_L1));
         const QJsonObject deleted = findEvent(events, u"session-delete"_s);
         QVERIFY2(!deleted.isEmpty(), "no session-delete event in the transcript");
@@ -209,10 +210,14 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("connection");
         QTest::addColumn<QStringList>("command");
         QTest::newRow("server-everything, which ignores end of input, is stopped")
-            << QStringList{u"--command"_s, u"node"_s, u"--arg"_s, QString::fromUtf8(SONDE_EVERYTHING_PATH), u"--arg"_s, u"stdio"_s}
-            << QStringList{u"tools"_s, u"call"_s, u"trigger-long-running-operation"_s, uR"({"duration":30,"steps":30})"_s};
+            << QStringList{u"--command"_s, u"node"_s,
+                           u"--arg"_s,     QString::fromUtf8(SONDE_EVERYTHING_PATH),
+                           u"--arg"_s,     u"stdio"_s}
+            << QStringList{u"tools"_s, u"call"_s, u"trigger-long-running-operation"_s,
+                           uR"({"duration":30,"steps":30})"_s};
         QTest::newRow("a server that ignores end of input and SIGTERM is killed")
-            << QStringList{u"--command"_s, u"/bin/sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s, QString::fromUtf8(StubbornServer)}
+            << QStringList{u"--command"_s, u"/bin/sh"_s, u"--arg"_s,
+                           u"-c"_s,        u"--arg"_s,   QString::fromUtf8(StubbornServer)}
             << QStringList{u"tools"_s, u"call"_s, u"hang"_s, u"{}"_s};
     }
     void aSignalDuringAStdioCallLeavesNoServerBehind()
@@ -220,8 +225,11 @@ private Q_SLOTS:
         QFETCH(QStringList, connection);
         QFETCH(QStringList, command);
         if (connection.contains(QString::fromUtf8(SONDE_EVERYTHING_PATH)))
-            QVERIFY2(QFile::exists(QString::fromUtf8(SONDE_EVERYTHING_PATH)), "server-everything is not installed: ./dev.sh runs npm ci in tests/");
-        const QString transcript = m_dir.filePath(u"stdio-%1.jsonl"_s.arg(QString::fromUtf8(QTest::currentDataTag())).replace(u' ', u'-'));
+            QVERIFY2(QFile::exists(QString::fromUtf8(SONDE_EVERYTHING_PATH)),
+                     "server-everything is not installed: ./dev.sh runs npm ci in tests/");
+        const QString transcript =
+            m_dir.filePath(u"stdio-%1.jsonl"_s.arg(QString::fromUtf8(QTest::currentDataTag()))
+                               .replace(u' ', u'-'));
         auto cli = startCli(connection + QStringList{u"--transcript"_s, transcript} + command);
         QVERIFY(cli->waitForStarted(5000));
         KillOnExit cleanup;
@@ -238,11 +246,17 @@ private Q_SLOTS:
         QString problem;
         const QList<QJsonObject> events = transcriptEvents(transcript, &problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        const qint64 pid = findEvent(events, u"transport-open"_s).value("details"_L1).toObject().value("pid"_L1).toInteger();
+        const qint64 pid = findEvent(events, u"transport-open"_s)
+                               .value("details"_L1)
+                               .toObject()
+                               .value("pid"_L1)
+                               .toInteger();
         QCOMPARE(QList<qint64>{pid}, cleanup.pids);
         QVERIFY(sent(events, u"notifications/cancelled"_s));
-        QVERIFY2(!findEvent(events, u"closed"_s).isEmpty(), "the transcript does not say the server was stopped");
-        QTRY_VERIFY2_WITH_TIMEOUT(gone(pid), qPrintable(u"server pid %1 is still running"_s.arg(pid)), 1000);
+        QVERIFY2(!findEvent(events, u"closed"_s).isEmpty(),
+                 "the transcript does not say the server was stopped");
+        QTRY_VERIFY2_WITH_TIMEOUT(gone(pid),
+                                  qPrintable(u"server pid %1 is still running"_s.arg(pid)), 1000);
     }
 
     void aShutdownLongerThanTheBoundIsCutAndStillLeavesNoServer()
@@ -250,9 +264,10 @@ private Q_SLOTS:
         // Asked to give the stubborn server 10 s after closing its stdin, the shutdown would
         // take 11 s: the bound cuts it, and the server is killed on the way out.
         const QString transcript = m_dir.filePath(u"bound.jsonl"_s);
-        auto cli = startCli({u"--command"_s, u"/bin/sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s, QString::fromUtf8(StubbornServer),
-                             u"--shutdown-grace"_s, u"10000"_s, u"--transcript"_s, transcript,
-                             u"tools"_s, u"call"_s, u"hang"_s, u"{}"_s});
+        auto cli =
+            startCli({u"--command"_s, u"/bin/sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s,
+                      QString::fromUtf8(StubbornServer), u"--shutdown-grace"_s, u"10000"_s,
+                      u"--transcript"_s, transcript, u"tools"_s, u"call"_s, u"hang"_s, u"{}"_s});
         QVERIFY(cli->waitForStarted(5000));
         KillOnExit cleanup;
         QTRY_VERIFY_WITH_TIMEOUT(!childrenOf(cli->processId()).isEmpty(), 10000);
@@ -262,20 +277,24 @@ private Q_SLOTS:
         qInfo("sonde-cli exited %lld ms after SIGTERM", ms);
         QCOMPARE(cli->exitStatus(), QProcess::NormalExit);
         QCOMPARE(cli->exitCode(), 143);
-        QVERIFY2(ms >= ShutdownBoundMs * 9 / 10 && ms < ShutdownBoundMs + ExitSlackMs, qPrintable(QString::number(ms)));
-        QVERIFY2(cli->readAllStandardError().contains("the shutdown took over"), "no word that the bound cut the shutdown");
+        QVERIFY2(ms >= ShutdownBoundMs * 9 / 10 && ms < ShutdownBoundMs + ExitSlackMs,
+                 qPrintable(QString::number(ms)));
+        QVERIFY2(cli->readAllStandardError().contains("the shutdown took over"),
+                 "no word that the bound cut the shutdown");
         QString problem;
         transcriptEvents(transcript, &problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        QTRY_VERIFY2_WITH_TIMEOUT(gone(cleanup.pids.value(0)), "the server outlived sonde-cli", 1000);
+        QTRY_VERIFY2_WITH_TIMEOUT(gone(cleanup.pids.value(0)), "the server outlived sonde-cli",
+                                  1000);
     }
 
     void aSecondSignalLeavesAtOnce()
     {
         // The stubborn server would hold a graceful shutdown for its SIGTERM grace (1 s).
         const QString transcript = m_dir.filePath(u"twice.jsonl"_s);
-        auto cli = startCli({u"--command"_s, u"/bin/sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s, QString::fromUtf8(StubbornServer),
-                             u"--transcript"_s, transcript, u"tools"_s, u"call"_s, u"hang"_s, u"{}"_s});
+        auto cli = startCli({u"--command"_s, u"/bin/sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s,
+                             QString::fromUtf8(StubbornServer), u"--transcript"_s, transcript,
+                             u"tools"_s, u"call"_s, u"hang"_s, u"{}"_s});
         QVERIFY(cli->waitForStarted(5000));
         KillOnExit cleanup; // a user who will not wait leaves such a server behind
         QTRY_VERIFY_WITH_TIMEOUT(!childrenOf(cli->processId()).isEmpty(), 10000);
@@ -285,7 +304,8 @@ private Q_SLOTS:
         QElapsedTimer t;
         t.start();
         ::kill(pid_t(cli->processId()), SIGINT);
-        QTRY_VERIFY_WITH_TIMEOUT(fileContents(transcript).contains(R"("event":"closing")"), 2000); // the first is being handled
+        QTRY_VERIFY_WITH_TIMEOUT(fileContents(transcript).contains(R"("event":"closing")"),
+                                 2000); // the first is being handled
         ::kill(pid_t(cli->processId()), SIGINT);
         QVERIFY(finished.wait(5000));
         qInfo("sonde-cli exited %lld ms after the first SIGINT", t.elapsed());
@@ -297,8 +317,9 @@ private Q_SLOTS:
     void aKilledCliLeavesATranscriptOfWholeLinesUpToTheKill()
     {
         const QString transcript = m_dir.filePath(u"killed.jsonl"_s);
-        auto cli = startCli({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH), u"--transcript"_s, transcript,
-                             u"tools"_s, u"call"_s, u"slow-task"_s, uR"({"duration_ms":20000,"steps":100})"_s});
+        auto cli = startCli({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
+                             u"--transcript"_s, transcript, u"tools"_s, u"call"_s, u"slow-task"_s,
+                             uR"({"duration_ms":20000,"steps":100})"_s});
         QVERIFY(cli->waitForStarted(5000));
         KillOnExit cleanup;
         QTRY_VERIFY_WITH_TIMEOUT(!childrenOf(cli->processId()).isEmpty(), 10000);
@@ -306,7 +327,8 @@ private Q_SLOTS:
         // sonde-cli prints a server's stderr line from the batch it writes to the transcript
         // just before: once it is printed, it is in the file, however the process ends.
         QByteArray err;
-        QTRY_VERIFY_WITH_TIMEOUT((err += cli->readAllStandardError()).contains("demo: client initialized"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += cli->readAllStandardError()).contains("demo: client initialized"), 10000);
         QSignalSpy finished(cli.get(), &QProcess::finished);
         ::kill(pid_t(cli->processId()), SIGKILL);
         QVERIFY(finished.wait(5000));
@@ -318,7 +340,8 @@ private Q_SLOTS:
         QVERIFY(sent(events, u"initialize"_s));
         bool stderrLine = false;
         for (const QJsonObject &e : events)
-            stderrLine |= e.value("dir"_L1) == "stderr"_L1 && e.value("line"_L1) == "demo: client initialized"_L1;
+            stderrLine |= e.value("dir"_L1) == "stderr"_L1 &&
+                          e.value("line"_L1) == "demo: client initialized"_L1;
         QVERIFY2(stderrLine, "the server's stderr line sonde-cli printed is not in the transcript");
     }
 
@@ -326,8 +349,9 @@ private Q_SLOTS:
     {
         // kill -9 leaves no time for a shutdown: the server must not outlive sonde-cli all the
         // same (this one ignores end of input and SIGTERM).
-        auto cli = startCli({u"--command"_s, u"/bin/sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s, QString::fromUtf8(StubbornServer),
-                             u"tools"_s, u"call"_s, u"hang"_s, u"{}"_s});
+        auto cli = startCli({u"--command"_s, u"/bin/sh"_s, u"--arg"_s, u"-c"_s, u"--arg"_s,
+                             QString::fromUtf8(StubbornServer), u"tools"_s, u"call"_s, u"hang"_s,
+                             u"{}"_s});
         QVERIFY(cli->waitForStarted(5000));
         KillOnExit cleanup;
         QTRY_VERIFY_WITH_TIMEOUT(!childrenOf(cli->processId()).isEmpty(), 10000);
@@ -335,7 +359,8 @@ private Q_SLOTS:
         QSignalSpy finished(cli.get(), &QProcess::finished);
         ::kill(pid_t(cli->processId()), SIGKILL);
         QVERIFY(finished.wait(5000));
-        QTRY_VERIFY2_WITH_TIMEOUT(gone(cleanup.pids.value(0)), "the server outlived a killed sonde-cli", 2000);
+        QTRY_VERIFY2_WITH_TIMEOUT(gone(cleanup.pids.value(0)),
+                                  "the server outlived a killed sonde-cli", 2000);
     }
 
     void theGuiStopsItsServerOnSigterm()

@@ -40,7 +40,8 @@ struct Recorder
             generationSeenAtOutcome.insert(o.ticket, snapshots.value(o.server).generation);
             deliveryThreads.append(QThread::currentThread());
         });
-        QObject::connect(&host, &CoreHost::transcriptBatch, &host, [this](const TranscriptBatch &b) { events += b; });
+        QObject::connect(&host, &CoreHost::transcriptBatch, &host,
+                         [this](const TranscriptBatch &b) { events += b; });
         QObject::connect(&host, &CoreHost::sessionChanged, &host, [this](const SessionSnapshot &s) {
             snapshots.insert(s.server, s);
             ++snapshotCount;
@@ -66,7 +67,13 @@ QJsonObject toolCall(const QString &name, const QJsonObject &args = {})
 
 QString text(const CallOutcome &o)
 {
-    return o.result.toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1).toString();
+    return o.result.toObject()
+        .value("content"_L1)
+        .toArray()
+        .at(0)
+        .toObject()
+        .value("text"_L1)
+        .toString();
 }
 
 class AcceptingHandler final : public ServerRequestHandler
@@ -77,7 +84,12 @@ public:
     void handleServerRequest(const ServerRequest &r) override
     {
         seen.append(r);
-        m_host.reply({r.server, r.generation, r.id, {{"action"_L1, "accept"_L1}, {"content"_L1, QJsonObject{{"name"_L1, "Grace"_L1}}}}, {}});
+        m_host.reply(
+            {r.server,
+             r.generation,
+             r.id,
+             {{"action"_L1, "accept"_L1}, {"content"_L1, QJsonObject{{"name"_L1, "Grace"_L1}}}},
+             {}});
     }
 
 private:
@@ -98,7 +110,8 @@ private Q_SLOTS:
         QVERIFY(host.engineThread()->isRunning());
         host.addServer(demo(u"demo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
-        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"echo"_s, {{"message"_L1, "hi"_L1}}));
+        const quint64 t =
+            host.call(u"demo"_s, u"tools/call"_s, toolCall(u"echo"_s, {{"message"_L1, "hi"_L1}}));
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
         QCOMPARE(text(*rec.outcome(t)), u"Echo: hi"_s);
         QCOMPARE(rec.deliveryThreads.value(0), QThread::currentThread());
@@ -111,8 +124,10 @@ private Q_SLOTS:
         host.addServer(demo(u"a"_s));
         host.addServer(demo(u"b"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"a"_s) && rec.ready(u"b"_s), 10000);
-        QVERIFY(rec.snapshots[u"a"_s].transport.value("pid"_L1) != rec.snapshots[u"b"_s].transport.value("pid"_L1));
-        const quint64 inc = host.call(u"a"_s, u"tools/call"_s, toolCall(u"increment-counter"_s, {{"by"_L1, 5}}));
+        QVERIFY(rec.snapshots[u"a"_s].transport.value("pid"_L1) !=
+                rec.snapshots[u"b"_s].transport.value("pid"_L1));
+        const quint64 inc =
+            host.call(u"a"_s, u"tools/call"_s, toolCall(u"increment-counter"_s, {{"by"_L1, 5}}));
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(inc).has_value(), 10000);
         const quint64 ra = host.call(u"a"_s, u"tools/call"_s, toolCall(u"get-counter"_s));
         const quint64 rb = host.call(u"b"_s, u"tools/call"_s, toolCall(u"get-counter"_s));
@@ -135,7 +150,8 @@ private Q_SLOTS:
         QCOMPARE(o.recovery.value("replayed"_L1).toBool(true), false);
         QCOMPARE(o.recovery.value("reconnect"_L1).toString(), u"ok"_s);
         QCOMPARE(o.recovery.value("rule"_L1).toString(), u"transport-closed"_s);
-        QVERIFY2(o.error.message().contains(u"may or may not have taken effect"_s), qPrintable(o.error.message()));
+        QVERIFY2(o.error.message().contains(u"may or may not have taken effect"_s),
+                 qPrintable(o.error.message()));
         QVERIFY(o.error.cause() && o.error.cause()->message().contains(u"exited with code 3"_s));
         QCOMPARE(o.attempts, 1);
         // The server was respawned: a new process, generation 2, and calls work again.
@@ -186,7 +202,8 @@ private Q_SLOTS:
         const quint64 fault = host.injectFault(u"web"_s, f);
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(fault).has_value(), 5000);
         const int before = rec.snapshotCount;
-        const quint64 t = host.call(u"web"_s, u"resources/read"_s, {{"uri"_L1, "demo://notes/1"_L1}});
+        const quint64 t =
+            host.call(u"web"_s, u"resources/read"_s, {{"uri"_L1, "demo://notes/1"_L1}});
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
         const CallOutcome o = *rec.outcome(t);
         QVERIFY2(o.ok(), qPrintable(o.error.message()));
@@ -197,7 +214,8 @@ private Q_SLOTS:
         QVERIFY(o.recovery.value("recovery_ms"_L1).toDouble() > 0);
         // The teardown, the new transport and its initialize happen in one event-loop turn
         // (half a dozen state changes): the front end gets one snapshot for it, not one each.
-        QVERIFY2(rec.snapshotCount - before <= 4, qPrintable(QString::number(rec.snapshotCount - before)));
+        QVERIFY2(rec.snapshotCount - before <= 4,
+                 qPrintable(QString::number(rec.snapshotCount - before)));
         // A reconnect by hand answers in the very turn its session becomes ready: the snapshot
         // of that generation must still come first.
         const quint64 r = host.reconnect(u"web"_s);
@@ -213,14 +231,18 @@ private Q_SLOTS:
         Recorder rec(host);
         host.addServer(demo(u"demo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
-        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"write-stderr"_s, {{"lines"_L1, 3}}));
+        const quint64 t =
+            host.call(u"demo"_s, u"tools/call"_s, toolCall(u"write-stderr"_s, {{"lines"_L1, 3}}));
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
-        QTRY_VERIFY_WITH_TIMEOUT([&] {
-            int n = 0;
-            for (const TranscriptEvent &e : rec.events)
-                n += e.direction == TranscriptEvent::Direction::Stderr && e.raw.startsWith("demo: stderr line");
-            return n == 3;
-        }(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                int n = 0;
+                for (const TranscriptEvent &e : rec.events)
+                    n += e.direction == TranscriptEvent::Direction::Stderr &&
+                         e.raw.startsWith("demo: stderr line");
+                return n == 3;
+            }(),
+            5000);
         qint64 previous = 0;
         QStringList lifecycle;
         for (const TranscriptEvent &e : std::as_const(rec.events)) {
@@ -229,7 +251,8 @@ private Q_SLOTS:
             if (e.direction == TranscriptEvent::Direction::Lifecycle)
                 lifecycle.append(e.event);
         }
-        QCOMPARE(lifecycle.mid(0, 3), (QStringList{u"starting"_s, u"transport-open"_s, u"ready"_s}));
+        QCOMPARE(lifecycle.mid(0, 3),
+                 (QStringList{u"starting"_s, u"transport-open"_s, u"ready"_s}));
     }
 
     void aLineThatIsNotJsonIsAViolationAndTheCallStillSucceeds()
@@ -243,7 +266,8 @@ private Q_SLOTS:
         QVERIFY(rec.outcome(t)->ok());
         bool violation = false;
         for (const TranscriptEvent &e : std::as_const(rec.events))
-            violation |= e.direction == TranscriptEvent::Direction::Violation && e.raw.startsWith("this line is not JSON");
+            violation |= e.direction == TranscriptEvent::Direction::Violation &&
+                         e.raw.startsWith("this line is not JSON");
         QVERIFY(violation);
     }
 
@@ -254,7 +278,8 @@ private Q_SLOTS:
         host.addServer(demo(u"demo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
         const qint64 bytes = 50 * 1024 * 1024;
-        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"big-answer"_s, {{"bytes"_L1, bytes}}));
+        const quint64 t =
+            host.call(u"demo"_s, u"tools/call"_s, toolCall(u"big-answer"_s, {{"bytes"_L1, bytes}}));
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 60000);
         QVERIFY(rec.outcome(t)->ok());
         QCOMPARE(text(*rec.outcome(t)).size(), bytes);
@@ -272,7 +297,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
         QCOMPARE(handler.seen.size(), 1);
         QCOMPARE(handler.seen[0].method, u"elicitation/create"_s);
-        QVERIFY2(text(*rec.outcome(t)).contains(u"action=accept"_s), qPrintable(text(*rec.outcome(t))));
+        QVERIFY2(text(*rec.outcome(t)).contains(u"action=accept"_s),
+                 qPrintable(text(*rec.outcome(t))));
     }
 
     void cancellingAProgressingCallStopsItOnTheServer()
@@ -286,17 +312,22 @@ private Q_SLOTS:
         });
         host.addServer(demo(u"demo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
-        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"slow-task"_s, {{"duration_ms"_L1, 20000}, {"steps"_L1, 200}}));
+        const quint64 t =
+            host.call(u"demo"_s, u"tools/call"_s,
+                      toolCall(u"slow-task"_s, {{"duration_ms"_L1, 20000}, {"steps"_L1, 200}}));
         QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 2, 10000);
         host.cancel(t);
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 5000);
         QCOMPARE(rec.outcome(t)->error.kind(), Error::Kind::Cancelled);
-        QTRY_VERIFY_WITH_TIMEOUT([&] {
-            for (const TranscriptEvent &e : rec.events)
-                if (e.direction == TranscriptEvent::Direction::Stderr && e.raw.contains("cancelled"))
-                    return true;
-            return false;
-        }(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const TranscriptEvent &e : rec.events)
+                    if (e.direction == TranscriptEvent::Direction::Stderr &&
+                        e.raw.contains("cancelled"))
+                        return true;
+                return false;
+            }(),
+            5000);
     }
 
     void removingOrReplacingAServerUnderARunningCallAnswersThatCall_data()
@@ -316,7 +347,9 @@ private Q_SLOTS:
         });
         host.addServer(demo(u"demo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
-        const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"slow-task"_s, {{"duration_ms"_L1, 20000}, {"steps"_L1, 100}}));
+        const quint64 t =
+            host.call(u"demo"_s, u"tools/call"_s,
+                      toolCall(u"slow-task"_s, {{"duration_ms"_L1, 20000}, {"steps"_L1, 100}}));
         QTRY_VERIFY_WITH_TIMEOUT(progress >= 1, 10000); // dispatched, and running on the server
         if (replace)
             host.addServer(demo(u"demo"_s));

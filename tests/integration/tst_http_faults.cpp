@@ -28,7 +28,8 @@ Run execOn(const QString &url, const QList<QByteArray> &steps, const QStringList
 
 QByteArray callStep(const QString &tool)
 {
-    return QJsonDocument(QJsonObject{{"op"_L1, u"call"_s}, {"tool"_L1, tool}, {"args"_L1, QJsonObject{}}})
+    return QJsonDocument(
+               QJsonObject{{"op"_L1, u"call"_s}, {"tool"_L1, tool}, {"args"_L1, QJsonObject{}}})
         .toJson(QJsonDocument::Compact);
 }
 
@@ -43,8 +44,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("tool");
         QTest::addColumn<bool>("uncertain");
         QTest::addColumn<int>("posts");
-        QTest::newRow("a write is sent once and answered as outcome uncertain") << u"write-thing"_s << true << 1;
-        QTest::newRow("a read is sent again once, by recovery, on a new session") << u"read-thing"_s << false << 2;
+        QTest::newRow("a write is sent once and answered as outcome uncertain")
+            << u"write-thing"_s << true << 1;
+        QTest::newRow("a read is sent again once, by recovery, on a new session")
+            << u"read-thing"_s << false << 2;
     }
     void aCallWhoseConnectionDropsAfterTheServerRanItIsNotResentByQt()
     {
@@ -69,7 +72,8 @@ private Q_SLOTS:
         QCOMPARE(answer.value("replayed"_L1).toBool(), !uncertain);
         QCOMPARE(answer.value("rule"_L1).toString(), u"transport-closed"_s);
         if (uncertain)
-            QVERIFY2(answer.value("error"_L1).toString().contains("It was not sent again"_L1), r.out.constData());
+            QVERIFY2(answer.value("error"_L1).toString().contains("It was not sent again"_L1),
+                     r.out.constData());
         else
             QCOMPARE(answer.value("result"_L1).toString(), u"done"_s);
         QCOMPARE(server.sessions(), 2); // recovery made a new session
@@ -80,11 +84,13 @@ private Q_SLOTS:
         QTest::addColumn<int>("status");
         QTest::addColumn<QByteArray>("extraHeaders");
         QTest::addColumn<QString>("expectInError");
-        QTest::newRow("413 payload too large") << 413 << QByteArray("Connection: close\r\n") << u"413"_s;
+        QTest::newRow("413 payload too large")
+            << 413 << QByteArray("Connection: close\r\n") << u"413"_s;
         QTest::newRow("415 unsupported media type") << 415 << QByteArray() << u"415"_s;
         QTest::newRow("406 not acceptable") << 406 << QByteArray() << u"406"_s;
         QTest::newRow("422 unprocessable") << 422 << QByteArray() << u"422"_s;
-        QTest::newRow("429 with Retry-After") << 429 << QByteArray("Retry-After: 7\r\n") << u"retry after 7 s"_s;
+        QTest::newRow("429 with Retry-After")
+            << 429 << QByteArray("Retry-After: 7\r\n") << u"retry after 7 s"_s;
         QTest::newRow("500 internal error") << 500 << QByteArray() << u"500"_s;
         QTest::newRow("503 unavailable") << 503 << QByteArray() << u"503"_s;
     }
@@ -98,10 +104,13 @@ private Q_SLOTS:
         int calls = 0;
         server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &r) {
             if (++calls == 1)
-                return ScriptedHttpServer::response(status, "text/plain", "the server's own words", extraHeaders);
-            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"second"_s));
+                return ScriptedHttpServer::response(status, "text/plain", "the server's own words",
+                                                    extraHeaders);
+            return ScriptedHttpServer::jsonResult(r.id,
+                                                  ScriptedHttpServer::textResult(u"second"_s));
         });
-        const Run r = execOn(server.url(), {callStep(u"write-thing"_s), callStep(u"write-thing"_s)});
+        const Run r =
+            execOn(server.url(), {callStep(u"write-thing"_s), callStep(u"write-thing"_s)});
         QCOMPARE(r.lines.size(), 2);
         const QJsonObject first = r.lines.at(0);
         const QString error = first.value("error"_L1).toString();
@@ -117,8 +126,8 @@ private Q_SLOTS:
     {
         ScriptedHttpServer server;
         QVERIFY(server.listen());
-        const QByteArray page = "<!doctype html><html><head><title>Login</title></head><body>"
-            + QByteArray(5000, 'x') + "</body></html>";
+        const QByteArray page = "<!doctype html><html><head><title>Login</title></head><body>" +
+                                QByteArray(5000, 'x') + "</body></html>";
         server.on(u"initialize"_s, [&](const ScriptedHttpServer::Request &) {
             return ScriptedHttpServer::response(200, "text/html; charset=utf-8", page);
         });
@@ -139,18 +148,22 @@ private Q_SLOTS:
         ScriptedHttpServer server;
         QVERIFY(server.listen());
         server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &r) {
-            const QByteArray body = R"({"jsonrpc":"2.0","id":)" + QByteArray::number(r.id.toInteger())
-                + R"(,"result":{"content":[{"type":"text","text":"caf)" + QByteArray("\xff\xfe", 2) + R"("}]}})";
+            const QByteArray body = R"({"jsonrpc":"2.0","id":)" +
+                                    QByteArray::number(r.id.toInteger()) +
+                                    R"(,"result":{"content":[{"type":"text","text":"caf)" +
+                                    QByteArray("\xff\xfe", 2) + R"("}]}})";
             return ScriptedHttpServer::response(200, "application/json", body);
         });
         QTemporaryDir dir;
         const QString transcript = dir.filePath(u"t.jsonl"_s);
-        const Run r = execOn(server.url(), {callStep(u"read-thing"_s)}, {u"--transcript"_s, transcript, u"--timeout"_s, u"20"_s});
+        const Run r = execOn(server.url(), {callStep(u"read-thing"_s)},
+                             {u"--transcript"_s, transcript, u"--timeout"_s, u"20"_s});
         QCOMPARE(r.lines.size(), 1);
         QCOMPARE(r.lines.first().value("result"_L1).toString(), u"caf\uFFFD\uFFFD"_s);
         QFile f(transcript);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        QVERIFY2(f.readAll().contains("invalid UTF-8"), "the transcript flags the protocol violation");
+        QVERIFY2(f.readAll().contains("invalid UTF-8"),
+                 "the transcript flags the protocol violation");
     }
 
     void aLegacyEndpointOnAnotherOriginIsRefused()
@@ -164,10 +177,12 @@ private Q_SLOTS:
         });
         const QByteArray endpoint = u"http://127.0.0.1:%1/messages"_s.arg(other.port()).toUtf8();
         server.on(u"GET"_s, [&](const ScriptedHttpServer::Request &) -> QByteArray {
-            return QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\nevent: endpoint\ndata: ")
-                + endpoint + "\n\n";
+            return QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\nevent: "
+                              "endpoint\ndata: ") +
+                   endpoint + "\n\n";
         });
-        const Run r = cli({u"--url"_s, server.url(), u"--header"_s, u"Authorization: Bearer secret-token"_s, u"info"_s});
+        const Run r = cli({u"--url"_s, server.url(), u"--header"_s,
+                           u"Authorization: Bearer secret-token"_s, u"info"_s});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("origin"), r.err.constData());
         QCOMPARE(other.posts(u"initialize"_s), 0);
@@ -178,7 +193,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("tool");
         QTest::addColumn<bool>("uncertain");
         QTest::newRow("a dispatched write is outcome uncertain") << u"write-thing"_s << true;
-        QTest::newRow("a read waits for the server and is answered on a new generation") << u"read-thing"_s << false;
+        QTest::newRow("a read waits for the server and is answered on a new generation")
+            << u"read-thing"_s << false;
     }
     void aServerRestartUnderACallIsRecovery()
     {
@@ -189,7 +205,8 @@ private Q_SLOTS:
         const quint16 port = first.port();
         ScriptedHttpServer second; // the same port after the "deploy"
         second.on(u"tools/call"_s, [](const ScriptedHttpServer::Request &r) {
-            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"after restart"_s));
+            return ScriptedHttpServer::jsonResult(
+                r.id, ScriptedHttpServer::textResult(u"after restart"_s));
         });
         first.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &) {
             // The process goes away with the call in flight, and is back 1.5 s later.
@@ -219,9 +236,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("route");
         QTest::addColumn<QString>("expect");
-        QTest::newRow("a stdio line") << u"stdio"_s << u"over the 1 MiB frame limit (a stdout line)"_s;
-        QTest::newRow("a JSON body") << u"http-json"_s << u"a JSON body is over the 1 MiB frame limit"_s;
-        QTest::newRow("an SSE event") << u"http-sse"_s << u"an SSE event is over the 1 MiB frame limit"_s;
+        QTest::newRow("a stdio line")
+            << u"stdio"_s << u"over the 1 MiB frame limit (a stdout line)"_s;
+        QTest::newRow("a JSON body")
+            << u"http-json"_s << u"a JSON body is over the 1 MiB frame limit"_s;
+        QTest::newRow("an SSE event")
+            << u"http-sse"_s << u"an SSE event is over the 1 MiB frame limit"_s;
     }
     void aFrameOverTheLimitFailsOnlyItsRequestNamingTheLimit()
     {
@@ -240,15 +260,22 @@ private Q_SLOTS:
             QVERIFY(scripted.listen());
             scripted.on(u"tools/call"_s, [](const ScriptedHttpServer::Request &r) -> QByteArray {
                 if (r.tool != "read-thing"_L1) // the big one: one event of 3 MB on an SSE answer
-                    return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
-                           "event: message\ndata: " + QByteArray(3'000'000, 'x') + "\n\n";
-                return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"after"_s));
+                    return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: "
+                           "close\r\n\r\n"
+                           "event: message\ndata: " +
+                           QByteArray(3'000'000, 'x') + "\n\n";
+                return ScriptedHttpServer::jsonResult(r.id,
+                                                      ScriptedHttpServer::textResult(u"after"_s));
             });
             connection = {u"--url"_s, scripted.url()};
             bigCall = callStep(u"write-thing"_s);
         }
-        QByteArray input = bigCall + '\n' + (route == "http-sse"_L1 ? callStep(u"read-thing"_s) : QByteArray(R"({"op":"ping"})")) + '\n';
-        Run r = cli(connection + QStringList{u"--quiet"_s, u"--max-frame-mb"_s, u"1"_s, u"exec"_s}, input);
+        QByteArray input =
+            bigCall + '\n' +
+            (route == "http-sse"_L1 ? callStep(u"read-thing"_s) : QByteArray(R"({"op":"ping"})")) +
+            '\n';
+        Run r = cli(connection + QStringList{u"--quiet"_s, u"--max-frame-mb"_s, u"1"_s, u"exec"_s},
+                    input);
         r.lines = jsonLines(r.out);
         QCOMPARE(r.lines.size(), 2);
         QVERIFY2(r.lines[0].value("error"_L1).toString().contains(expect), r.out.constData());
@@ -264,7 +291,8 @@ private Q_SLOTS:
         ScriptedHttpServer server;
         QVERIFY(server.listen());
         server.on(u"initialize"_s, [](const ScriptedHttpServer::Request &r) {
-            return ScriptedHttpServer::jsonResult(r.id, {}, "X-Huge: " + QByteArray(8 * 1024 * 1024, 'h') + "\r\n");
+            return ScriptedHttpServer::jsonResult(
+                r.id, {}, "X-Huge: " + QByteArray(8 * 1024 * 1024, 'h') + "\r\n");
         });
         QElapsedTimer t;
         t.start();
@@ -282,7 +310,8 @@ private Q_SLOTS:
         const quint16 port = first.port();
         ScriptedHttpServer second;
         second.on(u"tools/call"_s, [](const ScriptedHttpServer::Request &r) {
-            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"after restart"_s));
+            return ScriptedHttpServer::jsonResult(
+                r.id, ScriptedHttpServer::textResult(u"after restart"_s));
         });
         first.on(u"ping"_s, [&](const ScriptedHttpServer::Request &r) {
             // Answered, then the server goes down; it is back on the same port 1.5 s later.
@@ -290,7 +319,8 @@ private Q_SLOTS:
             QTimer::singleShot(1500, &second, [&, port] { QVERIFY(second.listen(port)); });
             return ScriptedHttpServer::jsonResult(r.id, {});
         });
-        const Run r = execOn(first.url(), {R"({"op":"ping"})", R"({"op":"sleep","ms":200})", callStep(u"write-thing"_s)});
+        const Run r = execOn(first.url(), {R"({"op":"ping"})", R"({"op":"sleep","ms":200})",
+                                           callStep(u"write-thing"_s)});
         QCOMPARE(r.lines.size(), 3);
         const QJsonObject answer = r.lines.at(2);
         // Refused at connect: the write never reached a server, so it is sent once it is back.

@@ -61,13 +61,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("transport");
         QTest::addColumn<QByteArray>("fault");
         QTest::addColumn<QString>("tool");
-        QTest::addColumn<QString>("expect");  // "ok", "uncertain", "error" or "ok-or-uncertain"
-        QTest::addColumn<int>("attempts");    // the most an "ok" answer may take
-        QTest::addColumn<int>("effects");     // side effects on the server's counter
+        QTest::addColumn<QString>("expect");    // "ok", "uncertain", "error" or "ok-or-uncertain"
+        QTest::addColumn<int>("attempts");      // the most an "ok" answer may take
+        QTest::addColumn<int>("effects");       // side effects on the server's counter
         QTest::addColumn<QStringList>("rules"); // the classification rule(s) allowed ("": none)
         QTest::addColumn<bool>("replayed");
         QTest::addColumn<QStringList>("flags");
-        const QStringList writeish = {u"increment-counter"_s, u"bump-unannotated"_s, u"bump-string-true"_s};
+        const QStringList writeish = {u"increment-counter"_s, u"bump-unannotated"_s,
+                                      u"bump-string-true"_s};
         struct Fault
         {
             const char *transport;
@@ -78,53 +79,104 @@ private Q_SLOTS:
             QStringList rules;
         };
         const QList<Fault> faults = {
-            {"stdio", "kill-process (before dispatch)", R"({"op":"fault","kind":"kill-process"})", false, 1, {QString()}},
-            {"stdio", "kill-during-next-call (after dispatch)", R"({"op":"fault","kind":"kill-during-next-call"})", true, 1, {u"transport-closed"_s}},
-            {"stdio", "expire-after-dispatch", R"({"op":"fault","kind":"expire-after-dispatch"})", true, 2, {u"text-marker"_s}},
-            {"http", "expire-session (before dispatch)", R"({"op":"fault","kind":"expire-session"})", false, 2,
-             {u"http-404-with-session"_s, QString()}}, // or the closed GET stream gave it away first
-            {"http", "corrupt-session-id (before dispatch)", R"({"op":"fault","kind":"corrupt-session-id"})", false, 2, {u"http-404-with-session"_s}},
-            {"http", "http-status 404 (before dispatch)", R"({"op":"fault","kind":"http-status","status":404})", false, 2, {u"http-404-with-session"_s}},
-            {"http", "drop-connection (before dispatch)", R"({"op":"fault","kind":"drop-connection"})", false, 1, {QString()}},
-            {"http", "expire-after-dispatch", R"({"op":"fault","kind":"expire-after-dispatch"})", true, 2, {u"text-marker"_s}},
+            {"stdio",
+             "kill-process (before dispatch)",
+             R"({"op":"fault","kind":"kill-process"})",
+             false,
+             1,
+             {QString()}},
+            {"stdio",
+             "kill-during-next-call (after dispatch)",
+             R"({"op":"fault","kind":"kill-during-next-call"})",
+             true,
+             1,
+             {u"transport-closed"_s}},
+            {"stdio",
+             "expire-after-dispatch",
+             R"({"op":"fault","kind":"expire-after-dispatch"})",
+             true,
+             2,
+             {u"text-marker"_s}},
+            {"http",
+             "expire-session (before dispatch)",
+             R"({"op":"fault","kind":"expire-session"})",
+             false,
+             2,
+             {u"http-404-with-session"_s,
+              QString()}}, // or the closed GET stream gave it away first
+            {"http",
+             "corrupt-session-id (before dispatch)",
+             R"({"op":"fault","kind":"corrupt-session-id"})",
+             false,
+             2,
+             {u"http-404-with-session"_s}},
+            {"http",
+             "http-status 404 (before dispatch)",
+             R"({"op":"fault","kind":"http-status","status":404})",
+             false,
+             2,
+             {u"http-404-with-session"_s}},
+            {"http",
+             "drop-connection (before dispatch)",
+             R"({"op":"fault","kind":"drop-connection"})",
+             false,
+             1,
+             {QString()}},
+            {"http",
+             "expire-after-dispatch",
+             R"({"op":"fault","kind":"expire-after-dispatch"})",
+             true,
+             2,
+             {u"text-marker"_s}},
         };
         for (const Fault &f : faults) {
             for (const QString &tool : writeish + QStringList{u"get-counter"_s}) {
                 const bool readOnly = tool == "get-counter"_L1;
                 const bool stdioDeath = QByteArray(f.name).startsWith("kill-during");
                 // A kill right after the write races the server's answer: either is honest.
-                const QString expect = stdioDeath ? u"ok-or-uncertain"_s
-                    : f.afterDispatch && !readOnly ? u"uncertain"_s : u"ok"_s;
+                const QString expect = stdioDeath                     ? u"ok-or-uncertain"_s
+                                       : f.afterDispatch && !readOnly ? u"uncertain"_s
+                                                                      : u"ok"_s;
                 // Sent again once: a read that met the fault after dispatch, or any call the
                 // server refused before running it.
-                const bool replayed = (f.afterDispatch && readOnly && !stdioDeath) || (!f.afterDispatch && f.attemptsWhenOk == 2);
-                const QString row = u"%1, %2, %3"_s.arg(QString::fromLatin1(f.transport), QString::fromLatin1(f.name), tool);
-                QTest::newRow(qPrintable(row)) << QString::fromLatin1(f.transport) << f.step << tool << expect << f.attemptsWhenOk
-                                               << (readOnly ? 0 : 1) << f.rules
-                                               << replayed << QStringList();
+                const bool replayed = (f.afterDispatch && readOnly && !stdioDeath) ||
+                                      (!f.afterDispatch && f.attemptsWhenOk == 2);
+                const QString row = u"%1, %2, %3"_s.arg(QString::fromLatin1(f.transport),
+                                                        QString::fromLatin1(f.name), tool);
+                QTest::newRow(qPrintable(row)) << QString::fromLatin1(f.transport) << f.step << tool
+                                               << expect << f.attemptsWhenOk << (readOnly ? 0 : 1)
+                                               << f.rules << replayed << QStringList();
             }
         }
         const QStringList none;
         QTest::newRow("http, a tool that runs and then drops the session")
-            << u"http"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1 << 1 << QStringList{u"transport-closed"_s} << false << none;
+            << u"http"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1 << 1
+            << QStringList{u"transport-closed"_s} << false << none;
         QTest::newRow("stdio, a tool that runs and then exits")
-            << u"stdio"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1 << 1 << QStringList{u"transport-closed"_s} << false << none;
+            << u"stdio"_s << QByteArray() << u"increment-then-expire"_s << u"uncertain"_s << 1 << 1
+            << QStringList{u"transport-closed"_s} << false << none;
         QTest::newRow("http, a write whose connection drops after dispatch, the session kept")
-            << u"http"_s << QByteArray() << u"increment-then-drop"_s << u"uncertain"_s << 1 << 1 << QStringList{u"transport-closed"_s} << false << none;
+            << u"http"_s << QByteArray() << u"increment-then-drop"_s << u"uncertain"_s << 1 << 1
+            << QStringList{u"transport-closed"_s} << false << none;
         QTest::newRow("http, a 400 for a write is not sent again and has no side effect")
-            << u"http"_s << QByteArray(R"({"op":"fault","kind":"http-status","status":400})") << u"increment-counter"_s << u"error"_s
-            << 1 << 0 << QStringList{QString()} << false << none;
+            << u"http"_s << QByteArray(R"({"op":"fault","kind":"http-status","status":400})")
+            << u"increment-counter"_s << u"error"_s << 1 << 0 << QStringList{QString()} << false
+            << none;
         QTest::newRow("http, a JSON-RPC error in a 200 answer is the answer, not a recovery")
-            << u"http"_s << QByteArray() << u"no-such-tool"_s << u"error"_s << 1 << 0 << QStringList{QString()} << false << none;
+            << u"http"_s << QByteArray() << u"no-such-tool"_s << u"error"_s << 1 << 0
+            << QStringList{QString()} << false << none;
         QTest::newRow("stdio, a write that times out ran once and is uncertain")
-            << u"stdio"_s << QByteArray(R"({"op":"fault","kind":"delay","ms":3000})") << u"increment-counter"_s << u"uncertain"_s
-            << 1 << 1 << QStringList{u"timeout"_s} << false << QStringList{u"--timeout"_s, u"1"_s};
+            << u"stdio"_s << QByteArray(R"({"op":"fault","kind":"delay","ms":3000})")
+            << u"increment-counter"_s << u"uncertain"_s << 1 << 1 << QStringList{u"timeout"_s}
+            << false << QStringList{u"--timeout"_s, u"1"_s};
         QTest::newRow("stdio, --read-only makes an unannotated write replayable, and it runs twice")
-            << u"stdio"_s << QByteArray(R"({"op":"fault","kind":"expire-after-dispatch"})") << u"bump-unannotated"_s << u"ok"_s
-            << 2 << 2 << QStringList{u"text-marker"_s} << true << QStringList{u"--read-only"_s, u"bump-unannotated"_s};
+            << u"stdio"_s << QByteArray(R"({"op":"fault","kind":"expire-after-dispatch"})")
+            << u"bump-unannotated"_s << u"ok"_s << 2 << 2 << QStringList{u"text-marker"_s} << true
+            << QStringList{u"--read-only"_s, u"bump-unannotated"_s};
         QTest::newRow("http, --write-capable keeps a read-only tool from being replayed")
-            << u"http"_s << QByteArray(R"({"op":"fault","kind":"expire-after-dispatch"})") << u"get-counter"_s << u"uncertain"_s
-            << 1 << 0 << QStringList{u"text-marker"_s} << false << QStringList{u"--write-capable"_s, u"get-counter"_s};
+            << u"http"_s << QByteArray(R"({"op":"fault","kind":"expire-after-dispatch"})")
+            << u"get-counter"_s << u"uncertain"_s << 1 << 0 << QStringList{u"text-marker"_s}
+            << false << QStringList{u"--write-capable"_s, u"get-counter"_s};
     }
     void aFaultedCallHasItsSideEffectAtMostOnceAndSaysSo()
     {
@@ -145,8 +197,9 @@ private Q_SLOTS:
             QVERIFY(http.start(stateFile));
             connection = {u"--url"_s, http.url()};
         } else {
-            connection = {u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH), u"--arg"_s, u"--state-file"_s,
-                          u"--arg"_s, stateFile};
+            connection = {u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
+                          u"--arg"_s,     u"--state-file"_s,
+                          u"--arg"_s,     stateFile};
         }
         QList<QByteArray> steps = {R"({"op":"ping"})"};
         if (!fault.isEmpty())
@@ -162,18 +215,23 @@ private Q_SLOTS:
         QVERIFY2(rules.contains(answer.value("rule"_L1).toString()), shown.constData());
         if (expect == "ok"_L1) {
             QVERIFY2(!answer.contains("error"_L1), shown.constData());
-            QVERIFY(answer.value("attempts"_L1).toInt() >= 1 && answer.value("attempts"_L1).toInt() <= attempts);
+            QVERIFY(answer.value("attempts"_L1).toInt() >= 1 &&
+                    answer.value("attempts"_L1).toInt() <= attempts);
             // Replayed exactly when it was sent twice (a GET stream that gave the expiry away
             // first means the call met the new session at once: one attempt, no replay).
-            QCOMPARE(answer.value("replayed"_L1).toBool(), answer.value("attempts"_L1).toInt() == 2);
+            QCOMPARE(answer.value("replayed"_L1).toBool(),
+                     answer.value("attempts"_L1).toInt() == 2);
             if (answer.value("attempts"_L1).toInt() == 2)
                 QVERIFY(replayed);
-            QCOMPARE(after, answer.value("attempts"_L1).toInt() == 2 ? effects : std::min(effects, 1));
+            QCOMPARE(after,
+                     answer.value("attempts"_L1).toInt() == 2 ? effects : std::min(effects, 1));
         } else if (expect == "uncertain"_L1) {
             QVERIFY2(answer.value("outcome_uncertain"_L1).toBool(), shown.constData());
             QCOMPARE(answer.value("replayed"_L1).toBool(true), false);
             QCOMPARE(answer.value("reconnect"_L1).toString(), u"ok"_s);
-            QVERIFY(answer.value("error"_L1).toString().contains(u"may or may not have taken effect"_s));
+            QVERIFY(answer.value("error"_L1)
+                        .toString()
+                        .contains(u"may or may not have taken effect"_s));
             QCOMPARE(answer.value("attempts"_L1).toInt(), 1);
             // Never twice; once unless the process died before it read the request.
             QVERIFY2(after <= effects, qPrintable(u"%1 side effects"_s.arg(after)));
@@ -186,7 +244,8 @@ private Q_SLOTS:
             QCOMPARE(answer.value("attempts"_L1).toInt(), 1);
             QCOMPARE(after, effects);
         }
-        QCOMPARE(answer.value("replayed"_L1).toBool(), replayed && answer.value("attempts"_L1).toInt() == 2);
+        QCOMPARE(answer.value("replayed"_L1).toBool(),
+                 replayed && answer.value("attempts"_L1).toInt() == 2);
     }
 
     void twoCallsInFlightWhenTheSessionExpiresAreEachAnsweredByTheServer()
@@ -217,14 +276,15 @@ private Q_SLOTS:
     {
         EverythingServer server(u"streamableHttp"_s);
         QVERIFY2(server.start(), server.log().constData());
-        const QByteArray expire = JSON_TEXT({"op":"fault","kind":"expire-session"});
-        const Run r = exec({u"--url"_s, server.url(u"/mcp"_s)},
-                           {expire, JSON_TEXT({"op":"resources/list"}),
-                            expire, JSON_TEXT({"op":"resources/read","uri":"demo://resource/dynamic/text/1"}),
-                            expire, JSON_TEXT({"op":"prompts/list"}),
-                            expire, JSON_TEXT({"op":"prompts/get","name":"simple-prompt"}),
-                            expire, JSON_TEXT({"op":"call","tool":"echo","args":{"message":"after expiry"}}),
-                            JSON_TEXT({"op":"state"})});
+        const QByteArray expire = JSON_TEXT({"op" : "fault", "kind" : "expire-session"});
+        const Run r = exec(
+            {u"--url"_s, server.url(u"/mcp"_s)},
+            {expire, JSON_TEXT({"op" : "resources/list"}), expire,
+             JSON_TEXT({"op" : "resources/read", "uri" : "demo://resource/dynamic/text/1"}), expire,
+             JSON_TEXT({"op" : "prompts/list"}), expire,
+             JSON_TEXT({"op" : "prompts/get", "name" : "simple-prompt"}), expire,
+             JSON_TEXT({"op" : "call", "tool" : "echo", "args" : {"message" : "after expiry"}}),
+             JSON_TEXT({"op" : "state"})});
         QVERIFY2(r.lines.size() == 11, r.err.constData());
         int previous = 1;
         for (int i = 1; i < 10; i += 2) {
@@ -251,20 +311,25 @@ private Q_SLOTS:
         QCOMPARE(r.lines[10].value("generation"_L1).toInt(), 6);
         int reconnects = 0;
         for (const QJsonValue &h : r.lines[10].value("history"_L1).toArray())
-            reconnects += h.toObject().value("type"_L1).toString() == "reconnect"_L1
-                && h.toObject().value("outcome"_L1).toString() == "ok"_L1;
+            reconnects += h.toObject().value("type"_L1).toString() == "reconnect"_L1 &&
+                          h.toObject().value("outcome"_L1).toString() == "ok"_L1;
         QCOMPARE(reconnects, 5);
     }
 
     void theBreakerOpensAfterThreeFailuresAndRefusesTheFourthUnsent()
     {
         QTemporaryDir dir;
-        const Run r = exec({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH), u"--arg"_s, u"--state-file"_s,
-                            u"--arg"_s, dir.filePath(u"state.json"_s), u"--breaker-cooldown"_s, u"30"_s},
-                           {JSON_TEXT({"op":"call","tool":"fail"}), JSON_TEXT({"op":"call","tool":"fail"}),
-                            JSON_TEXT({"op":"call","tool":"fail"}), JSON_TEXT({"op":"call","tool":"increment-counter"}),
-                            JSON_TEXT({"op":"resources/read","uri":"demo://counter"}), JSON_TEXT({"op":"state"}),
-                            JSON_TEXT({"op":"breaker","action":"reset"}), JSON_TEXT({"op":"call","tool":"increment-counter"})});
+        const Run r =
+            exec({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH), u"--arg"_s,
+                  u"--state-file"_s, u"--arg"_s, dir.filePath(u"state.json"_s),
+                  u"--breaker-cooldown"_s, u"30"_s},
+                 {JSON_TEXT({"op" : "call", "tool" : "fail"}),
+                  JSON_TEXT({"op" : "call", "tool" : "fail"}),
+                  JSON_TEXT({"op" : "call", "tool" : "fail"}),
+                  JSON_TEXT({"op" : "call", "tool" : "increment-counter"}),
+                  JSON_TEXT({"op" : "resources/read", "uri" : "demo://counter"}),
+                  JSON_TEXT({"op" : "state"}), JSON_TEXT({"op" : "breaker", "action" : "reset"}),
+                  JSON_TEXT({"op" : "call", "tool" : "increment-counter"})});
         QVERIFY2(r.lines.size() == 8, r.err.constData());
         const QJsonObject refused = r.lines[3];
         QCOMPARE(refused.value("breaker"_L1).toString(), u"open"_s);
@@ -272,13 +337,21 @@ private Q_SLOTS:
         QCOMPARE(refused.value("attempts"_L1).toInt(), 0);
         QVERIFY(refused.value("error"_L1).toString().contains(u"3 consecutive failures"_s));
         // The server never saw the refused call: its counter did not move.
-        QVERIFY(r.lines[4].value("contents"_L1).toArray().at(0).toObject().value("text"_L1).toString().contains(u"\"counter\":0"_s));
+        QVERIFY(r.lines[4]
+                    .value("contents"_L1)
+                    .toArray()
+                    .at(0)
+                    .toObject()
+                    .value("text"_L1)
+                    .toString()
+                    .contains(u"\"counter\":0"_s));
         const QJsonObject state = r.lines[5];
         QCOMPARE(state.value("breaker"_L1).toObject().value("state"_L1).toString(), u"open"_s);
         QCOMPARE(state.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 3);
         bool transition = false;
         for (const QJsonValue &h : state.value("history"_L1).toArray())
-            transition |= h.toObject().value("type"_L1).toString() == "breaker"_L1 && h.toObject().value("to"_L1).toString() == "open"_L1;
+            transition |= h.toObject().value("type"_L1).toString() == "breaker"_L1 &&
+                          h.toObject().value("to"_L1).toString() == "open"_L1;
         QVERIFY(transition);
         QCOMPARE(r.lines[6].value("state"_L1).toString(), u"closed"_s);
         QCOMPARE(counterIn(r.lines[7]), 1);
@@ -291,11 +364,14 @@ private Q_SLOTS:
         QTest::addColumn<bool>("reconnects");
         QTest::addColumn<QString>("noticedBy");
         QTest::newRow("the closed GET stream gives away a dropped session")
-            << QByteArray(JSON_TEXT({"op":"call","tool":"admin-expire-session"})) << u"0"_s << true << u"connection lost"_s;
+            << QByteArray(JSON_TEXT({"op" : "call", "tool" : "admin-expire-session"})) << u"0"_s
+            << true << u"connection lost"_s;
         QTest::newRow("a keepalive ping finds a session the server no longer knows")
-            << QByteArray(JSON_TEXT({"op":"fault","kind":"corrupt-session-id"})) << u"0.1"_s << true << u"keepalive"_s;
+            << QByteArray(JSON_TEXT({"op" : "fault", "kind" : "corrupt-session-id"})) << u"0.1"_s
+            << true << u"keepalive"_s;
         QTest::newRow("without keepalive nothing notices it until a call")
-            << QByteArray(JSON_TEXT({"op":"fault","kind":"corrupt-session-id"})) << u"0"_s << false << QString();
+            << QByteArray(JSON_TEXT({"op" : "fault", "kind" : "corrupt-session-id"})) << u"0"_s
+            << false << QString();
     }
     void aLostSessionIsNoticedWithoutAnyCall()
     {
@@ -305,14 +381,16 @@ private Q_SLOTS:
         QFETCH(QString, noticedBy);
         DemoHttpServer http;
         QVERIFY(http.start());
-        const Run r = exec({u"--url"_s, http.url(), u"--ping-interval"_s, pingInterval},
-                           {trigger, JSON_TEXT({"op":"sleep","ms":1500}), JSON_TEXT({"op":"state"})});
+        const Run r =
+            exec({u"--url"_s, http.url(), u"--ping-interval"_s, pingInterval},
+                 {trigger, JSON_TEXT({"op" : "sleep", "ms" : 1500}), JSON_TEXT({"op" : "state"})});
         QVERIFY2(r.lines.size() == 3, r.err.constData());
         const QJsonObject state = r.lines[2];
         QCOMPARE(state.value("generation"_L1).toInt(), reconnects ? 2 : 1);
         QString trigger2;
         for (const QJsonValue &h : state.value("history"_L1).toArray())
-            if (h.toObject().value("type"_L1).toString() == "reconnect"_L1 && h.toObject().value("outcome"_L1).toString() == "ok"_L1)
+            if (h.toObject().value("type"_L1).toString() == "reconnect"_L1 &&
+                h.toObject().value("outcome"_L1).toString() == "ok"_L1)
                 trigger2 = h.toObject().value("trigger"_L1).toString();
         if (reconnects)
             QVERIFY2(trigger2.contains(noticedBy), qPrintable(trigger2));
@@ -323,7 +401,8 @@ private Q_SLOTS:
     void aReconnectByHandStartsANewGeneration()
     {
         const Run r = exec({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)},
-                           {JSON_TEXT({"op":"reconnect"}), JSON_TEXT({"op":"reconnect"}), JSON_TEXT({"op":"state"})});
+                           {JSON_TEXT({"op" : "reconnect"}), JSON_TEXT({"op" : "reconnect"}),
+                            JSON_TEXT({"op" : "state"})});
         QVERIFY2(r.lines.size() == 3, r.err.constData());
         QCOMPARE(r.lines[0].value("generation"_L1).toInt(), 2);
         QCOMPARE(r.lines[1].value("generation"_L1).toInt(), 3);

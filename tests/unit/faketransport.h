@@ -23,7 +23,10 @@ public:
         open_ = true;
         Q_EMIT opened();
     }
-    void send(const QByteArray &frame) override { sent.append(QJsonDocument::fromJson(frame).object()); }
+    void send(const QByteArray &frame) override
+    {
+        sent.append(QJsonDocument::fromJson(frame).object());
+    }
     void close() override
     {
         open_ = false;
@@ -36,14 +39,23 @@ public:
     void deliver(const QJsonObject &o) { deliver(QJsonDocument(o).toJson(QJsonDocument::Compact)); }
     void answer(const QJsonObject &request, const QJsonObject &result)
     {
-        deliver(QJsonObject{{QLatin1String("jsonrpc"), QLatin1String("2.0")}, {QLatin1String("id"), request.value(QLatin1String("id"))}, {QLatin1String("result"), result}});
+        deliver(QJsonObject{{QLatin1String("jsonrpc"), QLatin1String("2.0")},
+                            {QLatin1String("id"), request.value(QLatin1String("id"))},
+                            {QLatin1String("result"), result}});
     }
     void answerError(const QJsonObject &request, int code, const QString &message)
     {
-        deliver(QJsonObject{{QLatin1String("jsonrpc"), QLatin1String("2.0")}, {QLatin1String("id"), request.value(QLatin1String("id"))},
-                            {QLatin1String("error"), QJsonObject{{QLatin1String("code"), code}, {QLatin1String("message"), message}}}});
+        deliver(QJsonObject{
+            {QLatin1String("jsonrpc"), QLatin1String("2.0")},
+            {QLatin1String("id"), request.value(QLatin1String("id"))},
+            {QLatin1String("error"),
+             QJsonObject{{QLatin1String("code"), code}, {QLatin1String("message"), message}}}});
     }
-    void die(const QString &why) { open_ = false; Q_EMIT closed(Error::transport(why, Error::Condition::Closed)); }
+    void die(const QString &why)
+    {
+        open_ = false;
+        Q_EMIT closed(Error::transport(why, Error::Condition::Closed));
+    }
     QJsonObject last() const { return sent.value(sent.size() - 1); }
     QList<QJsonObject> sentWithMethod(const QString &m) const
     {

@@ -26,8 +26,10 @@ private Q_SLOTS:
         const auto a = b.admit(u"everything"_s);
         QVERIFY(!a.allowed);
         QCOMPARE(a.retryInMs, 60'000);
-        QVERIFY2(a.message.contains(u"everything"_s) && a.message.contains(u"3 consecutive failures"_s)
-                     && a.message.contains(u"retry in 60 s"_s), qPrintable(a.message));
+        QVERIFY2(a.message.contains(u"everything"_s) &&
+                     a.message.contains(u"3 consecutive failures"_s) &&
+                     a.message.contains(u"retry in 60 s"_s),
+                 qPrintable(a.message));
     }
 
     void theSecondsLeftNeverShowZeroWhileOpen()
@@ -86,7 +88,8 @@ private Q_SLOTS:
             b.recordSuccess(u"probe ok"_s);
         else
             b.recordStrike(u"probe failed"_s);
-        QCOMPARE(b.state(), probeSucceeds ? CircuitBreaker::State::Closed : CircuitBreaker::State::Open);
+        QCOMPARE(b.state(),
+                 probeSucceeds ? CircuitBreaker::State::Closed : CircuitBreaker::State::Open);
         QCOMPARE(b.strikes(), probeSucceeds ? 0 : 4);
         if (!probeSucceeds)
             QCOMPARE(b.retryInMs(), 1000);
@@ -128,10 +131,14 @@ private Q_SLOTS:
         QTest::addColumn<bool>("strike");
         QTest::newRow("a transport failure") << Error::transport(u"refused"_s) << true;
         QTest::newRow("a timeout") << Error::timeout(u"t"_s) << true;
-        QTest::newRow("a tool's isError (an application strike)") << Error::application(u"boom"_s) << true;
-        QTest::newRow("not connected") << Error::transport(u"not connected"_s, Error::Condition::NotConnected) << true;
-        QTest::newRow("a user cancellation is never a strike") << Error::cancelled(u"user"_s) << false;
-        QTest::newRow("a JSON-RPC error answer is not a strike") << Error::remote(-32602, u"bad args"_s) << false;
+        QTest::newRow("a tool's isError (an application strike)")
+            << Error::application(u"boom"_s) << true;
+        QTest::newRow("not connected")
+            << Error::transport(u"not connected"_s, Error::Condition::NotConnected) << true;
+        QTest::newRow("a user cancellation is never a strike")
+            << Error::cancelled(u"user"_s) << false;
+        QTest::newRow("a JSON-RPC error answer is not a strike")
+            << Error::remote(-32602, u"bad args"_s) << false;
     }
     void whatCountsAsAStrike()
     {

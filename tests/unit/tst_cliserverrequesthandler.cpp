@@ -26,16 +26,30 @@ private Q_SLOTS:
         CliServerRequestHandler::Policy p;
         p.elicitationAction = u"accept"_s;
         const ServerReply r = CliServerRequestHandler::answerFor(
-            request(u"elicitation/create"_s, JSON_TEXT({"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"age":{"type":"integer","default":36}}}})), p);
+            request(u"elicitation/create"_s, JSON_TEXT({
+                        "mode" : "form",
+                        "message" : "m",
+                        "requestedSchema" : {
+                            "type" : "object",
+                            "properties" : {
+                                "name" : {"type" : "string", "default" : "Ada"},
+                                "age" : {"type" : "integer", "default" : 36}
+                            }
+                        }
+                    })),
+            p);
         QVERIFY(!r.error.isError());
         QCOMPARE(r.result.value("action"_L1).toString(), u"accept"_s);
-        QCOMPARE(r.result.value("content"_L1).toObject(), (QJsonObject{{"name"_L1, "Ada"_L1}, {"age"_L1, 36}}));
+        QCOMPARE(r.result.value("content"_L1).toObject(),
+                 (QJsonObject{{"name"_L1, "Ada"_L1}, {"age"_L1, 36}}));
         QCOMPARE(r.id.toInt(), 7);
     }
 
     void elicitationIsDeclinedByDefault()
     {
-        const ServerReply r = CliServerRequestHandler::answerFor(request(u"elicitation/create"_s, JSON_TEXT({"message":"m","requestedSchema":{}})), {});
+        const ServerReply r = CliServerRequestHandler::answerFor(
+            request(u"elicitation/create"_s, JSON_TEXT({"message" : "m", "requestedSchema" : {}})),
+            {});
         QCOMPARE(r.result.value("action"_L1).toString(), u"decline"_s);
         QVERIFY(!r.result.contains("content"_L1));
     }
@@ -44,16 +58,25 @@ private Q_SLOTS:
     {
         CliServerRequestHandler::Policy p;
         p.elicitationAction = u"accept"_s;
-        const ServerReply r = CliServerRequestHandler::answerFor(request(u"elicitation/create"_s, JSON_TEXT({"mode":"url","url":"https://example.com/x","message":"m","elicitationId":"e"})), p);
+        const ServerReply r =
+            CliServerRequestHandler::answerFor(request(u"elicitation/create"_s, JSON_TEXT({
+                                                           "mode" : "url",
+                                                           "url" : "https://example.com/x",
+                                                           "message" : "m",
+                                                           "elicitationId" : "e"
+                                                       })),
+                                               p);
         QCOMPARE(r.result.value("action"_L1).toString(), u"decline"_s);
     }
 
     void samplingWithoutATextIsRefusedAndWithOneIsAnswered()
     {
         CliServerRequestHandler::Policy p;
-        QVERIFY(CliServerRequestHandler::answerFor(request(u"sampling/createMessage"_s, "{}"), p).error.isError());
+        QVERIFY(CliServerRequestHandler::answerFor(request(u"sampling/createMessage"_s, "{}"), p)
+                    .error.isError());
         p.samplingText = u"42"_s;
-        const ServerReply r = CliServerRequestHandler::answerFor(request(u"sampling/createMessage"_s, "{}"), p);
+        const ServerReply r =
+            CliServerRequestHandler::answerFor(request(u"sampling/createMessage"_s, "{}"), p);
         QCOMPARE(r.result.value("content"_L1).toObject().value("text"_L1).toString(), u"42"_s);
         QCOMPARE(r.result.value("role"_L1).toString(), u"assistant"_s);
     }
@@ -62,7 +85,10 @@ private Q_SLOTS:
     {
         CliServerRequestHandler::Policy p;
         p.roots = {u"/tmp/project"_s, u"file:///srv/data"_s};
-        const QJsonArray roots = CliServerRequestHandler::answerFor(request(u"roots/list"_s, "{}"), p).result.value("roots"_L1).toArray();
+        const QJsonArray roots =
+            CliServerRequestHandler::answerFor(request(u"roots/list"_s, "{}"), p)
+                .result.value("roots"_L1)
+                .toArray();
         QCOMPARE(roots.size(), 2);
         QCOMPARE(roots[0].toObject().value("uri"_L1).toString(), u"file:///tmp/project"_s);
         QCOMPARE(roots[1].toObject().value("uri"_L1).toString(), u"file:///srv/data"_s);
@@ -70,7 +96,8 @@ private Q_SLOTS:
 
     void unknownMethodsGetMethodNotFound()
     {
-        const ServerReply r = CliServerRequestHandler::answerFor(request(u"tasks/list"_s, "{}"), {});
+        const ServerReply r =
+            CliServerRequestHandler::answerFor(request(u"tasks/list"_s, "{}"), {});
         QCOMPARE(r.error.jsonRpcCode().value_or(0), -32601);
     }
 };

@@ -25,7 +25,9 @@ private Q_SLOTS:
         const QJsonObject j = top.toJson();
         QCOMPARE(j.value("kind"_L1).toString(), u"protocol"_s);
         QCOMPARE(j.value("cause"_L1).toObject().value("http_status"_L1).toInt(), 400);
-        QCOMPARE(j.value("cause"_L1).toObject().value("cause"_L1).toObject().value("kind"_L1).toString(), u"transport"_s);
+        QCOMPARE(
+            j.value("cause"_L1).toObject().value("cause"_L1).toObject().value("kind"_L1).toString(),
+            u"transport"_s);
     }
 
     void groupsCarryTheirChildren()

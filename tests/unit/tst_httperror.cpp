@@ -24,14 +24,26 @@ private Q_SLOTS:
         QTest::newRow("404 with a session id: the spec's expired session")
             << 404 << QByteArray() << u"s-1"_s << 0 << u"HTTP 404"_s;
         QTest::newRow("400 no valid session: what server-everything answers")
-            << 400 << QByteArray(JSON_TEXT({"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}))
+            << 400 << QByteArray(JSON_TEXT({
+                   "jsonrpc" : "2.0",
+                   "error" :
+                       {"code" : -32000, "message" : "Bad Request: No valid session ID provided"},
+                   "id" : null
+               }))
             << u"s-1"_s << -32000 << u"No valid session ID provided"_s;
-        QTest::newRow("401 unauthorized") << 401 << QByteArray("Unauthorized") << QString() << 0 << u"HTTP 401: Unauthorized"_s;
+        QTest::newRow("401 unauthorized")
+            << 401 << QByteArray("Unauthorized") << QString() << 0 << u"HTTP 401: Unauthorized"_s;
         QTest::newRow("403 forbidden") << 403 << QByteArray() << QString() << 0 << u"HTTP 403"_s;
-        QTest::newRow("406 without both Accept types") << 406 << QByteArray(JSON_TEXT({"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Acceptable"},"id":null}))
-            << QString() << -32000 << u"Not Acceptable"_s;
-        QTest::newRow("415 wrong content type") << 415 << QByteArray() << QString() << 0 << u"HTTP 415"_s;
-        QTest::newRow("500 server error with an HTML body") << 500 << QByteArray("<html>oops</html>") << u"s-2"_s << 0 << u"HTTP 500: <html>oops</html>"_s;
+        QTest::newRow("406 without both Accept types") << 406 << QByteArray(JSON_TEXT({
+            "jsonrpc" : "2.0",
+            "error" : {"code" : -32000, "message" : "Not Acceptable"},
+            "id" : null
+        })) << QString() << -32000 << u"Not Acceptable"_s;
+        QTest::newRow("415 wrong content type")
+            << 415 << QByteArray() << QString() << 0 << u"HTTP 415"_s;
+        QTest::newRow("500 server error with an HTML body")
+            << 500 << QByteArray("<html>oops</html>") << u"s-2"_s << 0
+            << u"HTTP 500: <html>oops</html>"_s;
         QTest::newRow("503 unavailable") << 503 << QByteArray() << QString() << 0 << u"HTTP 503"_s;
     }
     void keepsStatusBodyAndSession()
@@ -41,7 +53,8 @@ private Q_SLOTS:
         QFETCH(QString, sessionId);
         QFETCH(int, code);
         QFETCH(QString, inMessage);
-        const Error e = HttpTransport::httpError(u"POST http://127.0.0.1/mcp"_s, status, body, sessionId);
+        const Error e =
+            HttpTransport::httpError(u"POST http://127.0.0.1/mcp"_s, status, body, sessionId);
         QCOMPARE(e.kind(), Error::Kind::Transport);
         QCOMPARE(e.httpStatus().value_or(0), status);
         QCOMPARE(e.sessionId(), sessionId);

@@ -20,13 +20,28 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("head");
         QTest::addColumn<QJsonValue>("id"); // Undefined: none
-        QTest::newRow("an SDK answer cut inside its result") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":42,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"xxxx") << QJsonValue(42);
-        QTest::newRow("a string id") << QByteArray("{\"id\":\"abc\",\"jsonrpc\":\"2.0\",\"error\":{\"code\":1") << QJsonValue(u"abc"_s);
-        QTest::newRow("a negative id with spaces") << QByteArray(" { \"jsonrpc\" : \"2.0\" , \"id\" : -7 , \"result\" : [") << QJsonValue(-7);
-        QTest::newRow("an id written after the result is not found") << QByteArray("{\"jsonrpc\":\"2.0\",\"result\":{\"a\":1},\"id\":3") << QJsonValue(QJsonValue::Undefined);
-        QTest::newRow("a server request is not an answer") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"sampling/createMessage\",\"params\":{") << QJsonValue(QJsonValue::Undefined);
-        QTest::newRow("a nested id is not the id") << QByteArray("{\"jsonrpc\":\"2.0\",\"meta\":{\"id\":9},\"result\":{") << QJsonValue(QJsonValue::Undefined);
-        QTest::newRow("cut before the result starts") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":5") << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("an SDK answer cut inside its result")
+            << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":42,\"result\":{\"content\":[{\"type\":"
+                          "\"text\",\"text\":\"xxxx")
+            << QJsonValue(42);
+        QTest::newRow("a string id")
+            << QByteArray("{\"id\":\"abc\",\"jsonrpc\":\"2.0\",\"error\":{\"code\":1")
+            << QJsonValue(u"abc"_s);
+        QTest::newRow("a negative id with spaces")
+            << QByteArray(" { \"jsonrpc\" : \"2.0\" , \"id\" : -7 , \"result\" : [")
+            << QJsonValue(-7);
+        QTest::newRow("an id written after the result is not found")
+            << QByteArray("{\"jsonrpc\":\"2.0\",\"result\":{\"a\":1},\"id\":3")
+            << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("a server request is not an answer")
+            << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"sampling/"
+                          "createMessage\",\"params\":{")
+            << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("a nested id is not the id")
+            << QByteArray("{\"jsonrpc\":\"2.0\",\"meta\":{\"id\":9},\"result\":{")
+            << QJsonValue(QJsonValue::Undefined);
+        QTest::newRow("cut before the result starts")
+            << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":5") << QJsonValue(QJsonValue::Undefined);
         QTest::newRow("not an object") << QByteArray("[1,2,3") << QJsonValue(QJsonValue::Undefined);
     }
     void leadingIdNamesTheRequestOfACutAnswer()
@@ -45,18 +60,43 @@ private Q_SLOTS:
         QTest::addColumn<int>("type");
         QTest::addColumn<bool>("isError");
         using T = JsonRpcMessage::Type;
-        QTest::newRow("a request with a numeric id") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":7,"method":"ping"})) << int(T::Request) << false;
-        QTest::newRow("a request with a string id") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":"a","method":"roots/list","params":{}})) << int(T::Request) << false;
-        QTest::newRow("a notification has no id") << QByteArray(JSON_TEXT({"method":"notifications/tools/list_changed","jsonrpc":"2.0"})) << int(T::Notification) << false;
-        QTest::newRow("a response with a result") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1,"result":{}})) << int(T::Response) << false;
-        QTest::newRow("an error response") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"nope"}})) << int(T::ErrorResponse) << false;
-        QTest::newRow("text that is not JSON is a protocol error") << QByteArray("hello world") << int(T::Invalid) << true;
-        QTest::newRow("a missing jsonrpc version is a protocol error") << QByteArray(JSON_TEXT({"id":1,"result":{}})) << int(T::Invalid) << true;
-        QTest::newRow("a response with result and error is a protocol error") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1}})) << int(T::Invalid) << true;
-        QTest::newRow("params that are not an object are a protocol error") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1,"method":"x","params":[1]})) << int(T::Invalid) << true;
-        QTest::newRow("a fractional id is a protocol error") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1.5,"method":"x"})) << int(T::Invalid) << true;
-        QTest::newRow("an id too large for a 64-bit integer is a protocol error") << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":1e300,"method":"x"})) << int(T::Invalid) << true;
-        QTest::newRow("a JSON array that is not a batch of objects is a protocol error") << QByteArray("[1,2]") << int(T::Invalid) << true;
+        QTest::newRow("a request with a numeric id")
+            << QByteArray(JSON_TEXT({"jsonrpc" : "2.0", "id" : 7, "method" : "ping"}))
+            << int(T::Request) << false;
+        QTest::newRow("a request with a string id")
+            << QByteArray(JSON_TEXT(
+                   {"jsonrpc" : "2.0", "id" : "a", "method" : "roots/list", "params" : {}}))
+            << int(T::Request) << false;
+        QTest::newRow("a notification has no id")
+            << QByteArray(
+                   JSON_TEXT({"method" : "notifications/tools/list_changed", "jsonrpc" : "2.0"}))
+            << int(T::Notification) << false;
+        QTest::newRow("a response with a result")
+            << QByteArray(JSON_TEXT({"jsonrpc" : "2.0", "id" : 1, "result" : {}}))
+            << int(T::Response) << false;
+        QTest::newRow("an error response")
+            << QByteArray(JSON_TEXT(
+                   {"jsonrpc" : "2.0", "id" : 1, "error" : {"code" : -32601, "message" : "nope"}}))
+            << int(T::ErrorResponse) << false;
+        QTest::newRow("text that is not JSON is a protocol error")
+            << QByteArray("hello world") << int(T::Invalid) << true;
+        QTest::newRow("a missing jsonrpc version is a protocol error")
+            << QByteArray(JSON_TEXT({"id" : 1, "result" : {}})) << int(T::Invalid) << true;
+        QTest::newRow("a response with result and error is a protocol error")
+            << QByteArray(
+                   JSON_TEXT({"jsonrpc" : "2.0", "id" : 1, "result" : {}, "error" : {"code" : 1}}))
+            << int(T::Invalid) << true;
+        QTest::newRow("params that are not an object are a protocol error")
+            << QByteArray(JSON_TEXT({"jsonrpc" : "2.0", "id" : 1, "method" : "x", "params" : [1]}))
+            << int(T::Invalid) << true;
+        QTest::newRow("a fractional id is a protocol error")
+            << QByteArray(JSON_TEXT({"jsonrpc" : "2.0", "id" : 1.5, "method" : "x"}))
+            << int(T::Invalid) << true;
+        QTest::newRow("an id too large for a 64-bit integer is a protocol error")
+            << QByteArray(JSON_TEXT({"jsonrpc" : "2.0", "id" : 1e300, "method" : "x"}))
+            << int(T::Invalid) << true;
+        QTest::newRow("a JSON array that is not a batch of objects is a protocol error")
+            << QByteArray("[1,2]") << int(T::Invalid) << true;
     }
     void parses()
     {
@@ -76,7 +116,8 @@ private Q_SLOTS:
 
     void aBatchYieldsEveryMessage()
     {
-        const auto p = JsonRpcMessage::parse(JSON_TEXT([{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","method":"n"}]));
+        const auto p = JsonRpcMessage::parse(JSON_TEXT(
+            [ {"jsonrpc" : "2.0", "id" : 1, "result" : {}}, {"jsonrpc" : "2.0", "method" : "n"} ]));
         QVERIFY(!p.error.isError());
         QCOMPARE(p.messages.size(), 2);
         QVERIFY(p.messages[0].isResponse());
@@ -106,26 +147,38 @@ private Q_SLOTS:
         QTest::addColumn<QJsonValue>("id");
         const QJsonValue none(QJsonValue::Undefined);
         QTest::newRow("a response with a numeric id")
-            << QByteArray(JSON_TEXT({"jsonrpc":"2.0","id":7,"result":{"id":99,"method":"x"}})) << true << false << QString() << QJsonValue(7);
+            << QByteArray(
+                   JSON_TEXT({"jsonrpc" : "2.0", "id" : 7, "result" : {"id" : 99, "method" : "x"}}))
+            << true << false << QString() << QJsonValue(7);
         QTest::newRow("a request with a string id, the id after nested objects")
-            << QByteArray(JSON_TEXT({"params":{"a":[1,{"id":3}]},"method":"tools/call","jsonrpc":"2.0","id":"r-1"}))
+            << QByteArray(JSON_TEXT({
+                   "params" : {"a" : [ 1, {"id" : 3} ]},
+                   "method" : "tools/call",
+                   "jsonrpc" : "2.0",
+                   "id" : "r-1"
+               }))
             << true << true << u"tools/call"_s << QJsonValue(u"r-1"_s);
         QTest::newRow("a notification has a method and no id")
-            << QByteArray(JSON_TEXT({"jsonrpc":"2.0","method":"notifications/initialized"})) << true << true
-            << u"notifications/initialized"_s << none;
+            << QByteArray(JSON_TEXT({"jsonrpc" : "2.0", "method" : "notifications/initialized"}))
+            << true << true << u"notifications/initialized"_s << none;
         QTest::newRow("strings holding braces, quotes and escapes are skipped whole")
-            << QByteArray("{\"result\":{\"text\":\"} ] { \\\" \\\\\"},\"id\":2}") << true << false << QString() << QJsonValue(2);
+            << QByteArray("{\"result\":{\"text\":\"} ] { \\\" \\\\\"},\"id\":2}") << true << false
+            << QString() << QJsonValue(2);
         QTest::newRow("whitespace and line ends around every token")
-            << QByteArray(" {\r\n \"id\" :\t12 ,\n \"error\" : { \"code\" : -32000 } }\n") << true << false << QString() << QJsonValue(12);
-        QTest::newRow("an escaped method name is decoded") << QByteArray("{\"method\":\"a\\u002fb\",\"id\":null}")
-                                                           << true << true << u"a/b"_s << QJsonValue(QJsonValue::Null);
-        QTest::newRow("an empty object has neither") << QByteArray("{}") << true << false << QString() << none;
-        QTest::newRow("a batch is left to the parser") << QByteArray(JSON_TEXT([{"jsonrpc":"2.0","id":1,"result":1}]))
-                                                       << false << false << QString() << none;
-        QTest::newRow("a cut-off object is left to the parser") << QByteArray("{\"id\":1,\"result\":{\"a\":") << false
-                                                                << false << QString() << none;
-        QTest::newRow("an unterminated string is left to the parser") << QByteArray("{\"id\":\"abc}") << false << false
-                                                                      << QString() << none;
+            << QByteArray(" {\r\n \"id\" :\t12 ,\n \"error\" : { \"code\" : -32000 } }\n") << true
+            << false << QString() << QJsonValue(12);
+        QTest::newRow("an escaped method name is decoded")
+            << QByteArray("{\"method\":\"a\\u002fb\",\"id\":null}") << true << true << u"a/b"_s
+            << QJsonValue(QJsonValue::Null);
+        QTest::newRow("an empty object has neither")
+            << QByteArray("{}") << true << false << QString() << none;
+        QTest::newRow("a batch is left to the parser")
+            << QByteArray(JSON_TEXT([ {"jsonrpc" : "2.0", "id" : 1, "result" : 1} ])) << false
+            << false << QString() << none;
+        QTest::newRow("a cut-off object is left to the parser")
+            << QByteArray("{\"id\":1,\"result\":{\"a\":") << false << false << QString() << none;
+        QTest::newRow("an unterminated string is left to the parser")
+            << QByteArray("{\"id\":\"abc}") << false << false << QString() << none;
     }
     void theEnvelopeIsReadWithoutParsing()
     {
@@ -151,10 +204,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("frame");
         QTest::addColumn<QJsonValue>("id");
-        QTest::newRow("an escaped key is the key it spells") << QByteArray("{\"\\u0069d\":5,\"result\":0}") << QJsonValue(5);
-        QTest::newRow("of repeated ids the last one wins") << QByteArray(JSON_TEXT({"id":1,"result":0,"id":2})) << QJsonValue(2);
+        QTest::newRow("an escaped key is the key it spells")
+            << QByteArray("{\"\\u0069d\":5,\"result\":0}") << QJsonValue(5);
+        QTest::newRow("of repeated ids the last one wins")
+            << QByteArray(JSON_TEXT({"id" : 1, "result" : 0, "id" : 2})) << QJsonValue(2);
         QTest::newRow("an object nested exactly as deep as the limit is read")
-            << QByteArray("{\"id\":3,\"result\":" + QByteArray(511, '[') + QByteArray(511, ']') + "}") << QJsonValue(3);
+            << QByteArray("{\"id\":3,\"result\":" + QByteArray(511, '[') + QByteArray(511, ']') +
+                          "}")
+            << QJsonValue(3);
         QTest::newRow("a byte order mark before the object is skipped as the parser skips it")
             << QByteArray("\xEF\xBB\xBF{\"id\":4}") << QJsonValue(4);
     }
@@ -177,71 +234,96 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("frame");
         QTest::newRow("an object closed by a bracket") << QByteArray(JSON_TEXT({"result":{"x":1],"id":2}));
-        QTest::newRow("an array closed by a brace") << QByteArray(JSON_TEXT({"result":[1,2},"id":2}));
+        QTest::newRow("an array closed by a brace") << QByteArray(JSON_TEXT({"result":[1,2},"id":2
+        }));
         QTest::newRow("the top-level object closed by a bracket") << QByteArray(JSON_TEXT({"id":2]));
-        QTest::newRow("bytes after the object") << QByteArray(JSON_TEXT({"id":1} x));
-        QTest::newRow("a second object after the first") << QByteArray(JSON_TEXT({"id":1}{"id":2}));
-        QTest::newRow("a trailing comma in the object") << QByteArray(JSON_TEXT({"id":1,}));
-        QTest::newRow("a trailing comma in a nested array") << QByteArray(JSON_TEXT({"result":[1,],"id":1}));
-        QTest::newRow("a missing comma in a nested array") << QByteArray(JSON_TEXT({"result":[1 2],"id":1}));
-        QTest::newRow("a nested key without its colon") << QByteArray(JSON_TEXT({"result":{"a" 1},"id":1}));
-        QTest::newRow("a nested key that is not a string") << QByteArray(JSON_TEXT({"result":{a:1},"id":1}));
-        QTest::newRow("a misspelt literal in a nested value") << QByteArray(JSON_TEXT({"result":{"a":tru},"id":1}));
-        QTest::newRow("a number with two decimal points") << QByteArray(JSON_TEXT({"result":[1.2.3],"id":1}));
-        QTest::newRow("a minus sign alone") << QByteArray(JSON_TEXT({"result":-,"id":1}));
-        QTest::newRow("a unicode escape with a non-hex digit") << QByteArray("{\"result\":\"\\u12G4\",\"id\":1}");
-        QTest::newRow("a unicode escape cut short by the quote") << QByteArray("{\"result\":\"\\u12\",\"id\":1}");
-        QTest::newRow("invalid UTF-8 in a nested string") << QByteArray("{\"result\":\"\xC3\x28\",\"id\":1}");
-        QTest::newRow("an overlong UTF-8 slash in a string") << QByteArray("{\"result\":\"\xC0\xAF\",\"id\":1}");
-        QTest::newRow("a UTF-8 encoded surrogate in a string") << QByteArray("{\"result\":\"\xED\xA0\x80\",\"id\":1}");
-        QTest::newRow("a value missing after the colon") << QByteArray(JSON_TEXT({"id":}));
+            QTest::newRow("bytes after the object") << QByteArray(JSON_TEXT({"id" : 1} x));
+            QTest::newRow("a second object after the first")
+                << QByteArray(JSON_TEXT({"id" : 1} {"id" : 2}));
+            QTest::newRow("a trailing comma in the object") << QByteArray(JSON_TEXT({
+                "id" : 1,
+            }));
+            QTest::newRow("a trailing comma in a nested array") << QByteArray(JSON_TEXT({
+                "result" : [
+                    1,
+                ],
+                "id" : 1
+            }));
+            QTest::newRow("a missing comma in a nested array")
+                << QByteArray(JSON_TEXT({"result" : [1 2], "id" : 1}));
+            QTest::newRow("a nested key without its colon")
+                << QByteArray(JSON_TEXT({"result" : {"a" 1}, "id" : 1}));
+            QTest::newRow("a nested key that is not a string")
+                << QByteArray(JSON_TEXT({"result" : {a : 1}, "id" : 1}));
+            QTest::newRow("a misspelt literal in a nested value")
+                << QByteArray(JSON_TEXT({"result" : {"a" : tru}, "id" : 1}));
+            QTest::newRow("a number with two decimal points")
+                << QByteArray(JSON_TEXT({"result" : [1.2.3], "id" : 1}));
+            QTest::newRow("a minus sign alone") << QByteArray(JSON_TEXT({"result" : -, "id" : 1}));
+            QTest::newRow("a unicode escape with a non-hex digit")
+                << QByteArray("{\"result\":\"\\u12G4\",\"id\":1}");
+            QTest::newRow("a unicode escape cut short by the quote")
+                << QByteArray("{\"result\":\"\\u12\",\"id\":1}");
+            QTest::newRow("invalid UTF-8 in a nested string")
+                << QByteArray("{\"result\":\"\xC3\x28\",\"id\":1}");
+            QTest::newRow("an overlong UTF-8 slash in a string")
+                << QByteArray("{\"result\":\"\xC0\xAF\",\"id\":1}");
+            QTest::newRow("a UTF-8 encoded surrogate in a string")
+                << QByteArray("{\"result\":\"\xED\xA0\x80\",\"id\":1}");
+            QTest::newRow("a value missing after the colon") << QByteArray(JSON_TEXT({"id" : }));
     }
     void theEnvelopeScannerRefusesWhatTheParserRefuses()
     {
-        QFETCH(QByteArray, frame);
-        QJsonParseError pe;
-        QJsonDocument::fromJson(frame, &pe);
-        QVERIFY2(pe.error != QJsonParseError::NoError, "the row must be JSON that Qt refuses");
-        QVERIFY(!JsonRpcMessage::peekEnvelope(frame).has_value());
+            QFETCH(QByteArray, frame);
+            QJsonParseError pe;
+            QJsonDocument::fromJson(frame, &pe);
+            QVERIFY2(pe.error != QJsonParseError::NoError, "the row must be JSON that Qt refuses");
+            QVERIFY(!JsonRpcMessage::peekEnvelope(frame).has_value());
     }
 
     void nestingIsCheckedBeforeParsing_data()
     {
-        QTest::addColumn<QByteArray>("frame");
-        QTest::addColumn<bool>("refused");
-        auto response = [](int depth) -> QByteArray { // the top-level object is the first level
-            return QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":") + QByteArray(depth - 1, '[')
-                + QByteArray(depth - 1, ']') + "}";
-        };
-        QTest::newRow("a response nested as deep as the limit is parsed") << response(512) << false;
-        QTest::newRow("a response nested one level over the limit is refused") << response(513) << true;
-        QTest::newRow("brackets inside strings do not count")
-            << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"" + QByteArray(600, '[') + "\\\"\"}") << false;
-        QTest::newRow("a million open brackets are refused without recursing") << QByteArray(1000000, '[') << true;
+            QTest::addColumn<QByteArray>("frame");
+            QTest::addColumn<bool>("refused");
+            auto response = [](int depth) -> QByteArray { // the top-level object is the first level
+                return QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":") +
+                       QByteArray(depth - 1, '[') + QByteArray(depth - 1, ']') + "}";
+            };
+            QTest::newRow("a response nested as deep as the limit is parsed")
+                << response(512) << false;
+            QTest::newRow("a response nested one level over the limit is refused")
+                << response(513) << true;
+            QTest::newRow("brackets inside strings do not count")
+                << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"" + QByteArray(600, '[') +
+                              "\\\"\"}")
+                << false;
+            QTest::newRow("a million open brackets are refused without recursing")
+                << QByteArray(1000000, '[') << true;
     }
     void nestingIsCheckedBeforeParsing()
     {
-        QFETCH(QByteArray, frame);
-        QFETCH(bool, refused);
-        const JsonRpcMessage::Parsed p = JsonRpcMessage::parse(frame);
-        if (!refused) {
-            QVERIFY2(!p.error.isError(), qPrintable(p.error.message()));
-            QCOMPARE(p.messages.size(), 1);
-            return;
-        }
-        QCOMPARE(p.error.kind(), Error::Kind::Protocol);
-        QVERIFY2(p.error.message().contains("512-level depth limit"_L1), qPrintable(p.error.message()));
-        QVERIFY(!JsonRpcMessage::peekEnvelope(frame).has_value());
+            QFETCH(QByteArray, frame);
+            QFETCH(bool, refused);
+            const JsonRpcMessage::Parsed p = JsonRpcMessage::parse(frame);
+            if (!refused) {
+                QVERIFY2(!p.error.isError(), qPrintable(p.error.message()));
+                QCOMPARE(p.messages.size(), 1);
+                return;
+            }
+            QCOMPARE(p.error.kind(), Error::Kind::Protocol);
+            QVERIFY2(p.error.message().contains("512-level depth limit"_L1),
+                     qPrintable(p.error.message()));
+            QVERIFY(!JsonRpcMessage::peekEnvelope(frame).has_value());
     }
 
     void numericAndStringIdsAreDifferentKeys()
     {
-        QCOMPARE(JsonRpcMessage::idKey(5), u"n:5"_s);
-        QCOMPARE(JsonRpcMessage::idKey(u"5"_s), u"s:5"_s);
-        QVERIFY(JsonRpcMessage::idKey(5) != JsonRpcMessage::idKey(u"5"_s));
-        QCOMPARE(JsonRpcMessage::idKey(5.0), JsonRpcMessage::idKey(5));
+            QCOMPARE(JsonRpcMessage::idKey(5), u"n:5"_s);
+            QCOMPARE(JsonRpcMessage::idKey(u"5"_s), u"s:5"_s);
+            QVERIFY(JsonRpcMessage::idKey(5) != JsonRpcMessage::idKey(u"5"_s));
+            QCOMPARE(JsonRpcMessage::idKey(5.0), JsonRpcMessage::idKey(5));
     }
-};
+    };
 
-QTEST_APPLESS_MAIN(TestJsonRpcMessage)
+    QTEST_APPLESS_MAIN(TestJsonRpcMessage)
 #include "tst_jsonrpcmessage.moc"

@@ -20,7 +20,8 @@ private Q_SLOTS:
     {
         QFETCH(int, chunk);
         LineFramer f(1000);
-        const QByteArray big = "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":\"" + QByteArray(5000, 'x') + "\"}\n{\"small\":1}\n";
+        const QByteArray big = "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":\"" +
+                               QByteArray(5000, 'x') + "\"}\n{\"small\":1}\n";
         QList<QByteArray> lines;
         const int step = chunk == 1 ? int(big.size()) : chunk;
         for (qsizetype i = 0; i < big.size(); i += step)
@@ -39,15 +40,22 @@ private Q_SLOTS:
         QTest::addColumn<QList<QByteArray>>("lines");
         QTest::addColumn<QByteArray>("remainder");
         using L = QList<QByteArray>;
-        QTest::newRow("one whole message in one read") << L{"{\"a\":1}\n"} << L{"{\"a\":1}"} << QByteArray();
-        QTest::newRow("a message split across two reads") << L{"{\"a\"", ":1}\n"} << L{"{\"a\":1}"} << QByteArray();
-        QTest::newRow("several messages in one read") << L{"{}\n[]\n{\"b\":2}\n"} << L{"{}", "[]", "{\"b\":2}"} << QByteArray();
-        QTest::newRow("a partial line stays buffered") << L{"{}\n{\"par"} << L{"{}"} << QByteArray("{\"par");
-        QTest::newRow("CRLF line ends are stripped") << L{"{}\r\n{}\r\n"} << L{"{}", "{}"} << QByteArray();
+        QTest::newRow("one whole message in one read")
+            << L{"{\"a\":1}\n"} << L{"{\"a\":1}"} << QByteArray();
+        QTest::newRow("a message split across two reads")
+            << L{"{\"a\"", ":1}\n"} << L{"{\"a\":1}"} << QByteArray();
+        QTest::newRow("several messages in one read")
+            << L{"{}\n[]\n{\"b\":2}\n"} << L{"{}", "[]", "{\"b\":2}"} << QByteArray();
+        QTest::newRow("a partial line stays buffered")
+            << L{"{}\n{\"par"} << L{"{}"} << QByteArray("{\"par");
+        QTest::newRow("CRLF line ends are stripped")
+            << L{"{}\r\n{}\r\n"} << L{"{}", "{}"} << QByteArray();
         QTest::newRow("CR and LF split across reads") << L{"{}\r", "\n"} << L{"{}"} << QByteArray();
         QTest::newRow("blank lines are skipped") << L{"\n\n{}\n\r\n"} << L{"{}"} << QByteArray();
-        QTest::newRow("garbage is framed like anything else") << L{"not json\n{}\n"} << L{"not json", "{}"} << QByteArray();
-        QTest::newRow("a byte at a time") << L{"{", "}", "\n", "[", "]", "\n"} << L{"{}", "[]"} << QByteArray();
+        QTest::newRow("garbage is framed like anything else")
+            << L{"not json\n{}\n"} << L{"not json", "{}"} << QByteArray();
+        QTest::newRow("a byte at a time")
+            << L{"{", "}", "\n", "[", "]", "\n"} << L{"{}", "[]"} << QByteArray();
     }
     void framesChunks()
     {
@@ -100,7 +108,8 @@ private Q_SLOTS:
             << L{over + "\n{}\n"} << L{"{}"} << 1;
         QTest::newRow("a line over the limit between two good ones is dropped alone")
             << L{"{\"a\":1}\n" + over + "\n{\"b\":2}\n"} << L{"{\"a\":1}", "{\"b\":2}"} << 1;
-        QTest::newRow("a line exactly at the limit is kept") << L{atLimit + "\n"} << L{atLimit} << 0;
+        QTest::newRow("a line exactly at the limit is kept")
+            << L{atLimit + "\n"} << L{atLimit} << 0;
         QTest::newRow("a line at the limit whose CRLF is split across reads is kept")
             << L{atLimit + "\r", "\n"} << L{atLimit} << 0;
         QTest::newRow("a line that grows over the limit across reads is dropped")
@@ -138,7 +147,8 @@ private Q_SLOTS:
             QVERIFY(f.feed(mib).isEmpty());
         QVERIFY(f.bufferedBytes() <= f.maxLineBytes());
         QCOMPARE(f.feed("\n{}\n"), QList<QByteArray>{"{}"});
-        QCOMPARE(f.takeOversizedError(u"stdout line"_s), u"a stdout line is over the 64 MiB frame limit; dropped"_s);
+        QCOMPARE(f.takeOversizedError(u"stdout line"_s),
+                 u"a stdout line is over the 64 MiB frame limit; dropped"_s);
         QCOMPARE(f.takeOversizedError(), QString());
     }
 
@@ -146,7 +156,8 @@ private Q_SLOTS:
     {
         LineFramer f;
         f.setMaxLineBytes(4096);
-        QVERIFY(f.feed(QByteArray(5000, 'a') + "\n" + QByteArray(4097, 'b') + "\nok\n") == QList<QByteArray>{"ok"});
+        QVERIFY(f.feed(QByteArray(5000, 'a') + "\n" + QByteArray(4097, 'b') + "\nok\n") ==
+                QList<QByteArray>{"ok"});
         QCOMPARE(f.takeOversizedError(), u"2 lines were over the 4 KiB frame limit; dropped"_s);
     }
 };

@@ -25,20 +25,32 @@ private Q_SLOTS:
     {
         QTest::addColumn<QJsonObject>("result");
         QTest::addColumn<QJsonObject>("answer");
-        QTest::newRow("text blocks are joined with newlines")
-            << obj(JSON_TEXT({"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]})) << obj(JSON_TEXT({"result":"a\nb"}));
+        QTest::newRow("text blocks are joined with newlines") << obj(JSON_TEXT({
+            "content" : [ {"type" : "text", "text" : "a"}, {"type" : "text", "text" : "b"} ]
+        })) << obj(JSON_TEXT({"result" : "a\nb"}));
         QTest::newRow("isError becomes an error answer")
-            << obj(JSON_TEXT({"isError":true,"content":[{"type":"text","text":"boom"}]})) << obj(JSON_TEXT({"error":"boom"}));
+            << obj(JSON_TEXT(
+                   {"isError" : true, "content" : [ {"type" : "text", "text" : "boom"} ]}))
+            << obj(JSON_TEXT({"error" : "boom"}));
         QTest::newRow("isError without text gets the generic message")
-            << obj(JSON_TEXT({"isError":true,"content":[]})) << obj(JSON_TEXT({"error":"MCP tool returned an error"}));
-        QTest::newRow("structuredContent that copies a text block is left out")
-            << obj(JSON_TEXT({"content":[{"type":"text","text":"{\"a\": 1}"}],"structuredContent":{"a":1}})) << obj(JSON_TEXT({"result":"{\"a\": 1}"}));
-        QTest::newRow("structuredContent that differs from the text is kept")
-            << obj(JSON_TEXT({"content":[{"type":"text","text":"21 degrees"}],"structuredContent":{"t":21}}))
-            << obj(JSON_TEXT({"result":"21 degrees","structuredContent":{"t":21}}));
-        QTest::newRow("_meta and non-text content are kept")
-            << obj(JSON_TEXT({"content":[{"type":"image","data":"AA==","mimeType":"image/png"}],"_meta":{"k":1}}))
-            << obj(JSON_TEXT({"result":"","content":[{"type":"image","data":"AA==","mimeType":"image/png"}],"_meta":{"k":1}}));
+            << obj(JSON_TEXT({"isError" : true, "content" : []}))
+            << obj(JSON_TEXT({"error" : "MCP tool returned an error"}));
+        QTest::newRow("structuredContent that copies a text block is left out") << obj(JSON_TEXT({
+            "content" : [ {"type" : "text", "text" : "{\"a\": 1}"} ],
+            "structuredContent" : {"a" : 1}
+        })) << obj(JSON_TEXT({"result" : "{\"a\": 1}"}));
+        QTest::newRow("structuredContent that differs from the text is kept") << obj(JSON_TEXT({
+            "content" : [ {"type" : "text", "text" : "21 degrees"} ],
+            "structuredContent" : {"t" : 21}
+        })) << obj(JSON_TEXT({"result" : "21 degrees", "structuredContent" : {"t" : 21}}));
+        QTest::newRow("_meta and non-text content are kept") << obj(JSON_TEXT({
+            "content" : [ {"type" : "image", "data" : "AA==", "mimeType" : "image/png"} ],
+            "_meta" : {"k" : 1}
+        })) << obj(JSON_TEXT({
+            "result" : "",
+            "content" : [ {"type" : "image", "data" : "AA==", "mimeType" : "image/png"} ],
+            "_meta" : {"k" : 1}
+        }));
     }
     void shapesToolAnswers()
     {
@@ -49,9 +61,17 @@ private Q_SLOTS:
 
     void elicitationDefaultsAreFilledAndOverridden()
     {
-        const QJsonObject schema = obj(JSON_TEXT({"type":"object","properties":{"name":{"type":"string","default":"Ada"},"n":{"type":"integer","default":3},"free":{"type":"string"}}}));
-        QCOMPARE(Mcp::elicitationDefaults(schema, {}), obj(JSON_TEXT({"name":"Ada","n":3})));
-        QCOMPARE(Mcp::elicitationDefaults(schema, obj(JSON_TEXT({"name":"Grace","free":"x"}))), obj(JSON_TEXT({"name":"Grace","n":3,"free":"x"})));
+        const QJsonObject schema = obj(JSON_TEXT({
+            "type" : "object",
+            "properties" : {
+                "name" : {"type" : "string", "default" : "Ada"},
+                "n" : {"type" : "integer", "default" : 3},
+                "free" : {"type" : "string"}
+            }
+        }));
+        QCOMPARE(Mcp::elicitationDefaults(schema, {}), obj(JSON_TEXT({"name" : "Ada", "n" : 3})));
+        QCOMPARE(Mcp::elicitationDefaults(schema, obj(JSON_TEXT({"name" : "Grace", "free" : "x"}))),
+                 obj(JSON_TEXT({"name" : "Grace", "n" : 3, "free" : "x"})));
     }
 
     void acceptsExactlyTheKnownProtocolVersions_data()
@@ -76,11 +96,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("a bearer token") << u"Authorization: Bearer abc.def-123"_s << u"Authorization: Bearer [REDACTED]"_s;
+        QTest::newRow("a bearer token")
+            << u"Authorization: Bearer abc.def-123"_s << u"Authorization: Bearer [REDACTED]"_s;
         QTest::newRow("an sk- key") << u"key sk-abcdefghijkl used"_s << u"key [REDACTED] used"_s;
-        QTest::newRow("token= in a URL") << u"http://x/?token=s3cr3t&a=1"_s << u"http://x/?token=[REDACTED]&a=1"_s;
-        QTest::newRow("a password assignment") << u"password: hunter2"_s << u"password: [REDACTED]"_s;
-        QTest::newRow("plain text is untouched") << u"Tool failed to execute"_s << u"Tool failed to execute"_s;
+        QTest::newRow("token= in a URL")
+            << u"http://x/?token=s3cr3t&a=1"_s << u"http://x/?token=[REDACTED]&a=1"_s;
+        QTest::newRow("a password assignment")
+            << u"password: hunter2"_s << u"password: [REDACTED]"_s;
+        QTest::newRow("plain text is untouched")
+            << u"Tool failed to execute"_s << u"Tool failed to execute"_s;
     }
     void redactsSecrets()
     {
@@ -94,18 +118,32 @@ private Q_SLOTS:
         QTest::addColumn<QJsonObject>("value");
         QTest::addColumn<bool>("valid");
         QTest::addColumn<QString>("why");
-        QTest::newRow("a matching object is valid") << obj(JSON_TEXT({"city":"Oslo","temperature":3.5,"n":2})) << true << QString();
-        QTest::newRow("a missing required property is named") << obj(JSON_TEXT({"temperature":3.5})) << false << u"$: missing required property \"city\""_s;
-        QTest::newRow("a wrong type names its path") << obj(JSON_TEXT({"city":7,"temperature":1})) << false << u"$.city: expected string"_s;
-        QTest::newRow("an integer must be whole") << obj(JSON_TEXT({"city":"a","temperature":1,"n":1.5})) << false << u"$.n: expected integer"_s;
+        QTest::newRow("a matching object is valid")
+            << obj(JSON_TEXT({"city" : "Oslo", "temperature" : 3.5, "n" : 2})) << true << QString();
+        QTest::newRow("a missing required property is named")
+            << obj(JSON_TEXT({"temperature" : 3.5})) << false
+            << u"$: missing required property \"city\""_s;
+        QTest::newRow("a wrong type names its path")
+            << obj(JSON_TEXT({"city" : 7, "temperature" : 1})) << false
+            << u"$.city: expected string"_s;
+        QTest::newRow("an integer must be whole")
+            << obj(JSON_TEXT({"city" : "a", "temperature" : 1, "n" : 1.5})) << false
+            << u"$.n: expected integer"_s;
     }
     void validatesStructuredContentAgainstTheOutputSchema()
     {
         QFETCH(QJsonObject, value);
         QFETCH(bool, valid);
         QFETCH(QString, why);
-        const QJsonObject schema = obj(JSON_TEXT({"type":"object","required":["city","temperature"],
-            "properties":{"city":{"type":"string"},"temperature":{"type":"number"},"n":{"type":"integer"}}}));
+        const QJsonObject schema = obj(JSON_TEXT({
+            "type" : "object",
+            "required" : [ "city", "temperature" ],
+            "properties" : {
+                "city" : {"type" : "string"},
+                "temperature" : {"type" : "number"},
+                "n" : {"type" : "integer"}
+            }
+        }));
         QString reason;
         QCOMPARE(Mcp::validateAgainstSchema(value, schema, &reason), valid);
         QCOMPARE(reason, why);
@@ -113,7 +151,8 @@ private Q_SLOTS:
 
     void redactsKnownSessionIds()
     {
-        QCOMPARE(Redactor::redact(u"session 6f1c-99ab seen"_s, {u"6f1c-99ab"_s}), u"session [REDACTED] seen"_s);
+        QCOMPARE(Redactor::redact(u"session 6f1c-99ab seen"_s, {u"6f1c-99ab"_s}),
+                 u"session [REDACTED] seen"_s);
     }
 };
 

@@ -11,7 +11,8 @@ class TestPendingRequests : public QObject
 {
     Q_OBJECT
 
-    static PendingRequests::Entry entry(qint64 id, qint64 now, qint64 timeout, qint64 cap, const QString &token = {})
+    static PendingRequests::Entry entry(qint64 id, qint64 now, qint64 timeout, qint64 cap,
+                                        const QString &token = {})
     {
         PendingRequests::Entry e;
         e.id = id;

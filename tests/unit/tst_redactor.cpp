@@ -40,41 +40,57 @@ private Q_SLOTS:
             << u"GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyz /usr/bin/server"_s
             << u"GITHUB_TOKEN=[REDACTED] /usr/bin/server"_s;
         QTest::newRow("a NAME_TOKEN assignment of any format is masked")
-            << u"SLACK_BOT_TOKEN=not-a-known-format server"_s << u"SLACK_BOT_TOKEN=[REDACTED] server"_s;
+            << u"SLACK_BOT_TOKEN=not-a-known-format server"_s
+            << u"SLACK_BOT_TOKEN=[REDACTED] server"_s;
         QTest::newRow("a secret key with a prefix in its name is masked")
-            << u"MY_SECRET_KEY=hunter22 node index.js"_s << u"MY_SECRET_KEY=[REDACTED] node index.js"_s;
-        QTest::newRow("an X_API_KEY assignment is masked") << u"X_API_KEY=abc123def"_s << u"X_API_KEY=[REDACTED]"_s;
+            << u"MY_SECRET_KEY=hunter22 node index.js"_s
+            << u"MY_SECRET_KEY=[REDACTED] node index.js"_s;
+        QTest::newRow("an X_API_KEY assignment is masked")
+            << u"X_API_KEY=abc123def"_s << u"X_API_KEY=[REDACTED]"_s;
         QTest::newRow("an OPENAI_API_KEY assignment is masked")
             << u"OPENAI_API_KEY=proj-123456 OTHER=1"_s << u"OPENAI_API_KEY=[REDACTED] OTHER=1"_s;
         QTest::newRow("a single-quoted value is masked whole")
             << u"API_TOKEN='a b c' server"_s << u"API_TOKEN='[REDACTED]' server"_s;
         QTest::newRow("a JSON api_key value is masked though the quote sits before the colon")
-            << json(JSON_TEXT({"api_key": "abc123", "n": 1})) << json(JSON_TEXT({"api_key": "[REDACTED]", "n": 1}));
+            << json(JSON_TEXT({"api_key" : "abc123", "n" : 1}))
+            << json(JSON_TEXT({"api_key" : "[REDACTED]", "n" : 1}));
         QTest::newRow("a camelCase JSON key is masked")
-            << json(JSON_TEXT({"apiKey":"abc123","clientSecret":"s3"})) << json(JSON_TEXT({"apiKey":"[REDACTED]","clientSecret":"[REDACTED]"}));
+            << json(JSON_TEXT({"apiKey" : "abc123", "clientSecret" : "s3"}))
+            << json(JSON_TEXT({"apiKey" : "[REDACTED]", "clientSecret" : "[REDACTED]"}));
         QTest::newRow("an escaped quote inside a masked JSON value does not end it")
-            << json(JSON_TEXT({"password":"a\"b","x":1})) << json(JSON_TEXT({"password":"[REDACTED]","x":1}));
+            << json(JSON_TEXT({"password" : "a\"b", "x" : 1}))
+            << json(JSON_TEXT({"password" : "[REDACTED]", "x" : 1}));
         QTest::newRow("JSON inside a JSON string is masked")
-            << json(JSON_TEXT({"text":"{\"api_key\":\"abc123\"}"})) << json(JSON_TEXT({"text":"{\"api_key\":\"[REDACTED]\"}"}));
-        QTest::newRow("a session id header is masked") << u"Mcp-Session-Id: 6f1c99ab"_s << u"Mcp-Session-Id: [REDACTED]"_s;
+            << json(JSON_TEXT({"text" : "{\"api_key\":\"abc123\"}"}))
+            << json(JSON_TEXT({"text" : "{\"api_key\":\"[REDACTED]\"}"}));
+        QTest::newRow("a session id header is masked")
+            << u"Mcp-Session-Id: 6f1c99ab"_s << u"Mcp-Session-Id: [REDACTED]"_s;
         QTest::newRow("a JSON session_id is masked")
-            << json(JSON_TEXT({"session_id":"6f1c99ab"})) << json(JSON_TEXT({"session_id":"[REDACTED]"}));
+            << json(JSON_TEXT({"session_id" : "6f1c99ab"}))
+            << json(JSON_TEXT({"session_id" : "[REDACTED]"}));
         QTest::newRow("a password in a URL is masked")
-            << u"postgres://alice:s3cr3t@db.example.com/app"_s << u"postgres://alice:[REDACTED]@db.example.com/app"_s;
+            << u"postgres://alice:s3cr3t@db.example.com/app"_s
+            << u"postgres://alice:[REDACTED]@db.example.com/app"_s;
         QTest::newRow("a port in a URL is not a password")
-            << u"POST http://127.0.0.1:8080/mcp failed"_s << u"POST http://127.0.0.1:8080/mcp failed"_s;
-        QTest::newRow("a closing parenthesis after a key survives") << u"(token=abc123)"_s << u"(token=[REDACTED])"_s;
-        QTest::newRow("a closing bracket after a key survives") << u"[password=abc]"_s << u"[password=[REDACTED]]"_s;
+            << u"POST http://127.0.0.1:8080/mcp failed"_s
+            << u"POST http://127.0.0.1:8080/mcp failed"_s;
+        QTest::newRow("a closing parenthesis after a key survives")
+            << u"(token=abc123)"_s << u"(token=[REDACTED])"_s;
+        QTest::newRow("a closing bracket after a key survives")
+            << u"[password=abc]"_s << u"[password=[REDACTED]]"_s;
         QTest::newRow("token= in a query string keeps the other parameters")
             << u"http://x/?token=s3cr3t&a=1"_s << u"http://x/?token=[REDACTED]&a=1"_s;
         QTest::newRow("an access_token query parameter is masked")
-            << u"http://x/cb?code=1&access_token=abc.def"_s << u"http://x/cb?code=1&access_token=[REDACTED]"_s;
-        QTest::newRow("a password assignment is masked") << u"password: hunter2"_s << u"password: [REDACTED]"_s;
+            << u"http://x/cb?code=1&access_token=abc.def"_s
+            << u"http://x/cb?code=1&access_token=[REDACTED]"_s;
+        QTest::newRow("a password assignment is masked")
+            << u"password: hunter2"_s << u"password: [REDACTED]"_s;
         QTest::newRow("a bearer token is masked")
             << u"Authorization: Bearer abc.def-123"_s << u"Authorization: Bearer [REDACTED]"_s;
         QTest::newRow("a basic credential is masked")
             << u"Authorization: Basic dXNlcjpwYXNz"_s << u"Authorization: Basic [REDACTED]"_s;
-        QTest::newRow("an sk- key is masked anywhere") << u"key sk-abcdefghijkl used"_s << u"key [REDACTED] used"_s;
+        QTest::newRow("an sk- key is masked anywhere")
+            << u"key sk-abcdefghijkl used"_s << u"key [REDACTED] used"_s;
         QTest::newRow("a GitHub token is masked in free text")
             << u"using ghp_0123456789abcdefghijklmnopqrstuvwxyz now"_s << u"using [REDACTED] now"_s;
         QTest::newRow("a JSON Web Token is masked")
@@ -82,22 +98,32 @@ private Q_SLOTS:
             << u"jwt [REDACTED] ok"_s;
         QTest::newRow("a secret flag's value is masked")
             << u"server --api-key abc123 --verbose"_s << u"server --api-key [REDACTED] --verbose"_s;
-        QTest::newRow("a secret flag with = is masked") << u"server --token=abc123"_s << u"server --token=[REDACTED]"_s;
+        QTest::newRow("a secret flag with = is masked")
+            << u"server --token=abc123"_s << u"server --token=[REDACTED]"_s;
         QTest::newRow("an escaped newline ends an unquoted value")
-            << json(JSON_TEXT({"line":"token=abc\nnext"})) << json(JSON_TEXT({"line":"token=[REDACTED]\nnext"}));
+            << json(JSON_TEXT({"line" : "token=abc\nnext"}))
+            << json(JSON_TEXT({"line" : "token=[REDACTED]\nnext"}));
 
         // What must stay as it is.
-        QTest::newRow("plain text is untouched") << u"Tool failed to execute"_s << u"Tool failed to execute"_s;
+        QTest::newRow("plain text is untouched")
+            << u"Tool failed to execute"_s << u"Tool failed to execute"_s;
         QTest::newRow("a JSON number or null under a secret name stays valid JSON")
-            << json(JSON_TEXT({"token":3,"secret":null})) << json(JSON_TEXT({"token":3,"secret":null}));
+            << json(JSON_TEXT({"token" : 3, "secret" : null}))
+            << json(JSON_TEXT({"token" : 3, "secret" : null}));
         QTest::newRow("a line that ends right after token= stays valid JSON")
-            << json(JSON_TEXT({"line":"usage: token=","n":1})) << json(JSON_TEXT({"line":"usage: token=","n":1}));
+            << json(JSON_TEXT({"line" : "usage: token=", "n" : 1}))
+            << json(JSON_TEXT({"line" : "usage: token=", "n" : 1}));
         QTest::newRow("an MCP progress token is not a secret")
-            << json(JSON_TEXT({"_meta":{"progressToken":"sonde-3"}})) << json(JSON_TEXT({"_meta":{"progressToken":"sonde-3"}}));
-        QTest::newRow("maxTokens is not a secret") << json(JSON_TEXT({"maxTokens":"100"})) << json(JSON_TEXT({"maxTokens":"100"}));
-        QTest::newRow("a key-value server's key is data") << json(JSON_TEXT({"key":"user"})) << json(JSON_TEXT({"key":"user"}));
-        QTest::newRow("PWD is the working directory, not a password") << u"PWD=/home/me"_s << u"PWD=/home/me"_s;
-        QTest::newRow("a word ending in sk- is no key") << u"task-abcdefghijkl"_s << u"task-abcdefghijkl"_s;
+            << json(JSON_TEXT({"_meta" : {"progressToken" : "sonde-3"}}))
+            << json(JSON_TEXT({"_meta" : {"progressToken" : "sonde-3"}}));
+        QTest::newRow("maxTokens is not a secret")
+            << json(JSON_TEXT({"maxTokens" : "100"})) << json(JSON_TEXT({"maxTokens" : "100"}));
+        QTest::newRow("a key-value server's key is data")
+            << json(JSON_TEXT({"key" : "user"})) << json(JSON_TEXT({"key" : "user"}));
+        QTest::newRow("PWD is the working directory, not a password")
+            << u"PWD=/home/me"_s << u"PWD=/home/me"_s;
+        QTest::newRow("a word ending in sk- is no key")
+            << u"task-abcdefghijkl"_s << u"task-abcdefghijkl"_s;
         QTest::newRow("basic without an Authorization header is prose")
             << u"Basic authentication failed"_s << u"Basic authentication failed"_s;
     }
@@ -115,26 +141,34 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
 
         QTest::newRow("a configured value is masked wherever it appears")
-            << QStringList{u"opaque-value-1234"_s} << u"got opaque-value-1234 and opaque-value-1234."_s
+            << QStringList{u"opaque-value-1234"_s}
+            << u"got opaque-value-1234 and opaque-value-1234."_s
             << u"got [REDACTED] and [REDACTED]."_s;
         QTest::newRow("a configured value under a harmless name is masked in the command")
-            << QStringList{u"postgres://u:pw@db/app"_s} << u"DATABASE_URL=postgres://u:pw@db/app server"_s
+            << QStringList{u"postgres://u:pw@db/app"_s}
+            << u"DATABASE_URL=postgres://u:pw@db/app server"_s
             << u"DATABASE_URL=[REDACTED] server"_s;
         QTest::newRow("a configured value is masked in its JSON-escaped form")
-            << QStringList{u"pa\"ss\\word"_s} << json(JSON_TEXT({"line":"pa\"ss\\word"})) << json(JSON_TEXT({"line":"[REDACTED]"}));
+            << QStringList{u"pa\"ss\\word"_s} << json(JSON_TEXT({"line" : "pa\"ss\\word"}))
+            << json(JSON_TEXT({"line" : "[REDACTED]"}));
         QTest::newRow("a configured value holding a quote is masked as the command shows it")
-            << QStringList{u"it's-secret"_s} << u"K='it'\\''s-secret' prog"_s << u"K='[REDACTED]' prog"_s;
+            << QStringList{u"it's-secret"_s} << u"K='it'\\''s-secret' prog"_s
+            << u"K='[REDACTED]' prog"_s;
         QTest::newRow("a configured value is masked percent-encoded in a URL")
-            << QStringList{u"a b&c=d"_s} << u"http://x/?q=a%20b%26c%3Dd"_s << u"http://x/?q=[REDACTED]"_s;
+            << QStringList{u"a b&c=d"_s} << u"http://x/?q=a%20b%26c%3Dd"_s
+            << u"http://x/?q=[REDACTED]"_s;
         QTest::newRow("a value holding another known value is masked whole")
-            << QStringList{u"abcd1234"_s, u"abcd1234efgh5678"_s} << u"[abcd1234efgh5678]"_s << u"[[REDACTED]]"_s;
+            << QStringList{u"abcd1234"_s, u"abcd1234efgh5678"_s} << u"[abcd1234efgh5678]"_s
+            << u"[[REDACTED]]"_s;
         QTest::newRow("a value shorter than 4 characters is not masked verbatim")
             << QStringList{u"abc"_s} << u"abc abcdef"_s << u"abc abcdef"_s;
         QTest::newRow("a common setting word is not masked verbatim")
-            << QStringList{u"true"_s, u"debug"_s} << json(JSON_TEXT({"isError":true,"level":"debug"}))
-            << json(JSON_TEXT({"isError":true,"level":"debug"}));
+            << QStringList{u"true"_s, u"debug"_s}
+            << json(JSON_TEXT({"isError" : true, "level" : "debug"}))
+            << json(JSON_TEXT({"isError" : true, "level" : "debug"}));
         QTest::newRow("a port number is not masked verbatim")
-            << QStringList{u"8080"_s} << u"http://127.0.0.1:8080/mcp"_s << u"http://127.0.0.1:8080/mcp"_s;
+            << QStringList{u"8080"_s} << u"http://127.0.0.1:8080/mcp"_s
+            << u"http://127.0.0.1:8080/mcp"_s;
     }
     void knownValuesAreMaskedVerbatim()
     {
@@ -185,25 +219,29 @@ private Q_SLOTS:
         Redactor r;
         r.addSecrets(c);
         const QStringList known = r.knownValues();
-        for (const QString &v : {u"ghp_0123456789abcdef"_s, u"/srv/data/memory.json"_s, u"Bearer tok-abc-123"_s,
-                                 u"tok-abc-123"_s, u"custom-credential-77"_s, u"url-password-9"_s})
+        for (const QString &v :
+             {u"ghp_0123456789abcdef"_s, u"/srv/data/memory.json"_s, u"Bearer tok-abc-123"_s,
+              u"tok-abc-123"_s, u"custom-credential-77"_s, u"url-password-9"_s})
             QVERIFY2(known.contains(v), qPrintable(v));
         for (const QString &v : {u"debug"_s, u"3"_s, u"application/json"_s})
             QVERIFY2(!known.contains(v), qPrintable(v));
-        QCOMPARE(r.apply(u"the server said: bad credential tok-abc-123"_s), u"the server said: bad credential [REDACTED]"_s);
+        QCOMPARE(r.apply(u"the server said: bad credential tok-abc-123"_s),
+                 u"the server said: bad credential [REDACTED]"_s);
     }
 
     void jsonDocumentsStayValidAndKeepTheirKeys()
     {
         Redactor r;
         r.addSecret(u"opaque-value-1234"_s);
-        const QJsonObject in{{"url"_L1, u"http://127.0.0.1:1/mcp"_s},
-                             {"last_error"_L1, QJsonObject{{"message"_L1, u"rejected opaque-value-1234"_s}}},
-                             {"list"_L1, QJsonArray{u"opaque-value-1234"_s, 3}},
-                             {"opaque-value-1234"_L1, true}};
+        const QJsonObject in{
+            {"url"_L1, u"http://127.0.0.1:1/mcp"_s},
+            {"last_error"_L1, QJsonObject{{"message"_L1, u"rejected opaque-value-1234"_s}}},
+            {"list"_L1, QJsonArray{u"opaque-value-1234"_s, 3}},
+            {"opaque-value-1234"_L1, true}};
         const QJsonObject out = r.apply(in);
         QCOMPARE(out.value("url"_L1), in.value("url"_L1));
-        QCOMPARE(out.value("last_error"_L1).toObject().value("message"_L1).toString(), u"rejected [REDACTED]"_s);
+        QCOMPARE(out.value("last_error"_L1).toObject().value("message"_L1).toString(),
+                 u"rejected [REDACTED]"_s);
         QCOMPARE(out.value("list"_L1).toArray(), (QJsonArray{u"[REDACTED]"_s, 3}));
         QVERIFY(out.contains("opaque-value-1234"_L1));
     }
@@ -216,9 +254,10 @@ private Q_SLOTS:
         c.name = u"gh"_s;
         c.program = u"/usr/bin/github-mcp-server"_s;
         c.arguments = {u"stdio"_s};
-        c.environment = {{u"GITHUB_PERSONAL_ACCESS_TOKEN"_s, u"ghp_0123456789abcdefghijklmnopqrstuvwxyz"_s},
-                         {u"DB_URL"_s, u"postgres://u:p@ss w0rd@db/app"_s},
-                         {u"PASSPHRASE_FILE"_s, u"/run/secrets/it's-here"_s}};
+        c.environment = {
+            {u"GITHUB_PERSONAL_ACCESS_TOKEN"_s, u"ghp_0123456789abcdefghijklmnopqrstuvwxyz"_s},
+            {u"DB_URL"_s, u"postgres://u:p@ss w0rd@db/app"_s},
+            {u"PASSPHRASE_FILE"_s, u"/run/secrets/it's-here"_s}};
         TranscriptEvent e;
         e.server = c.name;
         e.event = u"starting"_s;
@@ -242,7 +281,8 @@ private Q_SLOTS:
         QVERIFY2(!line.contains("here"), line.constData());
         const QJsonObject back = QJsonDocument::fromJson(line).object();
         const QString command = back.value("details"_L1).toObject().value("command"_L1).toString();
-        QVERIFY2(command.contains(u"GITHUB_PERSONAL_ACCESS_TOKEN=[REDACTED]"_s), qPrintable(command));
+        QVERIFY2(command.contains(u"GITHUB_PERSONAL_ACCESS_TOKEN=[REDACTED]"_s),
+                 qPrintable(command));
         QVERIFY2(command.endsWith(u"/usr/bin/github-mcp-server stdio"_s), qPrintable(command));
     }
 };

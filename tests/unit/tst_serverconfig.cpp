@@ -18,8 +18,8 @@ using namespace Qt::StringLiterals;
 static PlaceholderResolver::Environment fakeEnvironment()
 {
     return [](const QString &name) -> std::optional<QString> {
-        static const QMap<QString, QString> env{{u"TOKEN"_s, u"t0k"_s}, {u"EMPTY"_s, QString()},
-                                                {u"NESTED"_s, u"${env:TOKEN}"_s}};
+        static const QMap<QString, QString> env{
+            {u"TOKEN"_s, u"t0k"_s}, {u"EMPTY"_s, QString()}, {u"NESTED"_s, u"${env:TOKEN}"_s}};
         if (!env.contains(name))
             return std::nullopt;
         return env.value(name);
@@ -35,29 +35,51 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("expected");
         QTest::newRow("a syntax error names line and column")
-            << QByteArray("{\n  \"mcpServers\": {\n    \"a\": {\"command\" \"x\"}\n  }\n}") << u"cfg.json:3:"_s;
-        QTest::newRow("a syntax error after comments keeps the line and column of the file as written")
-            << QByteArray("// top\n/* a\n   b */ {\"mcpServers\": {\"a\": {\"command\" \"x\"}}}") << u"cfg.json:3:42:"_s;
+            << QByteArray("{\n  \"mcpServers\": {\n    \"a\": {\"command\" \"x\"}\n  }\n}")
+            << u"cfg.json:3:"_s;
+        QTest::newRow(
+            "a syntax error after comments keeps the line and column of the file as written")
+            << QByteArray("// top\n/* a\n   b */ {\"mcpServers\": {\"a\": {\"command\" \"x\"}}}")
+            << u"cfg.json:3:42:"_s;
         QTest::newRow("an unclosed block comment names where it starts")
-            << QByteArray("{\"mcpServers\": {}\n  /* never closed\n}") << u"cfg.json:2:3: a /* comment is not closed"_s;
-        QTest::newRow("a comma with no value before it is still an error")
-            << QByteArray(JSON_TEXT({"mcpServers":{"a":{"command":"x","args":[,]}}})) << u"cfg.json:1:"_s;
+            << QByteArray("{\"mcpServers\": {}\n  /* never closed\n}")
+            << u"cfg.json:2:3: a /* comment is not closed"_s;
+        QTest::newRow("a comma with no value before it is still an error") << QByteArray(JSON_TEXT({
+            "mcpServers" : {
+                "a" : {
+                    "command" : "x",
+                    "args" : [
+                        ,
+                    ]
+                }
+            }
+        })) << u"cfg.json:1:"_s;
         QTest::newRow("a file over the size bound is refused")
-            << (QByteArray(JSON_TEXT({"mcpServers":{}})) + QByteArray(8 * 1024 * 1024, ' ')) << u"more than a configuration file may hold"_s;
+            << (QByteArray(JSON_TEXT({"mcpServers" : {}})) + QByteArray(8 * 1024 * 1024, ' '))
+            << u"more than a configuration file may hold"_s;
         QTest::newRow("a misspelt key suggests the right one")
-            << QByteArray(JSON_TEXT({"mcpServers":{"a":{"comand":"x"}}})) << u"unknown key \"comand\" (did you mean \"command\"?)"_s;
+            << QByteArray(JSON_TEXT({"mcpServers" : {"a" : {"comand" : "x"}}}))
+            << u"unknown key \"comand\" (did you mean \"command\"?)"_s;
         QTest::newRow("args that are not strings are refused")
-            << QByteArray(JSON_TEXT({"mcpServers":{"a":{"command":"x","args":["ok",3]}}})) << u"\"args\" must be an array of strings"_s;
+            << QByteArray(
+                   JSON_TEXT({"mcpServers" : {"a" : {"command" : "x", "args" : [ "ok", 3 ]}}}))
+            << u"\"args\" must be an array of strings"_s;
         QTest::newRow("an entry without command or url is refused")
-            << QByteArray(JSON_TEXT({"mcpServers":{"a":{"args":[]}}})) << u"needs \"command\" (stdio) or \"url\" (HTTP)"_s;
+            << QByteArray(JSON_TEXT({"mcpServers" : {"a" : {"args" : []}}}))
+            << u"needs \"command\" (stdio) or \"url\" (HTTP)"_s;
         QTest::newRow("a url that is not http is refused")
-            << QByteArray(JSON_TEXT({"servers":{"a":{"url":"ftp://x"}}})) << u"must be an http or https URL"_s;
+            << QByteArray(JSON_TEXT({"servers" : {"a" : {"url" : "ftp://x"}}}))
+            << u"must be an http or https URL"_s;
         QTest::newRow("a file without a server map says which keys it wanted")
-            << QByteArray(JSON_TEXT({"mcpServer":{}})) << u"no \"mcpServers\" or \"servers\" object (did you mean \"mcpServers\"?)"_s;
+            << QByteArray(JSON_TEXT({"mcpServer" : {}}))
+            << u"no \"mcpServers\" or \"servers\" object (did you mean \"mcpServers\"?)"_s;
         QTest::newRow("an unknown type is refused")
-            << QByteArray(JSON_TEXT({"servers":{"a":{"type":"websocket","url":"http://x"}}})) << u"unknown type \"websocket\""_s;
+            << QByteArray(
+                   JSON_TEXT({"servers" : {"a" : {"type" : "websocket", "url" : "http://x"}}}))
+            << u"unknown type \"websocket\""_s;
         QTest::newRow("env values must be strings")
-            << QByteArray(JSON_TEXT({"mcpServers":{"a":{"command":"x","env":{"N":1}}}})) << u"env \"N\" must be a string"_s;
+            << QByteArray(JSON_TEXT({"mcpServers" : {"a" : {"command" : "x", "env" : {"N" : 1}}}}))
+            << u"env \"N\" must be a string"_s;
     }
     void rejectsBadFilesWithAClearMessage()
     {
@@ -71,7 +93,18 @@ private Q_SLOTS:
 
     void readsClaudeDesktopStdioEntries()
     {
-        const auto r = ServerConfigFile::parse(JSON_TEXT({"mcpServers":{"everything":{"command":"npx","args":["-y","@modelcontextprotocol/server-everything"],"env":{"TOKEN":"abc"},"cwd":"/tmp"}}}), u"c"_s);
+        const auto r = ServerConfigFile::parse(
+            JSON_TEXT({
+                "mcpServers" : {
+                    "everything" : {
+                        "command" : "npx",
+                        "args" : [ "-y", "@modelcontextprotocol/server-everything" ],
+                        "env" : {"TOKEN" : "abc"},
+                        "cwd" : "/tmp"
+                    }
+                }
+            }),
+            u"c"_s);
         QVERIFY(!r.error.isError());
         const ServerConfig c = r.servers.value(u"everything"_s);
         QCOMPARE(c.route, ServerConfig::Route::Stdio);
@@ -84,7 +117,18 @@ private Q_SLOTS:
 
     void readsVsCodeHttpAndSseEntries()
     {
-        const auto r = ServerConfigFile::parse(JSON_TEXT({"servers":{"h":{"type":"http","url":"http://127.0.0.1:3001/mcp","headers":{"Authorization":"Bearer x"}},"s":{"type":"sse","url":"http://127.0.0.1:3001/sse"}}}), u"c"_s);
+        const auto r = ServerConfigFile::parse(
+            JSON_TEXT({
+                "servers" : {
+                    "h" : {
+                        "type" : "http",
+                        "url" : "http://127.0.0.1:3001/mcp",
+                        "headers" : {"Authorization" : "Bearer x"}
+                    },
+                    "s" : {"type" : "sse", "url" : "http://127.0.0.1:3001/sse"}
+                }
+            }),
+            u"c"_s);
         QVERIFY2(!r.error.isError(), qPrintable(r.error.message()));
         QCOMPARE(r.servers.value(u"h"_s).route, ServerConfig::Route::StreamableHttp);
         QCOMPARE(r.servers.value(u"h"_s).headers.value(0).first, QByteArray("Authorization"));
@@ -96,25 +140,44 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QStringList>("arguments");
         QTest::newRow("a line comment before a key is ignored")
-            << QByteArray("{\"servers\": {\n  // the demo\n  \"a\": {\"command\": \"x\", \"args\": [\"1\"]}}}") << QStringList{u"1"_s};
+            << QByteArray("{\"servers\": {\n  // the demo\n  \"a\": {\"command\": \"x\", \"args\": "
+                          "[\"1\"]}}}")
+            << QStringList{u"1"_s};
         QTest::newRow("a block comment across lines is ignored")
-            << QByteArray("{\"servers\": {/* one\n two */ \"a\": {\"command\": \"x\", \"args\": [\"1\"]}}}") << QStringList{u"1"_s};
+            << QByteArray("{\"servers\": {/* one\n two */ \"a\": {\"command\": \"x\", \"args\": "
+                          "[\"1\"]}}}")
+            << QStringList{u"1"_s};
         QTest::newRow("a comment at the end of the file is ignored")
-            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"1\"]}}} // end") << QStringList{u"1"_s};
+            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"1\"]}}} // end")
+            << QStringList{u"1"_s};
         QTest::newRow("trailing commas in arrays and objects are accepted")
-            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"1\", \"2\",],},},}") << QStringList{u"1"_s, u"2"_s};
+            << QByteArray(
+                   "{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"1\", \"2\",],},},}")
+            << QStringList{u"1"_s, u"2"_s};
         QTest::newRow("a trailing comma followed by a comment is accepted")
-            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"1\", // last\n ]}}}") << QStringList{u"1"_s};
+            << QByteArray(
+                   "{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"1\", // last\n ]}}}")
+            << QStringList{u"1"_s};
         QTest::newRow("a string holding // survives")
-            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"http://h//p\"]}}}") << QStringList{u"http://h//p"_s};
+            << QByteArray(
+                   "{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"http://h//p\"]}}}")
+            << QStringList{u"http://h//p"_s};
         QTest::newRow("a string holding /* */ survives")
-            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"/* not a comment */\"]}}}") << QStringList{u"/* not a comment */"_s};
+            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"/* not a "
+                          "comment */\"]}}}")
+            << QStringList{u"/* not a comment */"_s};
         QTest::newRow("a string holding ,] and ,} survives")
-            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"a,]\", \"b,}\"]}}}") << QStringList{u"a,]"_s, u"b,}"_s};
+            << QByteArray(
+                   "{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"a,]\", \"b,}\"]}}}")
+            << QStringList{u"a,]"_s, u"b,}"_s};
         QTest::newRow("an escaped quote does not end a string")
-            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"q\\\" // still text\"]}}}") << QStringList{u"q\" // still text"_s};
+            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"q\\\" // still "
+                          "text\"]}}}")
+            << QStringList{u"q\" // still text"_s};
         QTest::newRow("a string ending in a backslash ends there")
-            << QByteArray("{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"c:\\\\\", \"//x\"]}}}") << QStringList{u"c:\\"_s, u"//x"_s};
+            << QByteArray(
+                   "{\"servers\": {\"a\": {\"command\": \"x\", \"args\": [\"c:\\\\\", \"//x\"]}}}")
+            << QStringList{u"c:\\"_s, u"//x"_s};
     }
     void readsJsoncAsVsCodeWritesIt()
     {
@@ -129,20 +192,29 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("${env:VAR} is the environment variable (VS Code)") << u"${env:TOKEN}"_s << u"t0k"_s;
-        QTest::newRow("${VAR} is the environment variable (Claude Code)") << u"${TOKEN}"_s << u"t0k"_s;
+        QTest::newRow("${env:VAR} is the environment variable (VS Code)")
+            << u"${env:TOKEN}"_s << u"t0k"_s;
+        QTest::newRow("${VAR} is the environment variable (Claude Code)")
+            << u"${TOKEN}"_s << u"t0k"_s;
         QTest::newRow("${VAR:-default} is VAR when it is set") << u"${TOKEN:-none}"_s << u"t0k"_s;
-        QTest::newRow("${VAR:-default} is the default when VAR is unset") << u"${MISSING:-none}"_s << u"none"_s;
-        QTest::newRow("${VAR:-default} is the default when VAR is empty, as in sh") << u"${EMPTY:-none}"_s << u"none"_s;
+        QTest::newRow("${VAR:-default} is the default when VAR is unset")
+            << u"${MISSING:-none}"_s << u"none"_s;
+        QTest::newRow("${VAR:-default} is the default when VAR is empty, as in sh")
+            << u"${EMPTY:-none}"_s << u"none"_s;
         QTest::newRow("an empty default is allowed") << u"a${MISSING:-}b"_s << u"ab"_s;
-        QTest::newRow("a default may hold a placeholder") << u"${MISSING:-${env:TOKEN}}"_s << u"t0k"_s;
+        QTest::newRow("a default may hold a placeholder")
+            << u"${MISSING:-${env:TOKEN}}"_s << u"t0k"_s;
         QTest::newRow("${env:VAR} set but empty is empty") << u"[${env:EMPTY}]"_s << u"[]"_s;
-        QTest::newRow("${workspaceFolder} is the workspace folder") << u"${workspaceFolder}/data"_s << u"/home/u/proj/data"_s;
-        QTest::newRow("${workspaceFolderBasename} is its last part") << u"${workspaceFolderBasename}"_s << u"proj"_s;
-        QTest::newRow("${pathSeparator} and ${/} are the separator") << u"a${pathSeparator}b${/}c"_s << u"a/b/c"_s;
+        QTest::newRow("${workspaceFolder} is the workspace folder")
+            << u"${workspaceFolder}/data"_s << u"/home/u/proj/data"_s;
+        QTest::newRow("${workspaceFolderBasename} is its last part")
+            << u"${workspaceFolderBasename}"_s << u"proj"_s;
+        QTest::newRow("${pathSeparator} and ${/} are the separator")
+            << u"a${pathSeparator}b${/}c"_s << u"a/b/c"_s;
         QTest::newRow("several placeholders in one value, text kept around them")
             << u"--db=${workspaceFolder}/${env:TOKEN}.db"_s << u"--db=/home/u/proj/t0k.db"_s;
-        QTest::newRow("a substituted value is not scanned again") << u"${env:NESTED}"_s << u"${env:TOKEN}"_s;
+        QTest::newRow("a substituted value is not scanned again")
+            << u"${env:NESTED}"_s << u"${env:TOKEN}"_s;
         QTest::newRow("a lone $ or { is plain text") << u"$HOME {x} $"_s << u"$HOME {x} $"_s;
     }
     void resolvesPlaceholders()
@@ -152,8 +224,12 @@ private Q_SLOTS:
         ServerConfigFile::Options o;
         o.environment = fakeEnvironment();
         o.workspaceFolder = u"/home/u/proj"_s;
-        const QByteArray json = QJsonDocument(QJsonObject{{"servers"_L1, QJsonObject{{"a"_L1, QJsonObject{
-            {"command"_L1, "x"_L1}, {"args"_L1, QJsonArray{value}}}}}}}).toJson();
+        const QByteArray json =
+            QJsonDocument(
+                QJsonObject{{"servers"_L1,
+                             QJsonObject{{"a"_L1, QJsonObject{{"command"_L1, "x"_L1},
+                                                              {"args"_L1, QJsonArray{value}}}}}}})
+                .toJson();
         const auto r = ServerConfigFile::parse(json, u"mcp.json"_s, o);
         QVERIFY2(!r.error.isError(), qPrintable(r.error.message()));
         QVERIFY2(r.unresolved.isEmpty(), qPrintable(r.unresolved.value(u"a"_s).message()));
@@ -165,14 +241,27 @@ private Q_SLOTS:
         ServerConfigFile::Options o;
         o.environment = fakeEnvironment();
         o.workspaceFolder = u"/w"_s;
-        o.inputProvider = [](const ConfigInput &input) -> std::optional<QString> { return u"typed-"_s + input.id; };
-        const auto r = ServerConfigFile::parse(JSON_TEXT({
-            "inputs": [{"type": "promptString", "id": "key", "password": true}],
-            "servers": {
-                "s": {"command": "${workspaceFolder}/bin/${env:TOKEN}", "args": ["${TOKEN}"], "cwd": "${workspaceFolder}",
-                      "env": {"MEMFILE": "${env:TOKEN}.json", "API_KEY": "${input:key}"}},
-                "h": {"type": "http", "url": "http://127.0.0.1:${PORT:-3001}/${env:TOKEN}", "headers": {"Authorization": "Bearer ${input:key}"}}
-            }}), u"mcp.json"_s, o);
+        o.inputProvider = [](const ConfigInput &input) -> std::optional<QString> {
+            return u"typed-"_s + input.id;
+        };
+        const auto r = ServerConfigFile::parse(
+            JSON_TEXT({
+                "inputs" : [ {"type" : "promptString", "id" : "key", "password" : true} ],
+                "servers" : {
+                    "s" : {
+                        "command" : "${workspaceFolder}/bin/${env:TOKEN}",
+                        "args" : ["${TOKEN}"],
+                        "cwd" : "${workspaceFolder}",
+                        "env" : {"MEMFILE" : "${env:TOKEN}.json", "API_KEY" : "${input:key}"}
+                    },
+                    "h" : {
+                        "type" : "http",
+                        "url" : "http://127.0.0.1:${PORT:-3001}/${env:TOKEN}",
+                        "headers" : {"Authorization" : "Bearer ${input:key}"}
+                    }
+                }
+            }),
+            u"mcp.json"_s, o);
         QVERIFY2(!r.error.isError(), qPrintable(r.error.message()));
         QVERIFY(r.unresolved.isEmpty());
         const ServerConfig s = r.servers.value(u"s"_s);
@@ -190,17 +279,22 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("an unset ${env:VAR} is named") << u"${env:MEMFILE}"_s << u"args\"[0]: ${env:MEMFILE} is not set"_s;
-        QTest::newRow("an unset ${VAR} without a default is named") << u"x${MEMFILE}"_s << u"${MEMFILE} is not set"_s;
-        QTest::newRow("an unset variable inside a default is named") << u"${A:-${MEMFILE}}"_s << u"${MEMFILE} is not set"_s;
-        QTest::newRow("${input:ID} without anyone to ask is named") << u"Bearer ${input:api-key}"_s
+        QTest::newRow("an unset ${env:VAR} is named")
+            << u"${env:MEMFILE}"_s << u"args\"[0]: ${env:MEMFILE} is not set"_s;
+        QTest::newRow("an unset ${VAR} without a default is named")
+            << u"x${MEMFILE}"_s << u"${MEMFILE} is not set"_s;
+        QTest::newRow("an unset variable inside a default is named")
+            << u"${A:-${MEMFILE}}"_s << u"${MEMFILE} is not set"_s;
+        QTest::newRow("${input:ID} without anyone to ask is named")
+            << u"Bearer ${input:api-key}"_s
             << u"${input:api-key} needs a value typed in by the user"_s;
         QTest::newRow("an unclosed ${ is refused") << u"${env:TOKEN"_s << u"is not closed"_s;
-        QTest::newRow("a VS Code form Sonde cannot resolve is refused") << u"${command:pick}"_s
-            << u"${command:pick} is not a placeholder Sonde knows"_s;
-        QTest::newRow("${env:} names no variable") << u"${env:}"_s << u"${env:} names no variable"_s;
-        QTest::newRow("${workspaceFolder} of a config not read from a file is refused") << u"${workspaceFolder}"_s
-            << u"${workspaceFolder} is unknown"_s;
+        QTest::newRow("a VS Code form Sonde cannot resolve is refused")
+            << u"${command:pick}"_s << u"${command:pick} is not a placeholder Sonde knows"_s;
+        QTest::newRow("${env:} names no variable")
+            << u"${env:}"_s << u"${env:} names no variable"_s;
+        QTest::newRow("${workspaceFolder} of a config not read from a file is refused")
+            << u"${workspaceFolder}"_s << u"${workspaceFolder} is unknown"_s;
     }
     void anUnresolvedPlaceholderIsAnErrorNamingIt()
     {
@@ -208,9 +302,13 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         ServerConfigFile::Options o;
         o.environment = fakeEnvironment();
-        const QByteArray json = QJsonDocument(QJsonObject{{"mcpServers"_L1, QJsonObject{
-            {"a"_L1, QJsonObject{{"command"_L1, "x"_L1}, {"args"_L1, QJsonArray{value}}}},
-            {"ok"_L1, QJsonObject{{"command"_L1, "y"_L1}}}}}}).toJson();
+        const QByteArray json =
+            QJsonDocument(
+                QJsonObject{{"mcpServers"_L1,
+                             QJsonObject{{"a"_L1, QJsonObject{{"command"_L1, "x"_L1},
+                                                              {"args"_L1, QJsonArray{value}}}},
+                                         {"ok"_L1, QJsonObject{{"command"_L1, "y"_L1}}}}}})
+                .toJson();
         const auto r = ServerConfigFile::parse(json, u"cfg.json"_s, o);
         // Only the entry that cannot be resolved is left out; the file stays usable.
         QVERIFY2(!r.error.isError(), qPrintable(r.error.message()));
@@ -229,11 +327,23 @@ private Q_SLOTS:
             asked.append(input);
             return u"secret"_s;
         };
-        const auto r = ServerConfigFile::parse(JSON_TEXT({
-            "inputs": [{"type": "promptString", "id": "api-key", "description": "GitHub token", "password": true},
-                       {"type": "promptString", "id": "name"}],
-            "servers": {"a": {"command": "x", "env": {"K": "${input:api-key}"}},
-                        "b": {"command": "y", "args": ["${input:api-key}", "${input:name}"]}}}), u"mcp.json"_s, o);
+        const auto r = ServerConfigFile::parse(
+            JSON_TEXT({
+                "inputs" : [
+                    {
+                        "type" : "promptString",
+                        "id" : "api-key",
+                        "description" : "GitHub token",
+                        "password" : true
+                    },
+                    {"type" : "promptString", "id" : "name"}
+                ],
+                "servers" : {
+                    "a" : {"command" : "x", "env" : {"K" : "${input:api-key}"}},
+                    "b" : {"command" : "y", "args" : [ "${input:api-key}", "${input:name}" ]}
+                }
+            }),
+            u"mcp.json"_s, o);
         QVERIFY(r.unresolved.isEmpty());
         QCOMPARE(asked.size(), 2);
         QCOMPARE(asked[0].id, u"api-key"_s);
@@ -253,17 +363,32 @@ private Q_SLOTS:
             ++asked;
             return std::nullopt;
         };
-        const auto r = ServerConfigFile::parse(JSON_TEXT({"servers": {"a": {"type": "http", "url": "http://h/mcp",
-            "headers": {"Authorization": "Bearer ${input:key}", "X-Other": "${input:other}"}}}}), u"mcp.json"_s, o);
+        const auto r = ServerConfigFile::parse(
+            JSON_TEXT({
+                "servers" : {
+                    "a" : {
+                        "type" : "http",
+                        "url" : "http://h/mcp",
+                        "headers" :
+                            {"Authorization" : "Bearer ${input:key}", "X-Other" : "${input:other}"}
+                    }
+                }
+            }),
+            u"mcp.json"_s, o);
         QVERIFY(r.servers.isEmpty());
-        QVERIFY(r.unresolved.value(u"a"_s).message().contains(u"header \"Authorization\": ${input:key} was not given"_s));
+        QVERIFY(r.unresolved.value(u"a"_s).message().contains(
+            u"header \"Authorization\": ${input:key} was not given"_s));
         QCOMPARE(asked, 1); // the server cannot start: nothing more is asked for it
     }
 
     void theProcessEnvironmentIsTheDefault()
     {
         qputenv("SONDE_TST_SERVERCONFIG", "from-env");
-        const auto r = ServerConfigFile::parse(JSON_TEXT({"servers": {"a": {"command": "x", "args": ["${env:SONDE_TST_SERVERCONFIG}"]}}}), u"c"_s);
+        const auto r = ServerConfigFile::parse(
+            JSON_TEXT({
+                "servers" : {"a" : {"command" : "x", "args" : ["${env:SONDE_TST_SERVERCONFIG}"]}}
+            }),
+            u"c"_s);
         qunsetenv("SONDE_TST_SERVERCONFIG");
         QCOMPARE(r.servers.value(u"a"_s).arguments, QStringList{u"from-env"_s});
     }
@@ -272,7 +397,9 @@ private Q_SLOTS:
     {
         ServerConfigFile::Options o;
         o.resolvePlaceholders = false;
-        const auto r = ServerConfigFile::parse(JSON_TEXT({"mcpServers": {"a": {"command": "x", "args": ["${input:k}"]}}}), u"c"_s, o);
+        const auto r = ServerConfigFile::parse(
+            JSON_TEXT({"mcpServers" : {"a" : {"command" : "x", "args" : ["${input:k}"]}}}), u"c"_s,
+            o);
         QCOMPARE(r.servers.value(u"a"_s).arguments, QStringList{u"${input:k}"_s});
     }
 
@@ -280,8 +407,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("folder");
-        QTest::newRow("a VS Code workspace's .vscode/mcp.json") << u"/home/u/proj/.vscode/mcp.json"_s << u"/home/u/proj"_s;
-        QTest::newRow("a Claude Code .mcp.json at the project's root") << u"/home/u/proj/.mcp.json"_s << u"/home/u/proj"_s;
+        QTest::newRow("a VS Code workspace's .vscode/mcp.json")
+            << u"/home/u/proj/.vscode/mcp.json"_s << u"/home/u/proj"_s;
+        QTest::newRow("a Claude Code .mcp.json at the project's root")
+            << u"/home/u/proj/.mcp.json"_s << u"/home/u/proj"_s;
         QTest::newRow("any other file") << u"/etc/sonde/servers.json"_s << u"/etc/sonde"_s;
     }
     void workspaceFolderIsTheParentOfDotVscodeElseTheFilesFolder()

@@ -30,25 +30,29 @@ struct Fixture
         c.name = u"fake"_s;
         c.requestTimeoutMs = 1000;
         c.maxRequestTotalMs = 5000;
-        session = std::make_unique<ServerSession>(c, clock, QJsonObject{{"roots"_L1, QJsonObject{}}},
-                                                  [this](const ServerConfig &, const Clock &) {
-                                                      auto t = std::make_unique<FakeTransport>();
-                                                      transport = t.get();
-                                                      return t;
-                                                  });
+        session =
+            std::make_unique<ServerSession>(c, clock, QJsonObject{{"roots"_L1, QJsonObject{}}},
+                                            [this](const ServerConfig &, const Clock &) {
+                                                auto t = std::make_unique<FakeTransport>();
+                                                transport = t.get();
+                                                return t;
+                                            });
     }
 
     void answer(const QJsonObject &request, const QJsonObject &result)
     {
-        transport->deliver(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, request.value("id"_L1)}, {"result"_L1, result}});
+        transport->deliver(QJsonObject{
+            {"jsonrpc"_L1, "2.0"_L1}, {"id"_L1, request.value("id"_L1)}, {"result"_L1, result}});
     }
 
     void startReady(const QString &version = u"2025-11-25"_s)
     {
         session->start();
-        answer(transport->sent.at(0), {{"protocolVersion"_L1, version},
-                                       {"capabilities"_L1, QJsonObject{{"tools"_L1, QJsonObject{{"listChanged"_L1, true}}}}},
-                                       {"serverInfo"_L1, QJsonObject{{"name"_L1, "fake"_L1}, {"version"_L1, "1"_L1}}}});
+        answer(
+            transport->sent.at(0),
+            {{"protocolVersion"_L1, version},
+             {"capabilities"_L1, QJsonObject{{"tools"_L1, QJsonObject{{"listChanged"_L1, true}}}}},
+             {"serverInfo"_L1, QJsonObject{{"name"_L1, "fake"_L1}, {"version"_L1, "1"_L1}}}});
     }
 
     quint64 call(const QString &method, const QJsonObject &params = {}, quint64 ticket = 1)
@@ -90,15 +94,23 @@ private Q_SLOTS:
         const SessionSnapshot s = f.session->snapshot();
         if (ready) {
             QCOMPARE(init.value("method"_L1).toString(), u"initialize"_s);
-            QCOMPARE(init.value("params"_L1).toObject().value("protocolVersion"_L1).toString(), u"2025-11-25"_s);
-            QVERIFY(init.value("params"_L1).toObject().value("capabilities"_L1).toObject().contains("roots"_L1));
+            QCOMPARE(init.value("params"_L1).toObject().value("protocolVersion"_L1).toString(),
+                     u"2025-11-25"_s);
+            QVERIFY(init.value("params"_L1)
+                        .toObject()
+                        .value("capabilities"_L1)
+                        .toObject()
+                        .contains("roots"_L1));
             QCOMPARE(s.state, SessionSnapshot::State::Ready);
             QCOMPARE(s.generation, 1);
             QCOMPARE(s.protocolVersion, answered);
-            QCOMPARE(f.transport->last().value("method"_L1).toString(), u"notifications/initialized"_s);
+            QCOMPARE(f.transport->last().value("method"_L1).toString(),
+                     u"notifications/initialized"_s);
         } else {
-            QVERIFY(s.state == SessionSnapshot::State::Failed || s.state == SessionSnapshot::State::Closed);
-            QVERIFY2(s.lastError.message().contains(u"does not support"_s), qPrintable(s.lastError.message()));
+            QVERIFY(s.state == SessionSnapshot::State::Failed ||
+                    s.state == SessionSnapshot::State::Closed);
+            QVERIFY2(s.lastError.message().contains(u"does not support"_s),
+                     qPrintable(s.lastError.message()));
             QCOMPARE(s.generation, 0);
         }
     }
@@ -108,11 +120,13 @@ private Q_SLOTS:
         Fixture f;
         QSignalSpy notes(f.session.get(), &ServerSession::notificationReceived);
         f.session->start();
-        f.transport->deliver(JSON_TEXT({"method":"notifications/tools/list_changed","jsonrpc":"2.0"}));
+        f.transport->deliver(
+            JSON_TEXT({"method" : "notifications/tools/list_changed", "jsonrpc" : "2.0"}));
         f.answer(f.transport->sent.at(0), {{"protocolVersion"_L1, "2025-11-25"_L1}});
         QCOMPARE(f.session->snapshot().state, SessionSnapshot::State::Ready);
         QCOMPARE(notes.size(), 1);
-        QCOMPARE(notes[0][0].value<ServerNotification>().method, u"notifications/tools/list_changed"_s);
+        QCOMPARE(notes[0][0].value<ServerNotification>().method,
+                 u"notifications/tools/list_changed"_s);
     }
 
     void callsMadeBeforeReadyWaitForTheHandshake()
@@ -137,8 +151,10 @@ private Q_SLOTS:
             if (page == 0)
                 QVERIFY(!req.value("params"_L1).toObject().contains("cursor"_L1));
             else
-                QCOMPARE(req.value("params"_L1).toObject().value("cursor"_L1).toString(), u"c%1"_s.arg(page));
-            QJsonObject result{{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, u"t%1"_s.arg(page)}}}}};
+                QCOMPARE(req.value("params"_L1).toObject().value("cursor"_L1).toString(),
+                         u"c%1"_s.arg(page));
+            QJsonObject result{
+                {"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, u"t%1"_s.arg(page)}}}}};
             if (page < 2)
                 result.insert("nextCursor"_L1, u"c%1"_s.arg(page + 1));
             f.answer(req, result);
@@ -160,7 +176,8 @@ private Q_SLOTS:
         QSignalSpy done(f.session.get(), &ServerSession::callFinished);
         f.call(u"resources/list"_s);
         for (int i = 0; i < 3 && done.isEmpty(); ++i)
-            f.answer(f.transport->last(), {{"resources"_L1, QJsonArray{}}, {"nextCursor"_L1, "same"_L1}});
+            f.answer(f.transport->last(),
+                     {{"resources"_L1, QJsonArray{}}, {"nextCursor"_L1, "same"_L1}});
         QCOMPARE(done.size(), 1);
         const CallOutcome o = done[0][0].value<CallOutcome>();
         QCOMPARE(o.error.kind(), Error::Kind::Protocol);
@@ -173,13 +190,15 @@ private Q_SLOTS:
         f.startReady();
         f.call(u"tools/list"_s);
         f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}});
-        f.transport->deliver(JSON_TEXT({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}));
+        f.transport->deliver(
+            JSON_TEXT({"jsonrpc" : "2.0", "method" : "notifications/tools/list_changed"}));
         const qsizetype before = f.transport->sentWithMethod(u"tools/list"_s).size();
         for (int i = 0; i < 5; ++i) {
             const QJsonObject last = f.transport->last();
             if (last.value("method"_L1).toString() != "tools/list"_L1)
                 break;
-            f.answer(last, {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}, {"nextCursor"_L1, "same"_L1}});
+            f.answer(last, {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}},
+                            {"nextCursor"_L1, "same"_L1}});
         }
         // The first page, then the repeated cursor once: no third request.
         QCOMPARE(f.transport->sentWithMethod(u"tools/list"_s).size() - before, 1);
@@ -195,7 +214,8 @@ private Q_SLOTS:
         f.transport->deliver(QByteArray("Server listening... (a log line on stdout)"));
         bool violation = false;
         for (const auto &args : events)
-            violation |= args[0].value<TranscriptEvent>().direction == TranscriptEvent::Direction::Violation;
+            violation |=
+                args[0].value<TranscriptEvent>().direction == TranscriptEvent::Direction::Violation;
         QVERIFY(violation);
         f.call(u"ping"_s);
         f.answer(f.transport->last(), {});
@@ -209,7 +229,7 @@ private Q_SLOTS:
         Fixture f;
         f.startReady();
         QSignalSpy requests(f.session.get(), &ServerSession::serverRequestReceived);
-        f.transport->deliver(JSON_TEXT({"jsonrpc":"2.0","id":"p1","method":"ping"}));
+        f.transport->deliver(JSON_TEXT({"jsonrpc" : "2.0", "id" : "p1", "method" : "ping"}));
         QCOMPARE(f.transport->last().value("id"_L1).toString(), u"p1"_s);
         QVERIFY(f.transport->last().contains("result"_L1));
         QCOMPARE(requests.size(), 0);
@@ -220,7 +240,7 @@ private Q_SLOTS:
         Fixture f;
         f.startReady();
         QSignalSpy requests(f.session.get(), &ServerSession::serverRequestReceived);
-        f.transport->deliver(JSON_TEXT({"jsonrpc":"2.0","id":0,"method":"roots/list"}));
+        f.transport->deliver(JSON_TEXT({"jsonrpc" : "2.0", "id" : 0, "method" : "roots/list"}));
         QCOMPARE(requests.size(), 1);
         const ServerRequest r = requests[0][0].value<ServerRequest>();
         QCOMPARE(r.method, u"roots/list"_s);
@@ -266,7 +286,8 @@ private Q_SLOTS:
             return t;
         });
         session.start();
-        transport->answer(transport->sent.at(0), {{"protocolVersion"_L1, "2025-11-25"_L1}, {"capabilities"_L1, QJsonObject{}}});
+        transport->answer(transport->sent.at(0), {{"protocolVersion"_L1, "2025-11-25"_L1},
+                                                  {"capabilities"_L1, QJsonObject{}}});
         QSignalSpy done(&session, &ServerSession::callFinished);
         CallRequest r;
         r.ticket = 1;
@@ -290,17 +311,25 @@ private Q_SLOTS:
         QSignalSpy events(f.session.get(), &ServerSession::transcriptEvent);
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
         const QByteArray id = QByteArray::number(f.transport->last().value("id"_L1).toInteger());
-        f.transport->deliver(QByteArray("{\"jsonrpc\":\"2.0\",\"id\":") + id
-                             + QByteArray(",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"a\xff\xc3\"}]}}"));
+        f.transport->deliver(
+            QByteArray("{\"jsonrpc\":\"2.0\",\"id\":") + id +
+            QByteArray(",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"a\xff\xc3\"}]}}"));
         QCOMPARE(done.size(), 1);
         const CallOutcome o = done[0][0].value<CallOutcome>();
         QVERIFY(o.ok());
-        QCOMPARE(o.result.toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1).toString(),
+        QCOMPARE(o.result.toObject()
+                     .value("content"_L1)
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value("text"_L1)
+                     .toString(),
                  u"a\uFFFD\uFFFD"_s);
         bool flagged = false;
         for (const auto &args : events) {
             const TranscriptEvent e = args[0].value<TranscriptEvent>();
-            flagged |= e.direction == TranscriptEvent::Direction::Violation && e.event.contains("invalid UTF-8"_L1);
+            flagged |= e.direction == TranscriptEvent::Direction::Violation &&
+                       e.event.contains("invalid UTF-8"_L1);
         }
         QVERIFY(flagged);
     }
@@ -312,16 +341,24 @@ private Q_SLOTS:
         QSignalSpy done(f.session.get(), &ServerSession::callFinished);
         f.call(u"tools/call"_s, {{"name"_L1, "slow"_L1}});
         const QJsonObject req = f.transport->last();
-        const QString token = req.value("params"_L1).toObject().value("_meta"_L1).toObject().value("progressToken"_L1).toString();
+        const QString token = req.value("params"_L1)
+                                  .toObject()
+                                  .value("_meta"_L1)
+                                  .toObject()
+                                  .value("progressToken"_L1)
+                                  .toString();
         QVERIFY(!token.isEmpty());
         for (int i = 0; i < 3; ++i) {
             f.clock.advance(900);
-            f.transport->deliver(QJsonObject{{"jsonrpc"_L1, "2.0"_L1}, {"method"_L1, "notifications/progress"_L1},
-                                             {"params"_L1, QJsonObject{{"progressToken"_L1, token}, {"progress"_L1, i}}}});
+            f.transport->deliver(QJsonObject{
+                {"jsonrpc"_L1, "2.0"_L1},
+                {"method"_L1, "notifications/progress"_L1},
+                {"params"_L1, QJsonObject{{"progressToken"_L1, token}, {"progress"_L1, i}}}});
             f.session->checkTimeouts();
         }
         QCOMPARE(done.size(), 0);
-        f.answer(req, {{"content"_L1, QJsonArray{QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, "done"_L1}}}}});
+        f.answer(req, {{"content"_L1,
+                        QJsonArray{QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, "done"_L1}}}}});
         QCOMPARE(done.size(), 1);
         QVERIFY(done[0][0].value<CallOutcome>().ok());
     }
@@ -346,7 +383,10 @@ private Q_SLOTS:
         f.startReady();
         QSignalSpy done(f.session.get(), &ServerSession::callFinished);
         f.call(u"tools/call"_s, {{"name"_L1, "fail"_L1}});
-        f.answer(f.transport->last(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, "nope"_L1}}}}});
+        f.answer(f.transport->last(),
+                 {{"isError"_L1, true},
+                  {"content"_L1,
+                   QJsonArray{QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, "nope"_L1}}}}});
         const CallOutcome o = done[0][0].value<CallOutcome>();
         QCOMPARE(o.error.kind(), Error::Kind::Application);
         QCOMPARE(o.error.message(), u"nope"_s);
@@ -359,9 +399,11 @@ private Q_SLOTS:
         QSignalSpy refreshed(f.session.get(), &ServerSession::listRefreshed);
         f.call(u"tools/list"_s);
         f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}});
-        f.transport->deliver(JSON_TEXT({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}));
+        f.transport->deliver(
+            JSON_TEXT({"jsonrpc" : "2.0", "method" : "notifications/tools/list_changed"}));
         QCOMPARE(f.transport->last().value("method"_L1).toString(), u"tools/list"_s);
-        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}, QJsonObject{{"name"_L1, "b"_L1}}}}});
+        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}},
+                                                               QJsonObject{{"name"_L1, "b"_L1}}}}});
         QCOMPARE(refreshed.size(), 1);
         QCOMPARE(f.session->cachedList(u"tools/list"_s).size(), 2);
     }
@@ -376,13 +418,15 @@ private Q_SLOTS:
         const qsizetype sentBefore = f.transport->sentWithMethod(u"tools/list"_s).size();
         // A burst, as server-everything sends when it registers tools after initialized.
         for (int i = 0; i < 4; ++i)
-            f.transport->deliver(JSON_TEXT({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}));
+            f.transport->deliver(
+                JSON_TEXT({"jsonrpc" : "2.0", "method" : "notifications/tools/list_changed"}));
         QCOMPARE(f.transport->sentWithMethod(u"tools/list"_s).size(), sentBefore + 1);
         // The first refresh answers with the list as it was before the later changes...
         f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}});
         // ...so one more is sent, and its answer is what the cache ends with.
         QCOMPARE(f.transport->sentWithMethod(u"tools/list"_s).size(), sentBefore + 2);
-        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}, QJsonObject{{"name"_L1, "b"_L1}}}}});
+        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}},
+                                                               QJsonObject{{"name"_L1, "b"_L1}}}}});
         QCOMPARE(f.transport->sentWithMethod(u"tools/list"_s).size(), sentBefore + 2);
         QCOMPARE(refreshed.size(), 2);
         QCOMPARE(f.session->cachedList(u"tools/list"_s).size(), 2);

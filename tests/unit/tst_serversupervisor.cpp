@@ -32,19 +32,20 @@ struct Fixture
         ServerConfig c;
         c.name = u"wpcom"_s;
         c.route = route;
-        supervisor = std::make_unique<ServerSupervisor>(c, clock, QJsonObject{}, nullptr,
-                                                        [this](const ServerConfig &, const Clock &) {
-                                                            auto t = std::make_unique<FakeTransport>();
-                                                            transports.append(t.get());
-                                                            return t;
-                                                        });
+        supervisor = std::make_unique<ServerSupervisor>(
+            c, clock, QJsonObject{}, nullptr, [this](const ServerConfig &, const Clock &) {
+                auto t = std::make_unique<FakeTransport>();
+                transports.append(t.get());
+                return t;
+            });
         done = std::make_unique<QSignalSpy>(supervisor.get(), &ServerSupervisor::callFinished);
     }
     FakeTransport *t() const { return transports.last(); }
     void initialize()
     {
         const QJsonObject init = t()->sentWithMethod(u"initialize"_s).value(0);
-        t()->answer(init, {{"protocolVersion"_L1, "2025-11-25"_L1}, {"capabilities"_L1, QJsonObject{}}});
+        t()->answer(init,
+                    {{"protocolVersion"_L1, "2025-11-25"_L1}, {"capabilities"_L1, QJsonObject{}}});
     }
     void start()
     {
@@ -67,13 +68,20 @@ struct Fixture
                 return t()->sent[i];
         return {};
     }
-    void expire() { t()->answerError(lastRequest(), -32602, u"Invalid params: Invalid or expired session"_s); }
-    CallOutcome outcome() const { return done->isEmpty() ? CallOutcome{} : done->last().at(0).value<CallOutcome>(); }
+    void expire()
+    {
+        t()->answerError(lastRequest(), -32602, u"Invalid params: Invalid or expired session"_s);
+    }
+    CallOutcome outcome() const
+    {
+        return done->isEmpty() ? CallOutcome{} : done->last().at(0).value<CallOutcome>();
+    }
 };
 
 QJsonObject tools(const QJsonObject &annotations)
 {
-    QJsonObject tool{{"name"_L1, "t"_L1}, {"inputSchema"_L1, QJsonObject{{"type"_L1, "object"_L1}}}};
+    QJsonObject tool{{"name"_L1, "t"_L1},
+                     {"inputSchema"_L1, QJsonObject{{"type"_L1, "object"_L1}}}};
     if (!annotations.isEmpty())
         tool.insert("annotations"_L1, annotations);
     return {{"tools"_L1, QJsonArray{tool}}};
@@ -117,10 +125,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("method");
         QTest::addColumn<QJsonObject>("params");
         QTest::addColumn<QJsonObject>("result");
-        QTest::newRow("resources/list") << u"resources/list"_s << QJsonObject() << QJsonObject{{"resources"_L1, QJsonArray{}}};
-        QTest::newRow("resources/read") << u"resources/read"_s << QJsonObject{{"uri"_L1, "a://b"_L1}} << QJsonObject{{"contents"_L1, QJsonArray{}}};
-        QTest::newRow("prompts/list") << u"prompts/list"_s << QJsonObject() << QJsonObject{{"prompts"_L1, QJsonArray{}}};
-        QTest::newRow("prompts/get") << u"prompts/get"_s << QJsonObject{{"name"_L1, "p"_L1}} << QJsonObject{{"messages"_L1, QJsonArray{}}};
+        QTest::newRow("resources/list")
+            << u"resources/list"_s << QJsonObject() << QJsonObject{{"resources"_L1, QJsonArray{}}};
+        QTest::newRow("resources/read")
+            << u"resources/read"_s << QJsonObject{{"uri"_L1, "a://b"_L1}}
+            << QJsonObject{{"contents"_L1, QJsonArray{}}};
+        QTest::newRow("prompts/list")
+            << u"prompts/list"_s << QJsonObject() << QJsonObject{{"prompts"_L1, QJsonArray{}}};
+        QTest::newRow("prompts/get") << u"prompts/get"_s << QJsonObject{{"name"_L1, "p"_L1}}
+                                     << QJsonObject{{"messages"_L1, QJsonArray{}}};
     }
     void theNonToolReadMethodsReconnectAndRetryOnce()
     {
@@ -155,10 +168,13 @@ private Q_SLOTS:
     {
         QTest::addColumn<QJsonObject>("annotations");
         QTest::addColumn<bool>("replayed");
-        QTest::newRow("readOnlyHint true: replayed") << QJsonObject{{"readOnlyHint"_L1, true}} << true;
-        QTest::newRow("readOnlyHint false: uncertain") << QJsonObject{{"readOnlyHint"_L1, false}} << false;
+        QTest::newRow("readOnlyHint true: replayed")
+            << QJsonObject{{"readOnlyHint"_L1, true}} << true;
+        QTest::newRow("readOnlyHint false: uncertain")
+            << QJsonObject{{"readOnlyHint"_L1, false}} << false;
         QTest::newRow("the unannotated tool fails safe") << QJsonObject() << false;
-        QTest::newRow("the string \"true\" is not true") << QJsonObject{{"readOnlyHint"_L1, "true"_L1}} << false;
+        QTest::newRow("the string \"true\" is not true")
+            << QJsonObject{{"readOnlyHint"_L1, "true"_L1}} << false;
     }
     void toolCallsAreReplayedOnlyWhenReadOnlyHintIsTrue()
     {
@@ -174,14 +190,17 @@ private Q_SLOTS:
         f.t()->answer(f.lastRequest(), tools(annotations));
         if (replayed) {
             QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/call"_s);
-            f.t()->answer(f.lastRequest(), {{"content"_L1, QJsonArray{QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, "ok"_L1}}}}});
+            f.t()->answer(f.lastRequest(),
+                          {{"content"_L1, QJsonArray{QJsonObject{{"type"_L1, "text"_L1},
+                                                                 {"text"_L1, "ok"_L1}}}}});
         }
         QCOMPARE(f.done->size(), 1);
         const CallOutcome o = f.outcome();
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), replayed ? 1 : 0);
         if (replayed) {
             QVERIFY(o.ok());
-            QCOMPARE(o.recovery.value("replay_verdict"_L1).toObject().value("source"_L1).toString(), u"server hint"_s);
+            QCOMPARE(o.recovery.value("replay_verdict"_L1).toObject().value("source"_L1).toString(),
+                     u"server hint"_s);
         } else {
             QVERIFY(o.recovery.value("outcome_uncertain"_L1).toBool());
             QCOMPARE(o.recovery.value("server"_L1).toString(), u"wpcom"_s);
@@ -230,7 +249,12 @@ private Q_SLOTS:
         QCOMPARE(f.done->size(), 1);
         QCOMPARE(f.outcome().error.kind(), Error::Kind::Cancelled);
         QCOMPARE(f.transports.size(), 1);
-        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 0);
+        QCOMPARE(f.supervisor->snapshot()
+                     .recovery.value("breaker"_L1)
+                     .toObject()
+                     .value("strikes"_L1)
+                     .toInt(),
+                 0);
     }
 
     void threeToolErrorsOpenTheBreakerAndTheFourthIsNotSent()
@@ -260,8 +284,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("method");
         QTest::addColumn<bool>("uncertain");
-        QTest::newRow("a read answers with the expiry and the budget it waited") << u"prompts/list"_s << false;
-        QTest::newRow("a write answers outcome uncertain, reconnect pending") << u"tools/call"_s << true;
+        QTest::newRow("a read answers with the expiry and the budget it waited")
+            << u"prompts/list"_s << false;
+        QTest::newRow("a write answers outcome uncertain, reconnect pending")
+            << u"tools/call"_s << true;
     }
     void theSharedRecoveryBudgetRunningOutAnswersTheWaitingCall()
     {
@@ -283,7 +309,8 @@ private Q_SLOTS:
         if (uncertain)
             QVERIFY(o.error.message().contains("is not recovered yet (reconnect pending)"_L1));
         else
-            QVERIFY2(o.error.message().contains("recovery budget of 15000 ms"_L1), qPrintable(o.error.message()));
+            QVERIFY2(o.error.message().contains("recovery budget of 15000 ms"_L1),
+                     qPrintable(o.error.message()));
         QCOMPARE(f.t()->sentWithMethod(method).size(), 0);
     }
 
@@ -298,13 +325,16 @@ private Q_SLOTS:
             QCOMPARE(f.transports.size(), 1 + attempt);
             f.t()->die(u"connect: Connection refused"_s); // this attempt fails
             const QJsonObject r = recovery();
-            QCOMPARE(r.value("reconnect"_L1).toObject().value("failed_attempts"_L1).toInt(), attempt);
+            QCOMPARE(r.value("reconnect"_L1).toObject().value("failed_attempts"_L1).toInt(),
+                     attempt);
             QCOMPARE(r.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), attempt);
-            const qint64 next = r.value("reconnect"_L1).toObject().value("next_attempt_in_ms"_L1).toInteger();
+            const qint64 next =
+                r.value("reconnect"_L1).toObject().value("next_attempt_in_ms"_L1).toInteger();
             if (attempt < 5) {
                 // 1 s doubling, +/-20 %
                 const qint64 base = qint64(1000) << (attempt - 1);
-                QVERIFY2(next >= base * 8 / 10 && next <= base * 12 / 10, qPrintable(QString::number(next)));
+                QVERIFY2(next >= base * 8 / 10 && next <= base * 12 / 10,
+                         qPrintable(QString::number(next)));
                 QVERIFY(!r.value("reconnect"_L1).toObject().value("parked"_L1).toBool());
                 f.clock.advance(next);
             } else {
@@ -335,11 +365,21 @@ private Q_SLOTS:
             f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, quint64(10 + i));
             f.t()->answer(f.lastRequest(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{}}});
         }
-        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 2);
+        QCOMPARE(f.supervisor->snapshot()
+                     .recovery.value("breaker"_L1)
+                     .toObject()
+                     .value("strikes"_L1)
+                     .toInt(),
+                 2);
         f.call(u"prompts/list"_s, {}, 20);
         f.expire();
         f.initialize();
-        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 0);
+        QCOMPARE(f.supervisor->snapshot()
+                     .recovery.value("breaker"_L1)
+                     .toObject()
+                     .value("strikes"_L1)
+                     .toInt(),
+                 0);
     }
 
     void aRetryThatMeetsAnExpiryAgainIsNotRetried()
@@ -367,8 +407,10 @@ private Q_SLOTS:
         f.initialize();
         // The read is sent again; the write was dispatched on the torn-down session.
         QCOMPARE(f.t()->sentWithMethod(u"prompts/list"_s).size(), 1);
-        f.t()->answer(f.t()->sentWithMethod(u"prompts/list"_s).at(0), {{"prompts"_L1, QJsonArray{}}});
-        f.t()->answer(f.t()->sentWithMethod(u"tools/list"_s).value(0), tools({})); // the write's annotations
+        f.t()->answer(f.t()->sentWithMethod(u"prompts/list"_s).at(0),
+                      {{"prompts"_L1, QJsonArray{}}});
+        f.t()->answer(f.t()->sentWithMethod(u"tools/list"_s).value(0),
+                      tools({})); // the write's annotations
         QCOMPARE(f.done->size(), 2);
         CallOutcome writeOutcome;
         for (const auto &args : *f.done)
@@ -377,7 +419,8 @@ private Q_SLOTS:
         QVERIFY(writeOutcome.recovery.value("outcome_uncertain"_L1).toBool());
         QCOMPARE(writeOutcome.recovery.value("rule"_L1).toString(), u"transport-closed"_s);
         QVERIFY(writeOutcome.error.cause());
-        QVERIFY(writeOutcome.error.cause()->message().contains("aborted by a reconnect teardown"_L1));
+        QVERIFY(
+            writeOutcome.error.cause()->message().contains("aborted by a reconnect teardown"_L1));
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), 0);
     }
 
@@ -389,10 +432,16 @@ private Q_SLOTS:
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
         QCOMPARE(f.transports.size(), 2);
         f.t()->die(u"exited with code 1"_s); // the respawn dies before initialize
-        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 1);
+        QCOMPARE(f.supervisor->snapshot()
+                     .recovery.value("breaker"_L1)
+                     .toObject()
+                     .value("strikes"_L1)
+                     .toInt(),
+                 1);
         f.clock.advance(15'000);
         QCOMPARE(f.done->size(), 1);
-        QVERIFY2(f.outcome().error.message().contains("does not start cleanly"_L1), qPrintable(f.outcome().error.message()));
+        QVERIFY2(f.outcome().error.message().contains("does not start cleanly"_L1),
+                 qPrintable(f.outcome().error.message()));
         QVERIFY(f.outcome().error.message().contains("stderr"_L1));
         for (const QPointer<FakeTransport> &t : f.transports)
             QVERIFY(!t || t->sentWithMethod(u"tools/call"_s).isEmpty()); // never sent
@@ -408,14 +457,24 @@ private Q_SLOTS:
         }
         f.clock.advance(60'000);
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 20); // the probe
-        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("state"_L1).toString(), u"half-open"_s);
+        QCOMPARE(f.supervisor->snapshot()
+                     .recovery.value("breaker"_L1)
+                     .toObject()
+                     .value("state"_L1)
+                     .toString(),
+                 u"half-open"_s);
         f.expire();
         f.initialize(); // reconnected: the breaker closes
         f.t()->answer(f.lastRequest(), tools({{"readOnlyHint"_L1, true}}));
         QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/call"_s); // replayed
         f.t()->answer(f.lastRequest(), {{"content"_L1, QJsonArray{}}});
         QVERIFY(f.outcome().ok());
-        QCOMPARE(f.supervisor->snapshot().recovery.value("breaker"_L1).toObject().value("state"_L1).toString(), u"closed"_s);
+        QCOMPARE(f.supervisor->snapshot()
+                     .recovery.value("breaker"_L1)
+                     .toObject()
+                     .value("state"_L1)
+                     .toString(),
+                 u"closed"_s);
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 21); // admitted: the probe was released
         QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/call"_s);
     }

@@ -17,7 +17,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("message");
         QTest::addColumn<bool>("expired");
-        QTest::newRow("the reporter's exact 'Invalid or expired session'") << u"Invalid params: Invalid or expired session"_s << true;
+        QTest::newRow("the reporter's exact 'Invalid or expired session'")
+            << u"Invalid params: Invalid or expired session"_s << true;
         QTest::newRow("'Session expired'") << u"Session expired"_s << true;
         QTest::newRow("'expired session: abc'") << u"expired session: abc"_s << true;
         QTest::newRow("'session not found'") << u"session not found"_s << true;
@@ -27,10 +28,14 @@ private Q_SLOTS:
         QTest::newRow("'transport is closed'") << u"the transport is closed"_s << true;
         QTest::newRow("'Broken pipe'") << u"write failed: Broken pipe"_s << true;
         QTest::newRow("'unexpected end of file'") << u"unexpected end of file"_s << true;
-        QTest::newRow("a tool that failed is not a session problem") << u"Tool failed to execute"_s << false;
-        QTest::newRow("a missing parameter is not a session problem") << u"Missing parameter"_s << false;
-        QTest::newRow("a refused connection is not an expired session") << u"Connection refused"_s << false;
-        QTest::newRow("401 Unauthorized is not an expired session") << u"401 Unauthorized"_s << false;
+        QTest::newRow("a tool that failed is not a session problem")
+            << u"Tool failed to execute"_s << false;
+        QTest::newRow("a missing parameter is not a session problem")
+            << u"Missing parameter"_s << false;
+        QTest::newRow("a refused connection is not an expired session")
+            << u"Connection refused"_s << false;
+        QTest::newRow("401 Unauthorized is not an expired session")
+            << u"401 Unauthorized"_s << false;
         QTest::newRow("an empty message is not an expired session") << QString() << false;
     }
     void classifiesMessages()
@@ -52,25 +57,36 @@ private Q_SLOTS:
         QTest::addColumn<QString>("rule");
         Error e404 = Error::transport(u"POST /mcp answered HTTP 404"_s);
         e404.setHttpStatus(404).setSessionId(u"s-1"_s);
-        QTest::newRow("HTTP 404 for a request that carried a session id") << e404 << true << u"http-404-with-session"_s;
+        QTest::newRow("HTTP 404 for a request that carried a session id")
+            << e404 << true << u"http-404-with-session"_s;
         Error plain404 = Error::transport(u"POST /wrong answered HTTP 404"_s);
         plain404.setHttpStatus(404);
-        QTest::newRow("HTTP 404 without a session id is a wrong URL, not an expiry") << plain404 << false << u"no-signal"_s;
-        Error e400 = Error::transport(u"POST /mcp answered HTTP 400: Bad Request: No valid session ID provided"_s);
+        QTest::newRow("HTTP 404 without a session id is a wrong URL, not an expiry")
+            << plain404 << false << u"no-signal"_s;
+        Error e400 = Error::transport(
+            u"POST /mcp answered HTTP 400: Bad Request: No valid session ID provided"_s);
         e400.setHttpStatus(400).setSessionId(u"s-1"_s).setJsonRpcCode(-32000);
-        QTest::newRow("HTTP 400 'No valid session ID provided' from the SDK servers") << e400 << true << u"http-400-invalid-session"_s;
-        Error other400 = Error::transport(u"POST /mcp answered HTTP 400: Bad Request: malformed JSON"_s);
+        QTest::newRow("HTTP 400 'No valid session ID provided' from the SDK servers")
+            << e400 << true << u"http-400-invalid-session"_s;
+        Error other400 =
+            Error::transport(u"POST /mcp answered HTTP 400: Bad Request: malformed JSON"_s);
         other400.setHttpStatus(400).setSessionId(u"s-1"_s);
         QTest::newRow("another HTTP 400 is not an expiry") << other400 << false << u"no-signal"_s;
         QTest::newRow("the transport closing under the request")
-            << Error::transport(u"server process 7 was killed by signal 9"_s, Error::Condition::Closed) << true << u"transport-closed"_s;
+            << Error::transport(u"server process 7 was killed by signal 9"_s,
+                                Error::Condition::Closed)
+            << true << u"transport-closed"_s;
         QTest::newRow("a server that refuses the connection (restarting) under a request")
-            << Error::transport(u"POST /mcp failed: Connection refused"_s, Error::Condition::Refused) << true << u"connection-refused"_s;
+            << Error::transport(u"POST /mcp failed: Connection refused"_s,
+                                Error::Condition::Refused)
+            << true << u"connection-refused"_s;
         Error e413 = Error::transport(u"POST /mcp answered HTTP 413: Payload Too Large"_s);
         e413.setHttpStatus(413).setSessionId(u"s-1"_s);
-        QTest::newRow("HTTP 413 refuses one request, not the session") << e413 << false << u"no-signal"_s;
+        QTest::newRow("HTTP 413 refuses one request, not the session")
+            << e413 << false << u"no-signal"_s;
         Error wild = Error::remote(-32602, u"Invalid params: Invalid or expired session"_s);
-        QTest::newRow("HTTP 200 with a JSON-RPC 'Invalid or expired session' falls back to text") << wild << true << u"text-marker"_s;
+        QTest::newRow("HTTP 200 with a JSON-RPC 'Invalid or expired session' falls back to text")
+            << wild << true << u"text-marker"_s;
     }
     void structuredSignalsComeFirstAndNameTheirRule()
     {

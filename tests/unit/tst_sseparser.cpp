@@ -12,7 +12,8 @@ class TestSseParser : public QObject
 
     // Feeds `stream` cut at every position in `cuts` (and also whole, and byte by byte), and
     // checks that each way yields the same events: a parser must not care where reads end.
-    static QList<SseEvent> parseAllWays(const QByteArray &stream, QString *lastId, std::optional<int> *retry)
+    static QList<SseEvent> parseAllWays(const QByteArray &stream, QString *lastId,
+                                        std::optional<int> *retry)
     {
         SseParser whole;
         const QList<SseEvent> reference = whole.feed(stream);
@@ -23,7 +24,8 @@ class TestSseParser : public QObject
             if (got.size() != reference.size())
                 return {};
             for (qsizetype i = 0; i < got.size(); ++i)
-                if (got[i].data != reference[i].data || got[i].type != reference[i].type || got[i].id != reference[i].id)
+                if (got[i].data != reference[i].data || got[i].type != reference[i].type ||
+                    got[i].id != reference[i].id)
                     return {};
         }
         SseParser bytewise;
@@ -47,45 +49,62 @@ private Q_SLOTS:
         QTest::addColumn<int>("retry");
         using B = QList<QByteArray>;
         QTest::newRow("one message event")
-            << QByteArray("event: message\ndata: {\"a\":1}\n\n") << QStringList{u"message"_s} << B{"{\"a\":1}"} << QString() << -1;
+            << QByteArray("event: message\ndata: {\"a\":1}\n\n") << QStringList{u"message"_s}
+            << B{"{\"a\":1}"} << QString() << -1;
         QTest::newRow("an event without a type is a message")
             << QByteArray("data: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
         QTest::newRow("event split inside the field name")
-            << QByteArray("eve" "nt: endpoint\nda" "ta: /message?sessionId=1\n\n") << QStringList{u"endpoint"_s} << B{"/message?sessionId=1"} << QString() << -1;
-        QTest::newRow("CRLF line ends")
-            << QByteArray("id: 7\r\ndata: a\r\n\r\n") << QStringList{u"message"_s} << B{"a"} << u"7"_s << -1;
-        QTest::newRow("CR line ends")
-            << QByteArray("data: a\rdata: b\r\r") << QStringList{u"message"_s} << B{"a\nb"} << QString() << -1;
+            << QByteArray("eve"
+                          "nt: endpoint\nda"
+                          "ta: /message?sessionId=1\n\n")
+            << QStringList{u"endpoint"_s} << B{"/message?sessionId=1"} << QString() << -1;
+        QTest::newRow("CRLF line ends") << QByteArray("id: 7\r\ndata: a\r\n\r\n")
+                                        << QStringList{u"message"_s} << B{"a"} << u"7"_s << -1;
+        QTest::newRow("CR line ends") << QByteArray("data: a\rdata: b\r\r")
+                                      << QStringList{u"message"_s} << B{"a\nb"} << QString() << -1;
         QTest::newRow("comment between events")
-            << QByteArray("data: 1\n\n: keep-alive\n\ndata: 2\n\n") << QStringList{u"message"_s, u"message"_s} << B{"1", "2"} << QString() << -1;
-        QTest::newRow("retry then id")
-            << QByteArray("retry: 500\nid: e-1\ndata: \n\n") << QStringList{u"message"_s} << B{""} << u"e-1"_s << 500;
+            << QByteArray("data: 1\n\n: keep-alive\n\ndata: 2\n\n")
+            << QStringList{u"message"_s, u"message"_s} << B{"1", "2"} << QString() << -1;
+        QTest::newRow("retry then id") << QByteArray("retry: 500\nid: e-1\ndata: \n\n")
+                                       << QStringList{u"message"_s} << B{""} << u"e-1"_s << 500;
         QTest::newRow("a priming event with an id and no data line dispatches nothing")
             << QByteArray("id: p-1\n\n") << QStringList{} << B{} << u"p-1"_s << -1;
         QTest::newRow("data with empty line continuation")
-            << QByteArray("data: first\ndata:\ndata: third\n\n") << QStringList{u"message"_s} << B{"first\n\nthird"} << QString() << -1;
+            << QByteArray("data: first\ndata:\ndata: third\n\n") << QStringList{u"message"_s}
+            << B{"first\n\nthird"} << QString() << -1;
         QTest::newRow("a value keeps everything after one leading space")
-            << QByteArray("data:  two spaces\ndata:none\n\n") << QStringList{u"message"_s} << B{" two spaces\nnone"} << QString() << -1;
+            << QByteArray("data:  two spaces\ndata:none\n\n") << QStringList{u"message"_s}
+            << B{" two spaces\nnone"} << QString() << -1;
         QTest::newRow("a retry over a minute is clamped to a minute")
-            << QByteArray("retry: 3600000\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << 60000;
+            << QByteArray("retry: 3600000\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"}
+            << QString() << 60000;
         QTest::newRow("a retry too large for an int is clamped to a minute")
-            << QByteArray("retry: 99999999999999999999\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << 60000;
+            << QByteArray("retry: 99999999999999999999\ndata: x\n\n") << QStringList{u"message"_s}
+            << B{"x"} << QString() << 60000;
         QTest::newRow("a retry of zero is kept")
-            << QByteArray("retry: 0\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << 0;
+            << QByteArray("retry: 0\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"}
+            << QString() << 0;
         QTest::newRow("a retry that is not all digits is ignored")
-            << QByteArray("retry: 5s\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
+            << QByteArray("retry: 5s\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"}
+            << QString() << -1;
         QTest::newRow("an id holding NUL is ignored")
-            << QByteArray("id: good\ndata: 1\n\nid: b\0d\ndata: 2\n\n", 36) << QStringList{u"message"_s, u"message"_s} << B{"1", "2"} << u"good"_s << -1;
+            << QByteArray("id: good\ndata: 1\n\nid: b\0d\ndata: 2\n\n", 36)
+            << QStringList{u"message"_s, u"message"_s} << B{"1", "2"} << u"good"_s << -1;
         QTest::newRow("a field without a colon has an empty value")
-            << QByteArray("data\ndata\n\n") << QStringList{u"message"_s} << B{"\n"} << QString() << -1;
+            << QByteArray("data\ndata\n\n") << QStringList{u"message"_s} << B{"\n"} << QString()
+            << -1;
         QTest::newRow("unknown fields are ignored")
-            << QByteArray("foo: bar\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
+            << QByteArray("foo: bar\ndata: x\n\n") << QStringList{u"message"_s} << B{"x"}
+            << QString() << -1;
         QTest::newRow("a leading byte order mark is skipped")
-            << QByteArray("\xEF\xBB\xBF" "data: x\n\n") << QStringList{u"message"_s} << B{"x"} << QString() << -1;
+            << QByteArray("\xEF\xBB\xBF"
+                          "data: x\n\n")
+            << QStringList{u"message"_s} << B{"x"} << QString() << -1;
         QTest::newRow("an unfinished event is held back")
             << QByteArray("data: x\n") << QStringList{} << B{} << QString() << -1;
         QTest::newRow("the event id in force is attached to later events")
-            << QByteArray("id: 1\ndata: a\n\ndata: b\n\n") << QStringList{u"message"_s, u"message"_s} << B{"a", "b"} << u"1"_s << -1;
+            << QByteArray("id: 1\ndata: a\n\ndata: b\n\n")
+            << QStringList{u"message"_s, u"message"_s} << B{"a", "b"} << u"1"_s << -1;
     }
     void parses()
     {
@@ -144,15 +163,20 @@ private Q_SLOTS:
         QTest::newRow("an event over the limit is dropped and the next one is delivered")
             << QByteArray("data: " + big + "\n\ndata: ok\n\n") << B{"ok"} << QString() << 1;
         QTest::newRow("an event whose data lines add up over the limit is dropped")
-            << QByteArray("data: 0123456789\ndata: 0123456789\ndata: 0123456789\n\ndata: ok\n\n") << B{"ok"} << QString() << 1;
+            << QByteArray("data: 0123456789\ndata: 0123456789\ndata: 0123456789\n\ndata: ok\n\n")
+            << B{"ok"} << QString() << 1;
         QTest::newRow("an event exactly at the limit is kept")
-            << QByteArray("data: " + QByteArray(26, 'k') + "\n\n") << B{QByteArray(26, 'k')} << QString() << 0;
+            << QByteArray("data: " + QByteArray(26, 'k') + "\n\n") << B{QByteArray(26, 'k')}
+            << QString() << 0;
         QTest::newRow("the id after the data of a dropped event does not become the last event id")
-            << QByteArray("id: 1\ndata: a\n\ndata: " + big + "\nid: 2\n\n") << B{"a"} << u"1"_s << 1;
+            << QByteArray("id: 1\ndata: a\n\ndata: " + big + "\nid: 2\n\n") << B{"a"} << u"1"_s
+            << 1;
         QTest::newRow("a dropped event with CRLF line ends ends at its blank line")
-            << QByteArray("data: " + big + "\r\nevent: x\r\n\r\ndata: ok\r\n\r\n") << B{"ok"} << QString() << 1;
+            << QByteArray("data: " + big + "\r\nevent: x\r\n\r\ndata: ok\r\n\r\n") << B{"ok"}
+            << QString() << 1;
         QTest::newRow("two events over the limit are both counted")
-            << QByteArray("data: " + big + "\n\n: " + big + "\ndata: y\n\ndata: ok\n\n") << B{"ok"} << QString() << 2;
+            << QByteArray("data: " + big + "\n\n: " + big + "\ndata: y\n\ndata: ok\n\n") << B{"ok"}
+            << QString() << 2;
     }
     void eventsAreHeldToTheLimitHoweverTheyArrive()
     {
@@ -192,7 +216,8 @@ private Q_SLOTS:
         events += parser.feed("\n\ndata: next\n\n");
         QCOMPARE(events.size(), 1);
         QCOMPARE(events[0].data, QByteArray("next"));
-        QCOMPARE(parser.takeOversizedError(), u"an SSE event is over the 64 MiB frame limit; dropped"_s);
+        QCOMPARE(parser.takeOversizedError(),
+                 u"an SSE event is over the 64 MiB frame limit; dropped"_s);
         QCOMPARE(parser.takeOversizedError(), QString());
     }
 };

@@ -14,8 +14,9 @@ void HistoryModel::setHistory(const QJsonArray &events)
 {
     // The snapshot carries the most recent events: extend when it continues what we show,
     // otherwise start over.
-    const bool continues = !m_events.isEmpty() && events.size() >= m_events.size()
-        && events.at(m_events.size() - 1) == m_events.last() && events.at(0) == m_events.first();
+    const bool continues = !m_events.isEmpty() && events.size() >= m_events.size() &&
+                           events.at(m_events.size() - 1) == m_events.last() &&
+                           events.at(0) == m_events.first();
     if (continues) {
         if (events.size() == m_events.size())
             return;
@@ -43,7 +44,8 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const QStringList names = {u"Time"_s, u"Event"_s, u"What"_s, u"Generation"_s, u"Duration"_s, u"Outcome"_s};
+    static const QStringList names = {u"Time"_s,       u"Event"_s,    u"What"_s,
+                                      u"Generation"_s, u"Duration"_s, u"Outcome"_s};
     return names.value(section);
 }
 
@@ -57,7 +59,8 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         return e;
     if (role == Qt::ForegroundRole) {
         const QString outcome = e.value("outcome"_L1).toString();
-        if (outcome == "failed"_L1 || (type == "breaker"_L1 && e.value("to"_L1).toString() == "open"_L1))
+        if (outcome == "failed"_L1 ||
+            (type == "breaker"_L1 && e.value("to"_L1).toString() == "open"_L1))
             return QBrush(QColor(0xc6, 0x28, 0x28));
         return {};
     }
@@ -65,7 +68,8 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case Time:
-        return QDateTime::fromMSecsSinceEpoch(e.value("t_ms"_L1).toInteger()).toString(u"HH:mm:ss.zzz"_s);
+        return QDateTime::fromMSecsSinceEpoch(e.value("t_ms"_L1).toInteger())
+            .toString(u"HH:mm:ss.zzz"_s);
     case Event:
         return type;
     case What: {
@@ -76,19 +80,25 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
                 parts.append(v);
         }
         if (type == "breaker"_L1)
-            parts.prepend(u"%1 → %2 (%3/%4)"_s.arg(e.value("from"_L1).toString(), e.value("to"_L1).toString())
-                              .arg(e.value("strikes"_L1).toInt()).arg(e.value("threshold"_L1).toInt()));
+            parts.prepend(
+                u"%1 → %2 (%3/%4)"_s.arg(e.value("from"_L1).toString(), e.value("to"_L1).toString())
+                    .arg(e.value("strikes"_L1).toInt())
+                    .arg(e.value("threshold"_L1).toInt()));
         return parts.join(u"; "_s);
     }
     case Generation: {
         if (e.contains("from_generation"_L1)) {
             const QJsonValue to = e.value("to_generation"_L1);
-            return u"%1 → %2"_s.arg(e.value("from_generation"_L1).toInt()).arg(to.isDouble() ? QString::number(to.toInt()) : u"–"_s);
+            return u"%1 → %2"_s.arg(e.value("from_generation"_L1).toInt())
+                .arg(to.isDouble() ? QString::number(to.toInt()) : u"–"_s);
         }
-        return e.contains("generation"_L1) ? QVariant(e.value("generation"_L1).toInt()) : QVariant();
+        return e.contains("generation"_L1) ? QVariant(e.value("generation"_L1).toInt())
+                                           : QVariant();
     }
     case Duration:
-        return e.contains("duration_ms"_L1) ? QVariant(u"%1 ms"_s.arg(e.value("duration_ms"_L1).toInteger())) : QVariant();
+        return e.contains("duration_ms"_L1)
+                   ? QVariant(u"%1 ms"_s.arg(e.value("duration_ms"_L1).toInteger()))
+                   : QVariant();
     case Outcome:
         return e.value("outcome"_L1).toString();
     }

@@ -14,8 +14,20 @@ class HistoryModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Time, Event, What, Generation, Duration, Outcome, ColumnCount };
-    enum Role { EventRole = Qt::UserRole + 1 };
+    enum Column
+    {
+        Time,
+        Event,
+        What,
+        Generation,
+        Duration,
+        Outcome,
+        ColumnCount
+    };
+    enum Role
+    {
+        EventRole = Qt::UserRole + 1
+    };
     using QAbstractTableModel::QAbstractTableModel;
 
     void setHistory(const QJsonArray &events);

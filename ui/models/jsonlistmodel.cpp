@@ -8,7 +8,8 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 JsonListModel::JsonListModel(QString displayKey, QString toolTipKey, QObject *parent)
-    : QAbstractListModel(parent), m_displayKey(std::move(displayKey)), m_toolTipKey(std::move(toolTipKey))
+    : QAbstractListModel(parent), m_displayKey(std::move(displayKey)),
+      m_toolTipKey(std::move(toolTipKey))
 {
 }
 
@@ -35,9 +36,12 @@ QVariant JsonListModel::data(const QModelIndex &index, int role) const
         const QString name = o.value("name"_L1).toString();
         return name.isEmpty() || name == main ? main : u"%1 — %2"_s.arg(name, main);
     }
-    case Qt::ToolTipRole: return o.value(m_toolTipKey.isEmpty() ? u"description"_s : m_toolTipKey).toString();
-    case ObjectRole: return o;
-    default: return {};
+    case Qt::ToolTipRole:
+        return o.value(m_toolTipKey.isEmpty() ? u"description"_s : m_toolTipKey).toString();
+    case ObjectRole:
+        return o;
+    default:
+        return {};
     }
 }
 

@@ -13,7 +13,10 @@ class JsonListModel : public QAbstractListModel
 {
     Q_OBJECT
 public:
-    enum Role { ObjectRole = Qt::UserRole + 1 };
+    enum Role
+    {
+        ObjectRole = Qt::UserRole + 1
+    };
     explicit JsonListModel(QString displayKey, QString toolTipKey = {}, QObject *parent = nullptr);
     void setItems(const QJsonArray &items);
     QJsonObject item(int row) const { return m_items.at(row).toObject(); }

@@ -61,13 +61,17 @@ void ServerStore::updateSnapshot(const SessionSnapshot &snapshot)
     Q_EMIT serverChanged(row);
 }
 
-ServerListModel::ServerListModel(ServerStore *store, QObject *parent) : QAbstractListModel(parent), m_store(store)
+ServerListModel::ServerListModel(ServerStore *store, QObject *parent)
+    : QAbstractListModel(parent), m_store(store)
 {
-    connect(store, &ServerStore::serverAboutToBeAdded, this, [this](int row) { beginInsertRows({}, row, row); });
+    connect(store, &ServerStore::serverAboutToBeAdded, this,
+            [this](int row) { beginInsertRows({}, row, row); });
     connect(store, &ServerStore::serverAdded, this, [this] { endInsertRows(); });
-    connect(store, &ServerStore::serverAboutToBeRemoved, this, [this](int row) { beginRemoveRows({}, row, row); });
+    connect(store, &ServerStore::serverAboutToBeRemoved, this,
+            [this](int row) { beginRemoveRows({}, row, row); });
     connect(store, &ServerStore::serverRemoved, this, [this] { endRemoveRows(); });
-    connect(store, &ServerStore::serverChanged, this, [this](int row) { Q_EMIT dataChanged(index(row), index(row)); });
+    connect(store, &ServerStore::serverChanged, this,
+            [this](int row) { Q_EMIT dataChanged(index(row), index(row)); });
 }
 
 int ServerListModel::rowCount(const QModelIndex &parent) const
@@ -78,13 +82,17 @@ int ServerListModel::rowCount(const QModelIndex &parent) const
 QColor ServerListModel::stateColor(SessionSnapshot::State state)
 {
     switch (state) {
-    case SessionSnapshot::State::Ready: return QColor(0x2e, 0x7d, 0x32);
+    case SessionSnapshot::State::Ready:
+        return QColor(0x2e, 0x7d, 0x32);
     case SessionSnapshot::State::Starting:
     case SessionSnapshot::State::Initializing:
-    case SessionSnapshot::State::Closing: return QColor(0xf9, 0xa8, 0x25);
-    case SessionSnapshot::State::Failed: return QColor(0xc6, 0x28, 0x28);
+    case SessionSnapshot::State::Closing:
+        return QColor(0xf9, 0xa8, 0x25);
+    case SessionSnapshot::State::Failed:
+        return QColor(0xc6, 0x28, 0x28);
     case SessionSnapshot::State::Idle:
-    case SessionSnapshot::State::Closed: return QColor(0x75, 0x75, 0x75);
+    case SessionSnapshot::State::Closed:
+        return QColor(0x75, 0x75, 0x75);
     }
     return {};
 }
@@ -95,9 +103,12 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
         return {};
     const SessionSnapshot &s = m_store->snapshot(index.row());
     const QJsonObject breaker = s.recovery.value("breaker"_L1).toObject();
-    const bool reconnecting = s.recovery.value("reconnect"_L1).toObject().value("in_progress"_L1).toBool();
+    const bool reconnecting =
+        s.recovery.value("reconnect"_L1).toObject().value("in_progress"_L1).toBool();
     const bool parked = s.recovery.value("reconnect"_L1).toObject().value("parked"_L1).toBool();
-    const QString state = parked ? u"parked"_s : reconnecting ? u"reconnecting"_s : SessionSnapshot::stateName(s.state);
+    const QString state = parked         ? u"parked"_s
+                          : reconnecting ? u"reconnecting"_s
+                                         : SessionSnapshot::stateName(s.state);
     switch (role) {
     case Qt::DisplayRole: {
         QString text = u"%1\n%2 · %3"_s.arg(m_store->config(index.row()).name, state, s.route);
@@ -108,15 +119,24 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
             text += u" · breaker %1"_s.arg(b);
         return text;
     }
-    case Qt::DecorationRole: return stateColor(s.state);
-    case Qt::ToolTipRole: return m_store->config(index.row()).displayCommand();
-    case NameRole: return m_store->config(index.row()).name;
-    case StateRole: return state;
-    case TransportRole: return s.route;
-    case GenerationRole: return s.generation;
-    case BreakerRole: return breaker.value("state"_L1).toString(u"closed"_s);
-    case SnapshotRole: return QVariant::fromValue(s);
-    default: return {};
+    case Qt::DecorationRole:
+        return stateColor(s.state);
+    case Qt::ToolTipRole:
+        return m_store->config(index.row()).displayCommand();
+    case NameRole:
+        return m_store->config(index.row()).name;
+    case StateRole:
+        return state;
+    case TransportRole:
+        return s.route;
+    case GenerationRole:
+        return s.generation;
+    case BreakerRole:
+        return breaker.value("state"_L1).toString(u"closed"_s);
+    case SnapshotRole:
+        return QVariant::fromValue(s);
+    default:
+        return {};
     }
 }
 

@@ -49,7 +49,15 @@ class ServerListModel : public QAbstractListModel
 {
     Q_OBJECT
 public:
-    enum Role { NameRole = Qt::UserRole + 1, StateRole, TransportRole, GenerationRole, BreakerRole, SnapshotRole };
+    enum Role
+    {
+        NameRole = Qt::UserRole + 1,
+        StateRole,
+        TransportRole,
+        GenerationRole,
+        BreakerRole,
+        SnapshotRole
+    };
     explicit ServerListModel(ServerStore *store, QObject *parent = nullptr);
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;

@@ -31,22 +31,29 @@ QString durationText(qint64 ms)
         return QString::number(ms) + " ms"_L1;
     if (ms < 60'000)
         return QString::number(double(ms) / 1000.0, 'f', 1) + " s"_L1;
-    return QString::number(ms / 60'000) + " min "_L1 + QString::number((ms % 60'000) / 1000) + " s"_L1;
+    return QString::number(ms / 60'000) + " min "_L1 + QString::number((ms % 60'000) / 1000) +
+           " s"_L1;
 }
 
 QString valueText(const QJsonValue &v)
 {
     switch (v.type()) {
-    case QJsonValue::Bool: return v.toBool() ? u"true"_s : u"false"_s;
+    case QJsonValue::Bool:
+        return v.toBool() ? u"true"_s : u"false"_s;
     case QJsonValue::Double: {
         const double d = v.toDouble();
         return d == double(qint64(d)) ? QString::number(qint64(d)) : QString::number(d);
     }
-    case QJsonValue::String: return v.toString();
-    case QJsonValue::Null: return u"null"_s;
-    case QJsonValue::Array: return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
-    case QJsonValue::Object: return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
-    case QJsonValue::Undefined: break;
+    case QJsonValue::String:
+        return v.toString();
+    case QJsonValue::Null:
+        return u"null"_s;
+    case QJsonValue::Array:
+        return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object:
+        return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Undefined:
+        break;
     }
     return {};
 }
@@ -60,8 +67,7 @@ bool isRpcError(const QByteArray &raw)
 
 } // namespace
 
-TimelineLayout::TimelineLayout(QObject *parent)
-    : QObject(parent)
+TimelineLayout::TimelineLayout(QObject *parent) : QObject(parent)
 {
 }
 
@@ -159,7 +165,9 @@ void TimelineLayout::take(int row)
     // The "ready" that opened this generation was dropped with the front of the store (or
     // never recorded): the band starts at the first sign of it. The initialize exchange of a
     // restart still carries the old generation, so a closed band is not reopened by it.
-    if (e.generation > 0 && (lane.bands.isEmpty() || (!lane.bands.last().open && lane.bands.last().generation != e.generation)))
+    if (e.generation > 0 &&
+        (lane.bands.isEmpty() ||
+         (!lane.bands.last().open && lane.bands.last().generation != e.generation)))
         startBand(lane, e.generation, -1, t);
 
     if (e.direction == Direction::Violation) {
@@ -194,7 +202,9 @@ void TimelineLayout::take(int row)
     // A late answer overrides a guess (uncertain, unanswered): it is what really happened.
     span.endMs = qMax(span.startMs, t);
     span.responseRow = row;
-    span.outcome = !entry.isError ? Outcome::Ok : isRpcError(e.raw) ? Outcome::RpcError : Outcome::ToolError;
+    span.outcome = !entry.isError      ? Outcome::Ok
+                   : isRpcError(e.raw) ? Outcome::RpcError
+                                       : Outcome::ToolError;
     lane.unresolved.removeOne(span.requestRow);
     markDirty(lane, index);
 }
@@ -213,13 +223,14 @@ void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
         settleOpenSpans(lane, t);
     } else if (name == "reconnect"_L1) {
         const bool ok = e.details.value("outcome"_L1).toString() == "ok"_L1;
-        lane.markers.append({t, qMax<qint64>(0, qint64(e.details.value("duration_ms"_L1).toDouble())), row,
-                             ok ? MarkerKind::ReconnectOk : MarkerKind::ReconnectFailed});
+        lane.markers.append({t,
+                             qMax<qint64>(0, qint64(e.details.value("duration_ms"_L1).toDouble())),
+                             row, ok ? MarkerKind::ReconnectOk : MarkerKind::ReconnectFailed});
     } else if (name == "breaker"_L1) {
         const QString to = e.details.value("to"_L1).toString();
-        const MarkerKind kind = to == "open"_L1       ? MarkerKind::BreakerOpen
-                                : to == "closed"_L1   ? MarkerKind::BreakerClosed
-                                                      : MarkerKind::BreakerHalfOpen;
+        const MarkerKind kind = to == "open"_L1     ? MarkerKind::BreakerOpen
+                                : to == "closed"_L1 ? MarkerKind::BreakerClosed
+                                                    : MarkerKind::BreakerHalfOpen;
         lane.markers.append({t, 0, row, kind});
     } else if (name == "fault"_L1) {
         // The session records the fault as it applies it and the supervisor again with the
@@ -227,8 +238,8 @@ void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
         const QJsonValue kind = e.details.value("kind"_L1);
         if (!lane.markers.isEmpty()) {
             Marker &previous = lane.markers.last();
-            if (previous.kind == MarkerKind::Fault && t - previous.timeMs <= 50
-                && m_store->event(previous.row).details.value("kind"_L1) == kind) {
+            if (previous.kind == MarkerKind::Fault && t - previous.timeMs <= 50 &&
+                m_store->event(previous.row).details.value("kind"_L1) == kind) {
                 previous.row = row;
                 previous.timeMs = t;
                 return;
@@ -237,11 +248,12 @@ void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
         lane.markers.append({t, 0, row, MarkerKind::Fault});
     } else if (name == "classification"_L1) {
         const bool expired = e.details.value("expired"_L1).toBool();
-        lane.markers.append({t, 0, row, expired ? MarkerKind::ClassificationExpired : MarkerKind::Classification});
+        lane.markers.append(
+            {t, 0, row, expired ? MarkerKind::ClassificationExpired : MarkerKind::Classification});
         if (expired)
             markUncertain(lane, row, t);
-    } else if (name == "recovery-budget-spent"_L1 || name == "keepalive-failed"_L1 || name == "connection-lost"_L1
-               || name == "initialize-failed"_L1) {
+    } else if (name == "recovery-budget-spent"_L1 || name == "keepalive-failed"_L1 ||
+               name == "connection-lost"_L1 || name == "initialize-failed"_L1) {
         lane.markers.append({t, 0, row, MarkerKind::Warning});
     }
 }
@@ -311,8 +323,9 @@ void TimelineLayout::markUncertain(Lane &lane, int row, qint64 t)
             continue;
         }
         Span &span = lane.spans[index];
-        if (span.startMs > t || (!method.isEmpty() && m_store->entry(span.requestRow).method != method)
-            || (generation.isDouble() && span.generation != generation.toInt())) {
+        if (span.startMs > t ||
+            (!method.isEmpty() && m_store->entry(span.requestRow).method != method) ||
+            (generation.isDouble() && span.generation != generation.toInt())) {
             ++it;
             continue;
         }
@@ -351,7 +364,8 @@ int TimelineLayout::pickTrack(const Lane &lane, qint64 t) const
 
 void TimelineLayout::markDirty(Lane &lane, int spanIndex)
 {
-    lane.maxEndDirtyFrom = lane.maxEndDirtyFrom < 0 ? spanIndex : qMin(lane.maxEndDirtyFrom, spanIndex);
+    lane.maxEndDirtyFrom =
+        lane.maxEndDirtyFrom < 0 ? spanIndex : qMin(lane.maxEndDirtyFrom, spanIndex);
 }
 
 void TimelineLayout::refreshMaxEnd(Lane &lane)
@@ -362,7 +376,8 @@ void TimelineLayout::refreshMaxEnd(Lane &lane)
     // open for long pays once for the spans that started after it.
     const qsizetype n = lane.spans.size();
     lane.maxEnd.resize(n);
-    qint64 running = lane.maxEndDirtyFrom > 0 ? lane.maxEnd.at(lane.maxEndDirtyFrom - 1) : std::numeric_limits<qint64>::min();
+    qint64 running = lane.maxEndDirtyFrom > 0 ? lane.maxEnd.at(lane.maxEndDirtyFrom - 1)
+                                              : std::numeric_limits<qint64>::min();
     for (qsizetype i = lane.maxEndDirtyFrom; i < n; ++i) {
         const Span &s = lane.spans.at(i);
         running = qMax(running, s.outcome == Outcome::Open ? s.startMs : s.endMs);
@@ -467,8 +482,9 @@ void TimelineLayout::forEachBand(int lane, qint64 fromMs, qint64 toMs, qint64 no
 {
     const QList<Band> &bands = m_lanes.at(lane).bands;
     // Bands do not overlap and only the last one can be open, so their ends are sorted too.
-    auto it = std::lower_bound(bands.cbegin(), bands.cend(), fromMs,
-                               [nowMs](const Band &b, qint64 t) { return bandEndMs(b, nowMs) < t; });
+    auto it =
+        std::lower_bound(bands.cbegin(), bands.cend(), fromMs,
+                         [nowMs](const Band &b, qint64 t) { return bandEndMs(b, nowMs) < t; });
     for (; it != bands.cend() && it->startMs <= toMs; ++it)
         visit(int(it - bands.cbegin()), *it);
 }
@@ -480,36 +496,41 @@ int TimelineLayout::markerAt(int lane, qint64 timeMs, qint64 toleranceMs) const
     int best = -1;
     qint64 bestDistance = std::numeric_limits<qint64>::max();
     // Ties go to the later marker: it is drawn on top.
-    forEachMarker(lane, timeMs - toleranceMs, timeMs + toleranceMs, [&](int index, const Marker &m) {
-        const qint64 d = qAbs(m.timeMs - timeMs);
-        if (d <= bestDistance) {
-            bestDistance = d;
-            best = index;
-        }
-    });
+    forEachMarker(lane, timeMs - toleranceMs, timeMs + toleranceMs,
+                  [&](int index, const Marker &m) {
+                      const qint64 d = qAbs(m.timeMs - timeMs);
+                      if (d <= bestDistance) {
+                          bestDistance = d;
+                          best = index;
+                      }
+                  });
     return best;
 }
 
-int TimelineLayout::spanAt(int lane, qint64 timeMs, qint64 toleranceMs, qint64 nowMs, int track) const
+int TimelineLayout::spanAt(int lane, qint64 timeMs, qint64 toleranceMs, qint64 nowMs,
+                           int track) const
 {
     if (lane < 0 || lane >= laneCount())
         return -1;
     int best = -1;
     qint64 bestLength = std::numeric_limits<qint64>::max();
     qint64 bestDistance = std::numeric_limits<qint64>::max();
-    forEachSpan(lane, timeMs - toleranceMs, timeMs + toleranceMs, nowMs, [&](int index, const Span &s) {
-        if (track >= 0 && s.track != track)
-            return;
-        const qint64 end = spanEndMs(s, nowMs);
-        // Inside beats near; among those, the shortest (a quick call inside a slow one's time).
-        const qint64 distance = timeMs < s.startMs ? s.startMs - timeMs : timeMs > end ? timeMs - end : 0;
-        const qint64 length = end - s.startMs;
-        if (distance < bestDistance || (distance == bestDistance && length < bestLength)) {
-            best = index;
-            bestDistance = distance;
-            bestLength = length;
-        }
-    });
+    forEachSpan(
+        lane, timeMs - toleranceMs, timeMs + toleranceMs, nowMs, [&](int index, const Span &s) {
+            if (track >= 0 && s.track != track)
+                return;
+            const qint64 end = spanEndMs(s, nowMs);
+            // Inside beats near; among those, the shortest (a quick call inside a slow one's time).
+            const qint64 distance = timeMs < s.startMs ? s.startMs - timeMs
+                                    : timeMs > end     ? timeMs - end
+                                                       : 0;
+            const qint64 length = end - s.startMs;
+            if (distance < bestDistance || (distance == bestDistance && length < bestLength)) {
+                best = index;
+                bestDistance = distance;
+                bestLength = length;
+            }
+        });
     return best;
 }
 
@@ -522,7 +543,8 @@ int TimelineLayout::bandAt(int lane, qint64 timeMs, qint64 nowMs) const
     return found;
 }
 
-TimelineLayout::Hit TimelineLayout::hitTest(int lane, qint64 timeMs, qint64 toleranceMs, qint64 nowMs, int track) const
+TimelineLayout::Hit TimelineLayout::hitTest(int lane, qint64 timeMs, qint64 toleranceMs,
+                                            qint64 nowMs, int track) const
 {
     Hit hit;
     if (lane < 0 || lane >= laneCount())
@@ -574,7 +596,8 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
     case HitType::Span: {
         const Span &s = lane.spans.at(hit.index);
         const TranscriptStore::Entry &request = m_store->entry(s.requestRow);
-        lines << (s.fromServer ? u"server request: "_s : QString()) + request.method + "  id "_L1 + request.id;
+        lines << (s.fromServer ? u"server request: "_s : QString()) + request.method + "  id "_L1 +
+                     request.id;
         if (!request.summary.isEmpty())
             lines << request.summary;
         const qint64 end = spanEndMs(s, nowMs);
@@ -595,7 +618,8 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
             break;
         }
         QString outcome = u"outcome: "_s + outcomeName(s.outcome);
-        if ((s.outcome == Outcome::ToolError || s.outcome == Outcome::RpcError) && s.responseRow >= 0)
+        if ((s.outcome == Outcome::ToolError || s.outcome == Outcome::RpcError) &&
+            s.responseRow >= 0)
             outcome += u" — "_s + m_store->entry(s.responseRow).summary;
         lines << outcome;
         lines << lane.server + ", generation "_L1 + QString::number(s.generation);
@@ -604,16 +628,19 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
     case HitType::Marker: {
         const Marker &m = lane.markers.at(hit.index);
         const TranscriptEvent &e = m_store->event(m.row);
-        lines << markerName(m.kind) + "  ("_L1 + (e.event.isEmpty() ? TranscriptEvent::directionName(e.direction) : e.event)
-                     + u')';
-        lines << timeText(m.timeMs) + "  "_L1 + lane.server + ", generation "_L1 + QString::number(e.generation);
+        lines << markerName(m.kind) + "  ("_L1 +
+                     (e.event.isEmpty() ? TranscriptEvent::directionName(e.direction) : e.event) +
+                     u')';
+        lines << timeText(m.timeMs) + "  "_L1 + lane.server + ", generation "_L1 +
+                     QString::number(e.generation);
         if (e.direction == Direction::Violation)
             lines << m_store->entry(m.row).summary;
         for (auto it = e.details.begin(); it != e.details.end(); ++it) {
             // The supervisor stamps its own copy with these; the row already says them.
             if (it.key() == "type"_L1 || it.key() == "t_ms"_L1)
                 continue;
-            lines << it.key() + ": "_L1 + valueText(it.value()).left(TranscriptStore::SummaryMaxChars);
+            lines << it.key() + ": "_L1 +
+                         valueText(it.value()).left(TranscriptStore::SummaryMaxChars);
         }
         break;
     }
@@ -621,10 +648,11 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
         const Band &b = lane.bands.at(hit.index);
         lines << u"generation "_s + QString::number(b.generation) + "  ("_L1 + lane.server + u')';
         const qint64 end = bandEndMs(b, nowMs);
-        lines << timeText(b.startMs) + u" → "_s + (b.open ? u"now"_s : timeText(end)) + "  ("_L1
-                     + durationText(end - b.startMs) + u')';
+        lines << timeText(b.startMs) + u" → "_s + (b.open ? u"now"_s : timeText(end)) + "  ("_L1 +
+                     durationText(end - b.startMs) + u')';
         if (b.startRow >= 0) {
-            const QString protocol = m_store->event(b.startRow).details.value("protocol_version"_L1).toString();
+            const QString protocol =
+                m_store->event(b.startRow).details.value("protocol_version"_L1).toString();
             if (!protocol.isEmpty())
                 lines << u"protocol "_s + protocol;
         }
@@ -642,12 +670,18 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
 QColor TimelineLayout::outcomeColor(Outcome outcome)
 {
     switch (outcome) {
-    case Outcome::Ok: return QColor(0x2e, 0x9e, 0x4f);
-    case Outcome::ToolError: return QColor(0xf0, 0x8c, 0x1a);
-    case Outcome::RpcError: return QColor(0xd8, 0x3a, 0x3a);
-    case Outcome::Uncertain: return QColor(0xf5, 0xc4, 0x00);
-    case Outcome::Unanswered: return QColor(0x9a, 0x9a, 0x9a);
-    case Outcome::Open: return QColor(0x3b, 0x82, 0xd6);
+    case Outcome::Ok:
+        return QColor(0x2e, 0x9e, 0x4f);
+    case Outcome::ToolError:
+        return QColor(0xf0, 0x8c, 0x1a);
+    case Outcome::RpcError:
+        return QColor(0xd8, 0x3a, 0x3a);
+    case Outcome::Uncertain:
+        return QColor(0xf5, 0xc4, 0x00);
+    case Outcome::Unanswered:
+        return QColor(0x9a, 0x9a, 0x9a);
+    case Outcome::Open:
+        return QColor(0x3b, 0x82, 0xd6);
     }
     return {};
 }
@@ -655,12 +689,18 @@ QColor TimelineLayout::outcomeColor(Outcome outcome)
 QString TimelineLayout::outcomeName(Outcome outcome)
 {
     switch (outcome) {
-    case Outcome::Ok: return u"ok"_s;
-    case Outcome::ToolError: return u"tool error"_s;
-    case Outcome::RpcError: return u"JSON-RPC error"_s;
-    case Outcome::Uncertain: return u"uncertain (no answer; the session expired)"_s;
-    case Outcome::Unanswered: return u"unanswered (the session ended first)"_s;
-    case Outcome::Open: return u"open"_s;
+    case Outcome::Ok:
+        return u"ok"_s;
+    case Outcome::ToolError:
+        return u"tool error"_s;
+    case Outcome::RpcError:
+        return u"JSON-RPC error"_s;
+    case Outcome::Uncertain:
+        return u"uncertain (no answer; the session expired)"_s;
+    case Outcome::Unanswered:
+        return u"unanswered (the session ended first)"_s;
+    case Outcome::Open:
+        return u"open"_s;
     }
     return {};
 }
@@ -668,15 +708,24 @@ QString TimelineLayout::outcomeName(Outcome outcome)
 QColor TimelineLayout::markerColor(MarkerKind kind)
 {
     switch (kind) {
-    case MarkerKind::ReconnectOk: return QColor(0x22, 0xa3, 0x4a);
-    case MarkerKind::ReconnectFailed: return QColor(0xdc, 0x26, 0x26);
-    case MarkerKind::BreakerOpen: return QColor(0x99, 0x1b, 0x1b);
-    case MarkerKind::BreakerHalfOpen: return QColor(0xd9, 0x77, 0x06);
-    case MarkerKind::BreakerClosed: return QColor(0x15, 0x80, 0x3d);
-    case MarkerKind::Fault: return QColor(0x93, 0x33, 0xea);
-    case MarkerKind::Classification: return QColor(0x64, 0x74, 0x8b);
-    case MarkerKind::ClassificationExpired: return QColor(0xea, 0xb3, 0x08);
-    case MarkerKind::Warning: return QColor(0xea, 0x58, 0x0c);
+    case MarkerKind::ReconnectOk:
+        return QColor(0x22, 0xa3, 0x4a);
+    case MarkerKind::ReconnectFailed:
+        return QColor(0xdc, 0x26, 0x26);
+    case MarkerKind::BreakerOpen:
+        return QColor(0x99, 0x1b, 0x1b);
+    case MarkerKind::BreakerHalfOpen:
+        return QColor(0xd9, 0x77, 0x06);
+    case MarkerKind::BreakerClosed:
+        return QColor(0x15, 0x80, 0x3d);
+    case MarkerKind::Fault:
+        return QColor(0x93, 0x33, 0xea);
+    case MarkerKind::Classification:
+        return QColor(0x64, 0x74, 0x8b);
+    case MarkerKind::ClassificationExpired:
+        return QColor(0xea, 0xb3, 0x08);
+    case MarkerKind::Warning:
+        return QColor(0xea, 0x58, 0x0c);
     }
     return {};
 }
@@ -684,15 +733,24 @@ QColor TimelineLayout::markerColor(MarkerKind kind)
 QString TimelineLayout::markerName(MarkerKind kind)
 {
     switch (kind) {
-    case MarkerKind::ReconnectOk: return u"reconnected"_s;
-    case MarkerKind::ReconnectFailed: return u"reconnect failed"_s;
-    case MarkerKind::BreakerOpen: return u"breaker opened"_s;
-    case MarkerKind::BreakerHalfOpen: return u"breaker half-open"_s;
-    case MarkerKind::BreakerClosed: return u"breaker closed"_s;
-    case MarkerKind::Fault: return u"fault injected"_s;
-    case MarkerKind::Classification: return u"error classified"_s;
-    case MarkerKind::ClassificationExpired: return u"session expired"_s;
-    case MarkerKind::Warning: return u"warning"_s;
+    case MarkerKind::ReconnectOk:
+        return u"reconnected"_s;
+    case MarkerKind::ReconnectFailed:
+        return u"reconnect failed"_s;
+    case MarkerKind::BreakerOpen:
+        return u"breaker opened"_s;
+    case MarkerKind::BreakerHalfOpen:
+        return u"breaker half-open"_s;
+    case MarkerKind::BreakerClosed:
+        return u"breaker closed"_s;
+    case MarkerKind::Fault:
+        return u"fault injected"_s;
+    case MarkerKind::Classification:
+        return u"error classified"_s;
+    case MarkerKind::ClassificationExpired:
+        return u"session expired"_s;
+    case MarkerKind::Warning:
+        return u"warning"_s;
     }
     return {};
 }

@@ -29,7 +29,8 @@ class TimelineLayout : public QObject
 public:
     // How a request ended. Only Ok/ToolError/RpcError come from a response; the rest are
     // read from what happened around a request that was never answered.
-    enum class Outcome : quint8 {
+    enum class Outcome : quint8
+    {
         Ok,         // a result
         ToolError,  // a result with "isError": true
         RpcError,   // a JSON-RPC error response
@@ -37,7 +38,8 @@ public:
         Unanswered, // no response, and the session ended (closed, failed, replaced)
         Open,       // still waiting: drawn up to "now"
     };
-    enum class MarkerKind : quint8 {
+    enum class MarkerKind : quint8
+    {
         ReconnectOk,
         ReconnectFailed,
         BreakerOpen,
@@ -46,7 +48,7 @@ public:
         Fault,
         Classification,        // classified, not expired
         ClassificationExpired, // classified as an expired session
-        Warning,               // keepalive failed, recovery budget spent, connection lost, violations
+        Warning, // keepalive failed, recovery budget spent, connection lost, violations
     };
 
     struct Band
@@ -80,7 +82,13 @@ public:
         MarkerKind kind = MarkerKind::Warning;
     };
 
-    enum class HitType { None, Span, Marker, Band };
+    enum class HitType
+    {
+        None,
+        Span,
+        Marker,
+        Band
+    };
     struct Hit
     {
         HitType type = HitType::None;

@@ -56,21 +56,30 @@ QVariant ToolListModel::data(const QModelIndex &index, int role) const
     const QString name = t.value("name"_L1).toString();
     switch (role) {
     case Qt::DisplayRole: {
-        const QString title = t.value("title"_L1).toString(t.value("annotations"_L1).toObject().value("title"_L1).toString());
+        const QString title =
+            t.value("title"_L1)
+                .toString(t.value("annotations"_L1).toObject().value("title"_L1).toString());
         return title.isEmpty() || title == name ? name : u"%1 — %2"_s.arg(name, title);
     }
     case Qt::ToolTipRole: {
         const auto v = m_policy.verdict(u"tools/call"_s, name, t);
-        return u"%1\n\n%2\nafter a lost session: %3 (%4)"_s.arg(t.value("description"_L1).toString(), badges(t).join(u", "_s),
-                                                               v.replay ? u"sent again"_s : u"outcome uncertain"_s,
-                                                               ReplayPolicy::sourceName(v.source));
+        return u"%1\n\n%2\nafter a lost session: %3 (%4)"_s.arg(
+            t.value("description"_L1).toString(), badges(t).join(u", "_s),
+            v.replay ? u"sent again"_s : u"outcome uncertain"_s,
+            ReplayPolicy::sourceName(v.source));
     }
-    case ToolRole: return t;
-    case NameRole: return name;
-    case BadgesRole: return badges(t);
-    case VerdictRole: return m_policy.verdict(u"tools/call"_s, name, t).replay;
-    case VerdictSourceRole: return ReplayPolicy::sourceName(m_policy.verdict(u"tools/call"_s, name, t).source);
-    default: return {};
+    case ToolRole:
+        return t;
+    case NameRole:
+        return name;
+    case BadgesRole:
+        return badges(t);
+    case VerdictRole:
+        return m_policy.verdict(u"tools/call"_s, name, t).replay;
+    case VerdictSourceRole:
+        return ReplayPolicy::sourceName(m_policy.verdict(u"tools/call"_s, name, t).source);
+    default:
+        return {};
     }
 }
 

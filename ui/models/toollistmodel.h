@@ -15,7 +15,14 @@ class ToolListModel : public QAbstractListModel
 {
     Q_OBJECT
 public:
-    enum Role { ToolRole = Qt::UserRole + 1, NameRole, BadgesRole, VerdictRole, VerdictSourceRole };
+    enum Role
+    {
+        ToolRole = Qt::UserRole + 1,
+        NameRole,
+        BadgesRole,
+        VerdictRole,
+        VerdictSourceRole
+    };
     using QAbstractListModel::QAbstractListModel;
 
     void setTools(const QJsonArray &tools);

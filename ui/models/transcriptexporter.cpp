@@ -63,7 +63,8 @@ QString fenced(const QString &language, const QString &body)
 
 QString latencyText(const TranscriptStore::Entry &entry)
 {
-    return entry.isResponse && entry.latencyMs >= 0 ? QString::number(entry.latencyMs) + " ms"_L1 : QString();
+    return entry.isResponse && entry.latencyMs >= 0 ? QString::number(entry.latencyMs) + " ms"_L1
+                                                    : QString();
 }
 
 // The session ids anywhere in the store, not only in the rows written: a row can name an
@@ -85,7 +86,8 @@ TranscriptEvent masked(const TranscriptEvent &e, const Redactor &redactor)
     TranscriptEvent out = e;
     out.raw = redactor.apply(QString::fromUtf8(e.raw)).toUtf8();
     if (!e.details.isEmpty()) {
-        const QString text = QString::fromUtf8(QJsonDocument(e.details).toJson(QJsonDocument::Compact));
+        const QString text =
+            QString::fromUtf8(QJsonDocument(e.details).toJson(QJsonDocument::Compact));
         const QJsonDocument doc = QJsonDocument::fromJson(redactor.apply(text).toUtf8());
         out.details = doc.isObject() ? doc.object() : redactor.apply(e.details);
     }
@@ -97,7 +99,8 @@ TranscriptEvent masked(const TranscriptEvent &e, const Redactor &redactor)
 QByteArray TranscriptExporter::toJsonLines(const TranscriptStore &store, bool redactSecrets,
                                            const Redactor &givenRedactor, const Rows &rows)
 {
-    const Redactor redactor = redactSecrets ? withStoreSessionIds(store, givenRedactor) : Redactor();
+    const Redactor redactor =
+        redactSecrets ? withStoreSessionIds(store, givenRedactor) : Redactor();
     QByteArray out;
     for (int row : selectedRows(store, rows)) {
         if (row < 0 || row >= store.size())
@@ -115,7 +118,8 @@ QByteArray TranscriptExporter::toJsonLines(const TranscriptStore &store, bool re
 QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool redactSecrets,
                                           const Redactor &givenRedactor, const Rows &rows)
 {
-    const Redactor redactor = redactSecrets ? withStoreSessionIds(store, givenRedactor) : Redactor();
+    const Redactor redactor =
+        redactSecrets ? withStoreSessionIds(store, givenRedactor) : Redactor();
     const auto clean = [&](const QString &text) {
         return redactSecrets ? redactor.apply(text) : text;
     };
@@ -142,27 +146,31 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
         md += u"No events.\n"_s;
         return md.toUtf8();
     }
-    md += QString::number(count) + " events from "_L1
-          + QDateTime::fromMSecsSinceEpoch(firstMs).toString(Qt::ISODateWithMs) + " to "_L1
-          + QDateTime::fromMSecsSinceEpoch(lastMs).toString(Qt::ISODateWithMs) + " (local time). "_L1
-          + (redactSecrets ? "Secrets are redacted."_L1 : "Secrets are NOT redacted."_L1) + u'\n';
+    md += QString::number(count) + " events from "_L1 +
+          QDateTime::fromMSecsSinceEpoch(firstMs).toString(Qt::ISODateWithMs) + " to "_L1 +
+          QDateTime::fromMSecsSinceEpoch(lastMs).toString(Qt::ISODateWithMs) +
+          " (local time). "_L1 +
+          (redactSecrets ? "Secrets are redacted."_L1 : "Secrets are NOT redacted."_L1) + u'\n';
 
     int number = 0;
     for (const QString &server : std::as_const(servers)) {
         const QList<int> &serverRows = rowsByServer[server];
-        md += u"\n## "_s + (server.isEmpty() ? u"(no server)"_s : tableCell(clean(server))) + u"\n\n"_s;
+        md += u"\n## "_s + (server.isEmpty() ? u"(no server)"_s : tableCell(clean(server))) +
+              u"\n\n"_s;
         md += u"| # | Time | Gen | Dir | Method / Id | Latency | Summary |\n"_s
               u"|--:|------|----:|-----|-------------|--------:|---------|\n"_s;
         const int firstNumber = number + 1;
         for (int row : serverRows) {
             const TranscriptEvent &e = store.event(row);
             const TranscriptStore::Entry &entry = store.entry(row);
-            md += "| "_L1 + QString::number(++number) + " | "_L1 + TranscriptModel::timeText(e.timeMs) + " | "_L1
-                  + QString::number(e.generation) + " | "_L1 + TranscriptEvent::directionName(e.direction) + " | "_L1
-                  + tableCell(clean(TranscriptModel::methodText(store, row))) + " | "_L1 + latencyText(entry)
-                  + " | "_L1 + tableCell(redactSecrets ? TranscriptStore::summaryOf(masked(e, redactor)) : entry.summary)
-                  + (entry.isError ? " **error**"_L1 : ""_L1)
-                  + " |\n"_L1;
+            md += "| "_L1 + QString::number(++number) + " | "_L1 +
+                  TranscriptModel::timeText(e.timeMs) + " | "_L1 + QString::number(e.generation) +
+                  " | "_L1 + TranscriptEvent::directionName(e.direction) + " | "_L1 +
+                  tableCell(clean(TranscriptModel::methodText(store, row))) + " | "_L1 +
+                  latencyText(entry) + " | "_L1 +
+                  tableCell(redactSecrets ? TranscriptStore::summaryOf(masked(e, redactor))
+                                          : entry.summary) +
+                  (entry.isError ? " **error**"_L1 : ""_L1) + " |\n"_L1;
         }
 
         md += u"\n### Messages\n"_s;
@@ -172,9 +180,11 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
             const TranscriptStore::Entry &entry = store.entry(row);
             const QString title = TranscriptModel::methodText(store, row);
             const QString latency = latencyText(entry);
-            md += "\n**"_L1 + QString::number(++number) + ".** `"_L1 + TranscriptModel::timeText(e.timeMs) + "` "_L1
-                  + TranscriptEvent::directionName(e.direction) + (title.isEmpty() ? QString() : QString(u' ' + clean(title)))
-                  + (latency.isEmpty() ? QString() : QString(" ("_L1 + latency + u')')) + "\n\n"_L1;
+            md += "\n**"_L1 + QString::number(++number) + ".** `"_L1 +
+                  TranscriptModel::timeText(e.timeMs) + "` "_L1 +
+                  TranscriptEvent::directionName(e.direction) +
+                  (title.isEmpty() ? QString() : QString(u' ' + clean(title))) +
+                  (latency.isEmpty() ? QString() : QString(" ("_L1 + latency + u')')) + "\n\n"_L1;
             switch (e.direction) {
             case TranscriptEvent::Direction::Outgoing:
             case TranscriptEvent::Direction::Incoming: {
@@ -183,7 +193,8 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
                 if (doc.isNull())
                     md += fenced(u"text"_s, clean(QString::fromUtf8(e.raw)));
                 else
-                    md += fenced(u"json"_s, clean(QString::fromUtf8(doc.toJson(QJsonDocument::Indented))));
+                    md += fenced(u"json"_s,
+                                 clean(QString::fromUtf8(doc.toJson(QJsonDocument::Indented))));
                 break;
             }
             case TranscriptEvent::Direction::Stderr:
@@ -194,7 +205,8 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
                 break;
             case TranscriptEvent::Direction::Lifecycle:
                 if (!e.details.isEmpty())
-                    md += fenced(u"json"_s, clean(QString::fromUtf8(QJsonDocument(e.details).toJson(QJsonDocument::Indented))));
+                    md += fenced(u"json"_s, clean(QString::fromUtf8(QJsonDocument(e.details).toJson(
+                                                QJsonDocument::Indented))));
                 break;
             }
         }
@@ -202,14 +214,16 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
     return md.toUtf8();
 }
 
-bool TranscriptExporter::writeJsonLines(const TranscriptStore &store, const QString &path, bool redactSecrets,
-                                        const Redactor &redactor, QString *error, const Rows &rows)
+bool TranscriptExporter::writeJsonLines(const TranscriptStore &store, const QString &path,
+                                        bool redactSecrets, const Redactor &redactor,
+                                        QString *error, const Rows &rows)
 {
     return writeFile(path, toJsonLines(store, redactSecrets, redactor, rows), error);
 }
 
-bool TranscriptExporter::writeMarkdown(const TranscriptStore &store, const QString &path, bool redactSecrets,
-                                       const Redactor &redactor, QString *error, const Rows &rows)
+bool TranscriptExporter::writeMarkdown(const TranscriptStore &store, const QString &path,
+                                       bool redactSecrets, const Redactor &redactor, QString *error,
+                                       const Rows &rows)
 {
     return writeFile(path, toMarkdown(store, redactSecrets, redactor, rows), error);
 }

@@ -27,10 +27,12 @@ class TranscriptExporter
 public:
     using Rows = std::optional<QList<int>>;
 
-    static bool writeJsonLines(const TranscriptStore &store, const QString &path, bool redactSecrets,
-                               const Redactor &redactor, QString *error, const Rows &rows = std::nullopt);
+    static bool writeJsonLines(const TranscriptStore &store, const QString &path,
+                               bool redactSecrets, const Redactor &redactor, QString *error,
+                               const Rows &rows = std::nullopt);
     static bool writeMarkdown(const TranscriptStore &store, const QString &path, bool redactSecrets,
-                              const Redactor &redactor, QString *error, const Rows &rows = std::nullopt);
+                              const Redactor &redactor, QString *error,
+                              const Rows &rows = std::nullopt);
 
     // The same documents in memory (for the clipboard, and what the writers write).
     static QByteArray toJsonLines(const TranscriptStore &store, bool redactSecrets,

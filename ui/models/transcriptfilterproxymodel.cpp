@@ -9,8 +9,7 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 TranscriptFilterProxyModel::TranscriptFilterProxyModel(QObject *parent)
-    : QSortFilterProxyModel(parent)
-    , m_directions(0)
+    : QSortFilterProxyModel(parent), m_directions(0)
 {
     for (Direction d : allDirections())
         m_directions |= bit(d);
@@ -100,7 +99,8 @@ QList<int> TranscriptFilterProxyModel::visibleStoreRows() const
     return rows;
 }
 
-bool TranscriptFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+bool TranscriptFilterProxyModel::filterAcceptsRow(int sourceRow,
+                                                  const QModelIndex &sourceParent) const
 {
     if (sourceParent.isValid() || !m_transcript || !m_transcript->store())
         return true;
@@ -126,7 +126,8 @@ bool TranscriptFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelInd
         // a UTF-8 sequence, so reading the bytes as Latin-1 is exact here and avoids decoding
         // every frame on every keystroke.
         if (!m_textLatin1.isEmpty())
-            return QLatin1StringView(e.raw).contains(QLatin1StringView(m_textLatin1), Qt::CaseInsensitive);
+            return QLatin1StringView(e.raw).contains(QLatin1StringView(m_textLatin1),
+                                                     Qt::CaseInsensitive);
         return QString::fromUtf8(e.raw).contains(m_text, Qt::CaseInsensitive);
     }
     return true;

@@ -17,11 +17,16 @@ using Direction = TranscriptEvent::Direction;
 QString directionSymbol(Direction d)
 {
     switch (d) {
-    case Direction::Outgoing: return u"→"_s;
-    case Direction::Incoming: return u"←"_s;
-    case Direction::Stderr: return u"err"_s;
-    case Direction::Lifecycle: return u"ev"_s;
-    case Direction::Violation: return u"⚠"_s;
+    case Direction::Outgoing:
+        return u"→"_s;
+    case Direction::Incoming:
+        return u"←"_s;
+    case Direction::Stderr:
+        return u"err"_s;
+    case Direction::Lifecycle:
+        return u"ev"_s;
+    case Direction::Violation:
+        return u"⚠"_s;
     }
     return {};
 }
@@ -29,11 +34,17 @@ QString directionSymbol(Direction d)
 QString directionToolTip(Direction d)
 {
     switch (d) {
-    case Direction::Outgoing: return TranscriptModel::tr("Sent to the server (client → server)");
-    case Direction::Incoming: return TranscriptModel::tr("Received from the server (server → client)");
-    case Direction::Stderr: return TranscriptModel::tr("A line the server wrote to stderr");
-    case Direction::Lifecycle: return TranscriptModel::tr("A lifecycle event of the session");
-    case Direction::Violation: return TranscriptModel::tr("A protocol violation: something the server sent that MCP does not allow");
+    case Direction::Outgoing:
+        return TranscriptModel::tr("Sent to the server (client → server)");
+    case Direction::Incoming:
+        return TranscriptModel::tr("Received from the server (server → client)");
+    case Direction::Stderr:
+        return TranscriptModel::tr("A line the server wrote to stderr");
+    case Direction::Lifecycle:
+        return TranscriptModel::tr("A lifecycle event of the session");
+    case Direction::Violation:
+        return TranscriptModel::tr(
+            "A protocol violation: something the server sent that MCP does not allow");
     }
     return {};
 }
@@ -41,9 +52,7 @@ QString directionToolTip(Direction d)
 } // namespace
 
 TranscriptModel::TranscriptModel(TranscriptStore *store, QObject *parent)
-    : QAbstractTableModel(parent)
-    , m_store(store)
-    , m_rows(store ? store->size() : 0)
+    : QAbstractTableModel(parent), m_store(store), m_rows(store ? store->size() : 0)
 {
     if (!store)
         return;
@@ -112,7 +121,8 @@ QString TranscriptModel::methodText(const TranscriptStore &store, int row)
 
 QVariant TranscriptModel::data(const QModelIndex &index, int role) const
 {
-    if (!m_store || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!m_store ||
+        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const int row = index.row() - m_shift;
     if (row < 0 || row >= m_store->size())
@@ -123,22 +133,32 @@ QVariant TranscriptModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case TimeColumn: return timeText(e.timeMs);
-        case ServerColumn: return e.server;
-        case GenerationColumn: return e.generation;
-        case DirectionColumn: return TranscriptEvent::directionName(e.direction);
-        case MethodColumn: return methodText(*m_store, row);
-        case SummaryColumn: return entry.summary;
+        case TimeColumn:
+            return timeText(e.timeMs);
+        case ServerColumn:
+            return e.server;
+        case GenerationColumn:
+            return e.generation;
+        case DirectionColumn:
+            return TranscriptEvent::directionName(e.direction);
+        case MethodColumn:
+            return methodText(*m_store, row);
+        case SummaryColumn:
+            return entry.summary;
         case LatencyColumn:
-            return entry.latencyMs >= 0 && entry.isResponse ? QVariant(tr("%1 ms").arg(entry.latencyMs)) : QVariant();
+            return entry.latencyMs >= 0 && entry.isResponse
+                       ? QVariant(tr("%1 ms").arg(entry.latencyMs))
+                       : QVariant();
         }
         return {};
     case Qt::ToolTipRole:
         switch (index.column()) {
         case TimeColumn:
             return QDateTime::fromMSecsSinceEpoch(e.timeMs).toString(Qt::ISODateWithMs);
-        case DirectionColumn: return directionToolTip(e.direction);
-        case SummaryColumn: return entry.summary;
+        case DirectionColumn:
+            return directionToolTip(e.direction);
+        case SummaryColumn:
+            return entry.summary;
         }
         return {};
     case Qt::ForegroundRole:
@@ -149,15 +169,24 @@ QVariant TranscriptModel::data(const QModelIndex &index, int role) const
         if (index.column() == GenerationColumn || index.column() == LatencyColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
         return {};
-    case EventRole: return QVariant::fromValue(e);
-    case RawRole: return e.raw;
-    case DirectionRole: return int(e.direction);
-    case ServerRole: return e.server;
-    case MethodRole: return entry.method;
-    case IsErrorRole: return entry.isError;
-    case LatencyRole: return entry.latencyMs;
-    case PairedRowRole: return entry.pairedRow;
-    case DirectionSymbolRole: return directionSymbol(e.direction);
+    case EventRole:
+        return QVariant::fromValue(e);
+    case RawRole:
+        return e.raw;
+    case DirectionRole:
+        return int(e.direction);
+    case ServerRole:
+        return e.server;
+    case MethodRole:
+        return entry.method;
+    case IsErrorRole:
+        return entry.isError;
+    case LatencyRole:
+        return entry.latencyMs;
+    case PairedRowRole:
+        return entry.pairedRow;
+    case DirectionSymbolRole:
+        return directionSymbol(e.direction);
     }
     return {};
 }
@@ -167,13 +196,20 @@ QVariant TranscriptModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case TimeColumn: return tr("Time");
-    case ServerColumn: return tr("Server");
-    case GenerationColumn: return tr("Gen");
-    case DirectionColumn: return tr("Dir");
-    case MethodColumn: return tr("Method/Id");
-    case SummaryColumn: return tr("Summary");
-    case LatencyColumn: return tr("Latency");
+    case TimeColumn:
+        return tr("Time");
+    case ServerColumn:
+        return tr("Server");
+    case GenerationColumn:
+        return tr("Gen");
+    case DirectionColumn:
+        return tr("Dir");
+    case MethodColumn:
+        return tr("Method/Id");
+    case SummaryColumn:
+        return tr("Summary");
+    case LatencyColumn:
+        return tr("Latency");
     }
     return {};
 }

@@ -17,9 +17,19 @@ class TranscriptModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { TimeColumn, ServerColumn, GenerationColumn, DirectionColumn, MethodColumn,
-                  SummaryColumn, LatencyColumn, ColumnCount };
-    enum Role {
+    enum Column
+    {
+        TimeColumn,
+        ServerColumn,
+        GenerationColumn,
+        DirectionColumn,
+        MethodColumn,
+        SummaryColumn,
+        LatencyColumn,
+        ColumnCount
+    };
+    enum Role
+    {
         EventRole = Qt::UserRole + 1, // the TranscriptEvent (QVariant::fromValue)
         RawRole,                      // QByteArray: the frame or line as it was
         DirectionRole,                // int: TranscriptEvent::Direction
@@ -38,7 +48,8 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
     // The text of the Method/Id column for a store row, shared with the exporter's tables.

@@ -39,16 +39,28 @@ void appendCompact(QString &out, const QJsonValue &v, qsizetype budget)
     case QJsonValue::String: {
         const QString s = v.toString();
         // Only the part that can still be seen is escaped.
-        const QStringView visible = QStringView(s).left(qMax<qsizetype>(0, budget - out.size() + 1));
+        const QStringView visible =
+            QStringView(s).left(qMax<qsizetype>(0, budget - out.size() + 1));
         out += u'"';
         for (const QChar c : visible) {
             switch (c.unicode()) {
-            case '"': out += "\\\""_L1; break;
-            case '\\': out += "\\\\"_L1; break;
-            case '\n': out += "\\n"_L1; break;
-            case '\r': out += "\\r"_L1; break;
-            case '\t': out += "\\t"_L1; break;
-            default: out += c.unicode() < 0x20 ? QChar(u' ') : c;
+            case '"':
+                out += "\\\""_L1;
+                break;
+            case '\\':
+                out += "\\\\"_L1;
+                break;
+            case '\n':
+                out += "\\n"_L1;
+                break;
+            case '\r':
+                out += "\\r"_L1;
+                break;
+            case '\t':
+                out += "\\t"_L1;
+                break;
+            default:
+                out += c.unicode() < 0x20 ? QChar(u' ') : c;
             }
         }
         if (visible.size() == s.size())
@@ -172,8 +184,9 @@ QString resultSummary(const QJsonValue &result)
     }
     const QJsonObject info = r.value("serverInfo"_L1).toObject();
     if (!info.isEmpty())
-        return oneLine(info.value("name"_L1).toString() + u' ' + info.value("version"_L1).toString()
-                       + ", protocol "_L1 + r.value("protocolVersion"_L1).toString());
+        return oneLine(info.value("name"_L1).toString() + u' ' +
+                       info.value("version"_L1).toString() + ", protocol "_L1 +
+                       r.value("protocolVersion"_L1).toString());
     return compact(r);
 }
 
@@ -208,8 +221,9 @@ Message summarizeMessage(const QJsonObject &o)
         if (error.isObject()) {
             const QJsonObject err = error.toObject();
             m.entry.isError = true;
-            m.entry.summary = plainLine(u"error "_s + QString::number(err.value("code"_L1).toInt()) + ": "_L1
-                                        + err.value("message"_L1).toString());
+            m.entry.summary =
+                plainLine(u"error "_s + QString::number(err.value("code"_L1).toInt()) + ": "_L1 +
+                          err.value("message"_L1).toString());
         } else {
             const QJsonValue result = o.value("result"_L1);
             m.entry.isError = result.toObject().value("isError"_L1).toBool();
@@ -224,10 +238,8 @@ Message summarizeMessage(const QJsonObject &o)
 } // namespace
 
 TranscriptStore::TranscriptStore(int capacity, QObject *parent, qint64 capacityBytes)
-    : QObject(parent)
-    , m_capacity(qMax(1, capacity))
-    , m_dropChunk(qMax(1, m_capacity / 10))
-    , m_capacityBytes(qMax<qint64>(1, capacityBytes))
+    : QObject(parent), m_capacity(qMax(1, capacity)), m_dropChunk(qMax(1, m_capacity / 10)),
+      m_capacityBytes(qMax<qint64>(1, capacityBytes))
 {
 }
 
@@ -267,18 +279,20 @@ TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QStr
             entry.summary = oneLine(QString::number(items.size()) + " messages: "_L1 + parts);
             return entry;
         }
-        entry.summary = plainLine(u"not JSON ("_s + error.errorString() + "): "_L1
-                                  + QString::fromUtf8(e.raw.left(SummaryMaxChars * 2)));
+        entry.summary = plainLine(u"not JSON ("_s + error.errorString() + "): "_L1 +
+                                  QString::fromUtf8(e.raw.left(SummaryMaxChars * 2)));
         return entry;
     }
     case TranscriptEvent::Direction::Stderr:
         entry.summary = plainLine(QString::fromUtf8(e.raw.left(SummaryMaxChars * 4)));
         return entry;
     case TranscriptEvent::Direction::Lifecycle:
-        entry.summary = e.details.isEmpty() ? e.event : oneLine(e.event + u' ' + compact(e.details));
+        entry.summary =
+            e.details.isEmpty() ? e.event : oneLine(e.event + u' ' + compact(e.details));
         return entry;
     case TranscriptEvent::Direction::Violation:
-        entry.summary = plainLine(e.event + ": "_L1 + QString::fromUtf8(e.raw.left(SummaryMaxChars * 2)));
+        entry.summary =
+            plainLine(e.event + ": "_L1 + QString::fromUtf8(e.raw.left(SummaryMaxChars * 2)));
         return entry;
     }
     return entry;
@@ -289,8 +303,9 @@ void TranscriptStore::pair(int row, const QString &idKey)
     Entry &entry = m_entries[row];
     const TranscriptEvent &e = m_events.at(row);
     const auto key = [&](TranscriptEvent::Direction requestDirection) {
-        return QString(e.server + QChar(0x1f) + QString::number(e.generation) + QChar(0x1f)
-                       + (requestDirection == TranscriptEvent::Direction::Outgoing ? u'>' : u'<') + idKey);
+        return QString(e.server + QChar(0x1f) + QString::number(e.generation) + QChar(0x1f) +
+                       (requestDirection == TranscriptEvent::Direction::Outgoing ? u'>' : u'<') +
+                       idKey);
     };
     if (entry.isRequest) {
         // A reused id replaces the older request: only the newest one can still be answered.
@@ -375,7 +390,8 @@ void TranscriptStore::dropFront(int count)
         if (entry.pairedRow >= 0)
             entry.pairedRow = entry.pairedRow >= count ? entry.pairedRow - count : -1;
     }
-    m_pending.removeIf([this](const QHash<QString, qint64>::iterator &it) { return it.value() < m_dropped; });
+    m_pending.removeIf(
+        [this](const QHash<QString, qint64>::iterator &it) { return it.value() < m_dropped; });
     Q_EMIT rowsDropped(count);
 }
 

@@ -18,9 +18,9 @@ namespace Sonde {
 // generation and id, in the right direction) and the response gets the latency.
 // When full, the oldest events are dropped in chunks (capacity / 10) so an append stays O(1)
 // amortized. It is bounded in bytes too (the raw frames it holds): 200,000 events of a few
-// hundred bytes fit, 200,000 answers of 50 MB would not; the newest event is always kept. Thread: GUI (asserted). Owned by whoever owns the transcript view; models only
-// observe it. Emits rowsDropped (from the front) before rowsAppended for the same batch,
-// and reset after clear().
+// hundred bytes fit, 200,000 answers of 50 MB would not; the newest event is always kept. Thread:
+// GUI (asserted). Owned by whoever owns the transcript view; models only observe it. Emits
+// rowsDropped (from the front) before rowsAppended for the same batch, and reset after clear().
 class TranscriptStore : public QObject
 {
     Q_OBJECT
@@ -31,12 +31,12 @@ public:
     // What the views need to know about one event without parsing it again.
     struct Entry
     {
-        QString method;       // request/notification method, "response #id", "batch"; empty otherwise
-        QString id;           // JSON-RPC id as text, empty for notifications and non-wire events
-        QString summary;      // one line, at most SummaryMaxChars
-        bool isError = false; // an error response, or a result with "isError": true
+        QString method;  // request/notification method, "response #id", "batch"; empty otherwise
+        QString id;      // JSON-RPC id as text, empty for notifications and non-wire events
+        QString summary; // one line, at most SummaryMaxChars
+        bool isError = false;  // an error response, or a result with "isError": true
         qint64 latencyMs = -1; // on a paired response: its time minus its request's
-        int pairedRow = -1;   // the row of the request (on a response) or response (on a request)
+        int pairedRow = -1;    // the row of the request (on a response) or response (on a request)
         bool isRequest = false;
         bool isResponse = false;
     };
