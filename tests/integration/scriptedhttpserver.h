@@ -59,6 +59,16 @@ public:
     }
     quint16 port() const { return m_server.serverPort(); }
     QString url() const { return u"http://127.0.0.1:%1/mcp"_s.arg(port()); }
+    // A request whose body is over `bytes` is answered with `response` and its connection
+    // closed: after reading the body (`readBodyFirst`, as Node servers do) or as soon as its
+    // headers are in, the body unread (the kernel then resets the connection).
+    void rejectBodiesOver(qsizetype bytes, QByteArray response, bool readBodyFirst)
+    {
+        m_rejectOver = bytes;
+        m_rejectResponse = std::move(response);
+        m_rejectReadFirst = readBodyFirst;
+    }
+    int earlyRejections() const { return m_earlyRejections; }
     // Replaces the default answer to this JSON-RPC method ("GET" for the GET stream).
     void on(const QString &rpcMethod, Handler handler)
     {
@@ -108,6 +118,14 @@ private:
             for (const QByteArray &line : head.split('\n'))
                 if (line.toLower().startsWith("content-length:"))
                     length = line.mid(15).trimmed().toLongLong();
+            if (m_rejectOver >= 0 && length > m_rejectOver &&
+                (!m_rejectReadFirst || buf.size() >= end + 4 + length)) {
+                ++m_earlyRejections;
+                m_buffers.remove(s);
+                s->write(m_rejectResponse);
+                s->disconnectFromHost();
+                return;
+            }
             if (buf.size() < end + 4 + length)
                 return;
             Request r;
@@ -172,6 +190,10 @@ private:
     QHash<QString, int> m_posts;
     QHash<QString, Handler> m_handlers;
     int m_deletes = 0;
+    qsizetype m_rejectOver = -1;
+    QByteArray m_rejectResponse;
+    bool m_rejectReadFirst = false;
+    int m_earlyRejections = 0;
     int m_sessionCounter = 0;
 };
 
