@@ -115,7 +115,8 @@ public:
             result.endedAfter = !run(loop, StreamEndWaitMs) && reply->isFinished();
             result.leftOpen = !reply->isFinished();
         }
-        received += reply->readAll();
+        if (reply->isOpen()) // a stream the server ended is closed for reading
+            received += reply->readAll();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         result.ms = double(endNs) / 1e6;
         result.sessionId = reply->rawHeader("Mcp-Session-Id");
@@ -177,7 +178,8 @@ public:
             postJson(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
             QNetworkReply *read = postJson(readBody);
             auto done = [&, read] {
-                readReceived += read->readAll();
+                if (read->isOpen())
+                    readReceived += read->readAll();
                 if (endNs < 0 && (read->isFinished() || answered(readReceived, "\"id\":2"))) {
                     endNs = timer.nsecsElapsed();
                     loop.quit();
