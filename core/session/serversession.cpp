@@ -258,21 +258,13 @@ bool ServerSession::drainAndStartAgain()
     // and ids are never reused, so the answers find their callers whichever transport
     // brings them. The new session starts at once beside it.
     Transport *old = m_transport;
+    if (!old->canDrain())
+        return false;
+    // Before drain(): it may close `old` at once, and that is no longer this session's end.
     disconnect(old, &Transport::closed, this, &ServerSession::onTransportClosed);
     disconnect(old, &Transport::opened, this, &ServerSession::onTransportOpened);
     disconnect(old, &Transport::connectionLost, this, nullptr);
-    const SessionSnapshot::State before = m_state;
     m_state = SessionSnapshot::State::Closing; // the handlers below must not act on `old`
-    if (!old->drain()) {
-        connect(old, &Transport::closed, this, &ServerSession::onTransportClosed);
-        connect(old, &Transport::opened, this, &ServerSession::onTransportOpened);
-        connect(old, &Transport::connectionLost, this, [this](const Error &error) {
-            record(TranscriptEvent::Direction::Lifecycle, {}, u"connection-lost"_s, error.toJson());
-            Q_EMIT connectionLost(error);
-        });
-        m_state = before;
-        return false;
-    }
     m_transport = nullptr;
     m_lastTransportDetails = old->details();
     connect(old, &Transport::closed, this, [this, old, generation = m_generation] {
@@ -280,6 +272,7 @@ bool ServerSession::drainAndStartAgain()
                {{"generation"_L1, generation}});
         old->deleteLater();
     });
+    old->drain();
     // A handshake in flight belonged to the old session: its answer must not initialize the
     // new one.
     const QList<PendingRequests::Entry> all = m_pending.takeAll();

@@ -728,10 +728,17 @@ void HttpTransport::close()
     QTimer::singleShot(500, this, proceed);
 }
 
-bool HttpTransport::drain()
+bool HttpTransport::canDrain() const
 {
-    if (m_mode != Mode::Streamable || m_finished || m_closing)
-        return false;
+    return m_mode == Mode::Streamable && !m_finished && !m_closing;
+}
+
+void HttpTransport::drain()
+{
+    if (!canDrain()) {
+        abort();
+        return;
+    }
     m_draining = true;
     m_closing = true; // no new frames; and the GET stream is not reopened
     const QList<QNetworkReply *> replies = m_streams.keys();
@@ -753,7 +760,6 @@ bool HttpTransport::drain()
             abort();
     });
     finishDrainIfDone();
-    return true;
 }
 
 void HttpTransport::finishDrainIfDone()

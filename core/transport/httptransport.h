@@ -42,7 +42,8 @@ public:
     void send(const QByteArray &frame) override;
     void close() override;
     void abort() override;
-    bool drain() override;
+    bool canDrain() const override;
+    void drain() override;
     bool isOpen() const override;
     QJsonObject details() const override;
     void setProtocolVersion(const QString &version) override;

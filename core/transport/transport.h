@@ -31,9 +31,10 @@ public:
     // For a reconnect where each request travels on its own (Streamable HTTP): stop taking
     // new frames and server streams, but let the requests already sent get their answers,
     // then emit closed(). An expired session answers each of them for itself (404: it never
-    // ran), so nothing has to be guessed from a teardown. Returns false where the route
-    // cannot do this (stdio, legacy SSE: one channel carries every answer); abort() then.
-    virtual bool drain() { return false; }
+    // ran), so nothing has to be guessed from a teardown. canDrain() is false where the route
+    // cannot do this (stdio, legacy SSE: one channel carries every answer).
+    virtual bool canDrain() const { return false; }
+    virtual void drain() { abort(); }
     virtual bool isOpen() const = 0;
     // Route-specific facts for the session snapshot (pid, exit status, session id...).
     // "route" and "route_reason", when present, say which transport was chosen and why.

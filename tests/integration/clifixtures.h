@@ -175,16 +175,19 @@ struct Run
 };
 
 // Runs sonde-cli without blocking the event loop (the proxy lives on it).
-inline Run cli(const QStringList &args, const QByteArray &input = {})
+// Runs a program to its end without blocking the event loop (a test's server may live on it).
+inline Run runProgram(const QString &program, const QStringList &args, const QByteArray &input = {},
+                      const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment(),
+                      int timeoutMs = 120000)
 {
     QProcess p;
-    // SONDE_TEST_CLI runs the tests against another build (say, the one before a fix).
-    p.start(qEnvironmentVariable("SONDE_TEST_CLI", QString::fromUtf8(SONDE_CLI_PATH)), args);
+    p.setProcessEnvironment(env);
+    p.start(program, args);
     p.write(input);
     p.closeWriteChannel();
     QSignalSpy finished(&p, &QProcess::finished);
     Run r;
-    if (!finished.wait(120000)) {
+    if (!finished.wait(timeoutMs)) {
         p.kill();
         p.waitForFinished();
         return r;
@@ -193,6 +196,13 @@ inline Run cli(const QStringList &args, const QByteArray &input = {})
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+// sonde-cli; SONDE_TEST_CLI runs the tests against another build (say, the one before a fix).
+inline Run cli(const QStringList &args, const QByteArray &input = {})
+{
+    return runProgram(qEnvironmentVariable("SONDE_TEST_CLI", QString::fromUtf8(SONDE_CLI_PATH)),
+                      args, input);
 }
 
 inline QList<QJsonObject> jsonLines(const QByteArray &out)

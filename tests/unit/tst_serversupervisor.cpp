@@ -72,6 +72,14 @@ struct Fixture
     {
         t()->answerError(lastRequest(), -32602, u"Invalid params: Invalid or expired session"_s);
     }
+    // `count` calls the server answers with isError: one strike each (tickets 10, 11, ...).
+    void failToolCalls(int count)
+    {
+        for (int i = 0; i < count; ++i) {
+            call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, quint64(10 + i));
+            t()->answer(lastRequest(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{}}});
+        }
+    }
     CallOutcome outcome() const
     {
         return done->isEmpty() ? CallOutcome{} : done->last().at(0).value<CallOutcome>();
@@ -261,10 +269,7 @@ private Q_SLOTS:
     {
         Fixture f;
         f.start();
-        for (int i = 0; i < 3; ++i) {
-            f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, quint64(10 + i));
-            f.t()->answer(f.lastRequest(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{}}});
-        }
+        f.failToolCalls(3);
         const qsizetype sent = f.t()->sentWithMethod(u"tools/call"_s).size();
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 20);
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), sent);
@@ -361,10 +366,7 @@ private Q_SLOTS:
     {
         Fixture f;
         f.start();
-        for (int i = 0; i < 2; ++i) {
-            f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, quint64(10 + i));
-            f.t()->answer(f.lastRequest(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{}}});
-        }
+        f.failToolCalls(2);
         QCOMPARE(f.supervisor->snapshot()
                      .recovery.value("breaker"_L1)
                      .toObject()
@@ -451,10 +453,7 @@ private Q_SLOTS:
     {
         Fixture f;
         f.start();
-        for (int i = 0; i < 3; ++i) {
-            f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, quint64(10 + i));
-            f.t()->answer(f.lastRequest(), {{"isError"_L1, true}, {"content"_L1, QJsonArray{}}});
-        }
+        f.failToolCalls(3);
         f.clock.advance(60'000);
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 20); // the probe
         QCOMPARE(f.supervisor->snapshot()
