@@ -35,9 +35,11 @@ public:
         m_process.kill();
         m_process.waitForFinished(3000);
     }
-    bool start()
+    // `port` 0: a free one. Another port: that one (a restart of a server that stopped).
+    bool start(quint16 port = 0)
     {
-        m_port = freePort();
+        m_port = port ? port : freePort();
+        m_log.clear();
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(u"PORT"_s, QString::number(m_port));
         m_process.setProcessEnvironment(env);
@@ -61,6 +63,11 @@ public:
         m_process.waitForReadyRead(100);
         m_log += m_process.readAll();
         return m_log;
+    }
+    void stop()
+    {
+        m_process.kill();
+        m_process.waitForFinished(3000);
     }
     quint16 port() const { return m_port; }
     QString url(const QString &path) const

@@ -167,6 +167,47 @@ private Q_SLOTS:
         }
     }
 
+    void theReferenceServersBodyLimitFailsThatRequestOnly()
+    {
+        // server-everything (the official SDK's transport) answers 413 over 4 MiB.
+        EverythingServer server(u"streamableHttp"_s);
+        QVERIFY2(server.start(), server.log().constData());
+        const QByteArray big =
+            QJsonDocument(
+                QJsonObject{{"op"_L1, u"call"_s},
+                            {"tool"_L1, u"echo"_s},
+                            {"args"_L1, QJsonObject{{"message"_L1, QString(5'000'000, u'x')}}}})
+                .toJson(QJsonDocument::Compact);
+        const Run r = execOn(server.url(u"/mcp"_s),
+                             {big, R"({"op":"call","tool":"echo","args":{"message":"after"}})"});
+        QCOMPARE(r.lines.size(), 2);
+        QCOMPARE(r.lines[0].value("http_status"_L1).toInt(), 413);
+        QVERIFY(r.lines[0].value("error"_L1).toString().contains("Payload Too Large"_L1));
+        QVERIFY(!r.lines[0].value("outcome_uncertain"_L1).toBool());
+        QCOMPARE(r.lines[1].value("result"_L1).toString(), u"Echo: after"_s);
+        QCOMPARE(r.lines[1].value("generation"_L1).toInt(), 1); // the session was kept
+    }
+
+    void aReadWhileTheReferenceServerRestartsIsAnsweredByTheNewProcess()
+    {
+        // A deploy: server-everything goes away between two reads and is back on the same port
+        // a second later, with none of its sessions. The read waits for it (connection refused
+        // while it is down, then the new process's 400 for the old session id) and is answered
+        // on a new generation.
+        EverythingServer server(u"streamableHttp"_s);
+        QVERIFY2(server.start(), server.log().constData());
+        const quint16 port = server.port();
+        QTimer::singleShot(500, [&] { server.stop(); });
+        QTimer::singleShot(1500, [&, port] { QVERIFY(server.start(port)); });
+        const QByteArray read = R"({"op":"resources/read","uri":"demo://resource/dynamic/text/1"})";
+        const Run r = execOn(server.url(u"/mcp"_s), {read, R"({"op":"sleep","ms":1000})", read});
+        QCOMPARE(r.lines.size(), 3);
+        const QJsonObject last = r.lines.at(2);
+        QVERIFY2(!last.contains("error"_L1), QJsonDocument(last).toJson().constData());
+        QVERIFY(last.value("generation"_L1).toInt() >= 2);
+        QVERIFY(!last.value("rule"_L1).toString().isEmpty());
+    }
+
     void htmlWhereJsonBelongsFailsAtOnceWithOneLine()
     {
         ScriptedHttpServer server;
