@@ -2,9 +2,9 @@
 #pragma once
 
 #include "config/serverconfig.h"
-#include "engine/values.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
+#include "values/callvalues.h"
 
 #include <QHash>
 #include <QJsonArray>

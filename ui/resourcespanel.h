@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "engine/values.h"
+#include "values/callvalues.h"
 
 #include <QJsonArray>
 #include <QWidget>

@@ -2,10 +2,10 @@
 #pragma once
 
 #include "config/serverconfig.h"
-#include "engine/values.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
+#include "values/callvalues.h"
 
 #include <QHash>
 #include <QJsonArray>

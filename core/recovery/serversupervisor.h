@@ -2,13 +2,13 @@
 #pragma once
 
 #include "config/serverconfig.h"
-#include "engine/values.h"
 #include "recovery/circuitbreaker.h"
 #include "recovery/reconnectpolicy.h"
 #include "recovery/replaypolicy.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
+#include "values/callvalues.h"
 
 #include <QHash>
 #include <QJsonArray>

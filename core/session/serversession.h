@@ -2,12 +2,12 @@
 #pragma once
 
 #include "config/serverconfig.h"
-#include "engine/values.h"
 #include "protocol/jsonrpcmessage.h"
 #include "session/pendingrequests.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
+#include "values/callvalues.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -10,8 +10,8 @@
 
 #include "config/serverconfig.h"
 #include "engine/corehost.h"
-#include "engine/values.h"
 #include "session/sessionsnapshot.h"
+#include "values/callvalues.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "engine/values.h"
+#include "values/callvalues.h"
 
 using namespace Qt::StringLiterals;
 
