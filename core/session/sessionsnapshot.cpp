@@ -1,29 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "session/sessionsnapshot.h"
 
+#include "util/enumnames.h"
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
 QString SessionSnapshot::stateName(State state)
 {
-    switch (state) {
-    case State::Idle:
-        return u"idle"_s;
-    case State::Starting:
-        return u"starting"_s;
-    case State::Initializing:
-        return u"initializing"_s;
-    case State::Ready:
-        return u"ready"_s;
-    case State::Closing:
-        return u"closing"_s;
-    case State::Closed:
-        return u"closed"_s;
-    case State::Failed:
-        return u"failed"_s;
-    }
-    return {};
+    static const char *const names[] = {"idle",    "starting", "initializing", "ready",
+                                        "closing", "closed",   "failed"};
+    return enumName(names, state);
 }
 
 QJsonObject SessionSnapshot::toJson() const
