@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "timelinegeometry.h"
 #include "timelinelayout.h"
 
 #include <QAbstractScrollArea>
@@ -22,7 +23,8 @@ class TranscriptStore;
 // view follows the latest time until the user pans away and again once they come back to the
 // end (or call followLatest()/fitAll()). Hovering shows the details as a tooltip; a click on a
 // bar or glyph emits activated(storeRow). What is drawn comes from a TimelineLayout kept up
-// to date from the store's signals; a paint only visits what is in view.
+// to date from the store's signals; TimelinePainter draws it where TimelineGeometry says, and
+// a paint only visits what is in view.
 // Thread: GUI. Does not own the store (which may be destroyed first).
 class TimelineWidget : public QAbstractScrollArea
 {
@@ -93,6 +95,7 @@ private:
     void onRowsDropped(int count);
     void onTick();
 
+    TimelineGeometry geometry() const;
     TimelineLayout::Hit hitAt(const QPoint &pos) const;
     double xForTime(double timeMs) const;
     double timeAtX(double x) const;
@@ -109,12 +112,6 @@ private:
     void applyFollow();
     void setFollowing(bool following);
     void syncScrollBars();
-
-    void paintLaneBackground(QPainter &p, int lane, qint64 fromMs, qint64 toMs, qint64 now) const;
-    void paintLaneItems(QPainter &p, int lane, qint64 fromMs, qint64 toMs, qint64 now) const;
-    void paintAxis(QPainter &p, double fromMs, double toMs) const;
-    void paintLabels(QPainter &p) const;
-    void paintOutline(QPainter &p, int storeRow, const QColor &color) const;
 
     TimelineLayout *m_layout = nullptr;
     QPointer<TranscriptStore> m_store;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "clioptions.h"
 #include "cliserverrequesthandler.h"
-#include "config/serverconfig.h"
 #include "engine/corehost.h"
 #include "linereader.h"
 #include "transcript/transcriptwriter.h"
@@ -18,24 +18,6 @@
 #include <memory>
 
 namespace Sonde {
-
-// Everything sonde-cli was asked to do, parsed from its arguments.
-struct CliOptions
-{
-    ServerConfig server;
-    CliServerRequestHandler::Policy policy;
-    QString transcriptPath;
-    QString logLevel;
-    bool quiet = false;
-    bool showSecrets = false;
-    bool version = false; // --version: print it and leave
-    QStringList command;  // e.g. {"tools", "call", "echo", "{...}"}
-
-    // Parses argv (without the program name). On failure returns false with a message (an
-    // empty one for --help and --version, which are answered instead of run).
-    static bool parse(const QStringList &args, CliOptions *out, QString *error);
-    static QString usage();
-};
 
 // Runs one CLI invocation on a CoreHost: connect, run the command (or exec steps), print
 // JSON on stdout, shut down, and report the exit code (0 ok, 1 error answer, 2 usage or
@@ -65,7 +47,7 @@ private:
     void onSessionChanged(const SessionSnapshot &s);
     void runCommand();
     void runStep(const QJsonObject &step, Done done);
-    void call(const QString &method, const QJsonObject &params, Done done, bool toolCall = false);
+    void call(const QString &method, const QJsonObject &params, Done done);
     // exec: steps are numbered as they are read; each waits for the synchronous step before
     // it, except after an "async" step (which lets the next one start) and for a "cancel"
     // whose step is running (handled at once, so it can reach a call that blocks the line).

@@ -24,7 +24,9 @@ class DemoState;
 // has an id and is stored, so a stream cut mid-response can be resumed with Last-Event-ID
 // (replaying what was missed, then continuing on the new connection); DELETE ends a session;
 // an unknown session id gets 404, a missing one 400. Host and Origin are validated against
-// the loopback names (DNS rebinding). Plain HTTP/1.1, one request per connection.
+// the loopback names (DNS rebinding). Plain HTTP/1.1 with keep-alive: a connection carries
+// request after request (pipelined ones too) until an answer closes it ("Connection: close",
+// an HTTP/1.0 client, an error) or turns it into an SSE stream, which is the rest of it.
 class DemoHttpServer : public QObject
 {
     Q_OBJECT

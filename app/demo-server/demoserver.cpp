@@ -75,6 +75,7 @@ qint64 DemoState::add(qint64 by)
 DemoServer::DemoServer(std::shared_ptr<DemoState> state, QObject *parent)
     : QObject(parent), m_state(std::move(state))
 {
+    defineTools();
 }
 
 void DemoServer::send(const JsonRpcMessage &m)
@@ -182,82 +183,145 @@ QJsonObject DemoServer::initialize(const QJsonObject &params)
              "the client questions, notes as resources and two prompts."_s}};
 }
 
-QJsonArray DemoServer::tools() const
+void DemoServer::defineTools()
 {
-    QJsonArray t;
-    auto add = [&](const QString &name, const QString &description, const QJsonObject &input,
-                   const QJsonObject &ann = {}, const QJsonObject &output = {}) {
+    // One entry per tool, in tools/list order: its definition next to what it does.
+    auto add = [this](const QString &name, const QString &description, const QJsonObject &input,
+                      const QJsonObject &ann, const QJsonObject &output, ToolHandler handler) {
         QJsonObject tool{
             {"name"_L1, name}, {"description"_L1, description}, {"inputSchema"_L1, input}};
         if (!ann.isEmpty())
             tool.insert("annotations"_L1, ann);
         if (!output.isEmpty())
             tool.insert("outputSchema"_L1, output);
-        t.append(tool);
+        m_tools.push_back({name, tool, std::move(handler)});
     };
+    const QJsonObject none;
     add(u"get-counter"_s, u"Reads the counter (read-only)."_s, schema({}),
-        annotations(true, false, true));
+        annotations(true, false, true), none, [this](const ToolCall &c) {
+            respond(c.id, textResult(u"counter = %1"_s.arg(m_state->counter())));
+        });
     add(u"increment-counter"_s, u"Adds `by` to the counter: changes server state."_s,
         schema({{"by"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1}}}}),
-        annotations(false, false, false));
+        annotations(false, false, false), none, [this](const ToolCall &c) { incrementCounter(c); });
     add(u"echo"_s, u"Echoes the message back. Carries no annotations on purpose."_s,
-        schema({{"message"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}, {u"message"_s}));
+        schema({{"message"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}, {u"message"_s}), none, none,
+        [this](const ToolCall &c) {
+            if (!c.args.value("message"_L1).isString()) {
+                respond(c.id, textResult(u"argument \"message\" (string) is required"_s, true));
+                return;
+            }
+            respond(c.id, textResult(u"Echo: "_s + c.args.value("message"_L1).toString()));
+        });
     add(u"slow-task"_s,
         u"Takes duration_ms, reporting progress in `steps` steps when asked; honours cancellation."_s,
         schema({{"duration_ms"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 2000}}},
                 {"steps"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 5}}}}),
-        annotations(true, false, true));
+        annotations(true, false, true), none,
+        [this](const ToolCall &c) { startSlowTask(c.id, c.args, c.token); });
     add(u"fail"_s, u"Always fails with isError: true."_s,
         schema({{"reason"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}),
-        annotations(true, false, true));
+        annotations(true, false, true), none, [this](const ToolCall &c) {
+            respond(c.id, textResult(u"the demo tool failed: %1"_s.arg(
+                                         c.args.value("reason"_L1).toString(u"as asked"_s)),
+                                     true));
+        });
     add(u"get-weather"_s, u"Structured output: a made-up forecast that matches outputSchema."_s,
         schema({{"city"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Paris"_L1}}}}),
         annotations(true, false, true),
         schema({{"city"_L1, QJsonObject{{"type"_L1, "string"_L1}}},
                 {"temperature"_L1, QJsonObject{{"type"_L1, "number"_L1}}},
                 {"conditions"_L1, QJsonObject{{"type"_L1, "string"_L1}}}},
-               {u"city"_s, u"temperature"_s, u"conditions"_s}));
+               {u"city"_s, u"temperature"_s, u"conditions"_s}),
+        [this](const ToolCall &c) { getWeather(c); });
     add(u"tiny-image"_s, u"Returns a 1x1 PNG as image content."_s, schema({}),
-        annotations(true, false, true));
+        annotations(true, false, true), none, [this](const ToolCall &c) {
+            respond(c.id, {{"content"_L1,
+                            QJsonArray{textContent(u"a 1x1 PNG:"_s),
+                                       QJsonObject{{"type"_L1, "image"_L1},
+                                                   {"data"_L1, QString::fromLatin1(TinyPng)},
+                                                   {"mimeType"_L1, "image/png"_L1}}}}});
+        });
     add(u"ask-user"_s, u"Asks the client for a name through form elicitation."_s, schema({}),
-        annotations(true, false, false));
+        annotations(true, false, false), none, [this](const ToolCall &c) { askUser(c); });
     add(u"ask-model"_s, u"Asks the client's model a question through sampling."_s,
         schema({{"question"_L1,
                  QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "What is MCP?"_L1}}}}),
-        annotations(true, false, false, true));
+        annotations(true, false, false, true), none, [this](const ToolCall &c) { askModel(c); });
     add(u"list-roots"_s, u"Asks the client for its roots."_s, schema({}),
-        annotations(true, false, true));
+        annotations(true, false, true), none, [this](const ToolCall &c) { listRoots(c); });
     add(u"toggle-extra-tool"_s,
         u"Adds or removes the tool extra-tool and sends tools/list_changed."_s, schema({}),
-        annotations(false, false, false));
+        annotations(false, false, false), none, [this](const ToolCall &c) {
+            m_extraTool = !m_extraTool;
+            notify(u"notifications/tools/list_changed"_s);
+            respond(c.id,
+                    textResult(m_extraTool ? u"extra-tool added"_s : u"extra-tool removed"_s));
+        });
     add(u"print-garbage"_s, u"Writes a line that is not JSON to stdout, then answers normally."_s,
-        schema({}), annotations(true, false, true));
+        schema({}), annotations(true, false, true), none, [this](const ToolCall &c) {
+            Q_EMIT frameReady("this line is not JSON: the demo server printed it on purpose",
+                              m_related);
+            respond(c.id, textResult(u"printed a non-JSON line before this answer"_s));
+        });
     add(u"big-answer"_s, u"Answers with `bytes` bytes of text (at most 104857600)."_s,
         schema({{"bytes"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1048576}}}}),
-        annotations(true, false, true));
+        annotations(true, false, true), none, [this](const ToolCall &c) {
+            const qint64 bytes =
+                std::clamp<qint64>(c.args.value("bytes"_L1).toInteger(1048576), 0, 104857600);
+            respond(c.id, textResult(QString(qsizetype(bytes), u'x')));
+        });
     add(u"write-stderr"_s, u"Writes `lines` lines to stderr."_s,
         schema({{"lines"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 3}}}}),
-        annotations(true, false, true));
+        annotations(true, false, true), none, [this](const ToolCall &c) {
+            const int lines = std::clamp(c.args.value("lines"_L1).toInt(3), 0, 10000);
+            for (int i = 1; i <= lines; ++i)
+                Q_EMIT stderrLine(u"demo: stderr line %1 of %2"_s.arg(i).arg(lines));
+            respond(c.id, textResult(u"wrote %1 stderr lines"_s.arg(lines)));
+        });
     add(u"crash"_s, u"Exits the server process with code 3 without answering."_s, schema({}),
-        annotations(false, true, false));
+        annotations(false, true, false), none, [this](const ToolCall &) {
+            Q_EMIT stderrLine(u"demo: crashing on purpose"_s);
+            Q_EMIT exitRequested(3);
+        });
     // Side effects under every kind of hint, for recovery tests: the same counter.
-    add(u"bump-unannotated"_s, u"Adds 1 to the counter; carries no annotations."_s, schema({}));
+    const ToolHandler bump = [this](const ToolCall &c) {
+        respond(c.id, textResult(u"counter = %1"_s.arg(m_state->add(1))));
+    };
+    add(u"bump-unannotated"_s, u"Adds 1 to the counter; carries no annotations."_s, schema({}),
+        none, none, bump);
     {
         QJsonObject a = annotations(false, false, false);
         a.insert("readOnlyHint"_L1, "true"_L1); // a string, not the boolean: not read-only
         add(u"bump-string-true"_s,
-            u"Adds 1 to the counter; its readOnlyHint is the string \"true\"."_s, schema({}), a);
+            u"Adds 1 to the counter; its readOnlyHint is the string \"true\"."_s, schema({}), a,
+            none, bump);
     }
     add(u"increment-then-expire"_s,
         u"Adds 1, then drops the session without answering (stdio: exits)."_s, schema({}),
-        annotations(false, false, false));
+        annotations(false, false, false), none, [this](const ToolCall &) {
+            m_state->add(1);
+            Q_EMIT stderrLine(
+                u"demo: incremented to %1, now dropping the session without answering"_s.arg(
+                    m_state->counter()));
+            Q_EMIT sessionExpiryRequested();
+        });
     add(u"increment-then-drop"_s,
         u"Adds 1, then closes the request's connection without a response byte; the session "
         "stays (stdio: exits). What a crash or a proxy timeout after a write looks like."_s,
-        schema({}), annotations(false, false, false));
+        schema({}), annotations(false, false, false), none, [this](const ToolCall &) {
+            m_state->add(1);
+            Q_EMIT stderrLine(
+                u"demo: incremented to %1, now dropping the connection without answering"_s.arg(
+                    m_state->counter()));
+            Q_EMIT connectionDropRequested();
+        });
     add(u"admin-expire-session"_s,
         u"Answers, then drops this session (stdio: exits): the next request meets an expired session."_s,
-        schema({}), annotations(false, false, true));
+        schema({}), annotations(false, false, true), none, [this](const ToolCall &c) {
+            respond(c.id, textResult(u"this session ends now"_s));
+            Q_EMIT sessionExpiryRequested();
+        });
     add(u"flood"_s,
         u"Sends `rate` notifications/message per second (at most 100000) for `seconds` (at most "
         u"60), "
@@ -266,10 +330,29 @@ QJsonArray DemoServer::tools() const
                                         {"default"_L1, 10000},
                                         {"description"_L1, "notifications per second"_L1}}},
                 {"seconds"_L1, QJsonObject{{"type"_L1, "number"_L1}, {"default"_L1, 10}}}}),
-        annotations(true, false, true));
-    if (m_extraTool)
-        add(u"extra-tool"_s, u"Exists only after toggle-extra-tool."_s, schema({}),
-            annotations(true, false, true));
+        annotations(true, false, true), none, [this](const ToolCall &c) { startFlood(c); });
+    add(u"extra-tool"_s, u"Exists only after toggle-extra-tool."_s, schema({}),
+        annotations(true, false, true), none,
+        [this](const ToolCall &c) { respond(c.id, textResult(u"extra-tool ran"_s)); });
+}
+
+const DemoServer::Tool *DemoServer::findTool(const QString &name) const
+{
+    for (const Tool &t : m_tools) {
+        // extra-tool exists only while toggled on.
+        if (t.name == name && (m_extraTool || name != "extra-tool"_L1))
+            return &t;
+    }
+    return nullptr;
+}
+
+QJsonArray DemoServer::tools() const
+{
+    QJsonArray t;
+    for (const Tool &tool : m_tools) {
+        if (findTool(tool.name))
+            t.append(tool.definition);
+    }
     return t;
 }
 
@@ -382,195 +465,165 @@ void DemoServer::handleRequestFor(const JsonRpcMessage &m)
 void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
 {
     const QString name = params.value("name"_L1).toString();
-    const QJsonObject args = params.value("arguments"_L1).toObject();
-    const QJsonValue token = params.value("_meta"_L1).toObject().value("progressToken"_L1);
+    const Tool *tool = findTool(name);
+    if (!tool) {
+        fail(id, JsonRpcCode::InvalidParams, u"unknown tool: %1"_s.arg(name));
+        return;
+    }
+    tool->handler({id, params.value("arguments"_L1).toObject(),
+                   params.value("_meta"_L1).toObject().value("progressToken"_L1)});
+}
 
-    if (name == "get-counter"_L1) {
-        respond(id, textResult(u"counter = %1"_s.arg(m_state->counter())));
-    } else if (name == "bump-unannotated"_L1 || name == "bump-string-true"_L1) {
-        respond(id, textResult(u"counter = %1"_s.arg(m_state->add(1))));
-    } else if (name == "increment-then-expire"_L1) {
-        m_state->add(1);
-        Q_EMIT stderrLine(
-            u"demo: incremented to %1, now dropping the session without answering"_s.arg(
-                m_state->counter()));
-        Q_EMIT sessionExpiryRequested();
-    } else if (name == "increment-then-drop"_L1) {
-        m_state->add(1);
-        Q_EMIT stderrLine(
-            u"demo: incremented to %1, now dropping the connection without answering"_s.arg(
-                m_state->counter()));
-        Q_EMIT connectionDropRequested();
-    } else if (name == "admin-expire-session"_L1) {
-        respond(id, textResult(u"this session ends now"_s));
-        Q_EMIT sessionExpiryRequested();
-    } else if (name == "increment-counter"_L1) {
-        const QJsonValue by = args.value("by"_L1);
-        if (!by.isUndefined() && !by.isDouble()) {
-            respond(id, textResult(u"argument \"by\" must be an integer"_s, true));
-            return;
-        }
-        m_state->add(by.toInteger(1));
-        log(u"info"_s, u"counter is now %1"_s.arg(m_state->counter()));
-        if (m_subscriptions.contains(u"demo://counter"_s)) {
-            // A subscription update belongs to no request: it goes to the standalone stream.
-            const QJsonValue previous = std::exchange(m_related, QJsonValue());
-            notify(u"notifications/resources/updated"_s, {{"uri"_L1, "demo://counter"_L1}});
-            m_related = previous;
-        }
-        respond(id, textResult(u"counter = %1"_s.arg(m_state->counter())));
-    } else if (name == "echo"_L1) {
-        if (!args.value("message"_L1).isString()) {
-            respond(id, textResult(u"argument \"message\" (string) is required"_s, true));
-            return;
-        }
-        respond(id, textResult(u"Echo: "_s + args.value("message"_L1).toString()));
-    } else if (name == "slow-task"_L1) {
-        startSlowTask(id, args, token);
-    } else if (name == "flood"_L1) {
-        const qint64 rate = std::clamp<qint64>(args.value("rate"_L1).toInteger(10000), 0, 100'000);
-        const double seconds = std::clamp(args.value("seconds"_L1).toDouble(10.0), 0.0, 60.0);
-        const qint64 total = qRound64(double(rate) * seconds);
-        // Bursts every 10 ms, not a timer per notification. The count due is computed from the
-        // elapsed time, not from the number of ticks, so late ticks (a client that reads slowly
-        // blocks our writes) catch up instead of stretching the flood.
-        auto *timer = new QTimer(this);
-        timer->setTimerType(Qt::PreciseTimer);
-        timer->setInterval(10);
-        const QString key = JsonRpcMessage::idKey(id);
-        m_running.insert(key, timer);
-        auto sent = std::make_shared<qint64>(0);
-        auto lastProgressMs = std::make_shared<qint64>(0);
-        auto clock = std::make_shared<QElapsedTimer>();
-        clock->start();
-        connect(timer, &QTimer::timeout, this,
-                [this, timer, key, id, token, rate, total, sent, lastProgressMs, clock] {
-                    const QJsonValue previous = std::exchange(m_related, id);
-                    const auto restore = qScopeGuard([&] { m_related = previous; });
-                    const qint64 elapsed = clock->elapsed();
-                    const qint64 due = std::min(total, rate * elapsed / 1000);
-                    // Sent regardless of logging/setLevel: the count a client sees must be exactly
-                    // rate x seconds, or the flood cannot tell a client that drops from one that
-                    // filters.
-                    while (*sent < due) {
-                        ++*sent;
-                        notify(u"notifications/message"_s,
-                               {{"level"_L1, "info"_L1},
-                                {"logger"_L1, "flood"_L1},
-                                {"data"_L1, u"flood %1/%2"_s.arg(*sent).arg(total)}});
-                    }
-                    // Log messages do not reset a client's request timeout; progress does, so a
-                    // 60 s flood is not cut off by a 60 s timeout when the client asked for
-                    // progress.
-                    if (!token.isUndefined() && !token.isNull() &&
-                        elapsed - *lastProgressMs >= 1000) {
-                        *lastProgressMs = elapsed;
-                        notify(u"notifications/progress"_s, {{"progressToken"_L1, token},
-                                                             {"progress"_L1, *sent},
-                                                             {"total"_L1, total}});
-                    }
-                    if (*sent >= total) {
-                        m_running.remove(key);
-                        timer->stop();
-                        timer->deleteLater();
-                        respond(id, textResult(u"flooded %1 notifications in %2 s"_s.arg(total).arg(
-                                        double(clock->elapsed()) / 1000.0, 0, 'f', 2)));
-                    }
-                });
-        timer->start();
-    } else if (name == "fail"_L1) {
-        respond(id, textResult(u"the demo tool failed: %1"_s.arg(
-                                   args.value("reason"_L1).toString(u"as asked"_s)),
-                               true));
-    } else if (name == "get-weather"_L1) {
-        const QString city = args.value("city"_L1).toString(u"Paris"_s);
-        const QJsonObject forecast{{"city"_L1, city},
-                                   {"temperature"_L1, 12.5 + city.size()},
-                                   {"conditions"_L1, city.size() % 2 ? "cloudy"_L1 : "sunny"_L1}};
-        // The text is a sentence, not the JSON again, so clients show both forms.
-        QJsonObject r = textResult(u"%1: %2 degrees, %3"_s.arg(city)
-                                       .arg(forecast.value("temperature"_L1).toDouble())
-                                       .arg(forecast.value("conditions"_L1).toString()));
-        r.insert("structuredContent"_L1, forecast);
-        respond(id, r);
-    } else if (name == "tiny-image"_L1) {
-        respond(id,
-                {{"content"_L1, QJsonArray{textContent(u"a 1x1 PNG:"_s),
-                                           QJsonObject{{"type"_L1, "image"_L1},
-                                                       {"data"_L1, QString::fromLatin1(TinyPng)},
-                                                       {"mimeType"_L1, "image/png"_L1}}}}});
-    } else if (name == "ask-user"_L1) {
-        const QJsonObject requested =
-            schema({{"name"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Ada"_L1}}},
-                    {"confirm"_L1, QJsonObject{{"type"_L1, "boolean"_L1}, {"default"_L1, true}}}},
-                   {u"name"_s});
-        ask(u"elicitation/create"_s,
-            {{"mode"_L1, "form"_L1},
-             {"message"_L1, "Who is using the demo?"_L1},
-             {"requestedSchema"_L1, requested}},
-            [this, id](const JsonRpcMessage &a) {
-                if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
-                    respond(id, textResult(u"elicitation failed: "_s + a.errorMessage(), true));
-                    return;
-                }
-                const QJsonObject r = a.result().toObject();
-                respond(id, textResult(u"action=%1 content=%2"_s.arg(
-                                r.value("action"_L1).toString(),
-                                QString::fromUtf8(QJsonDocument(r.value("content"_L1).toObject())
-                                                      .toJson(QJsonDocument::Compact)))));
-            });
-    } else if (name == "ask-model"_L1) {
-        const QString question = args.value("question"_L1).toString(u"What is MCP?"_s);
-        ask(u"sampling/createMessage"_s,
-            {{"messages"_L1, QJsonArray{QJsonObject{{"role"_L1, "user"_L1},
-                                                    {"content"_L1, textContent(question)}}}},
-             {"maxTokens"_L1, 100}},
-            [this, id](const JsonRpcMessage &a) {
-                if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
-                    respond(id, textResult(u"sampling failed: "_s + a.errorMessage(), true));
-                    return;
-                }
-                const QJsonObject r = a.result().toObject();
-                respond(id, textResult(u"model %1 said: %2"_s.arg(
-                                r.value("model"_L1).toString(),
-                                r.value("content"_L1).toObject().value("text"_L1).toString())));
-            });
-    } else if (name == "list-roots"_L1) {
-        ask(u"roots/list"_s, {}, [this, id](const JsonRpcMessage &a) {
+void DemoServer::incrementCounter(const ToolCall &c)
+{
+    const QJsonValue &id = c.id;
+    const QJsonObject &args = c.args;
+    const QJsonValue by = args.value("by"_L1);
+    if (!by.isUndefined() && !by.isDouble()) {
+        respond(id, textResult(u"argument \"by\" must be an integer"_s, true));
+        return;
+    }
+    m_state->add(by.toInteger(1));
+    log(u"info"_s, u"counter is now %1"_s.arg(m_state->counter()));
+    if (m_subscriptions.contains(u"demo://counter"_s)) {
+        // A subscription update belongs to no request: it goes to the standalone stream.
+        const QJsonValue previous = std::exchange(m_related, QJsonValue());
+        notify(u"notifications/resources/updated"_s, {{"uri"_L1, "demo://counter"_L1}});
+        m_related = previous;
+    }
+    respond(id, textResult(u"counter = %1"_s.arg(m_state->counter())));
+}
+
+void DemoServer::getWeather(const ToolCall &c)
+{
+    const QJsonValue &id = c.id;
+    const QJsonObject &args = c.args;
+    const QString city = args.value("city"_L1).toString(u"Paris"_s);
+    const QJsonObject forecast{{"city"_L1, city},
+                               {"temperature"_L1, 12.5 + city.size()},
+                               {"conditions"_L1, city.size() % 2 ? "cloudy"_L1 : "sunny"_L1}};
+    // The text is a sentence, not the JSON again, so clients show both forms.
+    QJsonObject r = textResult(u"%1: %2 degrees, %3"_s.arg(city)
+                                   .arg(forecast.value("temperature"_L1).toDouble())
+                                   .arg(forecast.value("conditions"_L1).toString()));
+    r.insert("structuredContent"_L1, forecast);
+    respond(id, r);
+}
+
+void DemoServer::askUser(const ToolCall &c)
+{
+    const QJsonValue &id = c.id;
+    const QJsonObject requested =
+        schema({{"name"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Ada"_L1}}},
+                {"confirm"_L1, QJsonObject{{"type"_L1, "boolean"_L1}, {"default"_L1, true}}}},
+               {u"name"_s});
+    ask(u"elicitation/create"_s,
+        {{"mode"_L1, "form"_L1},
+         {"message"_L1, "Who is using the demo?"_L1},
+         {"requestedSchema"_L1, requested}},
+        [this, id](const JsonRpcMessage &a) {
             if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
-                respond(id, textResult(u"roots/list failed: "_s + a.errorMessage(), true));
+                respond(id, textResult(u"elicitation failed: "_s + a.errorMessage(), true));
                 return;
             }
-            QStringList uris;
-            for (const QJsonValue &root : a.result().toObject().value("roots"_L1).toArray())
-                uris.append(root.toObject().value("uri"_L1).toString());
-            respond(id, textResult(u"roots: "_s + uris.join(u", "_s)));
+            const QJsonObject r = a.result().toObject();
+            respond(id, textResult(u"action=%1 content=%2"_s.arg(
+                            r.value("action"_L1).toString(),
+                            QString::fromUtf8(QJsonDocument(r.value("content"_L1).toObject())
+                                                  .toJson(QJsonDocument::Compact)))));
         });
-    } else if (name == "toggle-extra-tool"_L1) {
-        m_extraTool = !m_extraTool;
-        notify(u"notifications/tools/list_changed"_s);
-        respond(id, textResult(m_extraTool ? u"extra-tool added"_s : u"extra-tool removed"_s));
-    } else if (name == "print-garbage"_L1) {
-        Q_EMIT frameReady("this line is not JSON: the demo server printed it on purpose",
-                          m_related);
-        respond(id, textResult(u"printed a non-JSON line before this answer"_s));
-    } else if (name == "big-answer"_L1) {
-        const qint64 bytes =
-            std::clamp<qint64>(args.value("bytes"_L1).toInteger(1048576), 0, 104857600);
-        respond(id, textResult(QString(qsizetype(bytes), u'x')));
-    } else if (name == "write-stderr"_L1) {
-        const int lines = std::clamp(args.value("lines"_L1).toInt(3), 0, 10000);
-        for (int i = 1; i <= lines; ++i)
-            Q_EMIT stderrLine(u"demo: stderr line %1 of %2"_s.arg(i).arg(lines));
-        respond(id, textResult(u"wrote %1 stderr lines"_s.arg(lines)));
-    } else if (name == "crash"_L1) {
-        Q_EMIT stderrLine(u"demo: crashing on purpose"_s);
-        Q_EMIT exitRequested(3);
-    } else if (name == "extra-tool"_L1 && m_extraTool) {
-        respond(id, textResult(u"extra-tool ran"_s));
-    } else {
-        fail(id, JsonRpcCode::InvalidParams, u"unknown tool: %1"_s.arg(name));
-    }
+}
+
+void DemoServer::askModel(const ToolCall &c)
+{
+    const QJsonValue &id = c.id;
+    const QJsonObject &args = c.args;
+    const QString question = args.value("question"_L1).toString(u"What is MCP?"_s);
+    ask(u"sampling/createMessage"_s,
+        {{"messages"_L1,
+          QJsonArray{QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, textContent(question)}}}},
+         {"maxTokens"_L1, 100}},
+        [this, id](const JsonRpcMessage &a) {
+            if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
+                respond(id, textResult(u"sampling failed: "_s + a.errorMessage(), true));
+                return;
+            }
+            const QJsonObject r = a.result().toObject();
+            respond(id, textResult(u"model %1 said: %2"_s.arg(
+                            r.value("model"_L1).toString(),
+                            r.value("content"_L1).toObject().value("text"_L1).toString())));
+        });
+}
+
+void DemoServer::listRoots(const ToolCall &c)
+{
+    const QJsonValue &id = c.id;
+    ask(u"roots/list"_s, {}, [this, id](const JsonRpcMessage &a) {
+        if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
+            respond(id, textResult(u"roots/list failed: "_s + a.errorMessage(), true));
+            return;
+        }
+        QStringList uris;
+        for (const QJsonValue &root : a.result().toObject().value("roots"_L1).toArray())
+            uris.append(root.toObject().value("uri"_L1).toString());
+        respond(id, textResult(u"roots: "_s + uris.join(u", "_s)));
+    });
+}
+
+void DemoServer::startFlood(const ToolCall &c)
+{
+    const QJsonValue &id = c.id;
+    const QJsonObject &args = c.args;
+    const QJsonValue &token = c.token;
+    const qint64 rate = std::clamp<qint64>(args.value("rate"_L1).toInteger(10000), 0, 100'000);
+    const double seconds = std::clamp(args.value("seconds"_L1).toDouble(10.0), 0.0, 60.0);
+    const qint64 total = qRound64(double(rate) * seconds);
+    // Bursts every 10 ms, not a timer per notification. The count due is computed from the
+    // elapsed time, not from the number of ticks, so late ticks (a client that reads slowly
+    // blocks our writes) catch up instead of stretching the flood.
+    auto *timer = new QTimer(this);
+    timer->setTimerType(Qt::PreciseTimer);
+    timer->setInterval(10);
+    const QString key = JsonRpcMessage::idKey(id);
+    m_running.insert(key, timer);
+    auto sent = std::make_shared<qint64>(0);
+    auto lastProgressMs = std::make_shared<qint64>(0);
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    connect(timer, &QTimer::timeout, this,
+            [this, timer, key, id, token, rate, total, sent, lastProgressMs, clock] {
+                const QJsonValue previous = std::exchange(m_related, id);
+                const auto restore = qScopeGuard([&] { m_related = previous; });
+                const qint64 elapsed = clock->elapsed();
+                const qint64 due = std::min(total, rate * elapsed / 1000);
+                // Sent regardless of logging/setLevel: the count a client sees must be exactly
+                // rate x seconds, or the flood cannot tell a client that drops from one that
+                // filters.
+                while (*sent < due) {
+                    ++*sent;
+                    notify(u"notifications/message"_s,
+                           {{"level"_L1, "info"_L1},
+                            {"logger"_L1, "flood"_L1},
+                            {"data"_L1, u"flood %1/%2"_s.arg(*sent).arg(total)}});
+                }
+                // Log messages do not reset a client's request timeout; progress does, so a
+                // 60 s flood is not cut off by a 60 s timeout when the client asked for
+                // progress.
+                if (!token.isUndefined() && !token.isNull() && elapsed - *lastProgressMs >= 1000) {
+                    *lastProgressMs = elapsed;
+                    notify(
+                        u"notifications/progress"_s,
+                        {{"progressToken"_L1, token}, {"progress"_L1, *sent}, {"total"_L1, total}});
+                }
+                if (*sent >= total) {
+                    m_running.remove(key);
+                    timer->stop();
+                    timer->deleteLater();
+                    respond(id, textResult(u"flooded %1 notifications in %2 s"_s.arg(total).arg(
+                                    double(clock->elapsed()) / 1000.0, 0, 'f', 2)));
+                }
+            });
+    timer->start();
 }
 
 void DemoServer::startSlowTask(const QJsonValue &id, const QJsonObject &args,

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 class QTimer;
 
@@ -63,6 +64,23 @@ Q_SIGNALS:
 private:
     using Continuation = std::function<void(const JsonRpcMessage &answer)>;
 
+    // A tools/call as a tool's handler gets it.
+    struct ToolCall
+    {
+        QJsonValue id;
+        QJsonObject args;
+        QJsonValue token; // _meta.progressToken, undefined when not asked for
+    };
+    using ToolHandler = std::function<void(const ToolCall &call)>;
+    // A tool is its definition (as tools/list shows it) and what a call does: adding a tool
+    // is one entry in defineTools().
+    struct Tool
+    {
+        QString name;
+        QJsonObject definition;
+        ToolHandler handler;
+    };
+
     void handleRequest(const JsonRpcMessage &m);
     void handleRequestFor(const JsonRpcMessage &m);
     void handleNotification(const JsonRpcMessage &m);
@@ -74,6 +92,8 @@ private:
     void log(const QString &level, const QString &text);
 
     QJsonObject initialize(const QJsonObject &params);
+    void defineTools();
+    const Tool *findTool(const QString &name) const; // nullptr: no such tool (now)
     QJsonArray tools() const;
     QJsonArray resources() const;
     QJsonArray prompts() const;
@@ -84,10 +104,17 @@ private:
     void getPrompt(const QJsonValue &id, const QJsonObject &params);
     void complete(const QJsonValue &id, const QJsonObject &params);
     void startSlowTask(const QJsonValue &id, const QJsonObject &args, const QJsonValue &token);
+    void startFlood(const ToolCall &c);
+    void incrementCounter(const ToolCall &c);
+    void getWeather(const ToolCall &c);
+    void askUser(const ToolCall &c);
+    void askModel(const ToolCall &c);
+    void listRoots(const ToolCall &c);
 
     QJsonValue m_related; // the request being served, for routing what it sends
     bool m_initialized = false;
     std::shared_ptr<DemoState> m_state;
+    std::vector<Tool> m_tools; // in tools/list order
     bool m_extraTool = false;
     QString m_logLevel = QStringLiteral("info");
     QSet<QString> m_subscriptions;

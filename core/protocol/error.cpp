@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "protocol/error.h"
 
+#include "util/enumnames.h"
+
 #include <QJsonArray>
 
 namespace Sonde {
@@ -89,27 +91,11 @@ Error::~Error()
 
 QString Error::kindName(Kind kind)
 {
-    switch (kind) {
-    case Kind::None:
-        return QStringLiteral("none");
-    case Kind::Transport:
-        return QStringLiteral("transport");
-    case Kind::Protocol:
-        return QStringLiteral("protocol");
-    case Kind::Timeout:
-        return QStringLiteral("timeout");
-    case Kind::Remote:
-        return QStringLiteral("remote");
-    case Kind::Application:
-        return QStringLiteral("application");
-    case Kind::Cancelled:
-        return QStringLiteral("cancelled");
-    case Kind::Injected:
-        return QStringLiteral("injected");
-    case Kind::Refused:
-        return QStringLiteral("refused");
-    }
-    return QStringLiteral("unknown");
+    // In the order of Error::Kind.
+    static const char *const names[] = {"none",        "transport", "protocol", "timeout", "remote",
+                                        "application", "cancelled", "injected", "refused"};
+    const QString name = enumName(names, kind);
+    return name.isEmpty() ? QStringLiteral("unknown") : name;
 }
 
 static QJsonObject nodeJson(const Error &e, int &budget)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "protocol/mcp.h"
 
+#include "protocol/jsonschemavalidator.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
-
-#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -22,14 +22,20 @@ bool isSupportedProtocolVersion(const QString &version)
 
 QString listKeyFor(const QString &method)
 {
-    if (method == "tools/list"_L1)
-        return u"tools"_s;
-    if (method == "resources/list"_L1)
-        return u"resources"_s;
-    if (method == "resources/templates/list"_L1)
-        return u"resourceTemplates"_s;
-    if (method == "prompts/list"_L1)
-        return u"prompts"_s;
+    static const struct
+    {
+        QLatin1String method;
+        QLatin1String key;
+    } lists[] = {
+        {"tools/list"_L1, "tools"_L1},
+        {"resources/list"_L1, "resources"_L1},
+        {"resources/templates/list"_L1, "resourceTemplates"_L1},
+        {"prompts/list"_L1, "prompts"_L1},
+    };
+    for (const auto &l : lists) {
+        if (method == l.method)
+            return l.key;
+    }
     return {};
 }
 
@@ -90,57 +96,13 @@ QJsonObject toolAnswer(const QJsonObject &callResult)
     return answer;
 }
 
-bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, QString *why,
-                           const QString &path)
+bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, QString *why)
 {
-    auto fail = [&](const QString &message) {
-        if (why)
-            *why = path + u": "_s + message;
-        return false;
-    };
-    const QJsonValue typeValue = schema.value("type"_L1);
-    QStringList types;
-    if (typeValue.isString())
-        types.append(typeValue.toString());
-    for (const QJsonValue &t : typeValue.toArray())
-        types.append(t.toString());
-    if (!types.isEmpty()) {
-        bool matches = false;
-        // "integer" by trunc, not by a cast to qint64: 1e115 is an integer to JSON Schema,
-        // and the cast would be undefined behaviour (found by tests/fuzz/fuzz_schemavalidator).
-        for (const QString &t : std::as_const(types)) {
-            matches |=
-                (t == "object"_L1 && value.isObject()) || (t == "array"_L1 && value.isArray()) ||
-                (t == "string"_L1 && value.isString()) || (t == "boolean"_L1 && value.isBool()) ||
-                (t == "null"_L1 && value.isNull()) || (t == "number"_L1 && value.isDouble()) ||
-                (t == "integer"_L1 && value.isDouble() &&
-                 std::trunc(value.toDouble()) == value.toDouble());
-        }
-        if (!matches)
-            return fail(u"expected %1"_s.arg(types.join(u" or "_s)));
-    }
-    if (schema.value("enum"_L1).isArray() && !schema.value("enum"_L1).toArray().contains(value))
-        return fail(u"not one of the allowed values"_s);
-    if (value.isObject()) {
-        const QJsonObject o = value.toObject();
-        for (const QJsonValue &r : schema.value("required"_L1).toArray())
-            if (!o.contains(r.toString()))
-                return fail(u"missing required property \"%1\""_s.arg(r.toString()));
-        const QJsonObject props = schema.value("properties"_L1).toObject();
-        for (auto it = props.begin(); it != props.end(); ++it)
-            if (o.contains(it.key()) &&
-                !validateAgainstSchema(o.value(it.key()), it.value().toObject(), why,
-                                       path + u'.' + it.key()))
-                return false;
-    }
-    if (value.isArray() && schema.value("items"_L1).isObject()) {
-        const QJsonArray a = value.toArray();
-        for (qsizetype i = 0; i < a.size(); ++i)
-            if (!validateAgainstSchema(a.at(i), schema.value("items"_L1).toObject(), why,
-                                       path + u"[%1]"_s.arg(i)))
-                return false;
-    }
-    return true;
+    const QList<JsonSchemaValidator::Violation> violations =
+        JsonSchemaValidator::validate(value, schema);
+    if (why && !violations.isEmpty())
+        *why = violations.first().text();
+    return violations.isEmpty();
 }
 
 QJsonObject elicitationDefaults(const QJsonObject &requestedSchema, const QJsonObject &given)

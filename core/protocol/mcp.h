@@ -21,11 +21,9 @@ QString listKeyFor(const QString &method);
 // audio, links, embedded resources) are kept under "content" so nothing is lost.
 QJsonObject toolAnswer(const QJsonObject &callResult);
 
-// Checks a value against the subset of JSON Schema that tool schemas use (type, required,
-// properties, items, enum), recursively; `why` names the first path that fails. Used to give
-// structuredContent a visible valid/invalid verdict against the tool's outputSchema.
-bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, QString *why,
-                           const QString &path = QStringLiteral("$"));
+// Whether structuredContent satisfies a tool's outputSchema, for a visible valid/invalid
+// verdict; `why` gets the first violation (JsonSchemaValidator::Violation::text()).
+bool validateAgainstSchema(const QJsonValue &value, const QJsonObject &schema, QString *why);
 
 // Fills a form-mode elicitation answer: the schema's defaults, overridden by `given`.
 QJsonObject elicitationDefaults(const QJsonObject &requestedSchema, const QJsonObject &given);

@@ -19,6 +19,8 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 static constexpr int MaxPages = 10'000;
+// The session's own cache stops there: a user's list call takes what it asked for.
+static constexpr qsizetype MaxRefreshItems = 1'000'000;
 
 ServerSession::ServerSession(const ServerConfig &config, const Clock &clock,
                              const QJsonObject &clientCapabilities, TransportFactory factory,
@@ -479,55 +481,44 @@ void ServerSession::refreshList(const QString &method)
     // Only lists someone has fetched are cached; a change before that costs nothing.
     if (!m_cache.contains(method) || m_state != SessionSnapshot::State::Ready)
         return;
-    if (m_refreshing.contains(method)) {
+    if (m_refreshes.contains(method)) {
         // The list in flight may predate this change: fetch once more when it is in. Any
         // number of changes meanwhile cost one more fetch, not one each.
         m_refreshAgain.insert(method);
         return;
     }
-    m_refreshing.insert(method);
-    auto items = std::make_shared<QJsonArray>();
-    auto cursors = std::make_shared<QSet<QString>>(); // a server repeating one would loop forever
-    auto next = std::make_shared<std::function<void(const QString &)>>();
-    *next = [this, method, items, cursors, next](const QString &cursor) {
-        QJsonObject params;
-        if (!cursor.isEmpty())
-            params.insert("cursor"_L1, cursor);
-        sendRequest(
-            method, params, m_config.requestTimeoutMs, {},
-            [this, method, items, cursors, next](const JsonRpcMessage &r, const Error &e) {
-                if (e.isError()) {
-                    m_refreshing.remove(method);
-                    m_refreshAgain.remove(method);
-                    *next = nullptr; // break the self-reference
-                    return;
-                }
-                const QJsonObject page = r.result().toObject();
-                for (const QJsonValue &v : page.value(Mcp::listKeyFor(method)).toArray())
-                    items->append(v);
-                const QString cursor = page.value("nextCursor"_L1).toString();
-                if (!cursor.isEmpty() &&
-                    (cursors->contains(cursor) || cursors->size() >= MaxPages)) {
-                    // The same guard as sendPage: keep what came, say why it stopped.
-                    record(
-                        TranscriptEvent::Direction::Violation, {},
-                        u"%1 refresh: the server repeated cursor \"%2\" (or sent over %3 pages); stopped following it"_s
-                            .arg(method, cursor)
-                            .arg(MaxPages));
-                } else if (!cursor.isEmpty() && items->size() < 1'000'000) {
-                    cursors->insert(cursor);
-                    (*next)(cursor);
-                    return;
-                }
-                m_refreshing.remove(method);
-                m_cache.insert(method, *items);
-                Q_EMIT listRefreshed(m_config.name, method, *items);
-                *next = nullptr; // break the self-reference
-                if (m_refreshAgain.remove(method))
-                    refreshList(method);
-            });
-    };
-    (*next)(QString());
+    m_refreshes.insert(
+        method, ListFetcher(method, method + u" refresh"_s, {}, true, {MaxPages, MaxRefreshItems}));
+    sendRefreshPage(method);
+}
+
+void ServerSession::sendRefreshPage(const QString &method)
+{
+    sendRequest(method, m_refreshes.value(method).pageParams(), m_config.requestTimeoutMs, {},
+                [this, method](const JsonRpcMessage &r, const Error &e) {
+                    auto it = m_refreshes.find(method);
+                    if (it == m_refreshes.end())
+                        return;
+                    if (e.isError()) {
+                        m_refreshes.erase(it);
+                        m_refreshAgain.remove(method);
+                        return;
+                    }
+                    const ListFetcher::Step step = it->addPage(r.result().toObject());
+                    if (step == ListFetcher::Step::NextPage) {
+                        sendRefreshPage(method);
+                        return;
+                    }
+                    // A misbehaving server: keep what came, say why it stopped.
+                    if (step == ListFetcher::Step::Stopped)
+                        record(TranscriptEvent::Direction::Violation, {}, it->error().message());
+                    const QJsonArray items = it->items();
+                    m_refreshes.erase(it);
+                    m_cache.insert(method, items);
+                    Q_EMIT listRefreshed(m_config.name, method, items);
+                    if (m_refreshAgain.remove(method))
+                        refreshList(method);
+                });
 }
 
 QJsonValue ServerSession::sendRequest(const QString &method, const QJsonObject &params,
@@ -600,7 +591,9 @@ void ServerSession::dispatch(quint64 ticket)
     it->outcome.generation = m_generation;
     if (!Mcp::listKeyFor(it->request.method).isEmpty() &&
         !it->request.params.contains("cursor"_L1)) {
-        sendPage(ticket, {});
+        it->list = ListFetcher(it->request.method, it->request.method, it->request.params,
+                               it->request.followPages, {MaxPages});
+        sendPage(ticket);
         return;
     }
     QJsonObject params = it->request.params;
@@ -619,62 +612,36 @@ void ServerSession::dispatch(quint64 ticket)
     m_ticketRequestId.insert(ticket, id);
 }
 
-void ServerSession::sendPage(quint64 ticket, const QString &cursor)
+void ServerSession::sendPage(quint64 ticket)
 {
     auto it = m_operations.find(ticket);
     if (it == m_operations.end())
         return;
-    QJsonObject params = it->request.params;
-    if (!cursor.isEmpty())
-        params.insert("cursor"_L1, cursor);
     ++it->outcome.attempts;
-    const QJsonValue id = sendRequest(
-        it->request.method, params, it->request.timeoutMs, {},
-        [this, ticket](const JsonRpcMessage &r, const Error &e) {
-            auto op = m_operations.find(ticket);
-            if (op == m_operations.end())
-                return;
-            if (e.isError()) {
-                finishOperation(ticket, {}, e);
-                return;
-            }
-            const QJsonObject page = r.result().toObject();
-            const QString key = Mcp::listKeyFor(op->request.method);
-            const QJsonValue items = page.value(key);
-            if (!items.isArray() && !items.isUndefined()) {
-                finishOperation(ticket, {},
-                                Error::protocol(u"%1 answer: \"%2\" is not an array"_s.arg(
-                                    op->request.method, key)));
-                return;
-            }
-            for (const QJsonValue &v : items.toArray())
-                op->items.append(v);
-            const QString next = page.value("nextCursor"_L1).toString();
-            if (!next.isEmpty() && op->request.followPages) {
-                if (op->cursors.contains(next) || op->outcome.attempts >= MaxPages) {
-                    finishOperation(
-                        ticket, {},
-                        Error::protocol(
-                            u"%1: the server repeated cursor \"%2\" (or sent over %3 pages); stopped following it"_s
-                                .arg(op->request.method, next)
-                                .arg(MaxPages)));
-                    return;
-                }
-                op->cursors.append(next);
-                sendPage(ticket, next);
-                return;
-            }
-            QJsonObject merged = page;
-            merged.insert(key, op->items);
-            merged.insert("pages"_L1, op->outcome.attempts);
-            if (!op->request.followPages && !next.isEmpty())
-                merged.insert("nextCursor"_L1, next);
-            else
-                merged.remove("nextCursor"_L1);
-            if (op->request.followPages)
-                m_cache.insert(op->request.method, op->items);
-            finishOperation(ticket, merged, {});
-        });
+    const QJsonValue id =
+        sendRequest(it->request.method, it->list.pageParams(), it->request.timeoutMs, {},
+                    [this, ticket](const JsonRpcMessage &r, const Error &e) {
+                        auto op = m_operations.find(ticket);
+                        if (op == m_operations.end())
+                            return;
+                        if (e.isError()) {
+                            finishOperation(ticket, {}, e);
+                            return;
+                        }
+                        switch (op->list.addPage(r.result().toObject())) {
+                        case ListFetcher::Step::NextPage:
+                            sendPage(ticket);
+                            return;
+                        case ListFetcher::Step::Stopped:
+                            finishOperation(ticket, {}, op->list.error());
+                            return;
+                        case ListFetcher::Step::Done:
+                            if (op->request.followPages)
+                                m_cache.insert(op->request.method, op->list.items());
+                            finishOperation(ticket, op->list.result(), {});
+                            return;
+                        }
+                    });
     m_ticketRequestId.insert(ticket, id);
 }
 

@@ -3,6 +3,7 @@
 
 #include "config/serverconfig.h"
 #include "protocol/jsonrpcmessage.h"
+#include "session/listfetcher.h"
 #include "session/pendingrequests.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
@@ -83,8 +84,7 @@ private:
     {
         CallRequest request;
         CallOutcome outcome;
-        QJsonArray items;    // paginated lists: every page so far
-        QStringList cursors; // seen cursors: a server repeating one would loop forever
+        ListFetcher list; // paginated lists: the pages so far
     };
 
     void setState(SessionSnapshot::State state);
@@ -101,10 +101,11 @@ private:
                            const QString &progressToken, ResponseHandler handler);
     void sendFrame(const JsonRpcMessage &message);
     void dispatch(quint64 ticket);
-    void sendPage(quint64 ticket, const QString &cursor);
+    void sendPage(quint64 ticket);
     void finishOperation(quint64 ticket, const QJsonValue &result, const Error &error);
     void failAll(const Error &error);
     void refreshList(const QString &method);
+    void sendRefreshPage(const QString &method);
     void armTimer();
     void record(TranscriptEvent::Direction direction, const QByteArray &raw,
                 const QString &event = {}, const QJsonObject &details = {});
@@ -135,9 +136,9 @@ private:
     QHash<quint64, Operation> m_operations;       // ticket -> operation in progress
     QHash<quint64, QJsonValue> m_ticketRequestId; // ticket -> JSON-RPC id now outstanding
     QList<quint64> m_waitingForReady;
-    QHash<QString, QJsonArray> m_cache; // list method -> items
-    QSet<QString> m_refreshing;
-    QSet<QString> m_refreshAgain; // changed again while being refreshed
+    QHash<QString, QJsonArray> m_cache;      // list method -> items
+    QHash<QString, ListFetcher> m_refreshes; // list method -> its refresh in flight
+    QSet<QString> m_refreshAgain;            // changed again while being refreshed
     bool m_restarting = false;
     bool m_expireNextAnswer = false; // fault expire-after-dispatch armed
     QSet<QString> m_expireAnswerOf;  // idKeys whose answers the fault replaces

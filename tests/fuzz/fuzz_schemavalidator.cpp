@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Mcp::validateAgainstSchema (the one JSON Schema validator in core; the GUI's form checks
-// its own fields): never crashes, and a refusal names where it failed. The input is JSON:
-// [value, schema], or an object checked against itself as a schema.
+// JsonSchemaValidator (the one JSON Schema validator: the form widget and the outputSchema
+// verdict both use it): never crashes, and every violation says what is wrong, at a path
+// that is a JSON Pointer. The input is JSON: [value, schema], or an object checked against
+// itself as a schema.
 #include "fuzzsupport.h"
-#include "protocol/mcp.h"
+#include "protocol/jsonschemavalidator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -25,8 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         return 0;
     }
-    QString why;
-    if (!Mcp::validateAgainstSchema(value, schema, &why))
-        FUZZ_CHECK(!why.isEmpty());
+    for (const JsonSchemaValidator::Violation &v : JsonSchemaValidator::validate(value, schema)) {
+        FUZZ_CHECK(!v.message.isEmpty());
+        FUZZ_CHECK(v.path.isEmpty() || v.path.startsWith(u'/'));
+    }
     return 0;
 }

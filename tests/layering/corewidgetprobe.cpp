@@ -5,7 +5,7 @@
 #include "engine/corehost.h"
 #include <QWidget>
 
-int probe()
+int main()
 {
     QWidget w;
     return w.width();

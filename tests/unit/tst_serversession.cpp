@@ -205,6 +205,39 @@ private Q_SLOTS:
         QCOMPARE(f.session->snapshot().state, SessionSnapshot::State::Ready);
     }
 
+    void aRefreshWhoseServerRepeatsACursorSaysWhyItStoppedAndKeepsWhatCame()
+    {
+        Fixture f;
+        f.startReady();
+        QSignalSpy refreshed(f.session.get(), &ServerSession::listRefreshed);
+        QSignalSpy events(f.session.get(), &ServerSession::transcriptEvent);
+        f.call(u"tools/list"_s);
+        f.answer(f.transport->last(), {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, "a"_L1}}}}});
+        f.transport->deliver(
+            JSON_TEXT({"jsonrpc" : "2.0", "method" : "notifications/tools/list_changed"}));
+        // A server whose every page points at the same next page, answered as long as asked.
+        for (int page = 0; page < 50; ++page) {
+            const QJsonObject last = f.transport->last();
+            if (last.value("method"_L1).toString() != "tools/list"_L1 || !refreshed.isEmpty())
+                break;
+            f.answer(last, {{"tools"_L1, QJsonArray{QJsonObject{{"name"_L1, u"p%1"_s.arg(page)}}}},
+                            {"nextCursor"_L1, "same"_L1}});
+        }
+        QCOMPARE(refreshed.size(), 1);
+        QStringList violations;
+        for (const QList<QVariant> &e : std::as_const(events)) {
+            const TranscriptEvent event = e.at(0).value<TranscriptEvent>();
+            if (event.direction == TranscriptEvent::Direction::Violation)
+                violations << event.event;
+        }
+        QCOMPARE(violations,
+                 QStringList{u"tools/list refresh: the server repeated cursor \"same\" (or sent "
+                             u"over 10000 pages); stopped following it"_s});
+        // The two pages that came (the first, and the one the cursor pointed at) are kept.
+        QCOMPARE(f.session->cachedList(u"tools/list"_s).size(), 2);
+        QCOMPARE(f.session->snapshot().state, SessionSnapshot::State::Ready);
+    }
+
     void aLineThatIsNotJsonIsReportedAndTheSessionGoesOn()
     {
         Fixture f;

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+#include "clioptions.h"
+
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+QString CliOptions::usage()
+{
+    return uR"(usage: sonde-cli CONNECTION [OPTIONS] COMMAND
+CONNECTION: --command PROGRAM [--arg A]... [--env K=V]... [--cwd DIR]
+          | --url URL [--header "Name: value"]...
+          | --config FILE --server NAME
+OPTIONS:  --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
+          --shutdown-grace MS (default 100)  --log-level LEVEL  --version  --help
+          --max-frame-mb N (default 64: the largest line, SSE event or JSON body taken)
+          --breaker-threshold N  --breaker-cooldown S  --recovery-budget S  --ping-interval S
+          --read-only TOOL ...  --write-capable TOOL ...   (replay overrides)
+          --root URI|PATH ...  --sampling-text TEXT  --sampling-model NAME
+          --elicitation accept|decline|cancel  --elicitation-content JSON
+          --url-elicitation accept|decline
+COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
+          | resources templates | resources read URI | prompts list
+          | prompts get NAME [JSON] | exec [FILE|-]
+          | conformance-client URL   (for the official conformance harness)
+)"_s;
+}
+
+bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
+{
+    QString configPath, serverName;
+    bool graceGiven = false;
+    auto need = [&](qsizetype &i, QString *value) {
+        if (i + 1 >= args.size()) {
+            *error = u"%1 needs a value"_s.arg(args[i]);
+            return false;
+        }
+        *value = args[++i];
+        return true;
+    };
+    auto jsonObject = [&](const QString &text, const QString &what, QJsonObject *out) {
+        QJsonParseError pe;
+        const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
+        if (pe.error != QJsonParseError::NoError || !d.isObject()) {
+            *error = u"%1 must be a JSON object (%2)"_s.arg(
+                what, pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                           : u"got another JSON type"_s);
+            return false;
+        }
+        *out = d.object();
+        return true;
+    };
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString a = args[i];
+        QString v;
+        if (!a.startsWith("--"_L1) || !o->command.isEmpty()) {
+            o->command.append(a);
+            continue;
+        }
+        if (a == "--quiet"_L1) {
+            o->quiet = true;
+            continue;
+        }
+        if (a == "--show-secrets"_L1) {
+            o->showSecrets = true;
+            continue;
+        }
+        if (a == "--help"_L1) {
+            *error = QString();
+            return false;
+        }
+        if (a == "--version"_L1) {
+            o->version = true;
+            *error = QString();
+            return false;
+        }
+        static const QStringList valueOptions = {u"--command"_s,
+                                                 u"--arg"_s,
+                                                 u"--env"_s,
+                                                 u"--cwd"_s,
+                                                 u"--url"_s,
+                                                 u"--header"_s,
+                                                 u"--config"_s,
+                                                 u"--server"_s,
+                                                 u"--timeout"_s,
+                                                 u"--shutdown-grace"_s,
+                                                 u"--max-frame-mb"_s,
+                                                 u"--breaker-threshold"_s,
+                                                 u"--breaker-cooldown"_s,
+                                                 u"--recovery-budget"_s,
+                                                 u"--ping-interval"_s,
+                                                 u"--read-only"_s,
+                                                 u"--write-capable"_s,
+                                                 u"--transcript"_s,
+                                                 u"--log-level"_s,
+                                                 u"--root"_s,
+                                                 u"--sampling-text"_s,
+                                                 u"--sampling-model"_s,
+                                                 u"--elicitation"_s,
+                                                 u"--url-elicitation"_s,
+                                                 u"--elicitation-content"_s};
+        // Before asking for a value: a misspelt flag is unknown, not short of a value.
+        if (!valueOptions.contains(a)) {
+            *error = u"unknown option %1"_s.arg(a);
+            return false;
+        }
+        if (!need(i, &v))
+            return false;
+        if (a == "--command"_L1)
+            o->server.program = v;
+        else if (a == "--arg"_L1)
+            o->server.arguments.append(v);
+        else if (a == "--env"_L1) {
+            const qsizetype eq = v.indexOf(u'=');
+            if (eq <= 0) {
+                *error = u"--env wants K=V, got \"%1\""_s.arg(v);
+                return false;
+            }
+            o->server.environment.insert(v.left(eq), v.mid(eq + 1));
+        } else if (a == "--cwd"_L1)
+            o->server.workingDirectory = v;
+        else if (a == "--url"_L1)
+            o->server.url = QUrl(v, QUrl::StrictMode);
+        else if (a == "--header"_L1) {
+            const qsizetype colon = v.indexOf(u':');
+            if (colon <= 0) {
+                *error = u"--header wants \"Name: value\", got \"%1\""_s.arg(v);
+                return false;
+            }
+            o->server.headers.append(
+                {v.left(colon).trimmed().toUtf8(), v.mid(colon + 1).trimmed().toUtf8()});
+        } else if (a == "--config"_L1)
+            configPath = v;
+        else if (a == "--server"_L1)
+            serverName = v;
+        else if (a == "--timeout"_L1) {
+            bool ok = false;
+            const double s = v.toDouble(&ok);
+            if (!ok || s <= 0) {
+                *error = u"--timeout wants seconds > 0, got \"%1\""_s.arg(v);
+                return false;
+            }
+            o->server.requestTimeoutMs = int(s * 1000);
+            o->server.initializeTimeoutMs = int(s * 1000);
+        } else if (a == "--max-frame-mb"_L1) {
+            bool ok = false;
+            const double mb = v.toDouble(&ok);
+            if (!ok || mb <= 0 || mb > 4096) {
+                *error = u"--max-frame-mb wants 0 < N <= 4096, got \"%1\""_s.arg(v);
+                return false;
+            }
+            o->server.maxFrameBytes = qsizetype(mb * 1024 * 1024);
+        } else if (a == "--shutdown-grace"_L1) {
+            bool ok = false;
+            const int ms = v.toInt(&ok);
+            if (!ok || ms < 0) {
+                *error = u"--shutdown-grace wants milliseconds, got \"%1\""_s.arg(v);
+                return false;
+            }
+            o->server.shutdownGraceMs = ms;
+            graceGiven = true;
+        } else if (a == "--breaker-threshold"_L1 || a == "--breaker-cooldown"_L1 ||
+                   a == "--recovery-budget"_L1 || a == "--ping-interval"_L1) {
+            bool ok = false;
+            const double n = v.toDouble(&ok);
+            const bool threshold = a == "--breaker-threshold"_L1;
+            if (!ok || n < 0 || (threshold && (n < 1 || n != double(int(n))))) {
+                *error = u"%1 wants %2, got \"%3\""_s.arg(
+                    a, threshold ? u"a whole number >= 1"_s : u"seconds >= 0"_s, v);
+                return false;
+            }
+            if (threshold)
+                o->server.breakerThreshold = int(n);
+            else if (a == "--breaker-cooldown"_L1)
+                o->server.breakerCooldownMs = int(n * 1000);
+            else if (a == "--recovery-budget"_L1)
+                o->server.recoveryBudgetMs = int(n * 1000);
+            else
+                o->server.pingIntervalMs = int(n * 1000);
+        } else if (a == "--read-only"_L1) {
+            o->server.toolReadOnlyOverrides.insert(v, true);
+        } else if (a == "--write-capable"_L1) {
+            o->server.toolReadOnlyOverrides.insert(v, false);
+        } else if (a == "--transcript"_L1)
+            o->transcriptPath = v;
+        else if (a == "--log-level"_L1)
+            o->logLevel = v;
+        else if (a == "--root"_L1)
+            o->policy.roots.append(v);
+        else if (a == "--sampling-text"_L1)
+            o->policy.samplingText = v;
+        else if (a == "--sampling-model"_L1)
+            o->policy.samplingModel = v;
+        else if (a == "--elicitation"_L1 || a == "--url-elicitation"_L1) {
+            const QStringList allowed = a == "--elicitation"_L1
+                                            ? QStringList{u"accept"_s, u"decline"_s, u"cancel"_s}
+                                            : QStringList{u"accept"_s, u"decline"_s};
+            if (!allowed.contains(v)) {
+                *error = u"%1 wants one of %2"_s.arg(a, allowed.join(u", "_s));
+                return false;
+            }
+            (a == "--elicitation"_L1 ? o->policy.elicitationAction
+                                     : o->policy.urlElicitationAction) = v;
+        } else if (a == "--elicitation-content"_L1) {
+            if (!jsonObject(v, a, &o->policy.elicitationContent))
+                return false;
+        } else {
+            *error = u"unknown option %1"_s.arg(a);
+            return false;
+        }
+    }
+
+    // The official conformance harness runs `sh -c "<command> <serverUrl>"`: the URL comes
+    // last, as the command's argument.
+    if (o->command.value(0) == "conformance-client"_L1) {
+        if (o->command.size() != 2 || !o->server.url.isEmpty() || !o->server.program.isEmpty() ||
+            !configPath.isEmpty()) {
+            *error = u"usage: sonde-cli [OPTIONS] conformance-client URL"_s;
+            return false;
+        }
+        o->server.url = QUrl(o->command[1], QUrl::StrictMode);
+        o->policy.elicitationAction = u"accept"_s; // the scenarios check accepted defaults
+    }
+    const ServerConfig flags = o->server;
+    const int connections =
+        int(!flags.program.isEmpty()) + int(!flags.url.isEmpty()) + int(!configPath.isEmpty());
+    if (connections != 1) {
+        *error = connections == 0 ? u"say which server: --command, --url or --config"_s
+                                  : u"use only one of --command, --url and --config"_s;
+        return false;
+    }
+    if (!configPath.isEmpty()) {
+        // No input provider: nobody can type a ${input:...} in, so naming it is the answer.
+        const ServerConfigFile::Result r = ServerConfigFile::load(configPath);
+        if (r.error.isError()) {
+            *error = r.error.message();
+            return false;
+        }
+        const QStringList names = r.servers.keys() + r.unresolved.keys();
+        if (serverName.isEmpty() && names.size() == 1)
+            serverName = names.constFirst();
+        if (r.unresolved.contains(serverName)) {
+            *error = r.unresolved.value(serverName).message();
+            return false;
+        }
+        if (!r.servers.contains(serverName)) {
+            QStringList sorted = names;
+            sorted.sort();
+            *error = u"%1: no server named \"%2\" (has: %3)"_s.arg(configPath, serverName,
+                                                                   sorted.join(u", "_s));
+            return false;
+        }
+        ServerConfig c = r.servers.value(serverName);
+        c.requestTimeoutMs = flags.requestTimeoutMs;
+        c.initializeTimeoutMs = flags.initializeTimeoutMs;
+        c.shutdownGraceMs = flags.shutdownGraceMs;
+        c.maxFrameBytes = flags.maxFrameBytes;
+        c.breakerThreshold = flags.breakerThreshold;
+        c.breakerCooldownMs = flags.breakerCooldownMs;
+        c.recoveryBudgetMs = flags.recoveryBudgetMs;
+        c.pingIntervalMs = flags.pingIntervalMs;
+        c.toolReadOnlyOverrides = flags.toolReadOnlyOverrides;
+        o->server = c;
+    } else if (!flags.url.isEmpty()) {
+        if (!flags.url.isValid() ||
+            (flags.url.scheme() != "http"_L1 && flags.url.scheme() != "https"_L1)) {
+            *error = u"--url must be an http or https URL"_s;
+            return false;
+        }
+        o->server.route = ServerConfig::Route::StreamableHttp;
+        o->server.name = flags.url.host();
+    } else {
+        o->server.name = QFileInfo(flags.program).fileName();
+    }
+    if (!graceGiven)
+        o->server.shutdownGraceMs = 100; // a one-shot call must not pay the engine's 500 ms
+    if (o->command.isEmpty()) {
+        *error = u"no command given"_s;
+        return false;
+    }
+    return true;
+}
+
+} // namespace Sonde

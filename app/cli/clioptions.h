@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "cliserverrequesthandler.h"
+#include "config/serverconfig.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace Sonde {
+
+// Everything sonde-cli was asked to do, parsed from its arguments.
+struct CliOptions
+{
+    ServerConfig server;
+    CliServerRequestHandler::Policy policy;
+    QString transcriptPath;
+    QString logLevel;
+    bool quiet = false;
+    bool showSecrets = false;
+    bool version = false; // --version: print it and leave
+    QStringList command;  // e.g. {"tools", "call", "echo", "{...}"}
+
+    // Parses argv (without the program name). On failure returns false with a message (an
+    // empty one for --help and --version, which are answered instead of run).
+    static bool parse(const QStringList &args, CliOptions *out, QString *error);
+    static QString usage();
+};
+
+} // namespace Sonde

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "schemaformfield.h"
+
+#include "protocol/jsonschemavalidator.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+using Kind = SchemaFormCodec::Kind;
+
+QJsonValue SchemaFormField::read(QString *error) const
+{
+    if (isGroup()) {
+        QJsonObject object = extra;
+        for (const auto &child : children) {
+            const QJsonValue v = child->read(error);
+            if (!v.isUndefined())
+                object.insert(child->key, v);
+        }
+        // An optional object nobody filled in is left out rather than sent as {}.
+        return object.isEmpty() && !required ? QJsonValue(QJsonValue::Undefined)
+                                             : QJsonValue(object);
+    }
+    switch (codec.kind()) {
+    case Kind::Boolean:
+        return SchemaFormCodec::fromCheckState(static_cast<QCheckBox *>(editor)->checkState());
+    case Kind::Enum:
+        return codec.fromIndex(static_cast<QComboBox *>(editor)->currentIndex());
+    default: {
+        const SchemaFormCodec::Reading r = codec.fromText(static_cast<QLineEdit *>(editor)->text());
+        if (!r.problem.isEmpty() && error && error->isEmpty())
+            *error = JsonSchemaValidator::quotedPath(pointer) + u": "_s + r.problem;
+        return r.value;
+    }
+    }
+}
+
+void SchemaFormField::write(const QJsonValue &value)
+{
+    if (isGroup()) {
+        QJsonObject object = value.toObject();
+        for (const auto &child : children) {
+            child->write(object.value(child->key));
+            object.remove(child->key);
+        }
+        extra = object;
+        return;
+    }
+    switch (codec.kind()) {
+    case Kind::Boolean:
+        static_cast<QCheckBox *>(editor)->setCheckState(SchemaFormCodec::toCheckState(value));
+        break;
+    case Kind::Enum:
+        static_cast<QComboBox *>(editor)->setCurrentIndex(codec.toIndex(value));
+        break;
+    default:
+        static_cast<QLineEdit *>(editor)->setText(codec.toText(value));
+    }
+}
+
+void SchemaFormField::applyDefaults()
+{
+    for (const auto &child : children)
+        child->applyDefaults();
+    const QJsonValue d = codec.schema().value("default"_L1);
+    // pydantic writes "default": null for Optional[...]: that means absent, not the text "null".
+    if (d.isUndefined() || d.isNull())
+        return;
+    if (!isGroup()) {
+        write(d);
+        return;
+    }
+    // An object's default fills the children it names and leaves their own defaults alone.
+    const QJsonObject object = d.toObject();
+    for (const auto &child : children) {
+        if (object.contains(child->key))
+            child->write(object.value(child->key));
+    }
+}
+
+QString SchemaFormField::misfit(const QJsonValue &value) const
+{
+    // The root has no editor and is always given an object.
+    const QString why = editor ? codec.misfit(value) : QString();
+    if (!why.isEmpty())
+        return JsonSchemaValidator::quotedPath(pointer) + u' ' + why;
+    if (isGroup()) {
+        const QJsonObject object = value.toObject();
+        for (const auto &child : children) {
+            const QString childWhy = child->misfit(object.value(child->key));
+            if (!childWhy.isEmpty())
+                return childWhy;
+        }
+    }
+    return {};
+}
+
+void SchemaFormField::collectExtras(QStringList *names) const
+{
+    for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)
+        *names << JsonSchemaValidator::appendToPointer(pointer, it.key()).mid(1);
+    for (const auto &child : children)
+        child->collectExtras(names);
+}
+
+} // namespace Sonde
