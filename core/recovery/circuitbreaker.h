@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/recoveryvalues.h"
+
 #include <QList>
 #include <QString>
 
@@ -19,12 +21,7 @@ class Error;
 class CircuitBreaker
 {
 public:
-    enum class State
-    {
-        Closed,
-        Open,
-        HalfOpen
-    };
+    using State = BreakerPhase;
     struct Policy
     {
         int threshold = 3;

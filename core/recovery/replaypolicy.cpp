@@ -17,17 +17,7 @@ bool ReplayPolicy::isReadMethod(const QString &method)
 
 QString ReplayPolicy::sourceName(Source source)
 {
-    switch (source) {
-    case Source::Method:
-        return u"method"_s;
-    case Source::ServerHint:
-        return u"server hint"_s;
-    case Source::UserOverride:
-        return u"user override"_s;
-    case Source::Default:
-        return u"default"_s;
-    }
-    return {};
+    return replaySourceName(source);
 }
 
 ReplayPolicy::Verdict ReplayPolicy::verdict(const QString &method, const QString &toolName,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/recoveryvalues.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QString>
@@ -14,19 +16,8 @@ namespace Sonde {
 class ReplayPolicy
 {
 public:
-    enum class Source
-    {
-        Method,
-        ServerHint,
-        UserOverride,
-        Default
-    };
-    struct Verdict
-    {
-        bool replay = false;
-        Source source = Source::Default;
-        QString reason;
-    };
+    using Source = ReplaySource;
+    using Verdict = ReplayVerdict;
 
     // true: the user says the tool is read-only; false: write-capable.
     void setOverride(const QString &tool, bool readOnly) { m_overrides.insert(tool, readOnly); }

@@ -65,6 +65,28 @@ bool isRpcError(const QByteArray &raw)
     return QJsonDocument::fromJson(raw).object().value("error"_L1).isObject();
 }
 
+// The supervisor's entries carry their typed form; for the others, an empty one.
+const HistoryEvent &historyOf(const TranscriptEvent &e)
+{
+    static const HistoryEvent none;
+    return e.history ? *e.history : none;
+}
+
+// A field the supervisor's entries have typed and the session's own events (ready, closed,
+// fault) write in their details.
+QString detailText(const TranscriptEvent &e, std::optional<QString> HistoryEvent::*field,
+                   QLatin1StringView key)
+{
+    if (e.history)
+        return ((*e.history).*field).value_or(QString());
+    return e.details.value(key).toString();
+}
+
+QString faultOf(const TranscriptEvent &e)
+{
+    return detailText(e, &HistoryEvent::fault, "kind"_L1);
+}
+
 } // namespace
 
 TimelineLayout::TimelineLayout(QObject *parent) : QObject(parent)
@@ -212,49 +234,63 @@ void TimelineLayout::take(int row)
 void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
 {
     const TranscriptEvent &e = m_store->event(row);
-    const QString &name = e.event;
-    if (name == "ready"_L1 || name == "session-start"_L1) {
+    const HistoryEvent &h = historyOf(e);
+    switch (e.kind) {
+    case EventKind::Ready:
+    case EventKind::SessionStart:
         // The session's "ready" and the supervisor's "session-start" announce the same
         // generation; the second one finds its band already open.
-        const int generation = e.details.value("generation"_L1).toInt(e.generation);
-        startBand(lane, generation, row, t);
-    } else if (name == "session-end"_L1 || name == "closed"_L1) {
+        startBand(lane, h.generation.value_or(e.generation), row, t);
+        break;
+    case EventKind::SessionEnd:
+    case EventKind::Closed:
         endBand(lane, row, t);
         settleOpenSpans(lane, t);
-    } else if (name == "reconnect"_L1) {
-        const bool ok = e.details.value("outcome"_L1).toString() == "ok"_L1;
-        lane.markers.append({t,
-                             qMax<qint64>(0, qint64(e.details.value("duration_ms"_L1).toDouble())),
-                             row, ok ? MarkerKind::ReconnectOk : MarkerKind::ReconnectFailed});
-    } else if (name == "breaker"_L1) {
-        const QString to = e.details.value("to"_L1).toString();
-        const MarkerKind kind = to == "open"_L1     ? MarkerKind::BreakerOpen
-                                : to == "closed"_L1 ? MarkerKind::BreakerClosed
-                                                    : MarkerKind::BreakerHalfOpen;
+        break;
+    case EventKind::Reconnect:
+        lane.markers.append({t, qMax<qint64>(0, h.durationMs.value_or(0)), row,
+                             h.outcome == ReconnectOutcome::Ok ? MarkerKind::ReconnectOk
+                                                               : MarkerKind::ReconnectFailed});
+        break;
+    case EventKind::Breaker: {
+        const MarkerKind kind = h.to == BreakerPhase::Open     ? MarkerKind::BreakerOpen
+                                : h.to == BreakerPhase::Closed ? MarkerKind::BreakerClosed
+                                                               : MarkerKind::BreakerHalfOpen;
         lane.markers.append({t, 0, row, kind});
-    } else if (name == "fault"_L1) {
+        break;
+    }
+    case EventKind::Fault: {
         // The session records the fault as it applies it and the supervisor again with the
         // verdict ("applied"): one glyph, pointing at the fuller record.
-        const QJsonValue kind = e.details.value("kind"_L1);
+        const QString fault = faultOf(e);
         if (!lane.markers.isEmpty()) {
             Marker &previous = lane.markers.last();
             if (previous.kind == MarkerKind::Fault && t - previous.timeMs <= 50 &&
-                m_store->event(previous.row).details.value("kind"_L1) == kind) {
+                faultOf(m_store->event(previous.row)) == fault) {
                 previous.row = row;
                 previous.timeMs = t;
                 return;
             }
         }
         lane.markers.append({t, 0, row, MarkerKind::Fault});
-    } else if (name == "classification"_L1) {
-        const bool expired = e.details.value("expired"_L1).toBool();
+        break;
+    }
+    case EventKind::Classification: {
+        const bool expired = h.expired.value_or(false);
         lane.markers.append(
             {t, 0, row, expired ? MarkerKind::ClassificationExpired : MarkerKind::Classification});
         if (expired)
             markUncertain(lane, row, t);
-    } else if (name == "recovery-budget-spent"_L1 || name == "keepalive-failed"_L1 ||
-               name == "connection-lost"_L1 || name == "initialize-failed"_L1) {
+        break;
+    }
+    case EventKind::RecoveryBudgetSpent:
+    case EventKind::KeepaliveFailed:
+    case EventKind::ConnectionLost:
+    case EventKind::InitializeFailed:
         lane.markers.append({t, 0, row, MarkerKind::Warning});
+        break;
+    default:
+        break;
     }
 }
 
@@ -313,9 +349,9 @@ void TimelineLayout::markUncertain(Lane &lane, int row, qint64 t)
 {
     // The transcript does not say which call the supervisor was classifying; the method and
     // generation it names (when it names them) narrow it down to the calls that could be meant.
-    const QJsonObject &details = m_store->event(row).details;
-    const QString method = details.value("method"_L1).toString();
-    const QJsonValue generation = details.value("generation"_L1);
+    const HistoryEvent &h = historyOf(m_store->event(row));
+    const QString method = h.method.value_or(QString());
+    const std::optional<int> generation = h.generation;
     for (auto it = lane.unresolved.begin(); it != lane.unresolved.end();) {
         const int index = spanIndexOf(lane, *it);
         if (index < 0) {
@@ -325,7 +361,7 @@ void TimelineLayout::markUncertain(Lane &lane, int row, qint64 t)
         Span &span = lane.spans[index];
         if (span.startMs > t ||
             (!method.isEmpty() && m_store->entry(span.requestRow).method != method) ||
-            (generation.isDouble() && span.generation != generation.toInt())) {
+            (generation && span.generation != *generation)) {
             ++it;
             continue;
         }
@@ -651,14 +687,14 @@ QString TimelineLayout::describe(const Hit &hit, qint64 nowMs) const
         lines << timeText(b.startMs) + u" → "_s + (b.open ? u"now"_s : timeText(end)) + "  ("_L1 +
                      durationText(end - b.startMs) + u')';
         if (b.startRow >= 0) {
-            const QString protocol =
-                m_store->event(b.startRow).details.value("protocol_version"_L1).toString();
+            const QString protocol = detailText(
+                m_store->event(b.startRow), &HistoryEvent::protocolVersion, "protocol_version"_L1);
             if (!protocol.isEmpty())
                 lines << u"protocol "_s + protocol;
         }
         if (!b.open && b.endRow >= 0) {
             const TranscriptEvent &ender = m_store->event(b.endRow);
-            const QString cause = ender.details.value("cause"_L1).toString();
+            const QString cause = detailText(ender, &HistoryEvent::cause, "cause"_L1);
             lines << u"ended: "_s + ender.event + (cause.isEmpty() ? QString() : ", "_L1 + cause);
         }
         break;
