@@ -3,6 +3,7 @@
 
 #include "recovery/breakerbookkeeper.h"
 #include "recovery/reconnectcontroller.h"
+#include "recovery/recoveryerrors.h"
 #include "recovery/serverprogress.h"
 #include "recovery/sessionexpiryclassifier.h"
 #include "session/serversession.h"
@@ -129,9 +130,7 @@ void CallRecoveryUnit::dispatch(quint64 ticket)
     default:
         if (m_progress.stopping) {
             CallOutcome o;
-            o.error =
-                Error::transport(u"%1 is shutting down: the call was not sent"_s.arg(m_config.name),
-                                 Error::Condition::NotConnected);
+            o.error = RecoveryErrors::shuttingDown(m_config.name);
             finish(ticket, o);
             return;
         }
@@ -267,29 +266,15 @@ void CallRecoveryUnit::handleExpired(quint64 ticket, const Error &error, const Q
     it->expiredAtUs = m_clock.nowUs();
     it->step = Step::WaitingForSession;
     it->waitStartedMs = m_clock.nowMs();
-    // A session refused at the HTTP layer (404 for our id, or the SDK servers' 400) means the
-    // server never ran the request: like a call to a dead process, it is sent once more,
-    // whatever the tool's hint (docs/recovery.md §2, "refused before it ran").
-    const bool refusedBeforeDispatch = rule == "http-404-with-session"_L1 ||
-                                       rule == "http-400-invalid-session"_L1 ||
-                                       rule == "connection-refused"_L1;
-    if (refusedBeforeDispatch) {
-        it->verdict = ReplayVerdict{
-            true, ReplaySource::Transport,
-            rule == "connection-refused"_L1
-                ? u"the server refused the connection, so the request never reached it: sent once it is back"_s
-                : u"the server refused the session before running the request: sent again once"_s};
-    } else if (it->request.method == ToolsCall) {
-        if (m_config.route == ServerConfig::Route::Stdio &&
-            error.condition() == Error::Condition::Closed) {
-            it->verdict = ReplayVerdict{
-                false, ReplaySource::Transport,
-                u"the server process went away after the request was written: never replayed"_s};
-        } else if (const QJsonObject tool =
-                       toolEntry(it->request.params.value("name"_L1).toString());
-                   !tool.isEmpty()) {
+    const bool toolCall = it->request.method == ToolsCall;
+    const bool diedAfterWrite = m_config.route == ServerConfig::Route::Stdio &&
+                                error.condition() == Error::Condition::Closed;
+    if (auto v = ReplayPolicy::transportVerdict(rule, toolCall, diedAfterWrite)) {
+        it->verdict = v;
+    } else if (toolCall) {
+        if (const QJsonObject tool = toolEntry(it->request.params.value("name"_L1).toString());
+            !tool.isEmpty())
             it->verdict = toolVerdict(*it, tool);
-        }
     }
     m_reconnect.request(u"session expired (%1)"_s.arg(rule));
     armBudgetTimer();
@@ -388,17 +373,8 @@ void CallRecoveryUnit::finishUncertain(quint64 ticket, ReconnectOutcome reconnec
     if (it == m_ops.end())
         return;
     const QString tool = it->request.params.value("name"_L1).toString();
-    const QString connection =
-        reconnect == ReconnectOutcome::Ok
-            ? u"has been re-established (generation %1)"_s.arg(m_progress.generation)
-            : u"is not recovered yet (reconnect %1)"_s.arg(reconnectOutcomeName(reconnect));
-    Error e(
-        Error::Kind::Transport,
-        u"The call to tool \"%1\" on server \"%2\" was sent before its session failed (%3), so it "
-        u"may or may not have taken effect. "
-        "It was not sent again. The connection %4. Verify the server's state before invoking it again."_s
-            .arg(tool, m_config.name, it->rule, connection));
-    e.setCause(it->firstError);
+    const Error e = RecoveryErrors::outcomeUncertain(tool, m_config.name, it->rule, reconnect,
+                                                     m_progress.generation, it->firstError);
     CallOutcome o;
     o.error = e;
     CallRecovery answer;
@@ -480,27 +456,13 @@ void CallRecoveryUnit::spendBudget(quint64 ticket, const Operation &op)
     }
     CallOutcome o;
     if (op.step == Step::WaitingToSend) {
-        o.error = Error::transport(
-            u"%1 is not connected and did not come back within the %2 ms recovery budget; the call was not sent%3"_s
-                .arg(m_config.name)
-                .arg(m_config.recoveryBudgetMs)
-                .arg(
-                    m_reconnect.lastAttemptFailed()
-                        ? u": the server does not start cleanly (see its stderr in the transcript)"_s
-                        : QString()),
-            Error::Condition::NotConnected);
+        o.error = RecoveryErrors::neverSent(m_config.name, m_config.recoveryBudgetMs,
+                                            m_reconnect.lastAttemptFailed());
         if (op.request.method == ToolsCall)
             m_breaker.strike(u"not connected"_s);
     } else {
-        Error e = Error::transport(
-            u"%1 (the recovery budget of %2 ms was spent before %3 came back)"_s
-                .arg(op.firstError.isError() ? op.firstError.message() : u"reconnect"_s)
-                .arg(m_config.recoveryBudgetMs)
-                .arg(m_config.name),
-            op.firstError.condition());
-        if (op.firstError.isError())
-            e.setCause(op.firstError);
-        o.error = e;
+        o.error =
+            RecoveryErrors::budgetSpent(op.firstError, m_config.recoveryBudgetMs, m_config.name);
     }
     CallRecovery answer;
     answer.reconnect = word;
