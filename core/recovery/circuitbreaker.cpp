@@ -37,8 +37,11 @@ void CircuitBreaker::moveTo(State to, const QString &cause)
 {
     if (to == m_recorded && to != State::Open)
         return;
-    qCDebug(lcBreaker).noquote() << stateName(m_recorded) << "->" << stateName(to) << "at"
-                                 << m_strikes << "of" << m_policy.threshold << "strikes:" << cause;
+    qCDebug(lcBreaker).noquote() << u"%1 -> %2 at %3 of %4 strikes: %5"_s
+                                        .arg(stateName(m_recorded), stateName(to))
+                                        .arg(m_strikes)
+                                        .arg(m_policy.threshold)
+                                        .arg(cause);
     m_transitions.append({m_clock.nowMs(), m_recorded, to, cause, m_strikes});
     m_recorded = to;
 }
@@ -82,8 +85,11 @@ void CircuitBreaker::recordStrike(const QString &cause)
     const bool wasProbe = m_probeInFlight;
     m_probeInFlight = false;
     ++m_strikes;
-    qCDebug(lcBreaker).noquote() << "strike" << m_strikes << "of" << m_policy.threshold
-                                 << (wasProbe ? "(the half-open probe failed):" : ":") << cause;
+    qCDebug(lcBreaker).noquote() << u"strike %1 of %2%3: %4"_s.arg(m_strikes)
+                                        .arg(m_policy.threshold)
+                                        .arg(wasProbe ? u" (the half-open probe failed)"_s
+                                                      : QString(),
+                                             cause);
     if (wasProbe || m_strikes >= m_policy.threshold || m_openUntil) {
         // At the threshold it opens; while open (or after a failed probe) every strike
         // re-arms the cooldown.
