@@ -139,34 +139,34 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
 
 void HealthPanel::setSnapshot(const SessionSnapshot &s)
 {
-    const QJsonObject breaker = s.recovery.value("breaker"_L1).toObject();
-    m_state = breaker.value("state"_L1).toString(u"closed"_s);
-    const int retryIn = breaker.value("retry_in_s"_L1).toInt();
-    m_openUntil =
-        m_state == "open"_L1 ? QDateTime::currentDateTime().addSecs(retryIn) : QDateTime();
+    static const RecoveryState none;
+    const RecoveryState &recovery = s.recovery ? *s.recovery : none;
+    const BreakerState &breaker = recovery.breaker;
+    m_state = breaker.phase;
+    m_openUntil = m_state == BreakerPhase::Open
+                      ? QDateTime::currentDateTime().addSecs(breaker.retryInS)
+                      : QDateTime();
     m_strikes->setText(tr("%1 of %2 strikes · cooldown %3 s%4")
-                           .arg(breaker.value("strikes"_L1).toInt())
-                           .arg(breaker.value("threshold"_L1).toInt())
-                           .arg(breaker.value("cooldown_s"_L1).toDouble())
-                           .arg(breaker.value("probe_in_flight"_L1).toBool()
-                                    ? tr(" · probe in flight")
-                                    : QString()));
+                           .arg(breaker.strikes)
+                           .arg(breaker.threshold)
+                           .arg(breaker.cooldownS)
+                           .arg(breaker.probeInFlight ? tr(" · probe in flight") : QString()));
     updateCountdown();
-    if (m_state == "open"_L1)
+    if (m_state == BreakerPhase::Open)
         m_countdown->start();
     else
         m_countdown->stop();
 
-    const QJsonObject reconnect = s.recovery.value("reconnect"_L1).toObject();
+    const ReconnectState &reconnect = recovery.reconnect;
     QString r = tr("Generation %1").arg(s.generation);
-    if (reconnect.value("in_progress"_L1).toBool())
+    if (reconnect.inProgress)
         r += tr(" · reconnecting");
-    if (reconnect.value("parked"_L1).toBool())
+    if (reconnect.parked)
         r += tr(" · parked (probed every 300 s; reconnect by hand any time)");
-    else if (reconnect.value("failed_attempts"_L1).toInt() > 0)
-        r += tr(" · %1 failed attempts").arg(reconnect.value("failed_attempts"_L1).toInt());
+    else if (reconnect.failedAttempts > 0)
+        r += tr(" · %1 failed attempts").arg(reconnect.failedAttempts);
     m_reconnect->setText(r);
-    m_history->setHistory(s.recovery.value("history"_L1).toArray());
+    m_history->setHistory(recovery.history);
     m_table->scrollToBottom();
 
     const bool http = s.route != "stdio"_L1;
@@ -196,11 +196,11 @@ void HealthPanel::updateCountdown()
 {
     QString text;
     QString color;
-    if (m_state == "open"_L1) {
+    if (m_state == BreakerPhase::Open) {
         const qint64 left = std::max<qint64>(0, QDateTime::currentDateTime().secsTo(m_openUntil));
         text = tr("OPEN · %1 s").arg(std::max<qint64>(1, left));
         color = u"#c62828"_s;
-    } else if (m_state == "half-open"_L1) {
+    } else if (m_state == BreakerPhase::HalfOpen) {
         text = tr("HALF-OPEN");
         color = u"#f9a825"_s;
     } else {

@@ -47,7 +47,7 @@ private:
     QSpinBox *m_status = nullptr;
     QTimer *m_countdown = nullptr;
     QDateTime m_openUntil;
-    QString m_state;
+    BreakerPhase m_state = BreakerPhase::Closed;
 };
 
 } // namespace Sonde

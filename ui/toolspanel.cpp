@@ -293,7 +293,7 @@ void ToolsPanel::showOutcome(const CallOutcome &o)
             : o.error.message(),
         rest);
     QString banner, style;
-    if (o.recovery.value("outcome_uncertain"_L1).toBool()) {
+    if (o.recovery && o.recovery->outcomeUncertain.value_or(false)) {
         banner = tr("Outcome uncertain — %1").arg(o.error.message());
         style = u"background:#fff8e1; color:#8d6e00; border:1px solid #ffb300; padding:6px"_s;
     } else if (o.error.kind() == Error::Kind::Refused) {
@@ -305,10 +305,10 @@ void ToolsPanel::showOutcome(const CallOutcome &o)
     } else if (!o.ok()) {
         banner = tr("%1 error — %2").arg(Error::kindName(o.error.kind()), o.error.message());
         style = u"background:#ffebee; color:#b71c1c; padding:6px"_s;
-    } else if (o.recovery.value("replayed"_L1).toBool()) {
+    } else if (o.recovery && o.recovery->replayed) {
         banner = tr("Answered after a reconnect (sent again on generation %1: %2)")
                      .arg(o.generation)
-                     .arg(o.recovery.value("rule"_L1).toString());
+                     .arg(o.recovery->rule);
         style = u"background:#e8f5e9; color:#1b5e20; padding:6px"_s;
     }
     m_banner->setText(banner);

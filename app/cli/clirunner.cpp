@@ -133,11 +133,14 @@ void CliRunner::start()
             if (o.error.httpStatus())
                 answer.insert("http_status"_L1, *o.error.httpStatus());
         }
-        // How the answer was reached (RECOVERY.md §5): outcome_uncertain / replayed /
+        // How the answer was reached (docs/recovery.md §2): outcome_uncertain / replayed /
         // reconnect, breaker / retry_in_s, generations, rule, waited_ms, recovery_ms,
         // replay_verdict.
-        for (auto it = o.recovery.begin(); it != o.recovery.end(); ++it)
-            answer.insert(it.key(), it.value());
+        if (o.recovery) {
+            const QJsonObject recovery = o.recovery->toJson();
+            for (auto it = recovery.begin(); it != recovery.end(); ++it)
+                answer.insert(it.key(), it.value());
+        }
         answer.insert("attempts"_L1, o.attempts);
         answer.insert("generation"_L1, o.generation);
         answer.insert("elapsed_ms"_L1, o.finishedMs - o.startedMs);

@@ -21,6 +21,9 @@ static void registerTypes()
     qRegisterMetaType<Sonde::ServerRequest>();
     qRegisterMetaType<Sonde::ServerReply>();
     qRegisterMetaType<Sonde::ServerNotification>();
+    qRegisterMetaType<Sonde::HistoryEvent>();
+    qRegisterMetaType<Sonde::RecoveryState>();
+    qRegisterMetaType<Sonde::CallRecovery>();
     qRegisterMetaType<Sonde::TranscriptEvent>();
     qRegisterMetaType<Sonde::TranscriptBatch>();
     qRegisterMetaType<Sonde::Fault>();

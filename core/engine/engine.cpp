@@ -164,7 +164,7 @@ void Engine::breakerCommand(quint64 ticket, const QString &server, const QString
     else
         o.error = Error::protocol(u"breaker action must be \"reset\" or \"trip\""_s);
     if (s && !o.error.isError())
-        o.result = s->snapshot().recovery.value("breaker"_L1);
+        o.result = s->recoveryState().breaker.toJson();
     flushSnapshots();
     flush();
     Q_EMIT callFinished(o);

@@ -3,6 +3,7 @@
 
 #include "protocol/error.h"
 #include "util/clock.h"
+#include "util/logging.h"
 
 using namespace Qt::StringLiterals;
 
@@ -17,15 +18,7 @@ CircuitBreaker::CircuitBreaker(const Clock &clock, Policy policy) : m_clock(cloc
 
 QString CircuitBreaker::stateName(State state)
 {
-    switch (state) {
-    case State::Closed:
-        return u"closed"_s;
-    case State::Open:
-        return u"open"_s;
-    case State::HalfOpen:
-        return u"half-open"_s;
-    }
-    return {};
+    return breakerPhaseName(state);
 }
 
 CircuitBreaker::State CircuitBreaker::state() const
@@ -44,6 +37,11 @@ void CircuitBreaker::moveTo(State to, const QString &cause)
 {
     if (to == m_recorded && to != State::Open)
         return;
+    qCDebug(lcBreaker).noquote() << u"%1 -> %2 at %3 of %4 strikes: %5"_s
+                                        .arg(stateName(m_recorded), stateName(to))
+                                        .arg(m_strikes)
+                                        .arg(m_policy.threshold)
+                                        .arg(cause);
     m_transitions.append({m_clock.nowMs(), m_recorded, to, cause, m_strikes});
     m_recorded = to;
 }
@@ -87,6 +85,11 @@ void CircuitBreaker::recordStrike(const QString &cause)
     const bool wasProbe = m_probeInFlight;
     m_probeInFlight = false;
     ++m_strikes;
+    qCDebug(lcBreaker).noquote() << u"strike %1 of %2%3: %4"_s.arg(m_strikes)
+                                        .arg(m_policy.threshold)
+                                        .arg(wasProbe ? u" (the half-open probe failed)"_s
+                                                      : QString(),
+                                             cause);
     if (wasProbe || m_strikes >= m_policy.threshold || m_openUntil) {
         // At the threshold it opens; while open (or after a failed probe) every strike
         // re-arms the cooldown.

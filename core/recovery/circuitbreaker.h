@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/recoveryvalues.h"
+
 #include <QList>
 #include <QString>
 
@@ -11,7 +13,7 @@ namespace Sonde {
 class Clock;
 class Error;
 
-// One server's circuit breaker (RECOVERY.md §2): Closed, Open until a moment, HalfOpen with
+// One server's circuit breaker (docs/recovery.md §4): Closed, Open until a moment, HalfOpen with
 // exactly one probe in flight. Strikes open it at the threshold and re-arm the cooldown
 // while open; any success, and every (re)connect, closes it. Time comes from the injected
 // clock, so tests move time instead of sleeping. Every transition is recorded with its time,
@@ -19,12 +21,7 @@ class Error;
 class CircuitBreaker
 {
 public:
-    enum class State
-    {
-        Closed,
-        Open,
-        HalfOpen
-    };
+    using State = BreakerPhase;
     struct Policy
     {
         int threshold = 3;

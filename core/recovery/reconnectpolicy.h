@@ -7,7 +7,7 @@
 
 namespace Sonde {
 
-// When to try reconnecting after failed attempts (RECOVERY.md §3): 1 s doubling to 60 s,
+// When to try reconnecting after failed attempts (docs/recovery.md §3): 1 s doubling to 60 s,
 // each delay jittered by +/-20 %; after 5 failed attempts the server is parked and probed
 // every 300 s (or reconnected by hand). The random source is injected so tests are exact.
 // Pure bookkeeping; thread of the owner.

@@ -17,17 +17,27 @@ bool ReplayPolicy::isReadMethod(const QString &method)
 
 QString ReplayPolicy::sourceName(Source source)
 {
-    switch (source) {
-    case Source::Method:
-        return u"method"_s;
-    case Source::ServerHint:
-        return u"server hint"_s;
-    case Source::UserOverride:
-        return u"user override"_s;
-    case Source::Default:
-        return u"default"_s;
-    }
-    return {};
+    return replaySourceName(source);
+}
+
+std::optional<ReplayPolicy::Verdict>
+ReplayPolicy::transportVerdict(const QString &rule, bool toolCall, bool diedAfterWrite)
+{
+    // A session refused at the HTTP layer (404 for our id, or the SDK servers' 400) means the
+    // server never ran the request: like a call to a dead process, it is sent once more.
+    if (rule == "connection-refused"_L1)
+        return Verdict{
+            true, Source::Transport,
+            u"the server refused the connection, so the request never reached it: sent once it is back"_s};
+    if (rule == "http-404-with-session"_L1 || rule == "http-400-invalid-session"_L1)
+        return Verdict{
+            true, Source::Transport,
+            u"the server refused the session before running the request: sent again once"_s};
+    if (toolCall && diedAfterWrite)
+        return Verdict{
+            false, Source::Transport,
+            u"the server process went away after the request was written: never replayed"_s};
+    return std::nullopt;
 }
 
 ReplayPolicy::Verdict ReplayPolicy::verdict(const QString &method, const QString &toolName,

@@ -1,32 +1,25 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/recoveryvalues.h"
+
 #include <QHash>
 #include <QJsonObject>
 #include <QString>
 
+#include <optional>
+
 namespace Sonde {
 
-// Decides what may be sent again after a session died under a request (RECOVERY.md §4):
+// Decides what may be sent again after a session died under a request (docs/recovery.md §2):
 // read methods always; tools/call only when the tool's annotations.readOnlyHint is exactly
 // the JSON boolean true, unless the user overrode that tool. The verdict says which source
 // decided, because readOnlyHint is only the server's claim. Pure; any thread.
 class ReplayPolicy
 {
 public:
-    enum class Source
-    {
-        Method,
-        ServerHint,
-        UserOverride,
-        Default
-    };
-    struct Verdict
-    {
-        bool replay = false;
-        Source source = Source::Default;
-        QString reason;
-    };
+    using Source = ReplaySource;
+    using Verdict = ReplayVerdict;
 
     // true: the user says the tool is read-only; false: write-capable.
     void setOverride(const QString &tool, bool readOnly) { m_overrides.insert(tool, readOnly); }
@@ -36,6 +29,12 @@ public:
     Verdict verdict(const QString &method, const QString &toolName, const QJsonObject &tool) const;
 
     static bool isReadMethod(const QString &method);
+    // How the request failed decides before any hint (docs/recovery.md §2): refused before
+    // it ran (http-404-with-session, http-400-invalid-session, connection-refused) is sent
+    // once more whatever the method; a tools/call whose stdio server died after it was
+    // written is never sent again. None: the method or the tool decides.
+    static std::optional<Verdict> transportVerdict(const QString &rule, bool toolCall,
+                                                   bool diedAfterWrite);
     static QString sourceName(Source source);
 
 private:

@@ -2,15 +2,14 @@
 #pragma once
 
 #include "config/serverconfig.h"
-#include "recovery/circuitbreaker.h"
-#include "recovery/reconnectpolicy.h"
-#include "recovery/replaypolicy.h"
+#include "recovery/recoveryhistory.h"
+#include "recovery/serverprogress.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
 #include "values/callvalues.h"
+#include "values/recoveryvalues.h"
 
-#include <QHash>
 #include <QJsonArray>
 #include <QObject>
 
@@ -20,18 +19,19 @@
 
 namespace Sonde {
 
+class BreakerBookkeeper;
+class CallRecoveryUnit;
 class Clock;
-class ClockTimer;
+class ReconnectController;
 class ServerSession;
 class Transport;
 
-// Recovery for one server (RECOVERY.md): it owns the server's session, its circuit breaker,
-// the replay policy and the reconnect backoff. A failed call is classified; when the
-// session died, the server is reconnected on its configured route and the call waits for a
-// newer generation within one recovery budget; then read calls are sent again once, and
-// write-capable calls come back as "outcome uncertain" instead of being replayed. Every
-// step is an event in the server's history and in the transcript. Thread: the engine's;
-// owned by the Engine. Emits value types only.
+// Recovery for one server (docs/recovery.md): it owns the server's session and wires it to
+// the parts that recover it: the BreakerBookkeeper (the circuit breaker and its history), the
+// ReconnectController (attempts, backoff, parking, keepalive), and the CallRecoveryUnit (each
+// call from admission to its one answer: classification, the recovery budget, replay or
+// "outcome uncertain"). Every step is an event in the server's RecoveryHistory and in the
+// transcript. Thread: the engine's; owned by the Engine. Emits value types only.
 class ServerSupervisor : public QObject
 {
     Q_OBJECT
@@ -48,17 +48,17 @@ public:
     ServerSession *session() const { return m_session; }
     void start();
     void stop();
+    // A reconnect by hand is the call "sonde/reconnect": it answers on the new generation.
     void call(const CallRequest &request);
     void cancel(quint64 ticket, const QString &reason);
     void reply(const ServerReply &reply);
     Error injectFault(const Fault &fault);
-    // A reconnect by hand: allowed at any time, and it unparks the server.
-    void reconnect(const QString &cause);
     void resetBreaker();
     // The user's replay verdict for one tool (true: read-only), or none: the server's hint.
     void setToolOverride(const QString &tool, std::optional<bool> readOnly);
     void tripBreaker();
     SessionSnapshot snapshot() const;
+    RecoveryState recoveryState() const;
 
 Q_SIGNALS:
     // Something snapshot() shows has changed. No value: several changes in one burst (a
@@ -72,80 +72,18 @@ Q_SIGNALS:
     void stopped();
 
 private:
-    enum class Stage
-    {
-        Dispatched,
-        WaitingToDispatch,
-        WaitingForRecovery,
-        FetchingTools,
-        WaitingForPing
-    };
-    struct Operation
-    {
-        CallRequest request;
-        Stage stage = Stage::Dispatched;
-        int attempts = 0;
-        QJsonArray generations;
-        int waitAfterGeneration = 0; // resume when a generation newer than this is ready
-        qint64 startedMs = 0;
-        qint64 deadlineMs = 0; // the end of this action's recovery budget
-        qint64 waitStartedMs = 0;
-        qint64 waitedMs = 0;
-        std::optional<qint64> expiredAtUs; // when the session-expiry verdict was reached
-        QString rule;
-        Error firstError;
-        bool probe = false;
-        bool uncertain = false; // decided: never replayed, answer "outcome uncertain"
-        bool replayed = false;
-        QJsonObject verdict;
-    };
-
     void onSessionSnapshot(const SessionSnapshot &s);
-    void onSessionCallFinished(const CallOutcome &outcome);
-    void dispatch(quint64 ticket);
-    void handleExpired(quint64 ticket, const Error &error, const QString &rule,
-                       const QString &detail);
-    void resume(quint64 ticket);
-    void decideToolReplay(quint64 ticket);
-    void withToolEntry(quint64 ticket, std::function<void(const QJsonObject &)> then);
-    void finish(quint64 ticket, CallOutcome outcome);
-    void finishUncertain(quint64 ticket, const QString &reconnect);
-    void requestReconnect(const QString &trigger);
-    void attemptReconnect();
-    void checkBudgets();
-    void armBudgetTimer();
-    void keepalive();
-    quint64 internalCall(const QString &method, const QJsonObject &params, int timeoutMs,
-                         std::function<void(const CallOutcome &)> then);
-    QJsonObject toolEntry(const QString &name) const;
-    void strike(const QString &cause);
-    void recordBreakerTransitions();
-    void history(const QString &type, QJsonObject details);
-    QJsonObject recoveryState() const;
-    QString reconnectWord() const;
+    void onConnectionLost(const Error &error);
+    void record(HistoryEvent event);
 
     ServerConfig m_config;
     const Clock &m_clock;
+    ServerProgress m_progress;
+    RecoveryHistory m_history;
     ServerSession *m_session = nullptr;
-    CircuitBreaker m_breaker;
-    ReplayPolicy m_replay;
-    ReconnectPolicy m_reconnectPolicy;
-    QHash<quint64, Operation> m_ops;
-    QHash<quint64, std::function<void(const CallOutcome &)>> m_internal;
-    quint64 m_nextInternal = quint64(1) << 60; // far from CoreHost's tickets
-    ClockTimer *m_budgetTimer = nullptr;
-    ClockTimer *m_retryTimer = nullptr;
-    ClockTimer *m_pingTimer = nullptr;
-    bool m_reconnecting = false;
-    bool m_lastAttemptFailed = false;
-    bool m_stopping = false;
-    bool m_pingInFlight = false;
-    QString m_attemptTrigger;
-    int m_attemptFromGeneration = 0;
-    qint64 m_attemptStartedMs = 0;
-    int m_lastGeneration = 0;
-    SessionSnapshot::State m_lastState = SessionSnapshot::State::Idle;
-    QJsonArray m_history;
+    BreakerBookkeeper *m_breaker = nullptr;
+    ReconnectController *m_reconnect = nullptr;
+    CallRecoveryUnit *m_calls = nullptr;
 };
 
 } // namespace Sonde

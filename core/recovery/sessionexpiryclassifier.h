@@ -8,7 +8,7 @@ namespace Sonde {
 
 class Error;
 
-// Decides whether a failure means "the server's session is gone" (RECOVERY.md §1), and says
+// Decides whether a failure means "the server's session is gone" (docs/recovery.md §1), and says
 // which rule decided, so the inspector can show it. Structured signals first (HTTP 404 for
 // a request that carried a session id; the 400 "no valid session" deviation of the official
 // SDK servers; the transport closing under an outstanding request), then text markers as a

@@ -89,9 +89,16 @@ void ServerSession::record(TranscriptEvent::Direction direction, const QByteArra
     e.generation = m_generation;
     e.direction = direction;
     e.raw = raw;
+    e.kind = direction == TranscriptEvent::Direction::Lifecycle ? eventKindFromName(event)
+                                                                : EventKind::Other;
     e.event = event;
     e.details = details;
     Q_EMIT transcriptEvent(e);
+}
+
+void ServerSession::record(EventKind kind, const QJsonObject &details)
+{
+    record(TranscriptEvent::Direction::Lifecycle, {}, eventKindName(kind), details);
 }
 
 void ServerSession::start()
@@ -130,7 +137,7 @@ void ServerSession::start()
                     handler({}, error);
             });
     connect(m_transport, &Transport::connectionLost, this, [this](const Error &error) {
-        record(TranscriptEvent::Direction::Lifecycle, {}, u"connection-lost"_s, error.toJson());
+        record(EventKind::ConnectionLost, error.toJson());
         Q_EMIT connectionLost(error);
     });
     connect(m_transport, &Transport::lifecycleEvent, this,
@@ -138,7 +145,7 @@ void ServerSession::start()
                 record(TranscriptEvent::Direction::Lifecycle, {}, event, details);
                 Q_EMIT snapshotChanged(snapshot());
             });
-    record(TranscriptEvent::Direction::Lifecycle, {}, u"starting"_s,
+    record(EventKind::Starting,
            {{"route"_L1, m_config.routeName()}, {"command"_L1, m_config.displayCommand()}});
     setState(SessionSnapshot::State::Starting);
     m_transport->open();
@@ -148,7 +155,7 @@ void ServerSession::onTransportOpened()
 {
     if (m_state == SessionSnapshot::State::Closing)
         return; // stopped while the process was still starting: nothing to initialize
-    record(TranscriptEvent::Direction::Lifecycle, {}, u"transport-open"_s, m_transport->details());
+    record(EventKind::TransportOpen, m_transport->details());
     setState(SessionSnapshot::State::Initializing);
     const QJsonObject params{
         {"protocolVersion"_L1, QString::fromLatin1(Mcp::LatestProtocolVersion)},
@@ -186,7 +193,7 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
         Error e = Error::protocol(u"initialize failed: %1"_s.arg(failure.message()));
         e.setCause(failure);
         m_lastError = e;
-        record(TranscriptEvent::Direction::Lifecycle, {}, u"initialize-failed"_s, e.toJson());
+        record(EventKind::InitializeFailed, e.toJson());
         failAll(e);
         setState(SessionSnapshot::State::Failed);
         if (m_transport)
@@ -198,7 +205,7 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
     sendFrame(JsonRpcMessage::notification(u"notifications/initialized"_s));
     ++m_generation;
     m_readyMs = m_clock.nowMs();
-    record(TranscriptEvent::Direction::Lifecycle, {}, u"ready"_s,
+    record(EventKind::Ready,
            {{"protocol_version"_L1, m_protocolVersion}, {"server_info"_L1, m_serverInfo}});
     setState(SessionSnapshot::State::Ready);
     const QList<quint64> waiting = std::exchange(m_waitingForReady, {});
@@ -220,7 +227,7 @@ void ServerSession::stop()
         return;
     // Closing first: the failures below must not act on a session that is going away (a
     // pending initialize would otherwise close the transport under us).
-    record(TranscriptEvent::Direction::Lifecycle, {}, u"closing"_s);
+    record(EventKind::Closing);
     setState(SessionSnapshot::State::Closing);
     failAll(Error::cancelled(u"the session was closed"_s));
     if (m_transport)
@@ -230,7 +237,7 @@ void ServerSession::stop()
 void ServerSession::restart(const QString &cause, bool politely)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    record(TranscriptEvent::Direction::Lifecycle, {}, u"restarting"_s, {{"cause"_L1, cause}});
+    record(EventKind::Restarting, {{"cause"_L1, cause}});
     m_expireAnswerOf.clear();
     if (!m_transport) {
         m_state = SessionSnapshot::State::Closed;
@@ -270,8 +277,7 @@ bool ServerSession::drainAndStartAgain()
     m_transport = nullptr;
     m_lastTransportDetails = old->details();
     connect(old, &Transport::closed, this, [this, old, generation = m_generation] {
-        record(TranscriptEvent::Direction::Lifecycle, {}, u"drained"_s,
-               {{"generation"_L1, generation}});
+        record(EventKind::Drained, {{"generation"_L1, generation}});
         old->deleteLater();
     });
     old->drain();
@@ -293,7 +299,7 @@ bool ServerSession::drainAndStartAgain()
 
 Error ServerSession::injectFault(const Fault &fault)
 {
-    record(TranscriptEvent::Direction::Lifecycle, {}, u"fault"_s, {{"kind"_L1, fault.describe()}});
+    record(EventKind::Fault, {{"kind"_L1, fault.describe()}});
     switch (fault.kind) {
     case Fault::Kind::ExpireAfterDispatch:
         m_expireNextAnswer = true;
@@ -328,7 +334,7 @@ void ServerSession::onTransportClosed(const Error &reason)
     QJsonObject details = m_lastTransportDetails;
     if (reason.isError())
         details.insert("reason"_L1, reason.toJson());
-    record(TranscriptEvent::Direction::Lifecycle, {}, u"closed"_s, details);
+    record(EventKind::Closed, details);
     if (m_restarting) {
         m_restarting = false;
         m_state = SessionSnapshot::State::Closed;
@@ -400,8 +406,7 @@ void ServerSession::handleMessage(const JsonRpcMessage &message)
         const std::optional<PendingRequests::Entry> entry = m_pending.take(message.id());
         if (!entry) {
             if (m_pending.wasRetired(message.id()))
-                record(TranscriptEvent::Direction::Lifecycle, {}, u"late-response-ignored"_s,
-                       {{"id"_L1, message.id()}});
+                record(EventKind::LateResponseIgnored, {{"id"_L1, message.id()}});
             else
                 record(TranscriptEvent::Direction::Violation, message.toCompactJson(),
                        u"response to an id that was never sent"_s);
@@ -411,7 +416,7 @@ void ServerSession::handleMessage(const JsonRpcMessage &message)
         const QString key = JsonRpcMessage::idKey(message.id());
         const ResponseHandler handler = m_handlers.take(key);
         if (m_expireAnswerOf.remove(key)) {
-            record(TranscriptEvent::Direction::Lifecycle, {}, u"fault-expire-after-dispatch"_s,
+            record(EventKind::FaultExpireAfterDispatch,
                    {{"id"_L1, message.id()},
                     {"note"_L1, u"the server ran the request; its answer is replaced"_s}});
             if (handler)
@@ -685,7 +690,7 @@ void ServerSession::cancel(quint64 ticket, const QString &reason)
 void ServerSession::reply(const ServerReply &reply)
 {
     if (reply.generation != m_generation || !m_transport) {
-        record(TranscriptEvent::Direction::Lifecycle, {}, u"reply-dropped"_s,
+        record(EventKind::ReplyDropped,
                {{"id"_L1, reply.id}, {"reason"_L1, u"the session that asked is gone"_s}});
         return;
     }

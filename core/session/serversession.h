@@ -107,6 +107,8 @@ private:
     void refreshList(const QString &method);
     void sendRefreshPage(const QString &method);
     void armTimer();
+    // A lifecycle event named by its kind, so the name cannot drift from what front ends read.
+    void record(EventKind kind, const QJsonObject &details = {});
     void record(TranscriptEvent::Direction direction, const QByteArray &raw,
                 const QString &event = {}, const QJsonObject &details = {});
 

@@ -28,8 +28,11 @@ QJsonObject SessionSnapshot::toJson() const
         o.insert(it.key(), it.value());
     if (lastError.isError())
         o.insert("last_error"_L1, lastError.toJson());
-    for (auto it = recovery.begin(); it != recovery.end(); ++it)
-        o.insert(it.key(), it.value());
+    if (recovery) {
+        const QJsonObject r = recovery->toJson();
+        for (auto it = r.begin(); it != r.end(); ++it)
+            o.insert(it.key(), it.value());
+    }
     return o;
 }
 

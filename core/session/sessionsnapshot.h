@@ -2,10 +2,13 @@
 #pragma once
 
 #include "protocol/error.h"
+#include "values/recoveryvalues.h"
 
 #include <QJsonObject>
 #include <QMetaType>
 #include <QString>
+
+#include <optional>
 
 namespace Sonde {
 
@@ -41,8 +44,9 @@ struct SessionSnapshot
     int restartCount = 0;  // spawns or connects after the first
     qint64 startedMs = 0;  // when the current generation became ready
     Error lastError;
-    // Recovery state: breaker, reconnect/parking, and the server's history of events.
-    QJsonObject recovery;
+    // Recovery state: breaker, reconnect/parking, and the server's history of events. Set by
+    // the supervisor's snapshot; a bare session's has none.
+    std::optional<RecoveryState> recovery;
 
     static QString stateName(State state);
     QJsonObject toJson() const;

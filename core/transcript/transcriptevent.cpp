@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/transcriptevent.h"
 
+#include "util/enumnames.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,21 +11,36 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
+namespace {
+const char *const DirectionNames[] = {"send", "recv", "stderr", "event", "violation"};
+}
+
+TranscriptEvent TranscriptEvent::lifecycle(qint64 timeMs, const QString &server, int generation,
+                                           const QString &event, const QJsonObject &details)
+{
+    TranscriptEvent e;
+    e.timeMs = timeMs;
+    e.server = server;
+    e.generation = generation;
+    e.direction = Direction::Lifecycle;
+    e.kind = eventKindFromName(event);
+    e.event = event;
+    e.details = details;
+    return e;
+}
+
+TranscriptEvent TranscriptEvent::fromHistory(const HistoryEvent &history, const QString &server,
+                                             int generation)
+{
+    TranscriptEvent e = lifecycle(history.timeMs, server, generation, eventKindName(history.kind),
+                                  history.toJson());
+    e.history = std::make_shared<const HistoryEvent>(history);
+    return e;
+}
+
 QString TranscriptEvent::directionName(Direction d)
 {
-    switch (d) {
-    case Direction::Outgoing:
-        return u"send"_s;
-    case Direction::Incoming:
-        return u"recv"_s;
-    case Direction::Stderr:
-        return u"stderr"_s;
-    case Direction::Lifecycle:
-        return u"event"_s;
-    case Direction::Violation:
-        return u"violation"_s;
-    }
-    return {};
+    return enumName(DirectionNames, d);
 }
 
 QJsonObject TranscriptEvent::toJson() const

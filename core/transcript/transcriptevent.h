@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/recoveryvalues.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QString>
+
+#include <memory>
 
 namespace Sonde {
 
@@ -26,10 +30,21 @@ struct TranscriptEvent
     QString server;
     int generation = 0;
     Direction direction = Direction::Lifecycle;
-    QByteArray raw;      // the exact frame (wire), the line (stderr, violation)
-    QString event;       // lifecycle: "spawned", "ready", "closed"...; violation: what broke
-    QJsonObject details; // lifecycle extras
+    QByteArray raw; // the exact frame (wire), the line (stderr, violation)
+    // Lifecycle: what happened, as a kind to switch on; `event` is its name (the one a kind
+    // this build does not know keeps). Violation: `event` says what broke.
+    EventKind kind = EventKind::Other;
+    QString event;
+    QJsonObject details; // lifecycle extras, as written to the transcript
+    // The supervisor's history entries also carry their typed form (details is its JSON).
+    std::shared_ptr<const HistoryEvent> history;
 
+    // A lifecycle event of a session or a transport.
+    static TranscriptEvent lifecycle(qint64 timeMs, const QString &server, int generation,
+                                     const QString &event, const QJsonObject &details = {});
+    // One entry of the server's history, as the supervisor records it.
+    static TranscriptEvent fromHistory(const HistoryEvent &history, const QString &server,
+                                       int generation);
     static QString directionName(Direction d);
     // One JSON Lines record: {"t","server","gen","dir", "msg" (parsed JSON) | "line" | ...}
     QJsonObject toJson() const;

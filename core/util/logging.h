@@ -8,3 +8,5 @@
 Q_DECLARE_LOGGING_CATEGORY(lcTransport)
 Q_DECLARE_LOGGING_CATEGORY(lcSession)
 Q_DECLARE_LOGGING_CATEGORY(lcEngine)
+// Breaker transitions and strikes (circuitbreaker.cpp).
+Q_DECLARE_LOGGING_CATEGORY(lcBreaker)

@@ -12,8 +12,11 @@ QJsonObject CallOutcome::toJson() const
                   {"generation"_L1, generation},
                   {"attempts"_L1, attempts},
                   {"elapsed_ms"_L1, finishedMs - startedMs}};
-    for (auto it = recovery.begin(); it != recovery.end(); ++it)
-        o.insert(it.key(), it.value());
+    if (recovery) {
+        const QJsonObject r = recovery->toJson();
+        for (auto it = r.begin(); it != r.end(); ++it)
+            o.insert(it.key(), it.value());
+    }
     if (ok())
         o.insert("result"_L1, result);
     else

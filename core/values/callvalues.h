@@ -2,11 +2,14 @@
 #pragma once
 
 #include "protocol/error.h"
+#include "values/recoveryvalues.h"
 
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QMetaType>
 #include <QString>
+
+#include <optional>
 
 namespace Sonde {
 
@@ -36,11 +39,9 @@ struct CallOutcome
     int attempts = 0;   // JSON-RPC requests sent for it (pages count)
     qint64 startedMs = 0;
     qint64 finishedMs = 0;
-    // How the answer was reached, for the inspector (RECOVERY.md §5): generations used, the
-    // classification rule, time spent waiting, the replay verdict and its source, and for
-    // the two special answers "outcome_uncertain"/"replayed"/"reconnect" or
-    // "breaker"/"retry_in_s".
-    QJsonObject recovery;
+    // How the answer was reached (docs/recovery.md §2): set by the supervisor on every call it
+    // answers; none on an answer that never went through one (an unknown server).
+    std::optional<CallRecovery> recovery;
     bool ok() const { return !error.isError(); }
     QJsonObject toJson() const;
 };

@@ -359,9 +359,10 @@ public:
         c.outcome = read(uri);
         c.callerMs = double(m_outcomeNs) / 1e6;
         // The supervisor's own figure, from the expiry verdict to the retried answer.
-        if (const QJsonValue v = c.outcome.recovery.value("recovery_ms"_L1); v.isDouble())
-            c.recoveryMs = v.toDouble();
-        c.rule = c.outcome.recovery.value("rule"_L1).toString();
+        if (c.outcome.recovery) {
+            c.recoveryMs = c.outcome.recovery->recoveryMs;
+            c.rule = c.outcome.recovery->rule;
+        }
         return c;
     }
 
@@ -381,9 +382,10 @@ QString deviation(const EngineBench::Cycle &c)
     const Sonde::CallOutcome &o = c.outcome;
     if (!o.ok())
         return u"the read failed: "_s + o.error.message();
-    if (o.attempts != 2 || !o.recovery.value("replayed"_L1).toBool())
+    const bool replayed = o.recovery && o.recovery->replayed;
+    if (o.attempts != 2 || !replayed)
         return u"answered after %1 attempt(s), replayed=%2"_s.arg(o.attempts)
-            .arg(o.recovery.value("replayed"_L1).toBool() ? u"true"_s : u"false"_s);
+            .arg(replayed ? u"true"_s : u"false"_s);
     if (!c.recoveryMs)
         return u"the answer carries no recovery_ms"_s;
     return {};

@@ -20,6 +20,15 @@ static QJsonArray array(const char *json)
     return QJsonDocument::fromJson(json).array();
 }
 
+// The history as the snapshot carries it: typed, read from the transcript's JSON form.
+static QList<Sonde::HistoryEvent> historyOf(const QJsonArray &events)
+{
+    QList<Sonde::HistoryEvent> out;
+    for (const QJsonValue &e : events)
+        out.append(Sonde::HistoryEvent::fromJson(e.toObject()));
+    return out;
+}
+
 class TestModels : public QObject
 {
     Q_OBJECT
@@ -43,7 +52,8 @@ private Q_SLOTS:
         s.state = SessionSnapshot::State::Ready;
         s.route = u"stdio"_s;
         s.generation = 3;
-        s.recovery = QJsonObject{{"breaker"_L1, QJsonObject{{"state"_L1, "open"_L1}}}};
+        s.recovery = RecoveryState{};
+        s.recovery->breaker.phase = BreakerPhase::Open;
         store.updateSnapshot(s);
         const QModelIndex ib = model.index(1);
         QCOMPARE(ib.data(ServerListModel::GenerationRole).toInt(), 3);
@@ -78,7 +88,8 @@ private Q_SLOTS:
         SessionSnapshot s;
         s.server = u"a"_s;
         s.state = SessionSnapshot::State::Failed;
-        s.recovery = {{"reconnect"_L1, reconnect}};
+        s.recovery = RecoveryState{};
+        s.recovery->reconnect = ReconnectState::fromJson(reconnect);
         store.updateSnapshot(s);
         QCOMPARE(model.index(0).data(ServerListModel::StateRole).toString(), state);
     }
@@ -99,7 +110,7 @@ private Q_SLOTS:
                 "outcome" : "ok"
             }
         ]));
-        model.setHistory(first);
+        model.setHistory(historyOf(first));
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(1, HistoryModel::Generation).data().toString(), u"1 → 2"_s);
         QCOMPARE(model.index(1, HistoryModel::Duration).data().toString(), u"12 ms"_s);
@@ -114,15 +125,15 @@ private Q_SLOTS:
                                 {"to"_L1, "open"_L1},
                                 {"strikes"_L1, 3},
                                 {"threshold"_L1, 3}});
-        model.setHistory(more);
+        model.setHistory(historyOf(more));
         QCOMPARE(model.rowCount(), 3);
         QVERIFY(model.index(2, HistoryModel::What)
                     .data()
                     .toString()
                     .startsWith(u"closed → open (3/3)"_s));
         QVERIFY(model.index(2, HistoryModel::Event).data(Qt::ForegroundRole).isValid());
-        model.setHistory(
-            array(JSON_TEXT([ {"type" : "session-start", "t_ms" : 9000, "generation" : 7} ])));
+        model.setHistory(historyOf(
+            array(JSON_TEXT([ {"type" : "session-start", "t_ms" : 9000, "generation" : 7} ]))));
         QCOMPARE(model.rowCount(), 1);
     }
 

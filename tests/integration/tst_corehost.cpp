@@ -146,10 +146,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 15000);
         const CallOutcome o = *rec.outcome(t);
         QCOMPARE(o.error.kind(), Error::Kind::Transport);
-        QVERIFY(o.recovery.value("outcome_uncertain"_L1).toBool());
-        QCOMPARE(o.recovery.value("replayed"_L1).toBool(true), false);
-        QCOMPARE(o.recovery.value("reconnect"_L1).toString(), u"ok"_s);
-        QCOMPARE(o.recovery.value("rule"_L1).toString(), u"transport-closed"_s);
+        QVERIFY(o.recovery->outcomeUncertain.value_or(false));
+        QCOMPARE(o.recovery->replayed, false);
+        QCOMPARE(o.recovery->reconnect, ReconnectOutcome::Ok);
+        QCOMPARE(o.recovery->rule, u"transport-closed"_s);
         QVERIFY2(o.error.message().contains(u"may or may not have taken effect"_s),
                  qPrintable(o.error.message()));
         QVERIFY(o.error.cause() && o.error.cause()->message().contains(u"exited with code 3"_s));
@@ -211,7 +211,7 @@ private Q_SLOTS:
         QCOMPARE(o.generation, 2);
         // The snapshot of the session that answered was delivered before the answer.
         QCOMPARE(rec.generationSeenAtOutcome.value(t), 2);
-        QVERIFY(o.recovery.value("recovery_ms"_L1).toDouble() > 0);
+        QVERIFY(o.recovery->recoveryMs.value_or(0) > 0);
         // The teardown, the new transport and its initialize happen in one event-loop turn
         // (half a dozen state changes): the front end gets one snapshot for it, not one each.
         QVERIFY2(rec.snapshotCount - before <= 4,

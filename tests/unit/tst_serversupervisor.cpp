@@ -121,11 +121,11 @@ private Q_SLOTS:
         QCOMPARE(f.done->size(), 1);
         const CallOutcome o = f.outcome();
         QVERIFY(o.ok());
-        QCOMPARE(o.recovery.value("generations"_L1).toArray(), (QJsonArray{1, 2}));
-        QVERIFY(o.recovery.value("replayed"_L1).toBool());
-        QCOMPARE(o.recovery.value("rule"_L1).toString(), u"text-marker"_s);
+        QCOMPARE(o.recovery->generations, (QList<int>{1, 2}));
+        QVERIFY(o.recovery->replayed);
+        QCOMPARE(o.recovery->rule, u"text-marker"_s);
         // From the expiry verdict to the retried answer, on the engine's clock.
-        QCOMPARE(o.recovery.value("recovery_ms"_L1).toDouble(), 42.0);
+        QCOMPARE(o.recovery->recoveryMs.value_or(0), 42.0);
     }
 
     void theNonToolReadMethodsReconnectAndRetryOnce_data()
@@ -207,13 +207,12 @@ private Q_SLOTS:
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), replayed ? 1 : 0);
         if (replayed) {
             QVERIFY(o.ok());
-            QCOMPARE(o.recovery.value("replay_verdict"_L1).toObject().value("source"_L1).toString(),
-                     u"server hint"_s);
+            QCOMPARE(replaySourceName(o.recovery->verdict.value().source), u"server hint"_s);
         } else {
-            QVERIFY(o.recovery.value("outcome_uncertain"_L1).toBool());
-            QCOMPARE(o.recovery.value("server"_L1).toString(), u"wpcom"_s);
-            QCOMPARE(o.recovery.value("replayed"_L1).toBool(true), false);
-            QCOMPARE(o.recovery.value("reconnect"_L1).toString(), u"ok"_s);
+            QVERIFY(o.recovery->outcomeUncertain.value_or(false));
+            QCOMPARE(o.recovery->server.value_or(QString()), u"wpcom"_s);
+            QCOMPARE(o.recovery->replayed, false);
+            QCOMPARE(o.recovery->reconnect, ReconnectOutcome::Ok);
             QVERIFY(o.error.message().contains(u"may or may not have taken effect"_s));
             QVERIFY(o.error.message().contains(u"has been re-established"_s));
         }
@@ -229,8 +228,8 @@ private Q_SLOTS:
         f.initialize();
         QCOMPARE(f.done->size(), 1);
         const CallOutcome o = f.outcome();
-        QVERIFY(o.recovery.value("outcome_uncertain"_L1).toBool());
-        QCOMPARE(o.recovery.value("rule"_L1).toString(), u"transport-closed"_s);
+        QVERIFY(o.recovery->outcomeUncertain.value_or(false));
+        QCOMPARE(o.recovery->rule, u"transport-closed"_s);
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), 0);
     }
 
@@ -257,12 +256,7 @@ private Q_SLOTS:
         QCOMPARE(f.done->size(), 1);
         QCOMPARE(f.outcome().error.kind(), Error::Kind::Cancelled);
         QCOMPARE(f.transports.size(), 1);
-        QCOMPARE(f.supervisor->snapshot()
-                     .recovery.value("breaker"_L1)
-                     .toObject()
-                     .value("strikes"_L1)
-                     .toInt(),
-                 0);
+        QCOMPARE(f.supervisor->snapshot().recovery->breaker.strikes, 0);
     }
 
     void threeToolErrorsOpenTheBreakerAndTheFourthIsNotSent()
@@ -274,7 +268,7 @@ private Q_SLOTS:
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 20);
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), sent);
         QCOMPARE(f.outcome().error.kind(), Error::Kind::Refused);
-        QCOMPARE(f.outcome().recovery.value("retry_in_s"_L1).toInt(), 60);
+        QCOMPARE(f.outcome().recovery->retryInS, 60);
         f.clock.advance(60'000); // the cooldown passes without sleeping
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 21);
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), sent + 1); // the one probe
@@ -308,9 +302,9 @@ private Q_SLOTS:
         f.clock.advance(1);
         QCOMPARE(f.done->size(), 1);
         const CallOutcome o = f.outcome();
-        QCOMPARE(o.recovery.value("reconnect"_L1).toString(), u"pending"_s);
-        QCOMPARE(o.recovery.value("outcome_uncertain"_L1).toBool(), uncertain);
-        QCOMPARE(o.recovery.value("replayed"_L1).toBool(true), false);
+        QCOMPARE(o.recovery->reconnect, ReconnectOutcome::Pending);
+        QCOMPARE(o.recovery->outcomeUncertain.value_or(false), uncertain);
+        QCOMPARE(o.recovery->replayed, false);
         if (uncertain)
             QVERIFY(o.error.message().contains("is not recovered yet (reconnect pending)"_L1));
         else
@@ -325,25 +319,23 @@ private Q_SLOTS:
         f.start();
         f.call(u"prompts/list"_s);
         f.expire();
-        auto recovery = [&] { return f.supervisor->snapshot().recovery; };
+        auto recovery = [&] { return f.supervisor->snapshot().recovery.value(); };
         for (int attempt = 1; attempt <= 5; ++attempt) {
             QCOMPARE(f.transports.size(), 1 + attempt);
             f.t()->die(u"connect: Connection refused"_s); // this attempt fails
-            const QJsonObject r = recovery();
-            QCOMPARE(r.value("reconnect"_L1).toObject().value("failed_attempts"_L1).toInt(),
-                     attempt);
-            QCOMPARE(r.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), attempt);
-            const qint64 next =
-                r.value("reconnect"_L1).toObject().value("next_attempt_in_ms"_L1).toInteger();
+            const RecoveryState r = recovery();
+            QCOMPARE(r.reconnect.failedAttempts, attempt);
+            QCOMPARE(r.breaker.strikes, attempt);
+            const qint64 next = r.reconnect.nextAttemptInMs;
             if (attempt < 5) {
                 // 1 s doubling, +/-20 %
                 const qint64 base = qint64(1000) << (attempt - 1);
                 QVERIFY2(next >= base * 8 / 10 && next <= base * 12 / 10,
                          qPrintable(QString::number(next)));
-                QVERIFY(!r.value("reconnect"_L1).toObject().value("parked"_L1).toBool());
+                QVERIFY(!r.reconnect.parked);
                 f.clock.advance(next);
             } else {
-                QVERIFY(r.value("reconnect"_L1).toObject().value("parked"_L1).toBool());
+                QVERIFY(r.reconnect.parked);
                 QCOMPARE(next, 300'000);
             }
         }
@@ -352,13 +344,13 @@ private Q_SLOTS:
         QCOMPARE(f.transports.size(), 6);
         // The call's 15 s budget ran out meanwhile: answered, saying the reconnect failed.
         QCOMPARE(f.done->size(), 1);
-        QCOMPARE(f.outcome().recovery.value("reconnect"_L1).toString(), u"failed"_s);
+        QCOMPARE(f.outcome().recovery->reconnect, ReconnectOutcome::Failed);
         f.clock.advance(1);
         QCOMPARE(f.transports.size(), 7);
         f.initialize(); // the probe finds the server back: unparked, breaker reset
-        const QJsonObject r = recovery();
-        QCOMPARE(r.value("reconnect"_L1).toObject().value("failed_attempts"_L1).toInt(), 0);
-        QCOMPARE(r.value("breaker"_L1).toObject().value("strikes"_L1).toInt(), 0);
+        const RecoveryState r = recovery();
+        QCOMPARE(r.reconnect.failedAttempts, 0);
+        QCOMPARE(r.breaker.strikes, 0);
         QCOMPARE(f.supervisor->snapshot().generation, 2);
     }
 
@@ -367,21 +359,11 @@ private Q_SLOTS:
         Fixture f;
         f.start();
         f.failToolCalls(2);
-        QCOMPARE(f.supervisor->snapshot()
-                     .recovery.value("breaker"_L1)
-                     .toObject()
-                     .value("strikes"_L1)
-                     .toInt(),
-                 2);
+        QCOMPARE(f.supervisor->snapshot().recovery->breaker.strikes, 2);
         f.call(u"prompts/list"_s, {}, 20);
         f.expire();
         f.initialize();
-        QCOMPARE(f.supervisor->snapshot()
-                     .recovery.value("breaker"_L1)
-                     .toObject()
-                     .value("strikes"_L1)
-                     .toInt(),
-                 0);
+        QCOMPARE(f.supervisor->snapshot().recovery->breaker.strikes, 0);
     }
 
     void aRetryThatMeetsAnExpiryAgainIsNotRetried()
@@ -418,8 +400,8 @@ private Q_SLOTS:
         for (const auto &args : *f.done)
             if (args[0].value<CallOutcome>().ticket == 30)
                 writeOutcome = args[0].value<CallOutcome>();
-        QVERIFY(writeOutcome.recovery.value("outcome_uncertain"_L1).toBool());
-        QCOMPARE(writeOutcome.recovery.value("rule"_L1).toString(), u"transport-closed"_s);
+        QVERIFY(writeOutcome.recovery->outcomeUncertain.value_or(false));
+        QCOMPARE(writeOutcome.recovery->rule, u"transport-closed"_s);
         QVERIFY(writeOutcome.error.cause());
         QVERIFY(
             writeOutcome.error.cause()->message().contains("aborted by a reconnect teardown"_L1));
@@ -434,12 +416,7 @@ private Q_SLOTS:
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
         QCOMPARE(f.transports.size(), 2);
         f.t()->die(u"exited with code 1"_s); // the respawn dies before initialize
-        QCOMPARE(f.supervisor->snapshot()
-                     .recovery.value("breaker"_L1)
-                     .toObject()
-                     .value("strikes"_L1)
-                     .toInt(),
-                 1);
+        QCOMPARE(f.supervisor->snapshot().recovery->breaker.strikes, 1);
         f.clock.advance(15'000);
         QCOMPARE(f.done->size(), 1);
         QVERIFY2(f.outcome().error.message().contains("does not start cleanly"_L1),
@@ -456,24 +433,14 @@ private Q_SLOTS:
         f.failToolCalls(3);
         f.clock.advance(60'000);
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 20); // the probe
-        QCOMPARE(f.supervisor->snapshot()
-                     .recovery.value("breaker"_L1)
-                     .toObject()
-                     .value("state"_L1)
-                     .toString(),
-                 u"half-open"_s);
+        QCOMPARE(f.supervisor->snapshot().recovery->breaker.phase, BreakerPhase::HalfOpen);
         f.expire();
         f.initialize(); // reconnected: the breaker closes
         f.t()->answer(f.lastRequest(), tools({{"readOnlyHint"_L1, true}}));
         QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/call"_s); // replayed
         f.t()->answer(f.lastRequest(), {{"content"_L1, QJsonArray{}}});
         QVERIFY(f.outcome().ok());
-        QCOMPARE(f.supervisor->snapshot()
-                     .recovery.value("breaker"_L1)
-                     .toObject()
-                     .value("state"_L1)
-                     .toString(),
-                 u"closed"_s);
+        QCOMPARE(f.supervisor->snapshot().recovery->breaker.phase, BreakerPhase::Closed);
         f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}}, 21); // admitted: the probe was released
         QCOMPARE(f.lastRequest().value("method"_L1).toString(), u"tools/call"_s);
     }

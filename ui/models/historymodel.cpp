@@ -4,13 +4,12 @@
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
-#include <QJsonObject>
 
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-void HistoryModel::setHistory(const QJsonArray &events)
+void HistoryModel::setHistory(const QList<HistoryEvent> &events)
 {
     // The snapshot carries the most recent events: extend when it continues what we show,
     // otherwise start over.
@@ -53,14 +52,12 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const QJsonObject e = m_events.at(index.row()).toObject();
-    const QString type = e.value("type"_L1).toString();
+    const HistoryEvent &e = m_events.at(index.row());
     if (role == EventRole)
-        return e;
+        return QVariant::fromValue(e);
     if (role == Qt::ForegroundRole) {
-        const QString outcome = e.value("outcome"_L1).toString();
-        if (outcome == "failed"_L1 ||
-            (type == "breaker"_L1 && e.value("to"_L1).toString() == "open"_L1))
+        if (e.outcome == ReconnectOutcome::Failed ||
+            (e.kind == EventKind::Breaker && e.to == BreakerPhase::Open))
             return QBrush(QColor(0xc6, 0x28, 0x28));
         return {};
     }
@@ -68,39 +65,35 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case Time:
-        return QDateTime::fromMSecsSinceEpoch(e.value("t_ms"_L1).toInteger())
-            .toString(u"HH:mm:ss.zzz"_s);
+        return QDateTime::fromMSecsSinceEpoch(e.timeMs).toString(u"HH:mm:ss.zzz"_s);
     case Event:
-        return type;
+        return eventKindName(e.kind);
     case What: {
         QStringList parts;
-        for (const char *key : {"trigger", "rule", "detail", "cause", "kind", "method", "error"}) {
-            const QString v = e.value(QLatin1StringView(key)).toString();
-            if (!v.isEmpty())
-                parts.append(v);
+        for (const std::optional<QString> *v :
+             {&e.trigger, &e.rule, &e.detail, &e.cause, &e.fault, &e.method, &e.error}) {
+            if (*v && !(*v)->isEmpty())
+                parts.append(**v);
         }
-        if (type == "breaker"_L1)
-            parts.prepend(
-                u"%1 → %2 (%3/%4)"_s.arg(e.value("from"_L1).toString(), e.value("to"_L1).toString())
-                    .arg(e.value("strikes"_L1).toInt())
-                    .arg(e.value("threshold"_L1).toInt()));
+        if (e.kind == EventKind::Breaker)
+            parts.prepend(u"%1 → %2 (%3/%4)"_s
+                              .arg(e.from ? breakerPhaseName(*e.from) : QString(),
+                                   e.to ? breakerPhaseName(*e.to) : QString())
+                              .arg(e.strikes.value_or(0))
+                              .arg(e.threshold.value_or(0)));
         return parts.join(u"; "_s);
     }
     case Generation: {
-        if (e.contains("from_generation"_L1)) {
-            const QJsonValue to = e.value("to_generation"_L1);
-            return u"%1 → %2"_s.arg(e.value("from_generation"_L1).toInt())
-                .arg(to.isDouble() ? QString::number(to.toInt()) : u"–"_s);
+        if (e.fromGeneration) {
+            return u"%1 → %2"_s.arg(*e.fromGeneration)
+                .arg(e.toGeneration ? QString::number(*e.toGeneration) : u"–"_s);
         }
-        return e.contains("generation"_L1) ? QVariant(e.value("generation"_L1).toInt())
-                                           : QVariant();
+        return e.generation ? QVariant(*e.generation) : QVariant();
     }
     case Duration:
-        return e.contains("duration_ms"_L1)
-                   ? QVariant(u"%1 ms"_s.arg(e.value("duration_ms"_L1).toInteger()))
-                   : QVariant();
+        return e.durationMs ? QVariant(u"%1 ms"_s.arg(*e.durationMs)) : QVariant();
     case Outcome:
-        return e.value("outcome"_L1).toString();
+        return e.outcome ? reconnectOutcomeName(*e.outcome) : QString();
     }
     return {};
 }

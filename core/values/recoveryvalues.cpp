@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+#include "values/recoveryvalues.h"
+
+#include "util/enumnames.h"
+
+#include <QJsonArray>
+
+#include <tuple>
+#include <type_traits>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+namespace {
+
+const char *const EventKindNames[] = {"",
+                                      "starting",
+                                      "transport-open",
+                                      "initialize-failed",
+                                      "ready",
+                                      "closing",
+                                      "restarting",
+                                      "drained",
+                                      "fault",
+                                      "closed",
+                                      "connection-lost",
+                                      "late-response-ignored",
+                                      "fault-expire-after-dispatch",
+                                      "reply-dropped",
+                                      "draining",
+                                      "fault-corrupt-session-id",
+                                      "fault-drop-connection",
+                                      "fault-http-status",
+                                      "fault-kill",
+                                      "get-stream-closed",
+                                      "get-stream-failed",
+                                      "get-stream-open",
+                                      "get-stream-unavailable",
+                                      "legacy-endpoint",
+                                      "legacy-sse",
+                                      "session-delete",
+                                      "torn-down",
+                                      "classification",
+                                      "session-start",
+                                      "reconnect",
+                                      "session-end",
+                                      "reconnect-scheduled",
+                                      "breaker",
+                                      "call-waits-for-reconnect",
+                                      "suspect-session",
+                                      "recovery-budget-spent",
+                                      "reconnect-attempt",
+                                      "keepalive-failed",
+                                      "replay-override"};
+static_assert(std::size(EventKindNames) == std::size_t(EventKind::ReplayOverride) + 1);
+
+const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
+const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};
+const char *const ReplaySourceNames[] = {"method", "server hint", "user override", "default",
+                                         "transport"};
+
+// One conversion per field type, used by the field lists below in both directions.
+template <typename T> QJsonValue toValue(const T &v)
+{
+    if constexpr (std::is_same_v<T, BreakerPhase>)
+        return breakerPhaseName(v);
+    else if constexpr (std::is_same_v<T, ReconnectOutcome>)
+        return reconnectOutcomeName(v);
+    else
+        return QJsonValue(v);
+}
+
+// Absent and null both read as unset: the two nullable keys (to_generation, error) are
+// written back by HistoryEvent::toJson.
+template <typename T> std::optional<T> fromValue(const QJsonValue &j)
+{
+    if (j.isUndefined() || j.isNull())
+        return std::nullopt;
+    if constexpr (std::is_same_v<T, int>)
+        return j.toInt();
+    else if constexpr (std::is_same_v<T, qint64>)
+        return j.toInteger();
+    else if constexpr (std::is_same_v<T, bool>)
+        return j.toBool();
+    else if constexpr (std::is_same_v<T, double>)
+        return j.toDouble();
+    else if constexpr (std::is_same_v<T, BreakerPhase>)
+        return breakerPhaseFromName(j.toString());
+    else if constexpr (std::is_same_v<T, ReconnectOutcome>)
+        return reconnectOutcomeFromName(j.toString());
+    else
+        return j.toString();
+}
+
+template <typename T> void put(QJsonObject &o, QLatin1StringView key, const std::optional<T> &v)
+{
+    if (v)
+        o.insert(key, toValue(*v));
+}
+
+template <typename T> void take(const QJsonObject &o, QLatin1StringView key, std::optional<T> &v)
+{
+    v = fromValue<T>(o.value(key));
+}
+
+// The history's fields with their JSON keys, once: toJson, fromJson and == walk this list.
+template <typename F, typename... E> void historyFields(F &&f, E &...e)
+{
+    f("generation"_L1, e.generation...);
+    f("from_generation"_L1, e.fromGeneration...);
+    f("to_generation"_L1, e.toGeneration...);
+    f("attempt"_L1, e.attempt...);
+    f("strikes"_L1, e.strikes...);
+    f("threshold"_L1, e.threshold...);
+    f("duration_ms"_L1, e.durationMs...);
+    f("in_ms"_L1, e.inMs...);
+    f("budget_ms"_L1, e.budgetMs...);
+    f("expired"_L1, e.expired...);
+    f("parked"_L1, e.parked...);
+    f("applied"_L1, e.applied...);
+    f("from"_L1, e.from...);
+    f("to"_L1, e.to...);
+    f("outcome"_L1, e.outcome...);
+    f("reconnect"_L1, e.reconnect...);
+    f("trigger"_L1, e.trigger...);
+    f("rule"_L1, e.rule...);
+    f("detail"_L1, e.detail...);
+    f("source"_L1, e.source...);
+    f("method"_L1, e.method...);
+    f("state"_L1, e.state...);
+    f("cause"_L1, e.cause...);
+    f("error"_L1, e.error...);
+    f("kind"_L1, e.fault...);
+    f("protocol_version"_L1, e.protocolVersion...);
+    f("transport"_L1, e.transport...);
+    f("tool"_L1, e.tool...);
+    f("verdict"_L1, e.verdict...);
+}
+
+} // namespace
+
+QString eventKindName(EventKind kind)
+{
+    return enumName(EventKindNames, kind);
+}
+
+EventKind eventKindFromName(QStringView name)
+{
+    return enumFromName<EventKind>(EventKindNames, name).value_or(EventKind::Other);
+}
+
+QString breakerPhaseName(BreakerPhase phase)
+{
+    return enumName(BreakerPhaseNames, phase);
+}
+
+std::optional<BreakerPhase> breakerPhaseFromName(QStringView name)
+{
+    return enumFromName<BreakerPhase>(BreakerPhaseNames, name);
+}
+
+QString reconnectOutcomeName(ReconnectOutcome outcome)
+{
+    return enumName(ReconnectOutcomeNames, outcome);
+}
+
+std::optional<ReconnectOutcome> reconnectOutcomeFromName(QStringView name)
+{
+    return enumFromName<ReconnectOutcome>(ReconnectOutcomeNames, name);
+}
+
+QString replaySourceName(ReplaySource source)
+{
+    return enumName(ReplaySourceNames, source);
+}
+
+std::optional<ReplaySource> replaySourceFromName(QStringView name)
+{
+    return enumFromName<ReplaySource>(ReplaySourceNames, name);
+}
+
+QJsonObject HistoryEvent::toJson() const
+{
+    QJsonObject o{{"type"_L1, eventKindName(kind)}, {"t_ms"_L1, timeMs}};
+    historyFields([&o](QLatin1StringView key, const auto &v) { put(o, key, v); }, *this);
+    // A failed reconnect reached no generation, and an applied fault has no error: both say
+    // so with a null rather than leave the key out.
+    if (kind == EventKind::Reconnect && !toGeneration)
+        o.insert("to_generation"_L1, QJsonValue::Null);
+    if (kind == EventKind::Fault && !error)
+        o.insert("error"_L1, QJsonValue::Null);
+    return o;
+}
+
+HistoryEvent HistoryEvent::fromJson(const QJsonObject &o)
+{
+    HistoryEvent e;
+    e.kind = eventKindFromName(o.value("type"_L1).toString());
+    e.timeMs = o.value("t_ms"_L1).toInteger();
+    historyFields([&o](QLatin1StringView key, auto &v) { take(o, key, v); }, e);
+    return e;
+}
+
+bool HistoryEvent::operator==(const HistoryEvent &other) const
+{
+    bool same = kind == other.kind && timeMs == other.timeMs;
+    historyFields(
+        [&same](QLatin1StringView, const auto &a, const auto &b) { same = same && a == b; }, *this,
+        other);
+    return same;
+}
+
+QJsonObject BreakerState::toJson() const
+{
+    return {{"state"_L1, breakerPhaseName(phase)}, {"strikes"_L1, strikes},
+            {"threshold"_L1, threshold},           {"cooldown_s"_L1, cooldownS},
+            {"retry_in_s"_L1, retryInS},           {"probe_in_flight"_L1, probeInFlight}};
+}
+
+BreakerState BreakerState::fromJson(const QJsonObject &o)
+{
+    BreakerState b;
+    b.phase = breakerPhaseFromName(o.value("state"_L1).toString()).value_or(BreakerPhase::Closed);
+    b.strikes = o.value("strikes"_L1).toInt();
+    b.threshold = o.value("threshold"_L1).toInt();
+    b.cooldownS = o.value("cooldown_s"_L1).toDouble();
+    b.retryInS = o.value("retry_in_s"_L1).toInteger();
+    b.probeInFlight = o.value("probe_in_flight"_L1).toBool();
+    return b;
+}
+
+bool BreakerState::operator==(const BreakerState &other) const
+{
+    return std::tie(phase, strikes, threshold, cooldownS, retryInS, probeInFlight) ==
+           std::tie(other.phase, other.strikes, other.threshold, other.cooldownS, other.retryInS,
+                    other.probeInFlight);
+}
+
+QJsonObject ReconnectState::toJson() const
+{
+    return {{"in_progress"_L1, inProgress},
+            {"failed_attempts"_L1, failedAttempts},
+            {"parked"_L1, parked},
+            {"next_attempt_in_ms"_L1, nextAttemptInMs}};
+}
+
+ReconnectState ReconnectState::fromJson(const QJsonObject &o)
+{
+    ReconnectState r;
+    r.inProgress = o.value("in_progress"_L1).toBool();
+    r.failedAttempts = o.value("failed_attempts"_L1).toInt();
+    r.parked = o.value("parked"_L1).toBool();
+    r.nextAttemptInMs = o.value("next_attempt_in_ms"_L1).toInteger();
+    return r;
+}
+
+bool ReconnectState::operator==(const ReconnectState &other) const
+{
+    return std::tie(inProgress, failedAttempts, parked, nextAttemptInMs) ==
+           std::tie(other.inProgress, other.failedAttempts, other.parked, other.nextAttemptInMs);
+}
+
+QJsonObject ReplayVerdict::toJson() const
+{
+    return {{"replay"_L1, replay}, {"source"_L1, replaySourceName(source)}, {"reason"_L1, reason}};
+}
+
+ReplayVerdict ReplayVerdict::fromJson(const QJsonObject &o)
+{
+    ReplayVerdict v;
+    v.replay = o.value("replay"_L1).toBool();
+    v.source =
+        replaySourceFromName(o.value("source"_L1).toString()).value_or(ReplaySource::Default);
+    v.reason = o.value("reason"_L1).toString();
+    return v;
+}
+
+bool ReplayVerdict::operator==(const ReplayVerdict &other) const
+{
+    return std::tie(replay, source, reason) == std::tie(other.replay, other.source, other.reason);
+}
+
+QJsonObject RecoveryState::toJson() const
+{
+    QJsonArray recent;
+    for (const HistoryEvent &e : history)
+        recent.append(e.toJson());
+    return {{"breaker"_L1, breaker.toJson()},
+            {"reconnect"_L1, reconnect.toJson()},
+            {"history"_L1, recent}};
+}
+
+RecoveryState RecoveryState::fromJson(const QJsonObject &o)
+{
+    RecoveryState r;
+    r.breaker = BreakerState::fromJson(o.value("breaker"_L1).toObject());
+    r.reconnect = ReconnectState::fromJson(o.value("reconnect"_L1).toObject());
+    for (const QJsonValue &v : o.value("history"_L1).toArray())
+        r.history.append(HistoryEvent::fromJson(v.toObject()));
+    return r;
+}
+
+bool RecoveryState::operator==(const RecoveryState &other) const
+{
+    return breaker == other.breaker && reconnect == other.reconnect && history == other.history;
+}
+
+QJsonObject CallRecovery::toJson() const
+{
+    QJsonArray gens;
+    for (int g : generations)
+        gens.append(g);
+    QJsonObject o{{"generations"_L1, gens}, {"waited_ms"_L1, waitedMs}, {"replayed"_L1, replayed}};
+    if (!rule.isEmpty())
+        o.insert("rule"_L1, rule);
+    put(o, "recovery_ms"_L1, recoveryMs);
+    if (verdict)
+        o.insert("replay_verdict"_L1, verdict->toJson());
+    put(o, "outcome_uncertain"_L1, outcomeUncertain);
+    put(o, "server"_L1, server);
+    put(o, "reconnect"_L1, reconnect);
+    put(o, "breaker"_L1, breaker);
+    put(o, "retry_in_s"_L1, retryInS);
+    return o;
+}
+
+CallRecovery CallRecovery::fromJson(const QJsonObject &o)
+{
+    CallRecovery r;
+    for (const QJsonValue &g : o.value("generations"_L1).toArray())
+        r.generations.append(g.toInt());
+    r.waitedMs = o.value("waited_ms"_L1).toInteger();
+    r.replayed = o.value("replayed"_L1).toBool();
+    r.rule = o.value("rule"_L1).toString();
+    take(o, "recovery_ms"_L1, r.recoveryMs);
+    if (o.contains("replay_verdict"_L1))
+        r.verdict = ReplayVerdict::fromJson(o.value("replay_verdict"_L1).toObject());
+    take(o, "outcome_uncertain"_L1, r.outcomeUncertain);
+    take(o, "server"_L1, r.server);
+    take(o, "reconnect"_L1, r.reconnect);
+    take(o, "breaker"_L1, r.breaker);
+    take(o, "retry_in_s"_L1, r.retryInS);
+    return r;
+}
+
+bool CallRecovery::operator==(const CallRecovery &other) const
+{
+    return std::tie(generations, waitedMs, replayed, rule, recoveryMs, verdict, outcomeUncertain,
+                    server, reconnect, breaker, retryInS) ==
+           std::tie(other.generations, other.waitedMs, other.replayed, other.rule, other.recoveryMs,
+                    other.verdict, other.outcomeUncertain, other.server, other.reconnect,
+                    other.breaker, other.retryInS);
+}
+
+} // namespace Sonde

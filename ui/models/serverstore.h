@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/serverconfig.h"
+#include "session/sessionsnapshot.h"
+
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+namespace Sonde {
+
+// The workspace's servers: each one's configuration and its latest session snapshot, in the
+// order they were added. A store, not a view: the window and the list model read it.
+// Thread: the GUI thread; owned by the window. Emits row-level signals the model forwards.
+class ServerStore : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    int size() const { return int(m_rows.size()); }
+    int indexOf(const QString &name) const;
+    const ServerConfig &config(int row) const { return m_rows.at(row).config; }
+    const SessionSnapshot &snapshot(int row) const { return m_rows.at(row).snapshot; }
+    QStringList names() const;
+
+    // Adds or replaces a server's configuration.
+    void addServer(const ServerConfig &config);
+    void removeServer(const QString &name);
+    void updateSnapshot(const SessionSnapshot &snapshot);
+
+Q_SIGNALS:
+    void serverAboutToBeAdded(int row);
+    void serverAdded(int row);
+    void serverAboutToBeRemoved(int row);
+    void serverRemoved(int row);
+    void serverChanged(int row);
+
+private:
+    struct Row
+    {
+        ServerConfig config;
+        SessionSnapshot snapshot;
+    };
+    QList<Row> m_rows;
+};
+
+} // namespace Sonde
