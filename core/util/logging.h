@@ -7,4 +7,5 @@
 // What the user sees (the transcript, stderr lines) is data, never logging.
 Q_DECLARE_LOGGING_CATEGORY(lcTransport)
 Q_DECLARE_LOGGING_CATEGORY(lcSession)
-Q_DECLARE_LOGGING_CATEGORY(lcEngine)
+// What goes over HTTP: each request, answer and stream, with sizes (never the bodies).
+Q_DECLARE_LOGGING_CATEGORY(lcWire)
