@@ -26,12 +26,14 @@ static constexpr int PooledConnectionIdleSeconds = 2;
 QNetworkRequest HttpExchange::request(const QUrl &url, Shape shape, const Headers &headers)
 {
     QNetworkRequest r(url);
-    if (shape != Shape::EventStream)
-        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
-    if (shape != Shape::LegacyPost) {
+    // In this order: the headers go on the wire as they were set.
+    if (shape != Shape::LegacyPost)
         r.setRawHeader("Accept", shape == Shape::EventStream
                                      ? QByteArray("text/event-stream")
                                      : QByteArray("application/json, text/event-stream"));
+    if (shape != Shape::EventStream)
+        r.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
+    if (shape != Shape::LegacyPost) {
         r.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
         r.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
     }
@@ -171,9 +173,13 @@ void HttpExchange::logSent(const char *verb, const QUrl &url, const QByteArray &
     if (!lcWire().isDebugEnabled())
         return;
     const auto e = JsonRpcMessage::peekEnvelope(frame);
+    const QJsonValue id = e ? e->id : QJsonValue(QJsonValue::Undefined);
+    const QString idText = id.isString()   ? u'"' + id.toString() + u'"'
+                           : id.isDouble() ? QString::number(id.toInteger())
+                                           : u"-"_s;
     qCDebug(lcWire).noquote() << verb << url.toString(QUrl::RemoveUserInfo)
-                              << (e ? e->method : QString()) << (e ? e->id : QJsonValue())
-                              << frame.size() << "bytes";
+                              << (e && !e->method.isEmpty() ? e->method : u"(response)"_s) << "id"
+                              << idText << frame.size() << "bytes";
 }
 
 void HttpExchange::logAnswered(QNetworkReply *reply, qint64 bytes)
