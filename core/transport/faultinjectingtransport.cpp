@@ -135,17 +135,23 @@ void FaultInjectingTransport::releaseHeld(int deleteStatus)
     m_holding = false;
     const QList<QByteArray> held = std::exchange(m_held, {});
     for (const QByteArray &frame : held)
-        send(frame);
+        route(frame);
 }
 
 void FaultInjectingTransport::send(const QByteArray &frame)
 {
-    const bool inspect = m_standing->expireNextAnswer || m_statusToFake || m_killOnNextRequest;
-    const Outgoing out = inspect ? outgoing(frame) : Outgoing();
-    if (m_standing->expireNextAnswer && isRequest(out) && out.method != "initialize"_L1) {
-        m_standing->expireNextAnswer = false;
-        m_expireAnswerOf.insert(JsonRpcMessage::idKey(out.requestId));
+    if (m_standing->expireNextAnswer) {
+        // Marked when the session sends it, as the request it is, even if held below.
+        if (const Outgoing out = outgoing(frame); isRequest(out) && out.method != "initialize"_L1) {
+            m_standing->expireNextAnswer = false;
+            m_expireAnswerOf.insert(JsonRpcMessage::idKey(out.requestId));
+        }
     }
+    route(frame);
+}
+
+void FaultInjectingTransport::route(const QByteArray &frame)
+{
     if (!next()->isOpen()) {
         next()->send(frame);
         return;
@@ -154,6 +160,7 @@ void FaultInjectingTransport::send(const QByteArray &frame)
         m_held.append(frame);
         return;
     }
+    const Outgoing out = m_statusToFake || m_killOnNextRequest ? outgoing(frame) : Outgoing();
     if (m_statusToFake && fakeStatus(out))
         return;
     next()->send(frame);

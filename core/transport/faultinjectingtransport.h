@@ -55,6 +55,8 @@ public:
     void abandon(const QJsonValue &id) override;
 
 private:
+    // send() after the session's own bookkeeping: held, answered locally, or passed on.
+    void route(const QByteArray &frame);
     bool fakeStatus(const Outgoing &out);
     void killAfterWrite();
     void onFrame(const QByteArray &frame);
