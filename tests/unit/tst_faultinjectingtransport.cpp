@@ -164,6 +164,37 @@ private Q_SLOTS:
         QCOMPARE(fake->sent.size(), 1);
     }
 
+    void answersHeldByTheDelayGoBeforeADrainedRouteCloses_data()
+    {
+        QTest::addColumn<bool>("drain");
+        QTest::addColumn<int>("received");
+        QTest::newRow("a drained route's last answer still reaches the session") << true << 1;
+        QTest::newRow("a closed route takes what is held with it") << false << 0;
+    }
+    void answersHeldByTheDelayGoBeforeADrainedRouteCloses()
+    {
+        QFETCH(bool, drain);
+        QFETCH(int, received);
+        ManualClock clock;
+        auto standing = std::make_shared<FaultInjectingTransport::Standing>();
+        standing->delayMs = 100;
+        auto owned = std::make_unique<FakeTransport>();
+        FakeTransport *fake = owned.get();
+        FaultInjectingTransport t(std::move(owned), clock, standing);
+        QList<QString> order;
+        connect(&t, &Transport::frameReceived, this, [&] { order.append(u"answer"_s); });
+        connect(&t, &Transport::closed, this, [&] { order.append(u"closed"_s); });
+        t.open();
+        fake->deliver(Answer);
+        if (drain)
+            t.drain(); // the fake closes at once: its last answer is already in
+        else
+            t.close();
+        clock.advance(100);
+        QCOMPARE(order.count(u"answer"_s), received);
+        QCOMPARE(order.last(), u"closed"_s);
+    }
+
     void standingFaultsOutliveTheTransportTheyWereSetOn()
     {
         ManualClock clock;
