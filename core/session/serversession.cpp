@@ -2,7 +2,8 @@
 #include "session/serversession.h"
 
 #include "protocol/mcp.h"
-#include "transport/httptransport.h"
+#include "transport/faultinjectingtransport.h"
+#include "transport/httpfallbacktransport.h"
 #include "transport/stdiotransport.h"
 #include "util/clock.h"
 #include "util/clocktimer.h"
@@ -32,9 +33,10 @@ ServerSession::ServerSession(const ServerConfig &config, const Clock &clock,
         m_factory = [](const ServerConfig &c, const Clock &clk) -> std::unique_ptr<Transport> {
             if (c.route == ServerConfig::Route::Stdio)
                 return std::make_unique<StdioTransport>(c, clk);
-            return std::make_unique<HttpTransport>(c, clk);
+            return std::make_unique<HttpFallbackTransport>(c);
         };
     }
+    m_standingFaults = std::make_shared<FaultInjectingTransport::Standing>();
     m_timeoutTimer = clock.createTimer(this);
     connect(m_timeoutTimer, &ClockTimer::timeout, this, &ServerSession::checkTimeouts);
 }
@@ -111,16 +113,19 @@ void ServerSession::start()
     ++m_starts;
     m_lastError = Error();
     m_protocolVersion.clear();
-    std::unique_ptr<Transport> transport = m_factory(m_config, m_clock);
-    m_transport = transport.release();
-    m_transport->setParent(this);
-    if (auto *http = qobject_cast<HttpTransport *>(m_transport)) {
+    std::unique_ptr<Transport> route = m_factory(m_config, m_clock);
+    if (auto *http = qobject_cast<HttpFallbackTransport *>(route.get())) {
         if (!m_network)
             m_network = new QNetworkAccessManager(this);
         http->setNetworkManager(m_network);
     }
+    // Faults are applied by this decorator alone; the session only forwards them to it.
+    m_transport = new FaultInjectingTransport(std::move(route), m_clock, m_standingFaults, this);
     connect(m_transport, &Transport::opened, this, &ServerSession::onTransportOpened);
-    connect(m_transport, &Transport::frameReceived, this, &ServerSession::onFrame);
+    connect(m_transport, &Transport::frameReceived, this, &ServerSession::processFrame);
+    connect(m_transport, &Transport::frameWithheld, this, [this](const QByteArray &frame) {
+        record(TranscriptEvent::Direction::Incoming, frame);
+    });
     connect(m_transport, &Transport::frameDropped, this,
             [this](const QString &why) { record(TranscriptEvent::Direction::Violation, {}, why); });
     connect(m_transport, &Transport::stderrLine, this, [this](const QString &line) {
@@ -238,7 +243,6 @@ void ServerSession::restart(const QString &cause, bool politely)
 {
     Q_ASSERT(QThread::currentThread() == thread());
     record(EventKind::Restarting, {{"cause"_L1, cause}});
-    m_expireAnswerOf.clear();
     if (!m_transport) {
         m_state = SessionSnapshot::State::Closed;
         start();
@@ -300,27 +304,14 @@ bool ServerSession::drainAndStartAgain()
 Error ServerSession::injectFault(const Fault &fault)
 {
     record(EventKind::Fault, {{"kind"_L1, fault.describe()}});
-    switch (fault.kind) {
-    case Fault::Kind::ExpireAfterDispatch:
-        m_expireNextAnswer = true;
-        return {};
-    case Fault::Kind::Delay:
-        if (fault.ms < 0 || fault.ms > 3'600'000)
-            return Error::protocol(u"delay wants 0 to 3600000 ms"_s);
-        m_delayMs = fault.ms;
-        return {};
-    case Fault::Kind::Clear:
-        m_delayMs = 0;
-        m_expireNextAnswer = false;
-        if (m_transport)
-            m_transport->injectFault(fault);
-        return {};
-    default:
-        if (!m_transport)
-            return Error::transport(u"%1 is not connected"_s.arg(m_config.name),
-                                    Error::Condition::NotConnected);
+    if (m_transport)
         return m_transport->injectFault(fault);
-    }
+    // Between transports only the faults that outlive one can be applied.
+    if (const std::optional<Error> e =
+            FaultInjectingTransport::applyStanding(*m_standingFaults, fault))
+        return *e;
+    return Error::transport(u"%1 is not connected"_s.arg(m_config.name),
+                            Error::Condition::NotConnected);
 }
 
 void ServerSession::onTransportClosed(const Error &reason)
@@ -362,19 +353,6 @@ void ServerSession::onTransportClosed(const Error &reason)
         Q_EMIT stopped();
 }
 
-void ServerSession::onFrame(const QByteArray &frame)
-{
-    if (m_delayMs > 0) {
-        // Fault "delay": every answer waits the same time, so their order is kept.
-        QTimer::singleShot(m_delayMs, this, [this, frame, t = m_transport] {
-            if (m_transport == t)
-                processFrame(frame);
-        });
-        return;
-    }
-    processFrame(frame);
-}
-
 void ServerSession::processFrame(const QByteArray &frame)
 {
     record(TranscriptEvent::Direction::Incoming, frame);
@@ -413,20 +391,7 @@ void ServerSession::handleMessage(const JsonRpcMessage &message)
             return;
         }
         armTimer();
-        const QString key = JsonRpcMessage::idKey(message.id());
-        const ResponseHandler handler = m_handlers.take(key);
-        if (m_expireAnswerOf.remove(key)) {
-            record(EventKind::FaultExpireAfterDispatch,
-                   {{"id"_L1, message.id()},
-                    {"note"_L1, u"the server ran the request; its answer is replaced"_s}});
-            if (handler)
-                handler(
-                    {},
-                    Error(
-                        Error::Kind::Injected,
-                        u"Invalid or expired session (injected fault expire-after-dispatch: the server ran the request and its answer was replaced)"_s));
-            return;
-        }
+        const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(message.id()));
         if (handler)
             handler(message, message.type() == JsonRpcMessage::Type::ErrorResponse
                                  ? message.toError()
@@ -542,10 +507,6 @@ QJsonValue ServerSession::sendRequest(const QString &method, const QJsonObject &
     entry.maxTotalMs = std::max<qint64>(entry.timeoutMs, m_config.maxRequestTotalMs);
     m_pending.add(entry);
     m_handlers.insert(JsonRpcMessage::idKey(id), std::move(handler));
-    if (m_expireNextAnswer && method != "initialize"_L1) {
-        m_expireNextAnswer = false;
-        m_expireAnswerOf.insert(JsonRpcMessage::idKey(id));
-    }
     sendFrame(JsonRpcMessage::request(id, method, params));
     armTimer();
     return id;

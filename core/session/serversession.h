@@ -8,6 +8,7 @@
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
+#include "transport/faultinjectingtransport.h"
 #include "values/callvalues.h"
 
 #include <QHash>
@@ -51,7 +52,7 @@ public:
     // or a new HTTP session): in-flight requests fail as "aborted by a reconnect teardown".
     // `politely`: close as usual (HTTP DELETE); otherwise the old session is known dead.
     void restart(const QString &cause, bool politely = false);
-    // Applies a fault: answers replaced or held back here, the rest by the transport.
+    // Applies a fault through the transport's FaultInjectingTransport.
     Error injectFault(const Fault &fault);
     // Queued until the session is ready; fails at once if it has failed.
     void call(const CallRequest &request);
@@ -89,7 +90,6 @@ private:
 
     void setState(SessionSnapshot::State state);
     void onTransportOpened();
-    void onFrame(const QByteArray &frame);
     void processFrame(const QByteArray &frame);
     void onTransportClosed(const Error &reason);
     // restart() on a route whose requests are independent (Transport::drain): true if done.
@@ -116,7 +116,8 @@ private:
     const Clock &m_clock;
     QJsonObject m_clientCapabilities;
     TransportFactory m_factory;
-    Transport *m_transport = nullptr;
+    FaultInjectingTransport *m_transport = nullptr;                      // wraps the route
+    std::shared_ptr<FaultInjectingTransport::Standing> m_standingFaults; // kept across routes
     QNetworkAccessManager *m_network = nullptr; // shared by this session's HTTP transports
     ClockTimer *m_timeoutTimer = nullptr;
     qint64 m_armedForMs = 0; // the deadline the timeout timer is armed for
@@ -142,9 +143,6 @@ private:
     QHash<QString, ListFetcher> m_refreshes; // list method -> its refresh in flight
     QSet<QString> m_refreshAgain;            // changed again while being refreshed
     bool m_restarting = false;
-    bool m_expireNextAnswer = false; // fault expire-after-dispatch armed
-    QSet<QString> m_expireAnswerOf;  // idKeys whose answers the fault replaces
-    int m_delayMs = 0;               // fault delay
 };
 
 } // namespace Sonde

@@ -9,8 +9,8 @@
 namespace Sonde {
 
 // A fault the user injects on purpose (RECOVERY.md; the fault panel and `{"op":"fault"}`).
-// Each is applied where it is real: the transport kills, drops, expires or fakes a status;
-// the session replaces an answer or holds answers back.
+// FaultInjectingTransport applies every kind, on the frames and signals that pass through it
+// and, for what only the route can do, through ProcessControl or HttpControl.
 struct Fault
 {
     enum class Kind

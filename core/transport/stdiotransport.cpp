@@ -112,42 +112,14 @@ void StdioTransport::send(const QByteArray &frame)
     // iteration; pushing the bytes now saves that round through the event loop on every
     // request (a zero timeout never blocks).
     m_process->waitForBytesWritten(0);
-    if (m_killOnNextRequest && frame.contains("\"method\"") && frame.contains("\"id\"")) {
-        // The request is in the pipe: the server may or may not have read it.
-        m_killOnNextRequest = false;
-        m_process->kill();
-        // Declared dead on the next posted event (not inside this send, which is inside the
-        // session's own bookkeeping): commands queued after this one must find the child gone
-        // rather than write into a pipe nobody reads. Posted, not a timer: posted events keep
-        // their order, so no command can come in between.
-        QMetaObject::invokeMethod(
-            this, [this] { declareKilled(u"right after a request was written"_s); },
-            Qt::QueuedConnection);
-    }
 }
 
-Error StdioTransport::injectFault(const Fault &fault)
+bool StdioTransport::kill()
 {
-    switch (fault.kind) {
-    case Fault::Kind::KillProcess:
-        if (!isOpen())
-            return Error::transport(u"no server process is running"_s,
-                                    Error::Condition::NotConnected);
-        m_process->kill();
-        // Dead before the fault is answered, so that is what the next command sees (the point
-        // of this fault is a child that is already gone when a call comes), without blocking
-        // the engine thread until the child is reaped.
-        declareKilled(u"now"_s);
-        return {};
-    case Fault::Kind::KillDuringNextCall:
-        m_killOnNextRequest = true;
-        return {};
-    case Fault::Kind::Clear:
-        m_killOnNextRequest = false;
-        return {};
-    default:
-        return Transport::injectFault(fault);
-    }
+    if (!m_process || m_process->state() == QProcess::NotRunning)
+        return false;
+    m_process->kill();
+    return true;
 }
 
 bool StdioTransport::isOpen() const
@@ -220,7 +192,7 @@ void StdioTransport::onReadyReadStderr()
 void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     if (m_finished)
-        return; // declared dead already (a kill fault); its session has moved on
+        return; // declared dead already (declareKilled); its session has moved on
     // Drain what the child wrote before it went away.
     onReadyReadStdout();
     onReadyReadStderr();
@@ -248,20 +220,17 @@ void StdioTransport::onFinished(int exitCode, QProcess::ExitStatus status)
         Error::transport(u"server process %1 %2"_s.arg(m_pid).arg(how), Error::Condition::Closed));
 }
 
-void StdioTransport::declareKilled(const QString &when)
+void StdioTransport::declareKilled(const Error &reason)
 {
     if (m_finished)
         return;
-    Q_EMIT lifecycleEvent(u"fault-kill"_s, {{"pid"_L1, m_pid}, {"when"_L1, when}});
     // What the child wrote before the signal is still delivered; SIGKILL cannot be caught, so
     // nothing more will come. The exit is recorded as what it will be once reaped.
     onReadyReadStdout();
     onReadyReadStderr();
     m_endedMs = m_clock.nowMs();
     m_exitSignal = 9;
-    finish(Error::transport(
-        u"server process %1 was killed by signal 9 (fault kill-process)"_s.arg(m_pid),
-        Error::Condition::Closed));
+    finish(reason);
 }
 
 void StdioTransport::onErrorOccurred(QProcess::ProcessError error)

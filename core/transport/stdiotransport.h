@@ -3,6 +3,7 @@
 
 #include "config/serverconfig.h"
 #include "protocol/lineframer.h"
+#include "transport/processcontrol.h"
 #include "transport/transport.h"
 
 #include <QPointer>
@@ -16,10 +17,11 @@ class Clock;
 
 // The stdio route: a child process launched as program + arguments (never a shell), JSON
 // frames as lines on its stdin/stdout, stderr captured line by line. Shutdown closes stdin,
-// waits shutdownGraceMs, sends SIGTERM, waits terminateGraceMs, then SIGKILL: no waitFor*(),
-// the engine's event loop keeps running. Thread: the engine's; the QProcess is created in
-// open(), so it lives there too.
-class StdioTransport final : public Transport
+// waits shutdownGraceMs, sends SIGTERM, waits terminateGraceMs, then SIGKILL on timers: the
+// engine's event loop keeps running. The only waitFor* calls never block it: a zero-timeout
+// flush after each write, and a reap in the destructor once no event loop is left to run.
+// Thread: the engine's; the QProcess is created in open(), so it lives there too.
+class StdioTransport final : public Transport, public ProcessControl
 {
     Q_OBJECT
 public:
@@ -31,17 +33,18 @@ public:
     void close() override;
     bool isOpen() const override;
     QJsonObject details() const override;
-    Error injectFault(const Fault &fault) override;
+    ProcessControl *processControl() override { return this; }
 
     qint64 pid() const { return m_pid; }
+    qint64 processId() const override { return m_pid; }
+    bool kill() override;
+    void declareKilled(const Error &reason) override;
 
 private:
     void onReadyReadStdout();
     void onReadyReadStderr();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void onErrorOccurred(QProcess::ProcessError error);
-    // A kill fault: the transport is closed now, not when the child is reaped.
-    void declareKilled(const QString &when);
     void finish(const Error &reason);
 
     ServerConfig m_config;
@@ -56,7 +59,6 @@ private:
     int m_exitCode = -1;
     int m_exitSignal = 0;
     bool m_closing = false;
-    bool m_killOnNextRequest = false;
     bool m_finished = false;
     enum class ShutdownStage
     {

@@ -2,17 +2,23 @@
 #pragma once
 
 #include "protocol/error.h"
-#include "transport/fault.h"
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QObject>
 
 namespace Sonde {
 
-// Moves whole JSON-RPC frames between the engine and one server. Subclasses: stdio
-// (QProcess) now, HTTP later. Thread: created, used and destroyed on the engine's thread.
-// Owned by its ServerSession. Emits one messageReceived per frame, in arrival order.
+class HttpControl;
+class ProcessControl;
+
+// Moves whole JSON-RPC frames between the engine and one server. Subclasses: StdioTransport
+// (QProcess), HttpFallbackTransport (Streamable HTTP, else legacy HTTP+SSE) over
+// StreamableHttpTransport and LegacySseTransport, and FaultInjectingTransport, the decorator
+// every session talks through. Thread: created, used and destroyed on the engine's thread.
+// Owned by its ServerSession (or by the transport that wraps it). Emits one frameReceived
+// per frame, in arrival order.
 class Transport : public QObject
 {
     Q_OBJECT
@@ -43,12 +49,16 @@ public:
     virtual void setProtocolVersion(const QString &) {}
     // The session no longer waits for this request (timeout, cancel): stop its transfer.
     virtual void abandon(const QJsonValue &) {}
-    // Applies a fault this route supports; an error value says why not otherwise.
-    virtual Error injectFault(const Fault &fault);
+    // The narrow hooks faults use (FaultInjectingTransport); null where the route has none.
+    virtual HttpControl *httpControl() { return nullptr; }
+    virtual ProcessControl *processControl() { return nullptr; }
 
 Q_SIGNALS:
     void opened();
     void frameReceived(const QByteArray &frame);
+    // A frame that arrived but is not to be handled, only recorded: the request it answers
+    // is failed with requestFailed instead (a fault replacing an answer).
+    void frameWithheld(const QByteArray &frame);
     // A frame was dropped before parsing (e.g. over the size limit); the session goes on.
     void frameDropped(const QString &reason);
     void stderrLine(const QString &line);
@@ -62,6 +72,19 @@ Q_SIGNALS:
     void lifecycleEvent(const QString &event, const QJsonObject &details);
     // The transport is gone: `reason` says why (a clean close has kind None).
     void closed(const Sonde::Error &reason);
+
+public:
+    // The method of an outgoing frame and, for a request, its id (undefined otherwise), read
+    // without parsing the frame: a call may carry megabytes of arguments.
+    struct Outgoing
+    {
+        QJsonValue requestId;
+        QString method;
+    };
+    static Outgoing outgoing(const QByteArray &frame);
+    // Whether an incoming frame is the response to `id`, read from its envelope only (a
+    // second full parse of a 50 MB answer would cost as much as the session's own).
+    static bool answers(const QByteArray &frame, const QJsonValue &id);
 };
 
 } // namespace Sonde

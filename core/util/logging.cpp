@@ -3,5 +3,5 @@
 
 Q_LOGGING_CATEGORY(lcTransport, "sonde.core.transport", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcSession, "sonde.core.session", QtWarningMsg)
-Q_LOGGING_CATEGORY(lcEngine, "sonde.core.engine", QtWarningMsg)
 Q_LOGGING_CATEGORY(lcBreaker, "sonde.breaker", QtWarningMsg)
+Q_LOGGING_CATEGORY(lcWire, "sonde.wire", QtWarningMsg)

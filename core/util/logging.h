@@ -7,6 +7,7 @@
 // What the user sees (the transcript, stderr lines) is data, never logging.
 Q_DECLARE_LOGGING_CATEGORY(lcTransport)
 Q_DECLARE_LOGGING_CATEGORY(lcSession)
-Q_DECLARE_LOGGING_CATEGORY(lcEngine)
 // Breaker transitions and strikes (circuitbreaker.cpp).
 Q_DECLARE_LOGGING_CATEGORY(lcBreaker)
+// What goes over HTTP: each request, answer and stream, with sizes (never the bodies).
+Q_DECLARE_LOGGING_CATEGORY(lcWire)

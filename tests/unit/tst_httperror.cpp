@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // How HTTP failures become Error values: the recovery layer tells expired sessions, auth
 // failures and server errors apart from exactly these fields.
-#include "transport/httptransport.h"
+#include "transport/httpexchange.h"
 
 #include <QTest>
 
@@ -54,7 +54,7 @@ private Q_SLOTS:
         QFETCH(int, code);
         QFETCH(QString, inMessage);
         const Error e =
-            HttpTransport::httpError(u"POST http://127.0.0.1/mcp"_s, status, body, sessionId);
+            HttpExchange::httpError(u"POST http://127.0.0.1/mcp"_s, status, body, sessionId);
         QCOMPARE(e.kind(), Error::Kind::Transport);
         QCOMPARE(e.httpStatus().value_or(0), status);
         QCOMPARE(e.sessionId(), sessionId);

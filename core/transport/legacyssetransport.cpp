@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "transport/legacyssetransport.h"
+
+#include "transport/httpexchange.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+static bool sameOrigin(const QUrl &a, const QUrl &b)
+{
+    return a.scheme().compare(b.scheme(), Qt::CaseInsensitive) == 0 &&
+           a.host().compare(b.host(), Qt::CaseInsensitive) == 0 &&
+           a.port(a.scheme() == "https"_L1 ? 443 : 80) ==
+               b.port(b.scheme() == "https"_L1 ? 443 : 80);
+}
+
+LegacySseTransport::LegacySseTransport(const ServerConfig &config, const QString &reason,
+                                       QObject *parent)
+    : HttpRoute(config, parent), m_reason(reason)
+{
+}
+
+void LegacySseTransport::open()
+{
+    Q_ASSERT(m_nam);
+    m_open = true;
+    Q_EMIT lifecycleEvent(u"legacy-sse"_s, {{"reason"_L1, m_reason}});
+    LegacySseExchange stream;
+    stream.isStream = true;
+    HttpExchange::logStream("get", m_config.url, m_reason);
+    track(m_nam->get(HttpExchange::request(m_config.url, HttpExchange::Shape::EventStream,
+                                           m_config.headers)),
+          std::move(stream));
+    Q_EMIT opened();
+}
+
+void LegacySseTransport::send(const QByteArray &frame)
+{
+    if (!isOpen())
+        return;
+    if (m_endpoint.isEmpty())
+        m_queue.append(frame);
+    else
+        post(frame);
+}
+
+void LegacySseTransport::post(const QByteArray &frame)
+{
+    LegacySseExchange e;
+    e.requestId = outgoing(frame).requestId;
+    QNetworkRequest r =
+        HttpExchange::request(m_endpoint, HttpExchange::Shape::LegacyPost, m_config.headers);
+    r.setTransferTimeout(30'000);
+    track(HttpExchange::postOnce(m_nam, r, frame), std::move(e));
+}
+
+void LegacySseTransport::onReadyRead(QNetworkReply *reply)
+{
+    auto it = m_replies.find(reply);
+    if (it == m_replies.end())
+        return;
+    LegacySseExchange &x = *it;
+    if (!x.decided) {
+        x.decided = true;
+        x.isSse = HttpExchange::isEventStream(reply);
+    }
+    const QByteArray bytes = reply->readAll();
+    if (!x.isSse) {
+        if (x.body.size() + bytes.size() > m_config.maxFrameBytes) {
+            const QJsonValue id = x.requestId;
+            x.abandoned = true;
+            reply->abort(); // may finish (and erase) the exchange at once
+            const Error e = HttpExchange::oversizedBody(m_config.maxFrameBytes);
+            if (id.isUndefined())
+                Q_EMIT frameDropped(e.message());
+            else
+                Q_EMIT requestFailed(id, e);
+            return;
+        }
+        x.body.append(bytes);
+        return;
+    }
+    const bool isStream = x.isStream;
+    const QList<SseEvent> events = x.sse.feed(bytes);
+    const QString oversized = x.sse.takeOversizedError();
+    for (const SseEvent &e : events) {
+        if (e.data.isEmpty())
+            continue; // a priming event
+        if (isStream && e.type == "endpoint"_L1) {
+            if (!takeEndpoint(reply, e.data))
+                return;
+            continue;
+        }
+        if (e.type != "message"_L1)
+            continue;
+        if (!m_replies.contains(reply))
+            return; // closed while delivering
+        Q_EMIT frameReceived(e.data);
+    }
+    if (oversized.isEmpty())
+        return;
+    Q_EMIT frameDropped(oversized);
+    const auto current = m_replies.find(reply);
+    if (current == m_replies.end() || current->requestId.isUndefined())
+        return;
+    // The event over the limit was most likely what the exchange was waiting for: it is let
+    // go (the stream too: what it answered cannot be told), as the route has always done.
+    const QJsonValue id = current->requestId;
+    current->abandoned = true;
+    reply->abort();
+    if (!isStream)
+        Q_EMIT requestFailed(
+            id, Error::protocol(u"%1 (on the stream of this request)"_s.arg(oversized)));
+}
+
+bool LegacySseTransport::takeEndpoint(QNetworkReply *reply, const QByteArray &data)
+{
+    const QUrl endpoint = m_config.url.resolved(QUrl(QString::fromUtf8(data).trimmed()));
+    if (!sameOrigin(endpoint, m_config.url)) {
+        // Every configured header (Authorization included) goes with each POST: a server must
+        // not be able to send them elsewhere (the official SDKs refuse too).
+        m_replies[reply].abandoned = true;
+        reply->abort();
+        finish(Error::protocol(
+            u"the legacy SSE endpoint event points to %1, another origin than %2; refused, so "
+            u"that this server's credentials are not sent there"_s.arg(
+                endpoint.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery),
+                m_config.url.adjusted(QUrl::RemovePath | QUrl::RemoveUserInfo | QUrl::RemoveQuery)
+                    .toString())));
+        return false;
+    }
+    m_endpoint = endpoint;
+    HttpExchange::logStream("endpoint", m_endpoint, {});
+    Q_EMIT lifecycleEvent(u"legacy-endpoint"_s, {{"endpoint"_L1, m_endpoint.toString()}});
+    const QList<QByteArray> queued = std::exchange(m_queue, {});
+    for (const QByteArray &f : queued)
+        post(f);
+    return true;
+}
+
+void LegacySseTransport::onFinished(QNetworkReply *reply)
+{
+    reply->deleteLater();
+    auto it = m_replies.find(reply);
+    if (it == m_replies.end())
+        return;
+    LegacySseExchange x = *it;
+    m_replies.erase(it);
+    if (x.abandoned || m_finished || m_closing)
+        return;
+    const int status = HttpExchange::status(reply);
+    if (!x.decided || !x.isSse)
+        x.body.append(reply->readAll());
+    HttpExchange::logAnswered(reply, x.body.size());
+    const bool ok2xx = reply->error() == QNetworkReply::NoError && status >= 200 && status < 300;
+    if (x.isStream) {
+        const QString where = m_config.url.toString();
+        HttpExchange::logStream("closed", m_config.url, reply->errorString());
+        finish(ok2xx    ? Error::transport(u"the legacy SSE stream %1 ended"_s.arg(where),
+                                           Error::Condition::Closed)
+               : status ? HttpExchange::httpError(u"GET %1"_s.arg(where), status, x.body, QString())
+                        : Error::transport(u"GET %1 failed: %2"_s.arg(where, reply->errorString()),
+                                           Error::Condition::Closed));
+        return;
+    }
+    if (ok2xx)
+        return;
+    const QString where = m_endpoint.toString();
+    const Error e =
+        status ? HttpExchange::httpError(u"POST %1"_s.arg(where), status, x.body, QString())
+               : Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString()));
+    if (x.requestId.isUndefined())
+        Q_EMIT frameDropped(e.message());
+    else
+        Q_EMIT requestFailed(x.requestId, e);
+}
+
+void LegacySseTransport::close()
+{
+    if (m_finished || m_closing)
+        return;
+    m_closing = true;
+    // Every answer comes on the stream, which goes now: nothing is left to wait for.
+    abandonAll();
+    finish(Error());
+}
+
+QJsonObject LegacySseTransport::details() const
+{
+    return {{"route"_L1, u"sse"_s},
+            {"url"_L1, m_config.url.toString()},
+            {"endpoint"_L1, m_endpoint.toString()}};
+}
+
+} // namespace Sonde

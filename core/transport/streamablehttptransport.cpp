@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+#include "transport/streamablehttptransport.h"
+
+#include "protocol/jsonrpcmessage.h"
+#include "transport/httpexchange.h"
+
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QScopeGuard>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+static constexpr int MaxResumes = 5;
+
+StreamableHttpTransport::StreamableHttpTransport(const ServerConfig &config, QObject *parent)
+    : HttpRoute(config, parent), m_get(this)
+{
+    connect(&m_get, &GetStream::reopenDue, this, [this] {
+        if (isOpen())
+            openGetStream();
+    });
+}
+
+void StreamableHttpTransport::open()
+{
+    Q_ASSERT(m_nam);
+    m_open = true;
+    Q_EMIT opened();
+}
+
+void StreamableHttpTransport::setProtocolVersion(const QString &version)
+{
+    m_protocolVersion = version;
+}
+
+QNetworkRequest StreamableHttpTransport::request(bool sse) const
+{
+    QNetworkRequest r = HttpExchange::request(
+        m_config.url, sse ? HttpExchange::Shape::EventStream : HttpExchange::Shape::Post, {});
+    if (!m_sessionId.isEmpty())
+        r.setRawHeader("Mcp-Session-Id", m_sessionId.toUtf8());
+    if (!m_protocolVersion.isEmpty())
+        r.setRawHeader("MCP-Protocol-Version", m_protocolVersion.toUtf8());
+    // The configured headers last: they may replace any of the above, as before.
+    for (const auto &[name, value] : m_config.headers)
+        r.setRawHeader(name, value);
+    return r;
+}
+
+void StreamableHttpTransport::send(const QByteArray &frame)
+{
+    if (!isOpen())
+        return;
+    Stream s;
+    s.kind = Stream::Kind::Post;
+    const Outgoing out = outgoing(frame);
+    s.requestId = out.requestId;
+    s.isInitialize = out.method == "initialize"_L1;
+    s.sessionIdSent = m_sessionId;
+    QNetworkRequest r = request(false);
+    if (s.requestId.isUndefined())
+        r.setTransferTimeout(30'000); // notifications and responses get 202 at once
+    track(HttpExchange::postOnce(m_nam, r, frame), std::move(s));
+    // Open the standalone stream together with notifications/initialized rather than after
+    // its 202: servers send requests that belong to no POST (elicitation from inside a tool,
+    // say) on it and drop them while it is missing, and the first calls follow at once.
+    if (out.method == "notifications/initialized"_L1 &&
+        m_get.state() == GetStream::State::NotOpened)
+        openGetStream();
+}
+
+void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
+{
+    auto it = m_replies.find(reply);
+    if (it == m_replies.end())
+        return;
+    Stream &s = *it;
+    if (!s.decided) {
+        s.decided = true;
+        const int status = HttpExchange::status(reply);
+        // Take the session id with the headers: the initialize answer is delivered (and
+        // notifications/initialized sent) before this reply finishes.
+        if (s.isInitialize && status >= 200 && status < 300 && m_sessionId.isEmpty())
+            m_sessionId = QString::fromUtf8(reply->rawHeader("Mcp-Session-Id"));
+        s.isSse = HttpExchange::isEventStream(reply);
+        if (s.kind == Stream::Kind::Get && s.isSse) {
+            HttpExchange::logStream("open", m_config.url, m_get.lastEventId());
+            Q_EMIT lifecycleEvent(u"get-stream-open"_s, m_get.opened());
+        }
+    }
+    const QByteArray bytes = reply->readAll();
+    if (!s.isSse) {
+        if (s.body.size() + bytes.size() > m_config.maxFrameBytes) {
+            const Stream copy = s;
+            s.abandoned = true;
+            reply->abort(); // may finish (and erase) the stream at once: `copy` outlives it
+            failRequest(copy, HttpExchange::oversizedBody(m_config.maxFrameBytes));
+            return;
+        }
+        s.body.append(bytes);
+        return;
+    }
+    const QList<SseEvent> events = s.sse.feed(bytes);
+    if (s.kind == Stream::Kind::Get)
+        m_get.setLastEventId(s.sse.lastEventId());
+    onEvents(reply, events, s.sse.takeOversizedError());
+}
+
+void StreamableHttpTransport::onEvents(QNetworkReply *reply, const QList<SseEvent> &events,
+                                       const QString &oversized)
+{
+    // Delivering a frame can make the session send (and so insert into m_replies) at once:
+    // look the stream up again for every event instead of holding a reference.
+    for (const SseEvent &e : events) {
+        if (e.data.isEmpty() || e.type != "message"_L1)
+            continue; // a priming event: its id is kept by the parser for resumption
+        const auto current = m_replies.find(reply);
+        if (current == m_replies.end())
+            return; // abandoned or closed while delivering
+        deliver(*current, e.data);
+    }
+    if (oversized.isEmpty())
+        return;
+    Q_EMIT frameDropped(oversized);
+    const auto current = m_replies.find(reply);
+    if (current != m_replies.end() && !current->requestId.isUndefined() && !current->answered) {
+        // The event over the limit was most likely the answer (progress and questions are
+        // small): fail the request now, naming the limit, rather than at its timeout.
+        const Stream copy = *current;
+        current->abandoned = true;
+        reply->abort();
+        failRequest(copy, Error::protocol(u"%1 (on the stream of this request)"_s.arg(oversized)));
+    }
+}
+
+void StreamableHttpTransport::deliver(Stream &stream, const QByteArray &data)
+{
+    if (!stream.requestId.isUndefined() && !stream.answered)
+        stream.answered = answers(data, stream.requestId);
+    Q_EMIT frameReceived(data);
+}
+
+void StreamableHttpTransport::failRequest(const Stream &stream, const Error &error)
+{
+    if (!stream.requestId.isUndefined()) {
+        Q_EMIT requestFailed(stream.requestId, error);
+        return;
+    }
+    Q_EMIT frameDropped(error.message());
+}
+
+void StreamableHttpTransport::onFinished(QNetworkReply *reply)
+{
+    reply->deleteLater();
+    auto it = m_replies.find(reply);
+    if (it == m_replies.end())
+        return;
+    Stream s = *it;
+    m_replies.erase(it);
+    // Whichever way this stream ends, a draining transport closes after its last request.
+    const auto drained = qScopeGuard([this] { finishDrainIfDone(); });
+    if (s.abandoned || m_finished)
+        return;
+    const int status = HttpExchange::status(reply);
+    if (!s.decided || !s.isSse)
+        s.body.append(reply->readAll());
+    HttpExchange::logAnswered(reply, s.body.size());
+    if (s.kind == Stream::Kind::Delete) {
+        s.deleted(status, reply->errorString());
+        return;
+    }
+    if (m_closing && !m_draining)
+        return;
+    if (s.kind == Stream::Kind::Get)
+        onGetFinished(s, reply, status);
+    else if (reply->error() == QNetworkReply::NoError && status >= 200 && status < 300)
+        onAnswerFinished(s, reply);
+    else
+        onAnswerFailed(s, reply, status);
+}
+
+void StreamableHttpTransport::onAnswerFinished(Stream &s, QNetworkReply *reply)
+{
+    const int status = HttpExchange::status(reply);
+    const QString what = u"POST %1"_s.arg(m_config.url.toString());
+    if (s.isInitialize && m_sessionId.isEmpty())
+        m_sessionId = QString::fromUtf8(reply->rawHeader("Mcp-Session-Id"));
+    const QByteArray start = s.body.trimmed().left(1);
+    const bool json = reply->header(QNetworkRequest::ContentTypeHeader)
+                          .toString()
+                          .contains("json"_L1, Qt::CaseInsensitive) ||
+                      start == "{" || start == "[";
+    if (!s.isSse && !json && !s.requestId.isUndefined()) {
+        // HTML where JSON belongs (a login page, a proxy, the wrong URL): one error with the
+        // content type and the first bytes, not the page as a frame.
+        failRequest(s, HttpExchange::notAnAnswer(what, status, reply, s.body));
+    } else if (!s.isSse && !s.body.trimmed().isEmpty()) {
+        deliver(s, s.body.trimmed());
+        if (!s.requestId.isUndefined() && !s.answered) {
+            // A complete answer that is not this request's response (an HTML login page, a
+            // proxy's error text) will not become one: fail now, not at timeout.
+            failRequest(s, HttpExchange::notAnAnswer(what, status, reply, s.body));
+        }
+    } else if (!s.isSse && !s.requestId.isUndefined()) {
+        failRequest(s, HttpExchange::notAnAnswer(what, status, reply, s.body));
+    } else if (s.isSse && !s.requestId.isUndefined() && !s.answered) {
+        if (!s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
+            resume(s, s.sse.retryMs().value_or(0));
+        } else {
+            failRequest(s, HttpExchange::streamEndedUnanswered(s.requestId));
+        }
+    }
+}
+
+void StreamableHttpTransport::onAnswerFailed(const Stream &s, QNetworkReply *reply, int status)
+{
+    const QString where = m_config.url.toString();
+    if (status == 0 || (status >= 200 && status < 300)) {
+        // No HTTP answer at all (refused, reset), or a 2xx stream that broke midway.
+        if (s.isSse && !s.requestId.isUndefined() && !s.answered &&
+            !s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
+            resume(s, s.sse.retryMs().value_or(0)); // a disconnect is not a cancellation
+            return;
+        }
+        failRequest(s, HttpExchange::connectionFailure(u"POST %1"_s.arg(where), reply, s.decided,
+                                                       s.sessionIdSent));
+        return;
+    }
+    if (s.kind == Stream::Kind::Resume) {
+        // The request was sent and its stream broke; the resumption being refused says
+        // nothing about whether the request ran.
+        Error e = Error::transport(u"the stream of a request broke and could not be resumed"_s,
+                                   Error::Condition::Closed);
+        e.setCause(HttpExchange::httpError(u"GET %1 (resume)"_s.arg(where), status, s.body,
+                                           s.sessionIdSent));
+        failRequest(s, e);
+        return;
+    }
+    // An initialize refused with 400, 404 or 405 is where HttpFallbackTransport tries the
+    // legacy route: it reads the status from this error.
+    failRequest(s, HttpExchange::httpError(u"POST %1"_s.arg(where), status, s.body, s.sessionIdSent,
+                                           reply->rawHeader("Retry-After")));
+}
+
+void StreamableHttpTransport::onGetFinished(const Stream &s, QNetworkReply *reply, int status)
+{
+    QString event;
+    QJsonObject details;
+    const GetStream::Verdict verdict =
+        m_get.finished(status, !s.sessionIdSent.isEmpty(), s.sse.retryMs().value_or(-1), &event,
+                       &details, reply->errorString());
+    HttpExchange::logStream("closed", m_config.url, m_get.describe());
+    if (verdict == GetStream::Verdict::SessionLost) {
+        // The stream worked for this session and is now refused: the session is gone.
+        Q_EMIT connectionLost(HttpExchange::httpError(u"GET %1"_s.arg(m_config.url.toString()),
+                                                      status, s.body, s.sessionIdSent));
+        return;
+    }
+    Q_EMIT lifecycleEvent(event, details);
+}
+
+void StreamableHttpTransport::resume(const Stream &dropped, int delayMs)
+{
+    Stream s;
+    s.kind = Stream::Kind::Resume;
+    s.requestId = dropped.requestId;
+    s.resumes = dropped.resumes + 1;
+    s.sessionIdSent = m_sessionId;
+    const QString lastId = dropped.sse.lastEventId();
+    Q_EMIT lifecycleEvent(
+        u"stream-resume"_s,
+        {{"id"_L1, dropped.requestId}, {"last_event_id"_L1, lastId}, {"delay_ms"_L1, delayMs}});
+    QTimer::singleShot(delayMs, this, [this, s, lastId]() mutable {
+        if (!isOpen())
+            return;
+        QNetworkRequest r = request(true);
+        r.setRawHeader("Last-Event-ID", lastId.toUtf8());
+        HttpExchange::logStream("resume", m_config.url, lastId);
+        track(m_nam->get(r), std::move(s));
+    });
+}
+
+void StreamableHttpTransport::openGetStream()
+{
+    Stream s;
+    s.kind = Stream::Kind::Get;
+    s.sessionIdSent = m_sessionId;
+    QNetworkRequest r = request(true);
+    if (!m_get.lastEventId().isEmpty())
+        r.setRawHeader("Last-Event-ID", m_get.lastEventId().toUtf8());
+    m_get.connecting();
+    HttpExchange::logStream("get", m_config.url, m_get.lastEventId());
+    // No transfer timeout: SDK servers send the headers only with the first event.
+    track(m_nam->get(r), std::move(s));
+}
+
+void StreamableHttpTransport::abandon(const QJsonValue &id)
+{
+    for (auto it = m_replies.begin(); it != m_replies.end(); ++it) {
+        if ((it->kind == Stream::Kind::Post || it->kind == Stream::Kind::Resume) &&
+            it->requestId == id) {
+            it->abandoned = true;
+            it.key()->abort();
+            return;
+        }
+    }
+}
+
+QNetworkReply *
+StreamableHttpTransport::sendDelete(std::function<void(int status, const QString &error)> done)
+{
+    Stream s;
+    s.kind = Stream::Kind::Delete;
+    s.sessionIdSent = m_sessionId;
+    s.deleted = std::move(done);
+    HttpExchange::logSent("DELETE", m_config.url, {});
+    return track(m_nam->deleteResource(request(false)), std::move(s));
+}
+
+bool StreamableHttpTransport::endSessionOnServer(std::function<void(int status)> done)
+{
+    if (m_sessionId.isEmpty())
+        return false;
+    sendDelete([done = std::move(done)](int status, const QString &) { done(status); });
+    return true;
+}
+
+void StreamableHttpTransport::close()
+{
+    if (m_finished || m_closing)
+        return;
+    m_closing = true;
+    // Notifications and answers on their way (notifications/cancelled for the calls a
+    // shutdown abandons) are let through: aborted, they would tell the server nothing. The
+    // DELETE waits for them (at most 500 ms), or the server could read the cancel after
+    // the session is gone.
+    QList<QNetworkReply *> notifying;
+    const QList<QNetworkReply *> replies = m_replies.keys();
+    for (QNetworkReply *r : replies) {
+        const auto it = m_replies.find(r);
+        if (it == m_replies.end())
+            continue;
+        if (it->kind == Stream::Kind::Post && it->requestId.isUndefined() && !it->abandoned) {
+            notifying.append(r);
+            continue;
+        }
+        it->abandoned = true;
+        r->abort();
+    }
+    auto proceed = [this, done = std::make_shared<bool>(false)] {
+        if (std::exchange(*done, true) || m_finished)
+            return;
+        if (m_sessionId.isEmpty() || !m_nam) {
+            finish(Error());
+            return;
+        }
+        QNetworkReply *reply = sendDelete([this](int status, const QString &error) {
+            m_deleteOutcome = HttpExchange::deleteOutcome(status, error);
+            Q_EMIT lifecycleEvent(u"session-delete"_s,
+                                  {{"status"_L1, status}, {"outcome"_L1, m_deleteOutcome}});
+            finish(Error());
+        });
+        // A server that never answers the DELETE must not hold the shutdown.
+        m_deleteTimer = new QTimer(this);
+        m_deleteTimer->setSingleShot(true);
+        connect(m_deleteTimer, &QTimer::timeout, reply, &QNetworkReply::abort);
+        m_deleteTimer->start(2000);
+    };
+    if (notifying.isEmpty()) {
+        proceed();
+        return;
+    }
+    auto remaining = std::make_shared<qsizetype>(notifying.size());
+    for (QNetworkReply *r : notifying)
+        connect(r, &QNetworkReply::finished, this, [remaining, proceed] {
+            if (--*remaining == 0)
+                proceed();
+        });
+    QTimer::singleShot(500, this, proceed);
+}
+
+bool StreamableHttpTransport::canDrain() const
+{
+    return !m_finished && !m_closing;
+}
+
+void StreamableHttpTransport::drain()
+{
+    if (!canDrain()) {
+        abort();
+        return;
+    }
+    m_draining = true;
+    m_closing = true; // no new frames; and the GET stream is not reopened
+    const QList<QNetworkReply *> replies = m_replies.keys();
+    for (QNetworkReply *r : replies) {
+        auto it = m_replies.find(r);
+        if (it == m_replies.end() || it->kind == Stream::Kind::Post ||
+            it->kind == Stream::Kind::Resume)
+            continue;
+        it->abandoned = true;
+        r->abort();
+    }
+    Q_EMIT lifecycleEvent(u"draining"_s,
+                          {{"requests_in_flight"_L1, int(m_replies.size())},
+                           {"delete"_L1, u"not sent: the session is being replaced"_s}});
+    // A server that never answers must not keep this transport forever; the requests' own
+    // timeouts fail them in the session long before.
+    QTimer::singleShot(m_config.maxRequestTotalMs, this, [this] {
+        if (!m_finished)
+            abort();
+    });
+    finishDrainIfDone();
+}
+
+void StreamableHttpTransport::finishDrainIfDone()
+{
+    if (!m_draining || m_finished)
+        return;
+    for (const Stream &s : std::as_const(m_replies))
+        if (!s.abandoned && (s.kind == Stream::Kind::Post || s.kind == Stream::Kind::Resume))
+            return;
+    finish(Error());
+}
+
+QJsonObject StreamableHttpTransport::details() const
+{
+    QJsonObject d{{"route"_L1, u"streamable-http"_s},
+                  {"url"_L1, m_config.url.toString()},
+                  {"get_stream"_L1, m_get.describe()}};
+    if (!m_sessionId.isEmpty())
+        d.insert("session_id"_L1, m_sessionId);
+    if (!m_deleteOutcome.isEmpty())
+        d.insert("delete"_L1, m_deleteOutcome);
+    return d;
+}
+
+} // namespace Sonde

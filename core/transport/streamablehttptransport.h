@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "protocol/sseparser.h"
+#include "transport/getstream.h"
+#include "transport/httproute.h"
+
+#include <QJsonValue>
+
+#include <functional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QNetworkRequest;
+class QTimer;
+
+namespace Sonde {
+
+// One reply of the Streamable HTTP route and what is known of it.
+struct StreamableHttpStream
+{
+    enum class Kind
+    {
+        Post,
+        Get,
+        Resume,
+        Delete,
+    } kind = Kind::Post;
+    QJsonValue requestId; // the request this stream answers (Post of a request, Resume)
+    bool isInitialize = false;
+    QString sessionIdSent;
+    bool decided = false;
+    bool isSse = false;
+    bool answered = false;
+    bool abandoned = false;
+    int resumes = 0;
+    SseParser sse;
+    QByteArray body;
+    std::function<void(int status, const QString &error)> deleted; // Delete
+};
+
+// The Streamable HTTP route (MCP 2025-03-26 and later): every frame is a POST; answers are
+// JSON or an SSE stream; the Mcp-Session-Id from the initialize answer goes on every later
+// request, with MCP-Protocol-Version; a standalone GET stream (GetStream) carries
+// server-initiated messages; a POST stream that drops before its response is resumed with
+// GET + Last-Event-ID after the server's retry delay; close() sends DELETE; drain() lets the
+// requests in flight finish. Failures keep the HTTP status, the body and the session id the
+// request carried (Error), so recovery can tell an expired session from an auth failure.
+// Thread: the engine's. Owned by HttpFallbackTransport, which hands it the network manager.
+class StreamableHttpTransport final : public HttpRoute<StreamableHttpStream>
+{
+    Q_OBJECT
+public:
+    using Stream = StreamableHttpStream;
+
+    explicit StreamableHttpTransport(const ServerConfig &config, QObject *parent = nullptr);
+
+    void open() override;
+    void send(const QByteArray &frame) override;
+    void close() override;
+    bool canDrain() const override;
+    void drain() override;
+    QJsonObject details() const override;
+    void setProtocolVersion(const QString &version) override;
+    void abandon(const QJsonValue &id) override;
+
+    bool answersEachPost() const override { return true; }
+    QString sessionId() const override { return m_sessionId; }
+    void setSessionId(const QString &id) override { m_sessionId = id; }
+    bool endSessionOnServer(std::function<void(int status)> done) override;
+
+private:
+    QNetworkRequest request(bool sse) const;
+    void openGetStream();
+    void resume(const Stream &dropped, int delayMs);
+    QNetworkReply *sendDelete(std::function<void(int status, const QString &error)> done);
+    void onReadyRead(QNetworkReply *reply) override;
+    void onEvents(QNetworkReply *reply, const QList<SseEvent> &events, const QString &oversized);
+    void onFinished(QNetworkReply *reply) override;
+    void onAnswerFinished(Stream &s, QNetworkReply *reply);
+    void onAnswerFailed(const Stream &s, QNetworkReply *reply, int status);
+    void onGetFinished(const Stream &s, QNetworkReply *reply, int status);
+    void deliver(Stream &stream, const QByteArray &data);
+    void failRequest(const Stream &stream, const Error &error);
+    void finishDrainIfDone();
+
+    GetStream m_get;
+    QString m_sessionId;
+    QString m_protocolVersion;
+    QString m_deleteOutcome;
+    QTimer *m_deleteTimer = nullptr;
+    bool m_draining = false;
+};
+
+} // namespace Sonde
