@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+// The params of the MCP requests a front end sends, and the parts of their answers it reads,
+// as pure functions: the window says what it wants (a tool and its arguments, a template's
+// argument to complete) and never spells the wire shape itself.
+namespace Sonde::McpRequests {
+
+QJsonObject toolCall(const QString &tool, const QJsonObject &arguments);
+// resources/read, resources/subscribe and resources/unsubscribe take the same params.
+QJsonObject resourceUri(const QString &uri);
+QString subscribeMethod(bool subscribe);
+QJsonObject promptGet(const QString &prompt, const QJsonObject &arguments);
+QJsonObject setLogLevel(const QString &level);
+
+// completion/complete for a resource template's variable or a prompt's argument; `context`
+// holds the other arguments already filled in, and is left out when there are none.
+QJsonObject completeResourceArgument(const QString &uriTemplate, const QString &argument,
+                                     const QString &value, const QJsonObject &context);
+QJsonObject completePromptArgument(const QString &prompt, const QString &argument,
+                                   const QString &value, const QJsonObject &context);
+QStringList completionValues(const QJsonObject &completeResult);
+
+// The items of a list answer (tools/list -> "tools", resources/templates/list ->
+// "resourceTemplates", ...).
+QJsonArray listItems(const QString &method, const QJsonObject &listResult);
+
+} // namespace Sonde::McpRequests

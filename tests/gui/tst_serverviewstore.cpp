@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// The window's per-server view state: each server keeps its own selection, form values,
+// answers, lists and stderr; one call removes everything a server had, tickets included.
+#include "serverviewstore.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+class TestServerViewStore : public QObject
+{
+    Q_OBJECT
+
+    static CallOutcome answer(const QString &server, const QString &text)
+    {
+        CallOutcome o;
+        o.server = server;
+        o.method = u"tools/call"_s;
+        o.result = QJsonObject{{"text"_L1, text}};
+        return o;
+    }
+
+    static void fill(ServerViewStore &store, const QString &server)
+    {
+        store.setRoots(server, {u"/tmp"_s});
+        store.setTools(server, QJsonArray{QJsonObject{{"name"_L1, "echo"_L1}}});
+        store.setListsFetchedForGeneration(server, 2);
+        store.setSelectedTool(server, u"echo"_s);
+        store.setFormValues(server, u"echo"_s, {{"message"_L1, server}});
+        store.setToolAnswer(server, u"echo"_s, answer(server, server));
+        store.setList(server, u"prompts/list"_s, QJsonArray{QJsonObject{{"name"_L1, "p"_L1}}});
+        store.setLastRead(server, answer(server, u"read"_s));
+        store.setLastPrompt(server, answer(server, u"prompt"_s));
+        store.appendStderr(server, u"line"_s);
+    }
+
+private Q_SLOTS:
+    void eachServerKeepsItsOwnState()
+    {
+        ServerViewStore store;
+        fill(store, u"a"_s);
+        fill(store, u"b"_s);
+        store.setFormValues(u"b"_s, u"echo"_s, {{"message"_L1, "typed on b"_L1}});
+        QCOMPARE(store.formValues(u"a"_s, u"echo"_s)->value("message"_L1).toString(), u"a"_s);
+        QCOMPARE(store.formValues(u"b"_s, u"echo"_s)->value("message"_L1).toString(),
+                 u"typed on b"_s);
+        QCOMPARE(store.toolAnswer(u"a"_s, u"echo"_s)->server, u"a"_s);
+        QVERIFY(!store.toolAnswer(u"a"_s, u"other"_s));
+        QVERIFY(!store.formValues(u"a"_s, u"other"_s));
+        QVERIFY(!store.toolAnswer(u"c"_s, u"echo"_s));
+        QVERIFY(!store.lastRead(u"c"_s));
+        QVERIFY(store.tools(u"c"_s).isEmpty());
+        QCOMPARE(store.selectedTool(u"b"_s), u"echo"_s);
+        QCOMPARE(store.listsFetchedForGeneration(u"b"_s), 2);
+        QCOMPARE(store.listsFetchedForGeneration(u"c"_s), 0);
+    }
+
+    void removingAServerLeavesNothingOfIt()
+    {
+        ServerViewStore store;
+        fill(store, u"a"_s);
+        fill(store, u"b"_s);
+        store.addPending(1, {u"a"_s, PendingCommand::Kind::ToolCall, u"echo"_s});
+        store.addPending(2, {u"a"_s, PendingCommand::Kind::List, {}});
+        store.addPending(3, {u"b"_s, PendingCommand::Kind::Command, u"ping"_s});
+        store.removeServer(u"a"_s);
+        QVERIFY(!store.holds(u"a"_s));
+        QCOMPARE(store.pendingCount(u"a"_s), 0);
+        QCOMPARE(store.pendingToolCall(), quint64(0));
+        QVERIFY(!store.takePending(1));
+        QVERIFY(store.roots(u"a"_s).isEmpty());
+        QVERIFY(store.stderrLines(u"a"_s).isEmpty());
+        QVERIFY(!store.toolAnswer(u"a"_s, u"echo"_s));
+        QVERIFY(store.list(u"a"_s, u"prompts/list"_s).isEmpty());
+        // The other server is untouched.
+        QVERIFY(store.holds(u"b"_s));
+        QCOMPARE(store.pendingCount(u"b"_s), 1);
+        QCOMPARE(store.takePending(3)->name, u"ping"_s);
+        QCOMPARE(store.stderrLines(u"b"_s), QStringList{u"line"_s});
+    }
+
+    void aTicketIsTakenOnce()
+    {
+        ServerViewStore store;
+        store.addPending(7, {u"a"_s, PendingCommand::Kind::ToolCall, u"echo"_s});
+        QCOMPARE(store.pendingToolCall(), quint64(7));
+        const std::optional<PendingCommand> c = store.takePending(7);
+        QVERIFY(c);
+        QCOMPARE(c->kind, PendingCommand::Kind::ToolCall);
+        QCOMPARE(c->name, u"echo"_s);
+        QVERIFY(!store.takePending(7));
+        QCOMPARE(store.pendingToolCall(), quint64(0));
+    }
+
+    void stderrIsBoundedAndEveryLineIsAnnounced()
+    {
+        ServerViewStore store;
+        QSignalSpy appended(&store, &ServerViewStore::stderrAppended);
+        for (int i = 0; i < ServerViewStore::MaxStderrLines + 10; ++i)
+            store.appendStderr(u"a"_s, QString::number(i));
+        QCOMPARE(appended.size(), ServerViewStore::MaxStderrLines + 10);
+        const QStringList lines = store.stderrLines(u"a"_s);
+        QCOMPARE(lines.size(), ServerViewStore::MaxStderrLines);
+        QCOMPARE(lines.first(), u"10"_s);
+    }
+
+    void changesAreAnnouncedWithTheirServer()
+    {
+        ServerViewStore store;
+        QSignalSpy tools(&store, &ServerViewStore::toolsChanged);
+        QSignalSpy answers(&store, &ServerViewStore::toolAnswerChanged);
+        QSignalSpy lists(&store, &ServerViewStore::listChanged);
+        store.setTools(u"a"_s, {});
+        store.setToolAnswer(u"b"_s, u"echo"_s, answer(u"b"_s, u"x"_s));
+        store.setList(u"c"_s, u"resources/list"_s, {});
+        QCOMPARE(tools.value(0).value(0).toString(), u"a"_s);
+        QCOMPARE(answers.value(0), (QVariantList{u"b"_s, u"echo"_s}));
+        QCOMPARE(lists.value(0), (QVariantList{u"c"_s, u"resources/list"_s}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerViewStore)
+#include "tst_serverviewstore.moc"
