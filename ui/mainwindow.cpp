@@ -463,10 +463,8 @@ void MainWindow::editCurrentServer()
     if (dialog.exec() != QDialog::Accepted)
         return;
     const ServerConfig c = dialog.config();
-    if (c.name != m_current) {
-        removeServerState(m_current);
-        m_current.clear();
-    }
+    if (c.name != m_current)
+        removeServerState(std::exchange(m_current, {}));
     addServer(c, dialog.roots());
     selectServer(c.name);
 }
@@ -486,10 +484,14 @@ void MainWindow::removeCurrentServer()
 {
     if (m_current.isEmpty())
         return;
-    removeServerState(m_current);
-    m_current.clear();
-    if (m_servers->size() > 0)
+    // Cleared first: removing the row may move the list's current row to a neighbour, which
+    // selects it (and sets m_current) on the way.
+    removeServerState(std::exchange(m_current, {}));
+    if (m_current.isEmpty() && m_servers->size() > 0) {
         selectServer(m_servers->config(0).name);
+        m_current = m_serverList->currentIndex().data(ServerListModel::NameRole).toString();
+        showCurrent();
+    }
 }
 
 bool MainWindow::importConfigFile(const QString &path, bool confirm)
