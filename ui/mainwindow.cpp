@@ -12,6 +12,7 @@
 #include "resourcespanel.h"
 #include "serverdialog.h"
 #include "serverlistmodel.h"
+#include "serverlistpanel.h"
 #include "sessionpanel.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
@@ -20,16 +21,13 @@
 
 #include <QCloseEvent>
 #include <QFileDialog>
-#include <QListView>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
-#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -61,23 +59,6 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
                 else
                     m_views->setList(server, method, items);
             });
-    connect(m_views, &ServerViewStore::listChanged, this, [this](const QString &server) {
-        if (server == m_current)
-            showLists();
-    });
-    connect(m_views, &ServerViewStore::stderrAppended, this,
-            [this](const QString &server, const QString &line) {
-                if (server == m_current)
-                    m_session->appendStderr(line);
-            });
-    connect(m_views, &ServerViewStore::readChanged, this, [this](const QString &server) {
-        if (server == m_current)
-            m_resources->showRead(*m_views->lastRead(server));
-    });
-    connect(m_views, &ServerViewStore::promptChanged, this, [this](const QString &server) {
-        if (server == m_current)
-            m_prompts->showPrompt(*m_views->lastPrompt(server));
-    });
 
     auto *call = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
     connect(call, &QShortcut::activated, m_tools, &ToolsPanel::requestCall);
@@ -111,40 +92,29 @@ void MainWindow::buildPanels()
 {
     m_split = new QSplitter(this);
     m_split->setObjectName(u"mainSplitter"_s);
-    auto *left = new QWidget(m_split);
-    auto *leftLayout = new QVBoxLayout(left);
-    m_serverList = new QListView(left);
-    m_serverList->setObjectName(u"serverList"_s);
-    m_serverList->setModel(m_serverModel);
-    m_serverList->setSpacing(2);
-    leftLayout->addWidget(m_serverList, 1);
-    auto *add = new QPushButton(tr("Add…"), left);
-    auto *import = new QPushButton(tr("Import…"), left);
-    auto *edit = new QPushButton(tr("Edit…"), left);
-    auto *remove = new QPushButton(tr("Remove"), left);
-    for (QPushButton *b : {add, import, edit, remove})
-        leftLayout->addWidget(b);
-    connect(add, &QPushButton::clicked, this, &MainWindow::addServerWithDialog);
-    connect(import, &QPushButton::clicked, this, &MainWindow::importWithDialog);
-    connect(edit, &QPushButton::clicked, this, &MainWindow::editCurrentServer);
-    connect(remove, &QPushButton::clicked, this, &MainWindow::removeCurrentServer);
-    connect(m_serverList->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this](const QModelIndex &i) {
-                m_current = i.data(ServerListModel::NameRole).toString();
+    m_serverList = new ServerListPanel(m_serverModel, m_split);
+    connect(m_serverList, &ServerListPanel::addRequested, this, &MainWindow::addServerWithDialog);
+    connect(m_serverList, &ServerListPanel::importRequested, this, &MainWindow::importWithDialog);
+    connect(m_serverList, &ServerListPanel::editRequested, this, &MainWindow::editCurrentServer);
+    connect(m_serverList, &ServerListPanel::removeRequested, this,
+            &MainWindow::removeCurrentServer);
+    connect(m_serverList, &ServerListPanel::currentServerChanged, this,
+            [this](const QString &name) {
+                m_current = name;
                 showCurrent();
             });
 
     m_tabs = new QTabWidget(m_split);
     m_tabs->setObjectName(u"panels"_s);
-    m_session = new SessionPanel(m_tabs);
+    m_session = new SessionPanel(m_views, m_tabs);
     m_tools = new ToolsPanel(m_views, m_tabs);
     m_health = new HealthPanel(m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
     m_timeline = new TimelineWidget(m_tabs);
     m_timeline->setObjectName(u"timeline"_s);
     m_timeline->setStore(m_transcript);
-    m_resources = new ResourcesPanel(m_tabs);
-    m_prompts = new PromptsPanel(m_tabs);
+    m_resources = new ResourcesPanel(m_views, m_tabs);
+    m_prompts = new PromptsPanel(m_views, m_tabs);
     m_log = new NotificationLog(m_tabs);
     m_tabs->addTab(m_session, tr("Session"));
     m_tabs->addTab(m_tools, tr("Tools"));
@@ -286,7 +256,7 @@ void MainWindow::selectServer(const QString &name)
 {
     const int row = m_servers->indexOf(name);
     if (row >= 0)
-        m_serverList->setCurrentIndex(m_serverModel->index(row));
+        m_serverList->setCurrentRow(row);
 }
 
 void MainWindow::showCurrent()
@@ -297,29 +267,13 @@ void MainWindow::showCurrent()
     const SessionSnapshot &s = m_servers->snapshot(row);
     m_session->setSnapshot(s);
     m_health->setSnapshot(s);
-    m_session->clearStderr();
-    for (const QString &line : m_views->stderrLines(m_current))
-        m_session->appendStderr(line);
+    m_session->showServer(m_current);
     m_tools->showServer(m_current);
-    showLists();
-    if (const auto read = m_views->lastRead(m_current))
-        m_resources->showRead(*read);
-    else
-        m_resources->clearRead();
-    if (const auto prompt = m_views->lastPrompt(m_current))
-        m_prompts->showPrompt(*prompt);
-    else
-        m_prompts->clearPrompt();
+    m_resources->showServer(m_current);
+    m_prompts->showServer(m_current);
     m_prompts->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
     m_resources->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
     setWindowTitle(u"Sonde — %1"_s.arg(m_current));
-}
-
-void MainWindow::showLists()
-{
-    m_resources->setResources(m_views->list(m_current, u"resources/list"_s));
-    m_resources->setTemplates(m_views->list(m_current, u"resources/templates/list"_s));
-    m_prompts->setPrompts(m_views->list(m_current, u"prompts/list"_s));
 }
 
 void MainWindow::fetchLists(const SessionSnapshot &s)
@@ -357,45 +311,22 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
 
 void MainWindow::onCallFinished(const CallOutcome &o)
 {
-    const std::optional<PendingCommand> pending = m_views->takePending(o.ticket);
+    const std::optional<PendingCommand> pending = m_views->settle(o);
     if (!pending)
         return;
-    const QJsonObject result = o.result.toObject();
     const bool shown = o.server == m_current;
-    switch (pending->kind) {
-    case Kind::ToolList:
-    case Kind::List:
-        if (!o.ok())
-            break;
-        if (pending->kind == Kind::ToolList)
-            m_views->setTools(o.server, McpRequests::listItems(o.method, result));
-        else
-            m_views->setList(o.server, o.method, McpRequests::listItems(o.method, result));
-        break;
-    case Kind::ToolCall:
+    const QJsonObject result = o.result.toObject();
+    if (pending->kind == Kind::ToolCall) {
         m_tools->callFinished(o);
-        m_views->setToolAnswer(o.server, pending->name, o);
         status(o.ok() ? tr("%1: answered in %2 ms").arg(o.server).arg(o.finishedMs - o.startedMs)
                       : tr("%1: %2").arg(o.server, o.error.message()));
-        break;
-    case Kind::Read:
-        m_views->setLastRead(o.server, o);
-        break;
-    case Kind::PromptGet:
-        m_views->setLastPrompt(o.server, o);
-        break;
-    case Kind::ResourceCompletion:
-        if (shown)
-            m_resources->showCompletion(pending->name, McpRequests::completionValues(result));
-        break;
-    case Kind::PromptCompletion:
-        if (shown)
-            m_prompts->showCompletion(pending->name, McpRequests::completionValues(result));
-        break;
-    case Kind::Command:
+    } else if (pending->kind == Kind::ResourceCompletion && shown) {
+        m_resources->showCompletion(pending->name, McpRequests::completionValues(result));
+    } else if (pending->kind == Kind::PromptCompletion && shown) {
+        m_prompts->showCompletion(pending->name, McpRequests::completionValues(result));
+    } else if (pending->kind == Kind::Command) {
         status(o.ok() ? tr("%1 %2: done").arg(o.server, pending->name)
                       : tr("%1 %2: %3").arg(o.server, pending->name, o.error.message()));
-        break;
     }
 }
 
@@ -489,7 +420,7 @@ void MainWindow::removeCurrentServer()
     removeServerState(std::exchange(m_current, {}));
     if (m_current.isEmpty() && m_servers->size() > 0) {
         selectServer(m_servers->config(0).name);
-        m_current = m_serverList->currentIndex().data(ServerListModel::NameRole).toString();
+        m_current = m_serverList->currentServer();
         showCurrent();
     }
 }

@@ -9,7 +9,6 @@
 
 #include <QMainWindow>
 
-class QListView;
 class QSettings;
 class QSplitter;
 class QTabWidget;
@@ -23,6 +22,7 @@ class NotificationLog;
 class PromptsPanel;
 class ResourcesPanel;
 class ServerListModel;
+class ServerListPanel;
 class ServerStore;
 class ServerViewStore;
 class SessionPanel;
@@ -95,7 +95,6 @@ private:
               const QJsonObject &params = {});
     void command(quint64 ticket, const QString &what);
     void showCurrent();
-    void showLists();
     void addServerWithDialog();
     void editCurrentServer();
     void removeServerState(const QString &name);
@@ -111,7 +110,7 @@ private:
     ServerViewStore *m_views = nullptr;
     TranscriptStore *m_transcript = nullptr;
     GuiServerRequestHandler *m_handler = nullptr;
-    QListView *m_serverList = nullptr;
+    ServerListPanel *m_serverList = nullptr;
     QSplitter *m_split = nullptr;
     QTabWidget *m_tabs = nullptr;
     SessionPanel *m_session = nullptr;

@@ -4,6 +4,7 @@
 #include "completionfield.h"
 #include "jsonlistmodel.h"
 #include "schemaformwidget.h"
+#include "serverviewstore.h"
 #include "textdisplay.h"
 
 #include <QHBoxLayout>
@@ -19,7 +20,8 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-PromptsPanel::PromptsPanel(QWidget *parent) : QWidget(parent)
+PromptsPanel::PromptsPanel(ServerViewStore *store, QWidget *parent)
+    : QWidget(parent), m_store(store)
 {
     auto *split = new QSplitter(this);
     auto *outer = new QHBoxLayout(this);
@@ -62,6 +64,22 @@ PromptsPanel::PromptsPanel(QWidget *parent) : QWidget(parent)
                 if (!m_current.isEmpty())
                     Q_EMIT completionRequested(m_current, argument, value, context);
             });
+    connect(m_store, &ServerViewStore::listChanged, this,
+            [this](const QString &server, const QString &method) {
+                if (server == m_server && method == "prompts/list"_L1)
+                    m_prompts->setItems(m_store->list(server, method));
+            });
+    connect(m_store, &ServerViewStore::promptChanged, this, [this](const QString &server) {
+        if (server == m_server)
+            showPrompt();
+    });
+}
+
+void PromptsPanel::showServer(const QString &server)
+{
+    m_server = server;
+    m_prompts->setItems(m_store->list(server, u"prompts/list"_s));
+    showPrompt();
 }
 
 void PromptsPanel::onCurrentChanged(const QModelIndex &index)
@@ -85,11 +103,6 @@ void PromptsPanel::onCurrentChanged(const QModelIndex &index)
     m_completion->clear();
 }
 
-void PromptsPanel::setPrompts(const QJsonArray &prompts)
-{
-    m_prompts->setItems(prompts);
-}
-
 bool PromptsPanel::selectPrompt(const QString &name)
 {
     for (int i = 0; i < m_prompts->rowCount(); ++i)
@@ -110,8 +123,14 @@ void PromptsPanel::showCompletion(const QString &argument, const QStringList &va
     m_completion->showCompletion(argument, values);
 }
 
-void PromptsPanel::showPrompt(const CallOutcome &o)
+void PromptsPanel::showPrompt()
 {
+    const std::optional<CallOutcome> prompt = m_store->lastPrompt(m_server);
+    if (!prompt) {
+        m_messages->clear();
+        return;
+    }
+    const CallOutcome &o = *prompt;
     if (!o.ok()) {
         TextDisplay::show(m_messages, o.error.message());
         return;
@@ -127,11 +146,6 @@ void PromptsPanel::showPrompt(const CallOutcome &o)
         out.append(u"[%1]\n%2"_s.arg(msg.value("role"_L1).toString(), body));
     }
     TextDisplay::show(m_messages, out.join(u"\n\n"_s));
-}
-
-void PromptsPanel::clearPrompt()
-{
-    m_messages->clear();
 }
 
 QString PromptsPanel::messagesText() const

@@ -15,19 +15,19 @@ namespace Sonde {
 class CompletionField;
 class JsonListModel;
 class SchemaFormWidget;
+class ServerViewStore;
 
 // Prompts: list, an argument form with completion suggestions where the server offers
-// completion/complete, get, and the messages rendered. Thread: GUI. It asks; the window
+// completion/complete, get, and the messages rendered. It shows one server of the
+// ServerViewStore: its prompts and the last prompt fetched. Thread: GUI. It asks; the window
 // calls the core.
 class PromptsPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit PromptsPanel(QWidget *parent = nullptr);
-    void setPrompts(const QJsonArray &prompts);
+    PromptsPanel(ServerViewStore *store, QWidget *parent = nullptr);
+    void showServer(const QString &server);
     void setCompletionsAvailable(bool available);
-    void showPrompt(const CallOutcome &outcome);
-    void clearPrompt();
     void showCompletion(const QString &argument, const QStringList &values);
     QString messagesText() const;
     bool selectPrompt(const QString &name);
@@ -40,7 +40,10 @@ Q_SIGNALS:
 
 private:
     void onCurrentChanged(const QModelIndex &index);
+    void showPrompt();
 
+    ServerViewStore *m_store = nullptr;
+    QString m_server;
     JsonListModel *m_prompts = nullptr;
     QListView *m_list = nullptr;
     SchemaFormWidget *m_form = nullptr;

@@ -5,6 +5,7 @@
 #include "jsonlistmodel.h"
 #include "jsonview.h"
 #include "schemaformwidget.h"
+#include "serverviewstore.h"
 #include "textdisplay.h"
 
 #include <QHBoxLayout>
@@ -53,7 +54,8 @@ QString ResourcesPanel::expandTemplate(const QString &uriTemplate, const QJsonOb
     return out + uriTemplate.mid(last);
 }
 
-ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
+ResourcesPanel::ResourcesPanel(ServerViewStore *store, QWidget *parent)
+    : QWidget(parent), m_store(store)
 {
     auto *split = new QSplitter(this);
     auto *outer = new QHBoxLayout(this);
@@ -134,6 +136,27 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
             [this] { Q_EMIT subscribeRequested(uri(), true); });
     connect(unsubscribe, &QPushButton::clicked, this,
             [this] { Q_EMIT subscribeRequested(uri(), false); });
+    connect(m_store, &ServerViewStore::listChanged, this, [this](const QString &server) {
+        if (server == m_server)
+            showLists();
+    });
+    connect(m_store, &ServerViewStore::readChanged, this, [this](const QString &server) {
+        if (server == m_server)
+            showRead();
+    });
+}
+
+void ResourcesPanel::showServer(const QString &server)
+{
+    m_server = server;
+    showLists();
+    showRead();
+}
+
+void ResourcesPanel::showLists()
+{
+    m_resources->setItems(m_store->list(m_server, u"resources/list"_s));
+    m_templates->setItems(m_store->list(m_server, u"resources/templates/list"_s));
 }
 
 void ResourcesPanel::onTemplateChanged(const QModelIndex &index)
@@ -161,18 +184,15 @@ QString ResourcesPanel::uri() const
     return m_uri->text().trimmed();
 }
 
-void ResourcesPanel::setResources(const QJsonArray &resources)
+void ResourcesPanel::showRead()
 {
-    m_resources->setItems(resources);
-}
-
-void ResourcesPanel::setTemplates(const QJsonArray &templates)
-{
-    m_templates->setItems(templates);
-}
-
-void ResourcesPanel::showRead(const CallOutcome &o)
-{
+    const std::optional<CallOutcome> read = m_store->lastRead(m_server);
+    if (!read) {
+        m_text.clear();
+        m_content->clear();
+        return;
+    }
+    const CallOutcome &o = *read;
     if (!o.ok()) {
         m_text = o.error.message();
         TextDisplay::show(m_content, m_text);
@@ -191,12 +211,6 @@ void ResourcesPanel::showRead(const CallOutcome &o)
     }
     m_text = texts.join(u"\n\n"_s);
     m_content->setJson(QJsonDocument(o.result.toObject()).toJson());
-}
-
-void ResourcesPanel::clearRead()
-{
-    m_text.clear();
-    m_content->clear();
 }
 
 QString ResourcesPanel::contentText() const

@@ -16,18 +16,17 @@ class CompletionField;
 class JsonListModel;
 class JsonView;
 class SchemaFormWidget;
+class ServerViewStore;
 
 // Resources and resource templates: list, fill a template's parameters, read, subscribe and
-// unsubscribe, and see update notifications. Thread: GUI. It asks; the window calls the core.
+// unsubscribe, and see update notifications. It shows one server of the ServerViewStore: its
+// lists and its last read. Thread: GUI. It asks; the window calls the core.
 class ResourcesPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit ResourcesPanel(QWidget *parent = nullptr);
-    void setResources(const QJsonArray &resources);
-    void setTemplates(const QJsonArray &templates);
-    void showRead(const CallOutcome &outcome);
-    void clearRead();
+    ResourcesPanel(ServerViewStore *store, QWidget *parent = nullptr);
+    void showServer(const QString &server);
     void noteUpdated(const QString &uri);
     void showCompletion(const QString &argument, const QStringList &values);
     void setCompletionsAvailable(bool available);
@@ -46,7 +45,11 @@ Q_SIGNALS:
 
 private:
     void onTemplateChanged(const QModelIndex &index);
+    void showLists();
+    void showRead();
 
+    ServerViewStore *m_store = nullptr;
+    QString m_server;
     JsonListModel *m_resources = nullptr;
     JsonListModel *m_templates = nullptr;
     QListView *m_resourceList = nullptr;

@@ -1,10 +1,26 @@
 // SPDX-License-Identifier: MIT
 #include "serverviewstore.h"
 
+#include "protocol/mcprequests.h"
+
 namespace Sonde {
+
+namespace {
+template <typename T> std::optional<T> lookup(const QHash<QString, T> &hash, const QString &key)
+{
+    const auto it = hash.constFind(key);
+    return it == hash.cend() ? std::nullopt : std::optional<T>(*it);
+}
+} // namespace
 
 ServerViewStore::ServerViewStore(QObject *parent) : QObject(parent)
 {
+}
+
+const ServerViewStore::Entry *ServerViewStore::find(const QString &server) const
+{
+    const auto it = m_entries.constFind(server);
+    return it == m_entries.cend() ? nullptr : &*it;
 }
 
 void ServerViewStore::removeServer(const QString &server)
@@ -20,7 +36,8 @@ bool ServerViewStore::holds(const QString &server) const
 
 QStringList ServerViewStore::roots(const QString &server) const
 {
-    return m_entries.value(server).roots;
+    const Entry *e = find(server);
+    return e ? e->roots : QStringList();
 }
 
 void ServerViewStore::setRoots(const QString &server, const QStringList &roots)
@@ -30,7 +47,8 @@ void ServerViewStore::setRoots(const QString &server, const QStringList &roots)
 
 QJsonArray ServerViewStore::tools(const QString &server) const
 {
-    return m_entries.value(server).tools;
+    const Entry *e = find(server);
+    return e ? e->tools : QJsonArray();
 }
 
 void ServerViewStore::setTools(const QString &server, const QJsonArray &tools)
@@ -41,7 +59,8 @@ void ServerViewStore::setTools(const QString &server, const QJsonArray &tools)
 
 int ServerViewStore::listsFetchedForGeneration(const QString &server) const
 {
-    return m_entries.value(server).listsFetchedForGeneration;
+    const Entry *e = find(server);
+    return e ? e->listsFetchedForGeneration : 0;
 }
 
 void ServerViewStore::setListsFetchedForGeneration(const QString &server, int generation)
@@ -51,7 +70,8 @@ void ServerViewStore::setListsFetchedForGeneration(const QString &server, int ge
 
 QString ServerViewStore::selectedTool(const QString &server) const
 {
-    return m_entries.value(server).selectedTool;
+    const Entry *e = find(server);
+    return e ? e->selectedTool : QString();
 }
 
 void ServerViewStore::setSelectedTool(const QString &server, const QString &tool)
@@ -62,10 +82,8 @@ void ServerViewStore::setSelectedTool(const QString &server, const QString &tool
 std::optional<QJsonObject> ServerViewStore::formValues(const QString &server,
                                                        const QString &tool) const
 {
-    const auto e = m_entries.constFind(server);
-    if (e == m_entries.cend() || !e->formValues.contains(tool))
-        return std::nullopt;
-    return e->formValues.value(tool);
+    const Entry *e = find(server);
+    return e ? lookup(e->formValues, tool) : std::nullopt;
 }
 
 void ServerViewStore::setFormValues(const QString &server, const QString &tool,
@@ -77,10 +95,8 @@ void ServerViewStore::setFormValues(const QString &server, const QString &tool,
 std::optional<CallOutcome> ServerViewStore::toolAnswer(const QString &server,
                                                        const QString &tool) const
 {
-    const auto e = m_entries.constFind(server);
-    if (e == m_entries.cend() || !e->toolAnswers.contains(tool))
-        return std::nullopt;
-    return e->toolAnswers.value(tool);
+    const Entry *e = find(server);
+    return e ? lookup(e->toolAnswers, tool) : std::nullopt;
 }
 
 void ServerViewStore::setToolAnswer(const QString &server, const QString &tool,
@@ -92,8 +108,8 @@ void ServerViewStore::setToolAnswer(const QString &server, const QString &tool,
 
 QJsonArray ServerViewStore::list(const QString &server, const QString &method) const
 {
-    const auto e = m_entries.constFind(server);
-    return e == m_entries.cend() ? QJsonArray() : e->lists.value(method);
+    const Entry *e = find(server);
+    return e ? e->lists.value(method) : QJsonArray();
 }
 
 void ServerViewStore::setList(const QString &server, const QString &method, const QJsonArray &items)
@@ -104,8 +120,8 @@ void ServerViewStore::setList(const QString &server, const QString &method, cons
 
 std::optional<CallOutcome> ServerViewStore::lastRead(const QString &server) const
 {
-    const auto e = m_entries.constFind(server);
-    return e == m_entries.cend() ? std::nullopt : e->lastRead;
+    const Entry *e = find(server);
+    return e ? e->lastRead : std::nullopt;
 }
 
 void ServerViewStore::setLastRead(const QString &server, const CallOutcome &outcome)
@@ -116,8 +132,8 @@ void ServerViewStore::setLastRead(const QString &server, const CallOutcome &outc
 
 std::optional<CallOutcome> ServerViewStore::lastPrompt(const QString &server) const
 {
-    const auto e = m_entries.constFind(server);
-    return e == m_entries.cend() ? std::nullopt : e->lastPrompt;
+    const Entry *e = find(server);
+    return e ? e->lastPrompt : std::nullopt;
 }
 
 void ServerViewStore::setLastPrompt(const QString &server, const CallOutcome &outcome)
@@ -128,8 +144,8 @@ void ServerViewStore::setLastPrompt(const QString &server, const CallOutcome &ou
 
 QStringList ServerViewStore::stderrLines(const QString &server) const
 {
-    const auto e = m_entries.constFind(server);
-    return e == m_entries.cend() ? QStringList() : e->stderrLines;
+    const Entry *e = find(server);
+    return e ? e->stderrLines : QStringList();
 }
 
 void ServerViewStore::appendStderr(const QString &server, const QString &line)
@@ -154,6 +170,26 @@ std::optional<PendingCommand> ServerViewStore::takePending(quint64 ticket)
     const PendingCommand command = it.value();
     m_pending.erase(it);
     return command;
+}
+
+std::optional<PendingCommand> ServerViewStore::settle(const CallOutcome &o)
+{
+    std::optional<PendingCommand> pending = takePending(o.ticket);
+    if (!pending)
+        return pending;
+    using Kind = PendingCommand::Kind;
+    const QJsonObject result = o.result.toObject();
+    if (pending->kind == Kind::ToolList && o.ok())
+        setTools(o.server, McpRequests::listItems(o.method, result));
+    else if (pending->kind == Kind::List && o.ok())
+        setList(o.server, o.method, McpRequests::listItems(o.method, result));
+    else if (pending->kind == Kind::ToolCall)
+        setToolAnswer(o.server, pending->name, o);
+    else if (pending->kind == Kind::Read)
+        setLastRead(o.server, o);
+    else if (pending->kind == Kind::PromptGet)
+        setLastPrompt(o.server, o);
+    return pending;
 }
 
 quint64 ServerViewStore::pendingToolCall() const

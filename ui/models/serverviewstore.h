@@ -82,6 +82,10 @@ public:
 
     void addPending(quint64 ticket, const PendingCommand &command);
     std::optional<PendingCommand> takePending(quint64 ticket);
+    // Takes the answer's pending command and keeps what is state (a list, a tool's answer,
+    // a read, a prompt) in its server's entry; what is not (a completion, a command's
+    // result) is the caller's to show. Nothing, for a ticket that is not pending here.
+    std::optional<PendingCommand> settle(const CallOutcome &outcome);
     // The tools/call waiting for its answer (the window runs one at a time), or 0.
     quint64 pendingToolCall() const;
     int pendingCount(const QString &server) const;
@@ -109,7 +113,7 @@ private:
         QStringList stderrLines;
     };
     Entry &entry(const QString &server) { return m_entries[server]; }
-    Entry entryOf(const QString &server) const { return m_entries.value(server); }
+    const Entry *find(const QString &server) const;
 
     QHash<QString, Entry> m_entries;
     QHash<quint64, PendingCommand> m_pending;
