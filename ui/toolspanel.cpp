@@ -219,11 +219,17 @@ void ToolsPanel::onCurrentChanged()
 
 void ToolsPanel::showAnswer()
 {
-    if (const auto outcome = m_store->toolAnswer(m_server, currentToolName()))
+    const std::optional<CallOutcome> outcome = m_store->toolAnswer(m_server, currentToolName());
+    if (outcome)
         m_answer->showOutcome(*outcome, m_currentTool);
     else
         m_answer->clear();
     m_saveAnswer->setEnabled(m_answer->hasAnswer());
+    if (m_call->isEnabled()) { // no call running: the time and the bar are this answer's
+        m_elapsed->setText(outcome ? tr("%1 ms").arg(outcome->finishedMs - outcome->startedMs)
+                                   : QString());
+        m_progress->setValue(outcome && outcome->ok() ? 1000 : 0);
+    }
 }
 
 void ToolsPanel::requestCall()

@@ -6,6 +6,7 @@
 #include "engine/corehost.h"
 #include "healthpanel.h"
 #include "mainwindow.h"
+#include "resourcespanel.h"
 #include "serverlistmodel.h"
 #include "serverviewstore.h"
 #include "testpaths.h"
@@ -13,6 +14,7 @@
 
 #include <QLineEdit>
 #include <QListView>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -54,6 +56,14 @@ class TestMainWindowServers : public QObject
         QVERIFY(tools()->selectTool(tool));
         QTRY_VERIFY(button(tools(), u"callButton"_s)->isEnabled());
         QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+    }
+
+    // For looking at: SONDE_SCREENSHOT_DIR=dir saves the window as dir/<name>.png.
+    void grab(const QString &name) const
+    {
+        const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
+        if (!dir.isEmpty())
+            m_window->grab().save(dir + u'/' + name + u".png"_s);
     }
 
     static ServerConfig demo(const QString &name)
@@ -102,6 +112,7 @@ private Q_SLOTS:
         QVERIFY(!refused.isEmpty());
 
         select(u"b"_s);
+        grab(u"b-after-a-call-on-a"_s);
         QCOMPARE(tools()->resultText(), QString());
         QCOMPARE(tools()->bannerText(), QString());
         QVERIFY(!button(tools(), u"saveAnswer"_s)->isEnabled());
@@ -109,6 +120,7 @@ private Q_SLOTS:
         QCOMPARE(tools()->resultText(), QString());
 
         select(u"a"_s);
+        grab(u"a-again"_s);
         QCOMPARE(tools()->currentToolName(), u"get-counter"_s);
         QVERIFY(tools()->bannerText().startsWith(u"Not sent"_s));
         QCOMPARE(tools()->resultText(), refused);
@@ -134,6 +146,21 @@ private Q_SLOTS:
         QCOMPARE(field(u"message"_s)->text(), u"typed on a"_s);
         select(u"b"_s);
         QCOMPARE(field(u"message"_s)->text(), u"typed on b"_s);
+    }
+
+    void aReadResourceShowsOnlyOnItsServer()
+    {
+        ResourcesPanel *panel = m_window->resourcesPanel();
+        m_window->tabs()->setCurrentWidget(panel);
+        auto *uri = panel->findChild<QLineEdit *>(u"resourceUri"_s);
+        uri->setText(u"demo://notes/3"_s);
+        QTest::mouseClick(panel->findChild<QPushButton *>(u"readButton"_s), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->contentText(), u"This is note 3."_s, 5000);
+        m_window->selectServer(u"b"_s);
+        QCOMPARE(panel->contentText(), QString());
+        QVERIFY(panel->findChild<QPlainTextEdit *>(u"resourceContent"_s)->toPlainText().isEmpty());
+        m_window->selectServer(u"a"_s);
+        QCOMPARE(panel->contentText(), u"This is note 3."_s);
     }
 
     void aRemovedServerLeavesNothingInTheStore()

@@ -94,6 +94,58 @@ private Q_SLOTS:
         QCOMPARE(store.pendingToolCall(), quint64(0));
     }
 
+    void anAnswerSettlesIntoItsServersState_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<QString>("kept");
+        using K = PendingCommand::Kind;
+        QTest::newRow("a tools/list answer becomes the server's tools")
+            << int(K::ToolList) << u"tools/list"_s << true << u"tools"_s;
+        QTest::newRow("a failed tools/list leaves the tools as they were")
+            << int(K::ToolList) << u"tools/list"_s << false << QString();
+        QTest::newRow("a prompts/list answer becomes the server's prompts")
+            << int(K::List) << u"prompts/list"_s << true << u"list"_s;
+        QTest::newRow("a tool's answer is kept under the tool, failed or not")
+            << int(K::ToolCall) << u"tools/call"_s << false << u"answer"_s;
+        QTest::newRow("a read is the server's last read")
+            << int(K::Read) << u"resources/read"_s << true << u"read"_s;
+        QTest::newRow("a prompt fetched is the server's last prompt")
+            << int(K::PromptGet) << u"prompts/get"_s << true << u"prompt"_s;
+        QTest::newRow("a completion is not kept")
+            << int(K::PromptCompletion) << u"completion/complete"_s << true << QString();
+        QTest::newRow("a command's result is not kept")
+            << int(K::Command) << u"ping"_s << true << QString();
+    }
+    void anAnswerSettlesIntoItsServersState()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, method);
+        QFETCH(bool, ok);
+        QFETCH(QString, kept);
+        ServerViewStore store;
+        store.addPending(5, {u"a"_s, PendingCommand::Kind(kind), u"echo"_s});
+        CallOutcome o;
+        o.ticket = 5;
+        o.server = u"a"_s;
+        o.method = method;
+        const QJsonArray items{QJsonObject{{"name"_L1, "x"_L1}}};
+        o.result = QJsonObject{{"tools"_L1, items}, {"prompts"_L1, items}};
+        if (!ok)
+            o.error = Error::timeout(u"no answer"_s);
+        const std::optional<PendingCommand> settled = store.settle(o);
+        QVERIFY(settled);
+        QCOMPARE(int(settled->kind), kind);
+        QCOMPARE(store.pendingCount(u"a"_s), 0);
+        QCOMPARE(store.tools(u"a"_s), kept == "tools"_L1 ? items : QJsonArray());
+        QCOMPARE(store.list(u"a"_s, u"prompts/list"_s), kept == "list"_L1 ? items : QJsonArray());
+        QCOMPARE(bool(store.toolAnswer(u"a"_s, u"echo"_s)), kept == "answer"_L1);
+        QCOMPARE(bool(store.lastRead(u"a"_s)), kept == "read"_L1);
+        QCOMPARE(bool(store.lastPrompt(u"a"_s)), kept == "prompt"_L1);
+        QVERIFY(!store.settle(o)); // once
+    }
+
     void stderrIsBoundedAndEveryLineIsAnnounced()
     {
         ServerViewStore store;
