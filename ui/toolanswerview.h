@@ -39,11 +39,12 @@ private:
     void showBanner(const CallOutcome &o);
     void showContent(const QJsonArray &content);
 
-    QJsonObject m_lastAnswer;
     QLabel *m_banner = nullptr;
     QTabWidget *m_answerTabs = nullptr;
     QPlainTextEdit *m_text = nullptr;
     JsonView *m_json = nullptr;
+    // What Save answer writes: the whole answer, of which the views show at most a part.
+    QJsonObject m_lastAnswer;
     JsonView *m_structured = nullptr;
     QLabel *m_structuredVerdict = nullptr;
     QWidget *m_content = nullptr;

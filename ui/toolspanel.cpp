@@ -72,6 +72,7 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
                                            : i == 2 ? std::optional<bool>(false)
                                                     : std::nullopt;
         m_model->setOverride(name, choice);
+        m_store->setToolOverride(m_server, name, choice);
         onCurrentChanged();
         Q_EMIT overrideChanged(name, choice);
     });
@@ -164,6 +165,7 @@ void ToolsPanel::showServer(const QString &server)
 
 void ToolsPanel::setTools(const QJsonArray &tools, const QString &keep)
 {
+    m_model->setOverrides(m_store->toolOverrides(m_server));
     m_model->setTools(tools);
     if (!selectTool(keep) && m_proxy->rowCount() > 0)
         m_list->setCurrentIndex(m_proxy->index(0, 0));
@@ -209,6 +211,9 @@ void ToolsPanel::onCurrentChanged()
     if (!changed)
         return;
     m_store->setSelectedTool(m_server, currentToolName());
+    const QHash<QString, bool> overrides = m_store->toolOverrides(m_server);
+    const auto override = overrides.constFind(currentToolName());
+    m_override->setCurrentIndex(override == overrides.cend() ? 0 : *override ? 1 : 2);
     m_restoring = true;
     m_form->setSchema(tool.value("inputSchema"_L1).toObject());
     if (const auto values = m_store->formValues(m_server, currentToolName()))

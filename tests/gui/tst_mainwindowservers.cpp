@@ -12,6 +12,8 @@
 #include "testpaths.h"
 #include "toolspanel.h"
 
+#include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QPlainTextEdit>
@@ -31,9 +33,13 @@ class TestMainWindowServers : public QObject
     std::unique_ptr<MainWindow> m_window;
 
     ToolsPanel *tools() const { return m_window->toolsPanel(); }
-    QPushButton *button(QWidget *in, const QString &name) const
+    // Buttons anywhere in the window, by object name ("callButton") or, without one, by text.
+    QPushButton *button(const QString &name) const
     {
-        return in->findChild<QPushButton *>(name);
+        for (QPushButton *b : m_window->findChildren<QPushButton *>())
+            if (b->objectName() == name || (b->objectName().isEmpty() && b->text() == name))
+                return b;
+        return nullptr;
     }
     QLineEdit *field(const QString &name) const
     {
@@ -54,8 +60,8 @@ class TestMainWindowServers : public QObject
     void call(const QString &tool)
     {
         QVERIFY(tools()->selectTool(tool));
-        QTRY_VERIFY(button(tools(), u"callButton"_s)->isEnabled());
-        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        QTRY_VERIFY(button(u"callButton"_s)->isEnabled());
+        QTest::mouseClick(button(u"callButton"_s), Qt::LeftButton);
     }
 
     // For looking at: SONDE_SCREENSHOT_DIR=dir saves the window as dir/<name>.png.
@@ -103,7 +109,7 @@ private Q_SLOTS:
         call(u"echo"_s);
         QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: only on a"_s, 10000);
         // A refused call on a: the breaker is open, so the answer comes with a banner.
-        QTest::mouseClick(button(m_window->healthPanel(), u"breakerTrip"_s), Qt::LeftButton);
+        QTest::mouseClick(button(u"breakerTrip"_s), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->healthPanel()->breakerText().startsWith(u"OPEN"_s),
                                  5000);
         call(u"get-counter"_s);
@@ -115,7 +121,7 @@ private Q_SLOTS:
         grab(u"b-after-a-call-on-a"_s);
         QCOMPARE(tools()->resultText(), QString());
         QCOMPARE(tools()->bannerText(), QString());
-        QVERIFY(!button(tools(), u"saveAnswer"_s)->isEnabled());
+        QVERIFY(!button(u"saveAnswer"_s)->isEnabled());
         QVERIFY(tools()->selectTool(u"echo"_s));
         QCOMPARE(tools()->resultText(), QString());
 
@@ -148,6 +154,25 @@ private Q_SLOTS:
         QCOMPARE(field(u"message"_s)->text(), u"typed on b"_s);
     }
 
+    void aReplayOverrideStaysWithItsServer()
+    {
+        auto *override = tools()->findChild<QComboBox *>(u"toolOverride"_s);
+        auto *badges = tools()->findChild<QLabel *>(u"toolBadges"_s);
+        QVERIFY(tools()->selectTool(u"increment-counter"_s));
+        QVERIFY(badges->text().contains(u"never replayed"_s));
+        override->setCurrentIndex(1);
+        Q_EMIT override->activated(1); // "treat as read-only"
+        QVERIFY2(badges->text().contains(u"sent again"_s), qPrintable(badges->text()));
+        select(u"b"_s);
+        QVERIFY(tools()->selectTool(u"increment-counter"_s));
+        QCOMPARE(override->currentIndex(), 0);
+        QVERIFY2(badges->text().contains(u"never replayed"_s), qPrintable(badges->text()));
+        select(u"a"_s);
+        QCOMPARE(tools()->currentToolName(), u"increment-counter"_s);
+        QCOMPARE(override->currentIndex(), 1);
+        QVERIFY(badges->text().contains(u"sent again"_s));
+    }
+
     void aReadResourceShowsOnlyOnItsServer()
     {
         ResourcesPanel *panel = m_window->resourcesPanel();
@@ -172,12 +197,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: soon gone"_s, 10000);
         QVERIFY(store->holds(u"a"_s));
         QVERIFY(!store->tools(u"a"_s).isEmpty());
-        QPushButton *remove = nullptr;
-        for (QPushButton *b : m_window->findChildren<QPushButton *>())
-            if (b->text() == m_window->tr("Remove"))
-                remove = b;
-        QVERIFY(remove);
-        QTest::mouseClick(remove, Qt::LeftButton);
+        QTest::mouseClick(button(u"Remove"_s), Qt::LeftButton);
         QCOMPARE(m_window->currentServer(), u"b"_s);
         QVERIFY(!store->holds(u"a"_s));
         QVERIFY(!store->toolAnswer(u"a"_s, u"echo"_s));
@@ -196,16 +216,12 @@ private Q_SLOTS:
         QVERIFY(tools()->selectTool(u"slow-task"_s));
         field(u"duration_ms"_s)->clear();
         QTest::keyClicks(field(u"duration_ms"_s), u"30000"_s);
-        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
-        QVERIFY(!button(tools(), u"callButton"_s)->isEnabled());
+        QTest::mouseClick(button(u"callButton"_s), Qt::LeftButton);
+        QVERIFY(!button(u"callButton"_s)->isEnabled());
         QVERIFY(m_window->viewStore()->pendingToolCall());
-        QPushButton *remove = nullptr;
-        for (QPushButton *b : m_window->findChildren<QPushButton *>())
-            if (b->text() == m_window->tr("Remove"))
-                remove = b;
-        QTest::mouseClick(remove, Qt::LeftButton);
+        QTest::mouseClick(button(u"Remove"_s), Qt::LeftButton);
         QCOMPARE(m_window->currentServer(), u"b"_s);
-        QVERIFY(button(tools(), u"callButton"_s)->isEnabled());
+        QVERIFY(button(u"callButton"_s)->isEnabled());
         QVERIFY(tools()->selectTool(u"echo"_s));
         QTest::keyClicks(field(u"message"_s), u"after the removal"_s);
         call(u"echo"_s);

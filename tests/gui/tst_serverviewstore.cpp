@@ -29,6 +29,7 @@ class TestServerViewStore : public QObject
         store.setListsFetchedForGeneration(server, 2);
         store.setSelectedTool(server, u"echo"_s);
         store.setFormValues(server, u"echo"_s, {{"message"_L1, server}});
+        store.setToolOverride(server, u"echo"_s, true);
         store.setToolAnswer(server, u"echo"_s, answer(server, server));
         store.setList(server, u"prompts/list"_s, QJsonArray{QJsonObject{{"name"_L1, "p"_L1}}});
         store.setLastRead(server, answer(server, u"read"_s));
@@ -53,6 +54,9 @@ private Q_SLOTS:
         QVERIFY(!store.lastRead(u"c"_s));
         QVERIFY(store.tools(u"c"_s).isEmpty());
         QCOMPARE(store.selectedTool(u"b"_s), u"echo"_s);
+        store.setToolOverride(u"b"_s, u"echo"_s, std::nullopt);
+        QVERIFY(store.toolOverrides(u"b"_s).isEmpty());
+        QCOMPARE(store.toolOverrides(u"a"_s).value(u"echo"_s), true);
         QCOMPARE(store.listsFetchedForGeneration(u"b"_s), 2);
         QCOMPARE(store.listsFetchedForGeneration(u"c"_s), 0);
     }
@@ -73,6 +77,7 @@ private Q_SLOTS:
         QVERIFY(store.roots(u"a"_s).isEmpty());
         QVERIFY(store.stderrLines(u"a"_s).isEmpty());
         QVERIFY(!store.toolAnswer(u"a"_s, u"echo"_s));
+        QVERIFY(store.toolOverrides(u"a"_s).isEmpty());
         QVERIFY(store.list(u"a"_s, u"prompts/list"_s).isEmpty());
         // The other server is untouched.
         QVERIFY(store.holds(u"b"_s));

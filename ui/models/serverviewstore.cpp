@@ -92,6 +92,21 @@ void ServerViewStore::setFormValues(const QString &server, const QString &tool,
     entry(server).formValues.insert(tool, values);
 }
 
+QHash<QString, bool> ServerViewStore::toolOverrides(const QString &server) const
+{
+    const Entry *e = find(server);
+    return e ? e->toolOverrides : QHash<QString, bool>();
+}
+
+void ServerViewStore::setToolOverride(const QString &server, const QString &tool,
+                                      std::optional<bool> readOnly)
+{
+    if (readOnly)
+        entry(server).toolOverrides.insert(tool, *readOnly);
+    else
+        entry(server).toolOverrides.remove(tool);
+}
+
 std::optional<CallOutcome> ServerViewStore::toolAnswer(const QString &server,
                                                        const QString &tool) const
 {

@@ -66,6 +66,9 @@ public:
     void setSelectedTool(const QString &server, const QString &tool);
     std::optional<QJsonObject> formValues(const QString &server, const QString &tool) const;
     void setFormValues(const QString &server, const QString &tool, const QJsonObject &values);
+    // The user's replay overrides (true: read-only), as the Tools panel's combo set them.
+    QHash<QString, bool> toolOverrides(const QString &server) const;
+    void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     std::optional<CallOutcome> toolAnswer(const QString &server, const QString &tool) const;
     void setToolAnswer(const QString &server, const QString &tool, const CallOutcome &outcome);
 
@@ -106,6 +109,7 @@ private:
         int listsFetchedForGeneration = 0;
         QString selectedTool;
         QHash<QString, QJsonObject> formValues;
+        QHash<QString, bool> toolOverrides;
         QHash<QString, CallOutcome> toolAnswers;
         QHash<QString, QJsonArray> lists;
         std::optional<CallOutcome> lastRead;
