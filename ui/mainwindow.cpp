@@ -245,7 +245,7 @@ void MainWindow::addServer(const ServerConfig &config, const QStringList &roots,
 {
     m_servers->addServer(config);
     m_transcriptPanel->addSecrets(config);
-    m_views->setRoots(config.name, roots);
+    m_views->addServer(config.name, roots);
     m_handler->setRoots(config.name, roots);
     m_host.addServer(config, connectNow);
     if (m_current.isEmpty())

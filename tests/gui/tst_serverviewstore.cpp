@@ -24,7 +24,7 @@ class TestServerViewStore : public QObject
 
     static void fill(ServerViewStore &store, const QString &server)
     {
-        store.setRoots(server, {u"/tmp"_s});
+        store.addServer(server, {u"/tmp"_s});
         store.setTools(server, QJsonArray{QJsonObject{{"name"_L1, "echo"_L1}}});
         store.setListsFetchedForGeneration(server, 2);
         store.setSelectedTool(server, u"echo"_s);
@@ -86,9 +86,34 @@ private Q_SLOTS:
         QCOMPARE(store.stderrLines(u"b"_s), QStringList{u"line"_s});
     }
 
+    void whatComesForAServerNotAddedIsDropped()
+    {
+        ServerViewStore store;
+        QSignalSpy tools(&store, &ServerViewStore::toolsChanged);
+        QSignalSpy lines(&store, &ServerViewStore::stderrAppended);
+        store.setTools(u"gone"_s, QJsonArray{QJsonObject{{"name"_L1, "echo"_L1}}});
+        store.appendStderr(u"gone"_s, u"a last line while it closes"_s);
+        store.setToolAnswer(u"gone"_s, u"echo"_s, answer(u"gone"_s, u"late"_s));
+        store.addPending(9, {u"gone"_s, PendingCommand::Kind::Command, u"ping"_s});
+        QVERIFY(!store.holds(u"gone"_s));
+        QCOMPARE(tools.size(), 0);
+        QCOMPARE(lines.size(), 0);
+    }
+
+    void aServerAddedAgainKeepsItsState()
+    {
+        ServerViewStore store;
+        fill(store, u"a"_s);
+        store.addServer(u"a"_s, {u"/new"_s});
+        QCOMPARE(store.roots(u"a"_s), QStringList{u"/new"_s});
+        QCOMPARE(store.selectedTool(u"a"_s), u"echo"_s);
+        QVERIFY(store.toolAnswer(u"a"_s, u"echo"_s));
+    }
+
     void aTicketIsTakenOnce()
     {
         ServerViewStore store;
+        store.addServer(u"a"_s, {});
         store.addPending(7, {u"a"_s, PendingCommand::Kind::ToolCall, u"echo"_s});
         QCOMPARE(store.pendingToolCall(), quint64(7));
         const std::optional<PendingCommand> c = store.takePending(7);
@@ -130,6 +155,7 @@ private Q_SLOTS:
         QFETCH(bool, ok);
         QFETCH(QString, kept);
         ServerViewStore store;
+        store.addServer(u"a"_s, {});
         store.addPending(5, {u"a"_s, PendingCommand::Kind(kind), u"echo"_s});
         CallOutcome o;
         o.ticket = 5;
@@ -154,6 +180,7 @@ private Q_SLOTS:
     void stderrIsBoundedAndEveryLineIsAnnounced()
     {
         ServerViewStore store;
+        store.addServer(u"a"_s, {});
         QSignalSpy appended(&store, &ServerViewStore::stderrAppended);
         for (int i = 0; i < ServerViewStore::MaxStderrLines + 10; ++i)
             store.appendStderr(u"a"_s, QString::number(i));
@@ -166,6 +193,8 @@ private Q_SLOTS:
     void changesAreAnnouncedWithTheirServer()
     {
         ServerViewStore store;
+        for (const QString &server : {u"a"_s, u"b"_s, u"c"_s})
+            store.addServer(server, {});
         QSignalSpy tools(&store, &ServerViewStore::toolsChanged);
         QSignalSpy answers(&store, &ServerViewStore::toolAnswerChanged);
         QSignalSpy lists(&store, &ServerViewStore::listChanged);

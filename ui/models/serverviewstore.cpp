@@ -17,6 +17,14 @@ ServerViewStore::ServerViewStore(QObject *parent) : QObject(parent)
 {
 }
 
+// Writes for a server that is not (or no longer) in the store are dropped: a removed
+// server's session may still send what it had under way while it closes.
+ServerViewStore::Entry *ServerViewStore::writable(const QString &server)
+{
+    const auto it = m_entries.find(server);
+    return it == m_entries.end() ? nullptr : &*it;
+}
+
 const ServerViewStore::Entry *ServerViewStore::find(const QString &server) const
 {
     const auto it = m_entries.constFind(server);
@@ -40,9 +48,9 @@ QStringList ServerViewStore::roots(const QString &server) const
     return e ? e->roots : QStringList();
 }
 
-void ServerViewStore::setRoots(const QString &server, const QStringList &roots)
+void ServerViewStore::addServer(const QString &server, const QStringList &roots)
 {
-    entry(server).roots = roots;
+    m_entries[server].roots = roots;
 }
 
 QJsonArray ServerViewStore::tools(const QString &server) const
@@ -53,7 +61,10 @@ QJsonArray ServerViewStore::tools(const QString &server) const
 
 void ServerViewStore::setTools(const QString &server, const QJsonArray &tools)
 {
-    entry(server).tools = tools;
+    Entry *e = writable(server);
+    if (!e)
+        return;
+    e->tools = tools;
     Q_EMIT toolsChanged(server);
 }
 
@@ -65,7 +76,8 @@ int ServerViewStore::listsFetchedForGeneration(const QString &server) const
 
 void ServerViewStore::setListsFetchedForGeneration(const QString &server, int generation)
 {
-    entry(server).listsFetchedForGeneration = generation;
+    if (Entry *e = writable(server))
+        e->listsFetchedForGeneration = generation;
 }
 
 QString ServerViewStore::selectedTool(const QString &server) const
@@ -76,7 +88,8 @@ QString ServerViewStore::selectedTool(const QString &server) const
 
 void ServerViewStore::setSelectedTool(const QString &server, const QString &tool)
 {
-    entry(server).selectedTool = tool;
+    if (Entry *e = writable(server))
+        e->selectedTool = tool;
 }
 
 std::optional<QJsonObject> ServerViewStore::formValues(const QString &server,
@@ -89,7 +102,8 @@ std::optional<QJsonObject> ServerViewStore::formValues(const QString &server,
 void ServerViewStore::setFormValues(const QString &server, const QString &tool,
                                     const QJsonObject &values)
 {
-    entry(server).formValues.insert(tool, values);
+    if (Entry *e = writable(server))
+        e->formValues.insert(tool, values);
 }
 
 QHash<QString, bool> ServerViewStore::toolOverrides(const QString &server) const
@@ -101,10 +115,11 @@ QHash<QString, bool> ServerViewStore::toolOverrides(const QString &server) const
 void ServerViewStore::setToolOverride(const QString &server, const QString &tool,
                                       std::optional<bool> readOnly)
 {
-    if (readOnly)
-        entry(server).toolOverrides.insert(tool, *readOnly);
-    else
-        entry(server).toolOverrides.remove(tool);
+    Entry *e = writable(server);
+    if (e && readOnly)
+        e->toolOverrides.insert(tool, *readOnly);
+    else if (e)
+        e->toolOverrides.remove(tool);
 }
 
 std::optional<CallOutcome> ServerViewStore::toolAnswer(const QString &server,
@@ -117,7 +132,10 @@ std::optional<CallOutcome> ServerViewStore::toolAnswer(const QString &server,
 void ServerViewStore::setToolAnswer(const QString &server, const QString &tool,
                                     const CallOutcome &outcome)
 {
-    entry(server).toolAnswers.insert(tool, outcome);
+    Entry *e = writable(server);
+    if (!e)
+        return;
+    e->toolAnswers.insert(tool, outcome);
     Q_EMIT toolAnswerChanged(server, tool);
 }
 
@@ -129,7 +147,10 @@ QJsonArray ServerViewStore::list(const QString &server, const QString &method) c
 
 void ServerViewStore::setList(const QString &server, const QString &method, const QJsonArray &items)
 {
-    entry(server).lists.insert(method, items);
+    Entry *e = writable(server);
+    if (!e)
+        return;
+    e->lists.insert(method, items);
     Q_EMIT listChanged(server, method);
 }
 
@@ -141,7 +162,10 @@ std::optional<CallOutcome> ServerViewStore::lastRead(const QString &server) cons
 
 void ServerViewStore::setLastRead(const QString &server, const CallOutcome &outcome)
 {
-    entry(server).lastRead = outcome;
+    Entry *e = writable(server);
+    if (!e)
+        return;
+    e->lastRead = outcome;
     Q_EMIT readChanged(server);
 }
 
@@ -153,7 +177,10 @@ std::optional<CallOutcome> ServerViewStore::lastPrompt(const QString &server) co
 
 void ServerViewStore::setLastPrompt(const QString &server, const CallOutcome &outcome)
 {
-    entry(server).lastPrompt = outcome;
+    Entry *e = writable(server);
+    if (!e)
+        return;
+    e->lastPrompt = outcome;
     Q_EMIT promptChanged(server);
 }
 
@@ -165,7 +192,10 @@ QStringList ServerViewStore::stderrLines(const QString &server) const
 
 void ServerViewStore::appendStderr(const QString &server, const QString &line)
 {
-    QStringList &lines = entry(server).stderrLines;
+    Entry *e = writable(server);
+    if (!e)
+        return;
+    QStringList &lines = e->stderrLines;
     lines.append(line);
     if (lines.size() > MaxStderrLines)
         lines.removeFirst();
@@ -174,7 +204,8 @@ void ServerViewStore::appendStderr(const QString &server, const QString &line)
 
 void ServerViewStore::addPending(quint64 ticket, const PendingCommand &command)
 {
-    m_pending.insert(ticket, command);
+    if (m_entries.contains(command.server))
+        m_pending.insert(ticket, command);
 }
 
 std::optional<PendingCommand> ServerViewStore::takePending(quint64 ticket)

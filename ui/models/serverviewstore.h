@@ -48,13 +48,15 @@ public:
 
     explicit ServerViewStore(QObject *parent = nullptr);
 
+    // A server's entry is made here (adding a server that is there already keeps its state,
+    // as an edit that keeps the name does); what is written for a server not added is dropped.
+    void addServer(const QString &server, const QStringList &roots);
     // Everything the store holds for the server (its entry and its pending tickets) goes.
     void removeServer(const QString &server);
     // Whether anything at all is held for the server.
     bool holds(const QString &server) const;
 
     QStringList roots(const QString &server) const;
-    void setRoots(const QString &server, const QStringList &roots);
 
     QJsonArray tools(const QString &server) const;
     void setTools(const QString &server, const QJsonArray &tools);
@@ -116,7 +118,7 @@ private:
         std::optional<CallOutcome> lastPrompt;
         QStringList stderrLines;
     };
-    Entry &entry(const QString &server) { return m_entries[server]; }
+    Entry *writable(const QString &server);
     const Entry *find(const QString &server) const;
 
     QHash<QString, Entry> m_entries;
