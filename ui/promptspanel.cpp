@@ -69,10 +69,11 @@ PromptsPanel::PromptsPanel(ServerViewStore *store, QWidget *parent)
                 if (server == m_server && method == "prompts/list"_L1)
                     m_prompts->setItems(m_store->list(server, method));
             });
-    connect(m_store, &ServerViewStore::promptChanged, this, [this](const QString &server) {
-        if (server == m_server)
-            showPrompt();
-    });
+    connect(m_store, &ServerViewStore::lastAnswerChanged, this,
+            [this](const QString &server, PendingCommand::Kind kind) {
+                if (server == m_server && kind == PendingCommand::Kind::PromptGet)
+                    showPrompt();
+            });
 }
 
 void PromptsPanel::showServer(const QString &server)
@@ -125,7 +126,8 @@ void PromptsPanel::showCompletion(const QString &argument, const QStringList &va
 
 void PromptsPanel::showPrompt()
 {
-    const std::optional<CallOutcome> prompt = m_store->lastPrompt(m_server);
+    const std::optional<CallOutcome> prompt =
+        m_store->lastAnswer(m_server, PendingCommand::Kind::PromptGet);
     if (!prompt) {
         m_messages->clear();
         return;

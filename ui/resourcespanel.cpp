@@ -140,10 +140,11 @@ ResourcesPanel::ResourcesPanel(ServerViewStore *store, QWidget *parent)
         if (server == m_server)
             showLists();
     });
-    connect(m_store, &ServerViewStore::readChanged, this, [this](const QString &server) {
-        if (server == m_server)
-            showRead();
-    });
+    connect(m_store, &ServerViewStore::lastAnswerChanged, this,
+            [this](const QString &server, PendingCommand::Kind kind) {
+                if (server == m_server && kind == PendingCommand::Kind::Read)
+                    showRead();
+            });
 }
 
 void ResourcesPanel::showServer(const QString &server)
@@ -186,7 +187,8 @@ QString ResourcesPanel::uri() const
 
 void ResourcesPanel::showRead()
 {
-    const std::optional<CallOutcome> read = m_store->lastRead(m_server);
+    const std::optional<CallOutcome> read =
+        m_store->lastAnswer(m_server, PendingCommand::Kind::Read);
     if (!read) {
         m_text.clear();
         m_content->clear();

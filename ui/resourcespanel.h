@@ -50,18 +50,18 @@ private:
 
     ServerViewStore *m_store = nullptr;
     QString m_server;
+    QString m_template; // the selected template; empty while a resource is selected
+    QString m_text;     // the last read's text, for contentText()
+    bool m_completionsAvailable = true;
     JsonListModel *m_resources = nullptr;
     JsonListModel *m_templates = nullptr;
     QListView *m_resourceList = nullptr;
     QListView *m_templateList = nullptr;
     SchemaFormWidget *m_parameters = nullptr;
-    QString m_template;
     QLineEdit *m_uri = nullptr;
     QLabel *m_updates = nullptr;
     CompletionField *m_completion = nullptr;
-    bool m_completionsAvailable = true;
     JsonView *m_content = nullptr;
-    QString m_text;
 };
 
 } // namespace Sonde

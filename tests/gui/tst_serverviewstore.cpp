@@ -32,8 +32,8 @@ class TestServerViewStore : public QObject
         store.setToolOverride(server, u"echo"_s, true);
         store.setToolAnswer(server, u"echo"_s, answer(server, server));
         store.setList(server, u"prompts/list"_s, QJsonArray{QJsonObject{{"name"_L1, "p"_L1}}});
-        store.setLastRead(server, answer(server, u"read"_s));
-        store.setLastPrompt(server, answer(server, u"prompt"_s));
+        store.setLastAnswer(server, PendingCommand::Kind::Read, answer(server, u"read"_s));
+        store.setLastAnswer(server, PendingCommand::Kind::PromptGet, answer(server, u"prompt"_s));
         store.appendStderr(server, u"line"_s);
     }
 
@@ -51,7 +51,7 @@ private Q_SLOTS:
         QVERIFY(!store.toolAnswer(u"a"_s, u"other"_s));
         QVERIFY(!store.formValues(u"a"_s, u"other"_s));
         QVERIFY(!store.toolAnswer(u"c"_s, u"echo"_s));
-        QVERIFY(!store.lastRead(u"c"_s));
+        QVERIFY(!store.lastAnswer(u"c"_s, PendingCommand::Kind::Read));
         QVERIFY(store.tools(u"c"_s).isEmpty());
         QCOMPARE(store.selectedTool(u"b"_s), u"echo"_s);
         store.setToolOverride(u"b"_s, u"echo"_s, std::nullopt);
@@ -172,8 +172,9 @@ private Q_SLOTS:
         QCOMPARE(store.tools(u"a"_s), kept == "tools"_L1 ? items : QJsonArray());
         QCOMPARE(store.list(u"a"_s, u"prompts/list"_s), kept == "list"_L1 ? items : QJsonArray());
         QCOMPARE(bool(store.toolAnswer(u"a"_s, u"echo"_s)), kept == "answer"_L1);
-        QCOMPARE(bool(store.lastRead(u"a"_s)), kept == "read"_L1);
-        QCOMPARE(bool(store.lastPrompt(u"a"_s)), kept == "prompt"_L1);
+        QCOMPARE(bool(store.lastAnswer(u"a"_s, PendingCommand::Kind::Read)), kept == "read"_L1);
+        QCOMPARE(bool(store.lastAnswer(u"a"_s, PendingCommand::Kind::PromptGet)),
+                 kept == "prompt"_L1);
         QVERIFY(!store.settle(o)); // once
     }
 

@@ -154,34 +154,23 @@ void ServerViewStore::setList(const QString &server, const QString &method, cons
     Q_EMIT listChanged(server, method);
 }
 
-std::optional<CallOutcome> ServerViewStore::lastRead(const QString &server) const
+std::optional<CallOutcome> ServerViewStore::lastAnswer(const QString &server,
+                                                       PendingCommand::Kind kind) const
 {
     const Entry *e = find(server);
-    return e ? e->lastRead : std::nullopt;
+    if (!e || !e->lastAnswers.contains(kind))
+        return std::nullopt;
+    return e->lastAnswers.value(kind);
 }
 
-void ServerViewStore::setLastRead(const QString &server, const CallOutcome &outcome)
+void ServerViewStore::setLastAnswer(const QString &server, PendingCommand::Kind kind,
+                                    const CallOutcome &outcome)
 {
     Entry *e = writable(server);
     if (!e)
         return;
-    e->lastRead = outcome;
-    Q_EMIT readChanged(server);
-}
-
-std::optional<CallOutcome> ServerViewStore::lastPrompt(const QString &server) const
-{
-    const Entry *e = find(server);
-    return e ? e->lastPrompt : std::nullopt;
-}
-
-void ServerViewStore::setLastPrompt(const QString &server, const CallOutcome &outcome)
-{
-    Entry *e = writable(server);
-    if (!e)
-        return;
-    e->lastPrompt = outcome;
-    Q_EMIT promptChanged(server);
+    e->lastAnswers.insert(kind, outcome);
+    Q_EMIT lastAnswerChanged(server, kind);
 }
 
 QStringList ServerViewStore::stderrLines(const QString &server) const
@@ -231,10 +220,8 @@ std::optional<PendingCommand> ServerViewStore::settle(const CallOutcome &o)
         setList(o.server, o.method, McpRequests::listItems(o.method, result));
     else if (pending->kind == Kind::ToolCall)
         setToolAnswer(o.server, pending->name, o);
-    else if (pending->kind == Kind::Read)
-        setLastRead(o.server, o);
-    else if (pending->kind == Kind::PromptGet)
-        setLastPrompt(o.server, o);
+    else if (pending->kind == Kind::Read || pending->kind == Kind::PromptGet)
+        setLastAnswer(o.server, pending->kind, o);
     return pending;
 }
 

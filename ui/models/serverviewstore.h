@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMap>
 #include <QObject>
 #include <QStringList>
 
@@ -77,10 +78,11 @@ public:
     // By list method: "resources/list", "resources/templates/list", "prompts/list".
     QJsonArray list(const QString &server, const QString &method) const;
     void setList(const QString &server, const QString &method, const QJsonArray &items);
-    std::optional<CallOutcome> lastRead(const QString &server) const;
-    void setLastRead(const QString &server, const CallOutcome &outcome);
-    std::optional<CallOutcome> lastPrompt(const QString &server) const;
-    void setLastPrompt(const QString &server, const CallOutcome &outcome);
+    // The last answer of a kind the panels show one of: Read (the Resources panel's content),
+    // PromptGet (the Prompts panel's messages).
+    std::optional<CallOutcome> lastAnswer(const QString &server, PendingCommand::Kind kind) const;
+    void setLastAnswer(const QString &server, PendingCommand::Kind kind,
+                       const CallOutcome &outcome);
 
     QStringList stderrLines(const QString &server) const;
     void appendStderr(const QString &server, const QString &line);
@@ -99,8 +101,7 @@ Q_SIGNALS:
     void toolsChanged(const QString &server);
     void listChanged(const QString &server, const QString &method);
     void toolAnswerChanged(const QString &server, const QString &tool);
-    void readChanged(const QString &server);
-    void promptChanged(const QString &server);
+    void lastAnswerChanged(const QString &server, Sonde::PendingCommand::Kind kind);
     void stderrAppended(const QString &server, const QString &line);
 
 private:
@@ -114,8 +115,7 @@ private:
         QHash<QString, bool> toolOverrides;
         QHash<QString, CallOutcome> toolAnswers;
         QHash<QString, QJsonArray> lists;
-        std::optional<CallOutcome> lastRead;
-        std::optional<CallOutcome> lastPrompt;
+        QMap<PendingCommand::Kind, CallOutcome> lastAnswers;
         QStringList stderrLines;
     };
     Entry *writable(const QString &server);
