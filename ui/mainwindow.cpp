@@ -271,20 +271,21 @@ void MainWindow::showCurrent()
     m_tools->showServer(m_current);
     m_resources->showServer(m_current);
     m_prompts->showServer(m_current);
-    m_prompts->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
-    m_resources->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
+    showCapabilities(s);
     setWindowTitle(u"Sonde — %1"_s.arg(m_current));
+}
+
+void MainWindow::showCapabilities(const SessionSnapshot &s)
+{
+    const bool completions = s.serverCapabilities.contains("completions"_L1);
+    m_prompts->setCompletionsAvailable(completions);
+    m_resources->setCompletionsAvailable(completions);
 }
 
 void MainWindow::fetchLists(const SessionSnapshot &s)
 {
     m_views->setListsFetchedForGeneration(s.server, s.generation);
-    QStringList methods{u"tools/list"_s};
-    if (s.serverCapabilities.contains("resources"_L1))
-        methods << u"resources/list"_s << u"resources/templates/list"_s;
-    if (s.serverCapabilities.contains("prompts"_L1))
-        methods << u"prompts/list"_s;
-    for (const QString &method : std::as_const(methods))
+    for (const QString &method : McpRequests::listMethods(s.serverCapabilities))
         m_views->addPending(
             m_host.call(s.server, method),
             {s.server, method == "tools/list"_L1 ? Kind::ToolList : Kind::List, method});
@@ -302,8 +303,7 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
         s.serverCapabilities.contains("tools"_L1))
         fetchLists(s);
     if (s.server == m_current) {
-        m_prompts->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
-        m_resources->setCompletionsAvailable(s.serverCapabilities.contains("completions"_L1));
+        showCapabilities(s);
         m_session->setSnapshot(s);
         m_health->setSnapshot(s);
     }

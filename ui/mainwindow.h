@@ -95,6 +95,7 @@ private:
               const QJsonObject &params = {});
     void command(quint64 ticket, const QString &what);
     void showCurrent();
+    void showCapabilities(const SessionSnapshot &s);
     void addServerWithDialog();
     void editCurrentServer();
     void removeServerState(const QString &name);

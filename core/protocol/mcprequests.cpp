@@ -66,6 +66,18 @@ QStringList completionValues(const QJsonObject &completeResult)
     return values;
 }
 
+QStringList listMethods(const QJsonObject &serverCapabilities)
+{
+    QStringList methods;
+    if (serverCapabilities.contains("tools"_L1))
+        methods << u"tools/list"_s;
+    if (serverCapabilities.contains("resources"_L1))
+        methods << u"resources/list"_s << u"resources/templates/list"_s;
+    if (serverCapabilities.contains("prompts"_L1))
+        methods << u"prompts/list"_s;
+    return methods;
+}
+
 QJsonArray listItems(const QString &method, const QJsonObject &listResult)
 {
     return listResult.value(Mcp::listKeyFor(method)).toArray();

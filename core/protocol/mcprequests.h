@@ -26,6 +26,10 @@ QJsonObject completePromptArgument(const QString &prompt, const QString &argumen
                                    const QString &value, const QJsonObject &context);
 QStringList completionValues(const QJsonObject &completeResult);
 
+// The lists a session with these server capabilities has, in the order they are fetched:
+// tools/list, then resources/list and resources/templates/list, then prompts/list.
+QStringList listMethods(const QJsonObject &serverCapabilities);
+
 // The items of a list answer (tools/list -> "tools", resources/templates/list ->
 // "resourceTemplates", ...).
 QJsonArray listItems(const QString &method, const QJsonObject &listResult);

@@ -85,6 +85,27 @@ private Q_SLOTS:
         QVERIFY(McpRequests::listItems(u"unknown/list"_s, result).isEmpty());
     }
 
+    void namesTheListsASessionHas_data()
+    {
+        QTest::addColumn<QJsonObject>("capabilities");
+        QTest::addColumn<QStringList>("methods");
+        QTest::newRow("a server with everything has four lists, tools first")
+            << object(JSON_TEXT({"tools" : {}, "resources" : {}, "prompts" : {}, "logging" : {}}))
+            << QStringList{u"tools/list"_s, u"resources/list"_s, u"resources/templates/list"_s,
+                           u"prompts/list"_s};
+        QTest::newRow("a server with prompts only has the prompt list")
+            << object(JSON_TEXT({"prompts" : {"listChanged" : true}}))
+            << QStringList{u"prompts/list"_s};
+        QTest::newRow("a server without capabilities has no list")
+            << QJsonObject() << QStringList();
+    }
+    void namesTheListsASessionHas()
+    {
+        QFETCH(QJsonObject, capabilities);
+        QFETCH(QStringList, methods);
+        QCOMPARE(McpRequests::listMethods(capabilities), methods);
+    }
+
     void readsTheCompletionValues()
     {
         QCOMPARE(McpRequests::completionValues(
