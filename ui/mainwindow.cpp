@@ -43,7 +43,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_serverModel = new ServerListModel(m_servers, this);
     m_views = new ServerViewStore(this);
     m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
-    m_handler = new GuiServerRequestHandler(host, this);
+    m_handler = new GuiServerRequestHandler(host, m_views, this);
     host.setServerRequestHandler(m_handler);
     buildPanels();
     connectPanels();
@@ -246,7 +246,6 @@ void MainWindow::addServer(const ServerConfig &config, const QStringList &roots,
     m_servers->addServer(config);
     m_transcriptPanel->addSecrets(config);
     m_views->addServer(config.name, roots);
-    m_handler->setRoots(config.name, roots);
     m_host.addServer(config, connectNow);
     if (m_current.isEmpty())
         selectServer(config.name);

@@ -173,6 +173,18 @@ private Q_SLOTS:
         QVERIFY(badges->text().contains(u"sent again"_s));
     }
 
+    void eachServerIsGivenItsOwnRoots()
+    {
+        ServerConfig c = demo(u"c"_s);
+        m_window->addServer(c, {u"/tmp"_s});
+        select(u"c"_s);
+        call(u"list-roots"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"roots: file:///tmp"_s, 10000);
+        select(u"a"_s);
+        call(u"list-roots"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"roots: "_s, 10000);
+    }
+
     void aReadResourceShowsOnlyOnItsServer()
     {
         ResourcesPanel *panel = m_window->resourcesPanel();
