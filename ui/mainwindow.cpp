@@ -333,7 +333,7 @@ void MainWindow::onNotification(const ServerNotification &n)
 {
     if (n.method == "notifications/progress"_L1) {
         if (n.params.value("progressToken"_L1).toString() ==
-                u"sonde-%1"_s.arg(m_views->pendingToolCall()) &&
+                McpRequests::progressToken(m_views->pendingToolCall()) &&
             n.server == m_current)
             m_tools->showProgress(n.params.value("progress"_L1).toDouble(),
                                   n.params.value("total"_L1).toDouble(),

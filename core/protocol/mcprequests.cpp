@@ -44,6 +44,11 @@ QJsonObject setLogLevel(const QString &level)
     return {{"level"_L1, level}};
 }
 
+QString progressToken(quint64 ticket)
+{
+    return u"sonde-%1"_s.arg(ticket);
+}
+
 QJsonObject completeResourceArgument(const QString &uriTemplate, const QString &argument,
                                      const QString &value, const QJsonObject &context)
 {

@@ -17,6 +17,9 @@ QJsonObject resourceUri(const QString &uri);
 QString subscribeMethod(bool subscribe);
 QJsonObject promptGet(const QString &prompt, const QJsonObject &arguments);
 QJsonObject setLogLevel(const QString &level);
+// The progressToken Sonde puts in a request's _meta, by the caller's ticket: progress
+// notifications carrying it belong to that request.
+QString progressToken(quint64 ticket);
 
 // completion/complete for a resource template's variable or a prompt's argument; `context`
 // holds the other arguments already filled in, and is left out when there are none.

@@ -59,6 +59,12 @@ private Q_SLOTS:
         QCOMPARE(params, expected);
     }
 
+    void theProgressTokenNamesTheTicket()
+    {
+        // What the session puts in _meta.progressToken (ServerSession spells it the same).
+        QCOMPARE(McpRequests::progressToken(42), u"sonde-42"_s);
+    }
+
     void subscribingAndUnsubscribingAreTwoMethods()
     {
         QCOMPARE(McpRequests::subscribeMethod(true), u"resources/subscribe"_s);
