@@ -80,6 +80,8 @@ void PromptsPanel::showServer(const QString &server)
 {
     m_server = server;
     m_prompts->setItems(m_store->list(server, u"prompts/list"_s));
+    // The list was reset without a selection: no prompt of the previous server stays chosen.
+    onCurrentChanged({});
     showPrompt();
 }
 

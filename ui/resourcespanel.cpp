@@ -151,6 +151,11 @@ void ResourcesPanel::showServer(const QString &server)
 {
     m_server = server;
     showLists();
+    // Nothing of the previous server's selection stays: its template, its URI.
+    m_template.clear();
+    m_parameters->hide();
+    m_completion->hide();
+    m_uri->clear();
     showRead();
 }
 

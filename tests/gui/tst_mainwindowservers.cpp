@@ -6,6 +6,7 @@
 #include "engine/corehost.h"
 #include "healthpanel.h"
 #include "mainwindow.h"
+#include "promptspanel.h"
 #include "resourcespanel.h"
 #include "serverlistmodel.h"
 #include "serverviewstore.h"
@@ -196,8 +197,23 @@ private Q_SLOTS:
         m_window->selectServer(u"b"_s);
         QCOMPARE(panel->contentText(), QString());
         QVERIFY(panel->findChild<QPlainTextEdit *>(u"resourceContent"_s)->toPlainText().isEmpty());
+        QVERIFY(panel->uri().isEmpty());
         m_window->selectServer(u"a"_s);
         QCOMPARE(panel->contentText(), u"This is note 3."_s);
+    }
+
+    void aPromptChosenOnOneServerIsNotFetchedFromAnother()
+    {
+        PromptsPanel *panel = m_window->promptsPanel();
+        m_window->tabs()->setCurrentWidget(panel);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->selectPrompt(u"greeting"_s), 10000);
+        QTest::keyClicks(panel->findChild<QLineEdit *>(u"field:name"_s), u"Ada"_s);
+        m_window->selectServer(u"b"_s);
+        // Nothing is chosen on b yet: Get sends nothing.
+        const int pending = m_window->viewStore()->pendingCount(u"b"_s);
+        QTest::mouseClick(panel->findChild<QPushButton *>(u"getPromptButton"_s), Qt::LeftButton);
+        QCOMPARE(m_window->viewStore()->pendingCount(u"b"_s), pending);
+        QVERIFY(!panel->findChild<QLineEdit *>(u"field:name"_s));
     }
 
     void aRemovedServerLeavesNothingInTheStore()
