@@ -5,6 +5,7 @@
 #include "protocol/jsonrpcmessage.h"
 #include "protocol/mcp.h"
 #include "schemaformwidget.h"
+#include "serverviewstore.h"
 #include "textdisplay.h"
 
 #include <QDesktopServices>
@@ -24,8 +25,9 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-GuiServerRequestHandler::GuiServerRequestHandler(CoreHost &host, QWidget *parent)
-    : QObject(parent), m_host(host), m_parent(parent)
+GuiServerRequestHandler::GuiServerRequestHandler(CoreHost &host, const ServerViewStore *views,
+                                                 QWidget *parent)
+    : QObject(parent), m_host(host), m_parent(parent), m_views(views)
 {
 }
 
@@ -33,7 +35,7 @@ void GuiServerRequestHandler::handleServerRequest(const ServerRequest &r)
 {
     if (r.method == "roots/list"_L1) {
         QJsonArray roots;
-        for (const QString &root : m_roots.value(r.server)) {
+        for (const QString &root : m_views->roots(r.server)) {
             const QUrl url = root.contains("://"_L1)
                                  ? QUrl(root)
                                  : QUrl::fromLocalFile(QFileInfo(root).absoluteFilePath());

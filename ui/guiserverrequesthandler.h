@@ -10,6 +10,8 @@ class QWidget;
 
 namespace Sonde {
 
+class ServerViewStore;
+
 // Answers server requests by asking the user, without blocking: sampling (review the
 // messages, write the reply or reject), elicitation (a form from requestedSchema with its
 // defaults; URL mode shows the whole URL with its domain emphasised and opens it in the
@@ -19,11 +21,8 @@ class GuiServerRequestHandler : public QObject, public ServerRequestHandler
 {
     Q_OBJECT
 public:
-    GuiServerRequestHandler(CoreHost &host, QWidget *parent);
-    void setRoots(const QString &server, const QStringList &roots)
-    {
-        m_roots.insert(server, roots);
-    }
+    // `views` gives each server's roots (from its settings).
+    GuiServerRequestHandler(CoreHost &host, const ServerViewStore *views, QWidget *parent);
     void handleServerRequest(const ServerRequest &request) override;
 
 Q_SIGNALS:
@@ -35,7 +34,7 @@ private:
 
     CoreHost &m_host;
     QWidget *m_parent;
-    QHash<QString, QStringList> m_roots;
+    const ServerViewStore *m_views;
 };
 
 } // namespace Sonde

@@ -21,7 +21,8 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 namespace {
-// Keys, strings, numbers and literals, coloured from the palette so dark mode works.
+// Keys, strings, numbers and literals in fixed mid-tone colours, not from the palette: they
+// are chosen to stay readable on a light and on a dark background alike.
 class BuiltinJsonHighlighter : public QSyntaxHighlighter
 {
 public:
@@ -56,10 +57,6 @@ protected:
 };
 } // namespace
 
-struct JsonView::Private
-{
-};
-
 #if SONDE_HAVE_KSYNTAXHIGHLIGHTING
 // Loading the definitions costs 10-15 ms: one repository for every view (GUI thread only).
 static KSyntaxHighlighting::Repository &repository()
@@ -69,7 +66,7 @@ static KSyntaxHighlighting::Repository &repository()
 }
 #endif
 
-JsonView::JsonView(QWidget *parent) : QPlainTextEdit(parent), d(std::make_unique<Private>())
+JsonView::JsonView(QWidget *parent) : QPlainTextEdit(parent)
 {
     setReadOnly(true);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -81,8 +78,6 @@ JsonView::JsonView(QWidget *parent) : QPlainTextEdit(parent), d(std::make_unique
     new BuiltinJsonHighlighter(document());
 #endif
 }
-
-JsonView::~JsonView() = default;
 
 void JsonView::setJson(const QByteArray &json, const QString &whereTheRest)
 {

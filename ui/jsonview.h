@@ -13,15 +13,10 @@ class JsonView : public QPlainTextEdit
     Q_OBJECT
 public:
     explicit JsonView(QWidget *parent = nullptr);
-    ~JsonView() override;
     // Shown indented when it is small enough to reformat, else as it came; in both cases
     // at most TextDisplay::MaxShownChars, with a last line saying what was left out and,
     // when given, where the rest is ("in Save answer…").
     void setJson(const QByteArray &json, const QString &whereTheRest = {});
-
-private:
-    struct Private;
-    std::unique_ptr<Private> d;
 };
 
 } // namespace Sonde

@@ -2,17 +2,13 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "serverviewstore.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "values/callvalues.h"
 
-#include <QHash>
-#include <QJsonArray>
 #include <QMainWindow>
-#include <QSet>
 
-class QListView;
-class QPlainTextEdit;
 class QSettings;
 class QSplitter;
 class QTabWidget;
@@ -22,10 +18,13 @@ namespace Sonde {
 class CoreHost;
 class GuiServerRequestHandler;
 class HealthPanel;
+class NotificationLog;
 class PromptsPanel;
 class ResourcesPanel;
 class ServerListModel;
+class ServerListPanel;
 class ServerStore;
+class ServerViewStore;
 class SessionPanel;
 class TimelineWidget;
 class ToolsPanel;
@@ -38,6 +37,8 @@ class TranscriptStore;
 // Closing it (or Ctrl+Q) is quitting: it hides, shuts every session down (cancel, DELETE,
 // stdin, SIGTERM) with the event loop running, and closes for good, emitting
 // shutdownFinished(), once the core is done or ShutdownBoundMs passed.
+// Each answer is routed by its ticket's PendingCommand into the ServerViewStore, which holds
+// every server's view state; the panels show the selected server's entry.
 // Thread: GUI. Owns the stores and panels; the host is the application's.
 class MainWindow : public QMainWindow
 {
@@ -61,6 +62,7 @@ public:
     bool importConfigFile(const QString &path, bool confirm = true);
 
     ServerStore *serverStore() const { return m_servers; }
+    ServerViewStore *viewStore() const { return m_views; }
     TranscriptStore *transcriptStore() const { return m_transcript; }
     ToolsPanel *toolsPanel() const { return m_tools; }
     SessionPanel *sessionPanel() const { return m_session; }
@@ -80,16 +82,23 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void buildPanels();
+    void connectPanels();
     void startShutdown();
     void finishShutdown();
     void onSessionChanged(const SessionSnapshot &s);
     void onCallFinished(const CallOutcome &o);
     void onNotification(const ServerNotification &n);
     void onTranscript(const TranscriptBatch &batch);
-    void refreshTools(const QString &server);
+    void fetchLists(const SessionSnapshot &s);
+    void send(PendingCommand::Kind kind, const QString &name, const QString &method,
+              const QJsonObject &params = {});
+    void command(quint64 ticket, const QString &what);
     void showCurrent();
+    void showCapabilities(const SessionSnapshot &s);
     void addServerWithDialog();
     void editCurrentServer();
+    void removeServerState(const QString &name);
     void removeCurrentServer();
     void importWithDialog();
     void callTool(const QString &tool, const QJsonObject &args);
@@ -99,9 +108,10 @@ private:
     CoreHost &m_host;
     ServerStore *m_servers = nullptr;
     ServerListModel *m_serverModel = nullptr;
+    ServerViewStore *m_views = nullptr;
     TranscriptStore *m_transcript = nullptr;
     GuiServerRequestHandler *m_handler = nullptr;
-    QListView *m_serverList = nullptr;
+    ServerListPanel *m_serverList = nullptr;
     QSplitter *m_split = nullptr;
     QTabWidget *m_tabs = nullptr;
     SessionPanel *m_session = nullptr;
@@ -111,25 +121,8 @@ private:
     ResourcesPanel *m_resources = nullptr;
     PromptsPanel *m_prompts = nullptr;
     TimelineWidget *m_timeline = nullptr;
-    QPlainTextEdit *m_log = nullptr;
+    NotificationLog *m_log = nullptr;
     QString m_current;
-    QHash<QString, QJsonArray> m_toolLists;
-    // Other lists per server and method ("resources/list", "resources/templates/list",
-    // "prompts/list"), and the tickets of the calls that fetch or use them.
-    QHash<QString, QHash<QString, QJsonArray>> m_lists;
-    QHash<quint64, QString>
-        m_panelTickets; // ticket -> "list", "read", "get", "complete:<argument>"
-    void showLists();
-    QHash<QString, int> m_toolsFetchedForGeneration;
-    QHash<QString, QStringList> m_stderr;
-    QHash<QString, QStringList> m_roots;
-    QSet<quint64> m_toolListTickets;
-    QHash<quint64, QString> m_commandTickets; // ticket -> what it was, for the status bar
-    QStringList m_pendingLog;                 // log lines waiting for the next batched append
-    class QTimer *m_logTimer = nullptr;
-    int m_skippedLog = 0;
-    quint64 m_callTicket = 0;
-    QString m_callServer;
     bool m_shutdownStarted = false;
     bool m_shutdownDone = false;
 };

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "resourcespanel.h"
 
+#include "completionfield.h"
 #include "jsonlistmodel.h"
 #include "jsonview.h"
 #include "schemaformwidget.h"
+#include "serverviewstore.h"
 #include "textdisplay.h"
 
-#include <QFocusEvent>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
@@ -16,7 +17,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSplitter>
-#include <QStringListModel>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -54,7 +54,8 @@ QString ResourcesPanel::expandTemplate(const QString &uriTemplate, const QJsonOb
     return out + uriTemplate.mid(last);
 }
 
-ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
+ResourcesPanel::ResourcesPanel(ServerViewStore *store, QWidget *parent)
+    : QWidget(parent), m_store(store)
 {
     auto *split = new QSplitter(this);
     auto *outer = new QHBoxLayout(this);
@@ -97,20 +98,14 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
     m_updates->setObjectName(u"resourceUpdates"_s);
     m_content = new JsonView(right);
     m_content->setObjectName(u"resourceContent"_s);
-    m_suggest = new QPushButton(tr("Suggest values"), right);
-    m_suggest->setObjectName(u"templateSuggestButton"_s);
-    m_suggest->setToolTip(
+    m_completion = new CompletionField(m_parameters, u"templateSuggestButton"_s,
+                                       u"templateSuggestions"_s, right);
+    m_completion->setToolTip(
         tr("Ask the server to complete the parameter being edited (completion/complete)"));
-    m_suggest->hide();
-    m_suggestionModel = new QStringListModel(this);
-    m_suggestions = new QListView(right);
-    m_suggestions->setObjectName(u"templateSuggestions"_s);
-    m_suggestions->setModel(m_suggestionModel);
-    m_suggestions->setMaximumHeight(80);
-    m_suggestions->hide();
+    m_completion->setListHeight(80);
+    m_completion->hide();
     rightLayout->addWidget(m_parameters);
-    rightLayout->addWidget(m_suggest);
-    rightLayout->addWidget(m_suggestions);
+    rightLayout->addWidget(m_completion);
     rightLayout->addWidget(m_uri);
     rightLayout->addLayout(buttons);
     rightLayout->addWidget(m_updates);
@@ -120,60 +115,74 @@ ResourcesPanel::ResourcesPanel(QWidget *parent) : QWidget(parent)
     connect(m_resourceList->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex &i) {
                 m_parameters->hide();
-                m_suggest->hide();
-                m_suggestions->hide();
+                m_completion->hide();
                 m_template.clear();
                 m_uri->setText(
                     i.data(JsonListModel::ObjectRole).toJsonObject().value("uri"_L1).toString());
             });
-    connect(
-        m_templateList->selectionModel(), &QItemSelectionModel::currentChanged, this,
-        [this](const QModelIndex &i) {
-            m_template =
-                i.data(JsonListModel::ObjectRole).toJsonObject().value("uriTemplate"_L1).toString();
-            QJsonObject props;
-            QJsonArray required;
-            for (const QString &v : templateVariables(m_template)) {
-                props.insert(v, QJsonObject{{"type"_L1, "string"_L1}});
-                required.append(v);
-            }
-            m_parameters->setSchema(
-                {{"type"_L1, "object"_L1}, {"properties"_L1, props}, {"required"_L1, required}});
-            m_parameters->show();
-            m_suggest->setVisible(m_suggest->isEnabled());
-            m_suggestions->setVisible(m_suggest->isEnabled());
-            m_suggestionModel->setStringList({});
-            m_uri->setText(expandTemplate(m_template, {}));
-        });
+    connect(m_templateList->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &ResourcesPanel::onTemplateChanged);
     connect(m_parameters, &SchemaFormWidget::valueChanged, this, [this] {
         if (!m_template.isEmpty())
             m_uri->setText(expandTemplate(m_template, m_parameters->value()));
     });
-    connect(m_suggest, &QPushButton::clicked, this, [this] {
-        QString argument;
-        if (QWidget *focus = m_parameters->focusWidget();
-            focus && focus->objectName().startsWith("field:"_L1))
-            argument = focus->objectName().mid(6);
-        if (argument.isEmpty())
-            argument = templateVariables(m_template).value(0);
-        if (argument.isEmpty())
-            return;
-        m_suggestionArgument = argument;
-        QJsonObject others = m_parameters->value();
-        const QString value = others.take(argument).toString();
-        Q_EMIT completionRequested(m_template, argument, value, others);
-    });
-    connect(m_suggestions, &QListView::activated, this, [this](const QModelIndex &i) {
-        QJsonObject v = m_parameters->value();
-        v.insert(m_suggestionArgument, i.data().toString());
-        m_parameters->setValue(v);
-    });
+    connect(m_completion, &CompletionField::requested, this,
+            [this](const QString &argument, const QString &value, const QJsonObject &context) {
+                Q_EMIT completionRequested(m_template, argument, value, context);
+            });
     connect(read, &QPushButton::clicked, this, [this] { Q_EMIT readRequested(uri()); });
     connect(m_uri, &QLineEdit::returnPressed, this, [this] { Q_EMIT readRequested(uri()); });
     connect(subscribe, &QPushButton::clicked, this,
             [this] { Q_EMIT subscribeRequested(uri(), true); });
     connect(unsubscribe, &QPushButton::clicked, this,
             [this] { Q_EMIT subscribeRequested(uri(), false); });
+    connect(m_store, &ServerViewStore::listChanged, this, [this](const QString &server) {
+        if (server == m_server)
+            showLists();
+    });
+    connect(m_store, &ServerViewStore::lastAnswerChanged, this,
+            [this](const QString &server, PendingCommand::Kind kind) {
+                if (server == m_server && kind == PendingCommand::Kind::Read)
+                    showRead();
+            });
+}
+
+void ResourcesPanel::showServer(const QString &server)
+{
+    m_server = server;
+    showLists();
+    // Nothing of the previous server's selection stays: its template, its URI.
+    m_template.clear();
+    m_parameters->hide();
+    m_completion->hide();
+    m_uri->clear();
+    showRead();
+}
+
+void ResourcesPanel::showLists()
+{
+    m_resources->setItems(m_store->list(m_server, u"resources/list"_s));
+    m_templates->setItems(m_store->list(m_server, u"resources/templates/list"_s));
+}
+
+void ResourcesPanel::onTemplateChanged(const QModelIndex &index)
+{
+    m_template =
+        index.data(JsonListModel::ObjectRole).toJsonObject().value("uriTemplate"_L1).toString();
+    QJsonObject props;
+    QJsonArray required;
+    const QStringList variables = templateVariables(m_template);
+    for (const QString &v : variables) {
+        props.insert(v, QJsonObject{{"type"_L1, "string"_L1}});
+        required.append(v);
+    }
+    m_parameters->setSchema(
+        {{"type"_L1, "object"_L1}, {"properties"_L1, props}, {"required"_L1, required}});
+    m_parameters->show();
+    m_completion->setFallbackArgument(variables.value(0));
+    m_completion->setVisible(m_completionsAvailable);
+    m_completion->clear();
+    m_uri->setText(expandTemplate(m_template, {}));
 }
 
 QString ResourcesPanel::uri() const
@@ -181,18 +190,16 @@ QString ResourcesPanel::uri() const
     return m_uri->text().trimmed();
 }
 
-void ResourcesPanel::setResources(const QJsonArray &resources)
+void ResourcesPanel::showRead()
 {
-    m_resources->setItems(resources);
-}
-
-void ResourcesPanel::setTemplates(const QJsonArray &templates)
-{
-    m_templates->setItems(templates);
-}
-
-void ResourcesPanel::showRead(const CallOutcome &o)
-{
+    const std::optional<CallOutcome> read =
+        m_store->lastAnswer(m_server, PendingCommand::Kind::Read);
+    if (!read) {
+        m_text.clear();
+        m_content->clear();
+        return;
+    }
+    const CallOutcome &o = *read;
     if (!o.ok()) {
         m_text = o.error.message();
         TextDisplay::show(m_content, m_text);
@@ -220,166 +227,21 @@ QString ResourcesPanel::contentText() const
 
 void ResourcesPanel::setCompletionsAvailable(bool available)
 {
-    m_suggest->setEnabled(available);
-    if (!available) {
-        m_suggest->hide();
-        m_suggestions->hide();
-    }
+    m_completionsAvailable = available;
+    m_completion->setAvailable(available);
+    if (!available)
+        m_completion->hide();
 }
 
 void ResourcesPanel::showCompletion(const QString &argument, const QStringList &values)
 {
-    if (argument == m_suggestionArgument)
-        m_suggestionModel->setStringList(values);
+    m_completion->showCompletion(argument, values);
 }
 
 void ResourcesPanel::noteUpdated(const QString &uri)
 {
     m_updates->setText(
         tr("Updated: %1 (%2)").arg(uri, QTime::currentTime().toString(u"HH:mm:ss"_s)));
-}
-
-PromptsPanel::PromptsPanel(QWidget *parent) : QWidget(parent)
-{
-    auto *split = new QSplitter(this);
-    auto *outer = new QHBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(split);
-    m_prompts = new JsonListModel(u"name"_s, {}, this);
-    m_list = new QListView(split);
-    m_list->setObjectName(u"promptList"_s);
-    m_list->setModel(m_prompts);
-    auto *right = new QWidget(split);
-    auto *layout = new QVBoxLayout(right);
-    m_description = new QLabel(right);
-    m_description->setWordWrap(true);
-    m_form = new SchemaFormWidget(right);
-    m_form->setObjectName(u"promptArguments"_s);
-    auto *buttons = new QHBoxLayout;
-    auto *get = new QPushButton(tr("Get"), right);
-    get->setObjectName(u"getPromptButton"_s);
-    m_suggest = new QPushButton(tr("Suggest values"), right);
-    m_suggest->setObjectName(u"suggestButton"_s);
-    m_suggest->setToolTip(
-        tr("Ask the server to complete the argument being edited (completion/complete)"));
-    buttons->addWidget(get);
-    buttons->addWidget(m_suggest);
-    buttons->addStretch();
-    m_suggestionModel = new QStringListModel(this);
-    m_suggestions = new QListView(right);
-    m_suggestions->setObjectName(u"suggestions"_s);
-    m_suggestions->setModel(m_suggestionModel);
-    m_suggestions->setMaximumHeight(90);
-    m_messages = new QPlainTextEdit(right);
-    m_messages->setObjectName(u"promptMessages"_s);
-    m_messages->setReadOnly(true);
-    layout->addWidget(m_description);
-    layout->addWidget(m_form, 1);
-    layout->addLayout(buttons);
-    layout->addWidget(m_suggestions);
-    layout->addWidget(m_messages, 2);
-    split->setStretchFactor(1, 3);
-
-    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this](const QModelIndex &i) {
-                const QJsonObject p = i.data(JsonListModel::ObjectRole).toJsonObject();
-                m_current = p.value("name"_L1).toString();
-                m_description->setText(p.value("description"_L1).toString());
-                QJsonObject props;
-                QJsonArray required;
-                for (const QJsonValue &a : p.value("arguments"_L1).toArray()) {
-                    const QJsonObject arg = a.toObject();
-                    props.insert(
-                        arg.value("name"_L1).toString(),
-                        QJsonObject{{"type"_L1, "string"_L1},
-                                    {"description"_L1, arg.value("description"_L1).toString()}});
-                    if (arg.value("required"_L1).toBool())
-                        required.append(arg.value("name"_L1).toString());
-                }
-                m_form->setSchema({{"type"_L1, "object"_L1},
-                                   {"properties"_L1, props},
-                                   {"required"_L1, required}});
-                m_suggestionModel->setStringList({});
-            });
-    connect(get, &QPushButton::clicked, this, [this] {
-        if (!m_current.isEmpty())
-            Q_EMIT getRequested(m_current, m_form->value());
-    });
-    connect(m_suggest, &QPushButton::clicked, this, [this] {
-        // The argument being edited is the focused field; without one, the first argument.
-        QString argument;
-        QWidget *focus = m_form->focusWidget();
-        if (focus && focus->objectName().startsWith("field:"_L1))
-            argument = focus->objectName().mid(6);
-        if (argument.isEmpty()) {
-            const QJsonObject props = m_form->schema().value("properties"_L1).toObject();
-            if (!props.isEmpty())
-                argument = props.keys().constFirst();
-        }
-        if (m_current.isEmpty() || argument.isEmpty())
-            return;
-        m_suggestionArgument = argument;
-        const QJsonObject value = m_form->value();
-        QJsonObject others = value;
-        others.remove(argument);
-        Q_EMIT completionRequested(m_current, argument, value.value(argument).toString(), others);
-    });
-    connect(m_suggestions, &QListView::activated, this, [this](const QModelIndex &i) {
-        QJsonObject v = m_form->value();
-        v.insert(m_suggestionArgument, i.data().toString());
-        m_form->setValue(v);
-    });
-}
-
-void PromptsPanel::setPrompts(const QJsonArray &prompts)
-{
-    m_prompts->setItems(prompts);
-}
-
-bool PromptsPanel::selectPrompt(const QString &name)
-{
-    for (int i = 0; i < m_prompts->rowCount(); ++i)
-        if (m_prompts->item(i).value("name"_L1).toString() == name) {
-            m_list->setCurrentIndex(m_prompts->index(i));
-            return true;
-        }
-    return false;
-}
-
-void PromptsPanel::setCompletionsAvailable(bool available)
-{
-    m_suggest->setEnabled(available);
-    m_suggestions->setVisible(available);
-}
-
-void PromptsPanel::showCompletion(const QString &argument, const QStringList &values)
-{
-    if (argument == m_suggestionArgument)
-        m_suggestionModel->setStringList(values);
-}
-
-void PromptsPanel::showPrompt(const CallOutcome &o)
-{
-    if (!o.ok()) {
-        TextDisplay::show(m_messages, o.error.message());
-        return;
-    }
-    QStringList out;
-    for (const QJsonValue &m : o.result.toObject().value("messages"_L1).toArray()) {
-        const QJsonObject msg = m.toObject();
-        const QJsonObject content = msg.value("content"_L1).toObject();
-        QString body =
-            content.value("type"_L1).toString() == "text"_L1
-                ? content.value("text"_L1).toString()
-                : QString::fromUtf8(QJsonDocument(content).toJson(QJsonDocument::Indented));
-        out.append(u"[%1]\n%2"_s.arg(msg.value("role"_L1).toString(), body));
-    }
-    TextDisplay::show(m_messages, out.join(u"\n\n"_s));
-}
-
-QString PromptsPanel::messagesText() const
-{
-    return m_messages->toPlainText();
 }
 
 } // namespace Sonde

@@ -9,26 +9,24 @@
 class QLabel;
 class QLineEdit;
 class QListView;
-class QPlainTextEdit;
-class QPushButton;
-class QStringListModel;
 
 namespace Sonde {
 
+class CompletionField;
 class JsonListModel;
 class JsonView;
 class SchemaFormWidget;
+class ServerViewStore;
 
 // Resources and resource templates: list, fill a template's parameters, read, subscribe and
-// unsubscribe, and see update notifications. Thread: GUI. It asks; the window calls the core.
+// unsubscribe, and see update notifications. It shows one server of the ServerViewStore: its
+// lists and its last read. Thread: GUI. It asks; the window calls the core.
 class ResourcesPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit ResourcesPanel(QWidget *parent = nullptr);
-    void setResources(const QJsonArray &resources);
-    void setTemplates(const QJsonArray &templates);
-    void showRead(const CallOutcome &outcome);
+    ResourcesPanel(ServerViewStore *store, QWidget *parent = nullptr);
+    void showServer(const QString &server);
     void noteUpdated(const QString &uri);
     void showCompletion(const QString &argument, const QStringList &values);
     void setCompletionsAvailable(bool available);
@@ -46,53 +44,24 @@ Q_SIGNALS:
                              const QString &value, const QJsonObject &context);
 
 private:
+    void onTemplateChanged(const QModelIndex &index);
+    void showLists();
+    void showRead();
+
+    ServerViewStore *m_store = nullptr;
+    QString m_server;
+    QString m_template; // the selected template; empty while a resource is selected
+    QString m_text;     // the last read's text, for contentText()
+    bool m_completionsAvailable = true;
     JsonListModel *m_resources = nullptr;
     JsonListModel *m_templates = nullptr;
     QListView *m_resourceList = nullptr;
     QListView *m_templateList = nullptr;
     SchemaFormWidget *m_parameters = nullptr;
-    QString m_template;
     QLineEdit *m_uri = nullptr;
     QLabel *m_updates = nullptr;
-    QPushButton *m_suggest = nullptr;
-    QListView *m_suggestions = nullptr;
-    QStringListModel *m_suggestionModel = nullptr;
-    QString m_suggestionArgument;
+    CompletionField *m_completion = nullptr;
     JsonView *m_content = nullptr;
-    QString m_text;
-};
-
-// Prompts: list, an argument form with completion suggestions where the server offers
-// completion/complete, get, and the messages rendered. Thread: GUI.
-class PromptsPanel : public QWidget
-{
-    Q_OBJECT
-public:
-    explicit PromptsPanel(QWidget *parent = nullptr);
-    void setPrompts(const QJsonArray &prompts);
-    void setCompletionsAvailable(bool available);
-    void showPrompt(const CallOutcome &outcome);
-    void showCompletion(const QString &argument, const QStringList &values);
-    QString messagesText() const;
-    bool selectPrompt(const QString &name);
-    SchemaFormWidget *form() const { return m_form; }
-
-Q_SIGNALS:
-    void getRequested(const QString &prompt, const QJsonObject &arguments);
-    void completionRequested(const QString &prompt, const QString &argument, const QString &value,
-                             const QJsonObject &context);
-
-private:
-    JsonListModel *m_prompts = nullptr;
-    QListView *m_list = nullptr;
-    SchemaFormWidget *m_form = nullptr;
-    QPushButton *m_suggest = nullptr;
-    QListView *m_suggestions = nullptr;
-    QStringListModel *m_suggestionModel = nullptr;
-    QString m_suggestionArgument;
-    QString m_current;
-    QLabel *m_description = nullptr;
-    QPlainTextEdit *m_messages = nullptr;
 };
 
 } // namespace Sonde

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "serverdialog.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -169,39 +168,6 @@ void ServerDialog::accept()
         return;
     }
     QDialog::accept();
-}
-
-ImportDialog::ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *parent)
-    : QDialog(parent), m_servers(servers)
-{
-    setWindowTitle(tr("Import servers"));
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(
-        tr("Nothing runs until you connect. Check each command before you add it:"), this));
-    for (auto it = servers.begin(); it != servers.end(); ++it) {
-        auto *box = new QCheckBox(it.key(), this);
-        box->setChecked(true);
-        auto *command = new QLabel(it.value().displayCommand(), this);
-        command->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        command->setWordWrap(true);
-        command->setStyleSheet(u"font-family: monospace; margin-left: 24px"_s);
-        layout->addWidget(box);
-        layout->addWidget(command);
-        m_checks.append({it.key(), box});
-    }
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    layout->addWidget(buttons);
-}
-
-QList<ServerConfig> ImportDialog::chosen() const
-{
-    QList<ServerConfig> out;
-    for (const auto &[name, box] : m_checks)
-        if (box->isChecked())
-            out.append(m_servers.value(name));
-    return out;
 }
 
 } // namespace Sonde

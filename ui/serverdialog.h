@@ -4,9 +4,7 @@
 #include "config/serverconfig.h"
 
 #include <QDialog>
-#include <QMap>
 
-class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QPlainTextEdit;
@@ -46,20 +44,6 @@ private:
     QPlainTextEdit *m_roots = nullptr;
     QList<QWidget *> m_stdioRows;
     QList<QWidget *> m_httpRows;
-};
-
-// Shows every entry of an imported Claude Desktop / Cursor / VS Code / mcp.json file with
-// the exact command it would run, and adds only the ones the user ticks.
-class ImportDialog : public QDialog
-{
-    Q_OBJECT
-public:
-    ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *parent = nullptr);
-    QList<ServerConfig> chosen() const;
-
-private:
-    QMap<QString, ServerConfig> m_servers;
-    QList<QPair<QString, QCheckBox *>> m_checks;
 };
 
 } // namespace Sonde

@@ -3,6 +3,7 @@
 
 #include "jsonview.h"
 #include "serverlistmodel.h"
+#include "serverviewstore.h"
 #include "textdisplay.h"
 
 #include <QClipboard>
@@ -31,7 +32,8 @@ static QLabel *selectable(QWidget *parent, const QString &objectName)
     return l;
 }
 
-SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
+SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
+    : QWidget(parent), m_store(store)
 {
     auto *outer = new QVBoxLayout(this);
     auto *buttons = new QHBoxLayout;
@@ -108,6 +110,19 @@ SessionPanel::SessionPanel(QWidget *parent) : QWidget(parent)
     m_stderr->setPlaceholderText(tr("stderr of a stdio server"));
     m_stderr->setFont(m_capabilities->font());
     outer->addWidget(split, 1);
+    connect(m_store, &ServerViewStore::stderrAppended, this,
+            [this](const QString &server, const QString &line) {
+                if (server == m_shownServer)
+                    appendStderr(line);
+            });
+}
+
+void SessionPanel::showServer(const QString &server)
+{
+    m_shownServer = server;
+    m_stderr->clear();
+    for (const QString &line : m_store->stderrLines(server))
+        appendStderr(line);
 }
 
 void SessionPanel::setSnapshot(const SessionSnapshot &s)
@@ -148,11 +163,6 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
                            s.state == SessionSnapshot::State::Initializing;
     m_connect->setProperty("connected", connected);
     m_connect->setText(connected ? tr("Disconnect") : tr("Connect"));
-}
-
-void SessionPanel::clearStderr()
-{
-    m_stderr->clear();
 }
 
 void SessionPanel::appendStderr(const QString &line)

@@ -12,18 +12,20 @@ class QPushButton;
 namespace Sonde {
 
 class JsonView;
+class ServerViewStore;
 
 // One server's session as an object: id (copyable), protocol version, transport and why,
 // generation, server info and instructions, capabilities, GET stream, process facts, and
-// its stderr; with Reconnect now, Disconnect and Ping. Thread: GUI. Fed by the window.
+// its stderr (kept per server in the ServerViewStore); with Reconnect now, Disconnect and
+// Ping. Thread: GUI. Fed snapshots by the window.
 class SessionPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit SessionPanel(QWidget *parent = nullptr);
+    SessionPanel(ServerViewStore *store, QWidget *parent = nullptr);
+    // Shows this server's stderr, and the lines it writes from now on.
+    void showServer(const QString &server);
     void setSnapshot(const SessionSnapshot &snapshot);
-    void clearStderr();
-    void appendStderr(const QString &line);
     QString sessionIdText() const;
     int shownGeneration() const { return m_generation; }
 
@@ -35,6 +37,10 @@ Q_SIGNALS:
     void logLevelRequested(const QString &level);
 
 private:
+    void appendStderr(const QString &line);
+
+    ServerViewStore *m_store = nullptr;
+    QString m_shownServer;
     QLabel *m_state = nullptr;
     QLabel *m_sessionId = nullptr;
     QLabel *m_protocol = nullptr;

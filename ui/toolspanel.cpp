@@ -1,29 +1,22 @@
 // SPDX-License-Identifier: MIT
 #include "toolspanel.h"
 
-#include "jsonview.h"
-#include "protocol/mcp.h"
 #include "schemaformwidget.h"
-#include "textdisplay.h"
+#include "serverviewstore.h"
+#include "toolanswerview.h"
 #include "toollistmodel.h"
 
 #include <QComboBox>
 #include <QFileDialog>
-#include <QFormLayout>
 #include <QHBoxLayout>
-#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
 #include <QMessageBox>
-#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSaveFile>
-#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -31,7 +24,7 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
+ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent), m_store(store)
 {
     auto *split = new QSplitter(this);
     split->setObjectName(u"toolsSplitter"_s);
@@ -79,6 +72,7 @@ ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
                                            : i == 2 ? std::optional<bool>(false)
                                                     : std::nullopt;
         m_model->setOverride(name, choice);
+        m_store->setToolOverride(m_server, name, choice);
         onCurrentChanged();
         Q_EMIT overrideChanged(name, choice);
     });
@@ -115,35 +109,7 @@ ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
     connect(m_call, &QPushButton::clicked, this, &ToolsPanel::requestCall);
     connect(m_cancel, &QPushButton::clicked, this, &ToolsPanel::cancelRequested);
 
-    m_banner = new QLabel(right);
-    m_banner->setObjectName(u"banner"_s);
-    m_banner->setWordWrap(true);
-    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->hide();
-
-    m_answerTabs = new QTabWidget(right);
-    m_text = new QPlainTextEdit(m_answerTabs);
-    m_text->setObjectName(u"resultText"_s);
-    m_text->setReadOnly(true);
-    m_json = new JsonView(m_answerTabs);
-    m_json->setObjectName(u"resultJson"_s);
-    auto *structuredPage = new QWidget(m_answerTabs);
-    auto *structuredLayout = new QVBoxLayout(structuredPage);
-    m_structuredVerdict = new QLabel(structuredPage);
-    m_structuredVerdict->setObjectName(u"structuredVerdict"_s);
-    m_structured = new JsonView(structuredPage);
-    structuredLayout->addWidget(m_structuredVerdict);
-    structuredLayout->addWidget(m_structured, 1);
-    auto *scroll = new QScrollArea(m_answerTabs);
-    m_content = new QWidget(scroll);
-    m_contentLayout = new QVBoxLayout(m_content);
-    m_contentLayout->addStretch();
-    scroll->setWidget(m_content);
-    scroll->setWidgetResizable(true);
-    m_answerTabs->addTab(m_text, tr("Text"));
-    m_answerTabs->addTab(m_json, tr("JSON"));
-    m_answerTabs->addTab(structuredPage, tr("Structured"));
-    m_answerTabs->addTab(scroll, tr("Content"));
+    m_answer = new ToolAnswerView(right);
 
     auto *vsplit = new QSplitter(Qt::Vertical, right);
     auto *top = new QWidget(vsplit);
@@ -157,8 +123,7 @@ ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
     auto *bottom = new QWidget(vsplit);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
-    bottomLayout->addWidget(m_banner);
-    bottomLayout->addWidget(m_answerTabs, 1);
+    bottomLayout->addWidget(m_answer, 1);
     rightLayout->addWidget(vsplit);
     split->setStretchFactor(1, 3);
 
@@ -167,11 +132,40 @@ ToolsPanel::ToolsPanel(QWidget *parent) : QWidget(parent)
     connect(m_tick, &QTimer::timeout, this, [this] {
         m_elapsed->setText(tr("%1 s").arg(double(m_clock.elapsed()) / 1000.0, 0, 'f', 1));
     });
+
+    connect(m_form, &SchemaFormWidget::valueChanged, this, [this] {
+        if (!m_restoring && !m_server.isEmpty() && !currentToolName().isEmpty())
+            m_store->setFormValues(m_server, currentToolName(), m_form->value());
+    });
+    connect(m_store, &ServerViewStore::toolsChanged, this, [this](const QString &server) {
+        if (server == m_server)
+            setTools(m_store->tools(server), currentToolName());
+    });
+    connect(m_store, &ServerViewStore::toolAnswerChanged, this,
+            [this](const QString &server, const QString &tool) {
+                if (server == m_server && tool == currentToolName())
+                    showAnswer();
+            });
 }
 
-void ToolsPanel::setTools(const QJsonArray &tools)
+void ToolsPanel::showServer(const QString &server)
 {
-    const QString keep = currentToolName();
+    // Read before the list changes: the change itself writes the selection back.
+    const QString selected = m_store->selectedTool(server);
+    m_server = server;
+    m_currentTool = {};
+    setTools(m_store->tools(server), selected);
+    if (m_currentTool.isEmpty()) {
+        m_description->clear();
+        m_badges->clear();
+        m_form->setSchema({});
+        showAnswer();
+    }
+}
+
+void ToolsPanel::setTools(const QJsonArray &tools, const QString &keep)
+{
+    m_model->setOverrides(m_store->toolOverrides(m_server));
     m_model->setTools(tools);
     if (!selectTool(keep) && m_proxy->rowCount() > 0)
         m_list->setCurrentIndex(m_proxy->index(0, 0));
@@ -214,8 +208,33 @@ void ToolsPanel::onCurrentChanged()
         idx.data(ToolListModel::BadgesRole).toStringList().join(u" · "_s),
         replay ? tr("sent again") : tr("outcome uncertain, never replayed"),
         idx.data(ToolListModel::VerdictSourceRole).toString()));
-    if (changed)
-        m_form->setSchema(tool.value("inputSchema"_L1).toObject());
+    if (!changed)
+        return;
+    m_store->setSelectedTool(m_server, currentToolName());
+    const QHash<QString, bool> overrides = m_store->toolOverrides(m_server);
+    const auto override = overrides.constFind(currentToolName());
+    m_override->setCurrentIndex(override == overrides.cend() ? 0 : *override ? 1 : 2);
+    m_restoring = true;
+    m_form->setSchema(tool.value("inputSchema"_L1).toObject());
+    if (const auto values = m_store->formValues(m_server, currentToolName()))
+        m_form->setValue(*values);
+    m_restoring = false;
+    showAnswer();
+}
+
+void ToolsPanel::showAnswer()
+{
+    const std::optional<CallOutcome> outcome = m_store->toolAnswer(m_server, currentToolName());
+    if (outcome)
+        m_answer->showOutcome(*outcome, m_currentTool);
+    else
+        m_answer->clear();
+    m_saveAnswer->setEnabled(m_answer->hasAnswer());
+    if (m_call->isEnabled()) { // no call running: the time and the bar are this answer's
+        m_elapsed->setText(outcome ? tr("%1 ms").arg(outcome->finishedMs - outcome->startedMs)
+                                   : QString());
+        m_progress->setValue(outcome && outcome->ok() ? 1000 : 0);
+    }
 }
 
 void ToolsPanel::requestCall()
@@ -225,9 +244,7 @@ void ToolsPanel::requestCall()
         return;
     QString why;
     if (!m_form->isValid(&why)) {
-        m_banner->setText(tr("Arguments are not valid: %1").arg(why));
-        m_banner->setStyleSheet(u"background:#fff3e0; color:#e65100; padding:6px"_s);
-        m_banner->show();
+        m_answer->showProblem(tr("Arguments are not valid: %1").arg(why));
         return;
     }
     Q_EMIT callRequested(name, m_form->value());
@@ -238,7 +255,7 @@ void ToolsPanel::callStarted()
     m_call->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setRange(0, 0); // busy until the first progress notification
-    m_banner->hide();
+    m_answer->hideBanner();
     m_clock.start();
     m_tick->start();
 }
@@ -254,143 +271,34 @@ void ToolsPanel::showProgress(double progress, double total, const QString &mess
 
 QString ToolsPanel::bannerText() const
 {
-    return m_banner->isVisible() ? m_banner->text() : QString();
+    return m_answer->bannerText();
 }
 
 QString ToolsPanel::resultText() const
 {
-    return m_text->toPlainText();
+    return m_answer->resultText();
 }
 
 bool ToolsPanel::saveAnswer(const QString &path) const
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return false;
-    f.write(QJsonDocument(m_lastAnswer).toJson(QJsonDocument::Indented));
-    return f.commit();
+    return m_answer->saveAnswer(path);
 }
 
-void ToolsPanel::showOutcome(const CallOutcome &o)
+void ToolsPanel::callFinished(const CallOutcome &o)
+{
+    callEnded();
+    m_elapsed->setText(tr("%1 ms").arg(o.finishedMs - o.startedMs));
+    m_progress->setValue(o.ok() ? 1000 : 0);
+}
+
+void ToolsPanel::callEnded()
 {
     m_tick->stop();
-    m_elapsed->setText(tr("%1 ms").arg(o.finishedMs - o.startedMs));
     m_call->setEnabled(true);
     m_cancel->setEnabled(false);
     m_progress->setRange(0, 1000);
-    m_progress->setValue(o.ok() ? 1000 : 0);
+    m_progress->setValue(0);
     m_progress->setFormat(u"%p%"_s);
-    const QJsonObject result = o.result.toObject();
-    QJsonObject shown = o.toJson();
-    m_lastAnswer = shown;
-    m_saveAnswer->setEnabled(true);
-    const QString rest = tr("in Save answer…");
-    m_json->setJson(QJsonDocument(shown).toJson(), rest);
-    TextDisplay::show(
-        m_text,
-        o.ok() || o.error.kind() == Error::Kind::Application
-            ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
-            : o.error.message(),
-        rest);
-    QString banner, style;
-    if (o.recovery && o.recovery->outcomeUncertain.value_or(false)) {
-        banner = tr("Outcome uncertain — %1").arg(o.error.message());
-        style = u"background:#fff8e1; color:#8d6e00; border:1px solid #ffb300; padding:6px"_s;
-    } else if (o.error.kind() == Error::Kind::Refused) {
-        banner = tr("Not sent — %1").arg(o.error.message());
-        style = u"background:#ffebee; color:#b71c1c; border:1px solid #e53935; padding:6px"_s;
-    } else if (o.error.kind() == Error::Kind::Application) {
-        banner = tr("The tool reported an error (isError)");
-        style = u"background:#fbe9e7; color:#bf360c; padding:6px"_s;
-    } else if (!o.ok()) {
-        banner = tr("%1 error — %2").arg(Error::kindName(o.error.kind()), o.error.message());
-        style = u"background:#ffebee; color:#b71c1c; padding:6px"_s;
-    } else if (o.recovery && o.recovery->replayed) {
-        banner = tr("Answered after a reconnect (sent again on generation %1: %2)")
-                     .arg(o.generation)
-                     .arg(o.recovery->rule);
-        style = u"background:#e8f5e9; color:#1b5e20; padding:6px"_s;
-    }
-    m_banner->setText(banner);
-    m_banner->setStyleSheet(style);
-    m_banner->setVisible(!banner.isEmpty());
-
-    const QJsonValue structured = result.value("structuredContent"_L1);
-    const QJsonObject outputSchema = m_currentTool.value("outputSchema"_L1).toObject();
-    if (structured.isObject()) {
-        m_structured->setJson(QJsonDocument(structured.toObject()).toJson(), rest);
-        QString why;
-        if (outputSchema.isEmpty())
-            m_structuredVerdict->setText(tr("No outputSchema to check against"));
-        else if (Mcp::validateAgainstSchema(structured, outputSchema, &why))
-            m_structuredVerdict->setText(tr("✔ valid against outputSchema"));
-        else
-            m_structuredVerdict->setText(tr("✘ invalid against outputSchema: %1").arg(why));
-    } else {
-        m_structured->setJson({});
-        m_structuredVerdict->setText(outputSchema.isEmpty()
-                                         ? QString()
-                                         : tr("✘ outputSchema declared but no structuredContent"));
-    }
-    showContent(result.value("content"_L1).toArray());
-}
-
-void ToolsPanel::showContent(const QJsonArray &content)
-{
-    while (m_contentLayout->count() > 1) {
-        QLayoutItem *item = m_contentLayout->takeAt(0);
-        delete item->widget();
-        delete item;
-    }
-    for (const QJsonValue &v : content) {
-        const QJsonObject block = v.toObject();
-        const QString type = block.value("type"_L1).toString();
-        auto *row = new QWidget(m_content);
-        auto *layout = new QHBoxLayout(row);
-        auto *label = new QLabel(row);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        label->setWordWrap(true);
-        layout->addWidget(label, 1);
-        if (type == "image"_L1 || type == "audio"_L1) {
-            const QByteArray data =
-                QByteArray::fromBase64(block.value("data"_L1).toString().toLatin1());
-            const QString mime = block.value("mimeType"_L1).toString();
-            if (type == "image"_L1) {
-                QPixmap pixmap;
-                pixmap.loadFromData(data);
-                if (!pixmap.isNull())
-                    label->setPixmap(pixmap.width() < 16 ? pixmap.scaled(32, 32) : pixmap);
-                else
-                    label->setText(
-                        tr("image (%1, %2 bytes, not decodable)").arg(mime).arg(data.size()));
-            } else {
-                label->setText(tr("audio (%1, %2 bytes)").arg(mime).arg(data.size()));
-            }
-            auto *save = new QPushButton(tr("Save…"), row);
-            connect(save, &QPushButton::clicked, this, [this, data, mime] {
-                const QString path =
-                    QFileDialog::getSaveFileName(this, tr("Save content"), QString(), mime);
-                QSaveFile f(path);
-                if (!path.isEmpty() && f.open(QIODevice::WriteOnly)) {
-                    f.write(data);
-                    f.commit();
-                }
-            });
-            layout->addWidget(save);
-        } else if (type == "resource_link"_L1) {
-            label->setText(
-                tr("link: %1 (%2)")
-                    .arg(block.value("uri"_L1).toString(), block.value("name"_L1).toString()));
-        } else if (type == "resource"_L1) {
-            const QJsonObject r = block.value("resource"_L1).toObject();
-            label->setText(
-                tr("embedded resource %1:\n%2")
-                    .arg(r.value("uri"_L1).toString(), r.value("text"_L1).toString().left(2000)));
-        } else {
-            label->setText(block.value("text"_L1).toString().left(20000));
-        }
-        m_contentLayout->insertWidget(m_contentLayout->count() - 1, row);
-    }
 }
 
 } // namespace Sonde

@@ -13,37 +13,41 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListView;
-class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
-class QTabWidget;
 class QTimer;
-class QVBoxLayout;
 
 namespace Sonde {
 
-class JsonView;
 class SchemaFormWidget;
+class ServerViewStore;
+class ToolAnswerView;
 class ToolListModel;
 
 // A server's tools: searchable list with annotation badges and the replay verdict (and its
 // per-tool override), an argument form generated from inputSchema beside raw JSON, Call and
 // Cancel, progress and elapsed time, and the answer: text, JSON, content blocks (images,
 // audio with Save), structuredContent checked against outputSchema, and a banner for errors,
-// "outcome uncertain" and breaker refusals. Thread: GUI. It asks; the window calls the core.
+// "outcome uncertain" and breaker refusals (ToolAnswerView). It shows one server of the
+// ServerViewStore: that server's tools, its selected tool, the form values typed for each
+// tool and each tool's last answer, and writes the selection and the typing back.
+// Thread: GUI. It asks; the window calls the core.
 class ToolsPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit ToolsPanel(QWidget *parent = nullptr);
-    void setTools(const QJsonArray &tools);
+    explicit ToolsPanel(ServerViewStore *store, QWidget *parent = nullptr);
+    void showServer(const QString &server);
     bool selectTool(const QString &name);
     QString currentToolName() const;
     SchemaFormWidget *form() const { return m_form; }
     void callStarted();
     void showProgress(double progress, double total, const QString &message);
-    void showOutcome(const CallOutcome &outcome);
+    // The call in flight ended (on whichever server): Call is enabled again.
+    void callFinished(const CallOutcome &outcome);
+    // The call in flight will never be answered here (its server was removed).
+    void callEnded();
     QString bannerText() const;
     QString resultText() const;
     // Writes the last answer whole (the views show at most TextDisplay::MaxShownChars).
@@ -59,9 +63,13 @@ Q_SIGNALS:
     void overrideChanged(const QString &tool, std::optional<bool> readOnly);
 
 private:
+    void setTools(const QJsonArray &tools, const QString &keep);
     void onCurrentChanged();
-    void showContent(const QJsonArray &content);
+    void showAnswer();
 
+    ServerViewStore *m_store = nullptr;
+    QString m_server;
+    bool m_restoring = false; // the form is being set from the store, not typed in
     ToolListModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     QLineEdit *m_search = nullptr;
@@ -75,15 +83,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_elapsed = nullptr;
     QPushButton *m_saveAnswer = nullptr;
-    QJsonObject m_lastAnswer;
-    QLabel *m_banner = nullptr;
-    QTabWidget *m_answerTabs = nullptr;
-    QPlainTextEdit *m_text = nullptr;
-    JsonView *m_json = nullptr;
-    JsonView *m_structured = nullptr;
-    QLabel *m_structuredVerdict = nullptr;
-    QWidget *m_content = nullptr;
-    QVBoxLayout *m_contentLayout = nullptr;
+    ToolAnswerView *m_answer = nullptr;
     QElapsedTimer m_clock;
     QTimer *m_tick = nullptr;
     QJsonObject m_currentTool;

@@ -7,6 +7,7 @@
 #include "engine/corehost.h"
 #include "healthpanel.h"
 #include "mainwindow.h"
+#include "promptspanel.h"
 #include "resourcespanel.h"
 #include "serverlistmodel.h"
 #include "sessionpanel.h"

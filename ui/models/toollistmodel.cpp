@@ -25,6 +25,15 @@ void ToolListModel::setOverride(const QString &tool, std::optional<bool> readOnl
             Q_EMIT dataChanged(index(int(i)), index(int(i)));
 }
 
+void ToolListModel::setOverrides(const QHash<QString, bool> &overrides)
+{
+    m_policy = ReplayPolicy();
+    for (auto it = overrides.cbegin(); it != overrides.cend(); ++it)
+        m_policy.setOverride(it.key(), it.value());
+    if (!m_tools.isEmpty())
+        Q_EMIT dataChanged(index(0), index(int(m_tools.size()) - 1));
+}
+
 int ToolListModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_tools.size());

@@ -28,6 +28,8 @@ public:
     void setTools(const QJsonArray &tools);
     // true: the user says read-only; false: write-capable; nullopt: no override.
     void setOverride(const QString &tool, std::optional<bool> readOnly);
+    // All of them at once (another server's): the ones not in `overrides` are cleared.
+    void setOverrides(const QHash<QString, bool> &overrides);
     QJsonObject tool(int row) const { return m_tools.at(row).toObject(); }
 
     int rowCount(const QModelIndex &parent = {}) const override;

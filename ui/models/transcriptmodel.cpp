@@ -2,6 +2,7 @@
 #include "transcriptmodel.h"
 
 #include "transcriptstore.h"
+#include "util/enumnames.h"
 
 #include <QColor>
 #include <QDateTime>
@@ -14,39 +15,26 @@ namespace {
 
 using Direction = TranscriptEvent::Direction;
 
+// In the order of TranscriptEvent::Direction: Outgoing, Incoming, Stderr, Lifecycle, Violation.
+const char *const kDirectionSymbols[] = {"→", "←", "err", "ev", "⚠"};
+const char *const kDirectionToolTips[] = {
+    QT_TRANSLATE_NOOP("Sonde::TranscriptModel", "Sent to the server (client → server)"),
+    QT_TRANSLATE_NOOP("Sonde::TranscriptModel", "Received from the server (server → client)"),
+    QT_TRANSLATE_NOOP("Sonde::TranscriptModel", "A line the server wrote to stderr"),
+    QT_TRANSLATE_NOOP("Sonde::TranscriptModel", "A lifecycle event of the session"),
+    QT_TRANSLATE_NOOP("Sonde::TranscriptModel",
+                      "A protocol violation: something the server sent that MCP does not allow"),
+};
+
 QString directionSymbol(Direction d)
 {
-    switch (d) {
-    case Direction::Outgoing:
-        return u"→"_s;
-    case Direction::Incoming:
-        return u"←"_s;
-    case Direction::Stderr:
-        return u"err"_s;
-    case Direction::Lifecycle:
-        return u"ev"_s;
-    case Direction::Violation:
-        return u"⚠"_s;
-    }
-    return {};
+    return enumName(kDirectionSymbols, d);
 }
 
 QString directionToolTip(Direction d)
 {
-    switch (d) {
-    case Direction::Outgoing:
-        return TranscriptModel::tr("Sent to the server (client → server)");
-    case Direction::Incoming:
-        return TranscriptModel::tr("Received from the server (server → client)");
-    case Direction::Stderr:
-        return TranscriptModel::tr("A line the server wrote to stderr");
-    case Direction::Lifecycle:
-        return TranscriptModel::tr("A lifecycle event of the session");
-    case Direction::Violation:
-        return TranscriptModel::tr(
-            "A protocol violation: something the server sent that MCP does not allow");
-    }
-    return {};
+    const QString text = enumName(kDirectionToolTips, d);
+    return text.isEmpty() ? text : TranscriptModel::tr(text.toUtf8().constData());
 }
 
 } // namespace

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "importdialog.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+ImportDialog::ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *parent)
+    : QDialog(parent), m_servers(servers)
+{
+    setWindowTitle(tr("Import servers"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(
+        tr("Nothing runs until you connect. Check each command before you add it:"), this));
+    for (auto it = servers.begin(); it != servers.end(); ++it) {
+        auto *box = new QCheckBox(it.key(), this);
+        box->setChecked(true);
+        auto *command = new QLabel(it.value().displayCommand(), this);
+        command->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        command->setWordWrap(true);
+        command->setStyleSheet(u"font-family: monospace; margin-left: 24px"_s);
+        layout->addWidget(box);
+        layout->addWidget(command);
+        m_checks.append({it.key(), box});
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+}
+
+QList<ServerConfig> ImportDialog::chosen() const
+{
+    QList<ServerConfig> out;
+    for (const auto &[name, box] : m_checks)
+        if (box->isChecked())
+            out.append(m_servers.value(name));
+    return out;
+}
+
+// VS Code's ${input:ID}: asked here, once per id, while the file is read (core calls back).
+static std::optional<QString> askForConfigInput(QWidget *parent, const QString &path,
+                                                const ConfigInput &input)
+{
+    bool ok = false;
+    const QString label = input.description.isEmpty()
+                              ? QObject::tr("Value for \"%1\" (asked by %2):")
+                                    .arg(input.id, QFileInfo(path).fileName())
+                              : QObject::tr("%1\n(\"%2\", asked by %3)")
+                                    .arg(input.description, input.id, QFileInfo(path).fileName());
+    const QString value = QInputDialog::getText(
+        parent, QObject::tr("Import: input needed"), label,
+        input.password ? QLineEdit::Password : QLineEdit::Normal, QString(), &ok);
+    if (!ok)
+        return std::nullopt;
+    return value;
+}
+
+std::optional<QList<ServerConfig>>
+ImportDialog::importFile(QWidget *parent, const QString &path, bool confirm,
+                         const std::function<void(const QString &)> &status)
+{
+    ServerConfigFile::Options options;
+    options.inputProvider = [parent, path](const ConfigInput &input) {
+        return askForConfigInput(parent, path, input);
+    };
+    const ServerConfigFile::Result r = ServerConfigFile::load(path, options);
+    // Entries whose placeholders could not be resolved are not offered: starting them would
+    // hand a literal "${...}" to a process or a server.
+    if (!r.unresolved.isEmpty()) {
+        QStringList why;
+        for (const Error &e : r.unresolved)
+            why.append(e.message());
+        if (confirm)
+            QMessageBox::warning(parent, tr("Import"),
+                                 tr("Not imported:\n%1").arg(why.join(u'\n')));
+        status(why.join(u"; "_s));
+    }
+    if (r.error.isError()) {
+        if (confirm)
+            QMessageBox::warning(parent, tr("Import"), r.error.message());
+        status(r.error.message());
+        return std::nullopt;
+    }
+    QList<ServerConfig> chosen = r.servers.values();
+    if (confirm) {
+        ImportDialog dialog(r.servers, parent);
+        if (dialog.exec() != QDialog::Accepted)
+            return std::nullopt;
+        chosen = dialog.chosen();
+    }
+    return chosen;
+}
+
+} // namespace Sonde

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+#include "toolanswerview.h"
+
+#include "jsonview.h"
+#include "protocol/mcp.h"
+#include "textdisplay.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+ToolAnswerView::ToolAnswerView(QWidget *parent) : QWidget(parent)
+{
+    m_banner = new QLabel(this);
+    m_banner->setObjectName(u"banner"_s);
+    m_banner->setWordWrap(true);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_banner->hide();
+
+    m_answerTabs = new QTabWidget(this);
+    m_text = new QPlainTextEdit(m_answerTabs);
+    m_text->setObjectName(u"resultText"_s);
+    m_text->setReadOnly(true);
+    m_json = new JsonView(m_answerTabs);
+    m_json->setObjectName(u"resultJson"_s);
+    auto *structuredPage = new QWidget(m_answerTabs);
+    auto *structuredLayout = new QVBoxLayout(structuredPage);
+    m_structuredVerdict = new QLabel(structuredPage);
+    m_structuredVerdict->setObjectName(u"structuredVerdict"_s);
+    m_structured = new JsonView(structuredPage);
+    structuredLayout->addWidget(m_structuredVerdict);
+    structuredLayout->addWidget(m_structured, 1);
+    auto *scroll = new QScrollArea(m_answerTabs);
+    m_content = new QWidget(scroll);
+    m_contentLayout = new QVBoxLayout(m_content);
+    m_contentLayout->addStretch();
+    scroll->setWidget(m_content);
+    scroll->setWidgetResizable(true);
+    m_answerTabs->addTab(m_text, tr("Text"));
+    m_answerTabs->addTab(m_json, tr("JSON"));
+    m_answerTabs->addTab(structuredPage, tr("Structured"));
+    m_answerTabs->addTab(scroll, tr("Content"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_answerTabs, 1);
+}
+
+void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool)
+{
+    const QJsonObject result = o.result.toObject();
+    QJsonObject shown = o.toJson();
+    m_lastAnswer = shown;
+    const QString rest = tr("in Save answer…");
+    m_json->setJson(QJsonDocument(shown).toJson(), rest);
+    TextDisplay::show(
+        m_text,
+        o.ok() || o.error.kind() == Error::Kind::Application
+            ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
+            : o.error.message(),
+        rest);
+    showBanner(o);
+
+    const QJsonValue structured = result.value("structuredContent"_L1);
+    const QJsonObject outputSchema = tool.value("outputSchema"_L1).toObject();
+    if (structured.isObject()) {
+        m_structured->setJson(QJsonDocument(structured.toObject()).toJson(), rest);
+        QString why;
+        if (outputSchema.isEmpty())
+            m_structuredVerdict->setText(tr("No outputSchema to check against"));
+        else if (Mcp::validateAgainstSchema(structured, outputSchema, &why))
+            m_structuredVerdict->setText(tr("✔ valid against outputSchema"));
+        else
+            m_structuredVerdict->setText(tr("✘ invalid against outputSchema: %1").arg(why));
+    } else {
+        m_structured->setJson({});
+        m_structuredVerdict->setText(outputSchema.isEmpty()
+                                         ? QString()
+                                         : tr("✘ outputSchema declared but no structuredContent"));
+    }
+    showContent(result.value("content"_L1).toArray());
+}
+
+// The banner's text and colour for an answer: one block, so the rules read in order.
+void ToolAnswerView::showBanner(const CallOutcome &o)
+{
+    QString banner, style;
+    if (o.recovery && o.recovery->outcomeUncertain.value_or(false)) {
+        banner = tr("Outcome uncertain — %1").arg(o.error.message());
+        style = u"background:#fff8e1; color:#8d6e00; border:1px solid #ffb300; padding:6px"_s;
+    } else if (o.error.kind() == Error::Kind::Refused) {
+        banner = tr("Not sent — %1").arg(o.error.message());
+        style = u"background:#ffebee; color:#b71c1c; border:1px solid #e53935; padding:6px"_s;
+    } else if (o.error.kind() == Error::Kind::Application) {
+        banner = tr("The tool reported an error (isError)");
+        style = u"background:#fbe9e7; color:#bf360c; padding:6px"_s;
+    } else if (!o.ok()) {
+        banner = tr("%1 error — %2").arg(Error::kindName(o.error.kind()), o.error.message());
+        style = u"background:#ffebee; color:#b71c1c; padding:6px"_s;
+    } else if (o.recovery && o.recovery->replayed) {
+        banner = tr("Answered after a reconnect (sent again on generation %1: %2)")
+                     .arg(o.generation)
+                     .arg(o.recovery->rule);
+        style = u"background:#e8f5e9; color:#1b5e20; padding:6px"_s;
+    }
+    m_banner->setText(banner);
+    m_banner->setStyleSheet(style);
+    m_banner->setVisible(!banner.isEmpty());
+}
+
+void ToolAnswerView::clear()
+{
+    m_lastAnswer = {};
+    hideBanner();
+    m_text->clear();
+    m_json->setJson({});
+    m_structured->setJson({});
+    m_structuredVerdict->clear();
+    showContent({});
+}
+
+void ToolAnswerView::showProblem(const QString &text)
+{
+    m_banner->setText(text);
+    m_banner->setStyleSheet(u"background:#fff3e0; color:#e65100; padding:6px"_s);
+    m_banner->show();
+}
+
+void ToolAnswerView::hideBanner()
+{
+    m_banner->hide();
+}
+
+QString ToolAnswerView::bannerText() const
+{
+    return m_banner->isVisible() ? m_banner->text() : QString();
+}
+
+QString ToolAnswerView::resultText() const
+{
+    return m_text->toPlainText();
+}
+
+bool ToolAnswerView::saveAnswer(const QString &path) const
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write(QJsonDocument(m_lastAnswer).toJson(QJsonDocument::Indented));
+    return f.commit();
+}
+
+void ToolAnswerView::showContent(const QJsonArray &content)
+{
+    while (m_contentLayout->count() > 1) {
+        QLayoutItem *item = m_contentLayout->takeAt(0);
+        delete item->widget();
+        delete item;
+    }
+    for (const QJsonValue &v : content) {
+        const QJsonObject block = v.toObject();
+        const QString type = block.value("type"_L1).toString();
+        auto *row = new QWidget(m_content);
+        auto *layout = new QHBoxLayout(row);
+        auto *label = new QLabel(row);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->setWordWrap(true);
+        layout->addWidget(label, 1);
+        if (type == "image"_L1 || type == "audio"_L1) {
+            const QByteArray data =
+                QByteArray::fromBase64(block.value("data"_L1).toString().toLatin1());
+            const QString mime = block.value("mimeType"_L1).toString();
+            if (type == "image"_L1) {
+                QPixmap pixmap;
+                pixmap.loadFromData(data);
+                if (!pixmap.isNull())
+                    label->setPixmap(pixmap.width() < 16 ? pixmap.scaled(32, 32) : pixmap);
+                else
+                    label->setText(
+                        tr("image (%1, %2 bytes, not decodable)").arg(mime).arg(data.size()));
+            } else {
+                label->setText(tr("audio (%1, %2 bytes)").arg(mime).arg(data.size()));
+            }
+            auto *save = new QPushButton(tr("Save…"), row);
+            connect(save, &QPushButton::clicked, this, [this, data, mime] {
+                const QString path =
+                    QFileDialog::getSaveFileName(this, tr("Save content"), QString(), mime);
+                QSaveFile f(path);
+                if (!path.isEmpty() && f.open(QIODevice::WriteOnly)) {
+                    f.write(data);
+                    f.commit();
+                }
+            });
+            layout->addWidget(save);
+        } else if (type == "resource_link"_L1) {
+            label->setText(
+                tr("link: %1 (%2)")
+                    .arg(block.value("uri"_L1).toString(), block.value("name"_L1).toString()));
+        } else if (type == "resource"_L1) {
+            const QJsonObject r = block.value("resource"_L1).toObject();
+            label->setText(
+                tr("embedded resource %1:\n%2")
+                    .arg(r.value("uri"_L1).toString(), r.value("text"_L1).toString().left(2000)));
+        } else {
+            label->setText(block.value("text"_L1).toString().left(20000));
+        }
+        m_contentLayout->insertWidget(m_contentLayout->count() - 1, row);
+    }
+}
+
+} // namespace Sonde
