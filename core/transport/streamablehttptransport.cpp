@@ -275,9 +275,21 @@ void StreamableHttpTransport::resume(const Stream &dropped, int delayMs)
     Q_EMIT lifecycleEvent(
         u"stream-resume"_s,
         {{"id"_L1, dropped.requestId}, {"last_event_id"_L1, lastId}, {"delay_ms"_L1, delayMs}});
+    ++m_resumesDue;
     QTimer::singleShot(delayMs, this, [this, s, lastId]() mutable {
-        if (!isOpen())
+        --m_resumesDue;
+        // While draining, the request still belongs to the old session and its answer may
+        // still come; once the transport is closed or closing for good it cannot, and the
+        // request must fail now rather than wait for its timeout.
+        if (m_finished || (m_closing && !m_draining)) {
+            Q_EMIT requestFailed(
+                s.requestId,
+                Error::transport(
+                    u"the stream of a request broke, and the transport closed before it could be resumed"_s,
+                    Error::Condition::Closed));
+            finishDrainIfDone();
             return;
+        }
         QNetworkRequest r = request(true);
         r.setRawHeader("Last-Event-ID", lastId.toUtf8());
         HttpExchange::logStream("resume", m_config.url, lastId);
@@ -420,7 +432,7 @@ void StreamableHttpTransport::drain()
 
 void StreamableHttpTransport::finishDrainIfDone()
 {
-    if (!m_draining || m_finished)
+    if (!m_draining || m_finished || m_resumesDue > 0)
         return;
     for (const Stream &s : std::as_const(m_replies))
         if (!s.abandoned && (s.kind == Stream::Kind::Post || s.kind == Stream::Kind::Resume))

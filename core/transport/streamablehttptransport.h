@@ -90,6 +90,9 @@ private:
     QString m_deleteOutcome;
     QTimer *m_deleteTimer = nullptr;
     bool m_draining = false;
+    // Resumptions waiting for their server's retry delay: each is a request still owed an
+    // answer, so a drain is not done while one waits.
+    int m_resumesDue = 0;
 };
 
 } // namespace Sonde

@@ -38,6 +38,9 @@ public:
     // keeps the connection open.
     using Handler = std::function<QByteArray(const Request &)>;
     static QByteArray hang() { return QByteArrayLiteral("\0hang"); }
+    // Writes `bytes` and then closes the connection (an SSE stream the server ends).
+    static QByteArray thenClose(const QByteArray &bytes) { return bytes + closeMarker(); }
+    static QByteArray closeMarker() { return QByteArrayLiteral("\0close"); }
 
     ScriptedHttpServer()
     {
@@ -80,6 +83,15 @@ public:
         return m_posts.value(tool.isEmpty() ? rpcMethod : rpcMethod + u'/' + tool);
     }
     int deletes() const { return m_deletes; }
+    // Ends every GET stream left open (its response was written in part), as a server does
+    // when it drops a session.
+    void endGetStreams()
+    {
+        for (const QPointer<QTcpSocket> &s : std::as_const(m_getSockets))
+            if (s)
+                s->disconnectFromHost();
+        m_getSockets.clear();
+    }
     int sessions() const { return m_sessionCounter; }
 
     static QByteArray response(int status, const QByteArray &contentType, const QByteArray &body,
@@ -137,11 +149,19 @@ private:
             r.id = r.body.value("id"_L1);
             r.tool = r.body.value("params"_L1).toObject().value("name"_L1).toString();
             const QByteArray answer = handle(r);
+            if (r.method == "GET")
+                m_getSockets.append(s);
             if (answer == hang())
                 continue;
             if (answer.isEmpty()) {
                 m_buffers.remove(s);
                 s->abort(); // no response byte at all
+                return;
+            }
+            if (answer.endsWith(closeMarker())) {
+                m_buffers.remove(s);
+                s->write(answer.chopped(closeMarker().size()));
+                s->disconnectFromHost();
                 return;
             }
             s->write(answer);
@@ -189,6 +209,7 @@ private:
     QHash<QTcpSocket *, QByteArray> m_buffers;
     QHash<QString, int> m_posts;
     QHash<QString, Handler> m_handlers;
+    QList<QPointer<QTcpSocket>> m_getSockets;
     int m_deletes = 0;
     qsizetype m_rejectOver = -1;
     QByteArray m_rejectResponse;

@@ -6,6 +6,7 @@
 #include "clifixtures.h"
 #include "scriptedhttpserver.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
@@ -415,6 +416,41 @@ private Q_SLOTS:
         QCOMPARE(answer.value("generation"_L1).toInt(), 2);
         QCOMPARE(first.posts(u"tools/call"_s), 0);
         QCOMPARE(second.posts(u"tools/call"_s), 1);
+    }
+
+    void aCallWhoseStreamBreaksWhileItsSessionIsReplacedIsAnsweredNotLeftToTimeOut()
+    {
+        // The server runs a write, ends the call's SSE stream after a priming event (so the
+        // client will resume it after retry: 400 ms) and drops the session: the GET stream
+        // ends and its reconnect gets 404. The session is replaced (the old transport
+        // drains) while the resumption still waits; it must not be lost with the drain.
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        int gets = 0;
+        server.on(u"GET"_s, [&](const ScriptedHttpServer::Request &) {
+            if (++gets == 1)
+                return QByteArray("HTTP/1.1 200 X\r\nContent-Type: text/event-stream\r\n\r\n"
+                                  "retry: 10\n\n");
+            return ScriptedHttpServer::response(404, "application/json",
+                                                "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32001,"
+                                                "\"message\":\"Session not found\"},\"id\":null}");
+        });
+        server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &) {
+            QTimer::singleShot(50, &server, [&] { server.endGetStreams(); });
+            return ScriptedHttpServer::thenClose(
+                "HTTP/1.1 200 X\r\nContent-Type: text/event-stream\r\n\r\n"
+                "id: e1\nretry: 400\ndata: \n\n");
+        });
+        QElapsedTimer clock;
+        clock.start();
+        const Run r = execOn(server.url(), {callStep(u"write-thing"_s)}, {u"--timeout"_s, u"20"_s});
+        QCOMPARE(r.lines.size(), 1);
+        const QJsonObject answer = r.lines.first();
+        QVERIFY2(answer.value("outcome_uncertain"_L1).toBool(), r.out.constData());
+        QCOMPARE(answer.value("rule"_L1).toString(), u"transport-closed"_s);
+        QCOMPARE(server.posts(u"tools/call"_s, u"write-thing"_s), 1);
+        // Answered once the resumption was refused, not at the 20 s timeout.
+        QVERIFY2(clock.elapsed() < 10'000, qPrintable(QString::number(clock.elapsed())));
     }
 };
 
