@@ -91,8 +91,6 @@ void ServerSession::record(TranscriptEvent::Direction direction, const QByteArra
     e.generation = m_generation;
     e.direction = direction;
     e.raw = raw;
-    e.kind = direction == TranscriptEvent::Direction::Lifecycle ? eventKindFromName(event)
-                                                                : EventKind::Other;
     e.event = event;
     e.details = details;
     Q_EMIT transcriptEvent(e);
@@ -100,7 +98,8 @@ void ServerSession::record(TranscriptEvent::Direction direction, const QByteArra
 
 void ServerSession::record(EventKind kind, const QJsonObject &details)
 {
-    record(TranscriptEvent::Direction::Lifecycle, {}, eventKindName(kind), details);
+    Q_EMIT transcriptEvent(
+        TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name, m_generation, kind, details));
 }
 
 void ServerSession::start()
@@ -146,8 +145,8 @@ void ServerSession::start()
         Q_EMIT connectionLost(error);
     });
     connect(m_transport, &Transport::lifecycleEvent, this,
-            [this](const QString &event, const QJsonObject &details) {
-                record(TranscriptEvent::Direction::Lifecycle, {}, event, details);
+            [this](EventKind kind, const QJsonObject &details) {
+                record(kind, details);
                 Q_EMIT snapshotChanged(snapshot());
             });
     record(EventKind::Starting,

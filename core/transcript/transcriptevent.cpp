@@ -16,15 +16,15 @@ const char *const DirectionNames[] = {"send", "recv", "stderr", "event", "violat
 }
 
 TranscriptEvent TranscriptEvent::lifecycle(qint64 timeMs, const QString &server, int generation,
-                                           const QString &event, const QJsonObject &details)
+                                           EventKind kind, const QJsonObject &details)
 {
     TranscriptEvent e;
     e.timeMs = timeMs;
     e.server = server;
     e.generation = generation;
     e.direction = Direction::Lifecycle;
-    e.kind = eventKindFromName(event);
-    e.event = event;
+    e.kind = kind;
+    e.event = eventKindName(kind);
     e.details = details;
     return e;
 }
@@ -32,8 +32,8 @@ TranscriptEvent TranscriptEvent::lifecycle(qint64 timeMs, const QString &server,
 TranscriptEvent TranscriptEvent::fromHistory(const HistoryEvent &history, const QString &server,
                                              int generation)
 {
-    TranscriptEvent e = lifecycle(history.timeMs, server, generation, eventKindName(history.kind),
-                                  history.toJson());
+    TranscriptEvent e =
+        lifecycle(history.timeMs, server, generation, history.kind, history.toJson());
     e.history = std::make_shared<const HistoryEvent>(history);
     return e;
 }

@@ -41,7 +41,7 @@ struct TranscriptEvent
 
     // A lifecycle event of a session or a transport.
     static TranscriptEvent lifecycle(qint64 timeMs, const QString &server, int generation,
-                                     const QString &event, const QJsonObject &details = {});
+                                     EventKind kind, const QJsonObject &details = {});
     // One entry of the server's history, as the supervisor records it.
     static TranscriptEvent fromHistory(const HistoryEvent &history, const QString &server,
                                        int generation);

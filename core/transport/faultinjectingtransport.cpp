@@ -85,7 +85,7 @@ Error FaultInjectingTransport::injectFault(const Fault &fault)
         // of this fault is a child that is already gone when a call comes), without blocking
         // the engine thread until the child is reaped.
         process->kill();
-        Q_EMIT lifecycleEvent(u"fault-kill"_s,
+        Q_EMIT lifecycleEvent(EventKind::FaultKill,
                               {{"pid"_L1, process->processId()}, {"when"_L1, u"now"_s}});
         process->declareKilled(
             Error::transport(u"server process %1 was killed by signal 9 (fault kill-process)"_s.arg(
@@ -107,10 +107,10 @@ Error FaultInjectingTransport::injectFault(const Fault &fault)
             return Error::protocol(
                 u"corrupt-session-id needs a Streamable HTTP session with an id"_s);
         http->setSessionId(QUuid::createUuid().toString(QUuid::WithoutBraces));
-        Q_EMIT lifecycleEvent(u"fault-corrupt-session-id"_s, {});
+        Q_EMIT lifecycleEvent(EventKind::FaultCorruptSessionId, {});
         return {};
     case Fault::Kind::DropConnection:
-        Q_EMIT lifecycleEvent(u"fault-drop-connection"_s,
+        Q_EMIT lifecycleEvent(EventKind::FaultDropConnection,
                               {{"open_streams"_L1, http->openExchanges()}});
         http->dropConnections();
         return {};
@@ -127,7 +127,7 @@ Error FaultInjectingTransport::injectFault(const Fault &fault)
 void FaultInjectingTransport::releaseHeld(int deleteStatus)
 {
     Q_EMIT lifecycleEvent(
-        u"fault-expire-session"_s,
+        EventKind::FaultExpireSession,
         {{"status"_L1, deleteStatus},
          {"outcome"_L1, deleteStatus >= 200 && deleteStatus < 300
                             ? u"the server ended the session; the client keeps its id"_s
@@ -179,7 +179,7 @@ bool FaultInjectingTransport::fakeStatus(const Outgoing &out)
     const Error e = HttpExchange::httpError(u"POST %1 (injected)"_s.arg(http->url()), status, {},
                                             http->sessionId());
     QTimer::singleShot(0, this, [this, id = out.requestId, status, e] {
-        Q_EMIT lifecycleEvent(u"fault-http-status"_s, {{"status"_L1, status}});
+        Q_EMIT lifecycleEvent(EventKind::FaultHttpStatus, {{"status"_L1, status}});
         if (id.isUndefined())
             Q_EMIT frameDropped(e.message());
         else
@@ -205,7 +205,7 @@ void FaultInjectingTransport::killAfterWrite()
         [this, process] {
             if (m_innerClosed)
                 return;
-            Q_EMIT lifecycleEvent(u"fault-kill"_s,
+            Q_EMIT lifecycleEvent(EventKind::FaultKill,
                                   {{"pid"_L1, process->processId()},
                                    {"when"_L1, u"right after a request was written"_s}});
             process->declareKilled(Error::transport(
@@ -247,7 +247,7 @@ void FaultInjectingTransport::pass(const QByteArray &frame)
             // and the transcript still shows what the server said.
             Q_EMIT frameWithheld(frame);
             Q_EMIT lifecycleEvent(
-                u"fault-expire-after-dispatch"_s,
+                EventKind::FaultExpireAfterDispatch,
                 {{"id"_L1, e->id},
                  {"note"_L1, u"the server ran the request; its answer is replaced"_s}});
             Q_EMIT requestFailed(

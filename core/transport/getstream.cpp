@@ -32,8 +32,9 @@ QJsonObject GetStream::opened()
     return {{"last_event_id"_L1, m_lastEventId}};
 }
 
-GetStream::Verdict GetStream::finished(int status, bool sessionIdSent, int retryMs, QString *event,
-                                       QJsonObject *details, const QString &errorText)
+GetStream::Verdict GetStream::finished(int status, bool sessionIdSent, int retryMs,
+                                       EventKind *event, QJsonObject *details,
+                                       const QString &errorText)
 {
     m_status = status;
     if (m_wasOpen && (status == 400 || status == 404) && sessionIdSent) {
@@ -42,13 +43,13 @@ GetStream::Verdict GetStream::finished(int status, bool sessionIdSent, int retry
     }
     if (status == 404 || status == 405) {
         m_state = State::NotOffered;
-        *event = u"get-stream-unavailable"_s;
+        *event = EventKind::GetStreamUnavailable;
         *details = {{"status"_L1, status}};
         return Verdict::GivenUp;
     }
     if (status >= 400) {
         m_state = State::Failed;
-        *event = u"get-stream-failed"_s;
+        *event = EventKind::GetStreamFailed;
         *details = {{"status"_L1, status}};
         return Verdict::GivenUp;
     }
@@ -57,7 +58,7 @@ GetStream::Verdict GetStream::finished(int status, bool sessionIdSent, int retry
     const int delay =
         retryMs >= 0 ? retryMs : std::min(DefaultRetryMs << std::min(m_failures - 1, 5), 30'000);
     m_state = State::Reconnecting;
-    *event = u"get-stream-closed"_s;
+    *event = EventKind::GetStreamClosed;
     *details = {{"reconnect_in_ms"_L1, delay}, {"error"_L1, errorText}};
     QTimer::singleShot(delay, this, &GetStream::reopenDue);
     return Verdict::Reopening;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/recoveryvalues.h"
+
 #include <QJsonObject>
 #include <QObject>
 #include <QString>
@@ -49,7 +51,7 @@ public:
     // The reply ended with this status (0: no answer). `sessionIdSent` was on the GET;
     // `retryMs` is the server's retry: field (negative: none); `details` gets what the
     // transcript line says.
-    Verdict finished(int status, bool sessionIdSent, int retryMs, QString *event,
+    Verdict finished(int status, bool sessionIdSent, int retryMs, EventKind *event,
                      QJsonObject *details, const QString &errorText);
 
 Q_SIGNALS:

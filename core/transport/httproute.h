@@ -52,7 +52,7 @@ public:
             return;
         m_closing = true;
         abandonAll();
-        Q_EMIT lifecycleEvent(QStringLiteral("torn-down"),
+        Q_EMIT lifecycleEvent(EventKind::TornDown,
                               {{QLatin1StringView("delete"),
                                 QStringLiteral("not sent: the session is being replaced")}});
         finish(Error());

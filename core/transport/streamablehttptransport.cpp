@@ -90,7 +90,7 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
         s.isSse = HttpExchange::isEventStream(reply);
         if (s.kind == Stream::Kind::Get && s.isSse) {
             HttpExchange::logStream("open", m_config.url, m_get.lastEventId());
-            Q_EMIT lifecycleEvent(u"get-stream-open"_s, m_get.opened());
+            Q_EMIT lifecycleEvent(EventKind::GetStreamOpen, m_get.opened());
         }
     }
     const QByteArray bytes = reply->readAll();
@@ -249,7 +249,7 @@ void StreamableHttpTransport::onAnswerFailed(const Stream &s, QNetworkReply *rep
 
 void StreamableHttpTransport::onGetFinished(const Stream &s, QNetworkReply *reply, int status)
 {
-    QString event;
+    EventKind event = EventKind::Other;
     QJsonObject details;
     const GetStream::Verdict verdict =
         m_get.finished(status, !s.sessionIdSent.isEmpty(), s.sse.retryMs().value_or(-1), &event,
@@ -273,7 +273,7 @@ void StreamableHttpTransport::resume(const Stream &dropped, int delayMs)
     s.sessionIdSent = m_sessionId;
     const QString lastId = dropped.sse.lastEventId();
     Q_EMIT lifecycleEvent(
-        u"stream-resume"_s,
+        EventKind::StreamResume,
         {{"id"_L1, dropped.requestId}, {"last_event_id"_L1, lastId}, {"delay_ms"_L1, delayMs}});
     ++m_resumesDue;
     QTimer::singleShot(delayMs, this, [this, s, lastId]() mutable {
@@ -373,7 +373,7 @@ void StreamableHttpTransport::close()
         }
         QNetworkReply *reply = sendDelete([this](int status, const QString &error) {
             m_deleteOutcome = HttpExchange::deleteOutcome(status, error);
-            Q_EMIT lifecycleEvent(u"session-delete"_s,
+            Q_EMIT lifecycleEvent(EventKind::SessionDelete,
                                   {{"status"_L1, status}, {"outcome"_L1, m_deleteOutcome}});
             finish(Error());
         });
@@ -418,7 +418,7 @@ void StreamableHttpTransport::drain()
         it->abandoned = true;
         r->abort();
     }
-    Q_EMIT lifecycleEvent(u"draining"_s,
+    Q_EMIT lifecycleEvent(EventKind::Draining,
                           {{"requests_in_flight"_L1, int(m_replies.size())},
                            {"delete"_L1, u"not sent: the session is being replaced"_s}});
     // A server that never answers must not keep this transport forever; the requests' own

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "protocol/error.h"
+#include "values/recoveryvalues.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -69,7 +70,7 @@ Q_SIGNALS:
     // session): recovery decides what it means.
     void connectionLost(const Sonde::Error &error);
     // Something worth a line in the transcript (stream opened, resumed, fell back...).
-    void lifecycleEvent(const QString &event, const QJsonObject &details);
+    void lifecycleEvent(Sonde::EventKind kind, const QJsonObject &details);
     // The transport is gone: `reason` says why (a clean close has kind None).
     void closed(const Sonde::Error &reason);
 

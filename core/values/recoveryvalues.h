@@ -51,6 +51,8 @@ enum class EventKind
     LegacySse,
     SessionDelete,
     TornDown,
+    StreamResume,
+    FaultExpireSession,
     // ServerSupervisor: the server's history
     Classification,
     SessionStart,

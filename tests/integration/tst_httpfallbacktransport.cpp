@@ -83,7 +83,7 @@ private Q_SLOTS:
         t.send(Initialize);
         QTRY_COMPARE(server.posts(u"initialize"_s), initializePosts);
         if (route == "sse"_L1)
-            QTRY_COMPARE(events.last().at(0).toString(), u"legacy-endpoint"_s);
+            QTRY_COMPARE(events.last().at(0).value<EventKind>(), EventKind::LegacyEndpoint);
         else
             QTRY_COMPARE(received.size() + failed.size(), 1);
 

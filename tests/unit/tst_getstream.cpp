@@ -67,11 +67,11 @@ private Q_SLOTS:
             QCOMPARE(g.opened().value("last_event_id"_L1).toString(), u"e-3"_s);
             QCOMPARE(g.describe(), u"open"_s);
         }
-        QString name;
+        EventKind name = EventKind::Other;
         QJsonObject details;
         QCOMPARE(int(g.finished(status, sessionIdSent, retryMs, &name, &details, u"closed"_s)),
                  verdict);
-        QCOMPARE(name, event);
+        QCOMPARE(eventKindName(name), event);
         QCOMPARE(g.describe(), state);
         QCOMPARE(details.value("reconnect_in_ms"_L1).toInt(), reconnectMs);
     }
@@ -80,7 +80,7 @@ private Q_SLOTS:
     {
         GetStream g;
         QSignalSpy reopen(&g, &GetStream::reopenDue);
-        QString name;
+        EventKind name = EventKind::Other;
         QJsonObject details;
         QList<int> delays;
         for (int i = 0; i < 7; ++i) {

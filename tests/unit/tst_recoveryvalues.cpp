@@ -67,6 +67,8 @@ private Q_SLOTS:
             {EventKind::LegacySse, "legacy-sse"},
             {EventKind::SessionDelete, "session-delete"},
             {EventKind::TornDown, "torn-down"},
+            {EventKind::StreamResume, "stream-resume"},
+            {EventKind::FaultExpireSession, "fault-expire-session"},
             {EventKind::Classification, "classification"},
             {EventKind::SessionStart, "session-start"},
             {EventKind::Reconnect, "reconnect"},
