@@ -50,7 +50,7 @@ struct ServerConfig
     // one over it fails its request (or drops that event), naming the limit.
     qsizetype maxFrameBytes = Limits::DefaultMaxFrameBytes;
 
-    // Recovery (RECOVERY.md): breaker policy, one time budget per user action for waiting on
+    // Recovery (docs/recovery.md): breaker policy, one time budget per user action for waiting on
     // a reconnect, an optional keepalive ping, and the user's per-tool replay overrides
     // (true: read-only, replay after recovery; false: write-capable, never replay).
     int breakerThreshold = 3;

@@ -14,7 +14,7 @@ namespace Sonde {
 
 // A failure as a value: what went wrong (kind), where it came from (HTTP status, JSON-RPC
 // code) and why (a cause chain plus, for grouped failures, child errors). The recovery
-// classifier walks this structure (RECOVERY.md §1), so transports must keep the original
+// classifier walks this structure (docs/recovery.md §1), so transports must keep the original
 // failure as the cause instead of flattening it into a string. Copyable across threads.
 class Error
 {

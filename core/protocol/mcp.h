@@ -15,7 +15,7 @@ bool isSupportedProtocolVersion(const QString &version);
 // Methods whose list answers are paginated with nextCursor, and the key holding the items.
 QString listKeyFor(const QString &method);
 
-// The answer shape of RECOVERY.md §5 for a tools/call result:
+// The answer shape of a tools/call result (docs/recovery.md §6):
 // {"result": joined text} (+ structuredContent when it is not a verbatim copy of a text
 // block, + _meta), or {"error": joined text} when isError is true. Non-text blocks (images,
 // audio, links, embedded resources) are kept under "content" so nothing is lost.

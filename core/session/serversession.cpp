@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+// Over 500 lines, for now: this is one state machine (the handshake, request/response
+// pairing, timeouts, the queue of calls waiting for a session, restart and drain), and every
+// part reads the same pending table and generation. What had other jobs has left it: the
+// wire protocols (core/transport), faults (FaultInjectingTransport), pagination
+// (ListFetcher). The next cut, the request table with its timeouts as a class of its own,
+// comes with the 2026-07-28 revision, which needs that table without the handshake.
 #include "session/serversession.h"
 
 #include "protocol/mcp.h"

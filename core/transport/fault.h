@@ -8,7 +8,7 @@
 
 namespace Sonde {
 
-// A fault the user injects on purpose (RECOVERY.md; the fault panel and `{"op":"fault"}`).
+// A fault the user injects on purpose (docs/recovery.md; the fault panel and `{"op":"fault"}`).
 // FaultInjectingTransport applies every kind, on the frames and signals that pass through it
 // and, for what only the route can do, through ProcessControl or HttpControl.
 struct Fault

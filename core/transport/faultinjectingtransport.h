@@ -15,7 +15,7 @@ namespace Sonde {
 class Clock;
 
 // The decorator every session talks to its transport through; it implements each fault
-// (RECOVERY.md; the fault panel and `{"op":"fault"}`) by acting on the frames and signals
+// (docs/recovery.md; the fault panel and `{"op":"fault"}`) by acting on the frames and signals
 // that pass through it, so the transports themselves have no fault branches:
 //   delay                 holds each answer `ms` (order kept), until cleared;
 //   expire-after-dispatch lets the next request go, then replaces its answer with a

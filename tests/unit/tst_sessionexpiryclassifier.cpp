@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The classifier cases of the reference suite (hermes-session-reconnect-tests), in Sonde's
-// terms, plus the structured signals and the non-markers RECOVERY.md §1 adds.
+// terms, plus the structured signals and the non-markers docs/recovery.md §1 adds.
 #include "protocol/error.h"
 #include "recovery/sessionexpiryclassifier.h"
 
