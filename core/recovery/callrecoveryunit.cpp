@@ -276,7 +276,11 @@ void CallRecoveryUnit::handleExpired(quint64 ticket, const Error &error, const Q
             !tool.isEmpty())
             it->verdict = toolVerdict(*it, tool);
     }
-    m_reconnect.request(u"session expired (%1)"_s.arg(rule));
+    // An expiry from a generation already replaced (a second call in flight on the drained
+    // session, answered after the new one came up) says nothing about the new session:
+    // reconnecting again would replace a healthy one. The call is just sent there.
+    if (!m_progress.ready() || it->waitAfterGeneration >= m_progress.generation)
+        m_reconnect.request(u"session expired (%1)"_s.arg(rule));
     armBudgetTimer();
     if (m_progress.ready() && m_progress.generation > it->waitAfterGeneration &&
         !m_reconnect.inProgress())

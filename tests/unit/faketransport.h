@@ -76,6 +76,17 @@ public:
     }
     bool isOpen() const override { return open_; }
     QJsonObject details() const override { return {{"fake"_L1, true}}; }
+    // Plays a Streamable HTTP route: on a reconnect the old transport drains (it stays, and
+    // answers still come through it) instead of being torn down.
+    bool drains = false;
+    bool drained = false;
+    bool canDrain() const override { return drains; }
+    void drain() override
+    {
+        if (!drains)
+            return Transport::drain();
+        drained = true;
+    }
 
     void deliver(const QByteArray &frame) { Q_EMIT frameReceived(frame); }
     void deliver(const QJsonObject &o) { deliver(QJsonDocument(o).toJson(QJsonDocument::Compact)); }

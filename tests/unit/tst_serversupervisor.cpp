@@ -24,6 +24,7 @@ struct Fixture
 {
     ManualClock clock;
     QList<QPointer<FakeTransport>> transports; // one per connection, in order
+    bool drains = false;                       // the transports drain on a reconnect
     std::unique_ptr<ServerSupervisor> supervisor;
     std::unique_ptr<QSignalSpy> done;
 
@@ -35,6 +36,7 @@ struct Fixture
         supervisor = std::make_unique<ServerSupervisor>(
             c, clock, QJsonObject{}, nullptr, [this](const ServerConfig &, const Clock &) {
                 auto t = std::make_unique<FakeTransport>();
+                t->drains = drains;
                 transports.append(t.get());
                 return t;
             });
@@ -406,6 +408,40 @@ private Q_SLOTS:
         QVERIFY(
             writeOutcome.error.cause()->message().contains("aborted by a reconnect teardown"_L1));
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), 0);
+    }
+
+    void aLateExpiryFromTheReplacedSessionDoesNotReplaceTheNewOne()
+    {
+        // Two reads in flight when the session expires; the old transport drains, so each
+        // gets its own answer. The second expiry comes after the new session is up: it is
+        // sent again there, and the healthy new session is not replaced too (it was, when a
+        // slow machine let the second 404 arrive late: generation 3).
+        Fixture f;
+        f.drains = true;
+        f.start();
+        f.call(u"resources/list"_s, {}, 40);
+        f.call(u"prompts/list"_s, {}, 41);
+        FakeTransport *old = f.t();
+        const QString expired = u"Invalid params: Invalid or expired session"_s;
+        old->answerError(old->sentWithMethod(u"resources/list"_s).at(0), -32602, expired);
+        QCOMPARE(f.transports.size(), 2);
+        QVERIFY(old->drained);
+        f.initialize();
+        old->answerError(old->sentWithMethod(u"prompts/list"_s).at(0), -32602, expired);
+        QCOMPARE(f.transports.size(), 2);
+        QCOMPARE(f.t()->sentWithMethod(u"resources/list"_s).size(), 1);
+        QCOMPARE(f.t()->sentWithMethod(u"prompts/list"_s).size(), 1);
+        f.t()->answer(f.t()->sentWithMethod(u"resources/list"_s).at(0),
+                      {{"resources"_L1, QJsonArray{}}});
+        f.t()->answer(f.t()->sentWithMethod(u"prompts/list"_s).at(0),
+                      {{"prompts"_L1, QJsonArray{}}});
+        QCOMPARE(f.done->size(), 2);
+        for (const auto &args : *f.done) {
+            const CallOutcome o = args[0].value<CallOutcome>();
+            QVERIFY(o.ok());
+            QCOMPARE(o.generation, 2);
+            QVERIFY(o.recovery->replayed);
+        }
     }
 
     void aRespawnThatDiesAgainSaysTheServerDoesNotStartCleanly()
