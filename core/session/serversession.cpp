@@ -616,7 +616,7 @@ void ServerSession::sendPage(quint64 ticket)
     m_ticketRequestId.insert(ticket, id);
 }
 
-void ServerSession::finishOperation(quint64 ticket, const QJsonValue &result, const Error &error)
+void ServerSession::finishOperation(quint64 ticket, QJsonValue result, Error error)
 {
     auto it = m_operations.find(ticket);
     if (it == m_operations.end())

@@ -102,7 +102,8 @@ private:
     void sendFrame(const JsonRpcMessage &message);
     void dispatch(quint64 ticket);
     void sendPage(quint64 ticket);
-    void finishOperation(quint64 ticket, const QJsonValue &result, const Error &error);
+    // By value: callers pass parts of the operation this erases (its fetcher's error).
+    void finishOperation(quint64 ticket, QJsonValue result, Error error);
     void failAll(const Error &error);
     void refreshList(const QString &method);
     void sendRefreshPage(const QString &method);
