@@ -75,7 +75,13 @@ qint64 DemoState::add(qint64 by)
 DemoServer::DemoServer(std::shared_ptr<DemoState> state, QObject *parent)
     : QObject(parent), m_state(std::move(state))
 {
-    defineTools();
+}
+
+const std::vector<DemoServer::Tool> &DemoServer::toolTable()
+{
+    if (m_tools.empty())
+        defineTools();
+    return m_tools;
 }
 
 void DemoServer::send(const JsonRpcMessage &m)
@@ -336,9 +342,9 @@ void DemoServer::defineTools()
         [this](const ToolCall &c) { respond(c.id, textResult(u"extra-tool ran"_s)); });
 }
 
-const DemoServer::Tool *DemoServer::findTool(const QString &name) const
+const DemoServer::Tool *DemoServer::findTool(const QString &name)
 {
-    for (const Tool &t : m_tools) {
+    for (const Tool &t : toolTable()) {
         // extra-tool exists only while toggled on.
         if (t.name == name && (m_extraTool || name != "extra-tool"_L1))
             return &t;
@@ -346,10 +352,10 @@ const DemoServer::Tool *DemoServer::findTool(const QString &name) const
     return nullptr;
 }
 
-QJsonArray DemoServer::tools() const
+QJsonArray DemoServer::tools()
 {
     QJsonArray t;
-    for (const Tool &tool : m_tools) {
+    for (const Tool &tool : toolTable()) {
         if (findTool(tool.name))
             t.append(tool.definition);
     }

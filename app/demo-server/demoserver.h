@@ -93,8 +93,11 @@ private:
 
     QJsonObject initialize(const QJsonObject &params);
     void defineTools();
-    const Tool *findTool(const QString &name) const; // nullptr: no such tool (now)
-    QJsonArray tools() const;
+    const Tool *findTool(const QString &name); // nullptr: no such tool (now)
+    QJsonArray tools();
+    // Built on first use: a session that never lists or calls a tool (a reconnect probe, the
+    // recovery benchmark) does not pay for 21 definitions.
+    const std::vector<Tool> &toolTable();
     QJsonArray resources() const;
     QJsonArray prompts() const;
     bool page(const QJsonValue &id, const QJsonObject &params, const QJsonArray &all, int size,
