@@ -54,6 +54,12 @@ CircuitBreaker::Admission CircuitBreaker::admit(const QString &server)
     if (s == State::Open) {
         const qint64 left = retryInMs();
         const qint64 seconds = std::max<qint64>(1, (left + 999) / 1000);
+        if (m_trippedBecause)
+            return {
+                false, false, left,
+                u"%1's circuit breaker is open because it was tripped by hand (%2): the call was not sent; retry in %3 s"_s
+                    .arg(server, *m_trippedBecause)
+                    .arg(seconds)};
         return {
             false, false, left,
             u"%1's circuit breaker is open after %2 consecutive failures: the call was not sent; retry in %3 s"_s
@@ -77,6 +83,7 @@ void CircuitBreaker::recordSuccess(const QString &cause)
     m_probeInFlight = false;
     m_strikes = 0;
     m_openUntil.reset();
+    m_trippedBecause.reset();
     moveTo(State::Closed, cause);
 }
 
@@ -94,6 +101,7 @@ void CircuitBreaker::recordStrike(const QString &cause)
         // At the threshold it opens; while open (or after a failed probe) every strike
         // re-arms the cooldown.
         m_openUntil = m_clock.nowMs() + m_policy.cooldownMs;
+        m_trippedBecause.reset();
         moveTo(State::Open, cause);
     }
 }
@@ -113,6 +121,7 @@ void CircuitBreaker::trip(const QString &cause)
     m_probeInFlight = false;
     m_strikes = std::max(m_strikes, m_policy.threshold);
     m_openUntil = m_clock.nowMs() + m_policy.cooldownMs;
+    m_trippedBecause = cause;
     moveTo(State::Open, u"tripped by hand: "_s + cause);
 }
 

@@ -76,6 +76,9 @@ private:
     Policy m_policy;
     int m_strikes = 0;
     std::optional<qint64> m_openUntil; // unset: not open, whatever the strikes
+    // Set while open because the user tripped it: a refusal then names that, not strikes
+    // that never happened.
+    std::optional<QString> m_trippedBecause;
     bool m_probeInFlight = false;
     State m_recorded = State::Closed; // the last state written to the history
     QList<Transition> m_transitions;

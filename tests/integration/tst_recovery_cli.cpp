@@ -316,6 +316,21 @@ private Q_SLOTS:
         QCOMPARE(reconnects, 5);
     }
 
+    void aBreakerTrippedByHandRefusesNamingTheTripNotFailures()
+    {
+        const Run r =
+            exec({u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)},
+                 {JSON_TEXT({"op" : "breaker", "action" : "trip"}),
+                  JSON_TEXT({"op" : "call", "tool" : "echo", "args" : {"message" : "x"}})});
+        QVERIFY2(r.lines.size() == 2, r.err.constData());
+        const QJsonObject refused = r.lines[1];
+        QCOMPARE(refused.value("breaker"_L1).toString(), u"open"_s);
+        QCOMPARE(refused.value("attempts"_L1).toInt(), 0);
+        const QString error = refused.value("error"_L1).toString();
+        QVERIFY2(error.contains(u"tripped by hand"_s) && !error.contains(u"consecutive"_s),
+                 qPrintable(error));
+    }
+
     void theBreakerOpensAfterThreeFailuresAndRefusesTheFourthUnsent()
     {
         QTemporaryDir dir;

@@ -32,6 +32,26 @@ private Q_SLOTS:
                  qPrintable(a.message));
     }
 
+    void aBreakerTrippedByHandSaysSoWhenItRefuses()
+    {
+        ManualClock clock;
+        CircuitBreaker b(clock);
+        b.recordStrike(u"timeout"_s);
+        b.trip(u"user"_s);
+        const auto a = b.admit(u"demo"_s);
+        QVERIFY(!a.allowed);
+        QVERIFY2(a.message.contains(u"tripped by hand (user)"_s) &&
+                     !a.message.contains(u"consecutive failures"_s) &&
+                     a.message.contains(u"retry in 60 s"_s),
+                 qPrintable(a.message));
+        // A failed probe after the cooldown reopens it on a failure, which it then names.
+        clock.advance(60'000);
+        QVERIFY(b.admit(u"demo"_s).probe);
+        b.recordStrike(u"timeout"_s);
+        QVERIFY2(b.admit(u"demo"_s).message.contains(u"consecutive failures"_s),
+                 qPrintable(b.admit(u"demo"_s).message));
+    }
+
     void theSecondsLeftNeverShowZeroWhileOpen()
     {
         ManualClock clock;
