@@ -246,6 +246,7 @@ void MainWindow::addServer(const ServerConfig &config, const QStringList &roots,
     m_servers->addServer(config);
     m_transcriptPanel->addSecrets(config);
     m_views->addServer(config.name, roots);
+    m_timeline->setServerRemoved(config.name, false);
     m_host.addServer(config, connectNow);
     if (m_current.isEmpty())
         selectServer(config.name);
@@ -405,6 +406,7 @@ void MainWindow::removeServerState(const QString &name)
     m_host.removeServer(name);
     m_servers->removeServer(name);
     m_views->removeServer(name);
+    m_timeline->setServerRemoved(name, true);
     // Its call in flight went with it and will never be answered here: Call works again.
     if (call && !m_views->pendingToolCall())
         m_tools->callEnded();

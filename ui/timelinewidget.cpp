@@ -56,6 +56,11 @@ TimelineWidget::TimelineWidget(QWidget *parent)
 
 TimelineWidget::~TimelineWidget() = default;
 
+void TimelineWidget::setServerRemoved(const QString &server, bool removed)
+{
+    m_layout->setServerRemoved(server, removed);
+}
+
 void TimelineWidget::setStore(TranscriptStore *store)
 {
     if (m_store == store)

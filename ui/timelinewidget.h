@@ -36,6 +36,7 @@ public:
     void setStore(TranscriptStore *store);
     TranscriptStore *store() const;
     const TimelineLayout *timelineLayout() const { return m_layout; }
+    void setServerRemoved(const QString &server, bool removed);
 
     // "Now" on the transcript's clock (ms since the epoch), where open calls and the current
     // generation end. The wall clock unless set (tests, or a transcript read from a file).

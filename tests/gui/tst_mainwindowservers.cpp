@@ -11,6 +11,8 @@
 #include "serverlistmodel.h"
 #include "serverviewstore.h"
 #include "testpaths.h"
+#include "timelinelayout.h"
+#include "timelinewidget.h"
 #include "toolspanel.h"
 
 #include <QComboBox>
@@ -225,6 +227,9 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: soon gone"_s, 10000);
         QVERIFY(store->holds(u"a"_s));
         QVERIFY(!store->tools(u"a"_s).isEmpty());
+        const auto *timeline = m_window->findChild<TimelineWidget *>(u"timeline"_s);
+        QVERIFY(timeline);
+        QTRY_VERIFY(timeline->timelineLayout()->laneOf(u"a"_s) >= 0);
         QTest::mouseClick(button(u"Remove"_s), Qt::LeftButton);
         QCOMPARE(m_window->currentServer(), u"b"_s);
         QVERIFY(!store->holds(u"a"_s));
@@ -237,6 +242,9 @@ private Q_SLOTS:
         QTest::qWait(300);
         QVERIFY(!store->holds(u"a"_s));
         QVERIFY(store->holds(u"b"_s));
+        // Its timeline lane went with it, and its closing session did not bring it back.
+        QCOMPARE(timeline->timelineLayout()->laneOf(u"a"_s), -1);
+        QVERIFY(timeline->timelineLayout()->laneOf(u"b"_s) >= 0);
     }
 
     void removingAServerUnderARunningCallLetsTheNextCallRun()

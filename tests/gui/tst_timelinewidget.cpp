@@ -259,6 +259,29 @@ private Q_SLOTS:
         QCOMPARE(layout.lastTimeMs(), T0 + 800);
     }
 
+    void aRemovedServerLosesItsLaneAndARenewedOneShowsOnlyWhatCameAfter()
+    {
+        TranscriptStore store;
+        TimelineLayout layout;
+        layout.setStore(&store);
+        store.append(scenario());
+        QSignalSpy lanes(&layout, &TimelineLayout::lanesChanged);
+        layout.setServerRemoved(alpha, true);
+        QCOMPARE(layout.laneCount(), 1);
+        QCOMPARE(layout.laneName(0), beta);
+        QVERIFY(lanes.count() >= 1);
+        // What the removed server's closing session still sends does not bring it back.
+        store.append({lifecycle(900, u"closed"_s, {}, alpha, 2)});
+        QCOMPARE(layout.laneCount(), 1);
+        // Added again under the same name: a fresh lane with only its new events.
+        layout.setServerRemoved(alpha, false);
+        store.append({lifecycle(1000, u"starting"_s, {}, alpha, 0), call(1010, 0, alpha, 0)});
+        QCOMPARE(layout.laneCount(), 2);
+        QCOMPARE(layout.laneOf(alpha), 1);
+        QCOMPARE(layout.spans(1).size(), 1);
+        QVERIFY(layout.bands(1).isEmpty());
+    }
+
     void generationsBecomeBands()
     {
         TranscriptStore store;

@@ -90,6 +90,20 @@ void TimelineLayout::rebuild()
     Q_EMIT changed();
 }
 
+void TimelineLayout::setServerRemoved(const QString &server, bool removed)
+{
+    if (removed) {
+        m_hiddenUpTo.insert(server, std::numeric_limits<qint64>::max());
+        if (m_laneIndex.contains(server))
+            rebuild();
+    } else if (m_hiddenUpTo.contains(server)) {
+        const qint64 last = m_store && m_store->size() > 0
+                                ? m_store->event(m_store->size() - 1).timeMs
+                                : std::numeric_limits<qint64>::min();
+        m_hiddenUpTo.insert(server, last);
+    }
+}
+
 void TimelineLayout::onReset()
 {
     rebuild();
@@ -112,6 +126,9 @@ void TimelineLayout::onRowsAppended(int first, int last)
 void TimelineLayout::take(int row)
 {
     const TranscriptEvent &e = m_store->event(row);
+    if (const auto hidden = m_hiddenUpTo.constFind(e.server);
+        hidden != m_hiddenUpTo.cend() && e.timeMs <= *hidden)
+        return;
     auto laneIt = m_laneIndex.constFind(e.server);
     int laneNo;
     if (laneIt == m_laneIndex.cend()) {

@@ -102,6 +102,9 @@ public:
 
     // Rebuilds from the store's current rows, then follows it. nullptr detaches.
     void setStore(TranscriptStore *store);
+    // A removed server's lane goes, and so do the events its closing session still sends.
+    // When a server of that name is added again, only what comes after shows.
+    void setServerRemoved(const QString &server, bool removed);
     TranscriptStore *store() const;
 
     int laneCount() const { return int(m_lanes.size()); }
@@ -196,6 +199,7 @@ private:
     QPointer<TranscriptStore> m_store;
     QList<Lane> m_lanes;
     QHash<QString, int> m_laneIndex;
+    QHash<QString, qint64> m_hiddenUpTo; // server -> its events up to this time are not shown
     qint64 m_firstMs = 0;
     qint64 m_lastMs = 0;
     bool m_hasTime = false;
