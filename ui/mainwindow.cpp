@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
-#include "config/workspace.h"
 #include "engine/corehost.h"
 #include "guiserverrequesthandler.h"
 #include "healthpanel.h"
@@ -18,6 +17,7 @@
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
+#include "workspacesettings.h"
 
 #include <QCloseEvent>
 #include <QFileDialog>
@@ -459,13 +459,13 @@ void MainWindow::saveWorkspace(QSettings &settings) const
     w.splitter = m_split->saveState();
     w.tab = m_tabs->currentIndex();
     w.transcriptColumns = m_transcriptPanel->saveLayout();
-    w.write(settings);
+    WorkspaceSettings::save(settings, w);
 }
 
 void MainWindow::loadWorkspace(QSettings &settings)
 {
     Error error;
-    const Workspace w = Workspace::read(settings, &error);
+    const Workspace w = WorkspaceSettings::load(settings, &error);
     for (const Workspace::Server &s : w.servers)
         addServer(s.config, s.roots);
     if (error.isError())

@@ -4,7 +4,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSettings>
 
 using namespace Qt::StringLiterals;
 
@@ -17,6 +16,11 @@ const QString ExtrasKey = u"workspace/sonde"_s;
 // is the order "mcpServers", a JSON object, has.
 const QString OrderKey = u"workspace/order"_s;
 const QString CurrentKey = u"workspace/current"_s;
+const QString GeometryKey = u"window/geometry"_s;
+const QString StateKey = u"window/state"_s;
+const QString SplitKey = u"window/split"_s;
+const QString TabKey = u"window/tab"_s;
+const QString TranscriptColumnsKey = u"window/transcriptColumns"_s;
 
 QJsonObject serverJson(const ServerConfig &c)
 {
@@ -66,7 +70,13 @@ Workspace::Server withExtras(ServerConfig c, const QJsonObject &x)
 }
 } // namespace
 
-void Workspace::write(QSettings &settings) const
+QStringList Workspace::keys()
+{
+    return {ServersKey, ExtrasKey, OrderKey, CurrentKey,          GeometryKey,
+            StateKey,   SplitKey,  TabKey,   TranscriptColumnsKey};
+}
+
+QVariantMap Workspace::toValues() const
 {
     QJsonObject configs;
     QJsonObject extras;
@@ -76,32 +86,31 @@ void Workspace::write(QSettings &settings) const
         extras.insert(s.config.name, extrasJson(s));
         order.append(s.config.name);
     }
-    settings.setValue(
-        ServersKey,
-        QJsonDocument(QJsonObject{{"mcpServers"_L1, configs}}).toJson(QJsonDocument::Compact));
-    settings.setValue(ExtrasKey, QJsonDocument(extras).toJson(QJsonDocument::Compact));
-    settings.setValue(OrderKey, order);
-    settings.setValue(CurrentKey, current);
-    settings.setValue(u"window/geometry"_s, geometry);
-    settings.setValue(u"window/state"_s, windowState);
-    settings.setValue(u"window/split"_s, splitter);
-    settings.setValue(u"window/tab"_s, tab);
-    settings.setValue(u"window/transcriptColumns"_s, transcriptColumns);
+    return {{ServersKey,
+             QJsonDocument(QJsonObject{{"mcpServers"_L1, configs}}).toJson(QJsonDocument::Compact)},
+            {ExtrasKey, QJsonDocument(extras).toJson(QJsonDocument::Compact)},
+            {OrderKey, order},
+            {CurrentKey, current},
+            {GeometryKey, geometry},
+            {StateKey, windowState},
+            {SplitKey, splitter},
+            {TabKey, tab},
+            {TranscriptColumnsKey, transcriptColumns}};
 }
 
-Workspace Workspace::read(QSettings &settings, Error *error)
+Workspace Workspace::fromValues(const QVariantMap &values, Error *error)
 {
     Workspace w;
-    const QByteArray stored = settings.value(ServersKey).toByteArray();
+    const QByteArray stored = values.value(ServersKey).toByteArray();
     const QJsonObject extras =
-        QJsonDocument::fromJson(settings.value(ExtrasKey).toByteArray()).object();
+        QJsonDocument::fromJson(values.value(ExtrasKey).toByteArray()).object();
     if (!stored.isEmpty()) {
         // Saved values were resolved when imported: read them as they are.
         ServerConfigFile::Options verbatim;
         verbatim.resolvePlaceholders = false;
         ServerConfigFile::Result r =
             ServerConfigFile::parse(stored, u"saved workspace"_s, verbatim);
-        for (const QString &name : settings.value(OrderKey).toStringList()) {
+        for (const QString &name : values.value(OrderKey).toStringList()) {
             if (r.servers.contains(name))
                 w.servers.append(withExtras(r.servers.take(name), extras.value(name).toObject()));
         }
@@ -110,12 +119,12 @@ Workspace Workspace::read(QSettings &settings, Error *error)
         if (error)
             *error = r.error;
     }
-    w.current = settings.value(CurrentKey).toString();
-    w.geometry = settings.value(u"window/geometry"_s).toByteArray();
-    w.windowState = settings.value(u"window/state"_s).toByteArray();
-    w.splitter = settings.value(u"window/split"_s).toByteArray();
-    w.tab = settings.value(u"window/tab"_s, 1).toInt();
-    w.transcriptColumns = settings.value(u"window/transcriptColumns"_s).toByteArray();
+    w.current = values.value(CurrentKey).toString();
+    w.geometry = values.value(GeometryKey).toByteArray();
+    w.windowState = values.value(StateKey).toByteArray();
+    w.splitter = values.value(SplitKey).toByteArray();
+    w.tab = values.value(TabKey, w.tab).toInt();
+    w.transcriptColumns = values.value(TranscriptColumnsKey).toByteArray();
     return w;
 }
 

@@ -8,8 +8,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
-
-class QSettings;
+#include <QVariantMap>
 
 namespace Sonde {
 
@@ -17,8 +16,9 @@ namespace Sonde {
 // the selected one, and the window's layout as the opaque blobs Qt saves. read() and write()
 // are its only serializer. The servers go in the same "mcpServers" JSON other clients write
 // (workspace/servers) plus Sonde's own per-server settings (workspace/sonde), so a workspace
-// written by any earlier Sonde loads. The QSettings is the front end's: it decides where the
-// workspace lives, the core only reads and writes the keys. Thread: any (a plain value).
+// written by any earlier Sonde loads. It converts to and from settings keys and values; the
+// front end stores them (QSettings: WorkspaceSettings in ui/models), since the core never
+// touches QSettings. Thread: any (a plain value).
 class Workspace
 {
 public:
@@ -36,9 +36,12 @@ public:
     QByteArray transcriptColumns;
     int tab = 1; // the Tools tab, on a first start
 
-    void write(QSettings &settings) const;
-    // What could not be read is left out and said in `error` (the rest still loads).
-    static Workspace read(QSettings &settings, Error *error = nullptr);
+    // Every settings key the workspace uses.
+    static QStringList keys();
+    QVariantMap toValues() const;
+    // From the stored keys (absent ones keep their defaults). What could not be read is left
+    // out and said in `error` (the rest still loads).
+    static Workspace fromValues(const QVariantMap &values, Error *error = nullptr);
 };
 
 } // namespace Sonde

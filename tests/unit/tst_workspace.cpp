@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "config/workspace.h"
+#include "workspacesettings.h"
 
 #include <QSettings>
 #include <QTemporaryDir>
@@ -71,11 +71,11 @@ private Q_SLOTS:
         const Workspace written = sample();
         {
             QSettings settings(ini(u"roundtrip"_s), QSettings::IniFormat);
-            written.write(settings);
+            WorkspaceSettings::save(settings, written);
         }
         QSettings settings(ini(u"roundtrip"_s), QSettings::IniFormat);
         Error error;
-        const Workspace read = Workspace::read(settings, &error);
+        const Workspace read = WorkspaceSettings::load(settings, &error);
         QVERIFY2(!error.isError(), qPrintable(error.message()));
         QCOMPARE(read.servers.size(), written.servers.size());
         for (int i = 0; i < read.servers.size(); ++i)
@@ -108,7 +108,7 @@ private Q_SLOTS:
             settings.setValue(u"window/tab"_s, 2);
         }
         QSettings settings(ini(u"old"_s), QSettings::IniFormat);
-        const Workspace w = Workspace::read(settings);
+        const Workspace w = WorkspaceSettings::load(settings);
         QCOMPARE(w.servers.size(), 2);
         QCOMPARE(w.servers.at(0).config.name, u"demo"_s);
         QCOMPARE(w.servers.at(0).config.program, u"/bin/demo"_s);
@@ -127,7 +127,7 @@ private Q_SLOTS:
     void anEmptyWorkspaceOpensOnTheToolsTab()
     {
         QSettings settings(ini(u"empty"_s), QSettings::IniFormat);
-        const Workspace w = Workspace::read(settings);
+        const Workspace w = WorkspaceSettings::load(settings);
         QVERIFY(w.servers.isEmpty());
         QVERIFY(w.current.isEmpty());
         QCOMPARE(w.tab, 1);

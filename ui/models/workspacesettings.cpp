@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#include "workspacesettings.h"
+
+#include <QSettings>
+
+namespace Sonde::WorkspaceSettings {
+
+void save(QSettings &settings, const Workspace &workspace)
+{
+    const QVariantMap values = workspace.toValues();
+    for (auto it = values.cbegin(); it != values.cend(); ++it)
+        settings.setValue(it.key(), it.value());
+}
+
+Workspace load(QSettings &settings, Error *error)
+{
+    // Only the keys that are there: an absent one keeps the workspace's default.
+    QVariantMap values;
+    for (const QString &key : Workspace::keys())
+        if (settings.contains(key))
+            values.insert(key, settings.value(key));
+    return Workspace::fromValues(values, error);
+}
+
+} // namespace Sonde::WorkspaceSettings

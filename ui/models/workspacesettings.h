@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/workspace.h"
+
+class QSettings;
+
+namespace Sonde::WorkspaceSettings {
+
+// Where the window keeps its Workspace: the keys Workspace names, in the front end's
+// QSettings (the core never touches QSettings). GUI thread.
+void save(QSettings &settings, const Workspace &workspace);
+Workspace load(QSettings &settings, Error *error = nullptr);
+
+} // namespace Sonde::WorkspaceSettings
