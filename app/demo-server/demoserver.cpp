@@ -79,8 +79,13 @@ DemoServer::DemoServer(std::shared_ptr<DemoState> state, QObject *parent)
 
 const std::vector<DemoServer::Tool> &DemoServer::toolTable()
 {
-    if (m_tools.empty())
+    if (m_tools.empty()) {
         defineTools();
+        defineGeneratedTools(m_state->generatedTools());
+        m_toolIndex.reserve(qsizetype(m_tools.size()));
+        for (size_t i = 0; i < m_tools.size(); ++i)
+            m_toolIndex.insert(m_tools[i].name, qsizetype(i));
+    }
     return m_tools;
 }
 
@@ -342,21 +347,52 @@ void DemoServer::defineTools()
         [this](const ToolCall &c) { respond(c.id, textResult(u"extra-tool ran"_s)); });
 }
 
+void DemoServer::defineGeneratedTools(int count)
+{
+    // Names, titles and descriptions that differ in more than a number, so a client's search
+    // and sorting have something to work on.
+    static const char *const Areas[] = {"billing", "calendar", "crm",     "docs",   "git",
+                                        "issues",  "mail",     "metrics", "search", "storage"};
+    for (int i = 1; i <= count; ++i) {
+        const QString area = QString::fromLatin1(Areas[i % 10]);
+        const QString name = u"%1-action-%2"_s.arg(area).arg(i, 4, 10, QLatin1Char('0'));
+        QJsonObject tool{
+            {"name"_L1, name},
+            {"title"_L1, u"%1 action %2"_s.arg(area.at(0).toUpper() + area.mid(1)).arg(i)},
+            {"description"_L1,
+             u"Generated tool %1 of %2 in the %3 area (--tools): answers with its name and "
+             "arguments."_s.arg(i)
+                 .arg(count)
+                 .arg(area)},
+            {"inputSchema"_L1,
+             schema({{"query"_L1, QJsonObject{{"type"_L1, "string"_L1},
+                                              {"description"_L1, "what to look for"_L1}}},
+                     {"limit"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 10}}}})},
+            {"annotations"_L1, annotations(true, false, true)}};
+        m_tools.push_back({name, tool, [this, name](const ToolCall &c) {
+                               respond(c.id,
+                                       textResult(name + u" "_s +
+                                                  QString::fromUtf8(QJsonDocument(c.args).toJson(
+                                                      QJsonDocument::Compact))));
+                           }});
+    }
+}
+
 const DemoServer::Tool *DemoServer::findTool(const QString &name)
 {
-    for (const Tool &t : toolTable()) {
-        // extra-tool exists only while toggled on.
-        if (t.name == name && (m_extraTool || name != "extra-tool"_L1))
-            return &t;
-    }
-    return nullptr;
+    const std::vector<Tool> &table = toolTable();
+    const auto at = m_toolIndex.constFind(name);
+    // extra-tool exists only while toggled on.
+    if (at == m_toolIndex.constEnd() || (!m_extraTool && name == "extra-tool"_L1))
+        return nullptr;
+    return &table[size_t(*at)];
 }
 
 QJsonArray DemoServer::tools()
 {
     QJsonArray t;
     for (const Tool &tool : toolTable()) {
-        if (findTool(tool.name))
+        if (m_extraTool || tool.name != "extra-tool"_L1)
             t.append(tool.definition);
     }
     return t;

@@ -24,10 +24,15 @@ public:
     explicit DemoState(QString path = {});
     qint64 counter() const { return m_counter; }
     qint64 add(qint64 by);
+    // Tools added after the built-in ones (--tools N), for clients' tests at scale: a list
+    // of a thousand tools is what a large server (an API gateway, a code host) offers.
+    int generatedTools() const { return m_generatedTools; }
+    void setGeneratedTools(int count) { m_generatedTools = count; }
 
 private:
     QString m_path;
     qint64 m_counter = 0;
+    int m_generatedTools = 0;
 };
 
 // Sonde's built-in MCP server: what a new user sees first and the engine's test fixture.
@@ -93,6 +98,7 @@ private:
 
     QJsonObject initialize(const QJsonObject &params);
     void defineTools();
+    void defineGeneratedTools(int count);
     const Tool *findTool(const QString &name); // nullptr: no such tool (now)
     QJsonArray tools();
     // Built on first use: a session that never lists or calls a tool (a reconnect probe, the
@@ -117,7 +123,8 @@ private:
     QJsonValue m_related; // the request being served, for routing what it sends
     bool m_initialized = false;
     std::shared_ptr<DemoState> m_state;
-    std::vector<Tool> m_tools; // in tools/list order
+    std::vector<Tool> m_tools;             // in tools/list order
+    QHash<QString, qsizetype> m_toolIndex; // name -> position in m_tools
     bool m_extraTool = false;
     QString m_logLevel = QStringLiteral("info");
     QSet<QString> m_subscriptions;

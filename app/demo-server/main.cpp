@@ -55,23 +55,35 @@ int main(int argc, char **argv)
 
     QStringList args = app.arguments().mid(1);
     QString stateFile, http;
+    int generatedTools = 0;
     for (qsizetype i = 0; i < args.size(); ++i) {
         if (args[i] == "--state-file"_L1 && i + 1 < args.size())
             stateFile = args[++i];
         else if (args[i] == "--http"_L1 && i + 1 < args.size())
             http = args[++i];
-        else if (args[i] == "--version"_L1) {
+        else if (args[i] == "--tools"_L1 && i + 1 < args.size()) {
+            bool ok = false;
+            generatedTools = args[++i].toInt(&ok);
+            if (!ok || generatedTools < 0 || generatedTools > 100'000) {
+                logLine(u"sonde-demo-server: --tools wants a count from 0 to 100000"_s);
+                return 2;
+            }
+        } else if (args[i] == "--version"_L1) {
             std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
                         qPrintable(QCoreApplication::applicationVersion()));
             return 0;
         } else {
             logLine(
-                u"usage: sonde-demo-server [--http HOST:PORT] [--state-file PATH] [--version]\n"
-                "  --state-file keeps the counter in PATH, so side effects can be counted across restarts"_s);
+                u"usage: sonde-demo-server [--http HOST:PORT] [--state-file PATH] [--tools N] "
+                u"[--version]\n"
+                "  --state-file keeps the counter in PATH, so side effects can be counted across "
+                "restarts\n"
+                "  --tools N adds N generated tools after the built-in ones (tests at scale)"_s);
             return 2;
         }
     }
     const auto state = std::make_shared<DemoState>(stateFile);
+    state->setGeneratedTools(generatedTools);
     if (!http.isEmpty())
         return serveHttp(app, http, state);
 

@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -145,6 +146,45 @@ private Q_SLOTS:
             QVERIFY(!r.err.isEmpty());
         else
             QVERIFY(QJsonDocument::fromJson(r.out).isObject());
+    }
+
+    // The GUI benchmark's servers of a thousand tools: every one is listed once (across 200
+    // pages of five) and answers a call.
+    void theDemoServerWithGeneratedToolsListsAndCallsEachOfThem()
+    {
+        auto toolNames = [](const QStringList &demoArgs) {
+            const Run r = cli(serverArgs(u"demo"_s) + demoArgs +
+                              QStringList{u"--quiet"_s, u"tools"_s, u"list"_s});
+            QStringList names;
+            if (r.exitCode != 0)
+                return names;
+            const QJsonArray tools =
+                QJsonDocument::fromJson(r.out).object().value("tools"_L1).toArray();
+            for (const QJsonValue &t : tools)
+                names << t.toObject().value("name"_L1).toString();
+            return names;
+        };
+        const QStringList builtIn = toolNames({});
+        const QStringList all = toolNames({u"--arg"_s, u"--tools"_s, u"--arg"_s, u"1000"_s});
+        QVERIFY(!builtIn.isEmpty());
+        QCOMPARE(all.size(), builtIn.size() + 1000);
+        QCOMPARE(QSet<QString>(all.begin(), all.end()).size(), all.size());
+        QCOMPARE(all.mid(0, builtIn.size()), builtIn);
+        QVERIFY(all.contains(u"git-action-0004"_s));
+        QVERIFY(all.contains(u"billing-action-1000"_s));
+
+        const Run call =
+            cli(serverArgs(u"demo"_s) + QStringList{u"--arg"_s, u"--tools"_s, u"--arg"_s, u"1000"_s,
+                                                    u"--quiet"_s, u"tools"_s, u"call"_s,
+                                                    u"git-action-0004"_s, u"{\"query\":\"x\"}"_s});
+        QCOMPARE(call.exitCode, 0);
+        QVERIFY2(call.out.contains("git-action-0004 {\\\"query\\\":\\\"x\\\"}"),
+                 call.out.constData());
+
+        const Run bad =
+            runProgram(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--tools"_s, u"many"_s});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--tools wants a count"), bad.err.constData());
     }
 
     void execAgainstEverythingRunsEveryStepInOrderOnOneSession()
