@@ -8,9 +8,11 @@
 #include "toolspanel.h"
 #include "util/signalwatcher.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QIcon>
 #include <QPalette>
 #include <QSettings>
@@ -20,6 +22,8 @@
 
 int main(int argc, char **argv)
 {
+    QElapsedTimer sinceMain;
+    sinceMain.start();
     // Answered before QApplication exists: it needs a display, and `sonde --version` must
     // work on a machine without one (a packaging check, a CI job). Same text as
     // QCommandLineParser's.
@@ -65,7 +69,11 @@ int main(int argc, char **argv)
     const QCommandLineOption dark(
         QStringLiteral("dark"),
         QStringLiteral("Use a dark Fusion palette (the system palette is used otherwise)."));
-    parser.addOptions({screenshot, delay, tab, fresh, import, exercise, dark});
+    const QCommandLineOption exitWhenReady(
+        QStringLiteral("exit-when-ready"),
+        QStringLiteral("For the launch benchmark: print \"ready MS ms: ...\" once the first "
+                       "server's tool list is on screen, then quit."));
+    parser.addOptions({screenshot, delay, tab, fresh, import, exercise, dark, exitWhenReady});
     parser.process(app);
     if (parser.isSet(dark)) {
         // For desktops without a dark theme Qt can follow, and to check the window in the dark.
@@ -121,6 +129,29 @@ int main(int argc, char **argv)
             window.toolsPanel()->requestCall();
         });
     }
+    if (parser.isSet(exitWhenReady)) {
+        // Polled rather than tied to a model signal: "on screen" is the view showing rows
+        // after a paint, whichever model and proxy feed it.
+        auto *poll = new QTimer(&window);
+        poll->setInterval(2);
+        QObject::connect(poll, &QTimer::timeout, &window, [&window, &sinceMain, poll] {
+            const QList<QAbstractItemView *> views =
+                window.toolsPanel()->findChildren<QAbstractItemView *>();
+            for (QAbstractItemView *v : views) {
+                if (!v->isVisible() || !v->model() || v->model()->rowCount() == 0)
+                    continue;
+                window.repaint();
+                std::printf("ready %lld ms: %d tools of %s\n",
+                            static_cast<long long>(sinceMain.elapsed()), v->model()->rowCount(),
+                            qPrintable(window.currentServer()));
+                std::fflush(stdout);
+                poll->stop();
+                window.close();
+                return;
+            }
+        });
+        poll->start();
+    }
     if (parser.isSet(screenshot)) {
         QTimer::singleShot(parser.value(delay).toInt(), &window,
                            [&window, path = parser.value(screenshot)] {
@@ -143,7 +174,7 @@ int main(int argc, char **argv)
         window.close();
     });
     QObject::connect(&app, &QApplication::aboutToQuit, &window, [&] {
-        if (!parser.isSet(fresh) && !parser.isSet(screenshot))
+        if (!parser.isSet(fresh) && !parser.isSet(screenshot) && !parser.isSet(exitWhenReady))
             window.saveWorkspace(settings);
         host.shutdown(); // for a quit that did not come through the window: nothing waits
     });

@@ -7,14 +7,18 @@
 #include "benchsupport.h"
 #include "mainwindow.h"
 #include "serverlistmodel.h"
+#include "serverviewstore.h"
+#include "toolspanel.h"
 #include "transcriptstore.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTabWidget>
@@ -33,7 +37,14 @@ namespace {
 constexpr int SetupTimeoutMs = 30'000;
 constexpr int ProbeIntervalMs = 5;
 constexpr double StallGoalMs = 50.0;
-constexpr double IdleGoalMiB = 40.0;
+constexpr double IdleGoalMiB = 45.0;
+constexpr double LaunchGoalMs = 500.0;
+// The official web Inspector's launch to its tool list, as issue 11 measured it.
+constexpr double WebInspectorLaunchMs = 4100.0;
+constexpr double SwitchGoalMs = 50.0;
+constexpr int LaunchRuns = 5;
+constexpr int SwitchRounds = 20;
+constexpr int GeneratedTools = 1000;
 constexpr int SondeSettleMs = 3'000;
 // Before reading the idle figure: the first paint, the tool list and the allocator's
 // settling after connecting happen in this time, and an idle window is what is measured.
@@ -169,62 +180,256 @@ private:
     qint64 m_distinct = 0;
 };
 
-// The real binary, on its own: what a user starts. Its own settings are kept in a temporary
-// HOME, and its demo server is a separate process whose memory is not counted here.
-void measureSonde(const QString &sonde)
+// A temporary HOME for one run of the real binary, so its settings and first run are its own.
+QProcessEnvironment freshHome(const QTemporaryDir &home)
 {
-    out(u"Idle memory of the real sonde binary: "_s + sonde +
-        u" --no-saved-workspace (offscreen)"_s);
-    QTemporaryDir home;
-    if (!home.isValid())
-        fail(2, u"cannot create a temporary directory for sonde's HOME"_s);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
     env.insert(u"HOME"_s, home.path());
     env.insert(u"XDG_CONFIG_HOME"_s, home.filePath(u"config"_s));
     env.insert(u"XDG_DATA_HOME"_s, home.filePath(u"data"_s));
     env.insert(u"XDG_CACHE_HOME"_s, home.filePath(u"cache"_s));
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.setStandardInputFile(QProcess::nullDevice());
-    p.setStandardOutputFile(QProcess::nullDevice());
-    p.setStandardErrorFile(QProcess::nullDevice());
-    p.start(sonde, {u"--no-saved-workspace"_s});
-    if (!p.waitForStarted(SetupTimeoutMs))
-        fail(2, u"cannot start %1: %2"_s.arg(sonde, p.errorString()));
-    const QString proc = u"/proc/%1"_s.arg(p.processId());
-    spinFor(SondeSettleMs);
-    const bool alive = p.state() == QProcess::Running;
-    const double rss = alive ? statusMiB(proc + u"/status"_s, "VmRSS", "sonde") : -1;
-    // The children files exist on kernels with CONFIG_PROC_CHILDREN; they show that sonde
-    // started its demo server, i.e. that the figure is "connected to one server". Per thread:
-    // the demo server is the child of the engine thread, not of the main one.
+    return env;
+}
+
+void stop(QProcess &p)
+{
+    p.terminate();
+    if (!p.waitForFinished(5000)) {
+        p.kill();
+        p.waitForFinished();
+    }
+}
+
+// The child processes of a process, over all its threads (the demo servers are children of
+// the engine thread); empty when the kernel has no /proc/PID/task/TID/children.
+QStringList childPids(const QString &proc, bool *known)
+{
     QStringList kids;
-    bool known = false;
+    *known = false;
     const QStringList tasks = QDir(proc + u"/task"_s).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &task : tasks) {
         QFile children(proc + u"/task/"_s + task + u"/children"_s);
         if (!children.open(QIODevice::ReadOnly))
             continue;
-        known = true;
+        *known = true;
         kids += QString::fromLatin1(children.readAll()).split(u' ', Qt::SkipEmptyParts);
     }
-    p.terminate();
-    if (!p.waitForFinished(3000)) {
-        p.kill();
-        p.waitForFinished();
+    return kids;
+}
+
+struct IdleFigure
+{
+    double rssMiB = -1;
+    double childrenMiB = 0;
+    QStringList children;
+    bool childrenKnown = false;
+};
+
+// The real binary, on its own: what a user starts, idle after SondeSettleMs.
+IdleFigure idleSonde(const QString &sonde, const QStringList &args)
+{
+    QTemporaryDir home;
+    if (!home.isValid())
+        fail(2, u"cannot create a temporary directory for sonde's HOME"_s);
+    QProcess p;
+    p.setProcessEnvironment(freshHome(home));
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.setStandardOutputFile(QProcess::nullDevice());
+    p.setStandardErrorFile(QProcess::nullDevice());
+    p.start(sonde, args);
+    if (!p.waitForStarted(SetupTimeoutMs))
+        fail(2, u"cannot start %1: %2"_s.arg(sonde, p.errorString()));
+    const QString proc = u"/proc/%1"_s.arg(p.processId());
+    spinFor(SondeSettleMs);
+    IdleFigure f;
+    const bool alive = p.state() == QProcess::Running;
+    if (alive) {
+        f.rssMiB = statusMiB(proc + u"/status"_s, "VmRSS", "sonde");
+        f.children = childPids(proc, &f.childrenKnown);
+        for (const QString &kid : std::as_const(f.children))
+            f.childrenMiB += std::max(0.0, statusMiB(u"/proc/%1/status"_s.arg(kid), "VmRSS"));
     }
-    if (!alive || rss < 0)
+    stop(p);
+    if (!alive || f.rssMiB < 0)
         fail(2,
              u"sonde exited or could not be read within %1 ms (exit code %2)"_s.arg(SondeSettleMs)
                  .arg(p.exitCode()));
-    out(u"  VmRSS %1 s after start: %2 (sonde alone; its child processes, pids: %3, not counted)"_s
-            .arg(SondeSettleMs / 1000)
-            .arg(mib(rss), !known           ? u"unknown"_s
-                           : kids.isEmpty() ? u"none"_s
-                                            : kids.join(u' ')));
-    out(u"  goal: idle memory of sonde connected to one server under 40 MiB RSS: "_s +
-        verdict(rss < IdleGoalMiB));
+    return f;
+}
+
+void measureSonde(const QString &sonde, const QString &demo)
+{
+    out(u"Idle memory of the real sonde binary %1 s after start (offscreen; VmRSS of sonde alone,"
+        " its demo server children apart)"_s.arg(SondeSettleMs / 1000));
+    // The baseline: one server over stdio, from an imported config (no first-run demos).
+    QTemporaryDir dir;
+    const QString config = dir.filePath(u"one.json"_s);
+    QFile f(config);
+    if (!dir.isValid() || !f.open(QIODevice::WriteOnly))
+        fail(2, u"cannot write a config file for the one-server run"_s);
+    f.write(
+        QJsonDocument(QJsonObject{{"mcpServers"_L1,
+                                   QJsonObject{{"demo"_L1, QJsonObject{{"command"_L1, demo}}}}}})
+            .toJson());
+    f.close();
+    const IdleFigure first = idleSonde(sonde, {u"--no-saved-workspace"_s});
+    const IdleFigure one = idleSonde(sonde, {u"--no-saved-workspace"_s, u"--import"_s, config});
+    auto line = [](const QString &what, const IdleFigure &i) {
+        out(u"  %1 %2   children: %3 (%4)"_s.arg(what, -46)
+                .arg(mib(i.rssMiB), 9)
+                .arg(i.childrenKnown ? QString::number(i.children.size()) : u"unknown"_s)
+                .arg(mib(i.childrenMiB)));
+    };
+    line(u"first run: the demo over stdio and over HTTP"_s, first);
+    line(u"baseline: one stdio demo server (--import)"_s, one);
+    out(u"  goal: idle memory connected to the two demo servers under 45 MiB RSS: "_s +
+        verdict(first.rssMiB < IdleGoalMiB &&
+                (!first.childrenKnown || first.children.size() == 2)));
+    out(QString());
+}
+
+// Launch to the tool list visible: `sonde --exit-when-ready` prints a line when the first
+// server's tools are on screen, and this measures from starting the process to that line,
+// so loading the program and Qt, the platform plugin and the first paint all count.
+void measureLaunch(const QString &sonde)
+{
+    out(u"Launch to the tool list visible on the demo server (real sonde binary, first run, "
+        "offscreen, on the Tools tab, %1 runs)"_s.arg(LaunchRuns));
+    std::vector<double> wall, inside;
+    for (int run = 0; run < LaunchRuns; ++run) {
+        QTemporaryDir home;
+        QProcess p;
+        p.setProcessEnvironment(freshHome(home));
+        p.setStandardInputFile(QProcess::nullDevice());
+        p.setStandardErrorFile(QProcess::nullDevice());
+        QElapsedTimer clock;
+        clock.start();
+        p.start(sonde, {u"--no-saved-workspace"_s, u"--tab"_s, u"1"_s, u"--exit-when-ready"_s});
+        QByteArray line;
+        spinUntil(
+            [&] {
+                line += p.readAllStandardOutput();
+                return line.contains('\n') || p.state() == QProcess::NotRunning;
+            },
+            SetupTimeoutMs);
+        const double ms = double(clock.nsecsElapsed()) / 1e6;
+        // "ready MS ms: N tools of SERVER", MS from main()'s first line.
+        const QList<QByteArray> words = line.trimmed().split(' ');
+        if (words.size() < 2 || words[0] != "ready")
+            fail(2, u"sonde --exit-when-ready printed \"%1\" (exit code %2)"_s
+                        .arg(QString::fromUtf8(line.trimmed()))
+                        .arg(p.exitCode()));
+        wall.push_back(ms);
+        inside.push_back(words[1].toDouble());
+        if (run == 0)
+            out(u"  sonde said: "_s + QString::fromUtf8(line.trimmed()));
+        if (!p.waitForFinished(SetupTimeoutMs))
+            stop(p);
+    }
+    out(u"  process start to tool list shown: median %1 ms (min %2, max %3)"_s
+            .arg(percentile(wall, 50), 0, 'f', 0)
+            .arg(*std::min_element(wall.begin(), wall.end()), 0, 'f', 0)
+            .arg(maxOf(wall), 0, 'f', 0));
+    out(u"  of which inside main(): median %1 ms"_s.arg(percentile(inside, 50), 0, 'f', 0));
+    out(u"  baseline: the web Inspector, as issue 11 measured it: %1 ms"_s.arg(WebInspectorLaunchMs,
+                                                                               0, 'f', 0));
+    out(u"  goal: under 0.5 s: "_s + verdict(percentile(wall, 50) < LaunchGoalMs));
+    out(QString());
+}
+
+// One switch as the user makes it: select the server in the list, let the window do what
+// that queues, and paint. Returns the milliseconds, or -1 when the tool list then does not
+// show `rows` tools (the switch did not happen, or showed the wrong server's list).
+double switchTo(Sonde::MainWindow &window, const QString &server, int rows)
+{
+    QElapsedTimer t;
+    t.start();
+    window.selectServer(server);
+    QCoreApplication::processEvents();
+    window.repaint();
+    const double ms = double(t.nsecsElapsed()) / 1e6;
+    const QList<QAbstractItemView *> views =
+        window.toolsPanel()->findChildren<QAbstractItemView *>();
+    for (QAbstractItemView *v : views) {
+        if (v->isVisible() && v->model() && v->model()->rowCount() == rows)
+            return ms;
+    }
+    return -1;
+}
+
+struct SwitchFigures
+{
+    std::vector<double> ms;
+    bool allShown = true;
+};
+
+SwitchFigures switchBetween(Sonde::MainWindow &window, const QString &a, int rowsA,
+                            const QString &b, int rowsB)
+{
+    SwitchFigures f;
+    for (int i = 0; i < SwitchRounds; ++i) {
+        const bool toA = i % 2 == 1;
+        const double ms = switchTo(window, toA ? a : b, toA ? rowsA : rowsB);
+        f.allShown = f.allShown && ms >= 0;
+        f.ms.push_back(std::max(ms, 0.0));
+        spinFor(20); // what follows a switch (a tooltip, a timer) is not the next one's cost
+    }
+    return f;
+}
+
+// Servers with a thousand tools each (the demo server's --tools), against the same switch
+// between two servers of the demo's own size, measured in this run.
+void measureSwitching(Sonde::MainWindow &window, const QString &demo)
+{
+    const int base = int(window.viewStore()->tools(ServerName).size());
+    struct Big
+    {
+        QString name;
+        int generated;
+    };
+    const Big servers[] = {
+        {u"small-b"_s, 0}, {u"big-a"_s, GeneratedTools}, {u"big-b"_s, GeneratedTools - 1}};
+    for (const Big &big : servers) {
+        Sonde::ServerConfig config;
+        config.name = big.name;
+        config.program = demo;
+        if (big.generated > 0)
+            config.arguments = {u"--tools"_s, QString::number(big.generated)};
+        window.addServer(config);
+    }
+    const bool listed = spinUntil(
+        [&] {
+            for (const Big &big : servers) {
+                if (window.viewStore()->tools(big.name).size() != base + big.generated)
+                    return false;
+            }
+            return true;
+        },
+        SetupTimeoutMs);
+    if (!listed)
+        fail(2, u"the 1,000-tool demo servers did not list their tools within %1 ms"_s.arg(
+                    SetupTimeoutMs));
+    window.tabs()->setCurrentIndex(window.tabs()->indexOf(window.toolsPanel()));
+    spinFor(IdleSettleMs);
+    // Small first: whatever warms up on a first switch is paid by the baseline.
+    const SwitchFigures small = switchBetween(window, ServerName, base, u"small-b"_s, base);
+    const SwitchFigures large = switchBetween(window, u"big-a"_s, base + GeneratedTools, u"big-b"_s,
+                                              base + GeneratedTools - 1);
+    out(u"Switching servers in the window (select in the list, handle what it queues, repaint;"
+        " %1 switches)"_s.arg(SwitchRounds));
+    auto line = [](const QString &what, const SwitchFigures &f) {
+        out(u"  %1 median %2 ms, max %3 ms%4"_s.arg(what, -44)
+                .arg(percentile(f.ms, 50), 6, 'f', 1)
+                .arg(maxOf(f.ms), 6, 'f', 1)
+                .arg(f.allShown ? QString() : u" (a switch did NOT show the right list)"_s));
+    };
+    line(u"%1 tools each (%2 generated + the demo's)"_s.arg(base + GeneratedTools)
+             .arg(GeneratedTools),
+         large);
+    line(u"baseline: %1 tools each (the demo's own)"_s.arg(base), small);
+    out(u"  goal: switching between servers of 1,000 tools under 50 ms: "_s +
+        verdict(large.allShown && maxOf(large.ms) < SwitchGoalMs));
     out(QString());
 }
 
@@ -281,7 +486,8 @@ int runBenchmark(const Options &o)
     out(QString());
 
     // The real binary first, while this process is still small and the machine quiet.
-    measureSonde(sonde);
+    measureLaunch(sonde);
+    measureSonde(sonde, demo);
 
     Sonde::CoreHost host;
     Sonde::MainWindow window(host);
@@ -335,9 +541,10 @@ int runBenchmark(const Options &o)
     out(u"  connected (session ready, tool list in the transcript) in %1 ms"_s.arg(connectMs));
     out(u"  idle VmRSS %1 s after connecting, before the flood: %2"_s.arg(IdleSettleMs / 1000)
             .arg(mib(idleRss)));
-    out(u"  goal: idle memory of sonde connected to one server under 40 MiB RSS: "_s +
-        verdict(idleRss < IdleGoalMiB));
     out(QString());
+
+    measureSwitching(window, demo);
+    window.selectServer(ServerName);
 
     // The worst case: the transcript table is on screen and repaints as rows arrive.
     window.tabs()->setCurrentIndex(3);
