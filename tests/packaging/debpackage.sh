@@ -69,7 +69,7 @@ expected=(/usr/bin/sonde /usr/bin/sonde-cli /usr/bin/sonde-demo-server
     /usr/share/man/man1/sonde-demo-server.1.gz
     /usr/share/bash-completion/completions/sonde-cli
     /usr/share/bash-completion/completions/sonde-demo-server
-    /usr/share/doc/sonde/copyright)
+    /usr/share/doc/sonde/copyright /usr/share/doc/sonde/changelog.gz)
 for size in 32 48 64 128 256; do
     expected+=("/usr/share/icons/hicolor/${size}x${size}/apps/io.github.sonde.Sonde.png")
 done
@@ -117,11 +117,47 @@ for program in sonde sonde-cli sonde-demo-server; do
     [[ $out == *" $version" ]] || fail "$program --version says \"$out\", not $version"
 done
 
+# The packaged window starts (offscreen) on its first run with the demo server it finds next
+# to itself: a child running $root/usr/bin/sonde-demo-server. /proc, not ps: procps is not on
+# every Debian.
+children_of() {
+    local p
+    for p in /proc/[0-9]*; do
+        [ "$(sed 's/.*) //' "$p/stat" 2>/dev/null | cut -d' ' -f2)" = "$1" ] &&
+            tr '\0' ' ' <"$p/cmdline" 2>/dev/null && echo
+    done
+    return 0
+}
+mkdir -p "$tmp/home"
+env -u DISPLAY -u WAYLAND_DISPLAY -u LD_LIBRARY_PATH HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
+    QT_QPA_PLATFORM=offscreen "$root/usr/bin/sonde" --no-saved-workspace \
+    --screenshot "$tmp/window.png" --screenshot-delay 3000 >"$tmp/sonde.log" 2>&1 &
+window=$!
+demo_child=
+for _ in $(seq 100); do
+    demo_child=$(children_of "$window" | grep -F "$root/usr/bin/sonde-demo-server" || true)
+    [ -n "$demo_child" ] && break
+    kill -0 "$window" 2>/dev/null || break
+    sleep 0.05
+done
+wait "$window" || { cat "$tmp/sonde.log" >&2; fail "the packaged sonde exited $?"; }
+[ -n "$demo_child" ] || { cat "$tmp/sonde.log" >&2; fail "the packaged sonde started no $root/usr/bin/sonde-demo-server"; }
+echo "sonde's first run started: $demo_child"
+[ "$(head -c 8 "$tmp/window.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+    fail "the packaged sonde saved no PNG of its window"
+
 # The packaged pages and completions are the sources, and the pages format cleanly.
 for page in sonde sonde-cli sonde-demo-server; do
     gzip -dc "$root/usr/share/man/man1/$page.1.gz" | cmp -s - "$source/docs/man/$page.1" ||
         fail "the packaged $page.1.gz is not docs/man/$page.1"
 done
+# The changelog's newest entry is this version, and the metainfo's newest release too.
+command -v dpkg-parsechangelog >/dev/null || fail "dpkg-parsechangelog is missing (Debian package dpkg-dev)"
+gzip -dc "$root/usr/share/doc/sonde/changelog.gz" >"$tmp/changelog"
+changelog_version=$(dpkg-parsechangelog -l "$tmp/changelog" -S Version) || fail "the changelog does not parse"
+[ "$changelog_version" = "$version" ] || fail "the changelog's newest entry is $changelog_version, not $version"
+release=$(grep -o '<release version="[^"]*"' "$metainfo" | head -1 | cut -d'"' -f2)
+[ "$release" = "$version" ] || fail "the metainfo's newest release is $release, not $version"
 for c in sonde-cli sonde-demo-server; do
     cmp -s "$root/usr/share/bash-completion/completions/$c" "$source/packaging/linux/completion/$c" ||
         fail "the packaged completion for $c is not packaging/linux/completion/$c"
