@@ -118,13 +118,16 @@ for program in sonde sonde-cli sonde-demo-server; do
 done
 
 # The packaged window starts (offscreen) on its first run with the demo server it finds next
-# to itself: a child running $root/usr/bin/sonde-demo-server. /proc, not ps: procps is not on
-# every Debian.
+# to itself: a child process whose program is $root/usr/bin/sonde-demo-server. Read from
+# /proc in bash alone (procps is not on every Debian, and a scan that forks per process is
+# slow enough on a loaded machine to miss the window's lifetime).
 children_of() {
-    local p
+    local p stat ppid
     for p in /proc/[0-9]*; do
-        [ "$(sed 's/.*) //' "$p/stat" 2>/dev/null | cut -d' ' -f2)" = "$1" ] &&
-            tr '\0' ' ' <"$p/cmdline" 2>/dev/null && echo
+        read -r stat <"$p/stat" 2>/dev/null || continue
+        stat=${stat##*) }
+        ppid=${stat#* }
+        [ "${ppid%% *}" = "$1" ] && readlink "$p/exe"
     done
     return 0
 }
@@ -134,10 +137,10 @@ env -u DISPLAY -u WAYLAND_DISPLAY -u LD_LIBRARY_PATH HOME="$tmp/home" XDG_CONFIG
     --screenshot "$tmp/window.png" --screenshot-delay 3000 >"$tmp/sonde.log" 2>&1 &
 window=$!
 demo_child=
-for _ in $(seq 100); do
-    demo_child=$(children_of "$window" | grep -F "$root/usr/bin/sonde-demo-server" || true)
+# Until it is seen or the window has gone (it closes itself after the screenshot).
+while kill -0 "$window" 2>/dev/null; do
+    demo_child=$(children_of "$window" | grep -xF "$root/usr/bin/sonde-demo-server" || true)
     [ -n "$demo_child" ] && break
-    kill -0 "$window" 2>/dev/null || break
     sleep 0.05
 done
 wait "$window" || { cat "$tmp/sonde.log" >&2; fail "the packaged sonde exited $?"; }
