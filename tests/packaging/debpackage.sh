@@ -3,8 +3,9 @@
 # The Debian package as a user gets it: cpack makes it into a temporary folder, and it must
 # carry Depends from dpkg-shlibdeps naming the Qt 6 libraries the programs link, list every
 # file it is meant to install, hold stripped programs without a build RPATH that work once
-# extracted (sonde-cli talks to the extracted demo server; --version of all three), and a
-# desktop file and AppStream metainfo the freedesktop tools accept.
+# extracted (sonde-cli talks to the extracted demo server; --version of all three; the window
+# starts the demo server next to itself), a changelog, and a desktop file and AppStream
+# metainfo the freedesktop tools accept.
 # usage: debpackage.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 source=$2
@@ -143,7 +144,7 @@ while kill -0 "$window" 2>/dev/null; do
     [ -n "$demo_child" ] && break
     sleep 0.05
 done
-wait "$window" || { cat "$tmp/sonde.log" >&2; fail "the packaged sonde exited $?"; }
+wait "$window" || { rc=$?; cat "$tmp/sonde.log" >&2; fail "the packaged sonde exited $rc"; }
 [ -n "$demo_child" ] || { cat "$tmp/sonde.log" >&2; fail "the packaged sonde started no $root/usr/bin/sonde-demo-server"; }
 echo "sonde's first run started: $demo_child"
 [ "$(head -c 8 "$tmp/window.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
