@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -108,8 +109,11 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
         *answered = true;
     });
     connect(reject, &QPushButton::clicked, dialog, &QDialog::reject);
-    dialog->resize(640, 480);
+    // The messages and the reply want room to read and write, whatever their length.
+    messages->setMinimumSize(560, 200);
+    reply->setMinimumHeight(100);
     dialog->show();
+    fitToContent(dialog);
     Q_EMIT requestShown(r.method, dialog);
 }
 
@@ -186,7 +190,24 @@ void GuiServerRequestHandler::elicitation(const ServerRequest &r)
         *answered = true;
     });
     dialog->show();
+    fitToContent(dialog);
     Q_EMIT requestShown(r.method, dialog);
+}
+
+void GuiServerRequestHandler::fitToContent(QDialog *dialog)
+{
+    const QWidget *anchor = dialog->parentWidget() ? dialog->parentWidget() : dialog;
+    const QRect screen = anchor->screen()->availableGeometry();
+    // Room for the window frame and title bar, which the geometry here does not include.
+    const QSize most = screen.size() * 9 / 10;
+    // After show(): before it, every child counts as hidden, and the layout as empty.
+    QLayout *layout = dialog->layout();
+    layout->activate();
+    const QSize hint = dialog->sizeHint();
+    const int width = std::clamp(hint.width(), std::min(420, most.width()), most.width());
+    const int height =
+        layout->hasHeightForWidth() ? layout->totalHeightForWidth(width) : hint.height();
+    dialog->resize(width, std::clamp(height, dialog->minimumSizeHint().height(), most.height()));
 }
 
 } // namespace Sonde
