@@ -122,6 +122,33 @@ QString SchemaFormField::misfit(const QJsonValue &value) const
     return {};
 }
 
+void SchemaFormField::collectEditors(QList<QWidget *> *editors) const
+{
+    for (const auto &child : children) {
+        if (child->isGroup())
+            child->collectEditors(editors);
+        else
+            editors->append(child->editor);
+    }
+}
+
+QString SchemaFormField::helpText() const
+{
+    QStringList parts;
+    const QString title = codec.schema().value("title"_L1).toString();
+    if (!title.isEmpty() && title != key && codec.kind() != Kind::Object)
+        parts << title; // an object's title is its group box's
+    const QString description = codec.schema().value("description"_L1).toString().trimmed();
+    if (!description.isEmpty())
+        parts << description;
+    const QString d = codec.defaultText();
+    if (!d.isEmpty())
+        parts << (required ? SchemaFormCodec::tr("Default: %1.")
+                           : SchemaFormCodec::tr("Default: %1 (not sent unless set)."))
+                     .arg(d);
+    return parts.join(u" · "_s);
+}
+
 void SchemaFormField::collectExtras(QStringList *names) const
 {
     for (auto it = extra.constBegin(); it != extra.constEnd(); ++it)

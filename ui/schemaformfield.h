@@ -4,6 +4,7 @@
 #include "schemaformcodec.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -55,6 +56,11 @@ struct SchemaFormField
     // Why the form cannot show `value` as it is (switching to it would change the value),
     // naming the property; empty when it can.
     QString misfit(const QJsonValue &value) const;
+    // The editors here and below, in the form's order.
+    void collectEditors(QList<QWidget *> *editors) const;
+    // The help line under the editor: the title (when it is not the key), the description
+    // and the default (said not to be sent, for an optional property); empty without any.
+    QString helpText() const;
     // The names of the keys kept in `extra`, here and below.
     void collectExtras(QStringList *names) const;
 };

@@ -53,8 +53,7 @@ struct SchemaFormWidget::Private
     bool rawInSync = false;
 
     void build(Field &parent, const QJsonObject &objectSchema, QFormLayout *layout);
-    static QLabel *helpLine(const Field &f, const QString &title);
-    static void collectEditors(const Field &f, QList<QWidget *> *editors);
+    static QLabel *helpLine(const Field &f);
     QWidget *createEditor(Field &f);
     void rebuild();
     void edited();
@@ -137,23 +136,14 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
     }
 }
 
-// The line under a field: its title (when it is not the key), description and default, so
-// they are seen without hovering. None for a field without any of them.
-QLabel *SchemaFormWidget::Private::helpLine(const Field &f, const QString &title)
+// The line under a field (title, description, default), so they are seen without hovering.
+// None for a field without any of them.
+QLabel *SchemaFormWidget::Private::helpLine(const Field &f)
 {
-    QStringList parts;
-    if (!title.isEmpty() && title != f.key && f.codec.kind() != Kind::Object)
-        parts << title;
-    const QString description = f.codec.schema().value("description"_L1).toString().trimmed();
-    if (!description.isEmpty())
-        parts << description;
-    const QString d = f.codec.defaultText();
-    if (!d.isEmpty())
-        parts
-            << (f.required ? tr("Default: %1.") : tr("Default: %1 (not sent unless set).")).arg(d);
-    if (parts.isEmpty())
+    const QString text = f.helpText();
+    if (text.isEmpty())
         return nullptr;
-    auto *help = new QLabel(parts.join(u" · "_s));
+    auto *help = new QLabel(text);
     help->setTextFormat(Qt::PlainText);
     help->setWordWrap(true);
     help->setForegroundRole(QPalette::PlaceholderText);
@@ -207,7 +197,7 @@ void SchemaFormWidget::Private::build(Field &parent, const QJsonObject &objectSc
         f->editor->setAccessibleDescription(tip);
 
         layout->addRow(label, f->editor);
-        if (QLabel *help = helpLine(*f, title)) {
+        if (QLabel *help = helpLine(*f)) {
             help->setObjectName(u"help:"_s + f->name());
             layout->addRow(QString(), help);
         }
@@ -459,20 +449,10 @@ SchemaFormWidget::Mode SchemaFormWidget::mode() const
     return d->mode;
 }
 
-void SchemaFormWidget::Private::collectEditors(const Field &f, QList<QWidget *> *editors)
-{
-    for (const auto &child : f.children) {
-        if (child->isGroup())
-            collectEditors(*child, editors);
-        else
-            editors->append(child->editor);
-    }
-}
-
 QWidget *SchemaFormWidget::chainTabOrder(QWidget *before)
 {
     QList<QWidget *> order{d->tabs};
-    d->collectEditors(d->root, &order);
+    d->root.collectEditors(&order);
     order.append(d->raw);
     QWidget *last = before;
     for (QWidget *w : std::as_const(order)) {

@@ -4,11 +4,9 @@
 // tree is walked; an interactive interface (button, check box, combo box, text field, list,
 // table, tab bar, ...) without a name fails the test, listed with its widget's class and
 // objectName and the panel it is in.
-#include "engine/corehost.h"
+#include "demowindow.h"
 #include "guiserverrequesthandler.h"
 #include "mainwindow.h"
-#include "testpaths.h"
-#include "toolspanel.h"
 
 #include <QAccessible>
 #include <QJsonArray>
@@ -93,18 +91,10 @@ class TestAccessibility : public QObject
 private Q_SLOTS:
     void everyControlOfTheWindowHasAnAccessibleName()
     {
-        CoreHost host;
-        MainWindow window(host);
-        ServerConfig c;
-        c.name = u"demo"_s;
-        c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
-        window.addServer(c);
-        window.show();
+        DemoWindow demo;
+        MainWindow &window = demo.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.selectServer(u"demo"_s);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            window.toolsPanel()->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19,
-            10000);
+        QTRY_VERIFY_WITH_TIMEOUT(demo.toolRows() >= 19, 10000);
 
         QSet<QString> unnamed;
         QTabWidget *tabs = window.tabs();
@@ -114,7 +104,7 @@ private Q_SLOTS:
             walk(QAccessible::queryAccessibleInterface(&window), &unnamed);
         }
         // The dialogs a server's requests open are windows of their own.
-        GuiServerRequestHandler handler(host, nullptr, &window);
+        GuiServerRequestHandler handler(demo.host, nullptr, &window);
         QSignalSpy shown(&handler, &GuiServerRequestHandler::requestShown);
         const QJsonObject schema{
             {"type"_L1, "object"_L1},
@@ -163,10 +153,6 @@ private Q_SLOTS:
                             ours.join(u"\n  "_s)));
         for (const QList<QVariant> &args : std::as_const(shown))
             args.at(1).value<QWidget *>()->close();
-
-        QSignalSpy down(&host, &CoreHost::shutdownFinished);
-        host.shutdown();
-        QVERIFY(down.wait(5000));
     }
 };
 

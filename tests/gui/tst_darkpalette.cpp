@@ -49,6 +49,30 @@ class TestDarkPalette : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void aDisabledButtonIsPaintedDimmer()
+    {
+        std::unique_ptr<QStyle> fusion(QStyleFactory::create(u"Fusion"_s));
+        QVERIFY(fusion);
+        QWidget window;
+        window.setStyle(fusion.get());
+        window.setPalette(DarkPalette::palette());
+        auto *enabled = new QPushButton(u"Call"_s, &window);
+        auto *disabled = new QPushButton(u"Call"_s, &window);
+        for (QPushButton *b : {enabled, disabled}) {
+            b->setStyle(fusion.get());
+            b->resize(120, 32);
+        }
+        disabled->move(0, 40);
+        disabled->setEnabled(false);
+        window.resize(200, 100);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const double on = brightest(enabled->grab().toImage());
+        const double off = brightest(disabled->grab().toImage());
+        QVERIFY2(off <= on * 0.5,
+                 qPrintable(u"disabled text luminance %1, enabled %2"_s.arg(off).arg(on)));
+    }
+
     void disabledTextIsDimmerThanEnabledText_data()
     {
         QTest::addColumn<int>("foreground");
@@ -76,30 +100,6 @@ private Q_SLOTS:
             qPrintable(u"disabled contrast %1 against enabled %2"_s.arg(disabled).arg(enabled)));
         QVERIFY2(disabled >= 2.5, qPrintable(u"disabled contrast %1: unreadable"_s.arg(disabled)));
         QVERIFY(DarkPalette::isDark(p));
-    }
-
-    void aDisabledButtonIsPaintedDimmer()
-    {
-        std::unique_ptr<QStyle> fusion(QStyleFactory::create(u"Fusion"_s));
-        QVERIFY(fusion);
-        QWidget window;
-        window.setStyle(fusion.get());
-        window.setPalette(DarkPalette::palette());
-        auto *enabled = new QPushButton(u"Call"_s, &window);
-        auto *disabled = new QPushButton(u"Call"_s, &window);
-        for (QPushButton *b : {enabled, disabled}) {
-            b->setStyle(fusion.get());
-            b->resize(120, 32);
-        }
-        disabled->move(0, 40);
-        disabled->setEnabled(false);
-        window.resize(200, 100);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        const double on = brightest(enabled->grab().toImage());
-        const double off = brightest(disabled->grab().toImage());
-        QVERIFY2(off <= on * 0.5,
-                 qPrintable(u"disabled text luminance %1, enabled %2"_s.arg(off).arg(on)));
     }
 };
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "jsontestdata.h"
 #include "schemaformwidget.h"
 
 #include <QCheckBox>
@@ -14,26 +15,10 @@
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
-
-// JSON test data without raw strings (moc cannot read raw string literals).
-#define JSON_TEXT(...) #__VA_ARGS__
+using JsonTestData::compact;
+using JsonTestData::object;
 
 namespace {
-
-QJsonObject object(const QByteArray &json)
-{
-    QJsonParseError e;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &e);
-    if (e.error != QJsonParseError::NoError)
-        qFatal("bad test data: %s in %s", qPrintable(e.errorString()), json.constData());
-    return doc.object();
-}
-
-// Compared as text, so a failure prints both objects.
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
 
 // A schema used by the round-trip tests: one property of each kind the form has.
 const QByteArray everyKind = JSON_TEXT({

@@ -4,12 +4,11 @@
 // kind kept per server and per tool, the tab order, and the banner of an open breaker in the
 // real window.
 #include "breakerbanner.h"
-#include "engine/corehost.h"
+#include "demowindow.h"
 #include "healthpanel.h"
-#include "mainwindow.h"
+#include "jsontestdata.h"
 #include "schemaformwidget.h"
 #include "serverviewstore.h"
-#include "testpaths.h"
 #include "toollistmodel.h"
 #include "toolspanel.h"
 
@@ -27,24 +26,10 @@
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
-
-#define JSON_TEXT(...) #__VA_ARGS__
+using JsonTestData::array;
+using JsonTestData::compact;
 
 namespace {
-
-QJsonArray array(const QByteArray &json)
-{
-    QJsonParseError e;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &e);
-    if (e.error != QJsonParseError::NoError)
-        qFatal("bad test data: %s in %s", qPrintable(e.errorString()), json.constData());
-    return doc.array();
-}
-
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
 
 const QByteArray threeTools = JSON_TEXT([
     {"name" : "get-weather", "title" : "Weather now", "description" : "Temperature and wind"},
@@ -352,18 +337,11 @@ private Q_SLOTS:
 
     void anOpenBreakerShowsAboveTheFormWithItsCause()
     {
-        CoreHost host;
-        MainWindow window(host);
-        ServerConfig c;
-        c.name = u"demo"_s;
-        c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
-        window.addServer(c);
-        window.show();
+        DemoWindow demo;
+        MainWindow &window = demo.window;
         window.tabs()->setCurrentWidget(window.toolsPanel());
-        window.selectServer(u"demo"_s);
         ToolsPanel *tools = window.toolsPanel();
-        QTRY_VERIFY_WITH_TIMEOUT(
-            tools->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(demo.toolRows() >= 19, 10000);
         auto *banner = tools->findChild<QLabel *>(u"breakerBanner"_s);
         QVERIFY(banner);
         QVERIFY(!banner->isVisible());
@@ -379,10 +357,6 @@ private Q_SLOTS:
 
         QTest::mouseClick(window.findChild<QPushButton *>(u"breakerReset"_s), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 5000);
-
-        QSignalSpy down(&host, &CoreHost::shutdownFinished);
-        host.shutdown();
-        QVERIFY(down.wait(5000));
     }
 };
 
