@@ -23,6 +23,8 @@ CompletionField::CompletionField(SchemaFormWidget *form, const QString &buttonNa
     m_model = new QStringListModel(this);
     m_suggestions = new QListView(this);
     m_suggestions->setObjectName(listName);
+    m_suggestions->setAccessibleName(tr("Suggested values"));
+    m_suggestions->setToolTip(tr("Activate a suggestion to put it in the field"));
     m_suggestions->setModel(m_model);
     layout->addWidget(m_suggest, 0, Qt::AlignLeft);
     layout->addWidget(m_suggestions);

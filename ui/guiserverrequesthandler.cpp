@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -68,20 +69,26 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
         dialog));
     auto *messages = new QPlainTextEdit(dialog);
     messages->setObjectName(u"samplingMessages"_s);
+    messages->setAccessibleName(tr("Messages from the server"));
     TextDisplay::show(messages, QString::fromUtf8(QJsonDocument(r.params).toJson()));
     auto *reply = new QPlainTextEdit(dialog);
     reply->setObjectName(u"samplingReply"_s);
+    reply->setAccessibleName(tr("Reply"));
     reply->setPlaceholderText(tr("The reply to send back as the assistant's message"));
     auto *model = new QLineEdit(u"sonde-user"_s, dialog);
     model->setObjectName(u"samplingModel"_s);
+    model->setAccessibleName(tr("Model name"));
+    model->setToolTip(tr("The model named in the reply"));
     layout->addWidget(messages, 2);
     layout->addWidget(reply, 1);
     layout->addWidget(model);
     auto *buttons = new QDialogButtonBox(dialog);
     QPushButton *send = buttons->addButton(tr("Send reply"), QDialogButtonBox::AcceptRole);
     send->setObjectName(u"samplingSend"_s);
+    send->setToolTip(tr("Send the reply as the assistant's message"));
     QPushButton *reject = buttons->addButton(tr("Reject"), QDialogButtonBox::RejectRole);
     reject->setObjectName(u"samplingReject"_s);
+    reject->setToolTip(tr("Refuse the request: the server gets an error"));
     layout->addWidget(buttons);
     bool *answered = new bool(false);
     connect(dialog, &QObject::destroyed, this, [answered] { delete answered; });
@@ -108,8 +115,11 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
         *answered = true;
     });
     connect(reject, &QPushButton::clicked, dialog, &QDialog::reject);
-    dialog->resize(640, 480);
+    // The messages and the reply want room to read and write, whatever their length.
+    messages->setMinimumSize(560, 200);
+    reply->setMinimumHeight(100);
     dialog->show();
+    fitToContent(dialog);
     Q_EMIT requestShown(r.method, dialog);
 }
 
@@ -144,6 +154,7 @@ void GuiServerRequestHandler::elicitation(const ServerRequest &r)
         layout->addWidget(shown);
         auto *open = new QPushButton(tr("Open in the browser"), dialog);
         open->setObjectName(u"elicitationOpen"_s);
+        open->setToolTip(tr("Open the address in the system browser"));
         open->setEnabled(url.scheme() == "https"_L1 || url.scheme() == "http"_L1);
         connect(open, &QPushButton::clicked, dialog, [url] { QDesktopServices::openUrl(url); });
         layout->addWidget(open);
@@ -156,8 +167,10 @@ void GuiServerRequestHandler::elicitation(const ServerRequest &r)
     auto *buttons = new QDialogButtonBox(dialog);
     QPushButton *accept = buttons->addButton(tr("Accept"), QDialogButtonBox::AcceptRole);
     accept->setObjectName(u"elicitationAccept"_s);
+    accept->setToolTip(tr("Send what the form holds"));
     QPushButton *decline = buttons->addButton(tr("Decline"), QDialogButtonBox::RejectRole);
     decline->setObjectName(u"elicitationDecline"_s);
+    decline->setToolTip(tr("Tell the server you decline"));
     QPushButton *cancel = buttons->addButton(QDialogButtonBox::Cancel);
     cancel->setObjectName(u"elicitationCancel"_s);
     layout->addWidget(buttons);
@@ -186,7 +199,24 @@ void GuiServerRequestHandler::elicitation(const ServerRequest &r)
         *answered = true;
     });
     dialog->show();
+    fitToContent(dialog);
     Q_EMIT requestShown(r.method, dialog);
+}
+
+void GuiServerRequestHandler::fitToContent(QDialog *dialog)
+{
+    const QWidget *anchor = dialog->parentWidget() ? dialog->parentWidget() : dialog;
+    const QRect screen = anchor->screen()->availableGeometry();
+    // Room for the window frame and title bar, which the geometry here does not include.
+    const QSize most = screen.size() * 9 / 10;
+    // After show(): before it, every child counts as hidden, and the layout as empty.
+    QLayout *layout = dialog->layout();
+    layout->activate();
+    const QSize hint = dialog->sizeHint();
+    const int width = std::clamp(hint.width(), std::min(420, most.width()), most.width());
+    const int height =
+        layout->hasHeightForWidth() ? layout->totalHeightForWidth(width) : hint.height();
+    dialog->resize(width, std::clamp(height, dialog->minimumSizeHint().height(), most.height()));
 }
 
 } // namespace Sonde

@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QStringList>
 
+class QDialog;
 class QWidget;
 
 namespace Sonde {
@@ -31,6 +32,9 @@ Q_SIGNALS:
 private:
     void sampling(const ServerRequest &r);
     void elicitation(const ServerRequest &r);
+    // Sizes a dialog from its content (at least 420 px wide, at most nine tenths of the
+    // screen), so no field opens cut off; a form taller than that scrolls.
+    static void fitToContent(QDialog *dialog);
 
     CoreHost &m_host;
     QWidget *m_parent;

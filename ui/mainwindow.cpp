@@ -108,6 +108,7 @@ void MainWindow::buildPanels()
     m_tabs->setObjectName(u"panels"_s);
     m_session = new SessionPanel(m_views, m_tabs);
     m_tools = new ToolsPanel(m_views, m_tabs);
+    m_tools->watchServers(m_servers);
     m_health = new HealthPanel(m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
     m_timeline = new TimelineWidget(m_tabs);

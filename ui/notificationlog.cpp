@@ -14,6 +14,7 @@ namespace Sonde {
 NotificationLog::NotificationLog(QWidget *parent) : QPlainTextEdit(parent)
 {
     setObjectName(u"logView"_s);
+    setAccessibleName(tr("Server notifications"));
     setReadOnly(true);
     setMaximumBlockCount(10'000);
     m_timer = new QTimer(this);

@@ -30,6 +30,7 @@ PromptsPanel::PromptsPanel(ServerViewStore *store, QWidget *parent)
     m_prompts = new JsonListModel(u"name"_s, {}, this);
     m_list = new QListView(split);
     m_list->setObjectName(u"promptList"_s);
+    m_list->setAccessibleName(tr("Prompts"));
     m_list->setModel(m_prompts);
     auto *right = new QWidget(split);
     auto *layout = new QVBoxLayout(right);
@@ -39,12 +40,14 @@ PromptsPanel::PromptsPanel(ServerViewStore *store, QWidget *parent)
     m_form->setObjectName(u"promptArguments"_s);
     auto *get = new QPushButton(tr("Get"), right);
     get->setObjectName(u"getPromptButton"_s);
+    get->setToolTip(tr("Get the prompt's messages with these arguments (prompts/get)"));
     m_completion = new CompletionField(m_form, u"suggestButton"_s, u"suggestions"_s, right);
     m_completion->setToolTip(
         tr("Ask the server to complete the argument being edited (completion/complete)"));
     m_completion->setListHeight(90);
     m_messages = new QPlainTextEdit(right);
     m_messages->setObjectName(u"promptMessages"_s);
+    m_messages->setAccessibleName(tr("Prompt messages"));
     m_messages->setReadOnly(true);
     layout->addWidget(m_description);
     layout->addWidget(m_form, 1);

@@ -67,9 +67,11 @@ ResourcesPanel::ResourcesPanel(ServerViewStore *store, QWidget *parent)
     m_templates = new JsonListModel(u"uriTemplate"_s, {}, this);
     m_resourceList = new QListView(left);
     m_resourceList->setObjectName(u"resourceList"_s);
+    m_resourceList->setAccessibleName(tr("Resources"));
     m_resourceList->setModel(m_resources);
     m_templateList = new QListView(left);
     m_templateList->setObjectName(u"templateList"_s);
+    m_templateList->setAccessibleName(tr("Resource templates"));
     m_templateList->setModel(m_templates);
     leftLayout->addWidget(new QLabel(tr("Resources"), left));
     leftLayout->addWidget(m_resourceList, 2);
@@ -84,12 +86,18 @@ ResourcesPanel::ResourcesPanel(ServerViewStore *store, QWidget *parent)
     m_uri = new QLineEdit(right);
     m_uri->setObjectName(u"resourceUri"_s);
     m_uri->setPlaceholderText(tr("resource URI"));
+    m_uri->setAccessibleName(tr("Resource URI"));
+    m_uri->setToolTip(tr("The URI to read or subscribe to; a template fills it in"));
     auto *buttons = new QHBoxLayout;
     auto *read = new QPushButton(tr("Read"), right);
     read->setObjectName(u"readButton"_s);
+    read->setToolTip(tr("Read the resource (resources/read)"));
     auto *subscribe = new QPushButton(tr("Subscribe"), right);
     subscribe->setObjectName(u"subscribeButton"_s);
+    subscribe->setToolTip(tr("Be told when the resource changes (resources/subscribe)"));
     auto *unsubscribe = new QPushButton(tr("Unsubscribe"), right);
+    unsubscribe->setObjectName(u"unsubscribeButton"_s);
+    unsubscribe->setToolTip(tr("Stop the updates (resources/unsubscribe)"));
     buttons->addWidget(read);
     buttons->addWidget(subscribe);
     buttons->addWidget(unsubscribe);
@@ -98,6 +106,7 @@ ResourcesPanel::ResourcesPanel(ServerViewStore *store, QWidget *parent)
     m_updates->setObjectName(u"resourceUpdates"_s);
     m_content = new JsonView(right);
     m_content->setObjectName(u"resourceContent"_s);
+    m_content->setAccessibleName(tr("Resource content"));
     m_completion = new CompletionField(m_parameters, u"templateSuggestButton"_s,
                                        u"templateSuggestions"_s, right);
     m_completion->setToolTip(

@@ -123,6 +123,13 @@ QJsonObject SchemaFormCodec::effectiveSchema(const QJsonObject &schema)
 SchemaFormCodec::SchemaFormCodec(const QJsonObject &schema) : m_schema(effectiveSchema(schema))
 {
     m_kind = kindOf(m_schema);
+    m_nullable = schema.value("nullable"_L1).toBool() ||
+                 schema.value("type"_L1).toArray().contains("null"_L1) ||
+                 schema.value("type"_L1) == "null"_L1;
+    for (const auto key : {"anyOf"_L1, "oneOf"_L1}) {
+        for (const QJsonValue &o : schema.value(key).toArray())
+            m_nullable = m_nullable || o.toObject().value("type"_L1) == "null"_L1;
+    }
     if (m_kind == Kind::Enum)
         m_options = m_schema.value("enum"_L1).toArray();
 }
@@ -217,6 +224,32 @@ QString SchemaFormCodec::placeholder() const
     default:
         return {};
     }
+}
+
+QString SchemaFormCodec::defaultText() const
+{
+    const QJsonValue d = m_schema.value("default"_L1);
+    if (d.isUndefined() || d.isNull())
+        return {};
+    switch (m_kind) {
+    case Kind::Boolean:
+        return d.isBool() ? checkText(toCheckState(d), true) : jsonText(d);
+    case Kind::Enum: {
+        const int i = toIndex(d);
+        return i > 0 ? optionTexts().at(i - 1) : jsonText(d);
+    }
+    case Kind::Object:
+        return jsonText(d);
+    default:
+        return toText(d);
+    }
+}
+
+QString SchemaFormCodec::checkText(Qt::CheckState state, bool sent)
+{
+    if (!sent || state == Qt::PartiallyChecked)
+        return tr("not set");
+    return state == Qt::Checked ? u"true"_s : u"false"_s;
 }
 
 QJsonValue SchemaFormCodec::fromCheckState(Qt::CheckState state)

@@ -16,7 +16,8 @@ namespace Sonde {
 // thread. SchemaFormWidget keeps one per property.
 //   String            the text itself; "" is absent
 //   Number, Integer   the number as JSON writes it; "" is absent
-//   Boolean           Qt::Checked, Qt::Unchecked; Qt::PartiallyChecked is absent
+//   Boolean           Qt::Checked, Qt::Unchecked; Qt::PartiallyChecked is absent (only when
+//                     the schema allows null: otherwise the box has two states)
 //   Enum              combo box item 1..n is option 1..n; item 0 is absent
 //   StringList        "a, b, c"; a text starting with '[' is read as a JSON array, which is
 //                     how strings holding commas (or lists starting with '[') are written
@@ -48,6 +49,12 @@ public:
     explicit SchemaFormCodec(const QJsonObject &schema = {});
     Kind kind() const { return m_kind; }
     const QJsonObject &schema() const { return m_schema; } // the effective schema
+    // Whether the property's own schema allows null ("type": [X, "null"], a null branch of
+    // anyOf/oneOf, "nullable": true): a boolean then gets a third state, null/absent.
+    bool nullable() const { return m_nullable; }
+    // The schema's "default" as the form writes it ("3", "a, b", "true"); empty without one
+    // (a null default, as pydantic writes for Optional, is none).
+    QString defaultText() const;
 
     // Line editors. A text that does not parse reads as absent, with the reason in `problem`
     // ("\"1e\" is not a number").
@@ -62,6 +69,8 @@ public:
 
     static QJsonValue fromCheckState(Qt::CheckState state);
     static Qt::CheckState toCheckState(const QJsonValue &value);
+    // A check box's text: "true", "false", or for a value not sent "not set".
+    static QString checkText(Qt::CheckState state, bool sent);
 
     // Kind::Enum: the combo box's items after "(not set)", and the item showing a value.
     const QJsonArray &options() const { return m_options; }
@@ -76,6 +85,7 @@ public:
 
 private:
     Kind m_kind = Kind::Json;
+    bool m_nullable = false;
     QJsonObject m_schema;
     QJsonArray m_options;
 };

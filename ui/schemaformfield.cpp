@@ -28,6 +28,8 @@ QJsonValue SchemaFormField::read(QString *error) const
     }
     switch (codec.kind()) {
     case Kind::Boolean:
+        if (isTwoStateBoolean() && !required && !touched)
+            return QJsonValue(QJsonValue::Undefined);
         return SchemaFormCodec::fromCheckState(static_cast<QCheckBox *>(editor)->checkState());
     case Kind::Enum:
         return codec.fromIndex(static_cast<QComboBox *>(editor)->currentIndex());
@@ -52,9 +54,16 @@ void SchemaFormField::write(const QJsonValue &value)
         return;
     }
     switch (codec.kind()) {
-    case Kind::Boolean:
-        static_cast<QCheckBox *>(editor)->setCheckState(SchemaFormCodec::toCheckState(value));
+    case Kind::Boolean: {
+        auto *box = static_cast<QCheckBox *>(editor);
+        Qt::CheckState state = SchemaFormCodec::toCheckState(value);
+        touched = value.isBool();
+        if (state == Qt::PartiallyChecked && isTwoStateBoolean()) // absent: show the default
+            state = codec.schema().value("default"_L1).toBool() ? Qt::Checked : Qt::Unchecked;
+        box->setCheckState(state);
+        updateCheckText();
         break;
+    }
     case Kind::Enum:
         static_cast<QComboBox *>(editor)->setCurrentIndex(codec.toIndex(value));
         break;
@@ -72,15 +81,28 @@ void SchemaFormField::applyDefaults()
     if (d.isUndefined() || d.isNull())
         return;
     if (!isGroup()) {
-        write(d);
+        if (required)
+            write(d);
+        else if (isTwoStateBoolean() && d.isBool())
+            write(QJsonValue::Undefined); // shows the default, sends nothing
         return;
     }
-    // An object's default fills the children it names and leaves their own defaults alone.
+    // An object's default fills the children it names and leaves their own defaults alone;
+    // an optional object's is only shown, as any optional default.
+    if (!required)
+        return;
     const QJsonObject object = d.toObject();
     for (const auto &child : children) {
         if (object.contains(child->key))
             child->write(object.value(child->key));
     }
+}
+
+void SchemaFormField::updateCheckText() const
+{
+    auto *box = static_cast<QCheckBox *>(editor);
+    box->setText(
+        SchemaFormCodec::checkText(box->checkState(), !isTwoStateBoolean() || required || touched));
 }
 
 QString SchemaFormField::misfit(const QJsonValue &value) const
@@ -98,6 +120,33 @@ QString SchemaFormField::misfit(const QJsonValue &value) const
         }
     }
     return {};
+}
+
+void SchemaFormField::collectEditors(QList<QWidget *> *editors) const
+{
+    for (const auto &child : children) {
+        if (child->isGroup())
+            child->collectEditors(editors);
+        else
+            editors->append(child->editor);
+    }
+}
+
+QString SchemaFormField::helpText() const
+{
+    QStringList parts;
+    const QString title = codec.schema().value("title"_L1).toString();
+    if (!title.isEmpty() && title != key && codec.kind() != Kind::Object)
+        parts << title; // an object's title is its group box's
+    const QString description = codec.schema().value("description"_L1).toString().trimmed();
+    if (!description.isEmpty())
+        parts << description;
+    const QString d = codec.defaultText();
+    if (!d.isEmpty())
+        parts << (required ? SchemaFormCodec::tr("Default: %1.")
+                           : SchemaFormCodec::tr("Default: %1 (not sent unless set)."))
+                     .arg(d);
+    return parts.join(u" · "_s);
 }
 
 void SchemaFormField::collectExtras(QStringList *names) const

@@ -4,6 +4,7 @@
 #include "schemaformcodec.h"
 
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -25,6 +26,9 @@ struct SchemaFormField
     QString key;
     QString pointer; // a JSON Pointer into the value: "/address/city"; "" for the root
     bool required = false;
+    // Set once the user edits the field or a value is written into it. A two-state check box
+    // of an optional property always shows true or false, but sends nothing until touched.
+    bool touched = false;
     QWidget *editor = nullptr;
     std::vector<std::unique_ptr<SchemaFormField>> children;
     // Keys the schema does not describe: the form cannot show them, but dropping them would
@@ -39,11 +43,24 @@ struct SchemaFormField
     // says why through *error (the first problem wins).
     QJsonValue read(QString *error) const;
     void write(const QJsonValue &value);
-    // Fills the editors with the schema's "default" values.
+    // Fills the editors of required properties with the schema's "default" values (an
+    // optional property's default is only shown: the server applies it when it is absent).
     void applyDefaults();
+    // Whether a two-state check box, not a tri-state one, edits the property.
+    bool isTwoStateBoolean() const
+    {
+        return codec.kind() == SchemaFormCodec::Kind::Boolean && !codec.nullable();
+    }
+    // Shows whether the check box's value is sent, after an edit or a write.
+    void updateCheckText() const;
     // Why the form cannot show `value` as it is (switching to it would change the value),
     // naming the property; empty when it can.
     QString misfit(const QJsonValue &value) const;
+    // The editors here and below, in the form's order.
+    void collectEditors(QList<QWidget *> *editors) const;
+    // The help line under the editor: the title (when it is not the key), the description
+    // and the default (said not to be sent, for an optional property); empty without any.
+    QString helpText() const;
     // The names of the keys kept in `extra`, here and below.
     void collectExtras(QStringList *names) const;
 };

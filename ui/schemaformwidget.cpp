@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSignalBlocker>
 #include <QStackedWidget>
@@ -52,6 +53,7 @@ struct SchemaFormWidget::Private
     bool rawInSync = false;
 
     void build(Field &parent, const QJsonObject &objectSchema, QFormLayout *layout);
+    static QLabel *helpLine(const Field &f);
     QWidget *createEditor(Field &f);
     void rebuild();
     void edited();
@@ -73,7 +75,11 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
 {
     const auto lineEdit = [this, &f] {
         auto *e = new QLineEdit;
-        e->setPlaceholderText(f.codec.placeholder());
+        // An optional property left empty is not sent: the server applies its default, which
+        // the placeholder shows.
+        const QString d = f.codec.defaultText();
+        e->setPlaceholderText(d.isEmpty() || f.required ? f.codec.placeholder()
+                                                        : tr("default: %1").arg(d));
         e->setClearButtonEnabled(true); // clearing is how a field becomes absent again
         QObject::connect(e, &QLineEdit::textChanged, q, [this] { edited(); });
         return e;
@@ -95,21 +101,25 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
         return e;
     }
     case Kind::Boolean: {
+        // Two states unless the schema allows null: then the third, partially checked, is
+        // null/absent. An optional two-state box sends nothing until it is touched.
         auto *box = new QCheckBox;
-        box->setTristate(true);
-        box->setCheckState(Qt::PartiallyChecked);
-        box->setText(tr("not set"));
-        QObject::connect(box, &QCheckBox::stateChanged, q, [this, box](int state) {
-            box->setText(state == Qt::Checked     ? u"true"_s
-                         : state == Qt::Unchecked ? u"false"_s
-                                                  : tr("not set"));
+        box->setTristate(f.codec.nullable());
+        box->setCheckState(f.codec.nullable() ? Qt::PartiallyChecked : Qt::Unchecked);
+        box->setText(SchemaFormCodec::checkText(box->checkState(), f.required));
+        QObject::connect(box, &QCheckBox::stateChanged, box, [this, &f] {
+            if (updating == 0)
+                f.touched = true;
+            f.updateCheckText();
             edited();
         });
         return box;
     }
     case Kind::Enum: {
         auto *combo = new QComboBox;
-        combo->addItem(tr("(not set)"));
+        const QString d = f.codec.defaultText();
+        combo->addItem(d.isEmpty() || f.required ? tr("(not set)")
+                                                 : tr("(not set · default: %1)").arg(d));
         combo->addItems(f.codec.optionTexts());
         QObject::connect(combo, &QComboBox::currentIndexChanged, q, [this] { edited(); });
         return combo;
@@ -124,6 +134,23 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
     default:
         return lineEdit();
     }
+}
+
+// The line under a field (title, description, default), so they are seen without hovering.
+// None for a field without any of them.
+QLabel *SchemaFormWidget::Private::helpLine(const Field &f)
+{
+    const QString text = f.helpText();
+    if (text.isEmpty())
+        return nullptr;
+    auto *help = new QLabel(text);
+    help->setTextFormat(Qt::PlainText);
+    help->setWordWrap(true);
+    help->setForegroundRole(QPalette::PlaceholderText);
+    QFont small = help->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    help->setFont(small);
+    return help;
 }
 
 void SchemaFormWidget::Private::build(Field &parent, const QJsonObject &objectSchema,
@@ -166,8 +193,14 @@ void SchemaFormWidget::Private::build(Field &parent, const QJsonObject &objectSc
         label->setToolTip(tip);
         label->setBuddy(f->editor);
         f->editor->setToolTip(tip);
+        f->editor->setAccessibleName(title.isEmpty() ? key : title);
+        f->editor->setAccessibleDescription(tip);
 
         layout->addRow(label, f->editor);
+        if (QLabel *help = helpLine(*f)) {
+            help->setObjectName(u"help:"_s + f->name());
+            layout->addRow(QString(), help);
+        }
         parent.children.push_back(std::move(f));
     }
 }
@@ -414,6 +447,40 @@ void SchemaFormWidget::setMode(Mode mode)
 SchemaFormWidget::Mode SchemaFormWidget::mode() const
 {
     return d->mode;
+}
+
+QWidget *SchemaFormWidget::chainTabOrder(QWidget *before)
+{
+    QList<QWidget *> order{d->tabs};
+    d->root.collectEditors(&order);
+    order.append(d->raw);
+    QWidget *last = before;
+    for (QWidget *w : std::as_const(order)) {
+        setTabOrder(last, w);
+        last = w;
+    }
+    return last;
+}
+
+namespace {
+// What the scroll area adds around the form: its frame and a vertical scroll bar.
+int scrollChrome(const QScrollArea *scroll)
+{
+    return 2 * scroll->frameWidth() + scroll->verticalScrollBar()->sizeHint().width();
+}
+} // namespace
+
+QSize SchemaFormWidget::sizeHint() const
+{
+    const QWidget *form = d->scroll->widget();
+    const QSize content = form ? form->sizeHint() : QSize();
+    const int width = content.width() + scrollChrome(d->scroll);
+    // Wrapped help lines make the form's height depend on its width: ask at this one.
+    const int height = form && form->hasHeightForWidth() ? form->heightForWidth(content.width())
+                                                         : content.height();
+    const int note = d->extraNote->isVisible() ? d->extraNote->sizeHint().height() : 0;
+    return {std::max(width, d->tabs->sizeHint().width()),
+            d->tabs->sizeHint().height() + height + note + 2 * d->scroll->frameWidth()};
 }
 
 } // namespace Sonde

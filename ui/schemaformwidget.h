@@ -18,15 +18,19 @@ namespace Sonde {
 // as in a JSON pointer, "~1" and "~0"), and its label is "label:" followed by the same path.
 //   string            QLineEdit (placeholder from "format"); with "enum", a QComboBox
 //   number, integer   QLineEdit with a validator; empty means absent
-//   boolean           tri-state QCheckBox: partially checked means absent
+//   boolean           QCheckBox; tri-state when the schema allows null, partially checked
+//                     meaning absent; an optional two-state box is sent once touched
 //   array of strings  a comma-separated line ("a, b, c"); a line starting with '[' is read as
 //                     a JSON array, which is how strings containing commas are written
 //   other arrays      a line holding a JSON array ("[1, 2]")
 //   object            a group box with its own rows, when the schema lists "properties"
 //   anything else     a line holding any JSON value (free-form objects, $ref, unknown types)
-// "default" values pre-fill the form and so are part of value(); a field left empty is
-// omitted. Keys the schema does not describe (typed in the raw view, or given to setValue())
-// are kept as they are, so switching views never loses input.
+// Under each field a help line gives its title, description and default. A required
+// property's "default" pre-fills its editor and so is part of value(); an optional one's is
+// shown (placeholder, help line) but not sent: left alone, the property is absent and the
+// server applies its own default. A field left empty is omitted. Keys the schema does not describe
+// (typed in the raw view, or given to setValue()) are kept as they are, so switching views never
+// loses input.
 class SchemaFormWidget : public QWidget
 {
     Q_OBJECT
@@ -58,6 +62,15 @@ public:
     // form, the widget stays in Raw and shows why under the editor.
     void setMode(Mode mode);
     Mode mode() const;
+
+    // Puts the mode tabs and then every editor, in the form's order, after `before` in the
+    // focus chain (the editors are made anew by setSchema); returns the last one.
+    QWidget *chainTabOrder(QWidget *before);
+
+    // The whole form, not the scroll area's small default: a dialog sizes itself from it.
+    // (Not as heightForWidth: a layout asks a widget's own layout for that, which would
+    // answer with the scroll area's default again.)
+    QSize sizeHint() const override;
 
 Q_SIGNALS:
     void valueChanged();

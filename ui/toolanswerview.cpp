@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -30,16 +31,23 @@ ToolAnswerView::ToolAnswerView(QWidget *parent) : QWidget(parent)
     m_banner->hide();
 
     m_answerTabs = new QTabWidget(this);
+    m_answerTabs->setObjectName(u"answerTabs"_s);
+    m_answerTabs->tabBar()->setObjectName(u"answerTabBar"_s);
+    m_answerTabs->setAccessibleName(tr("Answer"));
+    m_answerTabs->tabBar()->setAccessibleName(tr("Answer views"));
     m_text = new QPlainTextEdit(m_answerTabs);
     m_text->setObjectName(u"resultText"_s);
+    m_text->setAccessibleName(tr("Answer text"));
     m_text->setReadOnly(true);
     m_json = new JsonView(m_answerTabs);
     m_json->setObjectName(u"resultJson"_s);
+    m_json->setAccessibleName(tr("Answer JSON"));
     auto *structuredPage = new QWidget(m_answerTabs);
     auto *structuredLayout = new QVBoxLayout(structuredPage);
     m_structuredVerdict = new QLabel(structuredPage);
     m_structuredVerdict->setObjectName(u"structuredVerdict"_s);
     m_structured = new JsonView(structuredPage);
+    m_structured->setAccessibleName(tr("Structured content"));
     structuredLayout->addWidget(m_structuredVerdict);
     structuredLayout->addWidget(m_structured, 1);
     auto *scroll = new QScrollArea(m_answerTabs);
@@ -57,6 +65,11 @@ ToolAnswerView::ToolAnswerView(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_banner);
     layout->addWidget(m_answerTabs, 1);
+}
+
+QWidget *ToolAnswerView::firstFocusWidget() const
+{
+    return m_answerTabs->tabBar();
 }
 
 void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool)
@@ -195,14 +208,21 @@ void ToolAnswerView::showContent(const QJsonArray &content)
                 label->setText(tr("audio (%1, %2 bytes)").arg(mime).arg(data.size()));
             }
             auto *save = new QPushButton(tr("Save…"), row);
+            save->setAccessibleName(tr("Save %1").arg(mime));
+            save->setToolTip(tr("Write this %1 content to a file").arg(mime));
             connect(save, &QPushButton::clicked, this, [this, data, mime] {
-                const QString path =
-                    QFileDialog::getSaveFileName(this, tr("Save content"), QString(), mime);
-                QSaveFile f(path);
-                if (!path.isEmpty() && f.open(QIODevice::WriteOnly)) {
-                    f.write(data);
-                    f.commit();
-                }
+                // open(), not a static getter: no nested event loop while it is up.
+                auto *dialog = new QFileDialog(this, tr("Save content"), QString(), mime);
+                dialog->setAcceptMode(QFileDialog::AcceptSave);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                connect(dialog, &QFileDialog::fileSelected, this, [data](const QString &path) {
+                    QSaveFile f(path);
+                    if (f.open(QIODevice::WriteOnly)) {
+                        f.write(data);
+                        f.commit();
+                    }
+                });
+                dialog->open();
             });
             layout->addWidget(save);
         } else if (type == "resource_link"_L1) {

@@ -32,6 +32,8 @@ public:
     QString bannerText() const;
     QString resultText() const;
     bool hasAnswer() const { return !m_lastAnswer.isEmpty(); }
+    // Where Tab enters the answer: its tab bar (Text, JSON, Structured, Content).
+    QWidget *firstFocusWidget() const;
     // Writes the last answer whole (the views show at most TextDisplay::MaxShownChars).
     bool saveAnswer(const QString &path) const;
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "toolspanel.h"
 
+#include "breakerbanner.h"
 #include "schemaformwidget.h"
+#include "serverstore.h"
 #include "serverviewstore.h"
 #include "toolanswerview.h"
+#include "toollistdelegate.h"
 #include "toollistmodel.h"
 
 #include <QComboBox>
@@ -15,6 +18,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTimer>
@@ -38,17 +42,32 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_search->setObjectName(u"toolSearch"_s);
     m_search->setPlaceholderText(tr("Search tools (Ctrl+F)"));
     m_search->setClearButtonEnabled(true);
+    m_search->setAccessibleName(tr("Search tools"));
+    m_search->setToolTip(tr("Search the tools' names, titles and descriptions (Ctrl+F)"));
     m_model = new ToolListModel(this);
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterRole(ToolListModel::SearchRole);
+    m_count = new QLabel(left);
+    m_count->setObjectName(u"toolCount"_s);
     m_list = new QListView(left);
     m_list->setObjectName(u"toolList"_s);
+    m_list->setAccessibleName(tr("Tools"));
+    m_list->setItemDelegate(new ToolListDelegate(m_list));
+    // Every row is two lines high: the view need not measure a thousand rows one by one.
+    m_list->setUniformItemSizes(true);
     m_list->setModel(m_proxy);
     leftLayout->addWidget(m_search);
+    leftLayout->addWidget(m_count);
     leftLayout->addWidget(m_list, 1);
     connect(m_search, &QLineEdit::textChanged, m_proxy,
             &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &ToolsPanel::updateCount);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &ToolsPanel::updateCount);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &ToolsPanel::updateCount);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, &ToolsPanel::updateCount);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ToolsPanel::fitListToNames);
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &ToolsPanel::onCurrentChanged);
 
@@ -59,8 +78,12 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_description->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_badges = new QLabel(right);
     m_badges->setObjectName(u"toolBadges"_s);
+    m_breaker = new BreakerBanner(right);
     m_override = new QComboBox(right);
     m_override->setObjectName(u"toolOverride"_s);
+    m_override->setAccessibleName(tr("Replay after a lost session"));
+    m_override->setToolTip(tr("Whether a call of this tool is sent again after a lost "
+                              "session, whatever the server's annotations say"));
     m_override->addItems({tr("Replay after a lost session: as the server says"),
                           tr("Treat as read-only (replay)"),
                           tr("Treat as write-capable (never replay)")});
@@ -82,13 +105,17 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_call = new QPushButton(tr("Call"), right);
     m_call->setObjectName(u"callButton"_s);
     m_call->setToolTip(tr("Call the tool (Ctrl+Return)"));
+    m_call->setAccessibleName(tr("Call"));
     m_cancel = new QPushButton(tr("Cancel"), right);
     m_cancel->setObjectName(u"cancelButton"_s);
+    m_cancel->setAccessibleName(tr("Cancel the call"));
+    m_cancel->setToolTip(tr("Cancel the call in flight (Esc)"));
     m_cancel->setEnabled(false);
     m_progress = new QProgressBar(right);
     m_progress->setObjectName(u"progressBar"_s);
     m_progress->setRange(0, 100);
     m_progress->setValue(0);
+    m_progress->setAccessibleName(tr("Call progress"));
     m_elapsed = new QLabel(right);
     m_elapsed->setObjectName(u"elapsedLabel"_s);
     buttons->addWidget(m_call);
@@ -99,12 +126,24 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_saveAnswer = new QPushButton(tr("Save answer…"), this);
     m_saveAnswer->setObjectName(u"saveAnswer"_s);
     m_saveAnswer->setEnabled(false);
+    m_saveAnswer->setAccessibleName(tr("Save answer"));
+    m_saveAnswer->setToolTip(tr("Write the whole answer to a JSON file"));
     buttons->addWidget(m_saveAnswer);
     connect(m_saveAnswer, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save answer"), QString(), tr("JSON (*.json)"));
-        if (!path.isEmpty() && !saveAnswer(path))
-            QMessageBox::warning(this, tr("Save answer"), tr("Could not write %1.").arg(path));
+        // open(), not a static getter: no nested event loop, so answers keep coming.
+        auto *dialog = new QFileDialog(this, tr("Save answer"), QString(), tr("JSON (*.json)"));
+        dialog->setObjectName(u"saveAnswerDialog"_s);
+        dialog->setAcceptMode(QFileDialog::AcceptSave);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+            if (saveAnswer(path))
+                return;
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Save answer"),
+                                        tr("Could not write %1.").arg(path), QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        });
+        dialog->open();
     });
     connect(m_call, &QPushButton::clicked, this, &ToolsPanel::requestCall);
     connect(m_cancel, &QPushButton::clicked, this, &ToolsPanel::cancelRequested);
@@ -115,6 +154,7 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     auto *top = new QWidget(vsplit);
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_breaker);
     topLayout->addWidget(m_description);
     topLayout->addWidget(m_badges);
     topLayout->addWidget(m_override);
@@ -148,12 +188,52 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
             });
 }
 
+void ToolsPanel::watchServers(const ServerStore *servers)
+{
+    m_servers = servers;
+    connect(servers, &ServerStore::serverChanged, this, [this](int row) {
+        if (m_servers->config(row).name == m_server)
+            showBreaker();
+    });
+    showBreaker();
+}
+
+void ToolsPanel::showBreaker()
+{
+    const int row = m_servers ? m_servers->indexOf(m_server) : -1;
+    const SessionSnapshot *s = row >= 0 ? &m_servers->snapshot(row) : nullptr;
+    m_breaker->setState(s && s->recovery ? s->recovery->breaker : BreakerState());
+}
+
+void ToolsPanel::updateCount()
+{
+    const int all = m_model->rowCount();
+    const int shown = m_proxy->rowCount();
+    m_count->setText(!m_search->text().isEmpty() ? tr("%1 of %2").arg(shown).arg(all)
+                     : all == 1                  ? tr("1 tool")
+                                                 : tr("%1 tools").arg(all));
+}
+
+void ToolsPanel::fitListToNames()
+{
+    // Wide enough for the longest title or name, up to about 60 characters: a longer one is
+    // elided, and its tooltip holds it whole.
+    const QFont font = m_list->font();
+    const int most = m_list->fontMetrics().averageCharWidth() * 60;
+    int widest = 0;
+    for (int i = 0; i < m_model->rowCount() && widest < most; ++i)
+        widest = std::max(widest, ToolListDelegate::widthHint(font, m_model->index(i)));
+    const int chrome = 2 * m_list->frameWidth() + m_list->verticalScrollBar()->sizeHint().width();
+    m_list->setMinimumWidth(std::min(widest, most) + chrome);
+}
+
 void ToolsPanel::showServer(const QString &server)
 {
     // Read before the list changes: the change itself writes the selection back.
     const QString selected = m_store->selectedTool(server);
     m_server = server;
     m_currentTool = {};
+    showBreaker();
     setTools(m_store->tools(server), selected);
     if (m_currentTool.isEmpty()) {
         m_description->clear();
@@ -169,6 +249,10 @@ void ToolsPanel::setTools(const QJsonArray &tools, const QString &keep)
     m_model->setTools(tools);
     if (!selectTool(keep) && m_proxy->rowCount() > 0)
         m_list->setCurrentIndex(m_proxy->index(0, 0));
+    // Another server with the same tools leaves the model and its current row as they were,
+    // so no currentChanged: the tool shown must still become this server's.
+    if (m_list->currentIndex().data(ToolListModel::NameRole).toString() != currentToolName())
+        onCurrentChanged();
 }
 
 bool ToolsPanel::selectTool(const QString &name)
@@ -200,9 +284,12 @@ void ToolsPanel::onCurrentChanged()
     const QJsonObject tool = idx.data(ToolListModel::ToolRole).toJsonObject();
     const bool changed = tool.value("name"_L1) != m_currentTool.value("name"_L1);
     m_currentTool = tool;
-    m_description->setText(
-        u"<b>%1</b><br>%2"_s.arg(tool.value("name"_L1).toString().toHtmlEscaped(),
-                                 tool.value("description"_L1).toString().toHtmlEscaped()));
+    const QString name = tool.value("name"_L1).toString();
+    const QString title = ToolListModel::title(tool);
+    m_description->setText(u"<b>%1</b>%2<br>%3"_s.arg(
+        title.toHtmlEscaped(),
+        title == name ? QString() : u" <code>%1</code>"_s.arg(name.toHtmlEscaped()),
+        tool.value("description"_L1).toString().toHtmlEscaped()));
     const bool replay = idx.data(ToolListModel::VerdictRole).toBool();
     m_badges->setText(u"%1 · after a lost session: %2 (%3)"_s.arg(
         idx.data(ToolListModel::BadgesRole).toStringList().join(u" · "_s),
@@ -219,7 +306,20 @@ void ToolsPanel::onCurrentChanged()
     if (const auto values = m_store->formValues(m_server, currentToolName()))
         m_form->setValue(*values);
     m_restoring = false;
+    chainTabOrder();
     showAnswer();
+}
+
+void ToolsPanel::chainTabOrder()
+{
+    // The form's editors are made anew for each tool, after everything else: without this
+    // they would come last in the focus chain, after the answer.
+    QWidget *last = m_form->chainTabOrder(m_override);
+    for (QWidget *next : {static_cast<QWidget *>(m_call), static_cast<QWidget *>(m_cancel),
+                          static_cast<QWidget *>(m_saveAnswer), m_answer->firstFocusWidget()}) {
+        setTabOrder(last, next);
+        last = next;
+    }
 }
 
 void ToolsPanel::showAnswer()

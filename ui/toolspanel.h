@@ -20,7 +20,9 @@ class QTimer;
 
 namespace Sonde {
 
+class BreakerBanner;
 class SchemaFormWidget;
+class ServerStore;
 class ServerViewStore;
 class ToolAnswerView;
 class ToolListModel;
@@ -38,6 +40,8 @@ class ToolsPanel : public QWidget
     Q_OBJECT
 public:
     explicit ToolsPanel(ServerViewStore *store, QWidget *parent = nullptr);
+    // The servers' snapshots, for the shown server's breaker banner.
+    void watchServers(const ServerStore *servers);
     void showServer(const QString &server);
     bool selectTool(const QString &name);
     QString currentToolName() const;
@@ -66,14 +70,21 @@ private:
     void setTools(const QJsonArray &tools, const QString &keep);
     void onCurrentChanged();
     void showAnswer();
+    void showBreaker();
+    void updateCount();
+    void fitListToNames();
+    void chainTabOrder();
 
     ServerViewStore *m_store = nullptr;
+    const ServerStore *m_servers = nullptr;
     QString m_server;
     bool m_restoring = false; // the form is being set from the store, not typed in
     ToolListModel *m_model = nullptr;
     QSortFilterProxyModel *m_proxy = nullptr;
     QLineEdit *m_search = nullptr;
+    QLabel *m_count = nullptr;
     QListView *m_list = nullptr;
+    BreakerBanner *m_breaker = nullptr;
     QLabel *m_description = nullptr;
     QLabel *m_badges = nullptr;
     QComboBox *m_override = nullptr;

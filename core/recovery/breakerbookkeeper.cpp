@@ -50,6 +50,7 @@ BreakerState BreakerBookkeeper::state() const
     const qint64 retryIn = m_breaker.retryInMs();
     s.retryInS = retryIn > 0 ? std::max<qint64>(1, (retryIn + 999) / 1000) : 0;
     s.probeInFlight = m_breaker.probeInFlight();
+    s.trippedBy = m_breaker.trippedBecause();
     return s;
 }
 

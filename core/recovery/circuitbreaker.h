@@ -60,6 +60,7 @@ public:
     int threshold() const { return m_policy.threshold; }
     qint64 retryInMs() const;
     bool probeInFlight() const { return m_probeInFlight; }
+    const std::optional<QString> &trippedBecause() const { return m_trippedBecause; }
     const Policy &policy() const { return m_policy; }
     QList<Transition> takeTransitions() { return std::exchange(m_transitions, {}); }
 

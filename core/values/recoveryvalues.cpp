@@ -215,9 +215,12 @@ bool HistoryEvent::operator==(const HistoryEvent &other) const
 
 QJsonObject BreakerState::toJson() const
 {
-    return {{"state"_L1, breakerPhaseName(phase)}, {"strikes"_L1, strikes},
-            {"threshold"_L1, threshold},           {"cooldown_s"_L1, cooldownS},
-            {"retry_in_s"_L1, retryInS},           {"probe_in_flight"_L1, probeInFlight}};
+    QJsonObject o{{"state"_L1, breakerPhaseName(phase)}, {"strikes"_L1, strikes},
+                  {"threshold"_L1, threshold},           {"cooldown_s"_L1, cooldownS},
+                  {"retry_in_s"_L1, retryInS},           {"probe_in_flight"_L1, probeInFlight}};
+    if (trippedBy)
+        o.insert("tripped_by"_L1, *trippedBy);
+    return o;
 }
 
 BreakerState BreakerState::fromJson(const QJsonObject &o)
@@ -229,14 +232,16 @@ BreakerState BreakerState::fromJson(const QJsonObject &o)
     b.cooldownS = o.value("cooldown_s"_L1).toDouble();
     b.retryInS = o.value("retry_in_s"_L1).toInteger();
     b.probeInFlight = o.value("probe_in_flight"_L1).toBool();
+    if (o.value("tripped_by"_L1).isString())
+        b.trippedBy = o.value("tripped_by"_L1).toString();
     return b;
 }
 
 bool BreakerState::operator==(const BreakerState &other) const
 {
-    return std::tie(phase, strikes, threshold, cooldownS, retryInS, probeInFlight) ==
+    return std::tie(phase, strikes, threshold, cooldownS, retryInS, probeInFlight, trippedBy) ==
            std::tie(other.phase, other.strikes, other.threshold, other.cooldownS, other.retryInS,
-                    other.probeInFlight);
+                    other.probeInFlight, other.trippedBy);
 }
 
 QJsonObject ReconnectState::toJson() const

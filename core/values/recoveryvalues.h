@@ -153,6 +153,9 @@ struct BreakerState
     double cooldownS = 0;
     qint64 retryInS = 0;
     bool probeInFlight = false;
+    // While open because the user tripped it: the cause given ("user"); unset when it opened
+    // on failures. A refusal names it, and so does the window.
+    std::optional<QString> trippedBy;
 
     QJsonObject toJson() const;
     static BreakerState fromJson(const QJsonObject &o);

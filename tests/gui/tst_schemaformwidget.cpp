@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "jsontestdata.h"
 #include "schemaformwidget.h"
 
 #include <QCheckBox>
@@ -14,26 +15,10 @@
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
-
-// JSON test data without raw strings (moc cannot read raw string literals).
-#define JSON_TEXT(...) #__VA_ARGS__
+using JsonTestData::compact;
+using JsonTestData::object;
 
 namespace {
-
-QJsonObject object(const QByteArray &json)
-{
-    QJsonParseError e;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &e);
-    if (e.error != QJsonParseError::NoError)
-        qFatal("bad test data: %s in %s", qPrintable(e.errorString()), json.constData());
-    return doc.object();
-}
-
-// Compared as text, so a failure prints both objects.
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
 
 // A schema used by the round-trip tests: one property of each kind the form has.
 const QByteArray everyKind = JSON_TEXT({
@@ -179,26 +164,109 @@ private Q_SLOTS:
         QCOMPARE(changed.isEmpty(), object(expected).isEmpty());
     }
 
-    void booleanIsTriState_data()
+    void aBooleanIsTwoStateUnlessItAllowsNull_data()
     {
+        const QByteArray plain = JSON_TEXT({"properties" : {"flag" : {"type" : "boolean"}}});
+        const QByteArray required =
+            JSON_TEXT({"required" : ["flag"], "properties" : {"flag" : {"type" : "boolean"}}});
+        const QByteArray nullable =
+            JSON_TEXT({"properties" : {"flag" : {"type" : [ "boolean", "null" ]}}});
+        const QByteArray nullableAnyOf = JSON_TEXT(
+            {"properties" : {"flag" : {"anyOf" : [ {"type" : "boolean"}, {"type" : "null"} ]}}});
+        QTest::addColumn<QByteArray>("schema");
+        QTest::addColumn<bool>("tristate");
         QTest::addColumn<int>("presses");
         QTest::addColumn<QByteArray>("expected");
-        QTest::newRow("an untouched boolean is absent") << 0 << QByteArray("{}");
-        QTest::newRow("one press makes it true") << 1 << QByteArray(JSON_TEXT({"flag" : true}));
-        QTest::newRow("two presses make it false") << 2 << QByteArray(JSON_TEXT({"flag" : false}));
-        QTest::newRow("three presses make it absent again") << 3 << QByteArray("{}");
+        QTest::newRow("an untouched optional boolean is not sent")
+            << plain << false << 0 << QByteArray("{}");
+        QTest::newRow("one press makes it true")
+            << plain << false << 1 << QByteArray(JSON_TEXT({"flag" : true}));
+        QTest::newRow("two presses make it false, and false is sent")
+            << plain << false << 2 << QByteArray(JSON_TEXT({"flag" : false}));
+        QTest::newRow("an untouched required boolean is sent as the false it shows")
+            << required << false << 0 << QByteArray(JSON_TEXT({"flag" : false}));
+        QTest::newRow("a boolean that allows null starts at not set")
+            << nullable << true << 0 << QByteArray("{}");
+        QTest::newRow("a nullable boolean is true after one press")
+            << nullable << true << 1 << QByteArray(JSON_TEXT({"flag" : true}));
+        QTest::newRow("a nullable boolean is false after two presses")
+            << nullable << true << 2 << QByteArray(JSON_TEXT({"flag" : false}));
+        QTest::newRow("a nullable boolean is absent again after three presses")
+            << nullable << true << 3 << QByteArray("{}");
+        QTest::newRow("a nullable anyOf boolean has the third state too")
+            << nullableAnyOf << true << 3 << QByteArray("{}");
     }
-    void booleanIsTriState()
+    void aBooleanIsTwoStateUnlessItAllowsNull()
     {
+        QFETCH(QByteArray, schema);
+        QFETCH(bool, tristate);
         QFETCH(int, presses);
         QFETCH(QByteArray, expected);
-        Shown s(JSON_TEXT({"properties" : {"flag" : {"type" : "boolean"}}}));
+        Shown s(schema);
         auto *box = s.find<QCheckBox>(u"field:flag"_s);
         QVERIFY(box);
-        QCOMPARE(box->checkState(), Qt::PartiallyChecked);
+        QCOMPARE(box->isTristate(), tristate);
+        QCOMPARE(box->checkState(), tristate ? Qt::PartiallyChecked : Qt::Unchecked);
         for (int i = 0; i < presses; ++i)
             QTest::keyClick(box, Qt::Key_Space);
         QCOMPARE(compact(s.widget.value()), compact(object(expected)));
+        // The box says when its value is not sent.
+        QCOMPARE(box->text() == u"not set"_s, expected == "{}");
+    }
+
+    void eachFieldShowsItsDescriptionAndDefault_data()
+    {
+        QTest::addColumn<QByteArray>("schema");
+        QTest::addColumn<QString>("help");
+        QTest::newRow("a description is shown under its field")
+            << QByteArray(JSON_TEXT(
+                   {"properties" : {"f" : {"type" : "string", "description" : "Who to greet"}}}))
+            << u"Who to greet"_s;
+        QTest::newRow("an optional default is shown and said not to be sent")
+            << QByteArray(JSON_TEXT({"properties" : {"f" : {"type" : "integer", "default" : 3}}}))
+            << u"Default: 3 (not sent unless set)."_s;
+        QTest::newRow("a title other than the key comes first") << QByteArray(JSON_TEXT({
+            "required" : ["f"],
+            "properties" : {
+                "f" : {
+                    "type" : "boolean",
+                    "title" : "Loud",
+                    "description" : "Shout",
+                    "default" : true
+                }
+            }
+        })) << u"Loud · Shout · Default: true."_s;
+    }
+    void eachFieldShowsItsDescriptionAndDefault()
+    {
+        QFETCH(QByteArray, schema);
+        QFETCH(QString, help);
+        Shown s(schema);
+        auto *line = s.find<QLabel>(u"help:f"_s);
+        QVERIFY(line);
+        QCOMPARE(line->text(), help);
+        QVERIFY(line->isVisible());
+    }
+
+    void optionalDefaultsAreShownButNotSent()
+    {
+        Shown s(JSON_TEXT({
+            "properties" : {
+                "s" : {"type" : "string", "default" : "hi"},
+                "b" : {"type" : "boolean", "default" : true},
+                "e" : {"type" : "string", "enum" : [ "x", "y" ], "default" : "y"}
+            }
+        }));
+        QCOMPARE(compact(s.widget.value()), QByteArray("{}"));
+        QCOMPARE(s.find<QLineEdit>(u"field:s"_s)->text(), QString());
+        QCOMPARE(s.find<QLineEdit>(u"field:s"_s)->placeholderText(), u"default: hi"_s);
+        QCOMPARE(s.find<QCheckBox>(u"field:b"_s)->checkState(), Qt::Checked);
+        QCOMPARE(s.find<QCheckBox>(u"field:b"_s)->text(), u"not set"_s);
+        QCOMPARE(s.find<QComboBox>(u"field:e"_s)->currentText(), u"(not set · default: y)"_s);
+        // Touched, the shown default is sent.
+        QTest::keyClick(s.find<QCheckBox>(u"field:b"_s), Qt::Key_Space);
+        QTest::keyClick(s.find<QCheckBox>(u"field:b"_s), Qt::Key_Space);
+        QCOMPARE(compact(s.widget.value()), compact(object(JSON_TEXT({"b" : true}))));
     }
 
     void enumIsAComboBox_data()
@@ -240,9 +308,10 @@ private Q_SLOTS:
         QCOMPARE(compact(s.widget.value()), compact(object(expected)));
     }
 
-    void defaultsPrefillTheForm()
+    void requiredDefaultsPrefillTheForm()
     {
         Shown s(JSON_TEXT({
+            "required" : [ "s", "n", "i", "b", "e", "t", "o" ],
             "properties" : {
                 "s" : {"type" : "string", "default" : "hi"},
                 "n" : {"type" : "number", "default" : 1.5},
@@ -250,8 +319,11 @@ private Q_SLOTS:
                 "b" : {"type" : "boolean", "default" : false},
                 "e" : {"type" : "string", "enum" : [ "x", "y" ], "default" : "y"},
                 "t" : {"type" : "array", "items" : {"type" : "string"}, "default" : [ "a", "b" ]},
-                "o" :
-                    {"type" : "object", "properties" : {"k" : {"type" : "integer", "default" : 7}}},
+                "o" : {
+                    "type" : "object",
+                    "required" : ["k"],
+                    "properties" : {"k" : {"type" : "integer", "default" : 7}}
+                },
                 "plain" : {"type" : "string"}
             }
         }));
@@ -295,9 +367,11 @@ private Q_SLOTS:
             << requiredMessage << QString() << QString() << u"\"message\" is required"_s;
         QTest::newRow("a required string filled in is valid")
             << requiredMessage << u"field:message"_s << u"hi"_s << QString();
-        QTest::newRow("a required boolean left unset is invalid")
-            << QByteArray(JSON_TEXT(
-                   {"required" : ["flag"], "properties" : {"flag" : {"type" : "boolean"}}}))
+        QTest::newRow("a required boolean that allows null left unset is invalid")
+            << QByteArray(JSON_TEXT({
+                   "required" : ["flag"],
+                   "properties" : {"flag" : {"type" : [ "boolean", "null" ]}}
+               }))
             << QString() << QString() << u"\"flag\" is required"_s;
         QTest::newRow("a required boolean with a default is valid") << QByteArray(JSON_TEXT({
             "required" : ["flag"],
@@ -498,7 +572,8 @@ private Q_SLOTS:
         // Keys left out of the new value clear their fields.
         s.widget.setValue(object(JSON_TEXT({"message" : "again"})));
         QCOMPARE(s.find<QLineEdit>(u"field:count"_s)->text(), QString());
-        QCOMPARE(s.find<QCheckBox>(u"field:flag"_s)->checkState(), Qt::PartiallyChecked);
+        QCOMPARE(s.find<QCheckBox>(u"field:flag"_s)->checkState(), Qt::Unchecked);
+        QCOMPARE(s.find<QCheckBox>(u"field:flag"_s)->text(), u"not set"_s);
         QCOMPARE(compact(s.widget.value()), compact(object(JSON_TEXT({"message" : "again"}))));
     }
 
@@ -585,8 +660,10 @@ private Q_SLOTS:
         Shown s(everyKind);
         QTest::keyClicks(s.find<QLineEdit>(u"field:message"_s), u"x"_s);
         QSignalSpy changed(&s.widget, &SchemaFormWidget::valueChanged);
-        s.widget.setSchema(
-            object(JSON_TEXT({"properties" : {"other" : {"type" : "string", "default" : "d"}}})));
+        s.widget.setSchema(object(JSON_TEXT({
+            "required" : ["other"],
+            "properties" : {"other" : {"type" : "string", "default" : "d"}}
+        })));
         QCOMPARE(changed.count(), 1);
         QVERIFY(!s.find<QLineEdit>(u"field:message"_s));
         QVERIFY(s.find<QLineEdit>(u"field:other"_s));

@@ -297,6 +297,18 @@ private Q_SLOTS:
         QCOMPARE(RecoveryState::fromJson(j), r);
     }
 
+    void aBreakerTrippedByHandRoundTripsItsCause()
+    {
+        BreakerState b;
+        b.phase = BreakerPhase::Open;
+        b.trippedBy = u"user"_s;
+        QCOMPARE(b.toJson().value("tripped_by"_L1).toString(), u"user"_s);
+        QCOMPARE(BreakerState::fromJson(b.toJson()), b);
+        b.trippedBy.reset(); // opened on failures: no key at all
+        QVERIFY(!b.toJson().contains("tripped_by"_L1));
+        QCOMPARE(BreakerState::fromJson(b.toJson()), b);
+    }
+
     void aCallsRecoveryRoundTrips_data()
     {
         QTest::addColumn<CallRecovery>("recovery");

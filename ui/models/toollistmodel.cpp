@@ -9,9 +9,33 @@ namespace Sonde {
 
 void ToolListModel::setTools(const QJsonArray &tools)
 {
+    if (tools == m_tools)
+        return;
     beginResetModel();
     m_tools = tools;
+    m_rows.clear();
+    m_rows.reserve(tools.size());
+    for (const QJsonValue &v : tools) {
+        Row r;
+        r.tool = v.toObject();
+        r.name = r.tool.value("name"_L1).toString();
+        r.title = title(r.tool);
+        r.description = r.tool.value("description"_L1).toString();
+        r.search = r.name + u'\n' + r.title + u'\n' + r.description;
+        m_rows.append(std::move(r));
+    }
     endResetModel();
+}
+
+QString ToolListModel::title(const QJsonObject &tool)
+{
+    // The spec's order: the top-level title, then the annotations' (older servers), then the
+    // name, which every tool has.
+    for (const QString &t : {tool.value("title"_L1).toString(),
+                             tool.value("annotations"_L1).toObject().value("title"_L1).toString()})
+        if (!t.trimmed().isEmpty())
+            return t;
+    return tool.value("name"_L1).toString();
 }
 
 void ToolListModel::setOverride(const QString &tool, std::optional<bool> readOnly)
@@ -20,8 +44,8 @@ void ToolListModel::setOverride(const QString &tool, std::optional<bool> readOnl
         m_policy.setOverride(tool, *readOnly);
     else
         m_policy.clearOverride(tool);
-    for (qsizetype i = 0; i < m_tools.size(); ++i)
-        if (m_tools.at(i).toObject().value("name"_L1).toString() == tool)
+    for (qsizetype i = 0; i < m_rows.size(); ++i)
+        if (m_rows.at(i).name == tool)
             Q_EMIT dataChanged(index(int(i)), index(int(i)));
 }
 
@@ -30,13 +54,13 @@ void ToolListModel::setOverrides(const QHash<QString, bool> &overrides)
     m_policy = ReplayPolicy();
     for (auto it = overrides.cbegin(); it != overrides.cend(); ++it)
         m_policy.setOverride(it.key(), it.value());
-    if (!m_tools.isEmpty())
-        Q_EMIT dataChanged(index(0), index(int(m_tools.size()) - 1));
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0), index(int(m_rows.size()) - 1));
 }
 
 int ToolListModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_tools.size());
+    return parent.isValid() ? 0 : int(m_rows.size());
 }
 
 QStringList ToolListModel::badges(const QJsonObject &tool)
@@ -61,19 +85,23 @@ QVariant ToolListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const QJsonObject t = m_tools.at(index.row()).toObject();
-    const QString name = t.value("name"_L1).toString();
+    const Row &row = m_rows.at(index.row());
+    const QJsonObject &t = row.tool;
+    const QString &name = row.name;
     switch (role) {
-    case Qt::DisplayRole: {
-        const QString title =
-            t.value("title"_L1)
-                .toString(t.value("annotations"_L1).toObject().value("title"_L1).toString());
-        return title.isEmpty() || title == name ? name : u"%1 — %2"_s.arg(name, title);
-    }
+    case Qt::DisplayRole:
+    case TitleRole:
+        return row.title;
+    case DescriptionRole:
+        return row.description;
+    case SearchRole:
+        return row.search;
     case Qt::ToolTipRole: {
+        // The whole of what the row may have to elide: title, name and description.
         const auto v = m_policy.verdict(u"tools/call"_s, name, t);
-        return u"%1\n\n%2\nafter a lost session: %3 (%4)"_s.arg(
-            t.value("description"_L1).toString(), badges(t).join(u", "_s),
+        const QString head = row.title == name ? name : row.title + u'\n' + name;
+        return u"%1\n\n%2\n\n%3\nafter a lost session: %4 (%5)"_s.arg(
+            head, row.description, badges(t).join(u", "_s),
             v.replay ? u"sent again"_s : u"outcome uncertain"_s,
             ReplayPolicy::sourceName(v.source));
     }

@@ -10,7 +10,10 @@ namespace Sonde {
 
 // A server's tools with their annotation badges and the replay verdict after a session
 // loss (read-only tools are sent again; others come back "outcome uncertain"), with the
-// source of that verdict: server hint, user override or default. Thread: GUI.
+// source of that verdict: server hint, user override or default. A row shows the tool's
+// title ("title", else "annotations.title", else the name) with the name under it; the texts
+// are worked out once per tools/list, so a list of a thousand tools is not re-read on every
+// paint, filter or switch. Thread: GUI.
 class ToolListModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -21,23 +24,38 @@ public:
         NameRole,
         BadgesRole,
         VerdictRole,
-        VerdictSourceRole
+        VerdictSourceRole,
+        TitleRole, // what DisplayRole shows: the title, else the name
+        DescriptionRole,
+        SearchRole // name, title and description: what the search box matches
     };
     using QAbstractListModel::QAbstractListModel;
 
+    // The same list again (a refetch after a reconnect, switching back to a server) changes
+    // nothing: no reset, so the view keeps its selection and scroll position.
     void setTools(const QJsonArray &tools);
     // true: the user says read-only; false: write-capable; nullopt: no override.
     void setOverride(const QString &tool, std::optional<bool> readOnly);
     // All of them at once (another server's): the ones not in `overrides` are cleared.
     void setOverrides(const QHash<QString, bool> &overrides);
-    QJsonObject tool(int row) const { return m_tools.at(row).toObject(); }
+    QJsonObject tool(int row) const { return m_rows.at(row).tool; }
+    static QString title(const QJsonObject &tool);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;
     static QStringList badges(const QJsonObject &tool);
 
 private:
+    struct Row
+    {
+        QJsonObject tool;
+        QString name;
+        QString title;
+        QString description;
+        QString search;
+    };
     QJsonArray m_tools;
+    QList<Row> m_rows;
     ReplayPolicy m_policy;
 };
 

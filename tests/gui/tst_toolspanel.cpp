@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+// The Tools tab as a user meets it: the list (a count, the title with the name under it, the
+// description on hover, a search over all three, no name cut off), the form's values of every
+// kind kept per server and per tool, the tab order, and the banner of an open breaker in the
+// real window.
+#include "breakerbanner.h"
+#include "demowindow.h"
+#include "healthpanel.h"
+#include "jsontestdata.h"
+#include "schemaformwidget.h"
+#include "serverviewstore.h"
+#include "toollistmodel.h"
+#include "toolspanel.h"
+
+#include <QAbstractItemDelegate>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+using JsonTestData::array;
+using JsonTestData::compact;
+
+namespace {
+
+const QByteArray threeTools = JSON_TEXT([
+    {"name" : "get-weather", "title" : "Weather now", "description" : "Temperature and wind"},
+    {"name" : "echo", "annotations" : {"title" : "Echo a message"}, "description" : "Says it back"},
+    {"name" : "add", "description" : "Adds two numbers"}
+]);
+
+// One property of every kind the form has, nested object included.
+const QByteArray everyKindTool = JSON_TEXT({
+    "name" : "every-kind",
+    "inputSchema" : {
+        "type" : "object",
+        "properties" : {
+            "text" : {"type" : "string"},
+            "count" : {"type" : "integer"},
+            "amount" : {"type" : "number"},
+            "flag" : {"type" : "boolean"},
+            "maybe" : {"type" : [ "boolean", "null" ]},
+            "mode" : {"type" : "string", "enum" : [ "fast", "slow" ]},
+            "tags" : {"type" : "array", "items" : {"type" : "string"}},
+            "points" : {"type" : "array", "items" : {"type" : "integer"}},
+            "free" : {"type" : "object"},
+            "address" : {
+                "type" : "object",
+                "properties" : {
+                    "city" : {"type" : "string"},
+                    "geo" : {"type" : "object", "properties" : {"lat" : {"type" : "number"}}}
+                }
+            }
+        }
+    }
+});
+
+} // namespace
+
+class TestToolsPanel : public QObject
+{
+    Q_OBJECT
+
+    struct Shown
+    {
+        ServerViewStore store;
+        ToolsPanel panel{&store};
+        explicit Shown(const QJsonArray &tools, const QStringList &servers = {u"a"_s})
+        {
+            for (const QString &s : servers) {
+                store.addServer(s, {});
+                store.setTools(s, tools);
+            }
+            panel.resize(1000, 700);
+            panel.show();
+            panel.showServer(servers.first());
+        }
+        QListView *list() const { return panel.findChild<QListView *>(u"toolList"_s); }
+        QLineEdit *search() const { return panel.findChild<QLineEdit *>(u"toolSearch"_s); }
+        QLabel *count() const { return panel.findChild<QLabel *>(u"toolCount"_s); }
+        template <typename W> W *field(const QString &name) const
+        {
+            return panel.findChild<W *>(u"field:"_s + name);
+        }
+    };
+
+private Q_SLOTS:
+    void theListCountsItsToolsAndTheMatches_data()
+    {
+        QTest::addColumn<QString>("search");
+        QTest::addColumn<QString>("count");
+        QTest::addColumn<QStringList>("names");
+        QTest::newRow("without a search it counts every tool")
+            << QString() << u"3 tools"_s << QStringList{u"get-weather"_s, u"echo"_s, u"add"_s};
+        QTest::newRow("a search by name counts the matches of all")
+            << u"ECHO"_s << u"1 of 3"_s << QStringList{u"echo"_s};
+        QTest::newRow("a search finds a tool by its title")
+            << u"weather now"_s << u"1 of 3"_s << QStringList{u"get-weather"_s};
+        QTest::newRow("a search finds a tool by its annotations title")
+            << u"a message"_s << u"1 of 3"_s << QStringList{u"echo"_s};
+        QTest::newRow("a search finds tools by their descriptions")
+            << u"wind"_s << u"1 of 3"_s << QStringList{u"get-weather"_s};
+        QTest::newRow("a search matching nothing counts none")
+            << u"zebra"_s << u"0 of 3"_s << QStringList{};
+    }
+
+    void theListCountsItsToolsAndTheMatches()
+    {
+        QFETCH(QString, search);
+        QFETCH(QString, count);
+        QFETCH(QStringList, names);
+        Shown s(array(threeTools));
+        QVERIFY(s.count());
+        QTest::keyClicks(s.search(), search);
+        QCOMPARE(s.count()->text(), count);
+        QStringList shown;
+        for (int i = 0; i < s.list()->model()->rowCount(); ++i)
+            shown << s.list()->model()->index(i, 0).data(ToolListModel::NameRole).toString();
+        QCOMPARE(shown, names);
+    }
+
+    void theSearchBoxIsAboveTheList()
+    {
+        Shown s(array(threeTools));
+        const QPoint search = s.search()->mapTo(&s.panel, QPoint(0, 0));
+        const QPoint list = s.list()->mapTo(&s.panel, QPoint(0, 0));
+        QVERIFY(search.y() + s.search()->height() <= list.y());
+    }
+
+    void aRowShowsTheTitleWithTheNameUnderIt_data()
+    {
+        QTest::addColumn<int>("row");
+        QTest::addColumn<QString>("title");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("description");
+        QTest::newRow("the title field comes first")
+            << 0 << u"Weather now"_s << u"get-weather"_s << u"Temperature and wind"_s;
+        QTest::newRow("without one, the annotations title")
+            << 1 << u"Echo a message"_s << u"echo"_s << u"Says it back"_s;
+        QTest::newRow("without either, the name")
+            << 2 << u"add"_s << u"add"_s << u"Adds two numbers"_s;
+    }
+
+    void aRowShowsTheTitleWithTheNameUnderIt()
+    {
+        QFETCH(int, row);
+        QFETCH(QString, title);
+        QFETCH(QString, name);
+        QFETCH(QString, description);
+        Shown s(array(threeTools));
+        const QModelIndex idx = s.list()->model()->index(row, 0);
+        QCOMPARE(idx.data(Qt::DisplayRole).toString(), title);
+        QCOMPARE(idx.data(ToolListModel::NameRole).toString(), name);
+        const QString tip = idx.data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(name) && tip.contains(title) && tip.contains(description),
+                 qPrintable(tip));
+        // Two lines: the title, and the name under it.
+        QStyleOptionViewItem option;
+        option.initFrom(s.list());
+        const QSize hint = s.list()->itemDelegate()->sizeHint(option, idx);
+        QVERIFY2(hint.height() >= 2 * s.list()->fontMetrics().height(),
+                 qPrintable(u"row height %1"_s.arg(hint.height())));
+    }
+
+    void noNameIsCutOff()
+    {
+        const QString longName = u"get-the-weather-forecast-for-a-city-by-its-coordinates"_s;
+        Shown s(QJsonArray{QJsonObject{{"name"_L1, longName}, {"title"_L1, "Forecast"_L1}},
+                           QJsonObject{{"name"_L1, "echo"_L1}}});
+        QVERIFY(QTest::qWaitForWindowExposed(&s.panel));
+        QStyleOptionViewItem option;
+        option.initFrom(s.list());
+        for (int i = 0; i < s.list()->model()->rowCount(); ++i) {
+            const QModelIndex idx = s.list()->model()->index(i, 0);
+            const int needed = s.list()->itemDelegate()->sizeHint(option, idx).width();
+            QVERIFY2(needed >= s.list()->fontMetrics().horizontalAdvance(
+                                   idx.data(ToolListModel::NameRole).toString()),
+                     "the row's width holds its name");
+            QVERIFY2(s.list()->viewport()->width() >= needed,
+                     qPrintable(u"%1 needs %2 px, the list shows %3"_s
+                                    .arg(idx.data(ToolListModel::NameRole).toString())
+                                    .arg(needed)
+                                    .arg(s.list()->viewport()->width())));
+        }
+    }
+
+    void theSameToolsAgainRebuildNothing()
+    {
+        Shown s(array(threeTools));
+        QSignalSpy reset(s.list()->model(), &QAbstractItemModel::modelReset);
+        s.store.setTools(u"a"_s, array(threeTools));
+        QCOMPARE(reset.count(), 0);
+        QJsonArray fewer = array(threeTools);
+        fewer.removeFirst();
+        s.store.setTools(u"a"_s, fewer);
+        QCOMPARE(reset.count(), 1);
+        QCOMPARE(s.count()->text(), u"2 tools"_s);
+    }
+
+    void valuesOfEveryKindSurviveSwitchingToolAndServer()
+    {
+        QJsonArray tools = array('[' + everyKindTool + ']');
+        tools.append(QJsonObject{{"name"_L1, "other"_L1}});
+        Shown s(tools, {u"a"_s, u"b"_s});
+        QVERIFY(s.panel.selectTool(u"every-kind"_s));
+        QTest::keyClicks(s.field<QLineEdit>(u"text"_s), u"hello"_s);
+        QTest::keyClicks(s.field<QLineEdit>(u"count"_s), u"7"_s);
+        QTest::keyClicks(s.field<QLineEdit>(u"amount"_s), u"2.5"_s);
+        s.field<QCheckBox>(u"flag"_s)->click(); // touched: true
+        s.field<QCheckBox>(u"flag"_s)->click(); // and back: false, and sent as false
+        s.field<QCheckBox>(u"maybe"_s)->setCheckState(Qt::Checked);
+        s.field<QComboBox>(u"mode"_s)->setCurrentIndex(2);
+        QTest::keyClicks(s.field<QLineEdit>(u"tags"_s), u"x, y"_s);
+        QTest::keyClicks(s.field<QLineEdit>(u"points"_s), u"[1, 2]"_s);
+        QTest::keyClicks(s.field<QLineEdit>(u"free"_s), u"{\"k\": true}"_s);
+        QTest::keyClicks(s.field<QLineEdit>(u"address/city"_s), u"Oslo"_s);
+        QTest::keyClicks(s.field<QLineEdit>(u"address/geo/lat"_s), u"59.9"_s);
+        const QByteArray typed = compact(s.panel.form()->value());
+        QCOMPARE(typed, QByteArray(JSON_TEXT({
+                            "address" : {"city" : "Oslo", "geo" : {"lat" : 59.9}},
+                            "amount" : 2.5,
+                            "count" : 7,
+                            "flag" : false,
+                            "free" : {"k" : true},
+                            "maybe" : true,
+                            "mode" : "slow",
+                            "points" : [ 1, 2 ],
+                            "tags" : [ "x", "y" ],
+                            "text" : "hello"
+                        }))
+                            .replace(' ', ""));
+
+        QVERIFY(s.panel.selectTool(u"other"_s));
+        QVERIFY(s.panel.selectTool(u"every-kind"_s));
+        QCOMPARE(compact(s.panel.form()->value()), typed);
+
+        s.panel.showServer(u"b"_s);
+        QVERIFY(s.panel.selectTool(u"every-kind"_s));
+        QCOMPARE(compact(s.panel.form()->value()), QByteArray("{}"));
+        QCOMPARE(s.field<QLineEdit>(u"text"_s)->text(), QString());
+
+        s.panel.showServer(u"a"_s);
+        QCOMPARE(s.panel.currentToolName(), u"every-kind"_s);
+        QCOMPARE(compact(s.panel.form()->value()), typed);
+        QCOMPARE(s.field<QLineEdit>(u"text"_s)->text(), u"hello"_s);
+        QCOMPARE(s.field<QLineEdit>(u"count"_s)->text(), u"7"_s);
+        QCOMPARE(s.field<QLineEdit>(u"amount"_s)->text(), u"2.5"_s);
+        QCOMPARE(s.field<QCheckBox>(u"flag"_s)->checkState(), Qt::Unchecked);
+        QCOMPARE(s.field<QCheckBox>(u"maybe"_s)->checkState(), Qt::Checked);
+        QCOMPARE(s.field<QComboBox>(u"mode"_s)->currentText(), u"slow"_s);
+        QCOMPARE(s.field<QLineEdit>(u"tags"_s)->text(), u"x, y"_s);
+        QCOMPARE(s.field<QLineEdit>(u"points"_s)->text(), u"[1,2]"_s);
+        QCOMPARE(s.field<QLineEdit>(u"address/city"_s)->text(), u"Oslo"_s);
+        QCOMPARE(s.field<QLineEdit>(u"address/geo/lat"_s)->text(), u"59.9"_s);
+    }
+
+    void tabGoesFromTheSearchThroughTheListAndTheFormToCallAndTheAnswer()
+    {
+        const QByteArray tool = JSON_TEXT({
+            "name" : "form",
+            "inputSchema" : {
+                "type" : "object",
+                "required" : ["first"],
+                "properties" : {
+                    "first" : {"type" : "string"},
+                    "second" : {"type" : "integer"},
+                    "third" : {"type" : "boolean"}
+                }
+            }
+        });
+        Shown s(array('[' + tool + ']'));
+        s.panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&s.panel));
+        // Built after the panel: a rebuilt form must still sit between the list and Call.
+        QVERIFY(s.panel.selectTool(u"form"_s));
+        s.search()->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), s.search());
+        QStringList order{s.search()->objectName()};
+        for (int i = 0; i < 12; ++i) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            QWidget *w = QApplication::focusWidget();
+            if (!w || w == s.search())
+                break;
+            order << w->objectName();
+        }
+        const QStringList expected{u"toolSearch"_s,  u"toolList"_s,    u"toolOverride"_s,
+                                   u"modeTabs"_s,    u"field:first"_s, u"field:second"_s,
+                                   u"field:third"_s, u"callButton"_s};
+        QCOMPARE(order.mid(0, expected.size()), expected);
+        QVERIFY2(order.size() > expected.size() &&
+                     order.at(expected.size()).startsWith(u"answer"_s),
+                 qPrintable(order.join(u", "_s)));
+    }
+
+    void theBannerNamesTheBreakersCause_data()
+    {
+        QTest::addColumn<int>("phase");
+        QTest::addColumn<QString>("trippedBy");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("open after failures names how many")
+            << int(BreakerPhase::Open) << QString()
+            << u"Circuit breaker open, after 3 consecutive failures: calls are not sent. It "
+               "lets a probe call in 20 s"_s;
+        QTest::newRow("tripped by hand names who tripped it")
+            << int(BreakerPhase::Open) << u"user"_s << u"open, tripped by hand (user)"_s;
+        QTest::newRow("half-open says the next call is the probe")
+            << int(BreakerPhase::HalfOpen) << QString() << u"the next call is sent as the probe"_s;
+        QTest::newRow("closed says nothing") << int(BreakerPhase::Closed) << QString() << QString();
+    }
+
+    void theBannerNamesTheBreakersCause()
+    {
+        QFETCH(int, phase);
+        QFETCH(QString, trippedBy);
+        QFETCH(QString, says);
+        BreakerState state;
+        state.phase = BreakerPhase(phase);
+        state.strikes = 3;
+        state.threshold = 3;
+        state.retryInS = 20;
+        if (!trippedBy.isEmpty())
+            state.trippedBy = trippedBy;
+        BreakerBanner banner;
+        banner.setState(state);
+        QVERIFY2(says.isEmpty() ? banner.text().isEmpty() : banner.text().contains(says),
+                 qPrintable(banner.text()));
+        QCOMPARE(banner.isHidden(), says.isEmpty());
+    }
+
+    void anOpenBreakerShowsAboveTheFormWithItsCause()
+    {
+        DemoWindow demo;
+        MainWindow &window = demo.window;
+        window.tabs()->setCurrentWidget(window.toolsPanel());
+        ToolsPanel *tools = window.toolsPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(demo.toolRows() >= 19, 10000);
+        auto *banner = tools->findChild<QLabel *>(u"breakerBanner"_s);
+        QVERIFY(banner);
+        QVERIFY(!banner->isVisible());
+
+        QPushButton *trip = window.findChild<QPushButton *>(u"breakerTrip"_s);
+        QTest::mouseClick(trip, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 5000);
+        QVERIFY2(banner->text().contains(u"tripped by hand (user)"_s), qPrintable(banner->text()));
+        QVERIFY2(banner->text().contains(QRegularExpression(u"probe call in \\d+ s"_s)),
+                 qPrintable(banner->text()));
+        const QPoint bannerAt = banner->mapTo(tools, QPoint(0, 0));
+        QVERIFY(bannerAt.y() < tools->form()->mapTo(tools, QPoint(0, 0)).y());
+
+        QTest::mouseClick(window.findChild<QPushButton *>(u"breakerReset"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!banner->isVisible(), 5000);
+    }
+};
+
+QTEST_MAIN(TestToolsPanel)
+#include "tst_toolspanel.moc"
