@@ -156,8 +156,14 @@ void TranscriptPanel::focusFilter()
 void TranscriptPanel::onCurrentChanged()
 {
     const QModelIndex idx = m_table->currentIndex();
-    m_detail->setJson(idx.data(TranscriptModel::RawRole).toByteArray(),
-                      tr("in the exported transcript"));
+    QByteArray shown = idx.data(TranscriptModel::RawRole).toByteArray();
+    // An event has no frame: its details are what it says (a verdict names its request).
+    if (shown.isEmpty()) {
+        const auto e = idx.data(TranscriptModel::EventRole).value<TranscriptEvent>();
+        if (!e.details.isEmpty())
+            shown = QJsonDocument(e.details).toJson(QJsonDocument::Compact);
+    }
+    m_detail->setJson(shown, tr("in the exported transcript"));
 }
 
 QString TranscriptPanel::exportTo(const QString &path, const QString &format) const
