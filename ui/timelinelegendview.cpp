@@ -60,18 +60,28 @@ QVariantList TimelineLegendView::entryRects() const
     return out;
 }
 
-QList<QRect> TimelineLegendView::layoutFor(int width) const
+int TimelineLegendView::sectionWidth() const
 {
     const QFontMetrics fm = fontMetrics();
+    return qMax(fm.horizontalAdvance(tr("Calls:")), fm.horizontalAdvance(tr("Marks:"))) + Spacing;
+}
+
+QList<QRect> TimelineLegendView::layoutFor(int width) const
+{
+    // Two sections, each starting a line after its label: the calls' bars, then the marks.
+    const QFontMetrics fm = fontMetrics();
     const int lineHeight = fm.height() + 2;
+    const int indent = Margin + sectionWidth();
     QList<QRect> rects;
-    int x = Margin;
+    int x = indent;
     int y = Margin;
-    for (const Entry &e : m_entries) {
+    for (qsizetype i = 0; i < m_entries.size(); ++i) {
+        const Entry &e = m_entries.at(i);
         const int w = SwatchWidth + Gap + fm.horizontalAdvance(e.name);
+        const bool newSection = i > 0 && e.marker && !m_entries.at(i - 1).marker;
         // Wraps before an entry that would not fit; a first entry wider than all stays.
-        if (x > Margin && x + w > width - Margin) {
-            x = Margin;
+        if (newSection || (x > indent && x + w > width - Margin)) {
+            x = indent;
             y += lineHeight;
         }
         rects << QRect(x, y, w, lineHeight);
@@ -128,6 +138,11 @@ void TimelineLegendView::paintEvent(QPaintEvent *)
     for (int i = 0; i < rects.size(); ++i) {
         const Entry &e = m_entries.at(i);
         const QRect r = rects.at(i);
+        if (i == 0 || e.marker != m_entries.at(i - 1).marker) {
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(QRect(Margin, r.top(), sectionWidth(), r.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter, e.marker ? tr("Marks:") : tr("Calls:"));
+        }
         const QRectF swatch(r.left(), r.center().y() - 4, SwatchWidth, 9);
         p.setRenderHint(QPainter::Antialiasing, e.marker);
         if (e.marker)

@@ -45,6 +45,7 @@ private:
         int value = 0; // an Outcome or a MarkerKind
     };
     QList<QRect> layoutFor(int width) const;
+    int sectionWidth() const;
     int entryAt(const QPoint &pos) const;
 
     QList<Entry> m_entries;

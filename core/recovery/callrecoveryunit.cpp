@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// A little over 500 lines: every step of a call's recovery (admission, classification, the
+// wait, the replay or the uncertain answer, the budget) reads and writes the same Operation.
+// What the verdict entries say is CallTrail's; the replay rules are ReplayPolicy's.
 #include "recovery/callrecoveryunit.h"
 
 #include "recovery/breakerbookkeeper.h"

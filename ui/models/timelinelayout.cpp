@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// About 600 lines, on purpose: what is left after the names, colours and tooltips moved to
-// TimelineLegend is the incremental building (append, drop, reset) and the binary-search
-// queries, and both keep one private invariant, each lane's running maximum of span ends
-// (maxEnd, maxEndDirtyFrom). Splitting them would expose that index to a second class.
+// About 700 lines, on purpose: what is left after the names, colours and tooltips moved to
+// TimelineLegend is the incremental building (append, drop, reset; how a request ends: its
+// response, a cancel, a failure, a timeout, a verdict) and the binary-search queries, and
+// both keep one private invariant, each lane's running maximum of span ends (maxEnd,
+// maxEndDirtyFrom). Splitting them would expose that index to a second class.
 #include "timelinelayout.h"
 
 #include "timelinelegend.h"
