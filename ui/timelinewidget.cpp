@@ -49,6 +49,7 @@ TimelineWidget::TimelineWidget(QWidget *parent)
     viewport()->setMouseTracking(true);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(tr("Wheel: zoom · drag, arrows: pan · End: follow · 0: fit all"));
+    setAccessibleName(tr("Timeline"));
     connect(m_layout, &TimelineLayout::changed, this, &TimelineWidget::onLayoutChanged);
     connect(m_layout, &TimelineLayout::lanesChanged, this, &TimelineWidget::onLanesChanged);
     connect(m_tick, &QTimer::timeout, this, &TimelineWidget::onTick);

@@ -109,7 +109,7 @@ void CallRecoveryUnit::call(const CallRequest &request)
             refusal.breaker = m_breaker.phase();
             refusal.retryInS = std::max<qint64>(admission.retryInMs > 0 ? 1 : 0,
                                                 (admission.retryInMs + 999) / 1000);
-            record(op.trail.breakerRefused(admission.message, *refusal.retryInS));
+            Q_EMIT verdictGiven(op.trail.breakerRefused(admission.message, *refusal.retryInS));
             finish(request.ticket, o, refusal);
             return;
         }
@@ -395,8 +395,8 @@ void CallRecoveryUnit::finishUncertain(quint64 ticket, ReconnectOutcome reconnec
     const QString tool = it->request.params.value("name"_L1).toString();
     const Error e = RecoveryErrors::outcomeUncertain(tool, m_config.name, it->rule, reconnect,
                                                      m_progress.generation, it->firstError);
-    record(it->trail.outcomeUncertain(it->rule, it->verdict ? it->verdict->reason : QString(),
-                                      reconnect));
+    Q_EMIT verdictGiven(it->trail.outcomeUncertain(
+        it->rule, it->verdict ? it->verdict->reason : QString(), reconnect));
     CallOutcome o;
     o.error = e;
     CallRecovery answer;
@@ -438,8 +438,8 @@ void CallRecoveryUnit::finish(quint64 ticket, CallOutcome outcome, CallRecovery 
 
 void CallRecoveryUnit::announceReplay(Operation &op, const QJsonValue &newRequestId, int generation)
 {
-    record(op.trail.sentAgain(op.rule, op.verdict ? op.verdict->reason : QString(), newRequestId,
-                              generation));
+    Q_EMIT verdictGiven(op.trail.sentAgain(op.rule, op.verdict ? op.verdict->reason : QString(),
+                                           newRequestId, generation));
 }
 
 void CallRecoveryUnit::armBudgetTimer()

@@ -55,6 +55,9 @@ public:
 Q_SIGNALS:
     void callFinished(const Sonde::CallOutcome &outcome);
     void recorded(const Sonde::HistoryEvent &event);
+    // A verdict about one call (outcome-uncertain, sent-again, breaker-refused): a line of
+    // the transcript, not of the server's history (whose printed form stays as it was).
+    void verdictGiven(const Sonde::HistoryEvent &event);
 
 private:
     enum class Step

@@ -147,6 +147,20 @@ QJsonObject verdict(const QString &type, const QString &tool, QJsonObject o)
     return history(type, o);
 }
 
+// A read-only call of generation 1 sent again as id 9 on generation 2, and answered there.
+TranscriptBatch replayedRead()
+{
+    return connected() + expiredAfterDispatch("get-counter") +
+           TranscriptBatch{send(180, 9, 2, "get-counter"),
+                           lifecycle(180, u"sent-again"_s,
+                                     verdict(u"sent-again"_s, u"get-counter"_s,
+                                             {{"rule"_L1, "text-marker"_L1},
+                                              {"new_request_id"_L1, 9},
+                                              {"new_generation"_L1, 2}}),
+                                     2),
+                           answer(182, 9, 2)};
+}
+
 double luminance(const QColor &c)
 {
     const auto lin = [](double v) {
@@ -282,28 +296,10 @@ private Q_SLOTS:
             << 100LL << u"outcome uncertain"_s << 130LL << 1000LL
             << QStringList{u"outcome: outcome uncertain"_s, u"not sent again"_s, u"text-marker"_s};
         QTest::newRow("a read whose answer was lost ends at the expiry, sent again")
-            << connected() + expiredAfterDispatch("get-counter") +
-                   TranscriptBatch{send(180, 9, 2, "get-counter"),
-                                   lifecycle(180, u"sent-again"_s,
-                                             verdict(u"sent-again"_s, u"get-counter"_s,
-                                                     {{"rule"_L1, "text-marker"_L1},
-                                                      {"new_request_id"_L1, 9},
-                                                      {"new_generation"_L1, 2}}),
-                                             2),
-                                   answer(182, 9, 2)}
-            << 100LL << u"sent again"_s << 130LL << 1000LL
+            << replayedRead() << 100LL << u"sent again"_s << 130LL << 1000LL
             << QStringList{u"sent again as id 9 on generation 2"_s};
         QTest::newRow("the call sent again is a normal call that names the original")
-            << connected() + expiredAfterDispatch("get-counter") +
-                   TranscriptBatch{send(180, 9, 2, "get-counter"),
-                                   lifecycle(180, u"sent-again"_s,
-                                             verdict(u"sent-again"_s, u"get-counter"_s,
-                                                     {{"rule"_L1, "text-marker"_L1},
-                                                      {"new_request_id"_L1, 9},
-                                                      {"new_generation"_L1, 2}}),
-                                             2),
-                                   answer(182, 9, 2)}
-            << 180LL << u"ok"_s << 182LL << 1000LL
+            << replayedRead() << 180LL << u"ok"_s << 182LL << 1000LL
             << QStringList{u"sent again for id 2 of generation 1"_s};
         QTest::newRow("a call whose process died under it has no response")
             << connected() + TranscriptBatch{send(100, 2, 1, "crash"),
