@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The verdicts the window shows ("outcome uncertain", "sent again", "not sent: breaker
 // open") are rows of the transcript view, from the real engine against sonde-demo-server,
-// and lines of both exports, naming the original request.
+// and lines of both exports, naming the original request; and the timeline over what the
+// real engine recorded tells each outcome (over stdio, and an HTTP 503 over HTTP).
 #include "engine/corehost.h"
 #include "testpaths.h"
+#include "timelinelayout.h"
 #include "transcriptexporter.h"
 #include "transcriptmodel.h"
 #include "transcriptpanel.h"
@@ -11,6 +13,7 @@
 #include "transport/fault.h"
 
 #include <QJsonDocument>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -120,6 +123,113 @@ private Q_SLOTS:
         QCOMPARE(back, *store.event(row).history);
         const QString md = QString::fromUtf8(TranscriptExporter::toMarkdown(store, true, {}));
         QVERIFY2(md.contains(markdownRow), qPrintable(md));
+    }
+
+    void theTimelineTellsTheOutcomesTheRealEngineRecorded()
+    {
+        QProcess http;
+        http.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
+        QVERIFY(http.waitForStarted(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(http.canReadLine(), 5000);
+        const QUrl url(QString::fromUtf8(http.readLine().trimmed()));
+        QVERIFY(url.isValid());
+
+        CoreHost host;
+        TranscriptStore store;
+        connect(&host, &CoreHost::transcriptBatch, &store, &TranscriptStore::append);
+        TimelineLayout layout;
+        layout.setStore(&store);
+        QSignalSpy finished(&host, &CoreHost::callFinished);
+        host.addServer(demo());
+        ServerConfig web;
+        web.name = u"web"_s;
+        web.route = ServerConfig::Route::StreamableHttp;
+        web.url = url;
+        host.addServer(web);
+        const auto call = [&](const QString &server, const QString &tool, int timeoutMs = 0,
+                              const QJsonObject &args = {}) {
+            CallRequest r;
+            r.server = server;
+            r.method = u"tools/call"_s;
+            r.params = {{"name"_L1, tool}, {"arguments"_L1, args}};
+            r.timeoutMs = timeoutMs;
+            return host.call(r);
+        };
+        // Every command answers with its ticket (a fault too): each step waits for its own.
+        const auto waitFor = [&](quint64 ticket) {
+            QTRY_VERIFY_WITH_TIMEOUT(
+                std::any_of(finished.cbegin(), finished.cend(),
+                            [ticket](const QList<QVariant> &args) {
+                                return args.at(0).value<CallOutcome>().ticket == ticket;
+                            }),
+                20000);
+        };
+        const auto fault = [&](const QString &server, Fault::Kind kind, int ms = 0,
+                               int status = 0) {
+            Fault f;
+            f.kind = kind;
+            f.ms = ms;
+            f.status = status;
+            host.injectFault(server, f);
+        };
+        fault(u"demo"_s, Fault::Kind::ExpireAfterDispatch);
+        waitFor(call(u"demo"_s, u"increment-counter"_s));
+        fault(u"demo"_s, Fault::Kind::ExpireAfterDispatch);
+        waitFor(call(u"demo"_s, u"get-counter"_s));
+        const quint64 slow = call(u"demo"_s, u"slow-task"_s, 0, {{"duration_ms"_L1, 5000}});
+        // Cancelled once it is on the wire (the cancel is then a notifications/cancelled).
+        const auto sent = [&](const QByteArray &tool) {
+            const QByteArray quoted = QByteArray("\"") + tool + QByteArray("\"");
+            for (int r = 0; r < store.size(); ++r)
+                if (store.event(r).direction == TranscriptEvent::Direction::Outgoing &&
+                    store.event(r).raw.contains(quoted))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(sent("slow-task"), 5000);
+        host.cancel(slow);
+        waitFor(slow);
+        fault(u"demo"_s, Fault::Kind::Delay, 1500);
+        waitFor(call(u"demo"_s, u"echo"_s, 300, {{"message"_L1, "late"_L1}}));
+        fault(u"demo"_s, Fault::Kind::Clear);
+        host.breaker(u"demo"_s, u"trip"_s);
+        waitFor(call(u"demo"_s, u"echo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(layout.laneOf(u"web"_s) >= 0, 10000);
+        fault(u"web"_s, Fault::Kind::HttpStatus, 0, 503);
+        waitFor(call(u"web"_s, u"echo"_s, 0, {{"message"_L1, "x"_L1}}));
+
+        // The tools/call spans of each lane by tool name, in order, with their outcomes.
+        const auto outcomes = [&](const QString &server) {
+            QStringList out;
+            const int lane = layout.laneOf(server);
+            for (const auto &span : layout.spans(lane)) {
+                const QString tool = QJsonDocument::fromJson(store.event(span.requestRow).raw)
+                                         .object()
+                                         .value("params"_L1)
+                                         .toObject()
+                                         .value("name"_L1)
+                                         .toString();
+                if (!tool.isEmpty())
+                    out << tool + u": "_s + TimelineLayout::outcomeName(span.outcome);
+            }
+            return out;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(
+            outcomes(u"demo"_s),
+            (QStringList{u"increment-counter: outcome uncertain"_s, u"get-counter: sent again"_s,
+                         u"get-counter: ok"_s, u"slow-task: cancelled"_s, u"echo: timed out"_s}),
+            5000);
+        QCOMPARE(outcomes(u"web"_s), QStringList{u"echo: HTTP error"_s});
+        bool refused = false;
+        for (const auto &m : layout.markers(layout.laneOf(u"demo"_s)))
+            refused = refused || m.kind == TimelineLayout::MarkerKind::BreakerRefused;
+        QVERIFY(refused);
+
+        QSignalSpy done(&host, &CoreHost::shutdownFinished);
+        host.shutdown();
+        QTRY_VERIFY_WITH_TIMEOUT(done.size() > 0, 10000);
+        http.terminate();
+        http.waitForFinished(3000);
     }
 
     void theTranscriptViewShowsTheVerdictsOfTheRealEngine()
