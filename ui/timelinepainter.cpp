@@ -249,6 +249,7 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
         Outcome outcome = Outcome::Ok;
     };
     Pending pending[TimelineLayout::MaxTracks];
+    QList<std::pair<QRectF, int>> replays; // the bar sent again, the row it was sent as
     const auto flush = [&](int track) {
         Pending &pd = pending[track];
         if (pd.x1 < pd.x0)
@@ -279,9 +280,19 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
         flush(s.track);
         const QRectF r(x0, top + TimelineGeometry::trackTop(s.track), x1 - x0, TrackHeight);
         drawBar(p, r, s.outcome);
+        if (s.outcome == Outcome::Replayed && s.replayRow >= 0)
+            replays.append({r, s.replayRow});
     });
     for (int k = 0; k < TimelineLayout::MaxTracks; ++k)
         flush(k);
+    // A call sent again: a dashed link from where the original ended to the new request.
+    for (const auto &[from, row] : std::as_const(replays)) {
+        const QRect to = m_f.geometry.itemRect(m_layout, row, m_f.now);
+        if (to.isEmpty())
+            continue;
+        p.setPen(QPen(TimelineLayout::outcomeColor(Outcome::Replayed), 1, Qt::DashLine));
+        p.drawLine(QPointF(from.right(), from.center().y()), QPointF(to.left(), to.center().y()));
+    }
 
     // Markers: a tick down the lane and a glyph in the top strip; one per kind and pixel.
     p.setRenderHint(QPainter::Antialiasing, true);

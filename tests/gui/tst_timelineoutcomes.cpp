@@ -336,6 +336,11 @@ private Q_SLOTS:
             layout.describe({TimelineLayout::HitType::Span, 0, index, span.requestRow}, T0 + now);
         for (const QString &words : says)
             QVERIFY2(tip.contains(words), qPrintable(u"\"%1\" not in:\n%2"_s.arg(words, tip)));
+        // A call sent again is linked to the request it was sent as.
+        if (outcome == "sent again"_L1) {
+            QVERIFY(span.replayRow >= 0);
+            QCOMPARE(store.entry(span.replayRow).id, u"9"_s);
+        }
         // Nothing that has ended keeps the view "live".
         QCOMPARE(layout.hasOpenSpans(), outcome == "open"_L1);
     }

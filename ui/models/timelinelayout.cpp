@@ -401,8 +401,10 @@ void TimelineLayout::takeRequestEnd(Lane &lane, int row, qint64 t)
 void TimelineLayout::takeVerdict(Lane &lane, int row, qint64 t)
 {
     const HistoryEvent &h = historyOf(m_store->event(row));
+    int original = -1;
     if (h.requestId && h.generation) {
         if (const int index = findRequest(lane, *h.generation, *h.requestId); index >= 0) {
+            original = index;
             Span &span = lane.spans[index];
             span.verdictRow = row;
             // A cancel or a timeout is what the user met; the verdict is added to its words.
@@ -412,8 +414,11 @@ void TimelineLayout::takeVerdict(Lane &lane, int row, qint64 t)
         }
     }
     if (h.kind == EventKind::SentAgain && h.newRequestId && h.newGeneration) {
-        if (const int index = findRequest(lane, *h.newGeneration, *h.newRequestId); index >= 0)
+        if (const int index = findRequest(lane, *h.newGeneration, *h.newRequestId); index >= 0) {
             lane.spans[index].verdictRow = row;
+            if (original >= 0)
+                lane.spans[original].replayRow = lane.spans.at(index).requestRow;
+        }
     }
 }
 
@@ -489,6 +494,7 @@ void TimelineLayout::onRowsDropped(int count)
             shift(s.responseRow);
             shift(s.causeRow);
             shift(s.verdictRow);
+            shift(s.replayRow);
         }
         lane.maxEndDirtyFrom = 0;
         refreshMaxEnd(lane);

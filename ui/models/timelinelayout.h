@@ -82,6 +82,7 @@ public:
         // request sent again, the sent-again that names it). -1: none.
         int causeRow = -1;
         int verdictRow = -1;
+        int replayRow = -1;      // Replayed: the request row it was sent again as (drawn linked)
         quint8 track = 0;        // concurrent requests stack on up to MaxTracks tracks
         bool fromServer = false; // a server-to-client request (sampling, elicitation, ...)
     };
