@@ -7,6 +7,7 @@
 #include "testpaths.h"
 #include "timelinelayout.h"
 #include "transcriptexporter.h"
+#include "transcriptfilterproxymodel.h"
 #include "transcriptmodel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
@@ -73,6 +74,14 @@ TranscriptBatch verdicts()
                          {"progress_token"_L1, "sonde-6"_L1}})};
 }
 
+// Every command answers with its ticket (a fault too): each step waits for its own.
+bool answered(const QSignalSpy &finished, quint64 ticket)
+{
+    return std::any_of(finished.cbegin(), finished.cend(), [ticket](const QList<QVariant> &args) {
+        return args.at(0).value<CallOutcome>().ticket == ticket;
+    });
+}
+
 ServerConfig demo()
 {
     ServerConfig c;
@@ -125,6 +134,19 @@ private Q_SLOTS:
         QVERIFY2(md.contains(markdownRow), qPrintable(md));
     }
 
+    void filteringByTheMethodKeepsTheVerdictsBesideTheCalls()
+    {
+        TranscriptStore store;
+        store.append(verdicts());
+        TranscriptModel model(&store);
+        TranscriptFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setMethodFilter(u"tools/call"_s);
+        QCOMPARE(proxy.rowCount(), 3);
+        proxy.setMethodFilter(u"resources/read"_s);
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+
     void theTimelineTellsTheOutcomesTheRealEngineRecorded()
     {
         QProcess http;
@@ -155,14 +177,8 @@ private Q_SLOTS:
             r.timeoutMs = timeoutMs;
             return host.call(r);
         };
-        // Every command answers with its ticket (a fault too): each step waits for its own.
         const auto waitFor = [&](quint64 ticket) {
-            QTRY_VERIFY_WITH_TIMEOUT(
-                std::any_of(finished.cbegin(), finished.cend(),
-                            [ticket](const QList<QVariant> &args) {
-                                return args.at(0).value<CallOutcome>().ticket == ticket;
-                            }),
-                20000);
+            QTRY_VERIFY_WITH_TIMEOUT(answered(finished, ticket), 20000);
         };
         const auto fault = [&](const QString &server, Fault::Kind kind, int ms = 0,
                                int status = 0) {
@@ -243,10 +259,9 @@ private Q_SLOTS:
         QSignalSpy finished(&host, &CoreHost::callFinished);
         host.addServer(demo());
         const auto callAndWait = [&](const QString &tool) {
-            const qsizetype before = finished.size();
-            host.call(u"demo"_s, u"tools/call"_s,
-                      {{"name"_L1, tool}, {"arguments"_L1, QJsonObject()}});
-            QTRY_VERIFY_WITH_TIMEOUT(finished.size() > before, 15000);
+            const quint64 ticket = host.call(u"demo"_s, u"tools/call"_s,
+                                             {{"name"_L1, tool}, {"arguments"_L1, QJsonObject()}});
+            QTRY_VERIFY_WITH_TIMEOUT(answered(finished, ticket), 15000);
         };
         Fault expire;
         expire.kind = Fault::Kind::ExpireAfterDispatch;

@@ -271,6 +271,8 @@ bool summarizeVerdict(const TranscriptEvent &e, TranscriptStore::Entry &entry)
     }
     if (h.requestId)
         entry.id = QString::number(*h.requestId);
+    // The method filter ("tools/call") shows the verdicts beside the calls they are about.
+    entry.method = h.method.value_or(QString());
     return true;
 }
 
