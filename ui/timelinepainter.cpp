@@ -31,11 +31,29 @@ QColor mix(const QColor &a, const QColor &b, double f)
                             float(a.blueF() * (1 - f) + b.blueF() * f));
 }
 
+// Tick steps that read well on a clock: 1-2-5 below a second, then seconds, minutes, hours.
+qint64 tickStep(double msPerPx)
+{
+    static const qint64 steps[] = {
+        1,         2,         5,          10,         20,         50,        100,
+        200,       500,       1'000,      2'000,      5'000,      10'000,    15'000,
+        30'000,    60'000,    120'000,    300'000,    600'000,    900'000,   1'800'000,
+        3'600'000, 7'200'000, 10'800'000, 21'600'000, 43'200'000, 86'400'000};
+    for (qint64 s : steps) {
+        if (double(s) / msPerPx >= MinTickPx)
+            return s;
+    }
+    const qint64 day = 86'400'000;
+    return day * qint64(std::ceil(MinTickPx * msPerPx / double(day)));
+}
+
+} // namespace
+
 // The glyph of a marker kind: reconnects are triangles, the breaker a square, faults a
 // diamond, classifications a circle, warnings an inverted triangle; colour tells the rest.
-void drawGlyph(QPainter &p, MarkerKind kind, QPointF c)
+void TimelinePainter::drawGlyph(QPainter &p, MarkerKind kind, QPointF c, double size)
 {
-    const double r = GlyphSize / 2.0;
+    const double r = size / 2.0;
     QPainterPath path;
     switch (kind) {
     case MarkerKind::ReconnectOk:
@@ -59,6 +77,7 @@ void drawGlyph(QPainter &p, MarkerKind kind, QPointF c)
         break;
     case MarkerKind::Classification:
     case MarkerKind::ClassificationExpired:
+    case MarkerKind::BreakerRefused:
         path.addEllipse(c, r - 0.5, r - 0.5);
         break;
     case MarkerKind::Warning:
@@ -72,25 +91,44 @@ void drawGlyph(QPainter &p, MarkerKind kind, QPointF c)
     p.setPen(QPen(color.darker(140), 1));
     p.setBrush(color);
     p.drawPath(path);
-}
-
-// Tick steps that read well on a clock: 1-2-5 below a second, then seconds, minutes, hours.
-qint64 tickStep(double msPerPx)
-{
-    static const qint64 steps[] = {
-        1,         2,         5,          10,         20,         50,        100,
-        200,       500,       1'000,      2'000,      5'000,      10'000,    15'000,
-        30'000,    60'000,    120'000,    300'000,    600'000,    900'000,   1'800'000,
-        3'600'000, 7'200'000, 10'800'000, 21'600'000, 43'200'000, 86'400'000};
-    for (qint64 s : steps) {
-        if (double(s) / msPerPx >= MinTickPx)
-            return s;
+    if (kind == MarkerKind::BreakerRefused) {
+        // A no-entry sign: the call was stopped before it went out.
+        p.setPen(QPen(Qt::white, qMax(1.5, size / 5)));
+        p.drawLine(QPointF(c.x() - r / 2, c.y()), QPointF(c.x() + r / 2, c.y()));
     }
-    const qint64 day = 86'400'000;
-    return day * qint64(std::ceil(MinTickPx * msPerPx / double(day)));
 }
 
-} // namespace
+void TimelinePainter::drawBar(QPainter &p, const QRectF &r, Outcome outcome)
+{
+    const QColor color = TimelineLayout::outcomeColor(outcome);
+    switch (outcome) {
+    case Outcome::Open: {
+        // Still waiting: fading towards now, with a solid head where it started.
+        QLinearGradient g(r.topLeft(), r.topRight());
+        QColor faded = color;
+        faded.setAlphaF(0.25f);
+        g.setColorAt(0, color);
+        g.setColorAt(1, faded);
+        p.fillRect(r, g);
+        break;
+    }
+    case Outcome::Uncertain:
+    case Outcome::Unanswered:
+    case Outcome::Replayed:
+        // No answer was taken: hatched, so it does not read as an answer.
+        p.fillRect(r, color.lighter(130));
+        p.fillRect(r, QBrush(color.darker(150), Qt::BDiagPattern));
+        break;
+    default:
+        p.fillRect(r, color);
+        break;
+    }
+    if (r.width() >= 6) {
+        p.setPen(color.darker(140));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+    }
+}
 
 TimelinePainter::TimelinePainter(const TimelineLayout &layout, Frame frame)
     : m_layout(layout), m_f(std::move(frame))
@@ -211,6 +249,7 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
         Outcome outcome = Outcome::Ok;
     };
     Pending pending[TimelineLayout::MaxTracks];
+    QList<std::pair<QRectF, int>> replays; // the bar sent again, the row it was sent as
     const auto flush = [&](int track) {
         Pending &pd = pending[track];
         if (pd.x1 < pd.x0)
@@ -240,36 +279,20 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
         }
         flush(s.track);
         const QRectF r(x0, top + TimelineGeometry::trackTop(s.track), x1 - x0, TrackHeight);
-        const QColor color = TimelineLayout::outcomeColor(s.outcome);
-        switch (s.outcome) {
-        case Outcome::Open: {
-            // Still waiting: fading towards m_f.now, with a solid head where it started.
-            QLinearGradient g(r.topLeft(), r.topRight());
-            QColor faded = color;
-            faded.setAlphaF(0.25f);
-            g.setColorAt(0, color);
-            g.setColorAt(1, faded);
-            p.fillRect(r, g);
-            break;
-        }
-        case Outcome::Uncertain:
-        case Outcome::Unanswered:
-            // No response at all: hatched, so it does not read as an answer.
-            p.fillRect(r, color.lighter(130));
-            p.fillRect(r, QBrush(color.darker(150), Qt::BDiagPattern));
-            break;
-        default:
-            p.fillRect(r, color);
-            break;
-        }
-        if (r.width() >= 6) {
-            p.setPen(color.darker(140));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(r.adjusted(0, 0, -1, -1));
-        }
+        drawBar(p, r, s.outcome);
+        if (s.outcome == Outcome::Replayed && s.replayRow >= 0)
+            replays.append({r, s.replayRow});
     });
     for (int k = 0; k < TimelineLayout::MaxTracks; ++k)
         flush(k);
+    // A call sent again: a dashed link from where the original ended to the new request.
+    for (const auto &[from, row] : std::as_const(replays)) {
+        const QRect to = m_f.geometry.itemRect(m_layout, row, m_f.now);
+        if (to.isEmpty())
+            continue;
+        p.setPen(QPen(TimelineLayout::outcomeColor(Outcome::Replayed), 1, Qt::DashLine));
+        p.drawLine(QPointF(from.right(), from.center().y()), QPointF(to.left(), to.center().y()));
+    }
 
     // Markers: a tick down the lane and a glyph in the top strip; one per kind and pixel.
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -296,7 +319,7 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
                 p.drawLine(QPointF(x0, y), QPointF(x, y));
                 p.drawLine(QPointF(x0, y - 3), QPointF(x0, y + 3));
             }
-            drawGlyph(p, m.kind, QPointF(x, top + 2 + GlyphSize / 2.0));
+            drawGlyph(p, m.kind, QPointF(x, top + 2 + GlyphSize / 2.0), GlyphSize);
         });
     p.setRenderHint(QPainter::Antialiasing, false);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "timelinegeometry.h"
+#include "timelinelayout.h"
 
 #include <QCoreApplication>
 #include <QFont>
@@ -36,6 +37,11 @@ public:
 
     TimelinePainter(const TimelineLayout &layout, Frame frame);
     void paint(QPainter &p) const;
+
+    // One call's bar and one marker's glyph, as the lanes draw them (the legend uses them too).
+    static void drawBar(QPainter &p, const QRectF &r, TimelineLayout::Outcome outcome);
+    static void drawGlyph(QPainter &p, TimelineLayout::MarkerKind kind, QPointF centre,
+                          double size);
 
 private:
     void paintLaneBackground(QPainter &p, int lane, qint64 from, qint64 to) const;

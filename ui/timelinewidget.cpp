@@ -5,6 +5,7 @@
 // (hit testing included) TimelineGeometry's.
 #include "timelinewidget.h"
 
+#include "timelinelegendview.h"
 #include "timelinepainter.h"
 #include "transcriptstore.h"
 
@@ -48,10 +49,23 @@ TimelineWidget::TimelineWidget(QWidget *parent)
     viewport()->setMouseTracking(true);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(tr("Wheel: zoom · drag, arrows: pan · End: follow · 0: fit all"));
+    setAccessibleName(tr("Timeline"));
     connect(m_layout, &TimelineLayout::changed, this, &TimelineWidget::onLayoutChanged);
     connect(m_layout, &TimelineLayout::lanesChanged, this, &TimelineWidget::onLanesChanged);
     connect(m_tick, &QTimer::timeout, this, &TimelineWidget::onTick);
+    m_legend = new TimelineLegendView(this);
     onLanesChanged();
+    placeLegend();
+}
+
+void TimelineWidget::placeLegend()
+{
+    // In the viewport's bottom margin: inside the scroll area's frame, never over a lane.
+    const int h = m_legend->heightForWidth(qMax(1, width() - 2 * frameWidth()));
+    if (viewportMargins().bottom() != h)
+        setViewportMargins(0, 0, 0, h);
+    const QRect vp = viewport()->geometry();
+    m_legend->setGeometry(vp.left(), vp.bottom() + 1, vp.width(), h);
 }
 
 TimelineWidget::~TimelineWidget() = default;
@@ -550,6 +564,7 @@ bool TimelineWidget::viewportEvent(QEvent *event)
 void TimelineWidget::resizeEvent(QResizeEvent *event)
 {
     QAbstractScrollArea::resizeEvent(event);
+    placeLegend();
     if (m_fitPending && m_following) {
         fitAll();
         m_fitPending = false;
@@ -574,13 +589,14 @@ QSize TimelineWidget::sizeHint() const
 {
     const int lanes = qMax(2, m_layout->laneCount());
     return {800, axisHeight() + lanes * LaneHeight + horizontalScrollBar()->sizeHint().height() +
-                     2 * frameWidth()};
+                     m_legend->heightForWidth(800) + 2 * frameWidth()};
 }
 
 QSize TimelineWidget::minimumSizeHint() const
 {
     return {m_labelWidth + 120, axisHeight() + LaneHeight +
-                                    horizontalScrollBar()->sizeHint().height() + 2 * frameWidth()};
+                                    horizontalScrollBar()->sizeHint().height() +
+                                    m_legend->minimumSizeHint().height() + 2 * frameWidth()};
 }
 
 void TimelineWidget::paintEvent(QPaintEvent *)

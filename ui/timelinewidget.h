@@ -13,13 +13,15 @@ class QTimer;
 
 namespace Sonde {
 
+class TimelineLegendView;
 class TranscriptStore;
 
 // The transcript along a time axis: one lane per server with its session generations as
 // shaded bands, each request as a bar from the request to its response coloured by outcome
-// (ok, tool error, JSON-RPC error, uncertain, unanswered, still open up to "now"), and glyphs
-// for reconnects, breaker transitions, injected faults and error classifications. Wheel (with
-// or without Ctrl) zooms around the cursor, dragging / the scroll bar / arrow keys pan; the
+// (ok, tool error, JSON-RPC error, HTTP error, cancelled, timed out, outcome uncertain, sent
+// again, no response, still open up to "now"), and glyphs for reconnects, breaker transitions
+// and refusals, injected faults and error classifications, with a legend under the lanes. Wheel
+// (with or without Ctrl) zooms around the cursor, dragging / the scroll bar / arrow keys pan; the
 // view follows the latest time until the user pans away and again once they come back to the
 // end (or call followLatest()/fitAll()). Hovering shows the details as a tooltip; a click on a
 // bar or glyph emits activated(storeRow). What is drawn comes from a TimelineLayout kept up
@@ -113,8 +115,10 @@ private:
     void applyFollow();
     void setFollowing(bool following);
     void syncScrollBars();
+    void placeLegend();
 
     TimelineLayout *m_layout = nullptr;
+    TimelineLegendView *m_legend = nullptr; // under the lanes, above the scroll bar
     QPointer<TranscriptStore> m_store;
     std::function<qint64()> m_now;
     QTimer *m_tick = nullptr;

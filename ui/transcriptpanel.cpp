@@ -37,6 +37,8 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     m_server = new QComboBox(this);
     m_server->setObjectName(u"transcriptServer"_s);
     m_server->addItem(tr("All servers"), QString());
+    m_server->setAccessibleName(tr("Transcript server filter"));
+    m_server->setToolTip(tr("Show one server's events, or all"));
     filters->addWidget(m_server);
     using D = TranscriptEvent::Direction;
     const QList<QPair<D, QString>> dirs = {{D::Outgoing, tr("send")},
@@ -48,6 +50,8 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
         auto *box = new QCheckBox(label, this);
         box->setChecked(true);
         box->setObjectName(u"dir:"_s + TranscriptEvent::directionName(d));
+        box->setAccessibleName(tr("Show %1").arg(label));
+        box->setToolTip(tr("Show or hide the %1 rows").arg(label));
         const D direction = d;
         connect(box, &QCheckBox::toggled, this,
                 [this, direction](bool on) { m_proxy->setDirectionVisible(direction, on); });
@@ -56,14 +60,20 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     m_method = new QLineEdit(this);
     m_method->setObjectName(u"transcriptMethod"_s);
     m_method->setPlaceholderText(tr("method"));
+    m_method->setAccessibleName(tr("Method filter"));
+    m_method->setToolTip(tr("Show the rows whose method contains this text"));
     m_text = new QLineEdit(this);
     m_text->setObjectName(u"transcriptText"_s);
     m_text->setPlaceholderText(tr("text (Ctrl+F)"));
     m_text->setClearButtonEnabled(true);
+    m_text->setAccessibleName(tr("Text filter"));
+    m_text->setToolTip(tr("Show the rows whose summary or message contains this text"));
     filters->addWidget(m_method);
     filters->addWidget(m_text, 1);
     m_follow = new QCheckBox(tr("Follow"), this);
     m_follow->setChecked(true);
+    m_follow->setAccessibleName(tr("Follow the newest rows"));
+    m_follow->setToolTip(tr("Keep the newest row in view"));
     filters->addWidget(m_follow);
     outer->addLayout(filters);
     connect(m_method, &QLineEdit::textChanged, m_proxy,
@@ -81,6 +91,7 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     split->setObjectName(u"transcriptSplitter"_s);
     m_table = new QTableView(split);
     m_table->setObjectName(u"transcriptTable"_s);
+    m_table->setAccessibleName(tr("Transcript"));
     m_table->setModel(m_proxy);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -91,6 +102,7 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     m_table->setWordWrap(false);
     m_detail = new JsonView(split);
     m_detail->setObjectName(u"transcriptDetail"_s);
+    m_detail->setAccessibleName(tr("Selected message"));
     split->setStretchFactor(0, 3);
     outer->addWidget(split, 1);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -103,9 +115,17 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     auto *buttons = new QHBoxLayout;
     m_secrets = new QCheckBox(tr("Include secrets and session ids in exports"), this);
     m_secrets->setObjectName(u"exportSecrets"_s);
+    m_secrets->setAccessibleName(m_secrets->text());
+    m_secrets->setToolTip(tr("Unchecked, exports mask secrets and session ids"));
     auto *jsonl = new QPushButton(tr("Export JSON Lines…"), this);
     auto *md = new QPushButton(tr("Export Markdown…"), this);
     auto *clear = new QPushButton(tr("Clear"), this);
+    jsonl->setAccessibleName(tr("Export JSON Lines"));
+    jsonl->setToolTip(tr("Save the rows shown as JSON Lines, as sonde-cli --transcript writes"));
+    md->setAccessibleName(tr("Export Markdown"));
+    md->setToolTip(tr("Save the rows shown as a Markdown report"));
+    clear->setAccessibleName(tr("Clear the transcript"));
+    clear->setToolTip(tr("Remove every row from the transcript"));
     buttons->addWidget(m_secrets);
     buttons->addStretch();
     buttons->addWidget(clear);
@@ -156,8 +176,14 @@ void TranscriptPanel::focusFilter()
 void TranscriptPanel::onCurrentChanged()
 {
     const QModelIndex idx = m_table->currentIndex();
-    m_detail->setJson(idx.data(TranscriptModel::RawRole).toByteArray(),
-                      tr("in the exported transcript"));
+    QByteArray shown = idx.data(TranscriptModel::RawRole).toByteArray();
+    // An event has no frame: its details are what it says (a verdict names its request).
+    if (shown.isEmpty()) {
+        const auto e = idx.data(TranscriptModel::EventRole).value<TranscriptEvent>();
+        if (!e.details.isEmpty())
+            shown = QJsonDocument(e.details).toJson(QJsonDocument::Compact);
+    }
+    m_detail->setJson(shown, tr("in the exported transcript"));
 }
 
 QString TranscriptPanel::exportTo(const QString &path, const QString &format) const
@@ -174,14 +200,24 @@ QString TranscriptPanel::exportTo(const QString &path, const QString &format) co
 
 void TranscriptPanel::exportWithDialog(const QString &format)
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export transcript"),
-                                                      format == "md"_L1 ? u"transcript.md"_s
-                                                                        : u"transcript.jsonl"_s);
-    if (path.isEmpty())
-        return;
-    const QString error = exportTo(path, format);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), error);
+    // Opened, not exec()'d: the engine's answers keep flowing into the store while it is up.
+    auto *dialog =
+        new QFileDialog(this, tr("Export transcript"), QString(),
+                        format == "md"_L1 ? tr("Markdown (*.md)") : tr("JSON Lines (*.jsonl)"));
+    dialog->setObjectName(u"exportDialog"_s);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->selectFile(format == "md"_L1 ? u"transcript.md"_s : u"transcript.jsonl"_s);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this, format](const QString &path) {
+        const QString error = exportTo(path, format);
+        if (error.isEmpty())
+            return;
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), error,
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    dialog->open();
 }
 
 } // namespace Sonde

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// A little over 500 lines: every step of a call's recovery (admission, classification, the
+// wait, the replay or the uncertain answer, the budget) reads and writes the same Operation.
+// What the verdict entries say is CallTrail's; the replay rules are ReplayPolicy's.
 #include "recovery/callrecoveryunit.h"
 
 #include "recovery/breakerbookkeeper.h"
@@ -83,6 +86,7 @@ void CallRecoveryUnit::call(const CallRequest &request)
 {
     Operation op;
     op.request = request;
+    op.trail = CallTrail(request);
     op.startedMs = m_clock.nowMs();
     op.deadlineMs = op.startedMs + m_config.recoveryBudgetMs;
     if (request.method == ReconnectCommand) {
@@ -105,6 +109,7 @@ void CallRecoveryUnit::call(const CallRequest &request)
             refusal.breaker = m_breaker.phase();
             refusal.retryInS = std::max<qint64>(admission.retryInMs > 0 ? 1 : 0,
                                                 (admission.retryInMs + 999) / 1000);
+            Q_EMIT verdictGiven(op.trail.breakerRefused(admission.message, *refusal.retryInS));
             finish(request.ticket, o, refusal);
             return;
         }
@@ -126,6 +131,14 @@ void CallRecoveryUnit::dispatch(quint64 ticket)
         it->step = Step::Sent;
         ++it->attempts;
         m_session.call(it->request);
+        // The replay is announced as it goes out, with its new id; an answer may already have
+        // ended the call (a session that failed at once), and then it names the id.
+        if (const auto again = m_ops.find(ticket);
+            again != m_ops.end() && again->replayed && !again->trail.replayAnnounced()) {
+            const QJsonValue id = m_session.requestIdOf(ticket);
+            if (id.isDouble())
+                announceReplay(*again, id, m_progress.generation);
+        }
         return;
     default:
         if (m_progress.stopping) {
@@ -163,6 +176,9 @@ void CallRecoveryUnit::onSessionCallFinished(const CallOutcome &outcome)
         return;
     }
     it->generations.append(outcome.generation);
+    it->trail.sent(outcome.requestId, outcome.generation);
+    if (it->replayed && !it->trail.replayAnnounced())
+        announceReplay(*it, outcome.requestId, outcome.generation);
     if (outcome.ok()) {
         if (it->request.method == ToolsCall)
             m_breaker.succeeded(u"a call succeeded"_s);
@@ -379,6 +395,8 @@ void CallRecoveryUnit::finishUncertain(quint64 ticket, ReconnectOutcome reconnec
     const QString tool = it->request.params.value("name"_L1).toString();
     const Error e = RecoveryErrors::outcomeUncertain(tool, m_config.name, it->rule, reconnect,
                                                      m_progress.generation, it->firstError);
+    Q_EMIT verdictGiven(it->trail.outcomeUncertain(
+        it->rule, it->verdict ? it->verdict->reason : QString(), reconnect));
     CallOutcome o;
     o.error = e;
     CallRecovery answer;
@@ -416,6 +434,12 @@ void CallRecoveryUnit::finish(quint64 ticket, CallOutcome outcome, CallRecovery 
     outcome.recovery = answer;
     armBudgetTimer();
     Q_EMIT callFinished(outcome);
+}
+
+void CallRecoveryUnit::announceReplay(Operation &op, const QJsonValue &newRequestId, int generation)
+{
+    Q_EMIT verdictGiven(op.trail.sentAgain(op.rule, op.verdict ? op.verdict->reason : QString(),
+                                           newRequestId, generation));
 }
 
 void CallRecoveryUnit::armBudgetTimer()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "recovery/calltrail.h"
 #include "recovery/replaypolicy.h"
 #include "values/callvalues.h"
 #include "values/recoveryvalues.h"
@@ -54,6 +55,9 @@ public:
 Q_SIGNALS:
     void callFinished(const Sonde::CallOutcome &outcome);
     void recorded(const Sonde::HistoryEvent &event);
+    // A verdict about one call (outcome-uncertain, sent-again, breaker-refused): a line of
+    // the transcript, not of the server's history (whose printed form stays as it was).
+    void verdictGiven(const Sonde::HistoryEvent &event);
 
 private:
     enum class Step
@@ -82,6 +86,7 @@ private:
         bool replayed = false;
         // Decided: sent again once (replay), or never (the answer is "outcome uncertain").
         std::optional<ReplayVerdict> verdict;
+        CallTrail trail; // what the verdict entries name
 
         bool neverReplayed() const { return verdict && !verdict->replay; }
         bool waiting() const { return step != Step::Sent; }
@@ -102,6 +107,7 @@ private:
     void armBudgetTimer();
     QJsonObject toolEntry(const QString &name) const;
     void record(HistoryEvent e) { Q_EMIT recorded(e); }
+    void announceReplay(Operation &op, const QJsonValue &newRequestId, int generation);
 
     const ServerConfig &m_config;
     const Clock &m_clock;

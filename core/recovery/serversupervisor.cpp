@@ -52,6 +52,11 @@ ServerSupervisor::ServerSupervisor(const ServerConfig &config, const Clock &cloc
                               [this](const CallOutcome &o) { m_reconnect->pingAnswered(o); });
     });
     connect(m_calls, &CallRecoveryUnit::recorded, this, &ServerSupervisor::record);
+    connect(m_calls, &CallRecoveryUnit::verdictGiven, this, [this](HistoryEvent e) {
+        e.timeMs = m_clock.nowMs();
+        Q_EMIT transcriptEvent(
+            TranscriptEvent::fromHistory(e, m_config.name, m_progress.generation));
+    });
     connect(m_calls, &CallRecoveryUnit::callFinished, this, &ServerSupervisor::callFinished);
 }
 

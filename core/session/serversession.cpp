@@ -139,8 +139,18 @@ void ServerSession::start()
     connect(m_transport, &Transport::closed, this, &ServerSession::onTransportClosed);
     connect(m_transport, &Transport::requestFailed, this,
             [this](const QJsonValue &id, const Error &error) {
-                if (!m_pending.take(id))
+                const std::optional<PendingRequests::Entry> entry = m_pending.take(id);
+                if (!entry)
                     return;
+                // No response frame will say how this request ended: the transcript does. The
+                // error's session id stays out (it is a secret the exports would not see).
+                QJsonObject details{{"id"_L1, id},
+                                    {"method"_L1, entry->method},
+                                    {"kind"_L1, Error::kindName(error.kind())},
+                                    {"message"_L1, error.message()}};
+                if (error.httpStatus())
+                    details.insert("http_status"_L1, *error.httpStatus());
+                record(EventKind::RequestFailed, details);
                 armTimer();
                 const ResponseHandler handler = m_handlers.take(JsonRpcMessage::idKey(id));
                 if (handler)
@@ -569,8 +579,8 @@ void ServerSession::dispatch(quint64 ticket)
     }
     QJsonObject params = it->request.params;
     QString token;
-    if (it->request.method == "tools/call"_L1 && it->request.withProgress) {
-        token = u"sonde-%1"_s.arg(ticket);
+    if (const QString t = it->request.progressToken(); !t.isEmpty()) {
+        token = t;
         QJsonObject meta = params.value("_meta"_L1).toObject();
         meta.insert("progressToken"_L1, token);
         params.insert("_meta"_L1, meta);
@@ -623,7 +633,7 @@ void ServerSession::finishOperation(quint64 ticket, QJsonValue result, Error err
         return;
     CallOutcome outcome = it->outcome;
     m_operations.erase(it);
-    m_ticketRequestId.remove(ticket);
+    outcome.requestId = m_ticketRequestId.take(ticket);
     m_waitingForReady.removeAll(ticket);
     outcome.finishedMs = m_clock.nowMs();
     outcome.result = result;
@@ -675,6 +685,8 @@ void ServerSession::checkTimeouts()
     for (const PendingRequests::Entry &e : expired) {
         const qint64 waited = now - e.sentMs;
         const QString why = u"%1 timed out after %2 ms"_s.arg(e.method).arg(waited);
+        record(EventKind::RequestTimedOut,
+               {{"id"_L1, e.id}, {"method"_L1, e.method}, {"after_ms"_L1, waited}});
         // initialize must not be cancelled (lifecycle.mdx); everything else is told.
         if (e.method != "initialize"_L1)
             sendFrame(JsonRpcMessage::notification(u"notifications/cancelled"_s,
@@ -715,8 +727,10 @@ void ServerSession::failAll(const Error &error)
             handlers.append(std::move(h));
     QList<Operation> ops;
     const QList<quint64> tickets = m_operations.keys();
-    for (quint64 t : tickets)
+    for (quint64 t : tickets) {
         ops.append(m_operations.take(t));
+        ops.last().outcome.requestId = m_ticketRequestId.value(t);
+    }
     m_ticketRequestId.clear();
     m_waitingForReady.clear();
     m_timeoutTimer->stop();

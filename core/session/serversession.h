@@ -66,6 +66,8 @@ public:
     QString name() const { return m_config.name; }
     QJsonArray cachedList(const QString &method) const { return m_cache.value(method); }
     int pendingCount() const { return m_pending.size(); }
+    // The JSON-RPC id of the request now outstanding for a call; null when none is.
+    QJsonValue requestIdOf(quint64 ticket) const { return m_ticketRequestId.value(ticket); }
 
 Q_SIGNALS:
     void snapshotChanged(const Sonde::SessionSnapshot &snapshot);

@@ -5,6 +5,13 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
+QString CallRequest::progressToken() const
+{
+    if (method != "tools/call"_L1 || !withProgress)
+        return {};
+    return u"sonde-%1"_s.arg(ticket);
+}
+
 QJsonObject CallOutcome::toJson() const
 {
     QJsonObject o{{"server"_L1, server},

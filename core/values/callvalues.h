@@ -24,6 +24,10 @@ struct CallRequest
     int timeoutMs = 0;        // 0: the server's configured timeout
     bool followPages = true;  // list methods: follow nextCursor to the end
     bool withProgress = true; // tools/call: send _meta.progressToken
+
+    // The _meta.progressToken every attempt of this call carries ("sonde-<ticket>"), empty
+    // when it carries none: what links a replay, sent under a new JSON-RPC id, to the original.
+    QString progressToken() const;
 };
 
 // How a call ended, as a value. `result` is the raw JSON-RPC result (for paginated lists:
@@ -39,6 +43,9 @@ struct CallOutcome
     int attempts = 0;   // JSON-RPC requests sent for it (pages count)
     qint64 startedMs = 0;
     qint64 finishedMs = 0;
+    // The JSON-RPC id of the last request sent for it; null when none reached the wire.
+    // Not part of toJson(): the answer a front end prints names no wire id.
+    QJsonValue requestId;
     // How the answer was reached (docs/recovery.md §2): set by the supervisor on every call it
     // answers; none on an answer that never went through one (an unknown server).
     std::optional<CallRecovery> recovery;

@@ -54,8 +54,13 @@ const char *const EventKindNames[] = {"",
                                       "recovery-budget-spent",
                                       "reconnect-attempt",
                                       "keepalive-failed",
-                                      "replay-override"};
-static_assert(std::size(EventKindNames) == std::size_t(EventKind::ReplayOverride) + 1);
+                                      "replay-override",
+                                      "outcome-uncertain",
+                                      "sent-again",
+                                      "breaker-refused",
+                                      "request-failed",
+                                      "request-timed-out"};
+static_assert(std::size(EventKindNames) == std::size_t(EventKind::RequestTimedOut) + 1);
 
 const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
 const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};
@@ -69,6 +74,8 @@ template <typename T> QJsonValue toValue(const T &v)
         return breakerPhaseName(v);
     else if constexpr (std::is_same_v<T, ReconnectOutcome>)
         return reconnectOutcomeName(v);
+    else if constexpr (std::is_same_v<T, quint64>)
+        return QJsonValue(qint64(v));
     else
         return QJsonValue(v);
 }
@@ -83,6 +90,8 @@ template <typename T> std::optional<T> fromValue(const QJsonValue &j)
         return j.toInt();
     else if constexpr (std::is_same_v<T, qint64>)
         return j.toInteger();
+    else if constexpr (std::is_same_v<T, quint64>)
+        return quint64(j.toInteger());
     else if constexpr (std::is_same_v<T, bool>)
         return j.toBool();
     else if constexpr (std::is_same_v<T, double>)
@@ -138,6 +147,12 @@ template <typename F, typename... E> void historyFields(F &&f, E &...e)
     f("transport"_L1, e.transport...);
     f("tool"_L1, e.tool...);
     f("verdict"_L1, e.verdict...);
+    f("request_id"_L1, e.requestId...);
+    f("new_request_id"_L1, e.newRequestId...);
+    f("new_generation"_L1, e.newGeneration...);
+    f("ticket"_L1, e.ticket...);
+    f("progress_token"_L1, e.progressToken...);
+    f("retry_in_s"_L1, e.retryInS...);
 }
 
 } // namespace

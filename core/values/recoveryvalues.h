@@ -65,7 +65,15 @@ enum class EventKind
     RecoveryBudgetSpent,
     ReconnectAttempt,
     KeepaliveFailed,
-    ReplayOverride
+    ReplayOverride,
+    // CallRecoveryUnit: the verdict a front end shows for one call, tied to the request it
+    // was about (docs/recovery.md §7)
+    OutcomeUncertain,
+    SentAgain,
+    BreakerRefused,
+    // ServerSession: a request that ended without a response frame, by its id
+    RequestFailed,
+    RequestTimedOut
 };
 QString eventKindName(EventKind kind);
 // Other (never nullopt) for a name this build does not know.
@@ -138,6 +146,16 @@ struct HistoryEvent
     std::optional<QString> transport;
     std::optional<QString> tool;
     std::optional<QString> verdict;
+    // A verdict: the call it is about. requestId and generation are the original request's
+    // (none for a breaker refusal, which never reached the wire); newRequestId and
+    // newGeneration the request that sent it again; ticket the front end's handle, which the
+    // progress token ("sonde-<ticket>") carries on every attempt.
+    std::optional<qint64> requestId;
+    std::optional<qint64> newRequestId;
+    std::optional<int> newGeneration;
+    std::optional<quint64> ticket;
+    std::optional<QString> progressToken;
+    std::optional<qint64> retryInS;
 
     QJsonObject toJson() const;
     static HistoryEvent fromJson(const QJsonObject &o);

@@ -21,19 +21,25 @@ private Q_SLOTS:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QColor>("color");
         QTest::newRow("an answered request is ok, in green")
-            << int(Outcome::Ok) << u"ok"_s << QColor(0x2e, 0x9e, 0x4f);
+            << int(Outcome::Ok) << u"ok"_s << QColor(0x2e, 0x85, 0x40);
         QTest::newRow("an isError result is a tool error, in orange")
-            << int(Outcome::ToolError) << u"tool error"_s << QColor(0xf0, 0x8c, 0x1a);
+            << int(Outcome::ToolError) << u"tool error"_s << QColor(0xc9, 0x6a, 0x00);
         QTest::newRow("an error response is a JSON-RPC error, in red")
-            << int(Outcome::RpcError) << u"JSON-RPC error"_s << QColor(0xd8, 0x3a, 0x3a);
-        QTest::newRow("no answer before an expiry is uncertain, in yellow")
-            << int(Outcome::Uncertain) << u"uncertain (no answer; the session expired)"_s
-            << QColor(0xf5, 0xc4, 0x00);
-        QTest::newRow("no answer before the end is unanswered, in grey")
-            << int(Outcome::Unanswered) << u"unanswered (the session ended first)"_s
-            << QColor(0x9a, 0x9a, 0x9a);
+            << int(Outcome::RpcError) << u"JSON-RPC error"_s << QColor(0xd4, 0x2f, 0x2f);
+        QTest::newRow("an HTTP error status is an HTTP error, in magenta")
+            << int(Outcome::HttpError) << u"HTTP error"_s << QColor(0xc0, 0x2e, 0xc0);
+        QTest::newRow("a cancelled request is cancelled, in brown")
+            << int(Outcome::Cancelled) << u"cancelled"_s << QColor(0x8a, 0x6d, 0x5a);
+        QTest::newRow("a request past its timeout timed out, in teal")
+            << int(Outcome::TimedOut) << u"timed out"_s << QColor(0x00, 0x85, 0x8f);
+        QTest::newRow("a write not sent again is outcome uncertain, in dark yellow")
+            << int(Outcome::Uncertain) << u"outcome uncertain"_s << QColor(0x9a, 0x82, 0x00);
+        QTest::newRow("a request sent again is sent again, in violet")
+            << int(Outcome::Replayed) << u"sent again"_s << QColor(0x85, 0x60, 0xd8);
+        QTest::newRow("no answer before the end is no response, in grey")
+            << int(Outcome::Unanswered) << u"no response"_s << QColor(0x7d, 0x87, 0x90);
         QTest::newRow("a request still waiting is open, in blue")
-            << int(Outcome::Open) << u"open"_s << QColor(0x3b, 0x82, 0xd6);
+            << int(Outcome::Open) << u"open"_s << QColor(0x2f, 0x6f, 0xd6);
     }
     void outcomesKeepTheirNamesAndColours()
     {
@@ -67,6 +73,9 @@ private Q_SLOTS:
             << int(MarkerKind::Classification) << u"error classified"_s << QColor(0x64, 0x74, 0x8b);
         QTest::newRow("an expiry") << int(MarkerKind::ClassificationExpired) << u"session expired"_s
                                    << QColor(0xea, 0xb3, 0x08);
+        QTest::newRow("a call the breaker refused")
+            << int(MarkerKind::BreakerRefused) << u"refused by the breaker"_s
+            << QColor(0xd1, 0x37, 0x6e);
         QTest::newRow("a warning")
             << int(MarkerKind::Warning) << u"warning"_s << QColor(0xea, 0x58, 0x0c);
     }

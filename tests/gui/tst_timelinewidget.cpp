@@ -321,8 +321,10 @@ private Q_SLOTS:
             << alpha << 200LL << 260LL << int(Outcome::ToolError) << 1;
         QTest::newRow("an error response is a JSON-RPC error")
             << alpha << 300LL << 320LL << int(Outcome::RpcError) << 1;
-        QTest::newRow("unanswered, then classified expired: uncertain until the close")
-            << alpha << 400LL << 500LL << int(Outcome::Uncertain) << 1;
+        // A classification is only a mark: without a verdict about it (outcome-uncertain,
+        // sent-again) the call just had no response when its session closed.
+        QTest::newRow("unanswered, then classified expired: no response, ended at the close")
+            << alpha << 400LL << 500LL << int(Outcome::Unanswered) << 1;
         QTest::newRow("a call still waiting is open")
             << alpha << 800LL << 800LL << int(Outcome::Open) << 2;
         QTest::newRow("the other server's call is in its own lane")
@@ -411,7 +413,7 @@ private Q_SLOTS:
             << alpha << 120LL << 0LL << int(TimelineLayout::HitType::Span) << 100LL;
         QTest::newRow("just past its end, within the tolerance")
             << alpha << 152LL << 3LL << int(TimelineLayout::HitType::Span) << 100LL;
-        QTest::newRow("inside the uncertain call")
+        QTest::newRow("inside the call left without a response")
             << alpha << 480LL << 0LL << int(TimelineLayout::HitType::Span) << 400LL;
         QTest::newRow("near a marker beats the span under it")
             << alpha << 506LL << 2LL << int(TimelineLayout::HitType::Marker) << 505LL;

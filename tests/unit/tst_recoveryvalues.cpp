@@ -81,9 +81,14 @@ private Q_SLOTS:
             {EventKind::ReconnectAttempt, "reconnect-attempt"},
             {EventKind::KeepaliveFailed, "keepalive-failed"},
             {EventKind::ReplayOverride, "replay-override"},
+            {EventKind::OutcomeUncertain, "outcome-uncertain"},
+            {EventKind::SentAgain, "sent-again"},
+            {EventKind::BreakerRefused, "breaker-refused"},
+            {EventKind::RequestFailed, "request-failed"},
+            {EventKind::RequestTimedOut, "request-timed-out"},
         };
         // Every kind but Other has a row: a new kind needs its name checked here.
-        QCOMPARE(rows.size(), qsizetype(EventKind::ReplayOverride));
+        QCOMPARE(rows.size(), qsizetype(EventKind::RequestTimedOut));
         for (const auto &[kind, name] : rows)
             QTest::addRow("a %s event is written as %s", name, name)
                 << kind << QString::fromUtf8(name);
@@ -230,6 +235,43 @@ private Q_SLOTS:
             << override
             << QByteArray("{\"t_ms\":1000,\"tool\":\"echo\",\"type\":\"replay-override\","
                           "\"verdict\":\"read-only\"}");
+
+        HistoryEvent uncertain = history(EventKind::OutcomeUncertain);
+        uncertain.requestId = 7;
+        uncertain.generation = 1;
+        uncertain.method = u"tools/call"_s;
+        uncertain.tool = u"increment-counter"_s;
+        uncertain.rule = u"text-marker"_s;
+        uncertain.reconnect = ReconnectOutcome::Ok;
+        uncertain.ticket = 3;
+        uncertain.progressToken = u"sonde-3"_s;
+        QTest::newRow("an uncertain verdict names the original request")
+            << uncertain
+            << QByteArray("{\"generation\":1,\"method\":\"tools/call\",\"progress_token\":"
+                          "\"sonde-3\",\"reconnect\":\"ok\",\"request_id\":7,\"rule\":"
+                          "\"text-marker\",\"t_ms\":1000,\"ticket\":3,\"tool\":"
+                          "\"increment-counter\",\"type\":\"outcome-uncertain\"}");
+
+        HistoryEvent again = history(EventKind::SentAgain);
+        again.requestId = 7;
+        again.generation = 1;
+        again.newRequestId = 12;
+        again.newGeneration = 2;
+        again.method = u"resources/read"_s;
+        QTest::newRow("a replay names both requests and both generations")
+            << again
+            << QByteArray("{\"generation\":1,\"method\":\"resources/read\",\"new_generation\":2,"
+                          "\"new_request_id\":12,\"request_id\":7,\"t_ms\":1000,"
+                          "\"type\":\"sent-again\"}");
+
+        HistoryEvent refused = history(EventKind::BreakerRefused);
+        refused.ticket = 4;
+        refused.cause = u"open after 3 consecutive failures"_s;
+        refused.retryInS = 42;
+        QTest::newRow("a breaker refusal has no request id, but its cause and retry time")
+            << refused
+            << QByteArray("{\"cause\":\"open after 3 consecutive failures\",\"retry_in_s\":42,"
+                          "\"t_ms\":1000,\"ticket\":4,\"type\":\"breaker-refused\"}");
 
         HistoryEvent waits = history(EventKind::CallWaitsForReconnect);
         waits.method = u"tools/list"_s;

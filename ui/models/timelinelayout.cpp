@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// About 600 lines, on purpose: what is left after the names, colours and tooltips moved to
-// TimelineLegend is the incremental building (append, drop, reset) and the binary-search
-// queries, and both keep one private invariant, each lane's running maximum of span ends
-// (maxEnd, maxEndDirtyFrom). Splitting them would expose that index to a second class.
+// About 700 lines, on purpose: what is left after the names, colours and tooltips moved to
+// TimelineLegend is the incremental building (append, drop, reset; how a request ends: its
+// response, a cancel, a failure, a timeout, a verdict) and the binary-search queries, and
+// both keep one private invariant, each lane's running maximum of span ends (maxEnd,
+// maxEndDirtyFrom). Splitting them would expose that index to a second class.
 #include "timelinelayout.h"
 
 #include "timelinelegend.h"
@@ -171,6 +172,10 @@ void TimelineLayout::take(int row)
     if (e.direction != Direction::Outgoing && e.direction != Direction::Incoming)
         return;
     const TranscriptStore::Entry &entry = m_store->entry(row);
+    if (!entry.isRequest && entry.method == "notifications/cancelled"_L1) {
+        takeCancel(lane, row, t);
+        return;
+    }
     if (entry.isRequest) {
         Span span;
         span.startMs = span.endMs = t;
@@ -191,9 +196,13 @@ void TimelineLayout::take(int row)
     if (index < 0)
         return;
     Span &span = lane.spans[index];
+    // A late answer overrides a guess (the session ended, so no answer was expected): it is
+    // what really happened. It does not undo what Sonde did instead of waiting (a cancel, a
+    // timeout) or an HTTP error: the call had ended there.
+    if (span.outcome != Outcome::Open && span.outcome != Outcome::Unanswered)
+        return;
     if (span.outcome == Outcome::Open)
         --m_openCount;
-    // A late answer overrides a guess (uncertain, unanswered): it is what really happened.
     span.endMs = qMax(span.startMs, t);
     span.responseRow = row;
     span.outcome = !entry.isError      ? Outcome::Ok
@@ -247,14 +256,23 @@ void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
         lane.markers.append({t, 0, row, MarkerKind::Fault});
         break;
     }
-    case EventKind::Classification: {
-        const bool expired = h.expired.value_or(false);
-        lane.markers.append(
-            {t, 0, row, expired ? MarkerKind::ClassificationExpired : MarkerKind::Classification});
-        if (expired)
-            markUncertain(lane, row, t);
+    case EventKind::Classification:
+        // Only a mark: what became of the calls is said by the verdicts, one per request.
+        lane.markers.append({t, 0, row,
+                             h.expired.value_or(false) ? MarkerKind::ClassificationExpired
+                                                       : MarkerKind::Classification});
         break;
-    }
+    case EventKind::RequestFailed:
+    case EventKind::RequestTimedOut:
+        takeRequestEnd(lane, row, t);
+        break;
+    case EventKind::OutcomeUncertain:
+    case EventKind::SentAgain:
+        takeVerdict(lane, row, t);
+        break;
+    case EventKind::BreakerRefused:
+        lane.markers.append({t, 0, row, MarkerKind::BreakerRefused});
+        break;
     case EventKind::RecoveryBudgetSpent:
     case EventKind::KeepaliveFailed:
     case EventKind::ConnectionLost:
@@ -303,8 +321,6 @@ void TimelineLayout::endBand(Lane &lane, int row, qint64 t)
 
 void TimelineLayout::settleOpenSpans(Lane &lane, qint64 t)
 {
-    // Still listed as unresolved afterwards: a classification right after the close may yet
-    // call them uncertain.
     for (int requestRow : std::as_const(lane.unresolved)) {
         const int index = spanIndexOf(lane, requestRow);
         if (index < 0 || lane.spans.at(index).outcome != Outcome::Open)
@@ -315,35 +331,94 @@ void TimelineLayout::settleOpenSpans(Lane &lane, qint64 t)
         --m_openCount;
         markDirty(lane, index);
     }
+    lane.unresolved.clear();
 }
 
-void TimelineLayout::markUncertain(Lane &lane, int row, qint64 t)
+void TimelineLayout::close(Lane &lane, int index, Outcome outcome, qint64 t)
 {
-    // The transcript does not say which call the supervisor was classifying; the method and
-    // generation it names (when it names them) narrow it down to the calls that could be meant.
+    Span &span = lane.spans[index];
+    if (span.outcome == Outcome::Open) {
+        --m_openCount;
+        span.endMs = qMax(span.startMs, t);
+        lane.unresolved.removeOne(span.requestRow);
+    }
+    span.outcome = outcome;
+    markDirty(lane, index);
+}
+
+int TimelineLayout::findRequest(const Lane &lane, int generation, qint64 id, bool fromServer) const
+{
+    // What a verdict or a cancel names is recent: back from the newest span, within its
+    // generation (pairing is per generation, and generations only grow along a lane).
+    const QString idText = QString::number(id);
+    for (qsizetype i = lane.spans.size() - 1; i >= 0; --i) {
+        const Span &s = lane.spans.at(i);
+        if (s.generation < generation)
+            break;
+        if (s.generation == generation && s.fromServer == fromServer &&
+            m_store->entry(s.requestRow).id == idText)
+            return int(i);
+    }
+    return -1;
+}
+
+void TimelineLayout::takeCancel(Lane &lane, int row, qint64 t)
+{
+    // Cancels are rare: their frame is parsed again here. One we sent ends our request; one
+    // the server sent ends its own request to us, or (as the session reads it) ours.
+    const TranscriptEvent &e = m_store->event(row);
+    const QJsonValue id =
+        QJsonDocument::fromJson(e.raw).object().value("params"_L1).toObject().value("requestId"_L1);
+    if (!id.isDouble())
+        return;
+    const bool sentByUs = e.direction == Direction::Outgoing;
+    int index = findRequest(lane, e.generation, id.toInteger(), !sentByUs);
+    if (index < 0 && !sentByUs)
+        index = findRequest(lane, e.generation, id.toInteger(), false);
+    if (index < 0 || lane.spans.at(index).outcome != Outcome::Open)
+        return;
+    lane.spans[index].causeRow = row;
+    close(lane, index, Outcome::Cancelled, t);
+}
+
+void TimelineLayout::takeRequestEnd(Lane &lane, int row, qint64 t)
+{
+    const TranscriptEvent &e = m_store->event(row);
+    const QJsonValue id = e.details.value("id"_L1);
+    if (!id.isDouble())
+        return;
+    const int index = findRequest(lane, e.generation, id.toInteger());
+    if (index < 0 || lane.spans.at(index).outcome != Outcome::Open)
+        return;
+    lane.spans[index].causeRow = row;
+    if (e.kind == EventKind::RequestTimedOut)
+        close(lane, index, Outcome::TimedOut, t);
+    else
+        close(lane, index,
+              e.details.contains("http_status"_L1) ? Outcome::HttpError : Outcome::Unanswered, t);
+}
+
+void TimelineLayout::takeVerdict(Lane &lane, int row, qint64 t)
+{
     const HistoryEvent &h = historyOf(m_store->event(row));
-    const QString method = h.method.value_or(QString());
-    const std::optional<int> generation = h.generation;
-    for (auto it = lane.unresolved.begin(); it != lane.unresolved.end();) {
-        const int index = spanIndexOf(lane, *it);
-        if (index < 0) {
-            it = lane.unresolved.erase(it);
-            continue;
+    int original = -1;
+    if (h.requestId && h.generation) {
+        if (const int index = findRequest(lane, *h.generation, *h.requestId); index >= 0) {
+            original = index;
+            Span &span = lane.spans[index];
+            span.verdictRow = row;
+            // A cancel or a timeout is what the user met; the verdict is added to its words.
+            if (span.outcome != Outcome::Cancelled && span.outcome != Outcome::TimedOut)
+                close(lane, index,
+                      h.kind == EventKind::SentAgain ? Outcome::Replayed : Outcome::Uncertain, t);
         }
-        Span &span = lane.spans[index];
-        if (span.startMs > t ||
-            (!method.isEmpty() && m_store->entry(span.requestRow).method != method) ||
-            (generation && span.generation != *generation)) {
-            ++it;
-            continue;
+    }
+    if (h.kind == EventKind::SentAgain && h.newRequestId && h.newGeneration) {
+        if (const int index = findRequest(lane, *h.newGeneration, *h.newRequestId); index >= 0) {
+            lane.spans[index].verdictRow = row;
+            if (original >= 0)
+                lane.spans[original].replayRow = lane.spans.at(index).requestRow;
         }
-        if (span.outcome == Outcome::Open) {
-            --m_openCount;
-            span.endMs = t;
-        }
-        span.outcome = Outcome::Uncertain;
-        markDirty(lane, index);
-        it = lane.unresolved.erase(it);
     }
 }
 
@@ -417,6 +492,9 @@ void TimelineLayout::onRowsDropped(int count)
         for (Span &s : lane.spans) {
             shift(s.requestRow);
             shift(s.responseRow);
+            shift(s.causeRow);
+            shift(s.verdictRow);
+            shift(s.replayRow);
         }
         lane.maxEndDirtyFrom = 0;
         refreshMaxEnd(lane);

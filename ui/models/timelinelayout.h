@@ -27,14 +27,21 @@ class TimelineLayout : public QObject
 {
     Q_OBJECT
 public:
-    // How a request ended. Only Ok/ToolError/RpcError come from a response; the rest are
-    // read from what happened around a request that was never answered.
+    // How a request ended. Ok, ToolError and RpcError come from a response; HttpError,
+    // Cancelled and TimedOut from what the session recorded instead of one (request-failed,
+    // notifications/cancelled, request-timed-out); Uncertain and Replayed from the verdict
+    // the supervisor gave about the request (outcome-uncertain, sent-again); Unanswered when
+    // its session ended without a word about it.
     enum class Outcome : quint8
     {
         Ok,         // a result
         ToolError,  // a result with "isError": true
         RpcError,   // a JSON-RPC error response
-        Uncertain,  // no response, and a later classification said the session had expired
+        HttpError,  // an HTTP error status instead of an answer
+        Cancelled,  // notifications/cancelled was sent for it
+        TimedOut,   // no answer within its timeout
+        Uncertain,  // the session failed after it was sent; not sent again
+        Replayed,   // the session failed after it was sent; sent again (another span)
         Unanswered, // no response, and the session ended (closed, failed, replaced)
         Open,       // still waiting: drawn up to "now"
     };
@@ -48,6 +55,7 @@ public:
         Fault,
         Classification,        // classified, not expired
         ClassificationExpired, // classified as an expired session
+        BreakerRefused,        // a call the open breaker refused: never sent
         Warning, // keepalive failed, recovery budget spent, connection lost, violations
     };
 
@@ -69,6 +77,12 @@ public:
         int responseRow = -1;
         int generation = 0;
         Outcome outcome = Outcome::Open;
+        // The event that ended it when no response did (request-failed, request-timed-out,
+        // the cancel sent), and the verdict about it (outcome-uncertain, sent-again; on the
+        // request sent again, the sent-again that names it). -1: none.
+        int causeRow = -1;
+        int verdictRow = -1;
+        int replayRow = -1;      // Replayed: the request row it was sent again as (drawn linked)
         quint8 track = 0;        // concurrent requests stack on up to MaxTracks tracks
         bool fromServer = false; // a server-to-client request (sampling, elicitation, ...)
     };
@@ -174,8 +188,7 @@ private:
         QList<qint64> maxEnd;
         int maxEndDirtyFrom = -1;
         QList<Marker> markers;
-        // Request rows not answered yet (open, or unanswered when the session ended) that a
-        // later "classification" may still call uncertain.
+        // The request rows of the open spans (what "now" stretches).
         QList<int> unresolved;
         int trackLastRow[MaxTracks] = {-1, -1, -1};
         qint64 lastMs = 0;
@@ -190,7 +203,12 @@ private:
     void startBand(Lane &lane, int generation, int row, qint64 t);
     void endBand(Lane &lane, int row, qint64 t);
     void settleOpenSpans(Lane &lane, qint64 t);
-    void markUncertain(Lane &lane, int row, qint64 t);
+    void takeCancel(Lane &lane, int row, qint64 t);
+    void takeRequestEnd(Lane &lane, int row, qint64 t);
+    void takeVerdict(Lane &lane, int row, qint64 t);
+    void close(Lane &lane, int index, Outcome outcome, qint64 t);
+    // The client request of this generation with this JSON-RPC id (-1: none in the store).
+    int findRequest(const Lane &lane, int generation, qint64 id, bool fromServer = false) const;
     int spanIndexOf(const Lane &lane, int requestRow) const;
     int pickTrack(const Lane &lane, qint64 t) const;
     void markDirty(Lane &lane, int spanIndex);

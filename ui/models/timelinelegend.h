@@ -5,6 +5,7 @@
 #include "transcript/transcriptevent.h"
 
 #include <QColor>
+#include <QCoreApplication>
 #include <QString>
 
 #include <optional>
@@ -16,11 +17,15 @@ namespace Sonde {
 // details; or the generation). Stateless; the TimelineLayout forwards to it.
 class TimelineLegend
 {
+    Q_DECLARE_TR_FUNCTIONS(TimelineLegend)
 public:
     static QColor outcomeColor(TimelineLayout::Outcome outcome);
     static QString outcomeName(TimelineLayout::Outcome outcome);
+    // One sentence for the legend's tooltip: what the colour means.
+    static QString outcomeDescription(TimelineLayout::Outcome outcome);
     static QColor markerColor(TimelineLayout::MarkerKind kind);
     static QString markerName(TimelineLayout::MarkerKind kind);
+    static QString markerDescription(TimelineLayout::MarkerKind kind);
     static QString describe(const TimelineLayout &layout, const TimelineLayout::Hit &hit,
                             qint64 nowMs);
     // A field the supervisor's entries have typed and the session's own events (ready,

@@ -235,6 +235,47 @@ Message summarizeMessage(const QJsonObject &o)
     return m;
 }
 
+// A verdict in words, as the window showed it, naming the request it is about (also its id
+// column, so a search for the id finds the verdict next to the frames).
+bool summarizeVerdict(const TranscriptEvent &e, TranscriptStore::Entry &entry)
+{
+    if (!e.history)
+        return false;
+    const HistoryEvent &h = *e.history;
+    const QString call =
+        h.method.value_or(QString()) + (h.tool ? u' ' + *h.tool : QString()) +
+        (h.requestId ? u" #"_s + QString::number(*h.requestId) +
+                           (h.generation ? u" (generation %1)"_s.arg(*h.generation) : QString())
+                     : QString());
+    const QString rule = h.rule ? u" ("_s + *h.rule + u')' : QString();
+    switch (e.kind) {
+    case EventKind::OutcomeUncertain:
+        entry.summary = oneLine(
+            u"outcome uncertain: "_s + call + " was not sent again"_L1 + rule +
+            (h.reconnect ? u"; reconnect "_s + reconnectOutcomeName(*h.reconnect) : QString()));
+        entry.isError = true;
+        break;
+    case EventKind::SentAgain:
+        entry.summary = oneLine(u"sent again: "_s + call + " as #"_L1 +
+                                QString::number(h.newRequestId.value_or(0)) + " on generation "_L1 +
+                                QString::number(h.newGeneration.value_or(0)) + rule);
+        break;
+    case EventKind::BreakerRefused:
+        entry.summary = oneLine(u"not sent, breaker open: "_s + call +
+                                (h.retryInS ? u"; retry in %1 s"_s.arg(*h.retryInS) : QString()) +
+                                (h.cause ? u" — "_s + *h.cause : QString()));
+        entry.isError = true;
+        break;
+    default:
+        return false;
+    }
+    if (h.requestId)
+        entry.id = QString::number(*h.requestId);
+    // The method filter ("tools/call") shows the verdicts beside the calls they are about.
+    entry.method = h.method.value_or(QString());
+    return true;
+}
+
 } // namespace
 
 TranscriptStore::TranscriptStore(int capacity, QObject *parent, qint64 capacityBytes)
@@ -287,6 +328,8 @@ TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QStr
         entry.summary = plainLine(QString::fromUtf8(e.raw.left(SummaryMaxChars * 4)));
         return entry;
     case TranscriptEvent::Direction::Lifecycle:
+        if (summarizeVerdict(e, entry))
+            return entry;
         entry.summary =
             e.details.isEmpty() ? e.event : oneLine(e.event + u' ' + compact(e.details));
         return entry;
