@@ -29,6 +29,10 @@ public:
     void setSnapshot(const SessionSnapshot &snapshot);
     QString breakerText() const;
     HistoryModel *historyModel() const { return m_history; }
+    // Reset, Trip and one button per fault, in the panel's order: the window's Faults menu
+    // mirrors them (same text, same click, enabled when they are).
+    // Each named for its action: "breaker:reset", "fault:expire-session"...
+    QList<QPair<QString, QPushButton *>> actionButtons() const;
 
 Q_SIGNALS:
     void breakerActionRequested(const QString &action);
@@ -37,6 +41,8 @@ Q_SIGNALS:
 private:
     void updateCountdown();
 
+    QPushButton *m_reset = nullptr;
+    QPushButton *m_trip = nullptr;
     QLabel *m_breaker = nullptr;
     QLabel *m_strikes = nullptr;
     QLabel *m_reconnect = nullptr;

@@ -7,7 +7,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -18,21 +18,27 @@ ImportDialog::ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *
     : QDialog(parent), m_servers(servers)
 {
     setWindowTitle(tr("Import servers"));
+    setObjectName(u"importDialog"_s);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(new QLabel(
         tr("Nothing runs until you connect. Check each command before you add it:"), this));
     for (auto it = servers.begin(); it != servers.end(); ++it) {
         auto *box = new QCheckBox(it.key(), this);
         box->setChecked(true);
+        box->setAccessibleName(tr("Import %1").arg(it.key()));
+        box->setToolTip(tr("Add %1 to the workspace").arg(it.key()));
         auto *command = new QLabel(it.value().displayCommand(), this);
         command->setTextInteractionFlags(Qt::TextSelectableByMouse);
         command->setWordWrap(true);
+        command->setAccessibleName(tr("Command of %1").arg(it.key()));
         command->setStyleSheet(u"font-family: monospace; margin-left: 24px"_s);
         layout->addWidget(box);
         layout->addWidget(command);
         m_checks.append({it.key(), box});
     }
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setAccessibleName(tr("Add the ticked servers"));
+    buttons->button(QDialogButtonBox::Cancel)->setAccessibleName(tr("Cancel the import"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
@@ -65,9 +71,9 @@ static std::optional<QString> askForConfigInput(QWidget *parent, const QString &
     return value;
 }
 
-std::optional<QList<ServerConfig>>
-ImportDialog::importFile(QWidget *parent, const QString &path, bool confirm,
-                         const std::function<void(const QString &)> &status)
+std::optional<QMap<QString, ServerConfig>>
+ImportDialog::readFile(QWidget *parent, const QString &path,
+                       const std::function<void(const QString &)> &status)
 {
     ServerConfigFile::Options options;
     options.inputProvider = [parent, path](const ConfigInput &input) {
@@ -80,25 +86,13 @@ ImportDialog::importFile(QWidget *parent, const QString &path, bool confirm,
         QStringList why;
         for (const Error &e : r.unresolved)
             why.append(e.message());
-        if (confirm)
-            QMessageBox::warning(parent, tr("Import"),
-                                 tr("Not imported:\n%1").arg(why.join(u'\n')));
-        status(why.join(u"; "_s));
+        status(tr("Not imported: %1").arg(why.join(u"; "_s)));
     }
     if (r.error.isError()) {
-        if (confirm)
-            QMessageBox::warning(parent, tr("Import"), r.error.message());
         status(r.error.message());
         return std::nullopt;
     }
-    QList<ServerConfig> chosen = r.servers.values();
-    if (confirm) {
-        ImportDialog dialog(r.servers, parent);
-        if (dialog.exec() != QDialog::Accepted)
-            return std::nullopt;
-        chosen = dialog.chosen();
-    }
-    return chosen;
+    return r.servers;
 }
 
 } // namespace Sonde

@@ -23,13 +23,12 @@ public:
     ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *parent = nullptr);
     QList<ServerConfig> chosen() const;
 
-    // Reads an MCP configuration file, asking for its ${input:...} values, and (with
-    // `confirm`) lets the user choose among its servers: what to add, or nothing when the
-    // file could not be read or the user cancelled. What was left out is said to `status`
-    // (and, with `confirm`, in a message box).
-    static std::optional<QList<ServerConfig>>
-    importFile(QWidget *parent, const QString &path, bool confirm,
-               const std::function<void(const QString &)> &status);
+    // Reads an MCP configuration file, asking for its ${input:...} values: its servers, or
+    // nothing when the file could not be read. What was left out is said to `status`. The
+    // caller lets the user choose among them (an ImportDialog opened with open()).
+    static std::optional<QMap<QString, ServerConfig>>
+    readFile(QWidget *parent, const QString &path,
+             const std::function<void(const QString &)> &status);
 
 private:
     QMap<QString, ServerConfig> m_servers;

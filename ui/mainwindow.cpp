@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "aboutdialog.h"
+#include "darkpalette.h"
+#include "demoserverprocess.h"
 #include "engine/corehost.h"
 #include "guiserverrequesthandler.h"
 #include "healthpanel.h"
 #include "importdialog.h"
+#include "mainwindowactions.h"
 #include "notificationlog.h"
 #include "promptspanel.h"
 #include "protocol/mcprequests.h"
@@ -13,6 +17,7 @@
 #include "serverlistmodel.h"
 #include "serverlistpanel.h"
 #include "sessionpanel.h"
+#include "shortcutsdialog.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
 #include "transcriptpanel.h"
@@ -21,13 +26,16 @@
 
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QMessageBox>
 #include <QSettings>
-#include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -60,23 +68,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
                     m_views->setList(server, method, items);
             });
 
-    auto *call = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
-    connect(call, &QShortcut::activated, m_tools, &ToolsPanel::requestCall);
-    auto *cancel = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    connect(cancel, &QShortcut::activated, this, &MainWindow::cancelCall);
-    auto *quit = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q), this);
-    connect(quit, &QShortcut::activated, this, &QWidget::close);
-    auto *reconnect = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
-    connect(reconnect, &QShortcut::activated, m_session, &SessionPanel::reconnectRequested);
-    auto *find = new QShortcut(QKeySequence::Find, this);
-    connect(find, &QShortcut::activated, this, [this] {
-        if (m_tabs->currentWidget() == m_transcriptPanel)
-            m_transcriptPanel->focusFilter();
-        else {
-            m_tabs->setCurrentWidget(m_tools);
-            m_tools->focusSearch();
-        }
-    });
+    buildActions();
     // The snapshot's uptime and breaker countdown move with time: refresh the shown server's.
     auto *refresh = new QTimer(this);
     refresh->setInterval(1000);
@@ -86,6 +78,90 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     });
     refresh->start();
     statusBar()->showMessage(tr("Ready"));
+    statusBar()->setAccessibleName(tr("Status"));
+    updateShell();
+}
+
+void MainWindow::buildActions()
+{
+    using A = MainWindowActions;
+    m_actions = new MainWindowActions(this);
+    m_actions->mirrorButtons(m_health->actionButtons());
+    m_actions->followTabs(m_tabs);
+    m_actions->buildMenus();
+    m_serverList->addContextActions({m_actions->action(A::Edit), m_actions->action(A::Remove),
+                                     m_actions->action(A::MoveUp), m_actions->action(A::MoveDown),
+                                     m_actions->action(A::Connect),
+                                     m_actions->action(A::Reconnect)});
+    const auto on = [this](A::Id id, auto slot) {
+        connect(m_actions->action(id), &QAction::triggered, this, slot);
+    };
+    on(A::Import, [this] { importWithDialog(); });
+    on(A::Export, [this] { exportWithDialog(); });
+    on(A::Quit, [this] { close(); }); // the same bounded shutdown as closing the window
+    on(A::Find, [this] {
+        if (m_tabs->currentWidget() == m_transcriptPanel) {
+            m_transcriptPanel->focusFilter();
+        } else {
+            m_tabs->setCurrentWidget(m_tools);
+            m_tools->focusSearch();
+        }
+    });
+    on(A::Add, [this] { addServerWithDialog(); });
+    on(A::Edit, [this] { editCurrentServer(); });
+    on(A::Remove, [this] { removeCurrentServer(); });
+    on(A::MoveUp, [this] { moveCurrentServer(-1); });
+    on(A::MoveDown, [this] { moveCurrentServer(+1); });
+    on(A::Connect, [this] {
+        if (m_actions->action(MainWindowActions::Connect)->property("connected").toBool())
+            m_host.disconnectServer(m_current);
+        else
+            m_host.connectServer(m_current);
+    });
+    on(A::Reconnect, [this] { reconnectCurrent(); });
+    on(A::Ping, [this] { send(Kind::Command, tr("ping"), u"ping"_s); });
+    on(A::Call, [this] { m_tools->requestCall(); });
+    on(A::CancelCall, [this] { cancelCall(); });
+    m_actions->action(A::DarkMode)->setChecked(DarkPalette::isApplied());
+    connect(m_actions->action(A::DarkMode), &QAction::toggled, this, &MainWindow::setDarkMode);
+    on(A::About, [this] { (new AboutDialog(this))->open(); });
+    on(A::Shortcuts, [this] { (new ShortcutsDialog(m_actions->withShortcuts(), this))->open(); });
+}
+
+void MainWindow::setDarkMode(bool on)
+{
+    if (on == DarkPalette::isApplied())
+        return;
+    if (on)
+        DarkPalette::apply();
+    else
+        DarkPalette::restore();
+    m_actions->action(MainWindowActions::DarkMode)->setChecked(on);
+    autosave();
+}
+
+void MainWindow::updateShell()
+{
+    const int row = m_servers->indexOf(m_current);
+    const SessionSnapshot *s = row >= 0 ? &m_servers->snapshot(row) : nullptr;
+    m_actions->setServer(m_current, s, row, m_servers->size());
+    setWindowTitle(s ? u"%1 — %2 — Sonde"_s.arg(m_current, ServerListModel::summary(*s))
+                     : u"Sonde"_s);
+}
+
+void MainWindow::autosave()
+{
+    if (!m_autosave || m_loading)
+        return;
+    if (!WorkspaceSettings::saveNow(*m_autosave, workspace()))
+        status(tr("The workspace could not be saved to %1").arg(m_autosave->fileName()));
+}
+
+void MainWindow::warn(const QString &title, const QString &text)
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::buildPanels()
@@ -125,16 +201,62 @@ void MainWindow::buildPanels()
     m_tabs->addTab(m_prompts, tr("Prompts"));
     m_tabs->addTab(m_log, tr("Log"));
     m_split->setStretchFactor(1, 4);
-    setCentralWidget(m_split);
+    auto *central = new QWidget(this);
+    auto *column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    buildHint(central);
+    column->addWidget(m_hintBar);
+    column->addWidget(m_split, 1);
+    setCentralWidget(central);
     resize(1200, 760);
+}
+
+void MainWindow::buildHint(QWidget *parent)
+{
+    // One dismissable line: what a first start is for.
+    m_hintBar = new QWidget(parent);
+    m_hintBar->setObjectName(u"firstRunHintBar"_s);
+    m_hintBar->setAutoFillBackground(true);
+    m_hintBar->setBackgroundRole(QPalette::ToolTipBase);
+    auto *row = new QHBoxLayout(m_hintBar);
+    row->setContentsMargins(8, 4, 4, 4);
+    m_hint = new QLabel(m_hintBar);
+    m_hint->setObjectName(u"firstRunHint"_s);
+    m_hint->setAccessibleName(tr("Hint"));
+    m_hint->setForegroundRole(QPalette::ToolTipText);
+    m_hint->setTextFormat(Qt::RichText);
+    connect(m_hint, &QLabel::linkActivated, this, [this](const QString &server) {
+        selectServer(server);
+        m_tabs->setCurrentWidget(m_health);
+    });
+    auto *close = new QToolButton(m_hintBar);
+    close->setObjectName(u"firstRunHintClose"_s);
+    close->setText(u"✕"_s);
+    close->setAutoRaise(true);
+    close->setAccessibleName(tr("Dismiss hint"));
+    close->setToolTip(tr("Dismiss this hint"));
+    connect(close, &QToolButton::clicked, m_hintBar, &QWidget::hide);
+    row->addWidget(m_hint, 1);
+    row->addWidget(close);
+    m_hintBar->hide();
+}
+
+void MainWindow::showHint(const QString &html)
+{
+    m_hint->setText(html);
+    m_hintBar->show();
+}
+
+void MainWindow::reconnectCurrent()
+{
+    if (!m_current.isEmpty())
+        command(m_host.reconnect(m_current), tr("reconnect"));
 }
 
 void MainWindow::connectPanels()
 {
-    connect(m_session, &SessionPanel::reconnectRequested, this, [this] {
-        if (!m_current.isEmpty())
-            command(m_host.reconnect(m_current), tr("reconnect"));
-    });
+    connect(m_session, &SessionPanel::reconnectRequested, this, &MainWindow::reconnectCurrent);
     connect(m_session, &SessionPanel::disconnectRequested, this,
             [this] { m_host.disconnectServer(m_current); });
     connect(m_session, &SessionPanel::connectRequested, this,
@@ -232,6 +354,21 @@ void MainWindow::finishShutdown()
 {
     if (std::exchange(m_shutdownDone, true))
         return;
+    // The sessions are closed (the HTTP demo got its DELETE): now its process may go.
+    if (m_demo && m_demo->isRunning()) {
+        connect(m_demo, &DemoServerProcess::stopped, this, &MainWindow::shutdownComplete);
+        QTimer::singleShot(DemoServerProcess::StopGraceMs + 500, this,
+                           &MainWindow::shutdownComplete);
+        m_demo->stop();
+        return;
+    }
+    shutdownComplete();
+}
+
+void MainWindow::shutdownComplete()
+{
+    if (std::exchange(m_shutdownEmitted, true))
+        return;
     close();
     Q_EMIT shutdownFinished();
 }
@@ -250,6 +387,8 @@ void MainWindow::addServer(const ServerConfig &config, const QStringList &roots,
     m_host.addServer(config, connectNow);
     if (m_current.isEmpty())
         selectServer(config.name);
+    updateShell();
+    autosave();
 }
 
 void MainWindow::selectServer(const QString &name)
@@ -272,7 +411,7 @@ void MainWindow::showCurrent()
     m_resources->showServer(m_current);
     m_prompts->showServer(m_current);
     showCapabilities(s);
-    setWindowTitle(u"Sonde — %1"_s.arg(m_current));
+    updateShell();
 }
 
 void MainWindow::showCapabilities(const SessionSnapshot &s)
@@ -306,6 +445,7 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
         showCapabilities(s);
         m_session->setSnapshot(s);
         m_health->setSnapshot(s);
+        updateShell();
     }
 }
 
@@ -372,16 +512,18 @@ void MainWindow::cancelCall()
 
 void MainWindow::addServerWithDialog()
 {
-    ServerDialog dialog(this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    if (m_servers->indexOf(dialog.config().name) >= 0) {
-        QMessageBox::warning(this, tr("Server"),
-                             tr("There is already a server named %1.").arg(dialog.config().name));
-        return;
-    }
-    addServer(dialog.config(), dialog.roots());
-    selectServer(dialog.config().name);
+    auto *dialog = new ServerDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ServerConfig c = dialog->config();
+        if (m_servers->indexOf(c.name) >= 0) {
+            warn(tr("Server"), tr("There is already a server named %1.").arg(c.name));
+            return;
+        }
+        addServer(c, dialog->roots());
+        selectServer(c.name);
+    });
+    dialog->open();
 }
 
 void MainWindow::editCurrentServer()
@@ -389,15 +531,29 @@ void MainWindow::editCurrentServer()
     const int row = m_servers->indexOf(m_current);
     if (row < 0)
         return;
-    ServerDialog dialog(this);
-    dialog.setConfig(m_servers->config(row), m_views->roots(m_current));
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const ServerConfig c = dialog.config();
-    if (c.name != m_current)
-        removeServerState(std::exchange(m_current, {}));
-    addServer(c, dialog.roots());
-    selectServer(c.name);
+    auto *dialog = new ServerDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setConfig(m_servers->config(row), m_views->roots(m_current));
+    connect(dialog, &QDialog::accepted, this, [this, dialog, old = m_current] {
+        const int at = m_servers->indexOf(old);
+        if (at < 0)
+            return; // removed while the dialog was up
+        const ServerConfig c = dialog->config();
+        // Edited into something else, it is no longer the demo Sonde starts.
+        if (m_httpDemos.contains(old) && (c.name != old || !m_demo || c.url != m_demo->url() ||
+                                          c.route != ServerConfig::Route::StreamableHttp))
+            m_httpDemos.remove(old);
+        if (c.name != old) {
+            if (m_current == old)
+                m_current.clear();
+            removeServerState(old);
+        }
+        addServer(c, dialog->roots());
+        m_servers->moveServer(m_servers->indexOf(c.name), at); // where it was
+        selectServer(c.name);
+        autosave();
+    });
+    dialog->open();
 }
 
 void MainWindow::removeServerState(const QString &name)
@@ -407,6 +563,8 @@ void MainWindow::removeServerState(const QString &name)
     m_servers->removeServer(name);
     m_views->removeServer(name);
     m_timeline->setServerRemoved(name, true);
+    if (m_httpDemos.remove(name) && m_httpDemos.isEmpty() && m_demo)
+        m_demo->stop();
     // Its call in flight went with it and will never be answered here: Call works again.
     if (call && !m_views->pendingToolCall())
         m_tools->callEnded();
@@ -416,58 +574,198 @@ void MainWindow::removeCurrentServer()
 {
     if (m_current.isEmpty())
         return;
+    // Asked without a nested event loop: the engine's answers keep coming meanwhile.
+    auto *ask = new QMessageBox(
+        QMessageBox::Question, tr("Remove server"),
+        tr("Remove the server \"%1\"? Its session is closed and its settings are forgotten.")
+            .arg(m_current),
+        QMessageBox::Yes | QMessageBox::No, this);
+    ask->setObjectName(u"confirmRemove"_s);
+    ask->setDefaultButton(QMessageBox::No);
+    ask->setAttribute(Qt::WA_DeleteOnClose);
+    ask->button(QMessageBox::Yes)->setAccessibleName(tr("Remove %1").arg(m_current));
+    ask->button(QMessageBox::No)->setAccessibleName(tr("Keep %1").arg(m_current));
+    connect(ask, &QMessageBox::finished, this, [this, name = m_current](int answer) {
+        if (answer == QMessageBox::Yes)
+            removeServer(name);
+    });
+    ask->open();
+}
+
+void MainWindow::removeServer(const QString &name)
+{
+    if (m_servers->indexOf(name) < 0)
+        return;
+    const bool wasCurrent = m_current == name;
     // Cleared first: removing the row may move the list's current row to a neighbour, which
     // selects it (and sets m_current) on the way.
-    removeServerState(std::exchange(m_current, {}));
-    if (m_current.isEmpty() && m_servers->size() > 0) {
+    if (wasCurrent)
+        m_current.clear();
+    removeServerState(name);
+    if (wasCurrent && m_current.isEmpty() && m_servers->size() > 0) {
         selectServer(m_servers->config(0).name);
         m_current = m_serverList->currentServer();
         showCurrent();
     }
+    updateShell();
+    autosave();
+}
+
+void MainWindow::moveCurrentServer(int by)
+{
+    const int row = m_servers->indexOf(m_current);
+    if (row < 0 || !m_servers->moveServer(row, row + by))
+        return;
+    selectServer(m_current);
+    updateShell();
+    autosave();
 }
 
 bool MainWindow::importConfigFile(const QString &path, bool confirm)
 {
-    const std::optional<QList<ServerConfig>> chosen =
-        ImportDialog::importFile(this, path, confirm, [this](const QString &why) { status(why); });
-    if (!chosen)
+    QStringList problems;
+    const std::optional<QMap<QString, ServerConfig>> read =
+        ImportDialog::readFile(this, path, [this, &problems](const QString &why) {
+            status(why);
+            problems.append(why);
+        });
+    if (confirm && !problems.isEmpty())
+        warn(tr("Import"), problems.join(u'\n'));
+    if (!read)
         return false;
-    for (const ServerConfig &c : *chosen)
-        addServer(c, {}, false); // imported servers connect only when asked
-    status(tr("Imported %n server(s) from %1", nullptr, int(chosen->size())).arg(path));
+    const auto add = [this, path](const QList<ServerConfig> &chosen) {
+        for (const ServerConfig &c : chosen)
+            addServer(c, {}, false); // imported servers connect only when asked
+        status(tr("Imported %n server(s) from %1", nullptr, int(chosen.size())).arg(path));
+    };
+    if (!confirm) {
+        add(read->values());
+        return true;
+    }
+    auto *dialog = new ImportDialog(*read, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [dialog, add] { add(dialog->chosen()); });
+    dialog->open();
     return true;
 }
 
 void MainWindow::importWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import servers"), QString(), tr("MCP configurations (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        importConfigFile(path, true);
+    auto *dialog = new QFileDialog(this, tr("Import servers"), QString(),
+                                   tr("MCP configurations (*.json);;All files (*)"));
+    dialog->setObjectName(u"importFileDialog"_s);
+    dialog->setFileMode(QFileDialog::ExistingFile);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this](const QString &path) { importConfigFile(path, true); });
+    dialog->open();
 }
 
-void MainWindow::saveWorkspace(QSettings &settings) const
+void MainWindow::exportWithDialog()
+{
+    const QString jsonl = tr("JSON Lines (*.jsonl)");
+    auto *dialog = new QFileDialog(this, tr("Export transcript"), u"transcript.jsonl"_s,
+                                   jsonl + u";;"_s + tr("Markdown (*.md)"));
+    dialog->setObjectName(u"exportFileDialog"_s);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QFileDialog::fileSelected, this, [this, dialog, jsonl](const QString &path) {
+        const bool markdown = path.endsWith(u".md"_s) || (!path.endsWith(u".jsonl"_s) &&
+                                                          dialog->selectedNameFilter() != jsonl);
+        const QString error = m_transcriptPanel->exportTo(path, markdown ? u"md"_s : u"jsonl"_s);
+        if (!error.isEmpty())
+            warn(tr("Export failed"), error);
+        else
+            status(tr("Transcript written to %1").arg(path));
+    });
+    dialog->open();
+}
+
+void MainWindow::autosaveTo(QSettings *settings)
+{
+    m_autosave = settings;
+    autosave();
+}
+
+void MainWindow::addFirstRunDemos()
+{
+    ServerConfig demo;
+    demo.name = u"demo"_s;
+    demo.program = m_demoProgram;
+    addServer(demo);
+    addBuiltInHttpDemo(u"demo-http"_s, {});
+    showHint(tr("New here? Select <b>demo-http</b> and press <b>Health → Expire session</b>, "
+                "then call a tool: Sonde sees the session gone, reconnects and answers. "
+                "<a href=\"demo-http\">Show me</a>"));
+}
+
+void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots)
+{
+    m_httpDemos.insert(name);
+    if (!m_demo) {
+        m_demo = new DemoServerProcess(this);
+        connect(m_demo, &DemoServerProcess::ready, this, [this](const QUrl &url) {
+            for (const QString &server : std::as_const(m_httpDemos)) {
+                const int row = m_servers->indexOf(server);
+                if (row < 0)
+                    continue;
+                ServerConfig c = m_servers->config(row);
+                c.url = url;
+                addServer(c, m_views->roots(server));
+            }
+        });
+        const auto lost = [this](const QString &why) {
+            status(why);
+            showHint(why.toHtmlEscaped());
+        };
+        connect(m_demo, &DemoServerProcess::failed, this, lost);
+        connect(m_demo, &DemoServerProcess::died, this, lost);
+    }
+    ServerConfig c;
+    c.name = name;
+    c.route = ServerConfig::Route::StreamableHttp;
+    // A placeholder until the child says where it listens; nothing connects to it.
+    c.url = m_demo->isReady() ? m_demo->url() : QUrl(u"http://127.0.0.1/mcp"_s);
+    addServer(c, roots, m_demo->isReady());
+    if (!m_demo->isRunning())
+        m_demo->start(m_demoProgram);
+}
+
+Workspace MainWindow::workspace() const
 {
     Workspace w;
     for (int i = 0; i < m_servers->size(); ++i) {
         const ServerConfig &c = m_servers->config(i);
-        w.servers.append({c, m_views->roots(c.name)});
+        w.servers.append({c, m_views->roots(c.name), m_httpDemos.contains(c.name)});
     }
+    w.darkMode = DarkPalette::isApplied();
     w.current = m_current;
     w.geometry = saveGeometry();
     w.windowState = saveState();
     w.splitter = m_split->saveState();
     w.tab = m_tabs->currentIndex();
     w.transcriptColumns = m_transcriptPanel->saveLayout();
-    WorkspaceSettings::save(settings, w);
+    return w;
+}
+
+void MainWindow::saveWorkspace(QSettings &settings) const
+{
+    WorkspaceSettings::save(settings, workspace());
 }
 
 void MainWindow::loadWorkspace(QSettings &settings)
 {
     Error error;
     const Workspace w = WorkspaceSettings::load(settings, &error);
-    for (const Workspace::Server &s : w.servers)
-        addServer(s.config, s.roots);
+    m_loading = true;
+    for (const Workspace::Server &s : w.servers) {
+        if (s.builtInHttpDemo)
+            addBuiltInHttpDemo(s.config.name, s.roots);
+        else
+            addServer(s.config, s.roots);
+    }
+    m_loading = false;
+    setDarkMode(w.darkMode);
     if (error.isError())
         status(error.message());
     restoreGeometry(w.geometry);

@@ -2,13 +2,16 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "config/workspace.h"
 #include "serverviewstore.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "values/callvalues.h"
 
 #include <QMainWindow>
+#include <QSet>
 
+class QLabel;
 class QSettings;
 class QSplitter;
 class QTabWidget;
@@ -16,6 +19,8 @@ class QTabWidget;
 namespace Sonde {
 
 class CoreHost;
+class DemoServerProcess;
+class MainWindowActions;
 class GuiServerRequestHandler;
 class HealthPanel;
 class NotificationLog;
@@ -60,6 +65,22 @@ public:
     void loadWorkspace(QSettings &settings);
     void saveWorkspace(QSettings &settings) const;
     bool importConfigFile(const QString &path, bool confirm = true);
+    // From now on every change to the workspace is written to `settings` at once (and
+    // synced), not only on a clean exit. Not owned; null stops it.
+    void autosaveTo(QSettings *settings);
+    // The built-in demo server, for the first run and for a saved built-in HTTP demo.
+    void setDemoServerProgram(const QString &path) { m_demoProgram = path; }
+    // What a first start opens: the built-in demo over stdio ("demo") and over HTTP
+    // ("demo-http", a child Sonde starts on a free loopback port), and a hint pointing at
+    // Health → Expire session on the HTTP one.
+    void addFirstRunDemos();
+    // A server that is the built-in HTTP demo: connected once the child says its URL.
+    void addBuiltInHttpDemo(const QString &name, const QStringList &roots);
+    // Removes a server at once (Remove… asks first, then calls this).
+    void removeServer(const QString &name);
+    // The application's dark palette on or off, remembered in the workspace.
+    void setDarkMode(bool on);
+    MainWindowActions *actions() const { return m_actions; }
 
     ServerStore *serverStore() const { return m_servers; }
     ServerViewStore *viewStore() const { return m_views; }
@@ -83,9 +104,20 @@ protected:
 
 private:
     void buildPanels();
+    void buildActions();
+    void buildHint(QWidget *parent);
+    void showHint(const QString &html);
     void connectPanels();
     void startShutdown();
     void finishShutdown();
+    void shutdownComplete();
+    void updateShell();
+    void autosave();
+    Workspace workspace() const;
+    void warn(const QString &title, const QString &text);
+    void reconnectCurrent();
+    void moveCurrentServer(int by);
+    void exportWithDialog();
     void onSessionChanged(const SessionSnapshot &s);
     void onCallFinished(const CallOutcome &o);
     void onNotification(const ServerNotification &n);
@@ -123,8 +155,17 @@ private:
     TimelineWidget *m_timeline = nullptr;
     NotificationLog *m_log = nullptr;
     QString m_current;
+    QString m_demoProgram;
+    QSettings *m_autosave = nullptr;
+    bool m_loading = false;
+    MainWindowActions *m_actions = nullptr;
+    DemoServerProcess *m_demo = nullptr;
+    QSet<QString> m_httpDemos; // servers that are the built-in HTTP demo
+    QWidget *m_hintBar = nullptr;
+    QLabel *m_hint = nullptr;
     bool m_shutdownStarted = false;
     bool m_shutdownDone = false;
+    bool m_shutdownEmitted = false;
 };
 
 } // namespace Sonde

@@ -8,7 +8,9 @@
 
 namespace Sonde {
 
-// One row per server: name, live state, transport, generation and breaker. Thread: GUI.
+// One row per server: name, live state, transport, generation and breaker. An open breaker
+// changes the row's dot and its tooltip names the cause, since a green "ready" dot on a
+// server that refuses every call tells the wrong story. Thread: GUI.
 class ServerListModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -20,6 +22,7 @@ public:
         TransportRole,
         GenerationRole,
         BreakerRole,
+        BreakerCauseRole,
         SnapshotRole
     };
     explicit ServerListModel(ServerStore *store, QObject *parent = nullptr);
@@ -29,6 +32,13 @@ public:
 
     // The colour of a session state, shared by the list's dots and the session panel.
     static QColor stateColor(SessionSnapshot::State state);
+    // The dot of a server whose breaker is open (or half-open): refusing calls.
+    static QColor breakerColor();
+    // One line for the window's title and toolbar: "connected, generation 2",
+    // "reconnecting", "parked", "closed"..., with ", breaker open" when it is.
+    static QString summary(const SessionSnapshot &snapshot);
+    // Why the breaker last opened, from the history ("tripped by hand: user"), or empty.
+    static QString breakerCause(const SessionSnapshot &snapshot);
 
 private:
     ServerStore *m_store;

@@ -47,6 +47,16 @@ void ServerStore::removeServer(const QString &name)
     Q_EMIT serverRemoved(row);
 }
 
+bool ServerStore::moveServer(int from, int to)
+{
+    if (from == to || from < 0 || to < 0 || from >= size() || to >= size())
+        return false;
+    Q_EMIT serverAboutToBeMoved(from, to);
+    m_rows.move(from, to);
+    Q_EMIT serverMoved(from, to);
+    return true;
+}
+
 void ServerStore::updateSnapshot(const SessionSnapshot &snapshot)
 {
     const int row = indexOf(snapshot.server);
