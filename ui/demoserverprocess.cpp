@@ -4,6 +4,12 @@
 #include "util/clock.h"
 #include "util/clocktimer.h"
 
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#include <unistd.h>
+#endif
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -16,6 +22,16 @@ DemoServerProcess::DemoServerProcess(QObject *parent, const Clock *clock) : QObj
     }
     m_process = new QProcess(this);
     m_process->setObjectName(u"httpDemoProcess"_s);
+#ifdef Q_OS_LINUX
+    // Sonde killed or crashed without its shutdown: the demo goes with it, as stdio servers
+    // do (StdioTransport), instead of listening on as an orphan. The GUI thread forks it and
+    // lives as long as the process.
+    m_process->setChildProcessModifier([parent = ::getpid()] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            ::_exit(127);
+    });
+#endif
     m_timer = clock->createTimer(this);
     connect(m_process, &QProcess::readyReadStandardOutput, this, &DemoServerProcess::readUrl);
     connect(m_process, &QProcess::readyReadStandardError, this, [this] {

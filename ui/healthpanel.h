@@ -41,14 +41,14 @@ Q_SIGNALS:
 private:
     void updateCountdown();
 
-    QPushButton *m_reset = nullptr;
-    QPushButton *m_trip = nullptr;
     QLabel *m_breaker = nullptr;
     QLabel *m_strikes = nullptr;
     QLabel *m_reconnect = nullptr;
     HistoryModel *m_history = nullptr;
     QTableView *m_table = nullptr;
     QList<QPair<QPushButton *, Fault::Kind>> m_faultButtons;
+    QPushButton *m_reset = nullptr;
+    QPushButton *m_trip = nullptr;
     QSpinBox *m_delayMs = nullptr;
     QSpinBox *m_status = nullptr;
     QTimer *m_countdown = nullptr;

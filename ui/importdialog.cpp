@@ -3,10 +3,7 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
-#include <QFileInfo>
-#include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -53,31 +50,30 @@ QList<ServerConfig> ImportDialog::chosen() const
     return out;
 }
 
-// VS Code's ${input:ID}: asked here, once per id, while the file is read (core calls back).
-static std::optional<QString> askForConfigInput(QWidget *parent, const QString &path,
-                                                const ConfigInput &input)
+QList<ConfigInput> ImportDialog::inputsNeeded(const QString &path)
 {
-    bool ok = false;
-    const QString label = input.description.isEmpty()
-                              ? QObject::tr("Value for \"%1\" (asked by %2):")
-                                    .arg(input.id, QFileInfo(path).fileName())
-                              : QObject::tr("%1\n(\"%2\", asked by %3)")
-                                    .arg(input.description, input.id, QFileInfo(path).fileName());
-    const QString value = QInputDialog::getText(
-        parent, QObject::tr("Import: input needed"), label,
-        input.password ? QLineEdit::Password : QLineEdit::Normal, QString(), &ok);
-    if (!ok)
+    QList<ConfigInput> needed;
+    ServerConfigFile::Options options;
+    options.inputProvider = [&needed](const ConfigInput &input) -> std::optional<QString> {
+        const bool seen = std::any_of(needed.cbegin(), needed.cend(),
+                                      [&](const ConfigInput &i) { return i.id == input.id; });
+        if (!seen)
+            needed.append(input);
         return std::nullopt;
-    return value;
+    };
+    ServerConfigFile::load(path, options);
+    return needed;
 }
 
 std::optional<QMap<QString, ServerConfig>>
-ImportDialog::readFile(QWidget *parent, const QString &path,
+ImportDialog::readFile(const QString &path, const QHash<QString, QString> &inputs,
                        const std::function<void(const QString &)> &status)
 {
     ServerConfigFile::Options options;
-    options.inputProvider = [parent, path](const ConfigInput &input) {
-        return askForConfigInput(parent, path, input);
+    options.inputProvider = [&inputs](const ConfigInput &input) -> std::optional<QString> {
+        if (const auto it = inputs.constFind(input.id); it != inputs.constEnd())
+            return *it;
+        return std::nullopt;
     };
     const ServerConfigFile::Result r = ServerConfigFile::load(path, options);
     // Entries whose placeholders could not be resolved are not offered: starting them would

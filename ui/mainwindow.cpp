@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+// Over 500 lines: the window's wiring of every panel, action and dialog to CoreHost is in
+// one place on purpose (each is a few lines); what has state or widgets of its own lives in
+// its class (MainWindowActions, WindowDialogs, HintBar, DemoServerProcess, the stores, the
+// panels). The built-in demo's bookkeeping is the next candidate to move out.
 #include "mainwindow.h"
 
 #include "aboutdialog.h"
@@ -7,13 +11,13 @@
 #include "engine/corehost.h"
 #include "guiserverrequesthandler.h"
 #include "healthpanel.h"
+#include "hintbar.h"
 #include "importdialog.h"
 #include "mainwindowactions.h"
 #include "notificationlog.h"
 #include "promptspanel.h"
 #include "protocol/mcprequests.h"
 #include "resourcespanel.h"
-#include "serverdialog.h"
 #include "serverlistmodel.h"
 #include "serverlistpanel.h"
 #include "sessionpanel.h"
@@ -22,19 +26,16 @@
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
+#include "windowdialogs.h"
 #include "workspacesettings.h"
 
+#include <QAction>
 #include <QCloseEvent>
-#include <QFileDialog>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QMessageBox>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -68,6 +69,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
                     m_views->setList(server, method, items);
             });
 
+    m_dialogs = new WindowDialogs(this);
     buildActions();
     // The snapshot's uptime and breaker countdown move with time: refresh the shown server's.
     auto *refresh = new QTimer(this);
@@ -157,13 +159,6 @@ void MainWindow::autosave()
         status(tr("The workspace could not be saved to %1").arg(m_autosave->fileName()));
 }
 
-void MainWindow::warn(const QString &title, const QString &text)
-{
-    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-}
-
 void MainWindow::buildPanels()
 {
     m_split = new QSplitter(this);
@@ -182,6 +177,7 @@ void MainWindow::buildPanels()
 
     m_tabs = new QTabWidget(m_split);
     m_tabs->setObjectName(u"panels"_s);
+    m_tabs->setAccessibleName(tr("Panels"));
     m_session = new SessionPanel(m_views, m_tabs);
     m_tools = new ToolsPanel(m_views, m_tabs);
     m_health = new HealthPanel(m_tabs);
@@ -205,47 +201,15 @@ void MainWindow::buildPanels()
     auto *column = new QVBoxLayout(central);
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
-    buildHint(central);
-    column->addWidget(m_hintBar);
-    column->addWidget(m_split, 1);
-    setCentralWidget(central);
-    resize(1200, 760);
-}
-
-void MainWindow::buildHint(QWidget *parent)
-{
-    // One dismissable line: what a first start is for.
-    m_hintBar = new QWidget(parent);
-    m_hintBar->setObjectName(u"firstRunHintBar"_s);
-    m_hintBar->setAutoFillBackground(true);
-    m_hintBar->setBackgroundRole(QPalette::ToolTipBase);
-    auto *row = new QHBoxLayout(m_hintBar);
-    row->setContentsMargins(8, 4, 4, 4);
-    m_hint = new QLabel(m_hintBar);
-    m_hint->setObjectName(u"firstRunHint"_s);
-    m_hint->setAccessibleName(tr("Hint"));
-    m_hint->setForegroundRole(QPalette::ToolTipText);
-    m_hint->setTextFormat(Qt::RichText);
-    connect(m_hint, &QLabel::linkActivated, this, [this](const QString &server) {
+    m_hint = new HintBar(central);
+    connect(m_hint, &HintBar::linkActivated, this, [this](const QString &server) {
         selectServer(server);
         m_tabs->setCurrentWidget(m_health);
     });
-    auto *close = new QToolButton(m_hintBar);
-    close->setObjectName(u"firstRunHintClose"_s);
-    close->setText(u"✕"_s);
-    close->setAutoRaise(true);
-    close->setAccessibleName(tr("Dismiss hint"));
-    close->setToolTip(tr("Dismiss this hint"));
-    connect(close, &QToolButton::clicked, m_hintBar, &QWidget::hide);
-    row->addWidget(m_hint, 1);
-    row->addWidget(close);
-    m_hintBar->hide();
-}
-
-void MainWindow::showHint(const QString &html)
-{
-    m_hint->setText(html);
-    m_hintBar->show();
+    column->addWidget(m_hint);
+    column->addWidget(m_split, 1);
+    setCentralWidget(central);
+    resize(1200, 760);
 }
 
 void MainWindow::reconnectCurrent()
@@ -512,18 +476,14 @@ void MainWindow::cancelCall()
 
 void MainWindow::addServerWithDialog()
 {
-    auto *dialog = new ServerDialog(this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        const ServerConfig c = dialog->config();
+    m_dialogs->editServer(nullptr, {}, [this](const ServerConfig &c, const QStringList &roots) {
         if (m_servers->indexOf(c.name) >= 0) {
-            warn(tr("Server"), tr("There is already a server named %1.").arg(c.name));
+            m_dialogs->warn(tr("Server"), tr("There is already a server named %1.").arg(c.name));
             return;
         }
-        addServer(c, dialog->roots());
+        addServer(c, roots);
         selectServer(c.name);
     });
-    dialog->open();
 }
 
 void MainWindow::editCurrentServer()
@@ -531,29 +491,31 @@ void MainWindow::editCurrentServer()
     const int row = m_servers->indexOf(m_current);
     if (row < 0)
         return;
-    auto *dialog = new ServerDialog(this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setConfig(m_servers->config(row), m_views->roots(m_current));
-    connect(dialog, &QDialog::accepted, this, [this, dialog, old = m_current] {
-        const int at = m_servers->indexOf(old);
-        if (at < 0)
-            return; // removed while the dialog was up
-        const ServerConfig c = dialog->config();
-        // Edited into something else, it is no longer the demo Sonde starts.
-        if (m_httpDemos.contains(old) && (c.name != old || !m_demo || c.url != m_demo->url() ||
-                                          c.route != ServerConfig::Route::StreamableHttp))
-            m_httpDemos.remove(old);
-        if (c.name != old) {
-            if (m_current == old)
-                m_current.clear();
-            removeServerState(old);
-        }
-        addServer(c, dialog->roots());
-        m_servers->moveServer(m_servers->indexOf(c.name), at); // where it was
-        selectServer(c.name);
-        autosave();
-    });
-    dialog->open();
+    const ServerConfig config = m_servers->config(row);
+    m_dialogs->editServer(&config, m_views->roots(m_current),
+                          [this, old = m_current](const ServerConfig &c, const QStringList &roots) {
+                              replaceServer(old, c, roots);
+                          });
+}
+
+void MainWindow::replaceServer(const QString &old, const ServerConfig &c, const QStringList &roots)
+{
+    const int at = m_servers->indexOf(old);
+    if (at < 0)
+        return; // removed while the dialog was up
+    // Edited into something else, it is no longer the demo Sonde starts.
+    if (m_httpDemos.contains(old) && (c.name != old || !m_demo || c.url != m_demo->url() ||
+                                      c.route != ServerConfig::Route::StreamableHttp))
+        m_httpDemos.remove(old);
+    if (c.name != old) {
+        if (m_current == old)
+            m_current.clear();
+        removeServerState(old);
+    }
+    addServer(c, roots);
+    m_servers->moveServer(m_servers->indexOf(c.name), at); // where it was
+    selectServer(c.name);
+    autosave();
 }
 
 void MainWindow::removeServerState(const QString &name)
@@ -572,24 +534,8 @@ void MainWindow::removeServerState(const QString &name)
 
 void MainWindow::removeCurrentServer()
 {
-    if (m_current.isEmpty())
-        return;
-    // Asked without a nested event loop: the engine's answers keep coming meanwhile.
-    auto *ask = new QMessageBox(
-        QMessageBox::Question, tr("Remove server"),
-        tr("Remove the server \"%1\"? Its session is closed and its settings are forgotten.")
-            .arg(m_current),
-        QMessageBox::Yes | QMessageBox::No, this);
-    ask->setObjectName(u"confirmRemove"_s);
-    ask->setDefaultButton(QMessageBox::No);
-    ask->setAttribute(Qt::WA_DeleteOnClose);
-    ask->button(QMessageBox::Yes)->setAccessibleName(tr("Remove %1").arg(m_current));
-    ask->button(QMessageBox::No)->setAccessibleName(tr("Keep %1").arg(m_current));
-    connect(ask, &QMessageBox::finished, this, [this, name = m_current](int answer) {
-        if (answer == QMessageBox::Yes)
-            removeServer(name);
-    });
-    ask->open();
+    if (!m_current.isEmpty())
+        m_dialogs->confirmRemove(m_current, [this, name = m_current] { removeServer(name); });
 }
 
 void MainWindow::removeServer(const QString &name)
@@ -623,14 +569,26 @@ void MainWindow::moveCurrentServer(int by)
 
 bool MainWindow::importConfigFile(const QString &path, bool confirm)
 {
+    const QList<ConfigInput> inputs = ImportDialog::inputsNeeded(path);
+    if (inputs.isEmpty())
+        return importConfigFile(path, {}, confirm);
+    m_dialogs->askForInputs(path, inputs, [this, path, confirm](const QHash<QString, QString> &v) {
+        importConfigFile(path, v, confirm);
+    });
+    return true;
+}
+
+bool MainWindow::importConfigFile(const QString &path, const QHash<QString, QString> &inputs,
+                                  bool confirm)
+{
     QStringList problems;
     const std::optional<QMap<QString, ServerConfig>> read =
-        ImportDialog::readFile(this, path, [this, &problems](const QString &why) {
+        ImportDialog::readFile(path, inputs, [this, &problems](const QString &why) {
             status(why);
             problems.append(why);
         });
     if (confirm && !problems.isEmpty())
-        warn(tr("Import"), problems.join(u'\n'));
+        m_dialogs->warn(tr("Import"), problems.join(u'\n'));
     if (!read)
         return false;
     const auto add = [this, path](const QList<ServerConfig> &chosen) {
@@ -638,47 +596,27 @@ bool MainWindow::importConfigFile(const QString &path, bool confirm)
             addServer(c, {}, false); // imported servers connect only when asked
         status(tr("Imported %n server(s) from %1", nullptr, int(chosen.size())).arg(path));
     };
-    if (!confirm) {
+    if (confirm)
+        m_dialogs->chooseServers(*read, add);
+    else
         add(read->values());
-        return true;
-    }
-    auto *dialog = new ImportDialog(*read, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [dialog, add] { add(dialog->chosen()); });
-    dialog->open();
     return true;
 }
 
 void MainWindow::importWithDialog()
 {
-    auto *dialog = new QFileDialog(this, tr("Import servers"), QString(),
-                                   tr("MCP configurations (*.json);;All files (*)"));
-    dialog->setObjectName(u"importFileDialog"_s);
-    dialog->setFileMode(QFileDialog::ExistingFile);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this,
-            [this](const QString &path) { importConfigFile(path, true); });
-    dialog->open();
+    m_dialogs->chooseImportFile([this](const QString &path) { importConfigFile(path, true); });
 }
 
 void MainWindow::exportWithDialog()
 {
-    const QString jsonl = tr("JSON Lines (*.jsonl)");
-    auto *dialog = new QFileDialog(this, tr("Export transcript"), u"transcript.jsonl"_s,
-                                   jsonl + u";;"_s + tr("Markdown (*.md)"));
-    dialog->setObjectName(u"exportFileDialog"_s);
-    dialog->setAcceptMode(QFileDialog::AcceptSave);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this, [this, dialog, jsonl](const QString &path) {
-        const bool markdown = path.endsWith(u".md"_s) || (!path.endsWith(u".jsonl"_s) &&
-                                                          dialog->selectedNameFilter() != jsonl);
-        const QString error = m_transcriptPanel->exportTo(path, markdown ? u"md"_s : u"jsonl"_s);
+    m_dialogs->chooseExportFile([this](const QString &path, const QString &format) {
+        const QString error = m_transcriptPanel->exportTo(path, format);
         if (!error.isEmpty())
-            warn(tr("Export failed"), error);
+            m_dialogs->warn(tr("Export failed"), error);
         else
             status(tr("Transcript written to %1").arg(path));
     });
-    dialog->open();
 }
 
 void MainWindow::autosaveTo(QSettings *settings)
@@ -694,9 +632,10 @@ void MainWindow::addFirstRunDemos()
     demo.program = m_demoProgram;
     addServer(demo);
     addBuiltInHttpDemo(u"demo-http"_s, {});
-    showHint(tr("New here? Select <b>demo-http</b> and press <b>Health → Expire session</b>, "
-                "then call a tool: Sonde sees the session gone, reconnects and answers. "
-                "<a href=\"demo-http\">Show me</a>"));
+    m_hint->showText(
+        tr("New here? Select <b>demo-http</b> and press <b>Health → Expire session</b>, "
+           "then call a tool: Sonde sees the session gone, reconnects and answers. "
+           "<a href=\"demo-http\">Show me</a>"));
 }
 
 void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots)
@@ -716,7 +655,7 @@ void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &root
         });
         const auto lost = [this](const QString &why) {
             status(why);
-            showHint(why.toHtmlEscaped());
+            m_hint->showText(why.toHtmlEscaped());
         };
         connect(m_demo, &DemoServerProcess::failed, this, lost);
         connect(m_demo, &DemoServerProcess::died, this, lost);

@@ -11,7 +11,6 @@
 #include <QMainWindow>
 #include <QSet>
 
-class QLabel;
 class QSettings;
 class QSplitter;
 class QTabWidget;
@@ -20,7 +19,9 @@ namespace Sonde {
 
 class CoreHost;
 class DemoServerProcess;
+class HintBar;
 class MainWindowActions;
+class WindowDialogs;
 class GuiServerRequestHandler;
 class HealthPanel;
 class NotificationLog;
@@ -44,6 +45,9 @@ class TranscriptStore;
 // shutdownFinished(), once the core is done or ShutdownBoundMs passed.
 // Each answer is routed by its ticket's PendingCommand into the ServerViewStore, which holds
 // every server's view state; the panels show the selected server's entry.
+// Its menus and toolbar are MainWindowActions'; its dialogs (WindowDialogs) are opened with
+// open(), never exec(). With autosaveTo() every change to the workspace is written at once.
+// The title names the selected server and its state.
 // Thread: GUI. Owns the stores and panels; the host is the application's.
 class MainWindow : public QMainWindow
 {
@@ -64,6 +68,9 @@ public:
     // Persistence (QSettings): the server list, window layout, splitters, column widths.
     void loadWorkspace(QSettings &settings);
     void saveWorkspace(QSettings &settings) const;
+    // Reads an MCP configuration file and adds its servers (with `confirm`, those the user
+    // ticks). Its ${input:...} values are asked for first, in dialogs opened with open():
+    // then the servers come once they are answered, and this returns true at once.
     bool importConfigFile(const QString &path, bool confirm = true);
     // From now on every change to the workspace is written to `settings` at once (and
     // synced), not only on a clean exit. Not owned; null stops it.
@@ -105,8 +112,6 @@ protected:
 private:
     void buildPanels();
     void buildActions();
-    void buildHint(QWidget *parent);
-    void showHint(const QString &html);
     void connectPanels();
     void startShutdown();
     void finishShutdown();
@@ -114,7 +119,6 @@ private:
     void updateShell();
     void autosave();
     Workspace workspace() const;
-    void warn(const QString &title, const QString &text);
     void reconnectCurrent();
     void moveCurrentServer(int by);
     void exportWithDialog();
@@ -132,6 +136,8 @@ private:
     void editCurrentServer();
     void removeServerState(const QString &name);
     void removeCurrentServer();
+    void replaceServer(const QString &old, const ServerConfig &c, const QStringList &roots);
+    bool importConfigFile(const QString &path, const QHash<QString, QString> &inputs, bool confirm);
     void importWithDialog();
     void callTool(const QString &tool, const QJsonObject &args);
     void cancelCall();
@@ -159,10 +165,10 @@ private:
     QSettings *m_autosave = nullptr;
     bool m_loading = false;
     MainWindowActions *m_actions = nullptr;
+    WindowDialogs *m_dialogs = nullptr;
     DemoServerProcess *m_demo = nullptr;
     QSet<QString> m_httpDemos; // servers that are the built-in HTTP demo
-    QWidget *m_hintBar = nullptr;
-    QLabel *m_hint = nullptr;
+    HintBar *m_hint = nullptr;
     bool m_shutdownStarted = false;
     bool m_shutdownDone = false;
     bool m_shutdownEmitted = false;

@@ -14,7 +14,10 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
@@ -116,6 +119,46 @@ private Q_SLOTS:
         QSignalSpy down(&host2, &CoreHost::shutdownFinished);
         host2.shutdown();
         QVERIFY(down.wait(5000));
+        shutDown(window);
+    }
+
+    // The dialogs are opened with open(): found and answered like a user would, while the
+    // test's own event loop (and the engine's answers) go on.
+    void aServerAddedOrEditedInItsDialogIsSavedAtOnceInItsPlace()
+    {
+        CoreHost host;
+        MainWindow window(host);
+        QSettings settings(ini(), QSettings::IniFormat);
+        window.autosaveTo(&settings);
+        window.show();
+        window.addServer(demo(u"first"_s), {}, false);
+        window.addServer(demo(u"last"_s), {}, false);
+        const auto answer = [&](const QString &name) {
+            QDialog *dialog = nullptr;
+            QTRY_VERIFY((dialog = window.findChild<QDialog *>(u"serverDialog"_s)) &&
+                        dialog->isVisible());
+            auto *field = dialog->findChild<QLineEdit *>(u"serverName"_s);
+            QVERIFY(field && !field->accessibleName().isEmpty());
+            field->clear();
+            QTest::keyClicks(field, name);
+            auto *program = dialog->findChild<QLineEdit *>(u"serverProgram"_s);
+            program->setText(QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
+            auto *buttons = dialog->findChild<QDialogButtonBox *>();
+            QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+            QTRY_VERIFY(!window.findChild<QDialog *>(u"serverDialog"_s) ||
+                        !window.findChild<QDialog *>(u"serverDialog"_s)->isVisible());
+        };
+        action(window, u"add"_s)->trigger();
+        answer(u"middle"_s);
+        QCOMPARE(names(saved()), (QStringList{u"first"_s, u"last"_s, u"middle"_s}));
+        // Renamed in Edit: the same place in the list, and saved so.
+        window.selectServer(u"first"_s);
+        action(window, u"edit"_s)->trigger();
+        answer(u"renamed"_s);
+        QCOMPARE(window.serverStore()->names(),
+                 (QStringList{u"renamed"_s, u"last"_s, u"middle"_s}));
+        QCOMPARE(names(saved()), (QStringList{u"renamed"_s, u"last"_s, u"middle"_s}));
+        QCOMPARE(window.currentServer(), u"renamed"_s);
         shutDown(window);
     }
 

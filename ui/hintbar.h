@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+
+namespace Sonde {
+
+// One dismissable line above the panels: the first run's pointer at Health → Expire
+// session, or a problem worth seeing (the built-in HTTP demo stopped). Hidden until given
+// a text. Its links ask for a server (linkActivated, the href). Thread: GUI.
+class HintBar : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit HintBar(QWidget *parent = nullptr);
+    void showText(const QString &html);
+    QString text() const;
+
+Q_SIGNALS:
+    void linkActivated(const QString &href);
+
+private:
+    QLabel *m_text = nullptr;
+};
+
+} // namespace Sonde
