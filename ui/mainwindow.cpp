@@ -632,10 +632,11 @@ void MainWindow::addFirstRunDemos()
     demo.program = m_demoProgram;
     addServer(demo);
     addBuiltInHttpDemo(u"demo-http"_s, {});
-    m_hint->showText(
-        tr("New here? Select <b>demo-http</b> and press <b>Health → Expire session</b>, "
-           "then call a tool: Sonde sees the session gone, reconnects and answers. "
-           "<a href=\"demo-http\">Show me</a>"));
+    // The HTTP one is shown first: its session faults are what the web Inspector lacks.
+    selectServer(u"demo-http"_s);
+    m_hint->showText(tr("New here? On <b>demo-http</b>, press <b>Health → Expire session</b>, "
+                        "then call a tool: Sonde sees the session gone, reconnects and "
+                        "answers. <a href=\"demo-http\">Show me</a>"));
 }
 
 void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots)

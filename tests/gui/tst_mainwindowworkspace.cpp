@@ -23,6 +23,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -184,7 +185,8 @@ private Q_SLOTS:
         QVERIFY(hint->isVisible());
         QVERIFY2(hint->text().contains(u"Expire session"_s), qPrintable(hint->text()));
 
-        window.selectServer(u"demo-http"_s);
+        // The HTTP demo is the one shown first.
+        QCOMPARE(window.currentServer(), u"demo-http"_s);
         auto *expire = window.healthPanel()->findChild<QPushButton *>(u"fault:expire-session"_s);
         QTRY_VERIFY(expire->isEnabled());
         QVERIFY(action(window, u"fault:expire-session"_s)->isEnabled());
@@ -234,6 +236,11 @@ private Q_SLOTS:
         auto *close = window.findChild<QAbstractButton *>(u"firstRunHintClose"_s);
         QVERIFY(close);
         QVERIFY(!close->accessibleName().isEmpty());
+        // Its link goes there.
+        window.selectServer(u"demo"_s);
+        Q_EMIT hint->linkActivated(u"demo-http"_s);
+        QCOMPARE(window.currentServer(), u"demo-http"_s);
+        QCOMPARE(window.tabs()->currentWidget(), window.healthPanel());
         QTest::mouseClick(close, Qt::LeftButton);
         QVERIFY(!hint->isVisible());
         shutDown(window);
