@@ -41,9 +41,4 @@ void HintBar::showText(const QString &html)
     show();
 }
 
-QString HintBar::text() const
-{
-    return m_text->text();
-}
-
 } // namespace Sonde

@@ -13,13 +13,14 @@ namespace Sonde {
 class HintBar : public QWidget
 {
     Q_OBJECT
-public:
-    explicit HintBar(QWidget *parent = nullptr);
-    void showText(const QString &html);
-    QString text() const;
 
 Q_SIGNALS:
     void linkActivated(const QString &href);
+
+public:
+    explicit HintBar(QWidget *parent = nullptr);
+    // Rich text (bold, a link); shows the bar again if it was dismissed.
+    void showText(const QString &html);
 
 private:
     QLabel *m_text = nullptr;
