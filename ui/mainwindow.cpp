@@ -503,19 +503,30 @@ void MainWindow::replaceServer(const QString &old, const ServerConfig &c, const 
     const int at = m_servers->indexOf(old);
     if (at < 0)
         return; // removed while the dialog was up
-    // Edited into something else, it is no longer the demo Sonde starts.
-    if (m_httpDemos.contains(old) && (c.name != old || !m_demo || c.url != m_demo->url() ||
-                                      c.route != ServerConfig::Route::StreamableHttp))
-        m_httpDemos.remove(old);
+    if (c.name != old && m_servers->indexOf(c.name) >= 0) {
+        m_dialogs->warn(tr("Server"), tr("There is already a server named %1.").arg(c.name));
+        return;
+    }
+    // Still the demo Sonde starts while it points where the demo listens, renamed or not.
+    const bool demo = m_servers->isBuiltInHttpDemo(at) && m_demo && c.url == m_demo->url() &&
+                      c.route == ServerConfig::Route::StreamableHttp;
+    addServer(c, roots);
+    m_servers->setBuiltInHttpDemo(c.name, demo);
     if (c.name != old) {
         if (m_current == old)
             m_current.clear();
         removeServerState(old);
     }
-    addServer(c, roots);
     m_servers->moveServer(m_servers->indexOf(c.name), at); // where it was
     selectServer(c.name);
+    stopUnusedDemo();
     autosave();
+}
+
+void MainWindow::stopUnusedDemo()
+{
+    if (m_demo && m_demo->isRunning() && m_servers->builtInHttpDemos().isEmpty())
+        m_demo->stop();
 }
 
 void MainWindow::removeServerState(const QString &name)
@@ -523,10 +534,9 @@ void MainWindow::removeServerState(const QString &name)
     const quint64 call = m_views->pendingToolCall();
     m_host.removeServer(name);
     m_servers->removeServer(name);
+    stopUnusedDemo();
     m_views->removeServer(name);
     m_timeline->setServerRemoved(name, true);
-    if (m_httpDemos.remove(name) && m_httpDemos.isEmpty() && m_demo)
-        m_demo->stop();
     // Its call in flight went with it and will never be answered here: Call works again.
     if (call && !m_views->pendingToolCall())
         m_tools->callEnded();
@@ -641,11 +651,10 @@ void MainWindow::addFirstRunDemos()
 
 void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots)
 {
-    m_httpDemos.insert(name);
     if (!m_demo) {
         m_demo = new DemoServerProcess(this);
         connect(m_demo, &DemoServerProcess::ready, this, [this](const QUrl &url) {
-            for (const QString &server : std::as_const(m_httpDemos)) {
+            for (const QString &server : m_servers->builtInHttpDemos()) {
                 const int row = m_servers->indexOf(server);
                 if (row < 0)
                     continue;
@@ -667,6 +676,8 @@ void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &root
     // A placeholder until the child says where it listens; nothing connects to it.
     c.url = m_demo->isReady() ? m_demo->url() : QUrl(u"http://127.0.0.1/mcp"_s);
     addServer(c, roots, m_demo->isReady());
+    m_servers->setBuiltInHttpDemo(name, true);
+    autosave(); // with the mark
     if (!m_demo->isRunning())
         m_demo->start(m_demoProgram);
 }
@@ -676,7 +687,7 @@ Workspace MainWindow::workspace() const
     Workspace w;
     for (int i = 0; i < m_servers->size(); ++i) {
         const ServerConfig &c = m_servers->config(i);
-        w.servers.append({c, m_views->roots(c.name), m_httpDemos.contains(c.name)});
+        w.servers.append({c, m_views->roots(c.name), m_servers->isBuiltInHttpDemo(i)});
     }
     w.darkMode = DarkPalette::isApplied();
     w.current = m_current;

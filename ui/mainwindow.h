@@ -9,7 +9,6 @@
 #include "values/callvalues.h"
 
 #include <QMainWindow>
-#include <QSet>
 
 class QSettings;
 class QSplitter;
@@ -135,6 +134,7 @@ private:
     void addServerWithDialog();
     void editCurrentServer();
     void removeServerState(const QString &name);
+    void stopUnusedDemo();
     void removeCurrentServer();
     void replaceServer(const QString &old, const ServerConfig &c, const QStringList &roots);
     bool importConfigFile(const QString &path, const QHash<QString, QString> &inputs, bool confirm);
@@ -167,7 +167,6 @@ private:
     MainWindowActions *m_actions = nullptr;
     WindowDialogs *m_dialogs = nullptr;
     DemoServerProcess *m_demo = nullptr;
-    QSet<QString> m_httpDemos; // servers that are the built-in HTTP demo
     HintBar *m_hint = nullptr;
     bool m_shutdownStarted = false;
     bool m_shutdownDone = false;

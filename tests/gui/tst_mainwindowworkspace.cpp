@@ -224,6 +224,26 @@ private Q_SLOTS:
         shutDown(again);
     }
 
+    void removingTheHttpDemoStopsItsChild()
+    {
+        CoreHost host;
+        MainWindow window(host);
+        QSettings settings(ini(), QSettings::IniFormat);
+        window.autosaveTo(&settings);
+        window.setDemoServerProgram(QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
+        window.addFirstRunDemos();
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo-http"_s).state,
+                                  SessionSnapshot::State::Ready, 10000);
+        const qint64 pid = window.findChild<QProcess *>(u"httpDemoProcess"_s)->processId();
+        window.removeServer(u"demo-http"_s);
+        QTRY_VERIFY(processGone(pid));
+        const Workspace w = saved();
+        QCOMPARE(names(w), QStringList{u"demo"_s});
+        QVERIFY(!w.servers.at(0).builtInHttpDemo);
+        shutDown(window);
+    }
+
     void theHintIsDismissed()
     {
         CoreHost host;

@@ -62,6 +62,11 @@ private Q_SLOTS:
         // Ready but refusing every call: not the healthy green dot.
         QCOMPARE(ib.data(Qt::DecorationRole).value<QColor>(), ServerListModel::breakerColor());
         QCOMPARE(ServerListModel::summary(s), u"connected, generation 3, breaker open"_s);
+        // The built-in HTTP demo's mark stays with its server while its config is replaced.
+        store.setBuiltInHttpDemo(u"b"_s, true);
+        store.addServer(b);
+        QVERIFY(store.isBuiltInHttpDemo(1));
+        QCOMPARE(store.builtInHttpDemos(), QStringList{u"b"_s});
         // Reordered by the user: the rows move, and the store keeps the order.
         QVERIFY(store.moveServer(1, 0));
         QCOMPARE(store.names(), (QStringList{u"b"_s, u"a"_s}));
@@ -73,6 +78,11 @@ private Q_SLOTS:
         store.removeServer(u"a"_s);
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0).data(ServerListModel::NameRole).toString(), u"b"_s);
+        QCOMPARE(store.builtInHttpDemos(), QStringList{u"b"_s});
+        store.removeServer(u"b"_s);
+        QVERIFY(store.builtInHttpDemos().isEmpty());
+        store.addServer(b);
+        QVERIFY(!store.isBuiltInHttpDemo(0)); // a new server under the name is not the demo
     }
 
     void anOpenBreakersRowNamesItsCause()

@@ -19,6 +19,21 @@ QStringList ServerStore::names() const
     return out;
 }
 
+void ServerStore::setBuiltInHttpDemo(const QString &name, bool builtIn)
+{
+    if (const int row = indexOf(name); row >= 0)
+        m_rows[row].builtInHttpDemo = builtIn;
+}
+
+QStringList ServerStore::builtInHttpDemos() const
+{
+    QStringList out;
+    for (const Row &r : m_rows)
+        if (r.builtInHttpDemo)
+            out.append(r.config.name);
+    return out;
+}
+
 void ServerStore::addServer(const ServerConfig &config)
 {
     const int existing = indexOf(config.name);

@@ -24,6 +24,11 @@ public:
     const ServerConfig &config(int row) const { return m_rows.at(row).config; }
     const SessionSnapshot &snapshot(int row) const { return m_rows.at(row).snapshot; }
     QStringList names() const;
+    // The built-in HTTP demo Sonde starts itself (its URL is only this run's): kept with the
+    // server while its configuration is replaced, gone with it.
+    bool isBuiltInHttpDemo(int row) const { return m_rows.at(row).builtInHttpDemo; }
+    void setBuiltInHttpDemo(const QString &name, bool builtIn);
+    QStringList builtInHttpDemos() const;
 
     // Adds or replaces a server's configuration.
     void addServer(const ServerConfig &config);
@@ -47,6 +52,7 @@ private:
     {
         ServerConfig config;
         SessionSnapshot snapshot;
+        bool builtInHttpDemo = false;
     };
     QList<Row> m_rows;
 };
