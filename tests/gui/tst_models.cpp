@@ -146,6 +146,8 @@ private Q_SLOTS:
         s.recovery->reconnect = ReconnectState::fromJson(reconnect);
         store.updateSnapshot(s);
         QCOMPARE(model.index(0).data(ServerListModel::StateRole).toString(), state);
+        // The window's title and toolbar say the same.
+        QCOMPARE(ServerListModel::summary(s), state);
     }
 
     void historyRowsAreAppendedOrReset()
