@@ -69,6 +69,11 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
                     m_views->setList(server, method, items);
             });
 
+    // However a server moved (Move up/down, a drag in the list), the new order is saved.
+    connect(m_servers, &ServerStore::serverMoved, this, [this] {
+        updateShell();
+        autosave();
+    });
     m_dialogs = new WindowDialogs(this);
     buildActions();
     // The snapshot's uptime and breaker countdown move with time: refresh the shown server's.
@@ -570,11 +575,8 @@ void MainWindow::removeServer(const QString &name)
 void MainWindow::moveCurrentServer(int by)
 {
     const int row = m_servers->indexOf(m_current);
-    if (row < 0 || !m_servers->moveServer(row, row + by))
-        return;
-    selectServer(m_current);
-    updateShell();
-    autosave();
+    if (row >= 0 && m_servers->moveServer(row, row + by))
+        selectServer(m_current); // saved by the store's serverMoved
 }
 
 bool MainWindow::importConfigFile(const QString &path, bool confirm)

@@ -20,6 +20,10 @@ ServerListPanel::ServerListPanel(ServerListModel *model, QWidget *parent)
     m_list->setModel(model);
     m_list->setSpacing(2);
     m_list->setAccessibleName(tr("Servers"));
+    // Dragged into the order the user wants (also Server → Move up/down).
+    m_list->setDragDropMode(QAbstractItemView::InternalMove);
+    m_list->setDefaultDropAction(Qt::MoveAction);
+    m_list->setDropIndicatorShown(true);
     layout->addWidget(m_list, 1);
     struct Button
     {

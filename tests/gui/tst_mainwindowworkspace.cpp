@@ -18,6 +18,7 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
@@ -95,8 +96,12 @@ private Q_SLOTS:
         window.selectServer(u"a"_s);
         action(window, u"moveDown"_s)->trigger();
         QCOMPARE(names(saved()), (QStringList{u"c"_s, u"a"_s, u"b"_s}));
-        QVERIFY(!action(window, u"moveDown"_s)->isEnabled() ||
-                window.serverStore()->indexOf(u"a"_s) < 2);
+        // Dragged in the list: the list's model moves the row, and that is saved too.
+        auto *list = window.findChild<QListView *>(u"serverList"_s);
+        QVERIFY(list->model()->moveRow({}, 2, {}, 0));
+        QCOMPARE(names(saved()), (QStringList{u"b"_s, u"c"_s, u"a"_s}));
+        QVERIFY(list->model()->moveRow({}, 0, {}, 3));
+        QCOMPARE(names(saved()), (QStringList{u"c"_s, u"a"_s, u"b"_s}));
 
         window.selectServer(u"b"_s);
         action(window, u"remove"_s)->trigger();

@@ -72,6 +72,13 @@ private Q_SLOTS:
         QCOMPARE(store.names(), (QStringList{u"b"_s, u"a"_s}));
         QCOMPARE(model.index(0).data(ServerListModel::NameRole).toString(), u"b"_s);
         QVERIFY(store.moveServer(0, 1));
+        // A drag in the list: Qt's destination is the row it goes before.
+        QVERIFY(model.flags(model.index(0)) & Qt::ItemIsDragEnabled);
+        QVERIFY(model.moveRow({}, 0, {}, 2));
+        QCOMPARE(store.names(), (QStringList{u"b"_s, u"a"_s}));
+        QVERIFY(model.moveRow({}, 1, {}, 0));
+        QCOMPARE(store.names(), (QStringList{u"a"_s, u"b"_s}));
+        QVERIFY(!model.moveRow({}, 0, {}, 1)); // before itself: no move
         QVERIFY(!store.moveServer(1, 2));
         QVERIFY(!store.moveServer(0, 0));
         QCOMPARE(store.names(), (QStringList{u"a"_s, u"b"_s}));

@@ -144,6 +144,24 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     }
 }
 
+Qt::ItemFlags ServerListModel::flags(const QModelIndex &index) const
+{
+    // Drops land between rows (the invalid parent), never onto a server.
+    if (!index.isValid())
+        return Qt::ItemIsDropEnabled;
+    return QAbstractListModel::flags(index) | Qt::ItemIsDragEnabled;
+}
+
+bool ServerListModel::moveRows(const QModelIndex &sourceParent, int sourceRow, int count,
+                               const QModelIndex &destinationParent, int destinationChild)
+{
+    if (sourceParent.isValid() || destinationParent.isValid() || count != 1)
+        return false;
+    // Qt counts the destination before the move; the store, after it.
+    const int to = destinationChild > sourceRow ? destinationChild - 1 : destinationChild;
+    return m_store->moveServer(sourceRow, to);
+}
+
 QHash<int, QByteArray> ServerListModel::roleNames() const
 {
     QHash<int, QByteArray> r = QAbstractListModel::roleNames();

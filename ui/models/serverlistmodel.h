@@ -29,6 +29,12 @@ public:
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;
     QHash<int, QByteArray> roleNames() const override;
+    // Dragging a row to another place in the list moves the server in the store (the user's
+    // order, saved with the workspace). One row at a time, top level only.
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    Qt::DropActions supportedDropActions() const override { return Qt::MoveAction; }
+    bool moveRows(const QModelIndex &sourceParent, int sourceRow, int count,
+                  const QModelIndex &destinationParent, int destinationChild) override;
 
     // The colour of a session state, shared by the list's dots and the session panel.
     static QColor stateColor(SessionSnapshot::State state);
