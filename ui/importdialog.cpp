@@ -59,7 +59,9 @@ QList<ConfigInput> ImportDialog::inputsNeeded(const QString &path)
                                       [&](const ConfigInput &i) { return i.id == input.id; });
         if (!seen)
             needed.append(input);
-        return std::nullopt;
+        // A stand-in, so the reading goes on and finds the inputs after this one too (an
+        // entry stops at its first unresolved placeholder). Nothing read here is kept.
+        return QString();
     };
     ServerConfigFile::load(path, options);
     return needed;

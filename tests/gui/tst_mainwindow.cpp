@@ -266,6 +266,32 @@ private Q_SLOTS:
         QCOMPARE(gh.headers.value(0).second, QByteArray("Bearer s3cret"));
     }
 
+    void twoInputsOfOneServerAreAskedOneAfterTheOther()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(u"mcp.json"_s));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"inputs\": [{\"type\": \"promptString\", \"id\": \"first\"},\n"
+                "            {\"type\": \"promptString\", \"id\": \"second\"}],\n"
+                " \"servers\": {\"two\": {\"command\": \"/bin/true\",\n"
+                "   \"env\": {\"A\": \"${input:first}\", \"B\": \"${input:second}\"}}}}");
+        f.close();
+        QVERIFY(m_window->importConfigFile(f.fileName(), false));
+        for (const QString &value : {u"one"_s, u"two"_s}) {
+            QInputDialog *d = nullptr;
+            QTRY_VERIFY((d = m_window->findChild<QInputDialog *>(u"importInput"_s)) &&
+                        d->isVisible() && d->textValue().isEmpty());
+            d->setTextValue(value);
+            d->accept();
+            QTRY_VERIFY(!d->isVisible() || d->textValue() != value);
+        }
+        QTRY_VERIFY(m_window->serverStore()->indexOf(u"two"_s) >= 0);
+        const ServerConfig two =
+            m_window->serverStore()->config(m_window->serverStore()->indexOf(u"two"_s));
+        QCOMPARE(two.environment.value(u"A"_s), u"one"_s);
+        QCOMPARE(two.environment.value(u"B"_s), u"two"_s);
+    }
+
     void anElicitationIsAnsweredInItsDialogWithTheDefaultsFilledIn()
     {
         call(u"ask-user"_s);
