@@ -2,63 +2,84 @@
 #include "darkpalette.h"
 
 #include <QApplication>
+#include <QPalette>
 #include <QStyle>
+#include <QStyleFactory>
 
-namespace Sonde {
+using namespace Qt::StringLiterals;
 
-QPalette DarkPalette::palette()
+namespace Sonde::DarkPalette {
+
+namespace {
+struct Saved
 {
-    const QColor window(0x2b, 0x2b, 0x2b);
-    const QColor base(0x1e, 0x1e, 0x1e);
-    const QColor button(0x35, 0x35, 0x35);
-    const QColor text(0xe8, 0xe8, 0xe8);
-    const QColor disabledText(0x7a, 0x7a, 0x7a);
-    const QColor highlight(0x2f, 0x6f, 0xb5);
+    bool applied = false;
+    QString style;
+    QPalette palette;
+};
+Saved &saved()
+{
+    static Saved s;
+    return s;
+}
 
+QPalette dark()
+{
     QPalette p;
-    for (const QPalette::ColorGroup g : {QPalette::Active, QPalette::Inactive}) {
-        p.setColor(g, QPalette::Window, window);
-        p.setColor(g, QPalette::WindowText, text);
-        p.setColor(g, QPalette::Base, base);
-        p.setColor(g, QPalette::AlternateBase, window);
-        p.setColor(g, QPalette::Text, text);
-        p.setColor(g, QPalette::Button, button);
-        p.setColor(g, QPalette::ButtonText, text);
-        p.setColor(g, QPalette::BrightText, QColor(0xff, 0x6e, 0x6e));
-        p.setColor(g, QPalette::Highlight, highlight);
-        p.setColor(g, QPalette::HighlightedText, Qt::white);
-        p.setColor(g, QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-        p.setColor(g, QPalette::ToolTipBase, QColor(0x3c, 0x3c, 0x3c));
-        p.setColor(g, QPalette::ToolTipText, text);
-        p.setColor(g, QPalette::Link, QColor(0x6c, 0xb4, 0xff));
-        p.setColor(g, QPalette::LinkVisited, QColor(0xb4, 0x8c, 0xff));
-    }
-    // Disabled: the same surfaces, dimmer text and a flatter button, so an inactive control
-    // stands apart from an active one at a glance.
-    p.setColor(QPalette::Inactive, QPalette::Highlight, highlight.darker(140));
-    p.setColor(QPalette::Disabled, QPalette::Window, window);
-    p.setColor(QPalette::Disabled, QPalette::Base, window);
-    p.setColor(QPalette::Disabled, QPalette::AlternateBase, window);
-    p.setColor(QPalette::Disabled, QPalette::Button, window);
-    p.setColor(QPalette::Disabled, QPalette::WindowText, disabledText);
-    p.setColor(QPalette::Disabled, QPalette::Text, disabledText);
-    p.setColor(QPalette::Disabled, QPalette::ButtonText, disabledText);
-    p.setColor(QPalette::Disabled, QPalette::PlaceholderText, disabledText.darker(130));
+    p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    p.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
+    p.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+    p.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
+    p.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xc6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    p.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3a, 0x3a));
+    p.setColor(QPalette::ToolTipText, QColor(0xe0, 0xe0, 0xe0));
+    // setColor(role, ...) sets every group alike, so a disabled button kept the enabled
+    // text colour and looked clickable. Disabled text is dimmed towards its background
+    // (a contrast of about 2 against the button, against 8 enabled) and the faces flatten.
+    const QColor dimText(0x78, 0x78, 0x78);
+    for (const QPalette::ColorRole role :
+         {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::BrightText})
+        p.setColor(QPalette::Disabled, role, dimText);
+    p.setColor(QPalette::Disabled, QPalette::Button, QColor(0x33, 0x33, 0x33));
+    p.setColor(QPalette::Disabled, QPalette::Base, QColor(0x26, 0x26, 0x26));
     p.setColor(QPalette::Disabled, QPalette::Highlight, QColor(0x50, 0x50, 0x50));
-    p.setColor(QPalette::Disabled, QPalette::HighlightedText, disabledText);
-    p.setColor(QPalette::Disabled, QPalette::Light, window.lighter(120));
-    p.setColor(QPalette::Disabled, QPalette::Shadow, Qt::black);
+    p.setColor(QPalette::Disabled, QPalette::HighlightedText, QColor(0xa0, 0xa0, 0xa0));
+    p.setColor(QPalette::Disabled, QPalette::PlaceholderText, QColor(0x60, 0x60, 0x60));
+    p.setColor(QPalette::Disabled, QPalette::Light, QColor(0x3a, 0x3a, 0x3a));
     return p;
 }
+} // namespace
 
-void DarkPalette::apply(bool dark)
+void apply()
 {
-    QApplication::setPalette(dark ? palette() : QApplication::style()->standardPalette());
+    Saved &s = saved();
+    if (!s.applied) {
+        s.style = QApplication::style()->name();
+        s.palette = QApplication::palette();
+        s.applied = true;
+    }
+    QApplication::setStyle(u"Fusion"_s);
+    QApplication::setPalette(dark());
 }
 
-bool DarkPalette::isDark(const QPalette &p)
+void restore()
 {
-    return p.color(QPalette::Window).lightness() < p.color(QPalette::WindowText).lightness();
+    Saved &s = saved();
+    if (!s.applied)
+        return;
+    s.applied = false;
+    QApplication::setStyle(s.style);
+    QApplication::setPalette(s.palette);
 }
 
-} // namespace Sonde
+bool isApplied()
+{
+    return saved().applied;
+}
+
+} // namespace Sonde::DarkPalette

@@ -1,23 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QPalette>
+namespace Sonde::DarkPalette {
 
-namespace Sonde {
+// A dark Fusion palette for the whole application, for desktops without a dark theme Qt
+// can follow (`sonde --dark`, View → Dark mode). restore() puts back the style and palette
+// that were there before apply(). Thread: GUI.
+void apply();
+void restore();
+bool isApplied();
 
-// The window's dark palette (View → Dark mode). Every colour group is set: a palette built
-// with setColor(role, colour) gives the disabled group the same colours as the active one,
-// and disabled buttons then look enabled. Disabled text here is a mid grey on the same
-// background, readable but plainly inactive. Meant for the Fusion style, which paints from
-// the palette alone. Thread: GUI.
-class DarkPalette
-{
-public:
-    static QPalette palette();
-    // Sets the application's palette: this one, or the style's standard (light) one.
-    static void apply(bool dark);
-    // Whether `palette` has light text on a dark window: what the highlighters ask.
-    static bool isDark(const QPalette &palette);
-};
-
-} // namespace Sonde
+} // namespace Sonde::DarkPalette

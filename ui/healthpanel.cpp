@@ -27,16 +27,22 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
     auto *breakerLayout = new QHBoxLayout(breakerBox);
     m_breaker = new QLabel(breakerBox);
     m_breaker->setObjectName(u"breakerState"_s);
+    m_breaker->setAccessibleName(tr("Circuit breaker state"));
     QFont big = m_breaker->font();
     big.setPointSizeF(big.pointSizeF() * 1.3);
     big.setBold(true);
     m_breaker->setFont(big);
     m_strikes = new QLabel(breakerBox);
     m_strikes->setObjectName(u"breakerStrikes"_s);
-    auto *reset = new QPushButton(tr("Reset"), breakerBox);
+    m_strikes->setAccessibleName(tr("Breaker strikes"));
+    auto *reset = m_reset = new QPushButton(tr("Reset breaker"), breakerBox);
     reset->setObjectName(u"breakerReset"_s);
-    auto *trip = new QPushButton(tr("Trip"), breakerBox);
+    reset->setAccessibleName(tr("Reset breaker"));
+    reset->setToolTip(tr("Close the circuit breaker: calls are sent again"));
+    auto *trip = m_trip = new QPushButton(tr("Trip breaker"), breakerBox);
     trip->setObjectName(u"breakerTrip"_s);
+    trip->setAccessibleName(tr("Trip breaker"));
+    trip->setToolTip(tr("Open the circuit breaker by hand: calls are refused unsent"));
     breakerLayout->addWidget(m_breaker);
     breakerLayout->addWidget(m_strikes, 1);
     breakerLayout->addWidget(reset);
@@ -49,6 +55,7 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
 
     m_reconnect = new QLabel(this);
     m_reconnect->setObjectName(u"reconnectState"_s);
+    m_reconnect->setAccessibleName(tr("Reconnect state"));
     outer->addWidget(m_reconnect);
 
     auto *faults = new QGroupBox(tr("Inject a fault"), this);
@@ -80,14 +87,19 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
     m_delayMs->setRange(0, 600'000);
     m_delayMs->setValue(2000);
     m_delayMs->setSuffix(u" ms"_s);
+    m_delayMs->setAccessibleName(tr("Delay for each answer"));
+    m_delayMs->setToolTip(tr("How long Delay answers holds each answer"));
     m_status = new QSpinBox(faults);
     m_status->setRange(100, 599);
     m_status->setValue(404);
+    m_status->setAccessibleName(tr("HTTP status to answer"));
+    m_status->setToolTip(tr("The status Answer HTTP status fakes"));
     int row = 0, col = 0;
     for (const Spec &s : specs) {
         auto *b = new QPushButton(tr(s.label), faults);
         b->setObjectName(u"fault:"_s + Fault::kindName(s.kind));
         b->setToolTip(tr(s.tip));
+        b->setAccessibleName(tr(s.label));
         const Fault::Kind kind = s.kind;
         connect(b, &QPushButton::clicked, this, [this, kind] {
             Fault f;
@@ -124,6 +136,7 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
     m_history = new HistoryModel(this);
     m_table = new QTableView(this);
     m_table->setObjectName(u"historyTable"_s);
+    m_table->setAccessibleName(tr("Reconnect history"));
     m_table->setModel(m_history);
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(HistoryModel::What, QHeaderView::Stretch);
@@ -209,6 +222,15 @@ void HealthPanel::updateCountdown()
     }
     m_breaker->setText(text);
     m_breaker->setStyleSheet(u"color:%1"_s.arg(color));
+}
+
+QList<QPair<QString, QPushButton *>> HealthPanel::actionButtons() const
+{
+    QList<QPair<QString, QPushButton *>> out{{u"breaker:reset"_s, m_reset},
+                                             {u"breaker:trip"_s, m_trip}};
+    for (const auto &[button, kind] : m_faultButtons)
+        out.append({button->objectName(), button});
+    return out;
 }
 
 QString HealthPanel::breakerText() const

@@ -29,6 +29,10 @@ public:
     void setSnapshot(const SessionSnapshot &snapshot);
     QString breakerText() const;
     HistoryModel *historyModel() const { return m_history; }
+    // Reset, Trip and one button per fault, in the panel's order: the window's Faults menu
+    // mirrors them (same text, same click, enabled when they are).
+    // Each named for its action: "breaker:reset", "fault:expire-session"...
+    QList<QPair<QString, QPushButton *>> actionButtons() const;
 
 Q_SIGNALS:
     void breakerActionRequested(const QString &action);
@@ -43,6 +47,8 @@ private:
     HistoryModel *m_history = nullptr;
     QTableView *m_table = nullptr;
     QList<QPair<QPushButton *, Fault::Kind>> m_faultButtons;
+    QPushButton *m_reset = nullptr;
+    QPushButton *m_trip = nullptr;
     QSpinBox *m_delayMs = nullptr;
     QSpinBox *m_status = nullptr;
     QTimer *m_countdown = nullptr;

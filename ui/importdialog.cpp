@@ -3,11 +3,8 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
-#include <QFileInfo>
-#include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
-#include <QMessageBox>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -18,21 +15,27 @@ ImportDialog::ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *
     : QDialog(parent), m_servers(servers)
 {
     setWindowTitle(tr("Import servers"));
+    setObjectName(u"importDialog"_s);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(new QLabel(
         tr("Nothing runs until you connect. Check each command before you add it:"), this));
     for (auto it = servers.begin(); it != servers.end(); ++it) {
         auto *box = new QCheckBox(it.key(), this);
         box->setChecked(true);
+        box->setAccessibleName(tr("Import %1").arg(it.key()));
+        box->setToolTip(tr("Add %1 to the workspace").arg(it.key()));
         auto *command = new QLabel(it.value().displayCommand(), this);
         command->setTextInteractionFlags(Qt::TextSelectableByMouse);
         command->setWordWrap(true);
+        command->setAccessibleName(tr("Command of %1").arg(it.key()));
         command->setStyleSheet(u"font-family: monospace; margin-left: 24px"_s);
         layout->addWidget(box);
         layout->addWidget(command);
         m_checks.append({it.key(), box});
     }
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setAccessibleName(tr("Add the ticked servers"));
+    buttons->button(QDialogButtonBox::Cancel)->setAccessibleName(tr("Cancel the import"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
@@ -47,31 +50,32 @@ QList<ServerConfig> ImportDialog::chosen() const
     return out;
 }
 
-// VS Code's ${input:ID}: asked here, once per id, while the file is read (core calls back).
-static std::optional<QString> askForConfigInput(QWidget *parent, const QString &path,
-                                                const ConfigInput &input)
+QList<ConfigInput> ImportDialog::inputsNeeded(const QString &path)
 {
-    bool ok = false;
-    const QString label = input.description.isEmpty()
-                              ? QObject::tr("Value for \"%1\" (asked by %2):")
-                                    .arg(input.id, QFileInfo(path).fileName())
-                              : QObject::tr("%1\n(\"%2\", asked by %3)")
-                                    .arg(input.description, input.id, QFileInfo(path).fileName());
-    const QString value = QInputDialog::getText(
-        parent, QObject::tr("Import: input needed"), label,
-        input.password ? QLineEdit::Password : QLineEdit::Normal, QString(), &ok);
-    if (!ok)
-        return std::nullopt;
-    return value;
+    QList<ConfigInput> needed;
+    ServerConfigFile::Options options;
+    options.inputProvider = [&needed](const ConfigInput &input) -> std::optional<QString> {
+        const bool seen = std::any_of(needed.cbegin(), needed.cend(),
+                                      [&](const ConfigInput &i) { return i.id == input.id; });
+        if (!seen)
+            needed.append(input);
+        // A stand-in, so the reading goes on and finds the inputs after this one too (an
+        // entry stops at its first unresolved placeholder). Nothing read here is kept.
+        return QString();
+    };
+    ServerConfigFile::load(path, options);
+    return needed;
 }
 
-std::optional<QList<ServerConfig>>
-ImportDialog::importFile(QWidget *parent, const QString &path, bool confirm,
-                         const std::function<void(const QString &)> &status)
+std::optional<QMap<QString, ServerConfig>>
+ImportDialog::readFile(const QString &path, const QHash<QString, QString> &inputs,
+                       const std::function<void(const QString &)> &status)
 {
     ServerConfigFile::Options options;
-    options.inputProvider = [parent, path](const ConfigInput &input) {
-        return askForConfigInput(parent, path, input);
+    options.inputProvider = [&inputs](const ConfigInput &input) -> std::optional<QString> {
+        if (const auto it = inputs.constFind(input.id); it != inputs.constEnd())
+            return *it;
+        return std::nullopt;
     };
     const ServerConfigFile::Result r = ServerConfigFile::load(path, options);
     // Entries whose placeholders could not be resolved are not offered: starting them would
@@ -80,25 +84,13 @@ ImportDialog::importFile(QWidget *parent, const QString &path, bool confirm,
         QStringList why;
         for (const Error &e : r.unresolved)
             why.append(e.message());
-        if (confirm)
-            QMessageBox::warning(parent, tr("Import"),
-                                 tr("Not imported:\n%1").arg(why.join(u'\n')));
-        status(why.join(u"; "_s));
+        status(tr("Not imported: %1").arg(why.join(u"; "_s)));
     }
     if (r.error.isError()) {
-        if (confirm)
-            QMessageBox::warning(parent, tr("Import"), r.error.message());
         status(r.error.message());
         return std::nullopt;
     }
-    QList<ServerConfig> chosen = r.servers.values();
-    if (confirm) {
-        ImportDialog dialog(r.servers, parent);
-        if (dialog.exec() != QDialog::Accepted)
-            return std::nullopt;
-        chosen = dialog.chosen();
-    }
-    return chosen;
+    return r.servers;
 }
 
 } // namespace Sonde

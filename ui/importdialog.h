@@ -4,6 +4,7 @@
 #include "config/serverconfig.h"
 
 #include <QDialog>
+#include <QHash>
 #include <QList>
 #include <QMap>
 
@@ -23,13 +24,15 @@ public:
     ImportDialog(const QMap<QString, ServerConfig> &servers, QWidget *parent = nullptr);
     QList<ServerConfig> chosen() const;
 
-    // Reads an MCP configuration file, asking for its ${input:...} values, and (with
-    // `confirm`) lets the user choose among its servers: what to add, or nothing when the
-    // file could not be read or the user cancelled. What was left out is said to `status`
-    // (and, with `confirm`, in a message box).
-    static std::optional<QList<ServerConfig>>
-    importFile(QWidget *parent, const QString &path, bool confirm,
-               const std::function<void(const QString &)> &status);
+    // The ${input:...} values a configuration file asks for, each once, in the order it
+    // asks (the GUI asks for them, with no nested event loop, before reading it for real).
+    static QList<ConfigInput> inputsNeeded(const QString &path);
+    // Reads an MCP configuration file with the given input values: its servers, or nothing
+    // when the file could not be read. What was left out is said to `status`. The caller
+    // lets the user choose among them (an ImportDialog opened with open()).
+    static std::optional<QMap<QString, ServerConfig>>
+    readFile(const QString &path, const QHash<QString, QString> &inputs,
+             const std::function<void(const QString &)> &status);
 
 private:
     QMap<QString, ServerConfig> m_servers;

@@ -1,33 +1,42 @@
 // SPDX-License-Identifier: MIT
+// Over 500 lines: the window's wiring of every panel, action and dialog to CoreHost is in
+// one place on purpose (each is a few lines); what has state or widgets of its own lives in
+// its class (MainWindowActions, WindowDialogs, HintBar, DemoServerProcess, the stores, the
+// panels). The built-in demo's bookkeeping is the next candidate to move out.
 #include "mainwindow.h"
 
+#include "aboutdialog.h"
+#include "darkpalette.h"
+#include "demoserverprocess.h"
 #include "engine/corehost.h"
 #include "guiserverrequesthandler.h"
 #include "healthpanel.h"
+#include "hintbar.h"
 #include "importdialog.h"
+#include "mainwindowactions.h"
 #include "notificationlog.h"
 #include "promptspanel.h"
 #include "protocol/mcprequests.h"
 #include "resourcespanel.h"
-#include "serverdialog.h"
 #include "serverlistmodel.h"
 #include "serverlistpanel.h"
 #include "sessionpanel.h"
+#include "shortcutsdialog.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
+#include "windowdialogs.h"
 #include "workspacesettings.h"
 
+#include <QAction>
 #include <QCloseEvent>
-#include <QFileDialog>
-#include <QMessageBox>
 #include <QSettings>
-#include <QShortcut>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+#include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
@@ -60,23 +69,13 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
                     m_views->setList(server, method, items);
             });
 
-    auto *call = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
-    connect(call, &QShortcut::activated, m_tools, &ToolsPanel::requestCall);
-    auto *cancel = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    connect(cancel, &QShortcut::activated, this, &MainWindow::cancelCall);
-    auto *quit = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q), this);
-    connect(quit, &QShortcut::activated, this, &QWidget::close);
-    auto *reconnect = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_R), this);
-    connect(reconnect, &QShortcut::activated, m_session, &SessionPanel::reconnectRequested);
-    auto *find = new QShortcut(QKeySequence::Find, this);
-    connect(find, &QShortcut::activated, this, [this] {
-        if (m_tabs->currentWidget() == m_transcriptPanel)
-            m_transcriptPanel->focusFilter();
-        else {
-            m_tabs->setCurrentWidget(m_tools);
-            m_tools->focusSearch();
-        }
+    // However a server moved (Move up/down, a drag in the list), the new order is saved.
+    connect(m_servers, &ServerStore::serverMoved, this, [this] {
+        updateShell();
+        autosave();
     });
+    m_dialogs = new WindowDialogs(this);
+    buildActions();
     // The snapshot's uptime and breaker countdown move with time: refresh the shown server's.
     auto *refresh = new QTimer(this);
     refresh->setInterval(1000);
@@ -86,6 +85,83 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     });
     refresh->start();
     statusBar()->showMessage(tr("Ready"));
+    statusBar()->setAccessibleName(tr("Status"));
+    updateShell();
+}
+
+void MainWindow::buildActions()
+{
+    using A = MainWindowActions;
+    m_actions = new MainWindowActions(this);
+    m_actions->mirrorButtons(m_health->actionButtons());
+    m_actions->followTabs(m_tabs);
+    m_actions->buildMenus();
+    m_serverList->addContextActions({m_actions->action(A::Edit), m_actions->action(A::Remove),
+                                     m_actions->action(A::MoveUp), m_actions->action(A::MoveDown),
+                                     m_actions->action(A::Connect),
+                                     m_actions->action(A::Reconnect)});
+    const auto on = [this](A::Id id, auto slot) {
+        connect(m_actions->action(id), &QAction::triggered, this, slot);
+    };
+    on(A::Import, [this] { importWithDialog(); });
+    on(A::Export, [this] { exportWithDialog(); });
+    on(A::Quit, [this] { close(); }); // the same bounded shutdown as closing the window
+    on(A::Find, [this] {
+        if (m_tabs->currentWidget() == m_transcriptPanel) {
+            m_transcriptPanel->focusFilter();
+        } else {
+            m_tabs->setCurrentWidget(m_tools);
+            m_tools->focusSearch();
+        }
+    });
+    on(A::Add, [this] { addServerWithDialog(); });
+    on(A::Edit, [this] { editCurrentServer(); });
+    on(A::Remove, [this] { removeCurrentServer(); });
+    on(A::MoveUp, [this] { moveCurrentServer(-1); });
+    on(A::MoveDown, [this] { moveCurrentServer(+1); });
+    on(A::Connect, [this] {
+        if (m_actions->action(MainWindowActions::Connect)->property("connected").toBool())
+            m_host.disconnectServer(m_current);
+        else
+            m_host.connectServer(m_current);
+    });
+    on(A::Reconnect, [this] { reconnectCurrent(); });
+    on(A::Ping, [this] { send(Kind::Command, tr("ping"), u"ping"_s); });
+    on(A::Call, [this] { m_tools->requestCall(); });
+    on(A::CancelCall, [this] { cancelCall(); });
+    m_actions->action(A::DarkMode)->setChecked(DarkPalette::isApplied());
+    connect(m_actions->action(A::DarkMode), &QAction::toggled, this, &MainWindow::setDarkMode);
+    on(A::About, [this] { (new AboutDialog(this))->open(); });
+    on(A::Shortcuts, [this] { (new ShortcutsDialog(m_actions->withShortcuts(), this))->open(); });
+}
+
+void MainWindow::setDarkMode(bool on)
+{
+    if (on == DarkPalette::isApplied())
+        return;
+    if (on)
+        DarkPalette::apply();
+    else
+        DarkPalette::restore();
+    m_actions->action(MainWindowActions::DarkMode)->setChecked(on);
+    autosave();
+}
+
+void MainWindow::updateShell()
+{
+    const int row = m_servers->indexOf(m_current);
+    const SessionSnapshot *s = row >= 0 ? &m_servers->snapshot(row) : nullptr;
+    m_actions->setServer(m_current, s, row, m_servers->size());
+    setWindowTitle(s ? u"%1 — %2 — Sonde"_s.arg(m_current, ServerListModel::summary(*s))
+                     : u"Sonde"_s);
+}
+
+void MainWindow::autosave()
+{
+    if (!m_autosave || m_loading)
+        return;
+    if (!WorkspaceSettings::saveNow(*m_autosave, workspace()))
+        status(tr("The workspace could not be saved to %1").arg(m_autosave->fileName()));
 }
 
 void MainWindow::buildPanels()
@@ -106,6 +182,7 @@ void MainWindow::buildPanels()
 
     m_tabs = new QTabWidget(m_split);
     m_tabs->setObjectName(u"panels"_s);
+    m_tabs->setAccessibleName(tr("Panels"));
     m_session = new SessionPanel(m_views, m_tabs);
     m_tools = new ToolsPanel(m_views, m_tabs);
     m_tools->watchServers(m_servers);
@@ -126,16 +203,30 @@ void MainWindow::buildPanels()
     m_tabs->addTab(m_prompts, tr("Prompts"));
     m_tabs->addTab(m_log, tr("Log"));
     m_split->setStretchFactor(1, 4);
-    setCentralWidget(m_split);
+    auto *central = new QWidget(this);
+    auto *column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    m_hint = new HintBar(central);
+    connect(m_hint, &HintBar::linkActivated, this, [this](const QString &server) {
+        selectServer(server);
+        m_tabs->setCurrentWidget(m_health);
+    });
+    column->addWidget(m_hint);
+    column->addWidget(m_split, 1);
+    setCentralWidget(central);
     resize(1200, 760);
+}
+
+void MainWindow::reconnectCurrent()
+{
+    if (!m_current.isEmpty())
+        command(m_host.reconnect(m_current), tr("reconnect"));
 }
 
 void MainWindow::connectPanels()
 {
-    connect(m_session, &SessionPanel::reconnectRequested, this, [this] {
-        if (!m_current.isEmpty())
-            command(m_host.reconnect(m_current), tr("reconnect"));
-    });
+    connect(m_session, &SessionPanel::reconnectRequested, this, &MainWindow::reconnectCurrent);
     connect(m_session, &SessionPanel::disconnectRequested, this,
             [this] { m_host.disconnectServer(m_current); });
     connect(m_session, &SessionPanel::connectRequested, this,
@@ -233,6 +324,21 @@ void MainWindow::finishShutdown()
 {
     if (std::exchange(m_shutdownDone, true))
         return;
+    // The sessions are closed (the HTTP demo got its DELETE): now its process may go.
+    if (m_demo && m_demo->isRunning()) {
+        connect(m_demo, &DemoServerProcess::stopped, this, &MainWindow::shutdownComplete);
+        QTimer::singleShot(DemoServerProcess::StopGraceMs + 500, this,
+                           &MainWindow::shutdownComplete);
+        m_demo->stop();
+        return;
+    }
+    shutdownComplete();
+}
+
+void MainWindow::shutdownComplete()
+{
+    if (std::exchange(m_shutdownEmitted, true))
+        return;
     close();
     Q_EMIT shutdownFinished();
 }
@@ -251,6 +357,8 @@ void MainWindow::addServer(const ServerConfig &config, const QStringList &roots,
     m_host.addServer(config, connectNow);
     if (m_current.isEmpty())
         selectServer(config.name);
+    updateShell();
+    autosave();
 }
 
 void MainWindow::selectServer(const QString &name)
@@ -273,7 +381,7 @@ void MainWindow::showCurrent()
     m_resources->showServer(m_current);
     m_prompts->showServer(m_current);
     showCapabilities(s);
-    setWindowTitle(u"Sonde — %1"_s.arg(m_current));
+    updateShell();
 }
 
 void MainWindow::showCapabilities(const SessionSnapshot &s)
@@ -307,6 +415,7 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
         showCapabilities(s);
         m_session->setSnapshot(s);
         m_health->setSnapshot(s);
+        updateShell();
     }
 }
 
@@ -373,16 +482,14 @@ void MainWindow::cancelCall()
 
 void MainWindow::addServerWithDialog()
 {
-    ServerDialog dialog(this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    if (m_servers->indexOf(dialog.config().name) >= 0) {
-        QMessageBox::warning(this, tr("Server"),
-                             tr("There is already a server named %1.").arg(dialog.config().name));
-        return;
-    }
-    addServer(dialog.config(), dialog.roots());
-    selectServer(dialog.config().name);
+    m_dialogs->editServer(nullptr, {}, [this](const ServerConfig &c, const QStringList &roots) {
+        if (m_servers->indexOf(c.name) >= 0) {
+            m_dialogs->warn(tr("Server"), tr("There is already a server named %1.").arg(c.name));
+            return;
+        }
+        addServer(c, roots);
+        selectServer(c.name);
+    });
 }
 
 void MainWindow::editCurrentServer()
@@ -390,15 +497,42 @@ void MainWindow::editCurrentServer()
     const int row = m_servers->indexOf(m_current);
     if (row < 0)
         return;
-    ServerDialog dialog(this);
-    dialog.setConfig(m_servers->config(row), m_views->roots(m_current));
-    if (dialog.exec() != QDialog::Accepted)
+    const ServerConfig config = m_servers->config(row);
+    m_dialogs->editServer(&config, m_views->roots(m_current),
+                          [this, old = m_current](const ServerConfig &c, const QStringList &roots) {
+                              replaceServer(old, c, roots);
+                          });
+}
+
+void MainWindow::replaceServer(const QString &old, const ServerConfig &c, const QStringList &roots)
+{
+    const int at = m_servers->indexOf(old);
+    if (at < 0)
+        return; // removed while the dialog was up
+    if (c.name != old && m_servers->indexOf(c.name) >= 0) {
+        m_dialogs->warn(tr("Server"), tr("There is already a server named %1.").arg(c.name));
         return;
-    const ServerConfig c = dialog.config();
-    if (c.name != m_current)
-        removeServerState(std::exchange(m_current, {}));
-    addServer(c, dialog.roots());
+    }
+    // Still the demo Sonde starts while it points where the demo listens, renamed or not.
+    const bool demo = m_servers->isBuiltInHttpDemo(at) && m_demo && c.url == m_demo->url() &&
+                      c.route == ServerConfig::Route::StreamableHttp;
+    addServer(c, roots);
+    m_servers->setBuiltInHttpDemo(c.name, demo);
+    if (c.name != old) {
+        if (m_current == old)
+            m_current.clear();
+        removeServerState(old);
+    }
+    m_servers->moveServer(m_servers->indexOf(c.name), at); // where it was
     selectServer(c.name);
+    stopUnusedDemo();
+    autosave();
+}
+
+void MainWindow::stopUnusedDemo()
+{
+    if (m_demo && m_demo->isRunning() && m_servers->builtInHttpDemos().isEmpty())
+        m_demo->stop();
 }
 
 void MainWindow::removeServerState(const QString &name)
@@ -406,6 +540,7 @@ void MainWindow::removeServerState(const QString &name)
     const quint64 call = m_views->pendingToolCall();
     m_host.removeServer(name);
     m_servers->removeServer(name);
+    stopUnusedDemo();
     m_views->removeServer(name);
     m_timeline->setServerRemoved(name, true);
     // Its call in flight went with it and will never be answered here: Call works again.
@@ -415,60 +550,176 @@ void MainWindow::removeServerState(const QString &name)
 
 void MainWindow::removeCurrentServer()
 {
-    if (m_current.isEmpty())
+    if (!m_current.isEmpty())
+        m_dialogs->confirmRemove(m_current, [this, name = m_current] { removeServer(name); });
+}
+
+void MainWindow::removeServer(const QString &name)
+{
+    if (m_servers->indexOf(name) < 0)
         return;
+    const bool wasCurrent = m_current == name;
     // Cleared first: removing the row may move the list's current row to a neighbour, which
     // selects it (and sets m_current) on the way.
-    removeServerState(std::exchange(m_current, {}));
-    if (m_current.isEmpty() && m_servers->size() > 0) {
+    if (wasCurrent)
+        m_current.clear();
+    removeServerState(name);
+    if (wasCurrent && m_current.isEmpty() && m_servers->size() > 0) {
         selectServer(m_servers->config(0).name);
         m_current = m_serverList->currentServer();
         showCurrent();
     }
+    updateShell();
+    autosave();
+}
+
+void MainWindow::moveCurrentServer(int by)
+{
+    const int row = m_servers->indexOf(m_current);
+    if (row >= 0 && m_servers->moveServer(row, row + by))
+        selectServer(m_current); // saved by the store's serverMoved
 }
 
 bool MainWindow::importConfigFile(const QString &path, bool confirm)
 {
-    const std::optional<QList<ServerConfig>> chosen =
-        ImportDialog::importFile(this, path, confirm, [this](const QString &why) { status(why); });
-    if (!chosen)
+    const QList<ConfigInput> inputs = ImportDialog::inputsNeeded(path);
+    if (inputs.isEmpty())
+        return importConfigFile(path, {}, confirm);
+    m_dialogs->askForInputs(path, inputs, [this, path, confirm](const QHash<QString, QString> &v) {
+        importConfigFile(path, v, confirm);
+    });
+    return true;
+}
+
+bool MainWindow::importConfigFile(const QString &path, const QHash<QString, QString> &inputs,
+                                  bool confirm)
+{
+    QStringList problems;
+    const std::optional<QMap<QString, ServerConfig>> read =
+        ImportDialog::readFile(path, inputs, [this, &problems](const QString &why) {
+            status(why);
+            problems.append(why);
+        });
+    if (confirm && !problems.isEmpty())
+        m_dialogs->warn(tr("Import"), problems.join(u'\n'));
+    if (!read)
         return false;
-    for (const ServerConfig &c : *chosen)
-        addServer(c, {}, false); // imported servers connect only when asked
-    status(tr("Imported %n server(s) from %1", nullptr, int(chosen->size())).arg(path));
+    const auto add = [this, path](const QList<ServerConfig> &chosen) {
+        for (const ServerConfig &c : chosen)
+            addServer(c, {}, false); // imported servers connect only when asked
+        status(tr("Imported %n server(s) from %1", nullptr, int(chosen.size())).arg(path));
+    };
+    if (confirm)
+        m_dialogs->chooseServers(*read, add);
+    else
+        add(read->values());
     return true;
 }
 
 void MainWindow::importWithDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import servers"), QString(), tr("MCP configurations (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        importConfigFile(path, true);
+    m_dialogs->chooseImportFile([this](const QString &path) { importConfigFile(path, true); });
 }
 
-void MainWindow::saveWorkspace(QSettings &settings) const
+void MainWindow::exportWithDialog()
+{
+    m_dialogs->chooseExportFile([this](const QString &path, const QString &format) {
+        const QString error = m_transcriptPanel->exportTo(path, format);
+        if (!error.isEmpty())
+            m_dialogs->warn(tr("Export failed"), error);
+        else
+            status(tr("Transcript written to %1").arg(path));
+    });
+}
+
+void MainWindow::autosaveTo(QSettings *settings)
+{
+    m_autosave = settings;
+    autosave();
+}
+
+void MainWindow::addFirstRunDemos()
+{
+    ServerConfig demo;
+    demo.name = u"demo"_s;
+    demo.program = m_demoProgram;
+    addServer(demo);
+    addBuiltInHttpDemo(u"demo-http"_s, {});
+    // The HTTP one is shown first: its session faults are what the web Inspector lacks.
+    selectServer(u"demo-http"_s);
+    m_hint->showText(tr("New here? On <b>demo-http</b>, press <b>Health → Expire session</b>, "
+                        "then call a tool: Sonde sees the session gone, reconnects and "
+                        "answers. <a href=\"demo-http\">Show me</a>"));
+}
+
+void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots)
+{
+    if (!m_demo) {
+        m_demo = new DemoServerProcess(this);
+        connect(m_demo, &DemoServerProcess::ready, this, [this](const QUrl &url) {
+            for (const QString &server : m_servers->builtInHttpDemos()) {
+                const int row = m_servers->indexOf(server);
+                if (row < 0)
+                    continue;
+                ServerConfig c = m_servers->config(row);
+                c.url = url;
+                addServer(c, m_views->roots(server));
+            }
+        });
+        const auto lost = [this](const QString &why) {
+            status(why);
+            m_hint->showText(why.toHtmlEscaped());
+        };
+        connect(m_demo, &DemoServerProcess::failed, this, lost);
+        connect(m_demo, &DemoServerProcess::died, this, lost);
+    }
+    ServerConfig c;
+    c.name = name;
+    c.route = ServerConfig::Route::StreamableHttp;
+    // A placeholder until the child says where it listens; nothing connects to it.
+    c.url = m_demo->isReady() ? m_demo->url() : QUrl(u"http://127.0.0.1/mcp"_s);
+    addServer(c, roots, m_demo->isReady());
+    m_servers->setBuiltInHttpDemo(name, true);
+    autosave(); // with the mark
+    if (!m_demo->isRunning())
+        m_demo->start(m_demoProgram);
+}
+
+Workspace MainWindow::workspace() const
 {
     Workspace w;
     for (int i = 0; i < m_servers->size(); ++i) {
         const ServerConfig &c = m_servers->config(i);
-        w.servers.append({c, m_views->roots(c.name)});
+        w.servers.append({c, m_views->roots(c.name), m_servers->isBuiltInHttpDemo(i)});
     }
+    w.darkMode = DarkPalette::isApplied();
     w.current = m_current;
     w.geometry = saveGeometry();
     w.windowState = saveState();
     w.splitter = m_split->saveState();
     w.tab = m_tabs->currentIndex();
     w.transcriptColumns = m_transcriptPanel->saveLayout();
-    WorkspaceSettings::save(settings, w);
+    return w;
+}
+
+void MainWindow::saveWorkspace(QSettings &settings) const
+{
+    WorkspaceSettings::save(settings, workspace());
 }
 
 void MainWindow::loadWorkspace(QSettings &settings)
 {
     Error error;
     const Workspace w = WorkspaceSettings::load(settings, &error);
-    for (const Workspace::Server &s : w.servers)
-        addServer(s.config, s.roots);
+    m_loading = true;
+    for (const Workspace::Server &s : w.servers) {
+        if (s.builtInHttpDemo)
+            addBuiltInHttpDemo(s.config.name, s.roots);
+        else
+            addServer(s.config, s.roots);
+    }
+    m_loading = false;
+    setDarkMode(w.darkMode);
     if (error.isError())
         status(error.message());
     restoreGeometry(w.geometry);

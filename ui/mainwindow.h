@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "config/workspace.h"
 #include "serverviewstore.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
@@ -16,6 +17,10 @@ class QTabWidget;
 namespace Sonde {
 
 class CoreHost;
+class DemoServerProcess;
+class HintBar;
+class MainWindowActions;
+class WindowDialogs;
 class GuiServerRequestHandler;
 class HealthPanel;
 class NotificationLog;
@@ -39,6 +44,9 @@ class TranscriptStore;
 // shutdownFinished(), once the core is done or ShutdownBoundMs passed.
 // Each answer is routed by its ticket's PendingCommand into the ServerViewStore, which holds
 // every server's view state; the panels show the selected server's entry.
+// Its menus and toolbar are MainWindowActions'; its dialogs (WindowDialogs) are opened with
+// open(), never exec(). With autosaveTo() every change to the workspace is written at once.
+// The title names the selected server and its state.
 // Thread: GUI. Owns the stores and panels; the host is the application's.
 class MainWindow : public QMainWindow
 {
@@ -59,7 +67,26 @@ public:
     // Persistence (QSettings): the server list, window layout, splitters, column widths.
     void loadWorkspace(QSettings &settings);
     void saveWorkspace(QSettings &settings) const;
+    // Reads an MCP configuration file and adds its servers (with `confirm`, those the user
+    // ticks). Its ${input:...} values are asked for first, in dialogs opened with open():
+    // then the servers come once they are answered, and this returns true at once.
     bool importConfigFile(const QString &path, bool confirm = true);
+    // From now on every change to the workspace is written to `settings` at once (and
+    // synced), not only on a clean exit. Not owned; null stops it.
+    void autosaveTo(QSettings *settings);
+    // The built-in demo server, for the first run and for a saved built-in HTTP demo.
+    void setDemoServerProgram(const QString &path) { m_demoProgram = path; }
+    // What a first start opens: the built-in demo over stdio ("demo") and over HTTP
+    // ("demo-http", a child Sonde starts on a free loopback port), and a hint pointing at
+    // Health → Expire session on the HTTP one.
+    void addFirstRunDemos();
+    // A server that is the built-in HTTP demo: connected once the child says its URL.
+    void addBuiltInHttpDemo(const QString &name, const QStringList &roots);
+    // Removes a server at once (Remove… asks first, then calls this).
+    void removeServer(const QString &name);
+    // The application's dark palette on or off, remembered in the workspace.
+    void setDarkMode(bool on);
+    MainWindowActions *actions() const { return m_actions; }
 
     ServerStore *serverStore() const { return m_servers; }
     ServerViewStore *viewStore() const { return m_views; }
@@ -83,9 +110,17 @@ protected:
 
 private:
     void buildPanels();
+    void buildActions();
     void connectPanels();
     void startShutdown();
     void finishShutdown();
+    void shutdownComplete();
+    void updateShell();
+    void autosave();
+    Workspace workspace() const;
+    void reconnectCurrent();
+    void moveCurrentServer(int by);
+    void exportWithDialog();
     void onSessionChanged(const SessionSnapshot &s);
     void onCallFinished(const CallOutcome &o);
     void onNotification(const ServerNotification &n);
@@ -99,7 +134,10 @@ private:
     void addServerWithDialog();
     void editCurrentServer();
     void removeServerState(const QString &name);
+    void stopUnusedDemo();
     void removeCurrentServer();
+    void replaceServer(const QString &old, const ServerConfig &c, const QStringList &roots);
+    bool importConfigFile(const QString &path, const QHash<QString, QString> &inputs, bool confirm);
     void importWithDialog();
     void callTool(const QString &tool, const QJsonObject &args);
     void cancelCall();
@@ -123,8 +161,16 @@ private:
     TimelineWidget *m_timeline = nullptr;
     NotificationLog *m_log = nullptr;
     QString m_current;
+    QString m_demoProgram;
+    QSettings *m_autosave = nullptr;
+    bool m_loading = false;
+    MainWindowActions *m_actions = nullptr;
+    WindowDialogs *m_dialogs = nullptr;
+    DemoServerProcess *m_demo = nullptr;
+    HintBar *m_hint = nullptr;
     bool m_shutdownStarted = false;
     bool m_shutdownDone = false;
+    bool m_shutdownEmitted = false;
 };
 
 } // namespace Sonde

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "serverdialog.h"
 
+#include "formlabels.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -9,6 +11,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -28,6 +31,7 @@ static QStringList lines(const QPlainTextEdit *edit)
 ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("Server"));
+    setObjectName(u"serverDialog"_s);
     auto *form = new QFormLayout;
     m_name = new QLineEdit(this);
     m_route = new QComboBox(this);
@@ -75,9 +79,27 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Breaker cooldown"), m_cooldown);
     form->addRow(tr("Keepalive ping"), m_ping);
     form->addRow(tr("Roots"), m_roots);
+    FormLabels::nameFields(form);
+    const std::pair<QWidget *, const char *> names[] = {{m_name, "serverName"},
+                                                        {m_route, "serverRoute"},
+                                                        {m_program, "serverProgram"},
+                                                        {m_arguments, "serverArgs"},
+                                                        {m_environment, "serverEnv"},
+                                                        {m_cwd, "serverCwd"},
+                                                        {m_url, "serverUrl"},
+                                                        {m_headers, "serverHeaders"},
+                                                        {m_timeout, "serverTimeout"},
+                                                        {m_threshold, "serverBreakerThreshold"},
+                                                        {m_cooldown, "serverBreakerCooldown"},
+                                                        {m_ping, "serverPing"},
+                                                        {m_roots, "serverRoots"}};
+    for (const auto &[w, name] : names)
+        w->setObjectName(QLatin1StringView(name));
     m_stdioRows = {m_program, m_arguments, m_environment, m_cwd};
     m_httpRows = {m_url, m_headers};
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setAccessibleName(tr("Save the server"));
+    buttons->button(QDialogButtonBox::Cancel)->setAccessibleName(tr("Cancel"));
     connect(buttons, &QDialogButtonBox::accepted, this, &ServerDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);
@@ -164,7 +186,11 @@ void ServerDialog::accept()
              (!c.url.isValid() || (c.url.scheme() != "http"_L1 && c.url.scheme() != "https"_L1)))
         problem = tr("An HTTP server needs an http or https URL.");
     if (!problem.isEmpty()) {
-        QMessageBox::warning(this, tr("Server"), problem);
+        auto *box =
+            new QMessageBox(QMessageBox::Warning, tr("Server"), problem, QMessageBox::Ok, this);
+        box->setObjectName(u"serverProblem"_s);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
         return;
     }
     QDialog::accept();

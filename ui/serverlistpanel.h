@@ -3,13 +3,15 @@
 
 #include <QWidget>
 
+class QAction;
 class QListView;
 
 namespace Sonde {
 
 class ServerListModel;
 
-// The workspace's servers, each with its state dot, and Add, Import, Edit and Remove.
+// The workspace's servers in the user's order, each with its state dot (another colour
+// while its breaker is open), and Add, Import, Edit and Remove (which asks first).
 // Thread: GUI. It asks; the window adds, edits and removes.
 class ServerListPanel : public QWidget
 {
@@ -19,6 +21,8 @@ public:
     void setCurrentRow(int row);
     // The name of the server the list shows as current (empty when none).
     QString currentServer() const;
+    // The list's context menu (the window's actions on the selected server).
+    void addContextActions(const QList<QAction *> &actions);
 
 Q_SIGNALS:
     void currentServerChanged(const QString &name);

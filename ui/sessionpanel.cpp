@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sessionpanel.h"
 
+#include "formlabels.h"
 #include "jsonview.h"
 #include "serverlistmodel.h"
 #include "serverviewstore.h"
@@ -43,8 +44,12 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
         tr("Tear the session down and start a new one on the same route (Ctrl+R)"));
     m_connect = new QPushButton(tr("Disconnect"), this);
     m_connect->setObjectName(u"disconnectButton"_s);
+    m_connect->setToolTip(tr("Close the session, or open it again"));
     auto *ping = new QPushButton(tr("Ping"), this);
     ping->setObjectName(u"pingButton"_s);
+    ping->setToolTip(tr("Send ping and show how long the answer took"));
+    reconnect->setAccessibleName(tr("Reconnect now"));
+    ping->setAccessibleName(tr("Ping"));
     buttons->addWidget(reconnect);
     buttons->addWidget(m_connect);
     buttons->addWidget(ping);
@@ -55,6 +60,7 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     level->addItems({u"debug"_s, u"info"_s, u"notice"_s, u"warning"_s, u"error"_s, u"critical"_s,
                      u"alert"_s, u"emergency"_s});
     level->setCurrentText(u"info"_s);
+    level->setAccessibleName(tr("Log level"));
     connect(level, &QComboBox::textActivated, this, &SessionPanel::logLevelRequested);
     buttons->addWidget(new QLabel(tr("Log level"), this));
     buttons->addWidget(level);
@@ -76,6 +82,8 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     auto *copy = new QToolButton(this);
     copy->setText(tr("Copy"));
     copy->setToolTip(tr("Copy the session id"));
+    copy->setAccessibleName(tr("Copy the session id"));
+    copy->setObjectName(u"copySessionId"_s);
     connect(copy, &QToolButton::clicked, this,
             [this] { QGuiApplication::clipboard()->setText(m_sessionId->text()); });
     idRow->addWidget(copy);
@@ -96,16 +104,21 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     form->addRow(tr("GET stream"), m_getStream);
     form->addRow(tr("Process"), m_process);
     form->addRow(tr("Last error"), m_error);
+    FormLabels::nameFields(form);
+    m_sessionId->setAccessibleName(tr("Session id"));
     outer->addLayout(form);
 
     auto *split = new QSplitter(Qt::Vertical, this);
     m_instructions = new QPlainTextEdit(split);
     m_instructions->setReadOnly(true);
     m_instructions->setPlaceholderText(tr("Server instructions"));
+    m_instructions->setAccessibleName(tr("Server instructions"));
     m_capabilities = new JsonView(split);
+    m_capabilities->setAccessibleName(tr("Capabilities"));
     m_stderr = new QPlainTextEdit(split);
     m_stderr->setObjectName(u"stderrView"_s);
     m_stderr->setReadOnly(true);
+    m_stderr->setAccessibleName(tr("Server stderr"));
     m_stderr->setMaximumBlockCount(5000);
     m_stderr->setPlaceholderText(tr("stderr of a stdio server"));
     m_stderr->setFont(m_capabilities->font());
@@ -163,6 +176,7 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
                            s.state == SessionSnapshot::State::Initializing;
     m_connect->setProperty("connected", connected);
     m_connect->setText(connected ? tr("Disconnect") : tr("Connect"));
+    m_connect->setAccessibleName(m_connect->text());
 }
 
 void SessionPanel::appendStderr(const QString &line)

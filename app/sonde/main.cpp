@@ -14,7 +14,6 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QIcon>
-#include <QPalette>
 #include <QSettings>
 #include <QTimer>
 
@@ -75,41 +74,26 @@ int main(int argc, char **argv)
                        "server's tool list is on screen, then quit."));
     parser.addOptions({screenshot, delay, tab, fresh, import, exercise, dark, exitWhenReady});
     parser.process(app);
-    if (parser.isSet(dark)) {
-        // For desktops without a dark theme Qt can follow, and to check the window in the dark.
-        QApplication::setStyle(QStringLiteral("Fusion"));
-        QPalette p;
-        p.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-        p.setColor(QPalette::WindowText, QColor(0xe0, 0xe0, 0xe0));
-        p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-        p.setColor(QPalette::AlternateBase, QColor(0x33, 0x33, 0x33));
-        p.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
-        p.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-        p.setColor(QPalette::ButtonText, QColor(0xe0, 0xe0, 0xe0));
-        p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xc6));
-        p.setColor(QPalette::HighlightedText, Qt::white);
-        p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
-        p.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3a, 0x3a));
-        p.setColor(QPalette::ToolTipText, QColor(0xe0, 0xe0, 0xe0));
-        QApplication::setPalette(p);
-    }
 
     Sonde::CoreHost host;
     Sonde::MainWindow window(host);
+    window.setDemoServerProgram(
+        QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME)));
     QSettings settings;
     if (!parser.isSet(fresh))
         window.loadWorkspace(settings);
     if (parser.isSet(import))
         window.importConfigFile(parser.value(import), false);
-    if (window.serverStore()->size() == 0) {
-        // With no configuration the built-in demo server is there and connected, so a new
-        // user sees a real session at once. It ships next to this executable.
-        Sonde::ServerConfig demo;
-        demo.name = QStringLiteral("demo");
-        demo.program = QDir(QApplication::applicationDirPath())
-                           .filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME));
-        window.addServer(demo);
-    }
+    // With no configuration the built-in demo is there and connected, over stdio and over
+    // HTTP, so a new user sees a real session (and its session faults) at once.
+    if (window.serverStore()->size() == 0)
+        window.addFirstRunDemos();
+    // For desktops without a dark theme Qt can follow (View → Dark mode is remembered).
+    if (parser.isSet(dark))
+        window.setDarkMode(true);
+    // Every change is on disk at once from now on: a crash loses nothing.
+    if (!parser.isSet(fresh) && !parser.isSet(screenshot))
+        window.autosaveTo(&settings);
     if (parser.isSet(tab))
         window.tabs()->setCurrentIndex(parser.value(tab).toInt());
     window.show();

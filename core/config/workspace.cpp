@@ -21,6 +21,9 @@ const QString StateKey = u"window/state"_s;
 const QString SplitKey = u"window/split"_s;
 const QString TabKey = u"window/tab"_s;
 const QString TranscriptColumnsKey = u"window/transcriptColumns"_s;
+const QString DarkKey = u"window/dark"_s;
+// The extras' marker of the built-in HTTP demo (its saved URL is only the last run's).
+const QString BuiltInHttpDemo = u"http-demo"_s;
 
 QJsonObject serverJson(const ServerConfig &c)
 {
@@ -50,11 +53,14 @@ QJsonObject serverJson(const ServerConfig &c)
 QJsonObject extrasJson(const Workspace::Server &server)
 {
     const ServerConfig &c = server.config;
-    return {{"timeoutMs"_L1, c.requestTimeoutMs},
-            {"breakerThreshold"_L1, c.breakerThreshold},
-            {"breakerCooldownMs"_L1, c.breakerCooldownMs},
-            {"pingIntervalMs"_L1, c.pingIntervalMs},
-            {"roots"_L1, QJsonArray::fromStringList(server.roots)}};
+    QJsonObject x{{"timeoutMs"_L1, c.requestTimeoutMs},
+                  {"breakerThreshold"_L1, c.breakerThreshold},
+                  {"breakerCooldownMs"_L1, c.breakerCooldownMs},
+                  {"pingIntervalMs"_L1, c.pingIntervalMs},
+                  {"roots"_L1, QJsonArray::fromStringList(server.roots)}};
+    if (server.builtInHttpDemo)
+        x.insert("builtIn"_L1, BuiltInHttpDemo);
+    return x;
 }
 
 Workspace::Server withExtras(ServerConfig c, const QJsonObject &x)
@@ -66,14 +72,14 @@ Workspace::Server withExtras(ServerConfig c, const QJsonObject &x)
     QStringList roots;
     for (const QJsonValue &v : x.value("roots"_L1).toArray())
         roots.append(v.toString());
-    return {c, roots};
+    return {c, roots, x.value("builtIn"_L1).toString() == BuiltInHttpDemo};
 }
 } // namespace
 
 QStringList Workspace::keys()
 {
-    return {ServersKey, ExtrasKey, OrderKey, CurrentKey,          GeometryKey,
-            StateKey,   SplitKey,  TabKey,   TranscriptColumnsKey};
+    return {ServersKey, ExtrasKey, OrderKey, CurrentKey,           GeometryKey,
+            StateKey,   SplitKey,  TabKey,   TranscriptColumnsKey, DarkKey};
 }
 
 QVariantMap Workspace::toValues() const
@@ -95,7 +101,8 @@ QVariantMap Workspace::toValues() const
             {StateKey, windowState},
             {SplitKey, splitter},
             {TabKey, tab},
-            {TranscriptColumnsKey, transcriptColumns}};
+            {TranscriptColumnsKey, transcriptColumns},
+            {DarkKey, darkMode}};
 }
 
 Workspace Workspace::fromValues(const QVariantMap &values, Error *error)
@@ -125,6 +132,7 @@ Workspace Workspace::fromValues(const QVariantMap &values, Error *error)
     w.splitter = values.value(SplitKey).toByteArray();
     w.tab = values.value(TabKey, w.tab).toInt();
     w.transcriptColumns = values.value(TranscriptColumnsKey).toByteArray();
+    w.darkMode = values.value(DarkKey, false).toBool();
     return w;
 }
 

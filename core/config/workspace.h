@@ -26,6 +26,9 @@ public:
     {
         ServerConfig config;
         QStringList roots;
+        // The HTTP demo Sonde starts itself: its URL changes with every run, so what is
+        // kept is that it is the built-in one, and the next start launches it again.
+        bool builtInHttpDemo = false;
     };
 
     QList<Server> servers; // as the user ordered them
@@ -35,6 +38,7 @@ public:
     QByteArray splitter;
     QByteArray transcriptColumns;
     int tab = 1; // the Tools tab, on a first start
+    bool darkMode = false;
 
     // Every settings key the workspace uses.
     static QStringList keys();

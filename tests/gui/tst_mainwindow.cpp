@@ -249,26 +249,47 @@ private Q_SLOTS:
                 "                      \"headers\": {\"Authorization\": \"Bearer "
                 "${input:api-key}\"}},}}");
         f.close();
-        // The dialog is modal: answer it from a timer while the import waits on it.
-        bool sawPassword = false;
-        QTimer answer;
-        connect(&answer, &QTimer::timeout, this, [&] {
-            if (auto *d = qobject_cast<QInputDialog *>(QApplication::activeModalWidget())) {
-                sawPassword = d->textEchoMode() == QLineEdit::Password &&
-                              d->labelText().contains(u"API key"_s);
-                d->setTextValue(u"s3cret"_s);
-                d->accept();
-                answer.stop();
-            }
-        });
-        answer.start(20);
+        // Asked in a dialog opened with open(): the import goes on once it is answered.
         QVERIFY(m_window->importConfigFile(f.fileName(), false));
-        QVERIFY(sawPassword);
+        QInputDialog *d = nullptr;
+        QTRY_VERIFY((d = m_window->findChild<QInputDialog *>(u"importInput"_s)) && d->isVisible());
+        QCOMPARE(d->textEchoMode(), QLineEdit::Password);
+        QVERIFY(d->labelText().contains(u"API key"_s));
+        QCOMPARE(m_window->serverStore()->indexOf(u"gh"_s), -1); // not before the answer
+        d->setTextValue(u"s3cret"_s);
+        d->accept();
+        QTRY_VERIFY(m_window->serverStore()->indexOf(u"gh"_s) >= 0);
         ServerConfig gh;
         for (int i = 0; i < m_window->serverStore()->size(); ++i)
             if (m_window->serverStore()->config(i).name == "gh"_L1)
                 gh = m_window->serverStore()->config(i);
         QCOMPARE(gh.headers.value(0).second, QByteArray("Bearer s3cret"));
+    }
+
+    void twoInputsOfOneServerAreAskedOneAfterTheOther()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(u"mcp.json"_s));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"inputs\": [{\"type\": \"promptString\", \"id\": \"first\"},\n"
+                "            {\"type\": \"promptString\", \"id\": \"second\"}],\n"
+                " \"servers\": {\"two\": {\"command\": \"/bin/true\",\n"
+                "   \"env\": {\"A\": \"${input:first}\", \"B\": \"${input:second}\"}}}}");
+        f.close();
+        QVERIFY(m_window->importConfigFile(f.fileName(), false));
+        for (const QString &value : {u"one"_s, u"two"_s}) {
+            QInputDialog *d = nullptr;
+            QTRY_VERIFY((d = m_window->findChild<QInputDialog *>(u"importInput"_s)) &&
+                        d->isVisible() && d->textValue().isEmpty());
+            d->setTextValue(value);
+            d->accept();
+            QTRY_VERIFY(!d->isVisible() || d->textValue() != value);
+        }
+        QTRY_VERIFY(m_window->serverStore()->indexOf(u"two"_s) >= 0);
+        const ServerConfig two =
+            m_window->serverStore()->config(m_window->serverStore()->indexOf(u"two"_s));
+        QCOMPARE(two.environment.value(u"A"_s), u"one"_s);
+        QCOMPARE(two.environment.value(u"B"_s), u"two"_s);
     }
 
     void anElicitationIsAnsweredInItsDialogWithTheDefaultsFilledIn()

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -73,6 +74,17 @@ class TestMainWindowServers : public QObject
         const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
         if (!dir.isEmpty())
             m_window->grab().save(dir + u'/' + name + u".png"_s);
+    }
+
+    // Remove… asks first: answered Yes, as the user would.
+    void removeCurrent()
+    {
+        QTest::mouseClick(button(u"Remove…"_s), Qt::LeftButton);
+        QMessageBox *ask = nullptr;
+        QTRY_VERIFY((ask = m_window->findChild<QMessageBox *>(u"confirmRemove"_s)) &&
+                    ask->isVisible());
+        QTest::mouseClick(ask->button(QMessageBox::Yes), Qt::LeftButton);
+        QTRY_VERIFY(m_window->serverStore()->indexOf(u"a"_s) < 0);
     }
 
     static ServerConfig demo(const QString &name)
@@ -230,7 +242,7 @@ private Q_SLOTS:
         const auto *timeline = m_window->findChild<TimelineWidget *>(u"timeline"_s);
         QVERIFY(timeline);
         QTRY_VERIFY(timeline->timelineLayout()->laneOf(u"a"_s) >= 0);
-        QTest::mouseClick(button(u"Remove"_s), Qt::LeftButton);
+        removeCurrent();
         QCOMPARE(m_window->currentServer(), u"b"_s);
         QVERIFY(!store->holds(u"a"_s));
         QVERIFY(!store->toolAnswer(u"a"_s, u"echo"_s));
@@ -255,7 +267,7 @@ private Q_SLOTS:
         QTest::mouseClick(button(u"callButton"_s), Qt::LeftButton);
         QVERIFY(!button(u"callButton"_s)->isEnabled());
         QVERIFY(m_window->viewStore()->pendingToolCall());
-        QTest::mouseClick(button(u"Remove"_s), Qt::LeftButton);
+        removeCurrent();
         QCOMPARE(m_window->currentServer(), u"b"_s);
         QVERIFY(button(u"callButton"_s)->isEnabled());
         QVERIFY(tools()->selectTool(u"echo"_s));

@@ -59,11 +59,72 @@ private Q_SLOTS:
         QCOMPARE(ib.data(ServerListModel::GenerationRole).toInt(), 3);
         QCOMPARE(ib.data(ServerListModel::BreakerRole).toString(), u"open"_s);
         QVERIFY(ib.data().toString().contains(u"breaker open"_s));
-        QCOMPARE(ib.data(Qt::DecorationRole).value<QColor>(),
-                 ServerListModel::stateColor(SessionSnapshot::State::Ready));
+        // Ready but refusing every call: not the healthy green dot.
+        QCOMPARE(ib.data(Qt::DecorationRole).value<QColor>(), ServerListModel::breakerColor());
+        QCOMPARE(ServerListModel::summary(s), u"connected, generation 3, breaker open"_s);
+        // The built-in HTTP demo's mark stays with its server while its config is replaced.
+        store.setBuiltInHttpDemo(u"b"_s, true);
+        store.addServer(b);
+        QVERIFY(store.isBuiltInHttpDemo(1));
+        QCOMPARE(store.builtInHttpDemos(), QStringList{u"b"_s});
+        // Reordered by the user: the rows move, and the store keeps the order.
+        QVERIFY(store.moveServer(1, 0));
+        QCOMPARE(store.names(), (QStringList{u"b"_s, u"a"_s}));
+        QCOMPARE(model.index(0).data(ServerListModel::NameRole).toString(), u"b"_s);
+        QVERIFY(store.moveServer(0, 1));
+        // A drag in the list: Qt's destination is the row it goes before.
+        QVERIFY(model.flags(model.index(0)) & Qt::ItemIsDragEnabled);
+        QVERIFY(model.moveRow({}, 0, {}, 2));
+        QCOMPARE(store.names(), (QStringList{u"b"_s, u"a"_s}));
+        QVERIFY(model.moveRow({}, 1, {}, 0));
+        QCOMPARE(store.names(), (QStringList{u"a"_s, u"b"_s}));
+        QVERIFY(!model.moveRow({}, 0, {}, 1)); // before itself: no move
+        QVERIFY(!store.moveServer(1, 2));
+        QVERIFY(!store.moveServer(0, 0));
+        QCOMPARE(store.names(), (QStringList{u"a"_s, u"b"_s}));
         store.removeServer(u"a"_s);
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0).data(ServerListModel::NameRole).toString(), u"b"_s);
+        QCOMPARE(store.builtInHttpDemos(), QStringList{u"b"_s});
+        store.removeServer(u"b"_s);
+        QVERIFY(store.builtInHttpDemos().isEmpty());
+        store.addServer(b);
+        QVERIFY(!store.isBuiltInHttpDemo(0)); // a new server under the name is not the demo
+    }
+
+    void anOpenBreakersRowNamesItsCause()
+    {
+        ServerStore store;
+        ServerListModel model(&store);
+        ServerConfig a;
+        a.name = u"a"_s;
+        a.program = u"/bin/a"_s;
+        store.addServer(a);
+        SessionSnapshot s;
+        s.server = u"a"_s;
+        s.state = SessionSnapshot::State::Ready;
+        s.generation = 1;
+        s.recovery = RecoveryState{};
+        s.recovery->breaker.phase = BreakerPhase::Open;
+        s.recovery->breaker.retryInS = 30;
+        HistoryEvent opened;
+        opened.kind = EventKind::Breaker;
+        opened.from = BreakerPhase::Closed;
+        opened.to = BreakerPhase::Open;
+        opened.cause = u"tripped by hand: user"_s;
+        s.recovery->history = {opened};
+        store.updateSnapshot(s);
+        const QString tip = model.index(0).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.startsWith(u"/bin/a"_s), qPrintable(tip));
+        QVERIFY2(tip.contains(u"tripped by hand: user"_s), qPrintable(tip));
+        QVERIFY2(tip.contains(u"retry in 30 s"_s), qPrintable(tip));
+        QCOMPARE(model.index(0).data(ServerListModel::BreakerCauseRole).toString(),
+                 u"tripped by hand: user"_s);
+        s.recovery->breaker.phase = BreakerPhase::Closed;
+        store.updateSnapshot(s);
+        QVERIFY(!model.index(0).data(Qt::ToolTipRole).toString().contains(u"breaker"_s));
+        QCOMPARE(model.index(0).data(Qt::DecorationRole).value<QColor>(),
+                 ServerListModel::stateColor(SessionSnapshot::State::Ready));
     }
 
     void theServerStateShowsReconnectingAndParked_data()
@@ -92,6 +153,8 @@ private Q_SLOTS:
         s.recovery->reconnect = ReconnectState::fromJson(reconnect);
         store.updateSnapshot(s);
         QCOMPARE(model.index(0).data(ServerListModel::StateRole).toString(), state);
+        // The window's title and toolbar say the same.
+        QCOMPARE(ServerListModel::summary(s), state);
     }
 
     void historyRowsAreAppendedOrReset()

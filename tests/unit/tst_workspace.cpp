@@ -38,13 +38,14 @@ class TestWorkspace : public QObject
         sse.route = ServerConfig::Route::LegacySse;
         sse.url = QUrl(u"http://127.0.0.1:9/sse"_s);
         // Not sorted by name: the user's order is kept.
-        w.servers = {{stdio, {u"/tmp"_s, u"/home"_s}}, {http, {}}, {sse, {u"/x"_s}}};
+        w.servers = {{stdio, {u"/tmp"_s, u"/home"_s}}, {http, {}, true}, {sse, {u"/x"_s}}};
         w.current = u"alpha"_s;
         w.geometry = "geometry-bytes";
         w.windowState = "state-bytes";
         w.splitter = "split-bytes";
         w.transcriptColumns = "columns-bytes";
         w.tab = 3;
+        w.darkMode = true;
         return w;
     }
 
@@ -63,6 +64,7 @@ class TestWorkspace : public QObject
         QCOMPARE(a.config.breakerCooldownMs, b.config.breakerCooldownMs);
         QCOMPARE(a.config.pingIntervalMs, b.config.pingIntervalMs);
         QCOMPARE(a.roots, b.roots);
+        QCOMPARE(a.builtInHttpDemo, b.builtInHttpDemo);
     }
 
 private Q_SLOTS:
@@ -86,6 +88,7 @@ private Q_SLOTS:
         QCOMPARE(read.splitter, written.splitter);
         QCOMPARE(read.transcriptColumns, written.transcriptColumns);
         QCOMPARE(read.tab, written.tab);
+        QCOMPARE(read.darkMode, written.darkMode);
     }
 
     void aWorkspaceWrittenBeforeTheOrderWasKeptLoadsSortedByName()

@@ -16,6 +16,11 @@ ServerListModel::ServerListModel(ServerStore *store, QObject *parent)
     connect(store, &ServerStore::serverAboutToBeRemoved, this,
             [this](int row) { beginRemoveRows({}, row, row); });
     connect(store, &ServerStore::serverRemoved, this, [this] { endRemoveRows(); });
+    connect(store, &ServerStore::serverAboutToBeMoved, this, [this](int from, int to) {
+        // Qt's destination is the row before which it goes, counted before the move.
+        beginMoveRows({}, from, from, {}, to > from ? to + 1 : to);
+    });
+    connect(store, &ServerStore::serverMoved, this, [this] { endMoveRows(); });
     connect(store, &ServerStore::serverChanged, this,
             [this](int row) { Q_EMIT dataChanged(index(row), index(row)); });
 }
@@ -43,30 +48,85 @@ QColor ServerListModel::stateColor(SessionSnapshot::State state)
     return {};
 }
 
+QColor ServerListModel::breakerColor()
+{
+    return QColor(0xe6, 0x51, 0x00);
+}
+
+namespace {
+const RecoveryState &recoveryOf(const SessionSnapshot &s)
+{
+    static const RecoveryState none;
+    return s.recovery ? *s.recovery : none;
+}
+
+QString stateText(const SessionSnapshot &s)
+{
+    const ReconnectState &reconnect = recoveryOf(s).reconnect;
+    return reconnect.parked       ? u"parked"_s
+           : reconnect.inProgress ? u"reconnecting"_s
+                                  : SessionSnapshot::stateName(s.state);
+}
+} // namespace
+
+QString ServerListModel::summary(const SessionSnapshot &s)
+{
+    const RecoveryState &recovery = recoveryOf(s);
+    QString text = stateText(s);
+    if (text == "ready"_L1)
+        text = tr("connected, generation %1").arg(s.generation);
+    if (recovery.breaker.phase != BreakerPhase::Closed)
+        text += tr(", breaker %1").arg(breakerPhaseName(recovery.breaker.phase));
+    return text;
+}
+
+QString ServerListModel::breakerCause(const SessionSnapshot &s)
+{
+    const QList<HistoryEvent> &history = recoveryOf(s).history;
+    for (auto it = history.crbegin(); it != history.crend(); ++it)
+        if (it->kind == EventKind::Breaker && it->to == BreakerPhase::Open)
+            return it->cause.value_or(QString());
+    return {};
+}
+
 QVariant ServerListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const SessionSnapshot &s = m_store->snapshot(index.row());
-    static const RecoveryState none;
-    const RecoveryState &recovery = s.recovery ? *s.recovery : none;
-    const QString state = recovery.reconnect.parked       ? u"parked"_s
-                          : recovery.reconnect.inProgress ? u"reconnecting"_s
-                                                          : SessionSnapshot::stateName(s.state);
+    const RecoveryState &recovery = recoveryOf(s);
+    const QString state = stateText(s);
+    const bool breakerShut = recovery.breaker.phase == BreakerPhase::Closed;
     const QString breaker = breakerPhaseName(recovery.breaker.phase);
     switch (role) {
     case Qt::DisplayRole: {
         QString text = u"%1\n%2 · %3"_s.arg(m_store->config(index.row()).name, state, s.route);
         if (s.generation > 0)
             text += u" · gen %1"_s.arg(s.generation);
-        if (recovery.breaker.phase != BreakerPhase::Closed)
+        if (!breakerShut)
             text += u" · breaker %1"_s.arg(breaker);
         return text;
     }
     case Qt::DecorationRole:
-        return stateColor(s.state);
-    case Qt::ToolTipRole:
-        return m_store->config(index.row()).displayCommand();
+        return breakerShut ? stateColor(s.state) : breakerColor();
+    case Qt::ToolTipRole: {
+        QString tip = m_store->config(index.row()).displayCommand();
+        if (recovery.breaker.phase == BreakerPhase::Open) {
+            const QString cause = breakerCause(s);
+            tip += u"\n"_s + (cause.isEmpty() ? tr("The circuit breaker is open: calls are "
+                                                   "refused unsent (retry in %1 s).")
+                                                    .arg(recovery.breaker.retryInS)
+                                              : tr("The circuit breaker is open (%1): calls "
+                                                   "are refused unsent (retry in %2 s).")
+                                                    .arg(cause)
+                                                    .arg(recovery.breaker.retryInS));
+        } else if (recovery.breaker.phase == BreakerPhase::HalfOpen) {
+            tip += u"\n"_s + tr("The circuit breaker is half-open: one call probes the server.");
+        }
+        return tip;
+    }
+    case BreakerCauseRole:
+        return breakerCause(s);
     case NameRole:
         return m_store->config(index.row()).name;
     case StateRole:
@@ -82,6 +142,24 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     default:
         return {};
     }
+}
+
+Qt::ItemFlags ServerListModel::flags(const QModelIndex &index) const
+{
+    // Drops land between rows (the invalid parent), never onto a server.
+    if (!index.isValid())
+        return Qt::ItemIsDropEnabled;
+    return QAbstractListModel::flags(index) | Qt::ItemIsDragEnabled;
+}
+
+bool ServerListModel::moveRows(const QModelIndex &sourceParent, int sourceRow, int count,
+                               const QModelIndex &destinationParent, int destinationChild)
+{
+    if (sourceParent.isValid() || destinationParent.isValid() || count != 1)
+        return false;
+    // Qt counts the destination before the move; the store, after it.
+    const int to = destinationChild > sourceRow ? destinationChild - 1 : destinationChild;
+    return m_store->moveServer(sourceRow, to);
 }
 
 QHash<int, QByteArray> ServerListModel::roleNames() const

@@ -19,6 +19,21 @@ QStringList ServerStore::names() const
     return out;
 }
 
+void ServerStore::setBuiltInHttpDemo(const QString &name, bool builtIn)
+{
+    if (const int row = indexOf(name); row >= 0)
+        m_rows[row].builtInHttpDemo = builtIn;
+}
+
+QStringList ServerStore::builtInHttpDemos() const
+{
+    QStringList out;
+    for (const Row &r : m_rows)
+        if (r.builtInHttpDemo)
+            out.append(r.config.name);
+    return out;
+}
+
 void ServerStore::addServer(const ServerConfig &config)
 {
     const int existing = indexOf(config.name);
@@ -45,6 +60,16 @@ void ServerStore::removeServer(const QString &name)
     Q_EMIT serverAboutToBeRemoved(row);
     m_rows.removeAt(row);
     Q_EMIT serverRemoved(row);
+}
+
+bool ServerStore::moveServer(int from, int to)
+{
+    if (from == to || from < 0 || to < 0 || from >= size() || to >= size())
+        return false;
+    Q_EMIT serverAboutToBeMoved(from, to);
+    m_rows.move(from, to);
+    Q_EMIT serverMoved(from, to);
+    return true;
 }
 
 void ServerStore::updateSnapshot(const SessionSnapshot &snapshot)

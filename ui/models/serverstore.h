@@ -11,8 +11,9 @@
 namespace Sonde {
 
 // The workspace's servers: each one's configuration and its latest session snapshot, in the
-// order they were added. A store, not a view: the window and the list model read it.
-// Thread: the GUI thread; owned by the window. Emits row-level signals the model forwards.
+// order the user chose (added at the end, moved with moveServer). A store, not a view: the window
+// and the list model read it. Thread: the GUI thread; owned by the window. Emits row-level signals
+// the model forwards.
 class ServerStore : public QObject
 {
     Q_OBJECT
@@ -23,10 +24,18 @@ public:
     const ServerConfig &config(int row) const { return m_rows.at(row).config; }
     const SessionSnapshot &snapshot(int row) const { return m_rows.at(row).snapshot; }
     QStringList names() const;
+    // The built-in HTTP demo Sonde starts itself (its URL is only this run's): kept with the
+    // server while its configuration is replaced, gone with it.
+    bool isBuiltInHttpDemo(int row) const { return m_rows.at(row).builtInHttpDemo; }
+    void setBuiltInHttpDemo(const QString &name, bool builtIn);
+    QStringList builtInHttpDemos() const;
 
     // Adds or replaces a server's configuration.
     void addServer(const ServerConfig &config);
     void removeServer(const QString &name);
+    // Moves a server to another place in the order; false when either row is out of range
+    // or they are the same.
+    bool moveServer(int from, int to);
     void updateSnapshot(const SessionSnapshot &snapshot);
 
 Q_SIGNALS:
@@ -35,12 +44,15 @@ Q_SIGNALS:
     void serverAboutToBeRemoved(int row);
     void serverRemoved(int row);
     void serverChanged(int row);
+    void serverAboutToBeMoved(int from, int to);
+    void serverMoved(int from, int to);
 
 private:
     struct Row
     {
         ServerConfig config;
         SessionSnapshot snapshot;
+        bool builtInHttpDemo = false;
     };
     QList<Row> m_rows;
 };

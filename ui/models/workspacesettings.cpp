@@ -12,6 +12,13 @@ void save(QSettings &settings, const Workspace &workspace)
         settings.setValue(it.key(), it.value());
 }
 
+bool saveNow(QSettings &settings, const Workspace &workspace)
+{
+    save(settings, workspace);
+    settings.sync();
+    return settings.status() == QSettings::NoError;
+}
+
 Workspace load(QSettings &settings, Error *error)
 {
     // Only the keys that are there: an absent one keeps the workspace's default.

@@ -10,6 +10,9 @@ namespace Sonde::WorkspaceSettings {
 // Where the window keeps its Workspace: the keys Workspace names, in the front end's
 // QSettings (the core never touches QSettings). GUI thread.
 void save(QSettings &settings, const Workspace &workspace);
+// save() and then sync(): on disk at once, so a crash right after loses nothing. False
+// when the settings could not be written (the status says why).
+bool saveNow(QSettings &settings, const Workspace &workspace);
 Workspace load(QSettings &settings, Error *error = nullptr);
 
 } // namespace Sonde::WorkspaceSettings

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#include "formlabels.h"
+
+#include <QFormLayout>
+#include <QLabel>
+
+namespace Sonde::FormLabels {
+
+void nameFields(QFormLayout *form)
+{
+    for (int row = 0; row < form->rowCount(); ++row) {
+        const QLayoutItem *label = form->itemAt(row, QFormLayout::LabelRole);
+        QLayoutItem *field = form->itemAt(row, QFormLayout::FieldRole);
+        const auto *text = label ? qobject_cast<const QLabel *>(label->widget()) : nullptr;
+        if (!text || !field)
+            continue;
+        QList<QWidget *> widgets;
+        if (field->widget())
+            widgets.append(field->widget());
+        else if (QLayout *l = field->layout())
+            for (int i = 0; i < l->count(); ++i)
+                if (QWidget *w = l->itemAt(i)->widget())
+                    widgets.append(w);
+        const QString name = QString(text->text()).remove(u'&');
+        for (QWidget *w : widgets)
+            if (w->accessibleName().isEmpty())
+                w->setAccessibleName(name);
+    }
+}
+
+} // namespace Sonde::FormLabels
