@@ -12,7 +12,7 @@ home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 shot() { # tab-index name [extra sonde options]
   HOME="$home" XDG_CONFIG_HOME="$home/.config" xvfb-run -a -s "-screen 0 1280x800x24" \
-    "$build/bin/sonde" --no-saved-workspace --exercise --tab "$1" --screenshot "$out/$2.png" --screenshot-delay 2500 "${@:3}"
+    "$build/bin/sonde" --no-saved-workspace --exercise --tab "$1" --screenshot "$out/$2.png" --screenshot-delay 3200 "${@:3}"
   echo "wrote $out/$2.png"
 }
 shot 0 session

@@ -3,6 +3,7 @@
 // (or, on a first start, the built-in demo server).
 #include "engine/corehost.h"
 #include "mainwindow.h"
+#include "schemaformwidget.h"
 #include "serverlistmodel.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
@@ -14,6 +15,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QIcon>
+#include <QJsonObject>
 #include <QSettings>
 #include <QTimer>
 
@@ -100,17 +102,31 @@ int main(int argc, char **argv)
 
     if (parser.isSet(exercise)) {
         // A short scripted session on the demo server, so screenshots show real traffic,
-        // a structured answer, a reconnect and an uncertain write.
-        QTimer::singleShot(700, &window, [&window] {
-            window.toolsPanel()->selectTool(QStringLiteral("get-weather"));
+        // a structured answer, a reconnect, an uncertain write, a cancelled and a slow call
+        // (bars long enough to see on the timeline), and then the uncertain write's answer.
+        auto call = [&window](const QString &tool, const QJsonObject &args = {}) {
+            window.toolsPanel()->selectTool(tool);
+            if (!args.isEmpty())
+                window.toolsPanel()->form()->setValue(args);
             window.toolsPanel()->requestCall();
-        });
-        QTimer::singleShot(1000, &window, [&window, &host] {
+        };
+        const QJsonObject slow1500{{QStringLiteral("duration_ms"), 1500}};
+        const QJsonObject slow400{{QStringLiteral("duration_ms"), 400}};
+        QTimer::singleShot(700, &window, [call] { call(QStringLiteral("get-weather")); });
+        QTimer::singleShot(1000, &window, [&window, &host, call] {
             Sonde::Fault f;
             f.kind = Sonde::Fault::Kind::ExpireAfterDispatch;
             host.injectFault(window.currentServer(), f);
+            call(QStringLiteral("increment-counter"));
+        });
+        QTimer::singleShot(1300, &window,
+                           [call, slow1500] { call(QStringLiteral("slow-task"), slow1500); });
+        QTimer::singleShot(2000, &window,
+                           [&window] { Q_EMIT window.toolsPanel()->cancelRequested(); });
+        QTimer::singleShot(2100, &window,
+                           [call, slow400] { call(QStringLiteral("slow-task"), slow400); });
+        QTimer::singleShot(2700, &window, [&window] {
             window.toolsPanel()->selectTool(QStringLiteral("increment-counter"));
-            window.toolsPanel()->requestCall();
         });
     }
     if (parser.isSet(exitWhenReady)) {
