@@ -18,6 +18,22 @@ as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+# npm ci with a bound: the npm package `node` installs its binary with a second npm run from
+# its install script, and that inner run was once seen hanging after its cache hits (10 min,
+# no traffic; the same install alone took 4 s). timeout kills the whole process group, and the
+# install is tried again from scratch (npm ci starts by removing node_modules).
+npm_ci() {
+  local attempt
+  for attempt in 1 2 3; do
+    if (cd "$1" && timeout --kill-after=10 300 npm ci --no-audit --no-fund --loglevel=error); then
+      return 0
+    fi
+    echo "dev.sh: npm ci in $1 failed or took over 300 s (attempt $attempt of 3)" >&2
+  done
+  echo "dev.sh: npm ci in $1 failed 3 times" >&2
+  return 1
+}
+
 install_missing() {
   local missing=()
   for p in "${APT_PACKAGES[@]}"; do
@@ -39,7 +55,7 @@ install_missing() {
   local dir
   for dir in tests tests/conformance; do
     if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-      (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+      npm_ci "$dir"
     fi
   done
 }
