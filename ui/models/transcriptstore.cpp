@@ -15,7 +15,7 @@ namespace Sonde {
 
 // The store's list grows to 200,000 events on the GUI thread; a relocatable event makes each
 // growth one realloc rather than a move of every event (a flood's longest stall, median of 5
-// runs: 23.9 ms before, 20.9 ms after, and no more 58 ms outliers; sonde-bench-gui).
+// runs in turns: 23.9 ms before (one run at 57.7), 20.9 ms after; sonde-bench-gui).
 static_assert(QTypeInfo<TranscriptEvent>::isRelocatable);
 
 namespace {
