@@ -35,6 +35,11 @@ int main(int argc, char **argv)
         }
     }
     QApplication app(argc, argv);
+    // Installed before anything starts a child (the first run's HTTP demo starts at once, on
+    // this thread): a SIGTERM that came before it would kill the window by default action,
+    // leaving the children to PR_SET_PDEATHSIG and the sessions unclosed. What arrives before
+    // the handler is connected waits in the watcher's pipe for the event loop.
+    Sonde::SignalWatcher watcher;
     QApplication::setOrganizationName(QStringLiteral("Sonde"));
     QApplication::setApplicationName(QStringLiteral("Sonde"));
     QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
@@ -168,7 +173,6 @@ int main(int argc, char **argv)
                      Qt::QueuedConnection);
     // SIGTERM (a session manager, systemd, kill) and Ctrl-C in the terminal quit the same way.
     int stoppedBy = 0;
-    Sonde::SignalWatcher watcher;
     QObject::connect(&watcher, &Sonde::SignalWatcher::received, &window, [&](int signo) {
         stoppedBy = signo;
         window.close();
