@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "breakerbanner.h"
 
+#include "serverlistmodel.h"
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -22,11 +24,9 @@ QString BreakerBanner::describe(const BreakerState &s)
 {
     switch (s.phase) {
     case BreakerPhase::Open: {
-        const QString cause = s.trippedBy ? tr("tripped by hand (%1)").arg(*s.trippedBy)
-                                          : tr("after %1 consecutive failures").arg(s.strikes);
         return tr("Circuit breaker open, %1: calls are not sent. It lets a probe call in %2 s "
                   "(Health → Reset closes it now).")
-            .arg(cause)
+            .arg(ServerListModel::breakerCause(s))
             .arg(std::max<qint64>(1, s.retryInS));
     }
     case BreakerPhase::HalfOpen:

@@ -107,19 +107,21 @@ private Q_SLOTS:
         s.recovery = RecoveryState{};
         s.recovery->breaker.phase = BreakerPhase::Open;
         s.recovery->breaker.retryInS = 30;
-        HistoryEvent opened;
-        opened.kind = EventKind::Breaker;
-        opened.from = BreakerPhase::Closed;
-        opened.to = BreakerPhase::Open;
-        opened.cause = u"tripped by hand: user"_s;
-        s.recovery->history = {opened};
+        s.recovery->breaker.strikes = 3;
+        // The history keeps only its newest entries: the cause must not depend on the
+        // breaker's transition still being among them (here it is not there at all).
+        s.recovery->history = {};
         store.updateSnapshot(s);
-        const QString tip = model.index(0).data(Qt::ToolTipRole).toString();
+        QString tip = model.index(0).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(u"after 3 consecutive failures"_s), qPrintable(tip));
+        s.recovery->breaker.trippedBy = u"user"_s;
+        store.updateSnapshot(s);
+        tip = model.index(0).data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.startsWith(u"/bin/a"_s), qPrintable(tip));
-        QVERIFY2(tip.contains(u"tripped by hand: user"_s), qPrintable(tip));
+        QVERIFY2(tip.contains(u"tripped by hand (user)"_s), qPrintable(tip));
         QVERIFY2(tip.contains(u"retry in 30 s"_s), qPrintable(tip));
         QCOMPARE(model.index(0).data(ServerListModel::BreakerCauseRole).toString(),
-                 u"tripped by hand: user"_s);
+                 u"tripped by hand (user)"_s);
         s.recovery->breaker.phase = BreakerPhase::Closed;
         store.updateSnapshot(s);
         QVERIFY(!model.index(0).data(Qt::ToolTipRole).toString().contains(u"breaker"_s));

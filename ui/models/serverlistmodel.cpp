@@ -80,13 +80,12 @@ QString ServerListModel::summary(const SessionSnapshot &s)
     return text;
 }
 
-QString ServerListModel::breakerCause(const SessionSnapshot &s)
+QString ServerListModel::breakerCause(const BreakerState &breaker)
 {
-    const QList<HistoryEvent> &history = recoveryOf(s).history;
-    for (auto it = history.crbegin(); it != history.crend(); ++it)
-        if (it->kind == EventKind::Breaker && it->to == BreakerPhase::Open)
-            return it->cause.value_or(QString());
-    return {};
+    if (breaker.phase != BreakerPhase::Open)
+        return {};
+    return breaker.trippedBy ? tr("tripped by hand (%1)").arg(*breaker.trippedBy)
+                             : tr("after %1 consecutive failures").arg(breaker.strikes);
 }
 
 QVariant ServerListModel::data(const QModelIndex &index, int role) const
@@ -112,21 +111,17 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole: {
         QString tip = m_store->config(index.row()).displayCommand();
         if (recovery.breaker.phase == BreakerPhase::Open) {
-            const QString cause = breakerCause(s);
-            tip += u"\n"_s + (cause.isEmpty() ? tr("The circuit breaker is open: calls are "
-                                                   "refused unsent (retry in %1 s).")
-                                                    .arg(recovery.breaker.retryInS)
-                                              : tr("The circuit breaker is open (%1): calls "
-                                                   "are refused unsent (retry in %2 s).")
-                                                    .arg(cause)
-                                                    .arg(recovery.breaker.retryInS));
+            tip += u"\n"_s + tr("The circuit breaker is open (%1): calls are refused unsent "
+                                "(retry in %2 s).")
+                                 .arg(breakerCause(recovery.breaker))
+                                 .arg(recovery.breaker.retryInS);
         } else if (recovery.breaker.phase == BreakerPhase::HalfOpen) {
             tip += u"\n"_s + tr("The circuit breaker is half-open: one call probes the server.");
         }
         return tip;
     }
     case BreakerCauseRole:
-        return breakerCause(s);
+        return breakerCause(recovery.breaker);
     case NameRole:
         return m_store->config(index.row()).name;
     case StateRole:

@@ -43,8 +43,10 @@ public:
     // One line for the window's title and toolbar: "connected, generation 2",
     // "reconnecting", "parked", "closed"..., with ", breaker open" when it is.
     static QString summary(const SessionSnapshot &snapshot);
-    // Why the breaker last opened, from the history ("tripped by hand: user"), or empty.
-    static QString breakerCause(const SessionSnapshot &snapshot);
+    // Why an open breaker is open: "tripped by hand (user)" or "after 3 consecutive
+    // failures"; empty when it is not open. From the breaker's own state, not the history,
+    // which keeps only its newest entries. The Tools tab's banner says the same.
+    static QString breakerCause(const BreakerState &breaker);
 
 private:
     ServerStore *m_store;
