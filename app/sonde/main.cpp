@@ -140,20 +140,19 @@ int main(int argc, char **argv)
         auto *poll = new QTimer(&window);
         poll->setInterval(2);
         QObject::connect(poll, &QTimer::timeout, &window, [&window, &sinceMain, poll] {
-            const QList<QAbstractItemView *> views =
-                window.toolsPanel()->findChildren<QAbstractItemView *>();
-            for (QAbstractItemView *v : views) {
-                if (!v->isVisible() || !v->model() || v->model()->rowCount() == 0)
-                    continue;
-                window.repaint();
-                std::printf("ready %lld ms: %d tools of %s\n",
-                            static_cast<long long>(sinceMain.elapsed()), v->model()->rowCount(),
-                            qPrintable(window.currentServer()));
-                std::fflush(stdout);
-                poll->stop();
-                window.close();
+            // The Tools tab's list by name: other views of the panel (the answer's) have rows
+            // too, and they are not what "the tool list is on screen" means.
+            const auto *list =
+                window.toolsPanel()->findChild<QAbstractItemView *>(QStringLiteral("toolList"));
+            if (!list || !list->isVisible() || !list->model() || list->model()->rowCount() == 0)
                 return;
-            }
+            window.repaint();
+            std::printf("ready %lld ms: %d tools of %s\n",
+                        static_cast<long long>(sinceMain.elapsed()), list->model()->rowCount(),
+                        qPrintable(window.currentServer()));
+            std::fflush(stdout);
+            poll->stop();
+            window.close();
         });
         poll->start();
     }

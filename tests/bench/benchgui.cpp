@@ -349,13 +349,9 @@ double switchTo(Sonde::MainWindow &window, const QString &server, int rows)
     QCoreApplication::processEvents();
     window.repaint();
     const double ms = double(t.nsecsElapsed()) / 1e6;
-    const QList<QAbstractItemView *> views =
-        window.toolsPanel()->findChildren<QAbstractItemView *>();
-    for (QAbstractItemView *v : views) {
-        if (v->isVisible() && v->model() && v->model()->rowCount() == rows)
-            return ms;
-    }
-    return -1;
+    const auto *list = window.toolsPanel()->findChild<QAbstractItemView *>(u"toolList"_s);
+    return list && list->isVisible() && list->model() && list->model()->rowCount() == rows ? ms
+                                                                                           : -1;
 }
 
 struct SwitchFigures
