@@ -239,8 +239,18 @@ void ToolsPanel::showServer(const QString &server)
         m_description->clear();
         m_badges->clear();
         m_form->setSchema({});
+        showToolControls();
         showAnswer();
     }
+}
+
+void ToolsPanel::showToolControls()
+{
+    // Nothing to call (a server listing no tools, or none yet): no form, replay choice or Call.
+    const bool tool = !m_currentTool.isEmpty();
+    m_override->setVisible(tool);
+    m_form->setVisible(tool);
+    m_call->setEnabled(tool && !m_cancel->isEnabled()); // Cancel enabled: a call is in flight
 }
 
 void ToolsPanel::setTools(const QJsonArray &tools, const QString &keep)
@@ -306,6 +316,7 @@ void ToolsPanel::onCurrentChanged()
     if (const auto values = m_store->formValues(m_server, currentToolName()))
         m_form->setValue(*values);
     m_restoring = false;
+    showToolControls();
     chainTabOrder();
     showAnswer();
 }
@@ -394,8 +405,8 @@ void ToolsPanel::callFinished(const CallOutcome &o)
 void ToolsPanel::callEnded()
 {
     m_tick->stop();
-    m_call->setEnabled(true);
     m_cancel->setEnabled(false);
+    m_call->setEnabled(!m_currentTool.isEmpty());
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     m_progress->setFormat(u"%p%"_s);

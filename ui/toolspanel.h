@@ -70,6 +70,7 @@ private:
     void setTools(const QJsonArray &tools, const QString &keep);
     void onCurrentChanged();
     void showAnswer();
+    void showToolControls();
     void showBreaker();
     void updateCount();
     void fitListToNames();

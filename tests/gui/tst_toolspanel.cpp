@@ -127,6 +127,28 @@ private Q_SLOTS:
         QCOMPARE(shown, names);
     }
 
+    // A server that lists no tools (yet: an idle one) shows no form, no replay choice and no
+    // usable Call, rather than an empty schema's "describes no properties" under nothing.
+    void aServerWithoutToolsShowsNoFormAndNoCall()
+    {
+        Shown s(array(threeTools), {u"a"_s, u"b"_s});
+        s.store.setTools(u"b"_s, {});
+        auto *call = s.panel.findChild<QPushButton *>(u"callButton"_s);
+        QVERIFY(call);
+        QVERIFY(call->isEnabled());
+        QVERIFY(s.panel.form()->isVisible());
+        s.panel.showServer(u"b"_s);
+        QVERIFY(!s.panel.form()->isVisible());
+        QVERIFY(!call->isEnabled());
+        // A call ending (on another server) does not enable Call for no tool.
+        s.panel.callStarted();
+        s.panel.callEnded();
+        QVERIFY(!call->isEnabled());
+        s.panel.showServer(u"a"_s);
+        QVERIFY(s.panel.form()->isVisible());
+        QVERIFY(call->isEnabled());
+    }
+
     void theSearchBoxIsAboveTheList()
     {
         Shown s(array(threeTools));
