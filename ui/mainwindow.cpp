@@ -685,6 +685,12 @@ void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &root
         m_demo->start(m_demoProgram);
 }
 
+void MainWindow::showEvent(QShowEvent *event)
+{
+    m_everShown = true;
+    QMainWindow::showEvent(event);
+}
+
 Workspace MainWindow::workspace() const
 {
     Workspace w;
@@ -694,9 +700,9 @@ Workspace MainWindow::workspace() const
     }
     w.darkMode = DarkPalette::isApplied();
     w.current = m_current;
-    w.geometry = saveGeometry();
-    w.windowState = saveState();
-    w.splitter = m_split->saveState();
+    w.geometry = m_everShown ? saveGeometry() : m_loadedGeometry;
+    w.windowState = m_everShown ? saveState() : m_loadedState;
+    w.splitter = m_everShown ? m_split->saveState() : m_loadedSplitter;
     w.tab = m_tabs->currentIndex();
     w.transcriptColumns = m_transcriptPanel->saveLayout();
     return w;
@@ -722,6 +728,9 @@ void MainWindow::loadWorkspace(QSettings &settings)
     setDarkMode(w.darkMode);
     if (error.isError())
         status(error.message());
+    m_loadedGeometry = w.geometry;
+    m_loadedState = w.windowState;
+    m_loadedSplitter = w.splitter;
     restoreGeometry(w.geometry);
     restoreState(w.windowState);
     m_split->restoreState(w.splitter);

@@ -107,6 +107,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void buildPanels();
@@ -164,6 +165,10 @@ private:
     QString m_demoProgram;
     QSettings *m_autosave = nullptr;
     bool m_loading = false;
+    // Until the window is first shown its layout is not one anybody saw (the first run and an
+    // import add servers before that): the autosave writes the layout it was loaded with.
+    bool m_everShown = false;
+    QByteArray m_loadedGeometry, m_loadedState, m_loadedSplitter;
     MainWindowActions *m_actions = nullptr;
     WindowDialogs *m_dialogs = nullptr;
     DemoServerProcess *m_demo = nullptr;

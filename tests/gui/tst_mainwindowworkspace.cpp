@@ -76,6 +76,37 @@ class TestMainWindowWorkspace : public QObject
 private Q_SLOTS:
     void init() { QFile::remove(ini()); }
 
+    // The first run and an import add servers before the window is shown: what the autosave
+    // writes then must not be a layout nobody saw (a splitter with no sizes yet), or a crash
+    // before any later change leaves the next start with the server list squeezed shut.
+    void aLayoutIsNotSavedBeforeTheWindowWasEverShown()
+    {
+        {
+            CoreHost host;
+            MainWindow window(host);
+            QSettings settings(ini(), QSettings::IniFormat);
+            window.autosaveTo(&settings);
+            window.addServer(demo(u"a"_s));
+            QCOMPARE(names(saved()), QStringList{u"a"_s});
+            QVERIFY(saved().splitter.isEmpty());
+            QVERIFY(saved().geometry.isEmpty());
+            QSignalSpy down(&host, &CoreHost::shutdownFinished);
+            host.shutdown();
+            QVERIFY(down.wait(5000));
+        }
+        CoreHost host;
+        MainWindow window(host);
+        QSettings settings(ini(), QSettings::IniFormat);
+        window.loadWorkspace(settings);
+        window.resize(1200, 760);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *list = window.findChild<QListView *>(u"serverList"_s);
+        QVERIFY(list);
+        QVERIFY2(list->width() > 150, qPrintable(QString::number(list->width())));
+        shutDown(window);
+    }
+
     void theWorkspaceIsSavedWhenItChangesInTheUsersOrder()
     {
         CoreHost host;
