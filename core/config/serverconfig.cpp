@@ -2,6 +2,7 @@
 #include "config/serverconfig.h"
 
 #include "config/jsoncreader.h"
+#include "util/enumnames.h"
 
 #include <QDir>
 #include <QFile>
@@ -27,6 +28,18 @@ QString ServerConfig::routeName() const
         return u"sse"_s;
     }
     return {};
+}
+
+static const char *const kEraNames[] = {"auto", "legacy", "modern"};
+
+QString ServerConfig::eraName(Era era)
+{
+    return enumName(kEraNames, era);
+}
+
+std::optional<ServerConfig::Era> ServerConfig::eraFromName(const QString &name)
+{
+    return enumFromName<Era>(kEraNames, name);
 }
 
 static QString shellQuote(const QString &s)
@@ -160,9 +173,9 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
         resolver.setInputProvider(options.inputProvider);
 
     static const QStringList known = {
-        u"command"_s,     u"args"_s,        u"env"_s,         u"cwd"_s,      u"type"_s,
-        u"url"_s,         u"headers"_s,     u"envFile"_s,     u"disabled"_s, u"timeout"_s,
-        u"description"_s, u"autoApprove"_s, u"alwaysAllow"_s, u"transport"_s};
+        u"command"_s,     u"args"_s,        u"env"_s,         u"cwd"_s,       u"type"_s,
+        u"url"_s,         u"headers"_s,     u"envFile"_s,     u"disabled"_s,  u"timeout"_s,
+        u"description"_s, u"autoApprove"_s, u"alwaysAllow"_s, u"transport"_s, u"era"_s};
     const QJsonObject servers = serversValue.toObject();
     for (auto it = servers.begin(); it != servers.end(); ++it) {
         const QString name = it.key();
@@ -252,6 +265,18 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
             type != "streamable-http"_L1 && type != "streamableHttp"_L1) {
             fail(u"unknown type \"%1\" (stdio, http or sse)"_s.arg(type));
             return r;
+        }
+        if (const QJsonValue era = s.value("era"_L1); !era.isUndefined()) {
+            const std::optional<ServerConfig::Era> e = ServerConfig::eraFromName(era.toString());
+            if (!e) {
+                fail(u"unknown era \"%1\" (auto, legacy or modern)"_s.arg(
+                    era.isString()
+                        ? era.toString()
+                        : QString::fromUtf8(
+                              QJsonDocument(QJsonArray{era}).toJson(QJsonDocument::Compact))));
+                return r;
+            }
+            c.era = *e;
         }
         if (type == "stdio"_L1 && !hasCommand) {
             fail(u"type \"stdio\" needs \"command\""_s);

@@ -15,6 +15,8 @@
 #include <QStringList>
 #include <QUrl>
 
+#include <optional>
+
 namespace Sonde {
 
 // How to reach one server, as plain data. Front ends build it (from flags, a config file or
@@ -27,9 +29,19 @@ struct ServerConfig
         StreamableHttp,
         LegacySse
     };
+    // Which protocol revisions the connection speaks (docs/protocol.md): legacy is the
+    // initialize handshake and sessions (2025-11-25 and earlier), modern the sessionless
+    // 2026-07-28 revision; auto probes with server/discover and falls back to legacy.
+    enum class Era
+    {
+        Auto,
+        Legacy,
+        Modern
+    };
 
     QString name;
     Route route = Route::Stdio;
+    Era era = Era::Auto;
 
     // stdio: launched as program + arguments, never through a shell.
     QString program;
@@ -44,6 +56,9 @@ struct ServerConfig
     int requestTimeoutMs = 60'000;   // reset by progress notifications
     int maxRequestTotalMs = 600'000; // the cap progress cannot extend past
     int initializeTimeoutMs = 30'000;
+    // How long auto waits for server/discover before taking the server for a legacy one
+    // (stdio: a legacy server may not answer an unknown request before initialize at all).
+    int discoverTimeoutMs = 5'000;
     int shutdownGraceMs = 500;    // after closing stdin, before SIGTERM
     int terminateGraceMs = 1'000; // after SIGTERM, before SIGKILL
     // The largest frame taken from this server (a stdio line, an SSE event, a JSON body);
@@ -60,6 +75,9 @@ struct ServerConfig
     QMap<QString, bool> toolReadOnlyOverrides;
 
     QString routeName() const;
+    static QString eraName(Era era);
+    // "auto", "legacy" or "modern"; nullopt for anything else.
+    static std::optional<Era> eraFromName(const QString &name);
     // The exact command line, quoted for display (shown before an imported entry runs).
     QString displayCommand() const;
 };

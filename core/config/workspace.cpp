@@ -47,6 +47,8 @@ QJsonObject serverJson(const ServerConfig &c)
         if (!headers.isEmpty())
             s.insert("headers"_L1, headers);
     }
+    if (c.era != ServerConfig::Era::Auto)
+        s.insert("era"_L1, ServerConfig::eraName(c.era));
     return s;
 }
 

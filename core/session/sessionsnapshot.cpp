@@ -24,6 +24,12 @@ QJsonObject SessionSnapshot::toJson() const
                   {"protocol_version"_L1, protocolVersion},
                   {"restart_count"_L1, restartCount}};
     o.insert("session_id"_L1, sessionId.isEmpty() ? QJsonValue() : QJsonValue(sessionId));
+    if (!era.isEmpty()) {
+        o.insert("era"_L1, era);
+        o.insert("era_reason"_L1, eraReason);
+    }
+    if (!subscriptions.isEmpty())
+        o.insert("subscriptions"_L1, subscriptions);
     for (auto it = transport.begin(); it != transport.end(); ++it)
         o.insert(it.key(), it.value());
     if (lastError.isError())

@@ -36,6 +36,12 @@ struct SessionSnapshot
     QString routeReason; // why this route was chosen
     QString sessionId;   // HTTP Mcp-Session-Id; empty for stdio
     QString protocolVersion;
+    // "legacy" (initialize, sessions) or "modern" (2026-07-28, no session); empty until the
+    // connection has decided. eraReason says how: configured, or what the probe answered.
+    QString era;
+    QString eraReason;
+    // Modern only: the subscriptions/listen stream, {"state", "requested", "granted", "id"}.
+    QJsonObject subscriptions;
     QJsonObject serverInfo;
     QJsonObject serverCapabilities;
     QJsonObject clientCapabilities;

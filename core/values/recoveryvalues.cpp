@@ -59,8 +59,13 @@ const char *const EventKindNames[] = {"",
                                       "sent-again",
                                       "breaker-refused",
                                       "request-failed",
-                                      "request-timed-out"};
-static_assert(std::size(EventKindNames) == std::size_t(EventKind::RequestTimedOut) + 1);
+                                      "request-timed-out",
+                                      "era-chosen",
+                                      "input-required",
+                                      "listen-acknowledged",
+                                      "listen-ended",
+                                      "listen-dropped"};
+static_assert(std::size(EventKindNames) == std::size_t(EventKind::ListenDropped) + 1);
 
 const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
 const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};

@@ -73,7 +73,15 @@ enum class EventKind
     BreakerRefused,
     // ServerSession: a request that ended without a response frame, by its id
     RequestFailed,
-    RequestTimedOut
+    RequestTimedOut,
+    // ServerSession, modern era (2026-07-28): how the era was decided; an input_required
+    // answer and the retry that carries the input (one call, several legs, linked by id);
+    // the subscriptions/listen stream
+    EraChosen,
+    InputRequired,
+    ListenAcknowledged,
+    ListenEnded,
+    ListenDropped
 };
 QString eventKindName(EventKind kind);
 // Other (never nullopt) for a name this build does not know.
