@@ -30,6 +30,8 @@ QJsonObject SessionSnapshot::toJson() const
     }
     if (!subscriptions.isEmpty())
         o.insert("subscriptions"_L1, subscriptions);
+    if (!cacheHints.isEmpty())
+        o.insert("cache_hints"_L1, cacheHints);
     for (auto it = transport.begin(); it != transport.end(); ++it)
         o.insert(it.key(), it.value());
     if (lastError.isError())

@@ -42,6 +42,9 @@ struct SessionSnapshot
     QString eraReason;
     // Modern only: the subscriptions/listen stream, {"state", "requested", "granted", "id"}.
     QJsonObject subscriptions;
+    // Modern only: the caching hints of the lists and reads (CacheableResult), by method:
+    // {"tools/list": {"ttl_ms": 60000, "cache_scope": "private", "fetched_ms": ...}}.
+    QJsonObject cacheHints;
     QJsonObject serverInfo;
     QJsonObject serverCapabilities;
     QJsonObject clientCapabilities;
