@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "clioptions.h"
 
+#include "protocol/modernprotocol.h"
+
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QUrl>
@@ -15,7 +17,8 @@ QString CliOptions::usage()
 CONNECTION: --command PROGRAM [--arg A]... [--env K=V]... [--cwd DIR]
           | --url URL [--header "Name: value"]...
           | --config FILE --server NAME
-OPTIONS:  --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
+OPTIONS:  --era auto|legacy|modern (default auto: probe with server/discover)
+          --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
           --shutdown-grace MS (default 100)  --log-level LEVEL  --version  --help
           --max-frame-mb N (default 64: the largest line, SSE event or JSON body taken)
           --breaker-threshold N  --breaker-cooldown S  --recovery-budget S  --ping-interval S
@@ -34,6 +37,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
 {
     QString configPath, serverName;
     bool graceGiven = false;
+    std::optional<ServerConfig::Era> era;
     auto need = [&](qsizetype &i, QString *value) {
         if (i + 1 >= args.size()) {
             *error = u"%1 needs a value"_s.arg(args[i]);
@@ -87,6 +91,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                                                  u"--config"_s,
                                                  u"--server"_s,
                                                  u"--timeout"_s,
+                                                 u"--era"_s,
                                                  u"--shutdown-grace"_s,
                                                  u"--max-frame-mb"_s,
                                                  u"--breaker-threshold"_s,
@@ -125,7 +130,13 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             o->server.workingDirectory = v;
         else if (a == "--url"_L1)
             o->server.url = QUrl(v, QUrl::StrictMode);
-        else if (a == "--header"_L1) {
+        else if (a == "--era"_L1) {
+            era = ServerConfig::eraFromName(v);
+            if (!era) {
+                *error = u"--era wants auto, legacy or modern, got \"%1\""_s.arg(v);
+                return false;
+            }
+        } else if (a == "--header"_L1) {
             const qsizetype colon = v.indexOf(u':');
             if (colon <= 0) {
                 *error = u"--header wants \"Name: value\", got \"%1\""_s.arg(v);
@@ -224,6 +235,13 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         }
         o->server.url = QUrl(o->command[1], QUrl::StrictMode);
         o->policy.elicitationAction = u"accept"_s; // the scenarios check accepted defaults
+        // The harness says which revision a scenario tests; without it (suites before
+        // 2026-07-28) the client speaks the handshake revision the scenario expects.
+        if (!era) {
+            const QString version = qEnvironmentVariable("MCP_CONFORMANCE_PROTOCOL_VERSION");
+            era = Modern::isModernProtocolVersion(version) ? ServerConfig::Era::Modern
+                                                           : ServerConfig::Era::Legacy;
+        }
     }
     const ServerConfig flags = o->server;
     const int connections =
@@ -276,6 +294,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     } else {
         o->server.name = QFileInfo(flags.program).fileName();
     }
+    if (era)
+        o->server.era = *era;
     if (!graceGiven)
         o->server.shutdownGraceMs = 100; // a one-shot call must not pay the engine's 500 ms
     if (o->command.isEmpty()) {

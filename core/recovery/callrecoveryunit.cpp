@@ -205,7 +205,10 @@ void CallRecoveryUnit::onFailed(Operation &op, const CallOutcome &outcome)
         finish(outcome.ticket, outcome);
         return;
     }
-    const auto c = SessionExpiryClassifier::classify(e);
+    const auto c =
+        SessionExpiryClassifier::classify(e, SessionExpiryClassifier::DefaultNodeBudget,
+                                          m_progress.modern ? SessionExpiryClassifier::Era::Modern
+                                                            : SessionExpiryClassifier::Era::Legacy);
     HistoryEvent h;
     h.kind = EventKind::Classification;
     h.method = op.request.method;
@@ -295,6 +298,14 @@ void CallRecoveryUnit::handleExpired(quint64 ticket, const Error &error, const Q
     // An expiry from a generation already replaced (a second call in flight on the drained
     // session, answered after the new one came up) says nothing about the new session:
     // reconnecting again would replace a healthy one. The call is just sent there.
+    if (rule == "stream-broken"_L1 && m_config.route != ServerConfig::Route::Stdio &&
+        m_progress.ready()) {
+        // Sessionless HTTP: nothing to reconnect. The request is re-issued now (a new id),
+        // or answered as uncertain, by the same rules as after an expiry.
+        it->waitAfterGeneration = m_progress.generation - 1;
+        resume(ticket);
+        return;
+    }
     if (!m_progress.ready() || it->waitAfterGeneration >= m_progress.generation)
         m_reconnect.request(u"session expired (%1)"_s.arg(rule));
     armBudgetTimer();

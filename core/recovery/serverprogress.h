@@ -13,6 +13,7 @@ struct ServerProgress
     SessionSnapshot::State state = SessionSnapshot::State::Idle;
     int generation = 0;
     bool stopping = false;
+    bool modern = false; // the era of the newest generation: 2026-07-28 has no session
 
     bool ready() const { return state == SessionSnapshot::State::Ready; }
 };

@@ -106,7 +106,10 @@ void ServerSupervisor::record(HistoryEvent event)
 
 void ServerSupervisor::onConnectionLost(const Error &error)
 {
-    const auto c = SessionExpiryClassifier::classify(error);
+    const auto c =
+        SessionExpiryClassifier::classify(error, SessionExpiryClassifier::DefaultNodeBudget,
+                                          m_progress.modern ? SessionExpiryClassifier::Era::Modern
+                                                            : SessionExpiryClassifier::Era::Legacy);
     HistoryEvent e;
     e.kind = EventKind::Classification;
     e.rule = c.rule;
@@ -138,6 +141,8 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
 {
     const SessionSnapshot::State previous = m_progress.state;
     m_progress.state = s.state;
+    if (!s.era.isEmpty())
+        m_progress.modern = s.era == "modern"_L1;
     // First: what follows may finish calls, and their results must not overtake this state.
     Q_EMIT changed();
     if (s.state == SessionSnapshot::State::Ready && s.generation != m_progress.generation) {

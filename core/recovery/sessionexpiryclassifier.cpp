@@ -31,7 +31,7 @@ static bool saysInvalidSession(const Error &e)
 }
 
 SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &error,
-                                                                  int nodeBudget)
+                                                                  int nodeBudget, Era era)
 {
     // Collect the visited nodes first (pre-order: node, group children, cause), without
     // recursion; the rules below then look at exactly what was visited.
@@ -64,8 +64,26 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
             return r;
         }
     }
+    const bool modern = era == Era::Modern;
     for (const Error *e : std::as_const(visited)) {
         const int status = e->httpStatus().value_or(0);
+        if (modern) {
+            if (e->kind() == Error::Kind::Transport && e->condition() == Error::Condition::Closed) {
+                r = {
+                    true, u"stream-broken"_s,
+                    u"the response stream broke before the answer (2026-07-28: the request is lost; the client sends it again with a new id)"_s,
+                    r.nodesVisited, r.budgetExhausted};
+                return r;
+            }
+            if (e->kind() == Error::Kind::Transport &&
+                e->condition() == Error::Condition::Refused) {
+                r = {true, u"connection-refused"_s,
+                     u"the server refused the connection: the request was never sent"_s,
+                     r.nodesVisited, r.budgetExhausted};
+                return r;
+            }
+            continue;
+        }
         if (status == 404 && !e->sessionId().isEmpty()) {
             r = {true, u"http-404-with-session"_s,
                  u"HTTP 404 for a request that carried Mcp-Session-Id"_s, r.nodesVisited,
@@ -96,7 +114,7 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
     }
     for (const Error *e : std::as_const(visited)) {
         const QString text = e->message().toLower();
-        if (text.isEmpty())
+        if (text.isEmpty() || modern)
             continue;
         for (const QString &marker : textMarkers()) {
             if (text.contains(marker)) {

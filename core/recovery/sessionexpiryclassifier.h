@@ -29,7 +29,16 @@ public:
         bool budgetExhausted = false;
     };
 
-    static Result classify(const Error &error, int nodeBudget = DefaultNodeBudget);
+    // Which rules apply depends on the era: 2026-07-28 has no session, so only a refused
+    // connection and a broken stream ("stream-broken": the request is lost and must be sent
+    // again with a new id, or answered as uncertain) say anything there.
+    enum class Era
+    {
+        Legacy,
+        Modern
+    };
+    static Result classify(const Error &error, int nodeBudget = DefaultNodeBudget,
+                           Era era = Era::Legacy);
     static const QStringList &textMarkers();
 };
 

@@ -8,6 +8,7 @@
 #include "session/serversession.h"
 
 #include "protocol/mcp.h"
+#include "session/eraprobe.h"
 #include "transport/faultinjectingtransport.h"
 #include "transport/httpfallbacktransport.h"
 #include "transport/stdiotransport.h"
@@ -16,6 +17,7 @@
 #include "util/logging.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QThread>
@@ -45,6 +47,11 @@ ServerSession::ServerSession(const ServerConfig &config, const Clock &clock,
     m_standingFaults = std::make_shared<FaultInjectingTransport::Standing>();
     m_timeoutTimer = clock.createTimer(this);
     connect(m_timeoutTimer, &ClockTimer::timeout, this, &ServerSession::checkTimeouts);
+    m_listenTimer = clock.createTimer(this);
+    connect(m_listenTimer, &ClockTimer::timeout, this, [this] {
+        m_listenTimer->stop();
+        openListen();
+    });
 }
 
 ServerSession::~ServerSession()
@@ -82,6 +89,15 @@ SessionSnapshot ServerSession::snapshot() const
         s.routeReason = s.transport.take("route_reason"_L1).toString();
     }
     s.sessionId = s.transport.take("session_id"_L1).toString();
+    if (m_era != Era::Undecided) {
+        s.era = isModern() ? u"modern"_s : u"legacy"_s;
+        s.eraReason = m_eraReason;
+    }
+    if (isModern()) {
+        s.sessionId.clear(); // this revision has none; an id a server sends means nothing
+        s.subscriptions = m_listen.toJson();
+        s.cacheHints = m_cacheHints;
+    }
     s.restartCount = std::max(0, m_starts - 1);
     s.startedMs = m_readyMs;
     s.lastError = m_lastError;
@@ -118,6 +134,13 @@ void ServerSession::start()
     ++m_starts;
     m_lastError = Error();
     m_protocolVersion.clear();
+    // The era is decided again for each connection: a restarted server may be another build.
+    m_era = Era::Undecided;
+    m_eraReason.clear();
+    m_listen.reset();
+    m_listenTimer->stop();
+    m_listenReopened = false;
+    m_cacheHints = {};
     std::unique_ptr<Transport> route = m_factory(m_config, m_clock);
     if (auto *http = qobject_cast<HttpFallbackTransport *>(route.get())) {
         if (!m_network)
@@ -139,6 +162,10 @@ void ServerSession::start()
     connect(m_transport, &Transport::closed, this, &ServerSession::onTransportClosed);
     connect(m_transport, &Transport::requestFailed, this,
             [this](const QJsonValue &id, const Error &error) {
+                if (!id.isUndefined() && id == m_listen.id()) {
+                    onListenFailed(error);
+                    return;
+                }
                 const std::optional<PendingRequests::Entry> entry = m_pending.take(id);
                 if (!entry)
                     return;
@@ -177,15 +204,87 @@ void ServerSession::onTransportOpened()
         return; // stopped while the process was still starting: nothing to initialize
     record(EventKind::TransportOpen, m_transport->details());
     setState(SessionSnapshot::State::Initializing);
+    if (m_config.era == ServerConfig::Era::Legacy) {
+        m_era = Era::Legacy;
+        m_eraReason = u"configured: legacy (2025-11-25 and earlier)"_s;
+        sendInitialize();
+        return;
+    }
+    sendDiscover();
+}
+
+static QJsonObject clientInfo()
+{
+    return QJsonObject{{"name"_L1, u"sonde"_s},
+                       {"title"_L1, u"Sonde"_s},
+                       {"version"_L1, QCoreApplication::applicationVersion().isEmpty()
+                                          ? u"0.1.0"_s
+                                          : QCoreApplication::applicationVersion()}};
+}
+
+void ServerSession::sendDiscover()
+{
+    // The probe speaks the modern revision already: its _meta and, on HTTP, its headers.
+    if (m_transport)
+        m_transport->setProtocolVersion(QString::fromLatin1(Modern::ProtocolVersion));
+    const int timeout = m_config.era == ServerConfig::Era::Modern
+                            ? m_config.initializeTimeoutMs
+                            : std::min(m_config.discoverTimeoutMs, m_config.initializeTimeoutMs);
+    sendRequest(u"server/discover"_s, {}, timeout, {},
+                [this](const JsonRpcMessage &r, const Error &e) { handleDiscoverAnswer(r, e); });
+}
+
+void ServerSession::handleDiscoverAnswer(const JsonRpcMessage &response, const Error &error)
+{
+    if (m_state != SessionSnapshot::State::Initializing)
+        return;
+    const EraProbe::Decision d = EraProbe::decide(m_config.era, response, error);
+    QJsonObject details{{"reason"_L1, d.reason},
+                        {"supported"_L1, QJsonArray::fromStringList(d.offered)}};
+    switch (d.next) {
+    case EraProbe::Decision::Next::Modern: {
+        m_era = Era::Modern;
+        m_eraReason = d.reason;
+        m_protocolVersion = d.version;
+        m_serverInfo = d.discover.value("_meta"_L1)
+                           .toObject()
+                           .value(QLatin1StringView(Modern::MetaServerInfo))
+                           .toObject();
+        m_serverCapabilities = d.discover.value("capabilities"_L1).toObject();
+        m_instructions = d.discover.value("instructions"_L1).toString();
+        noteCacheHints(u"server/discover"_s, d.discover);
+        details.insert("era"_L1, u"modern"_s);
+        details.insert("protocol_version"_L1, m_protocolVersion);
+        record(EventKind::EraChosen, details);
+        if (m_transport)
+            m_transport->setProtocolVersion(m_protocolVersion);
+        becomeReady();
+        return;
+    }
+    case EraProbe::Decision::Next::Initialize:
+        m_era = Era::Legacy;
+        m_eraReason = d.reason;
+        details.insert("era"_L1, u"legacy"_s);
+        record(EventKind::EraChosen, details);
+        // The handshake is sent as a legacy client sends it: no version header before the
+        // server has chosen one.
+        if (m_transport)
+            m_transport->setProtocolVersion({});
+        sendInitialize();
+        return;
+    case EraProbe::Decision::Next::Fail:
+        m_eraReason = d.reason;
+        failHandshake(d.error, EventKind::InitializeFailed);
+        return;
+    }
+}
+
+void ServerSession::sendInitialize()
+{
     const QJsonObject params{
         {"protocolVersion"_L1, QString::fromLatin1(Mcp::LatestProtocolVersion)},
         {"capabilities"_L1, m_clientCapabilities},
-        {"clientInfo"_L1,
-         QJsonObject{{"name"_L1, u"sonde"_s},
-                     {"title"_L1, u"Sonde"_s},
-                     {"version"_L1, QCoreApplication::applicationVersion().isEmpty()
-                                        ? u"0.1.0"_s
-                                        : QCoreApplication::applicationVersion()}}}};
+        {"clientInfo"_L1, clientInfo()}};
     sendRequest(u"initialize"_s, params, m_config.initializeTimeoutMs, {},
                 [this](const JsonRpcMessage &r, const Error &e) { handleInitializeAnswer(r, e); });
 }
@@ -210,24 +309,42 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
         }
     }
     if (failure.isError()) {
-        Error e = Error::protocol(u"initialize failed: %1"_s.arg(failure.message()));
+        QString message = failure.message();
+        // A modern-only server refusing the handshake names what it speaks: say so.
+        if (Modern::jsonRpcErrorOf(failure).value("code"_L1).toInt() ==
+            Modern::UnsupportedProtocolVersion)
+            message = Modern::describeUnsupportedVersion(failure);
+        Error e = Error::protocol(u"initialize failed: %1"_s.arg(message));
         e.setCause(failure);
-        m_lastError = e;
-        record(EventKind::InitializeFailed, e.toJson());
-        failAll(e);
-        setState(SessionSnapshot::State::Failed);
-        if (m_transport)
-            m_transport->close();
+        failHandshake(e, EventKind::InitializeFailed);
         return;
     }
     if (m_transport)
         m_transport->setProtocolVersion(m_protocolVersion);
     sendFrame(JsonRpcMessage::notification(u"notifications/initialized"_s));
+    becomeReady();
+}
+
+void ServerSession::failHandshake(const Error &e, EventKind kind)
+{
+    m_lastError = e;
+    record(kind, e.toJson());
+    failAll(e);
+    setState(SessionSnapshot::State::Failed);
+    if (m_transport)
+        m_transport->close();
+}
+
+void ServerSession::becomeReady()
+{
     ++m_generation;
     m_readyMs = m_clock.nowMs();
-    record(EventKind::Ready,
-           {{"protocol_version"_L1, m_protocolVersion}, {"server_info"_L1, m_serverInfo}});
+    record(EventKind::Ready, {{"protocol_version"_L1, m_protocolVersion},
+                              {"server_info"_L1, m_serverInfo},
+                              {"era"_L1, isModern() ? u"modern"_s : u"legacy"_s}});
     setState(SessionSnapshot::State::Ready);
+    if (isModern())
+        openListen();
     const QList<quint64> waiting = std::exchange(m_waitingForReady, {});
     for (quint64 ticket : waiting)
         dispatch(ticket);
@@ -304,7 +421,7 @@ bool ServerSession::drainAndStartAgain()
     // new one.
     const QList<PendingRequests::Entry> all = m_pending.takeAll();
     for (const PendingRequests::Entry &e : all) {
-        if (e.method == "initialize"_L1) {
+        if (e.method == "initialize"_L1 || e.method == "server/discover"_L1) {
             if (const ResponseHandler h = m_handlers.take(JsonRpcMessage::idKey(e.id)))
                 h({}, Error::transport(u"replaced by a new session"_s, Error::Condition::Closed));
         } else {
@@ -396,6 +513,10 @@ void ServerSession::processFrame(const QByteArray &frame)
 void ServerSession::handleMessage(const JsonRpcMessage &message)
 {
     if (message.isResponse()) {
+        if (m_listen.isCurrent(message.id())) {
+            onListenAnswered(message);
+            return;
+        }
         const std::optional<PendingRequests::Entry> entry = m_pending.take(message.id());
         if (!entry) {
             if (m_pending.wasRetired(message.id()))
@@ -430,6 +551,8 @@ void ServerSession::handleMessage(const JsonRpcMessage &message)
 void ServerSession::handleNotification(const JsonRpcMessage &message)
 {
     const QString method = message.method();
+    if (isModern() && handleSubscriptionNotification(message))
+        return;
     if (method == "notifications/progress"_L1) {
         const QJsonValue token = message.params().value("progressToken"_L1);
         const QString key =
@@ -497,7 +620,10 @@ void ServerSession::sendRefreshPage(const QString &method)
                     // A misbehaving server: keep what came, say why it stopped.
                     if (step == ListFetcher::Step::Stopped)
                         record(TranscriptEvent::Direction::Violation, {}, it->error().message());
-                    const QJsonArray items = it->items();
+                    if (isModern())
+                        noteCacheHints(method, r.result().toObject());
+                    const QJsonArray items =
+                        method == "tools/list"_L1 ? acceptTools(it->items()) : it->items();
                     m_refreshes.erase(it);
                     m_cache.insert(method, items);
                     Q_EMIT listRefreshed(m_config.name, method, items);
@@ -522,7 +648,17 @@ QJsonValue ServerSession::sendRequest(const QString &method, const QJsonObject &
     entry.maxTotalMs = std::max<qint64>(entry.timeoutMs, m_config.maxRequestTotalMs);
     m_pending.add(entry);
     m_handlers.insert(JsonRpcMessage::idKey(id), std::move(handler));
-    sendFrame(JsonRpcMessage::request(id, method, params));
+    if (isModern() || method == "server/discover"_L1) {
+        Modern::RequestContext context;
+        context.protocolVersion =
+            isModern() ? m_protocolVersion : QString::fromLatin1(Modern::ProtocolVersion);
+        context.clientCapabilities = m_clientCapabilities;
+        context.clientInfo = clientInfo();
+        context.logLevel = m_logLevel;
+        sendFrame(JsonRpcMessage::request(id, method, Modern::withRequestMeta(params, context)));
+    } else {
+        sendFrame(JsonRpcMessage::request(id, method, params));
+    }
     armTimer();
     return id;
 }
@@ -570,6 +706,8 @@ void ServerSession::dispatch(quint64 ticket)
     if (it == m_operations.end())
         return;
     it->outcome.generation = m_generation;
+    if (isModern() && answerLocally(ticket))
+        return;
     if (!Mcp::listKeyFor(it->request.method).isEmpty() &&
         !it->request.params.contains("cursor"_L1)) {
         it->list = ListFetcher(it->request.method, it->request.method, it->request.params,
@@ -586,10 +724,16 @@ void ServerSession::dispatch(quint64 ticket)
         params.insert("_meta"_L1, meta);
     }
     ++it->outcome.attempts;
-    const QJsonValue id = sendRequest(it->request.method, params, it->request.timeoutMs, token,
-                                      [this, ticket](const JsonRpcMessage &r, const Error &e) {
-                                          finishOperation(ticket, r.result(), e);
-                                      });
+    it->sentParams = params;
+    it->rounds = 0;
+    it->input.reset();
+    const QJsonValue id =
+        sendRequest(it->request.method, params, it->request.timeoutMs, token,
+                    [this, ticket](const JsonRpcMessage &r, const Error &e) {
+                        if (!e.isError() && isModern() && continueModernCall(ticket, r))
+                            return;
+                        finishOperation(ticket, r.result(), e);
+                    });
     m_ticketRequestId.insert(ticket, id);
 }
 
@@ -609,6 +753,8 @@ void ServerSession::sendPage(quint64 ticket)
                             finishOperation(ticket, {}, e);
                             return;
                         }
+                        if (isModern())
+                            noteCacheHints(op->request.method, r.result().toObject());
                         switch (op->list.addPage(r.result().toObject())) {
                         case ListFetcher::Step::NextPage:
                             sendPage(ticket);
@@ -616,11 +762,20 @@ void ServerSession::sendPage(quint64 ticket)
                         case ListFetcher::Step::Stopped:
                             finishOperation(ticket, {}, op->list.error());
                             return;
-                        case ListFetcher::Step::Done:
-                            if (op->request.followPages)
+                        case ListFetcher::Step::Done: {
+                            QJsonObject result = op->list.result();
+                            if (op->request.method == "tools/list"_L1) {
+                                const QJsonArray tools =
+                                    acceptTools(result.value("tools"_L1).toArray());
+                                result.insert("tools"_L1, tools);
+                                if (op->request.followPages)
+                                    m_cache.insert(op->request.method, tools);
+                            } else if (op->request.followPages) {
                                 m_cache.insert(op->request.method, op->list.items());
-                            finishOperation(ticket, op->list.result(), {});
+                            }
+                            finishOperation(ticket, result, {});
                             return;
+                        }
                         }
                     });
     m_ticketRequestId.insert(ticket, id);
@@ -637,7 +792,7 @@ void ServerSession::finishOperation(quint64 ticket, QJsonValue result, Error err
     m_waitingForReady.removeAll(ticket);
     outcome.finishedMs = m_clock.nowMs();
     outcome.result = result;
-    outcome.error = error;
+    outcome.error = error.isError() ? explainModernError(error) : error;
     if (!error.isError() && outcome.method == "tools/call"_L1 &&
         result.toObject().value("isError"_L1).toBool()) {
         // The call worked at the protocol level; the tool itself reported failure.
@@ -656,8 +811,9 @@ void ServerSession::cancel(quint64 ticket, const QString &reason)
         m_handlers.remove(JsonRpcMessage::idKey(id));
         if (m_transport)
             m_transport->abandon(id);
-        sendFrame(JsonRpcMessage::notification(u"notifications/cancelled"_s,
-                                               {{"requestId"_L1, id}, {"reason"_L1, reason}}));
+        if (cancelsWithNotification())
+            sendFrame(JsonRpcMessage::notification(u"notifications/cancelled"_s,
+                                                   {{"requestId"_L1, id}, {"reason"_L1, reason}}));
         armTimer();
     }
     finishOperation(ticket, {}, Error::cancelled(reason));
@@ -665,6 +821,8 @@ void ServerSession::cancel(quint64 ticket, const QString &reason)
 
 void ServerSession::reply(const ServerReply &reply)
 {
+    if (takeInputReply(reply))
+        return;
     if (reply.generation != m_generation || !m_transport) {
         record(EventKind::ReplyDropped,
                {{"id"_L1, reply.id}, {"reason"_L1, u"the session that asked is gone"_s}});
@@ -688,7 +846,8 @@ void ServerSession::checkTimeouts()
         record(EventKind::RequestTimedOut,
                {{"id"_L1, e.id}, {"method"_L1, e.method}, {"after_ms"_L1, waited}});
         // initialize must not be cancelled (lifecycle.mdx); everything else is told.
-        if (e.method != "initialize"_L1)
+        if (e.method != "initialize"_L1 && e.method != "server/discover"_L1 &&
+            cancelsWithNotification())
             sendFrame(JsonRpcMessage::notification(u"notifications/cancelled"_s,
                                                    {{"requestId"_L1, e.id}, {"reason"_L1, why}}));
         if (m_transport)
@@ -733,6 +892,7 @@ void ServerSession::failAll(const Error &error)
     }
     m_ticketRequestId.clear();
     m_waitingForReady.clear();
+    m_inputRequests.clear();
     m_timeoutTimer->stop();
     for (const ResponseHandler &h : std::as_const(handlers))
         h({}, error); // operations are gone, so their continuations do nothing
@@ -742,6 +902,371 @@ void ServerSession::failAll(const Error &error)
         outcome.error = error;
         Q_EMIT callFinished(outcome);
     }
+}
+
+// --- The 2026-07-28 revision --------------------------------------------------------------
+
+static constexpr int MaxInputRounds = 8;
+
+bool ServerSession::cancelsWithNotification() const
+{
+    return !isModern() || m_config.route == ServerConfig::Route::Stdio;
+}
+
+QJsonArray ServerSession::cachedList(const QString &method) const
+{
+    const QJsonObject hint = m_cacheHints.value(method).toObject();
+    if (isModern() && hint.contains("ttl_ms"_L1) &&
+        m_clock.nowMs() >
+            hint.value("fetched_ms"_L1).toInteger() + hint.value("ttl_ms"_L1).toInteger())
+        return {}; // stale by the server's own word: readers fetch it again
+    return m_cache.value(method);
+}
+
+void ServerSession::noteCacheHints(const QString &method, const QJsonObject &result)
+{
+    const QJsonValue ttl = result.value("ttlMs"_L1);
+    const QJsonValue scope = result.value("cacheScope"_L1);
+    if (ttl.isUndefined() && scope.isUndefined())
+        return;
+    QJsonObject hint{{"fetched_ms"_L1, m_clock.nowMs()}};
+    if (ttl.isDouble())
+        hint.insert("ttl_ms"_L1, ttl.toInteger());
+    if (scope.isString())
+        hint.insert("cache_scope"_L1, scope.toString());
+    m_cacheHints.insert(method, hint);
+}
+
+QJsonArray ServerSession::acceptTools(const QJsonArray &tools)
+{
+    // Over HTTP a tool whose x-mcp-header annotations break the rules must be left out
+    // (transports/streamable-http.mdx, "Custom Headers"); on stdio they mean nothing.
+    if (!isModern() || m_config.route == ServerConfig::Route::Stdio)
+        return tools;
+    QJsonArray accepted;
+    McpHeaders::ToolParams params;
+    for (const QJsonValue &v : tools) {
+        const QJsonObject tool = v.toObject();
+        const QString name = tool.value("name"_L1).toString();
+        QString why;
+        const std::optional<QList<McpHeaders::Param>> p =
+            McpHeaders::paramsOf(tool.value("inputSchema"_L1).toObject(), &why);
+        if (!p) {
+            record(TranscriptEvent::Direction::Violation, {},
+                   u"tool \"%1\" left out of tools/list: %2"_s.arg(name, why));
+            continue;
+        }
+        if (!p->isEmpty())
+            params.insert(name, *p);
+        accepted.append(v);
+    }
+    m_toolHeaders = params;
+    if (m_transport)
+        m_transport->setToolHeaders(m_toolHeaders);
+    return accepted;
+}
+
+Error ServerSession::explainModernError(const Error &error) const
+{
+    const QJsonObject rpc = Modern::jsonRpcErrorOf(error);
+    if (rpc.isEmpty())
+        return error;
+    const int code = rpc.value("code"_L1).toInt();
+    QString text;
+    if (code == Modern::UnsupportedProtocolVersion)
+        text = Modern::describeUnsupportedVersion(error);
+    else if (code == Modern::HeaderMismatch)
+        text =
+            u"header mismatch (error -32020): the server says the request's headers do not match its body: %1"_s
+                .arg(rpc.value("message"_L1).toString());
+    else if (code == Modern::MissingRequiredClientCapability)
+        text = u"missing client capability (error -32021): %1"_s.arg(
+            rpc.value("message"_L1).toString());
+    else
+        return error;
+    Error e = Error::remote(code, text, rpc.value("data"_L1));
+    e.setCause(error);
+    if (error.httpStatus())
+        e.setHttpStatus(*error.httpStatus());
+    return e;
+}
+
+bool ServerSession::continueModernCall(quint64 ticket, const JsonRpcMessage &response)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end())
+        return true;
+    const QJsonObject result = response.result().toObject();
+    const QString type = Modern::resultType(result);
+    if (type == "complete"_L1)
+        return false;
+    if (type == "task"_L1) {
+        finishOperation(ticket, {},
+                        Error::protocol(u"the server answered with a task (resultType \"task\", "
+                                        u"the io.modelcontextprotocol/tasks extension), which "
+                                        u"Sonde did not declare and does not poll"_s));
+        return true;
+    }
+    if (type != "input_required"_L1) {
+        finishOperation(ticket, {},
+                        Error::protocol(u"the server answered with resultType \"%1\", which "
+                                        u"2026-07-28 does not define"_s.arg(type)));
+        return true;
+    }
+    const QString method = it->request.method;
+    if (method != "tools/call"_L1 && method != "resources/read"_L1 && method != "prompts/get"_L1) {
+        finishOperation(ticket, {},
+                        Error::protocol(u"the server asked for input on %1, where 2026-07-28 "
+                                        u"does not allow it (only tools/call, resources/read "
+                                        u"and prompts/get)"_s.arg(method)));
+        return true;
+    }
+    if (++it->rounds > MaxInputRounds) {
+        finishOperation(ticket, {},
+                        Error::protocol(u"the server asked for input %1 times in a row; Sonde "
+                                        u"stops at %2"_s.arg(it->rounds)
+                                            .arg(MaxInputRounds)));
+        return true;
+    }
+    QString why;
+    std::optional<InputRound> round = InputRound::from(result, &why);
+    if (!round) {
+        finishOperation(ticket, {}, Error::protocol(u"a malformed input_required: "_s + why));
+        return true;
+    }
+    it->input = std::move(round);
+    if (it->input->requests().isEmpty()) {
+        sendInputRetry(ticket); // only requestState: retry at once (mrtr.mdx)
+        return true;
+    }
+    // Each input request goes to the front end as the server request it would have been in
+    // 2025-11-25, under an id of this session's own that never reaches the wire.
+    const QList<InputRound::Request> requests = it->input->requests();
+    for (const InputRound::Request &r : requests) {
+        const QString id = u"input-%1-%2-%3"_s.arg(ticket).arg(it->rounds).arg(r.key);
+        m_inputRequests.insert(id, {ticket, r.key});
+        Q_EMIT serverRequestReceived(
+            ServerRequest{m_config.name, m_generation, QJsonValue(id), r.method, r.params});
+    }
+    return true;
+}
+
+bool ServerSession::takeInputReply(const ServerReply &reply)
+{
+    if (!reply.id.isString())
+        return false;
+    const auto found = m_inputRequests.constFind(reply.id.toString());
+    if (found == m_inputRequests.constEnd())
+        return false;
+    const auto [ticket, key] = *found;
+    m_inputRequests.erase(found);
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end() || !it->input)
+        return true;
+    if (reply.error.isError()) {
+        // The input was refused locally (no answer given): the call ends here; nothing is
+        // retried behind the user's back.
+        finishOperation(
+            ticket, {},
+            Error::cancelled(u"the input the server asked for (%1) was not given: %2"_s.arg(
+                key, reply.error.message())));
+        return true;
+    }
+    it->input->answer(key, reply.result);
+    if (it->input->isAnswered())
+        sendInputRetry(ticket);
+    return true;
+}
+
+void ServerSession::sendInputRetry(quint64 ticket)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end() || !it->input)
+        return;
+    if (m_state != SessionSnapshot::State::Ready) {
+        finishOperation(ticket, {},
+                        Error::transport(u"the connection closed while the input was gathered"_s,
+                                         Error::Condition::NotConnected));
+        return;
+    }
+    const QJsonObject params = it->input->retryParams(it->sentParams);
+    QJsonObject requests;
+    for (const InputRound::Request &r : it->input->requests())
+        requests.insert(r.key, r.method);
+    const QJsonValue previous = m_ticketRequestId.value(ticket);
+    const int round = it->rounds;
+    const QString method = it->request.method;
+    const QString name =
+        it->request.params.value("name"_L1).toString(it->request.params.value("uri"_L1).toString());
+    it->input.reset();
+    const QJsonValue id =
+        sendRequest(method, params, it->request.timeoutMs, it->request.progressToken(),
+                    [this, ticket](const JsonRpcMessage &r, const Error &e) {
+                        if (!e.isError() && continueModernCall(ticket, r))
+                            return;
+                        finishOperation(ticket, r.result(), e);
+                    });
+    m_ticketRequestId.insert(ticket, id);
+    record(EventKind::InputRequired, {{"id"_L1, previous},
+                                      {"next_id"_L1, id},
+                                      {"round"_L1, round},
+                                      {"method"_L1, method},
+                                      {"name"_L1, name},
+                                      {"requests"_L1, requests}});
+}
+
+bool ServerSession::answerLocally(quint64 ticket)
+{
+    auto it = m_operations.find(ticket);
+    const QString method = it->request.method;
+    const QJsonObject params = it->request.params;
+    if (method == "logging/setLevel"_L1) {
+        // There is no setLevel in 2026-07-28: the level rides on every request's _meta.
+        m_logLevel = params.value("level"_L1).toString();
+        finishOperation(
+            ticket,
+            QJsonObject{
+                {"_meta"_L1, QJsonObject{{"sonde/local"_L1, u"2026-07-28 has no logging/setLevel; "
+                                                            u"the level is sent in each request's "
+                                                            u"_meta"_s}}}},
+            {});
+        return true;
+    }
+    if (method == "resources/subscribe"_L1 || method == "resources/unsubscribe"_L1) {
+        // subscriptions/listen replaces them: the stream is opened again with the new set.
+        const QString uri = params.value("uri"_L1).toString();
+        if (method == "resources/subscribe"_L1)
+            m_resourceSubscriptions.insert(uri);
+        else
+            m_resourceSubscriptions.remove(uri);
+        closeListen();
+        openListen();
+        finishOperation(ticket, QJsonObject{{"subscriptions"_L1, m_listen.toJson()}}, {});
+        return true;
+    }
+    if (method == "ping"_L1) {
+        // No ping in this revision: server/discover is the cheapest request that proves the
+        // server answers (keepalive, the check after a timed-out write).
+        ++it->outcome.attempts;
+        const QJsonValue id =
+            sendRequest(u"server/discover"_s, {}, it->request.timeoutMs, {},
+                        [this, ticket](const JsonRpcMessage &, const Error &e) {
+                            finishOperation(ticket, e.isError() ? QJsonValue() : QJsonObject{}, e);
+                        });
+        m_ticketRequestId.insert(ticket, id);
+        return true;
+    }
+    return false;
+}
+
+void ServerSession::openListen()
+{
+    if (!isModern() || m_state != SessionSnapshot::State::Ready || !m_transport)
+        return;
+    const QJsonObject filter =
+        ListenSubscription::filterFor(m_serverCapabilities, m_resourceSubscriptions);
+    if (filter.isEmpty()) {
+        m_listen.reset();
+        return;
+    }
+    // Not a pending request: it has no deadline and its answer only ever ends it.
+    const QJsonValue id = QJsonValue(m_nextId++);
+    m_listen.opened(id, filter);
+    Modern::RequestContext context;
+    context.protocolVersion = m_protocolVersion;
+    context.clientCapabilities = m_clientCapabilities;
+    context.clientInfo = clientInfo();
+    sendFrame(JsonRpcMessage::request(
+        id, u"subscriptions/listen"_s,
+        Modern::withRequestMeta(QJsonObject{{"notifications"_L1, filter}}, context)));
+    Q_EMIT snapshotChanged(snapshot());
+}
+
+void ServerSession::closeListen()
+{
+    const QJsonValue id = m_listen.id();
+    if (id.isUndefined())
+        return;
+    m_listen.reset();
+    if (!m_transport)
+        return;
+    m_transport->abandon(id);
+    if (m_config.route == ServerConfig::Route::Stdio)
+        sendFrame(JsonRpcMessage::notification(
+            u"notifications/cancelled"_s,
+            {{"requestId"_L1, id}, {"reason"_L1, u"the subscriptions changed"_s}}));
+}
+
+void ServerSession::onListenFailed(const Error &error)
+{
+    const QJsonValue id = m_listen.id();
+    if (error.httpStatus() && *error.httpStatus() >= 400) {
+        // Refused, not broken: asking again would be refused again.
+        m_listen.ended(ListenSubscription::State::Refused, error.message());
+        record(EventKind::ListenEnded,
+               {{"id"_L1, id}, {"graceful"_L1, false}, {"reason"_L1, error.message()}});
+        Q_EMIT snapshotChanged(snapshot());
+        return;
+    }
+    const int delay = m_listen.dropped(error.message());
+    m_listenReopened = true;
+    record(EventKind::ListenDropped,
+           {{"id"_L1, id}, {"reason"_L1, error.message()}, {"retry_in_ms"_L1, delay}});
+    Q_EMIT snapshotChanged(snapshot());
+    if (m_state == SessionSnapshot::State::Ready)
+        m_listenTimer->start(delay);
+}
+
+void ServerSession::onListenAnswered(const JsonRpcMessage &response)
+{
+    const QJsonValue id = m_listen.id();
+    if (response.type() == JsonRpcMessage::Type::ErrorResponse) {
+        m_listen.ended(ListenSubscription::State::Refused, response.toError().message());
+        record(
+            EventKind::ListenEnded,
+            {{"id"_L1, id}, {"graceful"_L1, false}, {"reason"_L1, response.toError().message()}});
+    } else {
+        m_listen.ended(ListenSubscription::State::Ended, u"the server ended it"_s);
+        record(EventKind::ListenEnded, {{"id"_L1, id}, {"graceful"_L1, true}});
+    }
+    Q_EMIT snapshotChanged(snapshot());
+}
+
+bool ServerSession::handleSubscriptionNotification(const JsonRpcMessage &message)
+{
+    const QJsonValue subscription = message.params()
+                                        .value("_meta"_L1)
+                                        .toObject()
+                                        .value(QLatin1StringView(Modern::MetaSubscriptionId));
+    if (subscription.isUndefined())
+        return false; // request-scoped (progress, log messages): handled as before
+    if (!m_listen.isCurrent(subscription)) {
+        record(TranscriptEvent::Direction::Violation, message.toCompactJson(),
+               u"a notification for subscription %1, which is not open"_s.arg(
+                   subscription.isString() ? subscription.toString()
+                                           : QString::number(subscription.toInteger())));
+        return true;
+    }
+    if (message.method() == "notifications/subscriptions/acknowledged"_L1) {
+        const QJsonObject granted = message.params().value("notifications"_L1).toObject();
+        const bool reopened =
+            m_listen.state() == ListenSubscription::State::Open && m_listenReopened;
+        m_listen.acknowledged(granted);
+        record(EventKind::ListenAcknowledged, {{"id"_L1, m_listen.id()},
+                                               {"requested"_L1, m_listen.requested()},
+                                               {"granted"_L1, granted}});
+        if (reopened && m_config.route != ServerConfig::Route::Stdio) {
+            // A re-established stream is a new generation on HTTP (docs/recovery.md §8): what
+            // was said on the old one may have been missed.
+            m_listenReopened = false;
+            ++m_generation;
+        }
+        Q_EMIT snapshotChanged(snapshot());
+        Q_EMIT notificationReceived(ServerNotification{m_config.name, m_generation, m_clock.nowMs(),
+                                                       message.method(), message.params()});
+        return true;
+    }
+    return false; // list_changed, resources/updated: handled as before
 }
 
 } // namespace Sonde

@@ -3,6 +3,10 @@
 
 #include "config/serverconfig.h"
 #include "protocol/jsonrpcmessage.h"
+#include "protocol/mcpheaders.h"
+#include "protocol/modernprotocol.h"
+#include "session/inputround.h"
+#include "session/listensubscription.h"
 #include "session/listfetcher.h"
 #include "session/pendingrequests.h"
 #include "session/sessionsnapshot.h"
@@ -64,7 +68,8 @@ public:
 
     SessionSnapshot snapshot() const;
     QString name() const { return m_config.name; }
-    QJsonArray cachedList(const QString &method) const { return m_cache.value(method); }
+    // Empty when the server's caching hint (ttlMs, modern) says the list has gone stale.
+    QJsonArray cachedList(const QString &method) const;
     int pendingCount() const { return m_pending.size(); }
     // The JSON-RPC id of the request now outstanding for a call; null when none is.
     QJsonValue requestIdOf(quint64 ticket) const { return m_ticketRequestId.value(ticket); }
@@ -87,7 +92,16 @@ private:
     {
         CallRequest request;
         CallOutcome outcome;
-        ListFetcher list; // paginated lists: the pages so far
+        ListFetcher list;                // paginated lists: the pages so far
+        QJsonObject sentParams;          // what the first leg sent, for the retries of an MRTR call
+        std::optional<InputRound> input; // the round of input being gathered (modern)
+        int rounds = 0;
+    };
+    enum class Era
+    {
+        Undecided,
+        Legacy,
+        Modern
     };
 
     void setState(SessionSnapshot::State state);
@@ -99,6 +113,31 @@ private:
     void handleMessage(const JsonRpcMessage &message);
     void handleNotification(const JsonRpcMessage &message);
     void handleInitializeAnswer(const JsonRpcMessage &response, const Error &error);
+    void sendInitialize();
+    void sendDiscover();
+    void handleDiscoverAnswer(const JsonRpcMessage &response, const Error &error);
+    void failHandshake(const Error &e, EventKind kind);
+    void becomeReady();
+    // Modern: what a call answers when it is not a plain result (input_required, an unknown
+    // resultType); false when the answer is the call's outcome.
+    bool continueModernCall(quint64 ticket, const JsonRpcMessage &response);
+    void sendInputRetry(quint64 ticket);
+    bool takeInputReply(const ServerReply &reply);
+    // Modern: calls the session answers itself (logging/setLevel, resource subscriptions,
+    // ping); true when it did.
+    bool answerLocally(quint64 ticket);
+    void openListen();
+    void closeListen();
+    void onListenFailed(const Error &error);
+    void onListenAnswered(const JsonRpcMessage &response);
+    bool handleSubscriptionNotification(const JsonRpcMessage &message);
+    void noteCacheHints(const QString &method, const QJsonObject &result);
+    QJsonArray acceptTools(const QJsonArray &tools);
+    Error explainModernError(const Error &error) const;
+    bool isModern() const { return m_era == Era::Modern; }
+    // Cancellation travels as notifications/cancelled, except on modern HTTP where closing the
+    // request's stream is the cancellation (basic/patterns/cancellation.mdx).
+    bool cancelsWithNotification() const;
     QJsonValue sendRequest(const QString &method, const QJsonObject &params, int timeoutMs,
                            const QString &progressToken, ResponseHandler handler);
     void sendFrame(const JsonRpcMessage &message);
@@ -146,6 +185,18 @@ private:
     QHash<QString, ListFetcher> m_refreshes; // list method -> its refresh in flight
     QSet<QString> m_refreshAgain;            // changed again while being refreshed
     bool m_restarting = false;
+
+    // The 2026-07-28 revision (docs/protocol.md)
+    Era m_era = Era::Undecided;
+    QString m_eraReason;
+    QString m_logLevel; // modern: sent in every request's _meta once the user set one
+    ListenSubscription m_listen;
+    ClockTimer *m_listenTimer = nullptr;
+    bool m_listenReopened = false; // the next acknowledgment is of a stream opened again
+    QSet<QString> m_resourceSubscriptions;
+    QJsonObject m_cacheHints;
+    McpHeaders::ToolParams m_toolHeaders;
+    QHash<QString, QPair<quint64, QString>> m_inputRequests; // MRTR request id -> ticket, key
 };
 
 } // namespace Sonde

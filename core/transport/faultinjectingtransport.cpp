@@ -15,6 +15,13 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
+// Faults aimed at "the next request" mean the user's next call, never the handshake or the
+// era probe a reconnect sends before it.
+static bool isHandshake(const QString &method)
+{
+    return method == "initialize"_L1 || method == "server/discover"_L1;
+}
+
 static bool isRequest(const Transport::Outgoing &out);
 
 FaultInjectingTransport::FaultInjectingTransport(std::unique_ptr<Transport> inner,
@@ -142,7 +149,7 @@ void FaultInjectingTransport::send(const QByteArray &frame)
 {
     if (m_standing->expireNextAnswer) {
         // Marked when the session sends it, as the request it is, even if held below.
-        if (const Outgoing out = outgoing(frame); isRequest(out) && out.method != "initialize"_L1) {
+        if (const Outgoing out = outgoing(frame); isRequest(out) && !isHandshake(out.method)) {
             m_standing->expireNextAnswer = false;
             m_expireAnswerOf.insert(JsonRpcMessage::idKey(out.requestId));
         }
@@ -172,7 +179,7 @@ bool FaultInjectingTransport::fakeStatus(const Outgoing &out)
 {
     // Only a route that answers each POST by itself can answer this one with a status.
     HttpControl *http = next()->httpControl();
-    if (!http || !http->answersEachPost() || out.method == "initialize"_L1)
+    if (!http || !http->answersEachPost() || isHandshake(out.method))
         return false;
     // The request never leaves: its answer is the injected status, as if the server sent it.
     const int status = std::exchange(m_statusToFake, 0);

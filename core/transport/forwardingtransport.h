@@ -28,6 +28,10 @@ public:
     {
         m_next->setProtocolVersion(version);
     }
+    void setToolHeaders(const McpHeaders::ToolParams &params) override
+    {
+        m_next->setToolHeaders(params);
+    }
     void abandon(const QJsonValue &id) override { m_next->abandon(id); }
     HttpControl *httpControl() override { return m_next->httpControl(); }
     ProcessControl *processControl() override { return m_next->processControl(); }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "transport/httpfallbacktransport.h"
 
+#include "protocol/jsonrpcmessage.h"
+#include "protocol/modernprotocol.h"
 #include "transport/legacyssetransport.h"
 #include "transport/streamablehttptransport.h"
 
@@ -68,7 +70,13 @@ void HttpFallbackTransport::send(const QByteArray &frame)
 void HttpFallbackTransport::onRequestFailed(const QJsonValue &id, const Error &error)
 {
     const int status = error.httpStatus().value_or(0);
-    if (m_streamable && !m_initializeId.isUndefined() && id == m_initializeId &&
+    // A modern server refusing the handshake says so in a JSON-RPC body (an unsupported
+    // version, a method it does not have): that is its answer, not a sign of the legacy
+    // transport (transports/streamable-http.mdx, "Backward Compatibility").
+    const int code = Modern::jsonRpcErrorOf(error).value("code"_L1).toInt();
+    const bool modernRefusal =
+        Modern::isModernErrorCode(code) || code == JsonRpcCode::MethodNotFound;
+    if (m_streamable && !m_initializeId.isUndefined() && id == m_initializeId && !modernRefusal &&
         (status == 400 || status == 404 || status == 405)) {
         fallBack(error, status);
         return;

@@ -2,8 +2,10 @@
 #include "transport/streamablehttptransport.h"
 
 #include "protocol/jsonrpcmessage.h"
+#include "protocol/modernprotocol.h"
 #include "transport/httpexchange.h"
 
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -36,6 +38,7 @@ void StreamableHttpTransport::open()
 void StreamableHttpTransport::setProtocolVersion(const QString &version)
 {
     m_protocolVersion = version;
+    m_modern = Modern::isModernProtocolVersion(version);
 }
 
 QNetworkRequest StreamableHttpTransport::request(bool sse) const
@@ -65,6 +68,17 @@ void StreamableHttpTransport::send(const QByteArray &frame)
     QNetworkRequest r = request(false);
     if (s.requestId.isUndefined())
         r.setTransferTimeout(30'000); // notifications and responses get 202 at once
+    if (m_modern) {
+        // The headers mirror the body, so they are read from it: one parse of a frame the
+        // session has just written, only in this revision.
+        const QJsonObject msg = QJsonDocument::fromJson(frame).object();
+        const McpHeaders::List headers = McpHeaders::forRequest(
+            m_protocolVersion, out.method, msg.value("params"_L1).toObject(), m_toolHeaders);
+        for (const auto &[name, value] : headers)
+            r.setRawHeader(name, value);
+        for (const auto &[name, value] : m_config.headers)
+            r.setRawHeader(name, value);
+    }
     track(HttpExchange::postOnce(m_nam, r, frame), std::move(s));
     // Open the standalone stream together with notifications/initialized rather than after
     // its 202: servers send requests that belong to no POST (elicitation from inside a tool,
@@ -209,7 +223,7 @@ void StreamableHttpTransport::onAnswerFinished(Stream &s, QNetworkReply *reply)
     } else if (!s.isSse && !s.requestId.isUndefined()) {
         failRequest(s, HttpExchange::notAnAnswer(what, status, reply, s.body));
     } else if (s.isSse && !s.requestId.isUndefined() && !s.answered) {
-        if (!s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
+        if (!m_modern && !s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
             resume(s, s.sse.retryMs().value_or(0));
         } else {
             failRequest(s, HttpExchange::streamEndedUnanswered(s.requestId));
@@ -222,7 +236,7 @@ void StreamableHttpTransport::onAnswerFailed(const Stream &s, QNetworkReply *rep
     const QString where = m_config.url.toString();
     if (status == 0 || (status >= 200 && status < 300)) {
         // No HTTP answer at all (refused, reset), or a 2xx stream that broke midway.
-        if (s.isSse && !s.requestId.isUndefined() && !s.answered &&
+        if (!m_modern && s.isSse && !s.requestId.isUndefined() && !s.answered &&
             !s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
             resume(s, s.sse.retryMs().value_or(0)); // a disconnect is not a cancellation
             return;

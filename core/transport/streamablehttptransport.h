@@ -57,6 +57,7 @@ public:
 
     void open() override;
     void send(const QByteArray &frame) override;
+    void setToolHeaders(const McpHeaders::ToolParams &params) override { m_toolHeaders = params; }
     void close() override;
     bool canDrain() const override;
     void drain() override;
@@ -87,6 +88,8 @@ private:
     GetStream m_get;
     QString m_sessionId;
     QString m_protocolVersion;
+    bool m_modern = false; // 2026-07-28: per-request headers, no GET stream, no resumption
+    McpHeaders::ToolParams m_toolHeaders;
     QString m_deleteOutcome;
     QTimer *m_deleteTimer = nullptr;
     bool m_draining = false;

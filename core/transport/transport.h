@@ -2,6 +2,7 @@
 #pragma once
 
 #include "protocol/error.h"
+#include "protocol/mcpheaders.h"
 #include "values/recoveryvalues.h"
 
 #include <QByteArray>
@@ -48,6 +49,9 @@ public:
     virtual QJsonObject details() const = 0;
     // The negotiated protocol version, for transports that must announce it (HTTP).
     virtual void setProtocolVersion(const QString &) {}
+    // 2026-07-28 over HTTP: the tools whose parameters are mirrored into Mcp-Param-* headers
+    // (from the last tools/list). Routes without headers ignore it.
+    virtual void setToolHeaders(const McpHeaders::ToolParams &) {}
     // The session no longer waits for this request (timeout, cancel): stop its transfer.
     virtual void abandon(const QJsonValue &) {}
     // The narrow hooks faults use (FaultInjectingTransport); null where the route has none.

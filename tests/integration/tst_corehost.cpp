@@ -251,8 +251,9 @@ private Q_SLOTS:
             if (e.direction == TranscriptEvent::Direction::Lifecycle)
                 lifecycle.append(e.event);
         }
-        QCOMPARE(lifecycle.mid(0, 3),
-                 (QStringList{u"starting"_s, u"transport-open"_s, u"ready"_s}));
+        // era-chosen: auto asked server/discover first and says what it decided.
+        QCOMPARE(lifecycle.mid(0, 4),
+                 (QStringList{u"starting"_s, u"transport-open"_s, u"era-chosen"_s, u"ready"_s}));
     }
 
     void aLineThatIsNotJsonIsAViolationAndTheCallStillSucceeds()

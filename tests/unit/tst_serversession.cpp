@@ -28,6 +28,8 @@ struct Fixture
     {
         ServerConfig c;
         c.name = u"fake"_s;
+        c.era =
+            ServerConfig::Era::Legacy; // the handshake's rules; modern ones in tst_modernsession
         c.requestTimeoutMs = 1000;
         c.maxRequestTotalMs = 5000;
         session =
@@ -313,6 +315,7 @@ private Q_SLOTS:
         QPointer<FakeTransport> transport;
         ServerConfig c; // the defaults, as a new server gets them
         c.name = u"fake"_s;
+        c.era = ServerConfig::Era::Legacy;
         ServerSession session(c, clock, {}, [&](const ServerConfig &, const Clock &) {
             auto t = std::make_unique<FakeTransport>();
             transport = t.get();

@@ -33,6 +33,7 @@ struct Fixture
         ServerConfig c;
         c.name = u"wpcom"_s;
         c.route = route;
+        c.era = ServerConfig::Era::Legacy; // session expiry exists in the handshake era only
         supervisor = std::make_unique<ServerSupervisor>(
             c, clock, QJsonObject{}, nullptr, [this](const ServerConfig &, const Clock &) {
                 auto t = std::make_unique<FakeTransport>();

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "config/serverconfig.h"
+#include "protocol/error.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace Sonde {
+
+class JsonRpcMessage;
+
+// What the answer to the server/discover probe says about the server's era
+// (basic/versioning.mdx, "Backward Compatibility"): a DiscoverResult or a recognised modern
+// error means modern; any other error, an HTTP 4xx without a modern error body, or no
+// answer in time means legacy. The fallback is never keyed to one error code. What the
+// setting allows decides the rest: `modern` never falls back, and says why it cannot go on.
+// Pure function; any thread.
+class EraProbe
+{
+public:
+    struct Decision
+    {
+        enum class Next
+        {
+            Modern,     // use `version`; the discover result is in `discover`
+            Initialize, // legacy: run the initialize handshake
+            Fail        // `error` says why, naming the versions on both sides
+        };
+        Next next = Next::Fail;
+        QString version;
+        QString reason;
+        QStringList offered; // what the server said it supports, when it said
+        QJsonObject discover;
+        Error error;
+    };
+
+    static Decision decide(ServerConfig::Era setting, const JsonRpcMessage &response,
+                           const Error &error);
+};
+
+} // namespace Sonde

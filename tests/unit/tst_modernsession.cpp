@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+// ServerSession in the 2026-07-28 era, against a transport the test plays by hand: the
+// discover probe and its fallback, _meta on every request, multi round-trip requests and
+// the subscriptions/listen stream.
+#include "faketransport.h"
+#include "session/serversession.h"
+#include "util/clock.h"
+
+#include <QJsonArray>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+#define JSON_TEXT(...) #__VA_ARGS__
+
+namespace {
+
+QJsonObject obj(const char *json)
+{
+    return QJsonDocument::fromJson(json).object();
+}
+
+QJsonObject metaOf(const QJsonObject &request)
+{
+    return request.value("params"_L1).toObject().value("_meta"_L1).toObject();
+}
+
+struct Fixture
+{
+    ManualClock clock;
+    QPointer<FakeTransport> transport;
+    std::unique_ptr<ServerSession> session;
+    QList<TranscriptEvent> events;
+
+    explicit Fixture(ServerConfig::Era era = ServerConfig::Era::Auto,
+                     ServerConfig::Route route = ServerConfig::Route::Stdio)
+    {
+        ServerConfig c;
+        c.name = u"fake"_s;
+        c.era = era;
+        c.route = route;
+        c.requestTimeoutMs = 1000;
+        session = std::make_unique<ServerSession>(c, clock,
+                                                  QJsonObject{{"elicitation"_L1, QJsonObject{}}},
+                                                  [this](const ServerConfig &, const Clock &) {
+                                                      auto t = std::make_unique<FakeTransport>();
+                                                      transport = t.get();
+                                                      return t;
+                                                  });
+        QObject::connect(session.get(), &ServerSession::transcriptEvent, session.get(),
+                         [this](const TranscriptEvent &e) { events.append(e); });
+    }
+    QStringList lifecycle() const
+    {
+        QStringList names;
+        for (const TranscriptEvent &e : events)
+            if (e.direction == TranscriptEvent::Direction::Lifecycle)
+                names.append(e.event);
+        return names;
+    }
+    TranscriptEvent event(const QString &name) const
+    {
+        for (const TranscriptEvent &e : events)
+            if (e.event == name)
+                return e;
+        return {};
+    }
+    void startModern(const QJsonObject &capabilities = obj(JSON_TEXT({"tools" : {}})))
+    {
+        session->start();
+        transport->answer(
+            transport->sent.at(0),
+            {{"resultType"_L1, "complete"_L1},
+             {"supportedVersions"_L1, QJsonArray{u"2026-07-28"_s}},
+             {"capabilities"_L1, capabilities},
+             {"_meta"_L1,
+              obj(JSON_TEXT(
+                  {"io.modelcontextprotocol/serverInfo" : {"name" : "fake", "version" : "2"}}))}});
+    }
+    void call(const QString &method, const QJsonObject &params = {}, quint64 ticket = 1)
+    {
+        CallRequest r;
+        r.ticket = ticket;
+        r.server = u"fake"_s;
+        r.method = method;
+        r.params = params;
+        session->call(r);
+    }
+};
+
+} // namespace
+
+class TestModernSession : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void autoAsksServerDiscoverFirstAndGoesModern()
+    {
+        Fixture f;
+        f.startModern();
+        const QJsonObject probe = f.transport->sent.at(0);
+        QCOMPARE(probe.value("method"_L1).toString(), u"server/discover"_s);
+        QCOMPARE(metaOf(probe).value("io.modelcontextprotocol/protocolVersion"_L1).toString(),
+                 u"2026-07-28"_s);
+        const SessionSnapshot s = f.session->snapshot();
+        QCOMPARE(s.state, SessionSnapshot::State::Ready);
+        QCOMPARE(s.era, u"modern"_s);
+        QVERIFY2(s.eraReason.contains("offered 2026-07-28"_L1), qPrintable(s.eraReason));
+        QCOMPARE(s.protocolVersion, u"2026-07-28"_s);
+        QCOMPARE(s.serverInfo.value("name"_L1).toString(), u"fake"_s);
+        QCOMPARE(s.generation, 1);
+        QVERIFY(s.sessionId.isEmpty());
+        // No handshake of any kind follows.
+        QCOMPARE(f.transport->sent.size(), 1);
+        QCOMPARE(f.lifecycle().mid(0, 4),
+                 (QStringList{u"starting"_s, u"transport-open"_s, u"era-chosen"_s, u"ready"_s}));
+    }
+
+    void everyModernRequestCarriesTheMetaAndALogLevelOnceSet()
+    {
+        Fixture f;
+        f.startModern();
+        QSignalSpy done(f.session.get(), &ServerSession::callFinished);
+        f.call(u"logging/setLevel"_s, {{"level"_L1, "debug"_L1}}, 1);
+        QCOMPARE(done.size(), 1); // answered here: the revision has no setLevel
+        QCOMPARE(f.transport->sent.size(), 1);
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "echo", "arguments" : {}})), 2);
+        const QJsonObject meta = metaOf(f.transport->last());
+        QCOMPARE(meta.value("io.modelcontextprotocol/protocolVersion"_L1).toString(),
+                 u"2026-07-28"_s);
+        QVERIFY(meta.value("io.modelcontextprotocol/clientCapabilities"_L1)
+                    .toObject()
+                    .contains("elicitation"_L1));
+        QCOMPARE(meta.value("io.modelcontextprotocol/clientInfo"_L1)
+                     .toObject()
+                     .value("name"_L1)
+                     .toString(),
+                 u"sonde"_s);
+        QCOMPARE(meta.value("io.modelcontextprotocol/logLevel"_L1).toString(), u"debug"_s);
+        f.transport->answer(f.transport->last(),
+                            obj(JSON_TEXT({"content" : [ {"type" : "text", "text" : "hi"} ]})));
+        QCOMPARE(done.size(), 2);
+        QVERIFY(!done.at(1).at(0).value<CallOutcome>().error.isError()); // no resultType: complete
+    }
+
+    void aLegacyServerGetsTheHandshakeAfterTheProbe_data()
+    {
+        QTest::addColumn<bool>("timesOut");
+        QTest::newRow("the probe is refused with method not found") << false;
+        QTest::newRow("the probe is never answered") << true;
+    }
+    void aLegacyServerGetsTheHandshakeAfterTheProbe()
+    {
+        QFETCH(bool, timesOut);
+        Fixture f;
+        f.session->start();
+        if (timesOut) {
+            f.clock.advance(5'001);
+            f.session->checkTimeouts();
+        } else {
+            f.transport->answerError(f.transport->sent.at(0), -32601, u"Method not found"_s);
+        }
+        const QJsonObject init = f.transport->last();
+        QCOMPARE(init.value("method"_L1).toString(), u"initialize"_s);
+        QVERIFY(!init.value("params"_L1).toObject().contains("_meta"_L1));
+        f.transport->answer(init, obj(JSON_TEXT({
+                                "protocolVersion" : "2025-11-25",
+                                "capabilities" : {},
+                                "serverInfo" : {"name" : "old"}
+                            })));
+        const SessionSnapshot s = f.session->snapshot();
+        QCOMPARE(s.state, SessionSnapshot::State::Ready);
+        QCOMPARE(s.era, u"legacy"_s);
+        QVERIFY2(s.eraReason.contains(timesOut ? "no answer in time"_L1 : "-32601"_L1),
+                 qPrintable(s.eraReason));
+        // A timed-out probe is not cancelled: a legacy server has not been initialized.
+        for (const QJsonObject &sent : std::as_const(f.transport->sent))
+            QVERIFY(sent.value("method"_L1).toString() != "notifications/cancelled"_L1);
+    }
+
+    void modernModeNeverFallsBackAndSaysWhatTheServerOffers()
+    {
+        Fixture f(ServerConfig::Era::Modern);
+        QSignalSpy stopped(f.session.get(), &ServerSession::stopped);
+        f.call(u"tools/list"_s);
+        f.session->start();
+        f.transport->deliver(obj(JSON_TEXT({
+            "jsonrpc" : "2.0",
+            "id" : 1,
+            "error" : {
+                "code" : -32022,
+                "message" : "Unsupported protocol version",
+                "data" : {"supported" : ["2025-11-25"], "requested" : "2026-07-28"}
+            }
+        })));
+        const SessionSnapshot s = f.session->snapshot();
+        QCOMPARE(s.state, SessionSnapshot::State::Failed);
+        QVERIFY2(s.lastError.message().contains("offers 2025-11-25"_L1) &&
+                     s.lastError.message().contains("Sonde speaks 2026-07-28"_L1),
+                 qPrintable(s.lastError.message()));
+        for (const QJsonObject &sent : std::as_const(f.transport->sent))
+            QVERIFY(sent.value("method"_L1).toString() != "initialize"_L1);
+    }
+
+    void anInputRequiredCallIsAnsweredAndRetriedWithANewIdAndTheSameState()
+    {
+        Fixture f;
+        f.startModern();
+        QSignalSpy asked(f.session.get(), &ServerSession::serverRequestReceived);
+        QSignalSpy done(f.session.get(), &ServerSession::callFinished);
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "ask-name", "arguments" : {"x" : 1}})));
+        const QJsonObject first = f.transport->last();
+        f.transport->answer(first, obj(JSON_TEXT({
+                                "resultType" : "input_required",
+                                "inputRequests" : {
+                                    "who" : {
+                                        "method" : "elicitation/create",
+                                        "params" : {"mode" : "form", "message" : "Your name?"}
+                                    }
+                                },
+                                "requestState" : "s1-opaque"
+                            })));
+        QCOMPARE(done.size(), 0);
+        QCOMPARE(asked.size(), 1);
+        const ServerRequest q = asked.at(0).at(0).value<ServerRequest>();
+        QCOMPARE(q.method, u"elicitation/create"_s);
+        QCOMPARE(q.params.value("message"_L1).toString(), u"Your name?"_s);
+        const qsizetype before = f.transport->sent.size();
+        f.session->reply(
+            ServerReply{u"fake"_s,
+                        q.generation,
+                        q.id,
+                        obj(JSON_TEXT({"action" : "accept", "content" : {"name" : "Ada"}})),
+                        {}});
+        QCOMPARE(f.transport->sent.size(), before + 1);
+        const QJsonObject retry = f.transport->last();
+        QVERIFY(retry.value("id"_L1) != first.value("id"_L1));
+        const QJsonObject p = retry.value("params"_L1).toObject();
+        QCOMPARE(p.value("requestState"_L1).toString(), u"s1-opaque"_s);
+        QCOMPARE(p.value("name"_L1).toString(), u"ask-name"_s);
+        QCOMPARE(p.value("arguments"_L1).toObject().value("x"_L1).toInt(), 1);
+        QCOMPARE(p.value("inputResponses"_L1)
+                     .toObject()
+                     .value("who"_L1)
+                     .toObject()
+                     .value("content"_L1)
+                     .toObject()
+                     .value("name"_L1)
+                     .toString(),
+                 u"Ada"_s);
+        const TranscriptEvent leg = f.event(u"input-required"_s);
+        QCOMPARE(leg.details.value("id"_L1), first.value("id"_L1));
+        QCOMPARE(leg.details.value("next_id"_L1), retry.value("id"_L1));
+        QCOMPARE(leg.details.value("round"_L1).toInt(), 1);
+        f.transport->answer(retry, obj(JSON_TEXT({
+                                "resultType" : "complete",
+                                "content" : [ {"type" : "text", "text" : "hello Ada"} ]
+                            })));
+        QCOMPARE(done.size(), 1);
+        const CallOutcome o = done.at(0).at(0).value<CallOutcome>();
+        QVERIFY(!o.error.isError());
+        QCOMPARE(o.requestId, retry.value("id"_L1));
+    }
+
+    void aStateOnlyRoundIsRetriedAtOnceAndARefusedInputEndsTheCall()
+    {
+        Fixture f;
+        f.startModern();
+        QSignalSpy asked(f.session.get(), &ServerSession::serverRequestReceived);
+        QSignalSpy done(f.session.get(), &ServerSession::callFinished);
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "t"})));
+        f.transport->answer(
+            f.transport->last(),
+            obj(JSON_TEXT({"resultType" : "input_required", "requestState" : "a"})));
+        QCOMPARE(asked.size(), 0);
+        QCOMPARE(f.transport->last().value("params"_L1).toObject().value("requestState"_L1),
+                 QJsonValue(u"a"_s));
+        f.transport->answer(f.transport->last(), obj(JSON_TEXT({
+                                "resultType" : "input_required",
+                                "inputRequests" : {"r" : {"method" : "roots/list"}}
+                            })));
+        QCOMPARE(asked.size(), 1);
+        const qsizetype before = f.transport->sent.size();
+        const ServerRequest q = asked.at(0).at(0).value<ServerRequest>();
+        f.session->reply(ServerReply{
+            u"fake"_s, q.generation, q.id, {}, Error::cancelled(u"the user declined"_s)});
+        QCOMPARE(f.transport->sent.size(), before); // nothing sent behind the user's back
+        QCOMPARE(done.size(), 1);
+        QVERIFY(done.at(0).at(0).value<CallOutcome>().error.message().contains("declined"_L1));
+    }
+
+    void anUnknownResultTypeIsAProtocolError()
+    {
+        Fixture f;
+        f.startModern();
+        QSignalSpy done(f.session.get(), &ServerSession::callFinished);
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "t"})));
+        f.transport->answer(f.transport->last(), obj(JSON_TEXT({"resultType" : "weird"})));
+        QCOMPARE(done.size(), 1);
+        QVERIFY(done.at(0).at(0).value<CallOutcome>().error.message().contains("\"weird\""_L1));
+    }
+
+    void theListenStreamIsOpenedAcknowledgedRoutedAndOpenedAgainAfterADrop()
+    {
+        Fixture f(ServerConfig::Era::Auto, ServerConfig::Route::StreamableHttp);
+        f.startModern(obj(JSON_TEXT({"tools" : {"listChanged" : true}, "prompts" : {}})));
+        const QJsonObject listen = f.transport->last();
+        QCOMPARE(listen.value("method"_L1).toString(), u"subscriptions/listen"_s);
+        QCOMPARE(listen.value("params"_L1).toObject().value("notifications"_L1).toObject(),
+                 obj(JSON_TEXT({"toolsListChanged" : true})));
+        const QJsonValue id = listen.value("id"_L1);
+        QCOMPARE(f.session->snapshot().subscriptions.value("state"_L1).toString(), u"open"_s);
+        // Something for another subscription is not this one's.
+        f.transport->deliver(obj(JSON_TEXT({
+            "jsonrpc" : "2.0",
+            "method" : "notifications/tools/list_changed",
+            "params" : {"_meta" : {"io.modelcontextprotocol/subscriptionId" : 999}}
+        })));
+        bool violation = false;
+        for (const TranscriptEvent &e : std::as_const(f.events))
+            violation |=
+                e.direction == TranscriptEvent::Direction::Violation && e.event.contains("999"_L1);
+        QVERIFY(violation);
+        QJsonObject ack = obj(JSON_TEXT({
+            "jsonrpc" : "2.0",
+            "method" : "notifications/subscriptions/acknowledged",
+            "params" : {"notifications" : {"toolsListChanged" : true}}
+        }));
+        QJsonObject params = ack.value("params"_L1).toObject();
+        params.insert("_meta"_L1, QJsonObject{{"io.modelcontextprotocol/subscriptionId"_L1, id}});
+        ack.insert("params"_L1, params);
+        f.transport->deliver(ack);
+        SessionSnapshot s = f.session->snapshot();
+        QCOMPARE(s.subscriptions.value("state"_L1).toString(), u"acknowledged"_s);
+        QCOMPARE(s.subscriptions.value("granted"_L1).toObject(),
+                 obj(JSON_TEXT({"toolsListChanged" : true})));
+        QCOMPARE(s.generation, 1);
+        // A bare drop: opened again after 1 s, and the new stream is a new generation.
+        Q_EMIT f.transport->requestFailed(
+            id, Error::transport(u"stream reset"_s, Error::Condition::Closed));
+        QCOMPARE(f.session->snapshot().subscriptions.value("state"_L1).toString(), u"dropped"_s);
+        const qsizetype before = f.transport->sent.size();
+        f.clock.advance(999);
+        QCOMPARE(f.transport->sent.size(), before);
+        f.clock.advance(2);
+        QCOMPARE(f.transport->sent.size(), before + 1);
+        const QJsonObject again = f.transport->last();
+        QCOMPARE(again.value("method"_L1).toString(), u"subscriptions/listen"_s);
+        params.insert("_meta"_L1, QJsonObject{{"io.modelcontextprotocol/subscriptionId"_L1,
+                                               again.value("id"_L1)}});
+        ack.insert("params"_L1, params);
+        f.transport->deliver(ack);
+        QCOMPARE(f.session->snapshot().generation, 2);
+        // A complete result is a graceful end: nothing is opened again.
+        f.transport->answer(again, obj(JSON_TEXT({"resultType" : "complete"})));
+        QCOMPARE(f.session->snapshot().subscriptions.value("state"_L1).toString(), u"ended"_s);
+        f.clock.advance(60'000);
+        QCOMPARE(f.transport->last().value("id"_L1), again.value("id"_L1));
+        QVERIFY(f.lifecycle().contains(u"listen-dropped"_s));
+        QVERIFY(f.lifecycle().contains(u"listen-ended"_s));
+    }
+
+    void cancellingOnHttpClosesTheStreamAndOnStdioSendsANotification_data()
+    {
+        QTest::addColumn<int>("route");
+        QTest::addColumn<bool>("notifies");
+        QTest::newRow("over stdio a notification is sent")
+            << int(ServerConfig::Route::Stdio) << true;
+        QTest::newRow("over HTTP closing the stream is the cancellation")
+            << int(ServerConfig::Route::StreamableHttp) << false;
+    }
+    void cancellingOnHttpClosesTheStreamAndOnStdioSendsANotification()
+    {
+        QFETCH(int, route);
+        QFETCH(bool, notifies);
+        Fixture f(ServerConfig::Era::Auto, ServerConfig::Route(route));
+        f.startModern();
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "slow"})));
+        const qsizetype before = f.transport->sent.size();
+        f.session->cancel(1, u"the user cancelled"_s);
+        QCOMPARE(f.transport->sent.size(), before + (notifies ? 1 : 0));
+        if (notifies)
+            QCOMPARE(f.transport->last().value("method"_L1).toString(),
+                     u"notifications/cancelled"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModernSession)
+#include "tst_modernsession.moc"
