@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Over 500 lines, for now: this is one state machine (the handshake, request/response
-// pairing, timeouts, the queue of calls waiting for a session, restart and drain), and every
-// part reads the same pending table and generation. What had other jobs has left it: the
-// wire protocols (core/transport), faults (FaultInjectingTransport), pagination
-// (ListFetcher). The next cut, the request table with its timeouts as a class of its own,
-// comes with the 2026-07-28 revision, which needs that table without the handshake.
+// Over 1,200 lines, for now, and knowingly: this is one state machine (the handshake or the
+// era probe, request/response pairing, timeouts, the queue of calls waiting for a session,
+// restart and drain, and in the 2026-07-28 era the input rounds and the listen stream), and
+// every part reads the same pending table, operations and generation. The pure parts have
+// left it: the era decision (EraProbe), an input round (InputRound), the listen filter and
+// its backoff (ListenSubscription), the headers (McpHeaders), the wire protocols
+// (core/transport), faults (FaultInjectingTransport), pagination (ListFetcher). The next
+// cut is the request table with its timeouts and continuations as a class of its own, which
+// the modern half below would then use without the session's other state.
 #include "session/serversession.h"
 
 #include "protocol/mcp.h"

@@ -20,6 +20,10 @@ static const QList<QPair<Fault::Kind, QString>> &names()
         {Fault::Kind::Delay, u"delay"_s},
         {Fault::Kind::HttpStatus, u"http-status"_s},
         {Fault::Kind::Clear, u"clear"_s},
+        {Fault::Kind::DropStream, u"drop-stream"_s},
+        {Fault::Kind::UnsupportedVersion, u"unsupported-version"_s},
+        {Fault::Kind::InputRequiredTwice, u"input-required-twice"_s},
+        {Fault::Kind::DropListen, u"drop-listen"_s},
     };
     return table;
 }

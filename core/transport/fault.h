@@ -24,6 +24,11 @@ struct Fault
         Delay,               // hold each answer `ms` until cleared
         HttpStatus,          // HTTP: answer the next request with `status`, locally
         Clear,               // remove every standing fault
+        // 2026-07-28 (answered or cut here, so they work against any server)
+        DropStream,         // the next request runs, and its response stream breaks unanswered
+        UnsupportedVersion, // the next request is answered -32022 UnsupportedProtocolVersion
+        InputRequiredTwice, // the next call is answered input_required, twice, then goes out
+        DropListen,         // the subscriptions/listen stream breaks
     };
 
     Kind kind = Kind::Clear;

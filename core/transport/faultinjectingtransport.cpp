@@ -8,6 +8,9 @@
 #include "util/clock.h"
 #include "util/clocktimer.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTimer>
 #include <QUuid>
 
@@ -68,12 +71,101 @@ std::optional<Error> FaultInjectingTransport::applyStanding(Standing &standing, 
     }
 }
 
+Error FaultInjectingTransport::injectModernFault(const Fault &fault)
+{
+    switch (fault.kind) {
+    case Fault::Kind::DropStream:
+        m_dropNextStream = true;
+        return {};
+    case Fault::Kind::UnsupportedVersion:
+        m_refuseNextVersion = true;
+        return {};
+    case Fault::Kind::InputRequiredTwice:
+        m_inputRequiredLeft = 2;
+        return {};
+    case Fault::Kind::DropListen: {
+        if (m_listenId.isUndefined())
+            return Error::protocol(u"drop-listen needs an open subscriptions/listen stream"_s);
+        const QJsonValue id = std::exchange(m_listenId, QJsonValue());
+        next()->abandon(id);
+        Q_EMIT lifecycleEvent(EventKind::FaultModern,
+                              {{"fault"_L1, u"drop-listen"_s}, {"id"_L1, id}});
+        QTimer::singleShot(0, this, [this, id] {
+            Q_EMIT requestFailed(
+                id, Error::transport(u"the subscriptions/listen stream broke (fault drop-listen)"_s,
+                                     Error::Condition::Closed));
+        });
+        return {};
+    }
+    default:
+        return notApplicable(fault);
+    }
+}
+
+bool FaultInjectingTransport::answerLocally(const Outgoing &out)
+{
+    if (m_refuseNextVersion) {
+        m_refuseNextVersion = false;
+        deliverLocally(
+            out.requestId,
+            {{"error"_L1,
+              QJsonObject{
+                  {"code"_L1, -32022},
+                  {"message"_L1, u"Unsupported protocol version (fault unsupported-version)"_s},
+                  {"data"_L1, QJsonObject{{"supported"_L1, QJsonArray{u"1999-01-01"_s}},
+                                          {"requested"_L1, u"2026-07-28"_s}}}}}},
+            u"unsupported-version"_s);
+        return true;
+    }
+    if (m_inputRequiredLeft > 0 &&
+        (out.method == "tools/call"_L1 || out.method == "resources/read"_L1 ||
+         out.method == "prompts/get"_L1)) {
+        --m_inputRequiredLeft;
+        // No requestState: the retry that finally goes out carries only inputResponses,
+        // which a server ignores when it did not ask (mrtr.mdx, "Error Handling").
+        const QJsonObject ask{
+            {"method"_L1, u"elicitation/create"_s},
+            {"params"_L1,
+             QJsonObject{
+                 {"mode"_L1, u"form"_s},
+                 {"message"_L1,
+                  u"Asked by Sonde's input-required-twice fault, not by the server: any answer goes on"_s},
+                 {"requestedSchema"_L1,
+                  QJsonObject{{"type"_L1, u"object"_s}, {"properties"_L1, QJsonObject{}}}}}}};
+        deliverLocally(out.requestId,
+                       {{"result"_L1,
+                         QJsonObject{{"resultType"_L1, u"input_required"_s},
+                                     {"inputRequests"_L1, QJsonObject{{"sonde-fault"_L1, ask}}}}}},
+                       u"input-required-twice"_s);
+        return true;
+    }
+    return false;
+}
+
+void FaultInjectingTransport::deliverLocally(const QJsonValue &id, const QJsonObject &answer,
+                                             const QString &fault)
+{
+    QJsonObject frame = answer;
+    frame.insert("jsonrpc"_L1, u"2.0"_s);
+    frame.insert("id"_L1, id);
+    Q_EMIT lifecycleEvent(
+        EventKind::FaultModern,
+        {{"fault"_L1, fault}, {"id"_L1, id}, {"note"_L1, u"answered by Sonde, never sent"_s}});
+    const QByteArray bytes = QJsonDocument(frame).toJson(QJsonDocument::Compact);
+    QTimer::singleShot(0, this, [this, bytes] { Q_EMIT frameReceived(bytes); });
+}
+
 Error FaultInjectingTransport::injectFault(const Fault &fault)
 {
+    if (fault.kind == Fault::Kind::DropStream || fault.kind == Fault::Kind::UnsupportedVersion ||
+        fault.kind == Fault::Kind::InputRequiredTwice || fault.kind == Fault::Kind::DropListen)
+        return injectModernFault(fault);
     if (std::optional<Error> e = applyStanding(*m_standing, fault)) {
         if (fault.kind == Fault::Kind::Clear) {
             m_statusToFake = 0;
             m_killOnNextRequest = false;
+            m_dropNextStream = m_refuseNextVersion = false;
+            m_inputRequiredLeft = 0;
         }
         return *e;
     }
@@ -147,9 +239,18 @@ void FaultInjectingTransport::releaseHeld(int deleteStatus)
 
 void FaultInjectingTransport::send(const QByteArray &frame)
 {
+    const Outgoing out = outgoing(frame);
+    if (out.method == "subscriptions/listen"_L1) {
+        m_listenId = out.requestId;
+    } else if (isRequest(out) && !isHandshake(out.method)) {
+        if (answerLocally(out))
+            return;
+        if (std::exchange(m_dropNextStream, false))
+            m_dropAnswerOf.insert(JsonRpcMessage::idKey(out.requestId));
+    }
     if (m_standing->expireNextAnswer) {
         // Marked when the session sends it, as the request it is, even if held below.
-        if (const Outgoing out = outgoing(frame); isRequest(out) && !isHandshake(out.method)) {
+        if (isRequest(out) && !isHandshake(out.method)) {
             m_standing->expireNextAnswer = false;
             m_expireAnswerOf.insert(JsonRpcMessage::idKey(out.requestId));
         }
@@ -247,6 +348,24 @@ void FaultInjectingTransport::onFrame(const QByteArray &frame)
 
 void FaultInjectingTransport::pass(const QByteArray &frame)
 {
+    if (!m_dropAnswerOf.isEmpty()) {
+        const auto e = JsonRpcMessage::peekEnvelope(frame);
+        if (e && !e->hasMethod && m_dropAnswerOf.remove(JsonRpcMessage::idKey(e->id))) {
+            // The server ran the request and answered; the stream is cut before the answer
+            // reaches the session, as a broken connection would.
+            Q_EMIT frameWithheld(frame);
+            Q_EMIT lifecycleEvent(
+                EventKind::FaultModern,
+                {{"fault"_L1, u"drop-stream"_s},
+                 {"id"_L1, e->id},
+                 {"note"_L1, u"the server ran the request; its stream broke before the answer"_s}});
+            Q_EMIT requestFailed(
+                e->id, Error::transport(
+                           u"the response stream broke before the answer (fault drop-stream)"_s,
+                           Error::Condition::Closed));
+            return;
+        }
+    }
     if (!m_expireAnswerOf.isEmpty()) {
         const auto e = JsonRpcMessage::peekEnvelope(frame);
         if (e && !e->hasMethod && m_expireAnswerOf.remove(JsonRpcMessage::idKey(e->id))) {

@@ -63,6 +63,10 @@ private:
     void pass(const QByteArray &frame);
     void onClosed(const Error &reason);
     void releaseHeld(int deleteStatus);
+    Error injectModernFault(const Fault &fault);
+    // A modern fault that answers `out` here instead of the server; true when one did.
+    bool answerLocally(const Outgoing &out);
+    void deliverLocally(const QJsonValue &id, const QJsonObject &answer, const QString &fault);
 
     const Clock &m_clock;
     std::shared_ptr<Standing> m_standing;
@@ -75,6 +79,12 @@ private:
     std::optional<Error> m_closeAfterDelayed;
     bool m_draining = false;
     bool m_innerClosed = false;
+    // 2026-07-28 faults
+    bool m_dropNextStream = false;
+    QSet<QString> m_dropAnswerOf; // idKeys whose streams break before the answer
+    bool m_refuseNextVersion = false;
+    int m_inputRequiredLeft = 0;
+    QJsonValue m_listenId; // the last subscriptions/listen sent
 };
 
 } // namespace Sonde

@@ -64,8 +64,9 @@ const char *const EventKindNames[] = {"",
                                       "input-required",
                                       "listen-acknowledged",
                                       "listen-ended",
-                                      "listen-dropped"};
-static_assert(std::size(EventKindNames) == std::size_t(EventKind::ListenDropped) + 1);
+                                      "listen-dropped",
+                                      "fault-modern"};
+static_assert(std::size(EventKindNames) == std::size_t(EventKind::FaultModern) + 1);
 
 const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
 const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};

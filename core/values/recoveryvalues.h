@@ -81,7 +81,9 @@ enum class EventKind
     InputRequired,
     ListenAcknowledged,
     ListenEnded,
-    ListenDropped
+    ListenDropped,
+    // FaultInjectingTransport: a modern fault answered or cut a request here
+    FaultModern
 };
 QString eventKindName(EventKind kind);
 // Other (never nullopt) for a name this build does not know.
