@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "clirunner.h"
 
+#include "conformanceplan.h"
+
 #include "protocol/mcp.h"
 #include "transcript/redactor.h"
 
@@ -289,39 +291,10 @@ void CliRunner::runCommand()
     }
 }
 
-QJsonObject CliRunner::sampleArguments(const QJsonObject &inputSchema)
-{
-    QJsonObject args;
-    const QJsonObject props = inputSchema.value("properties"_L1).toObject();
-    int n = 0;
-    for (auto it = props.begin(); it != props.end(); ++it) {
-        const QJsonObject p = it.value().toObject();
-        const QString type = p.value("type"_L1).toString();
-        QJsonValue v;
-        if (p.contains("default"_L1))
-            v = p.value("default"_L1);
-        else if (p.value("enum"_L1).isArray())
-            v = p.value("enum"_L1).toArray().first();
-        else if (type == "number"_L1 || type == "integer"_L1)
-            v = ++n;
-        else if (type == "boolean"_L1)
-            v = true;
-        else if (type == "array"_L1)
-            v = QJsonArray();
-        else if (type == "object"_L1)
-            v = QJsonObject();
-        else
-            v = u"sonde"_s;
-        args.insert(it.key(), v);
-    }
-    return args;
-}
-
 void CliRunner::runConformanceClient()
 {
-    // Scenario-agnostic on purpose: list the tools, then call each one with arguments drawn
-    // from its schema, the way a person would try a server for the first time.
-    runStep({{"op"_L1, "tools/list"_L1}}, [this](const QJsonObject &answer, bool ok) {
+    const ConformancePlan plan = ConformancePlan::fromEnvironment();
+    runStep({{"op"_L1, "tools/list"_L1}}, [this, plan](const QJsonObject &answer, bool ok) {
         print(QJsonObject{{"op"_L1, "tools/list"_L1},
                           {"ok"_L1, ok},
                           {"tools"_L1, answer.value("tools"_L1).toArray().size()}},
@@ -330,28 +303,40 @@ void CliRunner::runConformanceClient()
             finish(1);
             return;
         }
-        auto tools = std::make_shared<QJsonArray>(answer.value("tools"_L1).toArray());
-        auto next = std::make_shared<std::function<void(qsizetype)>>();
-        *next = [this, tools, next](qsizetype i) {
-            if (i >= tools->size()) {
-                finish(m_execFailed ? 1 : 0);
-                // Break the self-reference later: this closure is the one running now.
-                QTimer::singleShot(0, this, [next] { *next = nullptr; });
-                return;
-            }
-            const QJsonObject tool = tools->at(i).toObject();
-            const QJsonObject args = sampleArguments(tool.value("inputSchema"_L1).toObject());
-            runStep({{"op"_L1, "call"_L1}, {"tool"_L1, tool.value("name"_L1)}, {"args"_L1, args}},
-                    [this, next, i, tool, args](QJsonObject answer, bool ok) {
-                        answer.insert("op"_L1, "call"_L1);
-                        answer.insert("tool"_L1, tool.value("name"_L1));
-                        answer.insert("args"_L1, args);
-                        print(answer, true);
-                        m_execFailed |= !ok;
-                        (*next)(i + 1);
-                    });
-        };
-        (*next)(0);
+        QList<QJsonObject> steps = plan.toolSteps(answer.value("tools"_L1).toArray());
+        if (plan.coversResourcesAndPrompts()) {
+            steps.append({{"op"_L1, "resources/list"_L1}, {"then"_L1, "resources/read"_L1}});
+            steps.append({{"op"_L1, "prompts/list"_L1}, {"then"_L1, "prompts/get"_L1}});
+        }
+        runConformanceSteps(steps);
+    });
+}
+
+void CliRunner::runConformanceSteps(QList<QJsonObject> steps)
+{
+    if (steps.isEmpty()) {
+        finish(m_execFailed ? 1 : 0);
+        return;
+    }
+    const QJsonObject step = steps.takeFirst();
+    runStep(step, [this, step, steps](QJsonObject answer, bool ok) mutable {
+        for (auto it = step.begin(); it != step.end(); ++it)
+            if (it.key() != "then"_L1)
+                answer.insert(it.key(), it.value());
+        print(answer, true);
+        m_execFailed |= !ok;
+        // A list step is followed by one read (or get) of each item it listed.
+        const QString then = step.value("then"_L1).toString();
+        QList<QJsonObject> more;
+        if (then == "resources/read"_L1)
+            for (const QJsonValue &r : answer.value("resources"_L1).toArray())
+                more.append({{"op"_L1, then}, {"uri"_L1, r.toObject().value("uri"_L1)}});
+        if (then == "prompts/get"_L1)
+            for (const QJsonValue &p : answer.value("prompts"_L1).toArray())
+                more.append({{"op"_L1, then}, {"name"_L1, p.toObject().value("name"_L1)}});
+        // Deferred: this continuation belongs to the step that just ended.
+        QTimer::singleShot(0, this,
+                           [this, remaining = more + steps] { runConformanceSteps(remaining); });
     });
 }
 

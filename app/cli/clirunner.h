@@ -64,7 +64,7 @@ private:
     void startExecStep(const ExecLine &line);
     void cancelExecStep(int number, const QJsonValue &target);
     void runConformanceClient();
-    static QJsonObject sampleArguments(const QJsonObject &inputSchema);
+    void runConformanceSteps(QList<QJsonObject> steps);
     void reportViolation(const QByteArray &raw, const QByteArray &line);
     void finish(int code);
     void emitFinished();

@@ -133,6 +133,9 @@ std::optional<QList<McpHeaders::Param>> McpHeaders::paramsOf(const QJsonObject &
 
 bool McpHeaders::isSafeHeaderText(const QString &text)
 {
+    // Visible ASCII and space only. A tab is field-value text in RFC 9110, but intermediaries
+    // (and the conformance suite) treat any control character as unsafe; base64 is never
+    // wrong, since servers decode before comparing.
     if (text.isEmpty())
         return true;
     if (text.front().isSpace() || text.back().isSpace())
@@ -141,7 +144,7 @@ bool McpHeaders::isSafeHeaderText(const QString &text)
         return false; // would read as already encoded
     for (QChar c : text) {
         const char16_t u = c.unicode();
-        if (!(u == 0x09 || (u >= 0x20 && u <= 0x7e)))
+        if (u < 0x20 || u > 0x7e)
             return false;
     }
     return true;
@@ -149,6 +152,8 @@ bool McpHeaders::isSafeHeaderText(const QString &text)
 
 QByteArray McpHeaders::encodeValue(const QString &text)
 {
+    if (text.isEmpty())
+        return QByteArray(""); // sent as an empty value: a null QByteArray would drop the header
     if (isSafeHeaderText(text))
         return text.toLatin1();
     return "=?base64?" + text.toUtf8().toBase64() + "?=";
