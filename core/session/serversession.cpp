@@ -315,8 +315,17 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
         QString message = failure.message();
         // A modern-only server refusing the handshake names what it speaks: say so.
         if (Modern::jsonRpcErrorOf(failure).value("code"_L1).toInt() ==
-            Modern::UnsupportedProtocolVersion)
+            Modern::UnsupportedProtocolVersion) {
             message = Modern::describeUnsupportedVersion(failure);
+            bool offersModern = false;
+            for (const QString &v : Modern::offeredVersions(failure))
+                offersModern |= Modern::isModernProtocolVersion(v);
+            if (offersModern && m_config.era == ServerConfig::Era::Legacy)
+                message += u" (the era is set to legacy: use auto or modern for this server)"_s;
+            else if (offersModern)
+                message += u" (the server/discover probe before it did not say so: %1)"_s.arg(
+                    m_eraReason);
+        }
         Error e = Error::protocol(u"initialize failed: %1"_s.arg(message));
         e.setCause(failure);
         failHandshake(e, EventKind::InitializeFailed);

@@ -75,6 +75,10 @@ Error FaultInjectingTransport::injectModernFault(const Fault &fault)
 {
     switch (fault.kind) {
     case Fault::Kind::DropStream:
+        // stdio has no stream per request: a broken channel there is a dead process.
+        if (!next()->httpControl())
+            return Error::protocol(
+                u"drop-stream is for HTTP, where each request has its own response stream; over stdio use kill-during-next-call"_s);
         m_dropNextStream = true;
         return {};
     case Fault::Kind::UnsupportedVersion:
