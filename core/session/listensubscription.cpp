@@ -62,7 +62,7 @@ int ListenSubscription::dropped(const QString &reason)
 {
     m_state = State::Dropped;
     m_reason = reason;
-    m_id = QJsonValue();
+    m_id = QJsonValue(QJsonValue::Undefined);
     const int delay = m_nextDelayMs;
     m_nextDelayMs = std::min(m_nextDelayMs * 2, 30'000);
     return delay;
@@ -72,7 +72,7 @@ void ListenSubscription::ended(State how, const QString &reason)
 {
     m_state = how;
     m_reason = reason;
-    m_id = QJsonValue();
+    m_id = QJsonValue(QJsonValue::Undefined);
 }
 
 void ListenSubscription::reset()

@@ -50,7 +50,7 @@ public:
 
 private:
     State m_state = State::None;
-    QJsonValue m_id;
+    QJsonValue m_id = QJsonValue(QJsonValue::Undefined); // none open
     QJsonObject m_requested;
     QJsonObject m_granted;
     QString m_reason;

@@ -213,6 +213,42 @@ void ServerSession::onTransportOpened()
         sendInitialize();
         return;
     }
+    if (m_config.era == ServerConfig::Era::Modern && m_config.route != ServerConfig::Route::Stdio) {
+        // Over HTTP a modern client may call anything inline (basic/versioning.mdx): calls go
+        // out at once, and server/discover runs beside them for what only it tells (the
+        // capabilities, hence the listen stream). stdio keeps the probe: there it is what
+        // makes a legacy server fail deterministically.
+        m_era = Era::Modern;
+        m_eraReason = u"configured: modern (2026-07-28); over HTTP no probe is needed"_s;
+        m_protocolVersion = QString::fromLatin1(Modern::ProtocolVersion);
+        if (m_transport)
+            m_transport->setProtocolVersion(m_protocolVersion);
+        record(EventKind::EraChosen, {{"era"_L1, u"modern"_s},
+                                      {"reason"_L1, m_eraReason},
+                                      {"protocol_version"_L1, m_protocolVersion}});
+        becomeReady();
+        sendRequest(
+            u"server/discover"_s, {}, m_config.initializeTimeoutMs, {},
+            [this](const JsonRpcMessage &r, const Error &e) {
+                if (e.isError()) {
+                    record(TranscriptEvent::Direction::Violation, {},
+                           u"server/discover failed: %1"_s.arg(explainModernError(e).message()));
+                    return;
+                }
+                const QJsonObject d = r.result().toObject();
+                m_serverInfo = d.value("_meta"_L1)
+                                   .toObject()
+                                   .value(QLatin1StringView(Modern::MetaServerInfo))
+                                   .toObject();
+                m_serverCapabilities = d.value("capabilities"_L1).toObject();
+                m_instructions = d.value("instructions"_L1).toString();
+                noteCacheHints(u"server/discover"_s, d);
+                if (m_listen.id().isUndefined())
+                    openListen();
+                Q_EMIT snapshotChanged(snapshot());
+            });
+        return;
+    }
     sendDiscover();
 }
 
@@ -323,8 +359,8 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
             if (offersModern && m_config.era == ServerConfig::Era::Legacy)
                 message += u" (the era is set to legacy: use auto or modern for this server)"_s;
             else if (offersModern)
-                message += u" (the server/discover probe before it did not say so: %1)"_s.arg(
-                    m_eraReason);
+                message +=
+                    u" (the server/discover probe before it did not say so: %1)"_s.arg(m_eraReason);
         }
         Error e = Error::protocol(u"initialize failed: %1"_s.arg(message));
         e.setCause(failure);

@@ -90,7 +90,7 @@ Error FaultInjectingTransport::injectModernFault(const Fault &fault)
     case Fault::Kind::DropListen: {
         if (m_listenId.isUndefined())
             return Error::protocol(u"drop-listen needs an open subscriptions/listen stream"_s);
-        const QJsonValue id = std::exchange(m_listenId, QJsonValue());
+        const QJsonValue id = std::exchange(m_listenId, QJsonValue(QJsonValue::Undefined));
         next()->abandon(id);
         Q_EMIT lifecycleEvent(EventKind::FaultModern,
                               {{"fault"_L1, u"drop-listen"_s}, {"id"_L1, id}});

@@ -84,7 +84,7 @@ private:
     QSet<QString> m_dropAnswerOf; // idKeys whose streams break before the answer
     bool m_refuseNextVersion = false;
     int m_inputRequiredLeft = 0;
-    QJsonValue m_listenId; // the last subscriptions/listen sent
+    QJsonValue m_listenId = QJsonValue(QJsonValue::Undefined); // the last listen sent
 };
 
 } // namespace Sonde

@@ -205,6 +205,25 @@ private Q_SLOTS:
             QVERIFY(sent.value("method"_L1).toString() != "initialize"_L1);
     }
 
+    void modernOverHttpSendsACallAtOnceAndDiscoversBesideIt()
+    {
+        Fixture f(ServerConfig::Era::Modern, ServerConfig::Route::StreamableHttp);
+        f.session->start();
+        QCOMPARE(f.session->snapshot().state, SessionSnapshot::State::Ready);
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "echo"})));
+        QStringList methods;
+        for (const QJsonObject &sent : std::as_const(f.transport->sent))
+            methods.append(sent.value("method"_L1).toString());
+        // No handshake in front of the call: the probe goes beside it, for the capabilities.
+        QCOMPARE(methods, (QStringList{u"server/discover"_s, u"tools/call"_s}));
+        f.transport->answer(f.transport->sent.at(0), obj(JSON_TEXT({
+                                "supportedVersions" : ["2026-07-28"],
+                                "capabilities" : {"tools" : {"listChanged" : true}}
+                            })));
+        QCOMPARE(f.transport->last().value("method"_L1).toString(), u"subscriptions/listen"_s);
+        QVERIFY(f.session->snapshot().serverCapabilities.contains("tools"_L1));
+    }
+
     void anInputRequiredCallIsAnsweredAndRetriedWithANewIdAndTheSameState()
     {
         Fixture f;
