@@ -50,10 +50,11 @@ install_missing() {
   local major
   major=$(node -p 'process.versions.node.split(".")[0]')
   if [ "$major" -lt 18 ]; then echo "dev.sh: Node $major is too old (18 or later)" >&2; exit 2; fi
-  # The pinned npm packages (reference servers; the conformance suite with its Node 22):
-  # reinstall a folder only when its lock file changed.
+  # The pinned npm packages (reference servers; the conformance suite with its Node 22; the
+  # suite's 2026-07-28 release, run on that Node): reinstall a folder only when its lock file
+  # changed.
   local dir
-  for dir in tests tests/conformance; do
+  for dir in tests tests/conformance tests/conformance-2026; do
     if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
       npm_ci "$dir"
     fi
