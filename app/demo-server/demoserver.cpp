@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "demoserver.h"
 
-#include "protocol/mcp.h"
+#include "demojson.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -14,39 +14,11 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
+using namespace DemoJson;
+
 // A 1x1 PNG, so the image path of a client is exercised without shipping a file.
 static const char TinyPng[] = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAE"
                               "hQGAhKmMIQAAAABJRU5ErkJggg==";
-
-static QJsonObject textContent(const QString &text)
-{
-    return {{"type"_L1, "text"_L1}, {"text"_L1, text}};
-}
-
-static QJsonObject textResult(const QString &text, bool isError = false)
-{
-    QJsonObject r{{"content"_L1, QJsonArray{textContent(text)}}};
-    if (isError)
-        r.insert("isError"_L1, true);
-    return r;
-}
-
-static QJsonObject annotations(bool readOnly, bool destructive, bool idempotent,
-                               bool openWorld = false)
-{
-    return {{"readOnlyHint"_L1, readOnly},
-            {"destructiveHint"_L1, destructive},
-            {"idempotentHint"_L1, idempotent},
-            {"openWorldHint"_L1, openWorld}};
-}
-
-static QJsonObject schema(const QJsonObject &properties, const QJsonArray &required = {})
-{
-    QJsonObject s{{"type"_L1, "object"_L1}, {"properties"_L1, properties}};
-    if (!required.isEmpty())
-        s.insert("required"_L1, required);
-    return s;
-}
 
 DemoState::DemoState(QString path) : m_path(std::move(path))
 {
@@ -69,12 +41,18 @@ qint64 DemoState::add(qint64 by)
             f.commit();
         }
     }
+    Q_EMIT counterChanged();
     return m_counter;
 }
 
 DemoServer::DemoServer(std::shared_ptr<DemoState> state, QObject *parent)
     : QObject(parent), m_state(std::move(state))
 {
+    // The counter is shared (HTTP: by every session and the modern endpoint), so whoever
+    // changed it, this server's listeners hear it.
+    connect(m_state.get(), &DemoState::counterChanged, this, [this] {
+        publish(u"notifications/resources/updated"_s, {{"uri"_L1, "demo://counter"_L1}});
+    });
 }
 
 const std::vector<DemoServer::Tool> &DemoServer::toolTable()
@@ -98,12 +76,32 @@ void DemoServer::send(const JsonRpcMessage &m)
 
 void DemoServer::respond(const QJsonValue &id, const QJsonObject &result)
 {
-    send(JsonRpcMessage::response(id, result));
+    const auto call = m_modern.constFind(JsonRpcMessage::idKey(id));
+    if (call == m_modern.cend()) {
+        send(JsonRpcMessage::response(id, result));
+        return;
+    }
+    // Every modern result says what it is and who answered; lists and reads how long they
+    // stay fresh (input_required ones are not cacheable).
+    QJsonObject r = result;
+    if (!r.contains("resultType"_L1))
+        r.insert("resultType"_L1, "complete"_L1);
+    if (r.value("resultType"_L1) == "complete"_L1)
+        for (auto it = call->cacheHints.begin(); it != call->cacheHints.end(); ++it)
+            r.insert(it.key(), it.value());
+    QJsonObject meta = r.value("_meta"_L1).toObject();
+    meta.insert(DemoProtocol::ServerInfoKey, serverInfo());
+    r.insert("_meta"_L1, meta);
+    m_modern.erase(call);
+    send(JsonRpcMessage::response(id, r));
 }
 
-void DemoServer::fail(const QJsonValue &id, int code, const QString &message)
+void DemoServer::fail(const QJsonValue &id, int code, const QString &message,
+                      const QJsonValue &data)
 {
-    send(JsonRpcMessage::errorResponse(id, code, message));
+    if (m_modern.remove(JsonRpcMessage::idKey(id)) && code == DemoProtocol::LegacyResourceNotFound)
+        code = JsonRpcCode::InvalidParams;
+    send(JsonRpcMessage::errorResponse(id, code, message, data));
 }
 
 void DemoServer::notify(const QString &method, const QJsonObject &params)
@@ -125,9 +123,7 @@ void DemoServer::ask(const QString &method, const QJsonObject &params, Continuat
 
 void DemoServer::log(const QString &level, const QString &text)
 {
-    static const QStringList order = {u"debug"_s, u"info"_s,     u"notice"_s, u"warning"_s,
-                                      u"error"_s, u"critical"_s, u"alert"_s,  u"emergency"_s};
-    if (order.indexOf(level) < order.indexOf(m_logLevel))
+    if (!mayLog(level))
         return;
     notify(u"notifications/message"_s,
            {{"level"_L1, level}, {"logger"_L1, "demo"_L1}, {"data"_L1, text}});
@@ -163,35 +159,56 @@ void DemoServer::handleNotification(const JsonRpcMessage &m)
         m_initialized = true;
         Q_EMIT stderrLine(u"demo: client initialized"_s);
     } else if (m.method() == "notifications/cancelled"_L1) {
-        const QString key = JsonRpcMessage::idKey(m.params().value("requestId"_L1));
-        if (QTimer *t = m_running.take(key)) {
-            t->stop();
-            t->deleteLater();
-            Q_EMIT stderrLine(u"demo: request %1 cancelled"_s.arg(key));
-        }
+        cancelRequest(m.params().value("requestId"_L1));
     }
+}
+
+void DemoServer::cancelRequest(const QJsonValue &id)
+{
+    const QString key = JsonRpcMessage::idKey(id);
+    m_modern.remove(key); // a cancelled request gets no answer, so none to decorate
+    if (m_listens.remove(id))
+        Q_EMIT stderrLine(u"demo: subscription %1 ended by the client"_s.arg(key));
+    if (QTimer *t = m_running.take(key)) {
+        t->stop();
+        t->deleteLater();
+        Q_EMIT stderrLine(u"demo: request %1 cancelled"_s.arg(key));
+    }
+}
+
+QJsonObject DemoServer::capabilities()
+{
+    return {{"tools"_L1, QJsonObject{{"listChanged"_L1, true}}},
+            {"resources"_L1, QJsonObject{{"subscribe"_L1, true}, {"listChanged"_L1, true}}},
+            {"prompts"_L1, QJsonObject{{"listChanged"_L1, true}}},
+            {"completions"_L1, QJsonObject{}},
+            {"logging"_L1, QJsonObject{}}};
+}
+
+QJsonObject DemoServer::serverInfo()
+{
+    return {{"name"_L1, "sonde-demo-server"_L1},
+            {"title"_L1, "Sonde demo server"_L1},
+            {"version"_L1, "0.1.0"_L1}};
+}
+
+QString DemoServer::instructions()
+{
+    return u"A demo server for exploring Sonde: a counter to read (get-counter) and change "
+           "(increment-counter), a slow task with progress, tools that fail, crash or ask "
+           "the client questions, notes as resources and two prompts."_s;
 }
 
 QJsonObject DemoServer::initialize(const QJsonObject &params)
 {
     const QString asked = params.value("protocolVersion"_L1).toString();
-    const QString version = Mcp::isSupportedProtocolVersion(asked)
+    const QString version = DemoProtocol::legacyVersions().contains(asked)
                                 ? asked
-                                : QString::fromLatin1(Mcp::LatestProtocolVersion);
+                                : QString::fromLatin1(DemoProtocol::LegacyVersion);
     return {{"protocolVersion"_L1, version},
-            {"capabilities"_L1, QJsonObject{{"tools"_L1, QJsonObject{{"listChanged"_L1, true}}},
-                                            {"resources"_L1, QJsonObject{{"subscribe"_L1, true},
-                                                                         {"listChanged"_L1, true}}},
-                                            {"prompts"_L1, QJsonObject{{"listChanged"_L1, true}}},
-                                            {"completions"_L1, QJsonObject{}},
-                                            {"logging"_L1, QJsonObject{}}}},
-            {"serverInfo"_L1, QJsonObject{{"name"_L1, "sonde-demo-server"_L1},
-                                          {"title"_L1, "Sonde demo server"_L1},
-                                          {"version"_L1, "0.1.0"_L1}}},
-            {"instructions"_L1,
-             u"A demo server for exploring Sonde: a counter to read (get-counter) and change "
-             "(increment-counter), a slow task with progress, tools that fail, crash or ask "
-             "the client questions, notes as resources and two prompts."_s}};
+            {"capabilities"_L1, capabilities()},
+            {"serverInfo"_L1, serverInfo()},
+            {"instructions"_L1, instructions()}};
 }
 
 void DemoServer::defineTools()
@@ -238,7 +255,10 @@ void DemoServer::defineTools()
                                      true));
         });
     add(u"get-weather"_s, u"Structured output: a made-up forecast that matches outputSchema."_s,
-        schema({{"city"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Paris"_L1}}}}),
+        // The city is mirrored into the Mcp-Param-City header of a modern HTTP call.
+        schema({{"city"_L1, QJsonObject{{"type"_L1, "string"_L1},
+                                        {"default"_L1, "Paris"_L1},
+                                        {"x-mcp-header"_L1, "City"_L1}}}}),
         annotations(true, false, true),
         schema({{"city"_L1, QJsonObject{{"type"_L1, "string"_L1}}},
                 {"temperature"_L1, QJsonObject{{"type"_L1, "number"_L1}}},
@@ -261,11 +281,20 @@ void DemoServer::defineTools()
         annotations(true, false, false, true), none, [this](const ToolCall &c) { askModel(c); });
     add(u"list-roots"_s, u"Asks the client for its roots."_s, schema({}),
         annotations(true, false, true), none, [this](const ToolCall &c) { listRoots(c); });
+    add(u"confirm-twice"_s,
+        u"Asks the client to confirm twice through elicitation, one question after the other: "
+        "in 2026-07-28, two input_required rounds."_s,
+        schema({}), annotations(false, false, false), none,
+        [this](const ToolCall &c) { confirmTwice(c); });
     add(u"toggle-extra-tool"_s,
         u"Adds or removes the tool extra-tool and sends tools/list_changed."_s, schema({}),
         annotations(false, false, false), none, [this](const ToolCall &c) {
             m_extraTool = !m_extraTool;
-            notify(u"notifications/tools/list_changed"_s);
+            // A legacy session hears it on its own streams; a modern request's stream carries
+            // only what relates to it, so modern clients hear it through subscriptions/listen.
+            if (!c.modern)
+                notify(u"notifications/tools/list_changed"_s);
+            publish(u"notifications/tools/list_changed"_s);
             respond(c.id,
                     textResult(m_extraTool ? u"extra-tool added"_s : u"extra-tool removed"_s));
         });
@@ -378,6 +407,12 @@ void DemoServer::defineGeneratedTools(int count)
     }
 }
 
+QJsonObject DemoServer::toolDefinition(const QString &name)
+{
+    const Tool *tool = findTool(name);
+    return tool ? tool->definition : QJsonObject();
+}
+
 const DemoServer::Tool *DemoServer::findTool(const QString &name)
 {
     const std::vector<Tool> &table = toolTable();
@@ -458,18 +493,28 @@ bool DemoServer::page(const QJsonValue &id, const QJsonObject &params, const QJs
 void DemoServer::handleRequest(const JsonRpcMessage &m)
 {
     const QJsonValue previous = std::exchange(m_related, m.id());
-    handleRequestFor(m);
+    if (m_validator.isModern(m))
+        handleModernRequest(m);
+    else
+        handleRequestFor(m, false);
     m_related = previous;
 }
 
-void DemoServer::handleRequestFor(const JsonRpcMessage &m)
+void DemoServer::handleRequestFor(const JsonRpcMessage &m, bool modern)
 {
+    // One table for both eras; the methods 2026-07-28 removed (the handshake, ping,
+    // setLevel, resources/subscribe) are unknown to a modern request, and its new ones to a
+    // legacy request.
     const QString method = m.method();
     const QJsonValue id = m.id();
-    if (method == "initialize"_L1)
+    if (!modern && method == "initialize"_L1)
         respond(id, initialize(m.params()));
-    else if (method == "ping"_L1)
+    else if (!modern && method == "ping"_L1)
         respond(id, {});
+    else if (modern && method == "server/discover"_L1)
+        respond(id, discover());
+    else if (modern && method == "subscriptions/listen"_L1)
+        listen(id, m.params());
     else if (method == "tools/list"_L1)
         page(id, m.params(), tools(), ToolsPageSize, u"tools"_s);
     else if (method == "tools/call"_L1)
@@ -484,7 +529,8 @@ void DemoServer::handleRequestFor(const JsonRpcMessage &m)
              ResourcesPageSize, u"resourceTemplates"_s);
     else if (method == "resources/read"_L1)
         readResource(id, m.params());
-    else if (method == "resources/subscribe"_L1 || method == "resources/unsubscribe"_L1) {
+    else if (!modern &&
+             (method == "resources/subscribe"_L1 || method == "resources/unsubscribe"_L1)) {
         const QString uri = m.params().value("uri"_L1).toString();
         if (method == "resources/subscribe"_L1)
             m_subscriptions.insert(uri);
@@ -497,7 +543,7 @@ void DemoServer::handleRequestFor(const JsonRpcMessage &m)
         getPrompt(id, m.params());
     else if (method == "completion/complete"_L1)
         complete(id, m.params());
-    else if (method == "logging/setLevel"_L1) {
+    else if (!modern && method == "logging/setLevel"_L1) {
         m_logLevel = m.params().value("level"_L1).toString(m_logLevel);
         respond(id, {});
     } else
@@ -512,8 +558,31 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         fail(id, JsonRpcCode::InvalidParams, u"unknown tool: %1"_s.arg(name));
         return;
     }
-    tool->handler({id, params.value("arguments"_L1).toObject(),
-                   params.value("_meta"_L1).toObject().value("progressToken"_L1)});
+    ToolCall call{id,
+                  params.value("arguments"_L1).toObject(),
+                  params.value("_meta"_L1).toObject().value("progressToken"_L1),
+                  name,
+                  isModern(id),
+                  {}};
+    if (call.modern) {
+        // The answers of earlier rounds come back sealed in requestState; this round's in
+        // inputResponses.
+        if (params.contains("requestState"_L1)) {
+            const std::optional<QJsonObject> state =
+                m_mrtr.open(params.value("requestState"_L1).toString(), u"tools/call"_s, name);
+            if (!state) {
+                fail(id, JsonRpcCode::InvalidParams,
+                     u"Invalid params: requestState failed verification (changed, made by "
+                     "another server process, or meant for another request)"_s);
+                return;
+            }
+            call.answers = state->value("answers"_L1).toObject();
+        }
+        const QJsonObject responses = params.value("inputResponses"_L1).toObject();
+        for (auto it = responses.begin(); it != responses.end(); ++it)
+            call.answers.insert(it.key(), it.value());
+    }
+    tool->handler(call);
 }
 
 void DemoServer::incrementCounter(const ToolCall &c)
@@ -552,66 +621,6 @@ void DemoServer::getWeather(const ToolCall &c)
     respond(id, r);
 }
 
-void DemoServer::askUser(const ToolCall &c)
-{
-    const QJsonValue &id = c.id;
-    const QJsonObject requested =
-        schema({{"name"_L1, QJsonObject{{"type"_L1, "string"_L1}, {"default"_L1, "Ada"_L1}}},
-                {"confirm"_L1, QJsonObject{{"type"_L1, "boolean"_L1}, {"default"_L1, true}}}},
-               {u"name"_s});
-    ask(u"elicitation/create"_s,
-        {{"mode"_L1, "form"_L1},
-         {"message"_L1, "Who is using the demo?"_L1},
-         {"requestedSchema"_L1, requested}},
-        [this, id](const JsonRpcMessage &a) {
-            if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
-                respond(id, textResult(u"elicitation failed: "_s + a.errorMessage(), true));
-                return;
-            }
-            const QJsonObject r = a.result().toObject();
-            respond(id, textResult(u"action=%1 content=%2"_s.arg(
-                            r.value("action"_L1).toString(),
-                            QString::fromUtf8(QJsonDocument(r.value("content"_L1).toObject())
-                                                  .toJson(QJsonDocument::Compact)))));
-        });
-}
-
-void DemoServer::askModel(const ToolCall &c)
-{
-    const QJsonValue &id = c.id;
-    const QJsonObject &args = c.args;
-    const QString question = args.value("question"_L1).toString(u"What is MCP?"_s);
-    ask(u"sampling/createMessage"_s,
-        {{"messages"_L1,
-          QJsonArray{QJsonObject{{"role"_L1, "user"_L1}, {"content"_L1, textContent(question)}}}},
-         {"maxTokens"_L1, 100}},
-        [this, id](const JsonRpcMessage &a) {
-            if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
-                respond(id, textResult(u"sampling failed: "_s + a.errorMessage(), true));
-                return;
-            }
-            const QJsonObject r = a.result().toObject();
-            respond(id, textResult(u"model %1 said: %2"_s.arg(
-                            r.value("model"_L1).toString(),
-                            r.value("content"_L1).toObject().value("text"_L1).toString())));
-        });
-}
-
-void DemoServer::listRoots(const ToolCall &c)
-{
-    const QJsonValue &id = c.id;
-    ask(u"roots/list"_s, {}, [this, id](const JsonRpcMessage &a) {
-        if (a.type() == JsonRpcMessage::Type::ErrorResponse) {
-            respond(id, textResult(u"roots/list failed: "_s + a.errorMessage(), true));
-            return;
-        }
-        QStringList uris;
-        for (const QJsonValue &root : a.result().toObject().value("roots"_L1).toArray())
-            uris.append(root.toObject().value("uri"_L1).toString());
-        respond(id, textResult(u"roots: "_s + uris.join(u", "_s)));
-    });
-}
-
 void DemoServer::startFlood(const ToolCall &c)
 {
     const QJsonValue &id = c.id;
@@ -641,12 +650,15 @@ void DemoServer::startFlood(const ToolCall &c)
                 // Sent regardless of logging/setLevel: the count a client sees must be exactly
                 // rate x seconds, or the flood cannot tell a client that drops from one that
                 // filters.
+                // A modern request sends them only when its _meta asked for a log level.
+                const bool logs = mayLog(u"info"_s, true);
                 while (*sent < due) {
                     ++*sent;
-                    notify(u"notifications/message"_s,
-                           {{"level"_L1, "info"_L1},
-                            {"logger"_L1, "flood"_L1},
-                            {"data"_L1, u"flood %1/%2"_s.arg(*sent).arg(total)}});
+                    if (logs)
+                        notify(u"notifications/message"_s,
+                               {{"level"_L1, "info"_L1},
+                                {"logger"_L1, "flood"_L1},
+                                {"data"_L1, u"flood %1/%2"_s.arg(*sent).arg(total)}});
                 }
                 // Log messages do not reset a client's request timeout; progress does, so a
                 // 60 s flood is not cut off by a 60 s timeout when the client asked for

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+namespace Sonde {
+
+// The requestState of a multi round-trip request (MRTR): what the server needs again on the
+// retry, carried by the client. The client controls it, so it is sealed: base64url of the
+// JSON, a dot, and an HMAC-SHA256 over it and the request it belongs to (the method and the
+// tool, prompt or resource name), keyed per process. A state that was changed, made by
+// another process, or presented on another request does not open. Pure; any thread.
+class MrtrState
+{
+public:
+    // A random key, the same for every MrtrState in this process.
+    MrtrState();
+    explicit MrtrState(QByteArray key) : m_key(std::move(key)) {}
+
+    QString seal(const QString &method, const QString &name, const QJsonObject &payload) const;
+    // The payload, or nothing when the state fails verification.
+    std::optional<QJsonObject> open(const QString &state, const QString &method,
+                                    const QString &name) const;
+
+private:
+    QByteArray mac(const QString &method, const QString &name, const QByteArray &body) const;
+    QByteArray m_key;
+};
+
+} // namespace Sonde
