@@ -2,6 +2,7 @@
 #pragma once
 
 #include "demoprotocol.h"
+#include "demostate.h"
 #include "demosubscriptions.h"
 #include "modernrequestvalidator.h"
 #include "mrtrstate.h"
@@ -19,30 +20,6 @@
 class QTimer;
 
 namespace Sonde {
-
-// The demo server's state that outlives a session (HTTP: shared by all sessions) or a
-// process (stdio with --state-file), so tests can count side effects across reconnects.
-class DemoState : public QObject
-{
-    Q_OBJECT
-public:
-    explicit DemoState(QString path = {});
-    qint64 counter() const { return m_counter; }
-    qint64 add(qint64 by);
-    // Tools added after the built-in ones (--tools N), for clients' tests at scale: a list
-    // of a thousand tools is what a large server (an API gateway, a code host) offers.
-    int generatedTools() const { return m_generatedTools; }
-    void setGeneratedTools(int count) { m_generatedTools = count; }
-
-Q_SIGNALS:
-    // Every server sharing this state tells its listeners (resources/updated demo://counter).
-    void counterChanged();
-
-private:
-    QString m_path;
-    qint64 m_counter = 0;
-    int m_generatedTools = 0;
-};
 
 // Sonde's built-in MCP server: what a new user sees first and the engine's test fixture.
 // Transport-agnostic: frames in through handleFrame(), out through frameReady(). Its tools

@@ -58,6 +58,10 @@ bool ModernHttpEndpoint::accepts(const QHash<QByteArray, QByteArray> &headers,
     const QString version = QString::fromUtf8(headers.value("mcp-protocol-version"));
     if (DemoProtocol::modernVersions(era).contains(version))
         return true;
+    // A legacy session's POST is not parsed twice: without these words it cannot be modern.
+    if (!body.contains("io.modelcontextprotocol/") && !body.contains("server/discover") &&
+        !body.contains("subscriptions/listen"))
+        return false;
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(body);
     return parsed.messages.size() == 1 && m_server->validator().isModern(parsed.messages.first());
 }
