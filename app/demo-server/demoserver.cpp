@@ -302,7 +302,8 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
         // inputResponses.
         if (params.contains("requestState"_L1)) {
             const std::optional<QJsonObject> state =
-                m_mrtr.open(params.value("requestState"_L1).toString(), u"tools/call"_s, name);
+                m_mrtr.open(params.value("requestState"_L1).toString(), u"tools/call"_s,
+                            MrtrState::bindingOf(name, call.args));
             if (!state) {
                 fail(id, JsonRpcCode::InvalidParams,
                      u"Invalid params: requestState failed verification (changed, made by "

@@ -130,7 +130,7 @@ private:
     const Tool *findTool(const QString &name); // nullptr: no such tool (now)
     QJsonArray tools();
     // Built on first use: a session that never lists or calls a tool (a reconnect probe, the
-    // recovery benchmark) does not pay for 21 definitions.
+    // recovery benchmark) does not pay for two dozen definitions.
     const std::vector<Tool> &toolTable();
     QJsonArray resources() const;
     QJsonArray prompts() const;

@@ -162,10 +162,11 @@ void DemoServer::need(const ToolCall &c, const QJsonObject &requests, Answered t
              QJsonObject{{"requiredCapabilities"_L1, required}});
         return;
     }
-    respond(c.id, {{"resultType"_L1, "input_required"_L1},
-                   {"inputRequests"_L1, missing},
-                   {"requestState"_L1,
-                    m_mrtr.seal(u"tools/call"_s, c.name, {{"answers"_L1, c.answers}})}});
+    respond(c.id,
+            {{"resultType"_L1, "input_required"_L1},
+             {"inputRequests"_L1, missing},
+             {"requestState"_L1, m_mrtr.seal(u"tools/call"_s, MrtrState::bindingOf(c.name, c.args),
+                                             {{"answers"_L1, c.answers}})}});
 }
 
 void DemoServer::askInTurn(const QJsonValue &id, QJsonObject pending, QJsonObject gathered,

@@ -19,6 +19,29 @@ static QByteArray errorFrame(const QJsonValue &id, int code, const QString &mess
     return JsonRpcMessage::errorResponse(id, code, message, data).toCompactJson();
 }
 
+// What goes out with our id for a request put back to the client's: the response's id and
+// a subscription's id in _meta.
+static QByteArray toClient(const QByteArray &frame, const QJsonValue &inner,
+                           const QJsonValue &client)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(frame);
+    if (!doc.isObject())
+        return frame;
+    QJsonObject o = doc.object();
+    if (o.value("id"_L1) == inner)
+        o.insert("id"_L1, client);
+    for (const QLatin1StringView holder : {"params"_L1, "result"_L1}) {
+        QJsonObject h = o.value(holder).toObject();
+        QJsonObject meta = h.value("_meta"_L1).toObject();
+        if (meta.value(DemoProtocol::SubscriptionIdKey) == inner) {
+            meta.insert(DemoProtocol::SubscriptionIdKey, client);
+            h.insert("_meta"_L1, meta);
+            o.insert(holder, h);
+        }
+    }
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
 ModernHttpEndpoint::ModernHttpEndpoint(std::shared_ptr<DemoState> state, QObject *parent)
     : QObject(parent), m_server(new DemoServer(std::move(state), this)),
       m_keepAlive(new QTimer(this))
@@ -122,27 +145,35 @@ void ModernHttpEndpoint::handlePost(QTcpSocket *socket,
             return;
         }
     }
+    // Clients number their own requests, so two may send the same id at once (two listens
+    // with id 1): inside, each POST has an id of ours, and what goes out has the client's.
+    const QJsonValue inner = u"http-%1"_s.arg(++m_lastInnerId);
+    const QString key = JsonRpcMessage::idKey(inner);
+    m_clientIds.insert(key, m.id());
     QList<QPair<QByteArray, QJsonValue>> collected;
     m_collecting = &collected;
     m_dropCurrentPost = false;
-    m_server->handleFrame(m.toCompactJson());
+    m_server->handleFrame(JsonRpcMessage::request(inner, m.method(), m.params()).toCompactJson());
     m_collecting = nullptr;
     bool answered = false;
     for (const auto &[frame, related] : std::as_const(collected)) {
         const QJsonObject o = QJsonDocument::fromJson(frame).object();
-        answered |= !o.contains("method"_L1) && o.value("id"_L1) == m.id();
+        answered |= !o.contains("method"_L1) && o.value("id"_L1) == inner;
     }
     if (std::exchange(m_dropCurrentPost, false) && !answered) {
+        m_clientIds.remove(key);
         detach();
         socket->abort(); // not a byte of response
         return;
     }
     if (answered && collected.size() == 1) {
-        reply(statusFor(m, collected.first().first), collected.first().first);
+        m_clientIds.remove(key);
+        const QByteArray frame = collected.first().first;
+        reply(statusFor(m, frame), toClient(frame, inner, m.id()));
         return;
     }
     detach();
-    openStream(socket, m.id());
+    openStream(socket, inner);
     for (const auto &[frame, related] : std::as_const(collected))
         route(frame, related);
 }
@@ -160,7 +191,8 @@ void ModernHttpEndpoint::openStream(QTcpSocket *socket, const QJsonValue &id)
         if (m_streams.value(key) != socket)
             return;
         m_streams.remove(key);
-        Q_EMIT logLine(u"demo: the client closed the stream of request %1"_s.arg(key));
+        Q_EMIT logLine(u"demo: the client closed the stream of request %1 (%2 here)"_s.arg(
+            JsonRpcMessage::idKey(m_clientIds.take(key)), key));
         m_server->cancelRequest(id);
     });
 }
@@ -175,11 +207,13 @@ void ModernHttpEndpoint::route(const QByteArray &frame, const QJsonValue &relate
     const QPointer<QTcpSocket> socket = m_streams.value(key);
     if (!socket)
         return; // its stream is gone (cancelled), or it belongs to no request
-    socket->write("event: message\ndata: " + frame + "\n\n");
+    socket->write("event: message\ndata: " + toClient(frame, related, m_clientIds.value(key)) +
+                  "\n\n");
     const QJsonObject o = QJsonDocument::fromJson(frame).object();
     if (!o.contains("method"_L1) && o.value("id"_L1) == related) {
         // The answer ends the request's stream.
         m_streams.remove(key);
+        m_clientIds.remove(key);
         socket->flush();
         socket->disconnectFromHost();
     }

@@ -59,7 +59,9 @@ private:
     static int statusFor(const JsonRpcMessage &request, const QByteArray &answer);
 
     DemoServer *m_server = nullptr;
-    QHash<QString, QPointer<QTcpSocket>> m_streams; // request idKey -> its open SSE stream
+    QHash<QString, QPointer<QTcpSocket>> m_streams; // our request idKey -> its open SSE stream
+    QHash<QString, QJsonValue> m_clientIds;         // our request idKey -> the client's id
+    qint64 m_lastInnerId = 0;
     // Frames sent synchronously while a POST is handled, before JSON or SSE is chosen.
     QList<QPair<QByteArray, QJsonValue>> *m_collecting = nullptr;
     bool m_dropCurrentPost = false; // increment-then-drop: close the POST unanswered

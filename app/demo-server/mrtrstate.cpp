@@ -25,6 +25,14 @@ MrtrState::MrtrState() : m_key(processKey())
 {
 }
 
+QString MrtrState::bindingOf(const QString &name, const QJsonObject &arguments)
+{
+    // QJsonObject keeps its keys sorted, so the same arguments give the same text.
+    const QByteArray args = QJsonDocument(arguments).toJson(QJsonDocument::Compact);
+    return name + u'\n' +
+           QString::fromLatin1(QCryptographicHash::hash(args, QCryptographicHash::Sha256).toHex());
+}
+
 QByteArray MrtrState::mac(const QString &method, const QString &name, const QByteArray &body) const
 {
     // The binding is part of the signed text, so a state cannot move to another request.

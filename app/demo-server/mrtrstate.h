@@ -21,6 +21,10 @@ public:
     MrtrState();
     explicit MrtrState(QByteArray key) : m_key(std::move(key)) {}
 
+    // What a state is bound to besides the method: the name and a digest of the arguments,
+    // so it opens only on a retry of the same call.
+    static QString bindingOf(const QString &name, const QJsonObject &arguments);
+
     QString seal(const QString &method, const QString &name, const QJsonObject &payload) const;
     // The payload, or nothing when the state fails verification.
     std::optional<QJsonObject> open(const QString &state, const QString &method,

@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTcpSocket>
 #include <QTest>
 
@@ -417,6 +418,8 @@ private Q_SLOTS:
     void cancellingAListenEndsIt_data();
     void cancellingAListenEndsIt();
     void aListenStreamGetsKeepAliveComments();
+    void clientsMayReuseEachOthersIds();
+    void aDroppedConnectionAnswersNothing();
     void shutdownEndsSubscriptionsGracefully_data();
     void shutdownEndsSubscriptionsGracefully();
     void inputRequiredRoundsCompleteTheCall_data();
@@ -828,7 +831,10 @@ void TestDemoServerModern::closingTheStreamCancelsTheRequest()
     QVERIFY(http.readUntil([&] { return http.isStream() && !http.messages().isEmpty(); }));
     QVERIFY(http.isStream());
     http.close();
-    QTRY_VERIFY_WITH_TIMEOUT(peer.log().contains("demo: request n:9 cancelled"), 5000);
+    // The endpoint serves each POST under an id of its own: its log says which.
+    QTRY_VERIFY_WITH_TIMEOUT(peer.log().contains("closed the stream of request n:9"), 5000);
+    static const QRegularExpression cancelled(u"demo: request s:http-\\d+ cancelled"_s);
+    QTRY_VERIFY_WITH_TIMEOUT(cancelled.match(QString::fromUtf8(peer.log())).hasMatch(), 5000);
 }
 
 void TestDemoServerModern::listenAcknowledgesThenDeliversWhatWasAsked_data()
@@ -909,7 +915,12 @@ void TestDemoServerModern::cancellingAListenEndsIt()
         })));
     else
         listener->http().close();
-    QTRY_VERIFY_WITH_TIMEOUT(peer.log().contains("subscription n:20 ended by the client"), 5000);
+    if (transport == Transport::Http)
+        QTRY_VERIFY_WITH_TIMEOUT(peer.log().contains("closed the stream of request n:20"), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(peer.log().contains(transport == Transport::Stdio
+                                                     ? "subscription n:20 ended by the client"
+                                                     : "ended by the client"),
+                             5000);
     QCOMPARE(toolText(peer.call(callTool(21, u"toggle-extra-tool"_s)).response),
              u"extra-tool added"_s);
     if (transport == Transport::Stdio) {
@@ -928,6 +939,41 @@ void TestDemoServerModern::aListenStreamGetsKeepAliveComments()
     QVERIFY(listener.next());
     QVERIFY(
         listener.http().readUntil([&] { return listener.http().body().contains("\n:\n"); }, 5000));
+}
+
+void TestDemoServerModern::clientsMayReuseEachOthersIds()
+{
+    // Two clients of one stateless endpoint each number their own requests from 1.
+    Peer peer(Transport::Http);
+    QVERIFY(peer.start());
+    Listener first(peer, Transport::Http, 1, json(JSON_TEXT({"toolsListChanged" : true})));
+    QVERIFY(first.next());
+    Listener second(peer, Transport::Http, 1, json(JSON_TEXT({"toolsListChanged" : true})));
+    const std::optional<QJsonObject> ack = second.next();
+    QVERIFY(ack);
+    QCOMPARE(subscriptionOf(*ack).toInt(), 1);
+    const Answer toggled = peer.call(callTool(1, u"toggle-extra-tool"_s));
+    QCOMPARE(toggled.response.value("id"_L1).toInt(), 1);
+    for (Listener *l : {&first, &second}) {
+        const std::optional<QJsonObject> changed = l->next();
+        QVERIFY(changed);
+        QCOMPARE(changed->value("method"_L1).toString(), u"notifications/tools/list_changed"_s);
+        QCOMPARE(subscriptionOf(*changed).toInt(), 1);
+    }
+}
+
+void TestDemoServerModern::aDroppedConnectionAnswersNothing()
+{
+    Peer peer(Transport::Http);
+    QVERIFY(peer.start());
+    const QJsonObject call = callTool(12, u"increment-then-drop"_s);
+    RawHttp http(peer.port());
+    QVERIFY(http.send("POST", peer.headersFor(call),
+                      QJsonDocument(call).toJson(QJsonDocument::Compact)));
+    QVERIFY(http.readToEnd());
+    QVERIFY2(http.body().isEmpty() && http.status() == 0, "not a byte of response");
+    // The write happened all the same: what a client must call uncertain.
+    QCOMPARE(toolText(peer.call(callTool(13, u"get-counter"_s)).response), u"counter = 1"_s);
 }
 
 void TestDemoServerModern::shutdownEndsSubscriptionsGracefully_data()
@@ -1080,6 +1126,8 @@ void TestDemoServerModern::aForeignOrChangedRequestStateIsRefused_data()
         QTest::addRow("a state for another tool is refused over %s", over) << t << u"other tool"_s;
         QTest::addRow("a state from another server process is refused over %s", over)
             << t << u"other process"_s;
+        QTest::addRow("a state for other arguments is refused over %s", over)
+            << t << u"other arguments"_s;
     }
 }
 
@@ -1106,7 +1154,9 @@ void TestDemoServerModern::aForeignOrChangedRequestStateIsRefused()
     } else if (how == "other tool"_L1) {
         tool = u"ask-user"_s;
     }
-    QJsonObject call = callTool(61, tool, {}, meta);
+    QJsonObject call = callTool(
+        61, tool, how == "other arguments"_L1 ? QJsonObject{{"again"_L1, true}} : QJsonObject(),
+        meta);
     QJsonObject params = call.value("params"_L1).toObject();
     params.insert("requestState"_L1, state);
     params.insert(
