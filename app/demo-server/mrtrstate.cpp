@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "mrtrstate.h"
 
+#include "util/clock.h"
+
 #include <QCryptographicHash>
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
 #include <QRandomGenerator>
+
+using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
@@ -21,8 +25,18 @@ static QByteArray processKey()
 
 static constexpr auto Base64Url = QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals;
 
-MrtrState::MrtrState() : m_key(processKey())
+MrtrState::MrtrState(const Clock *clock) : m_key(processKey()), m_clock(clock)
 {
+}
+
+MrtrState::MrtrState(QByteArray key, const Clock *clock) : m_key(std::move(key)), m_clock(clock)
+{
+}
+
+qint64 MrtrState::nowMs() const
+{
+    static const SteadyClock steady;
+    return (m_clock ? m_clock : &steady)->nowMs();
 }
 
 QString MrtrState::bindingOf(const QString &name, const QJsonObject &arguments)
@@ -43,7 +57,9 @@ QByteArray MrtrState::mac(const QString &method, const QString &name, const QByt
 QString MrtrState::seal(const QString &method, const QString &name,
                         const QJsonObject &payload) const
 {
-    const QByteArray body = QJsonDocument(payload).toJson(QJsonDocument::Compact);
+    const QByteArray body =
+        QJsonDocument(QJsonObject{{"exp"_L1, nowMs() + LifetimeMs}, {"p"_L1, payload}})
+            .toJson(QJsonDocument::Compact);
     return QString::fromLatin1(body.toBase64(Base64Url) + '.' +
                                mac(method, name, body).toBase64(Base64Url));
 }
@@ -69,10 +85,10 @@ std::optional<QJsonObject> MrtrState::open(const QString &state, const QString &
         diff |= char((*tag).at(i) ^ expected.at(i));
     if (diff != 0)
         return std::nullopt;
-    const QJsonDocument doc = QJsonDocument::fromJson(*body);
-    if (!doc.isObject())
+    const QJsonObject sealed = QJsonDocument::fromJson(*body).object();
+    if (sealed.value("exp"_L1).toInteger() <= nowMs())
         return std::nullopt;
-    return doc.object();
+    return sealed.value("p"_L1).toObject();
 }
 
 } // namespace Sonde
