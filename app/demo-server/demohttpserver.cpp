@@ -2,8 +2,8 @@
 #include "demohttpserver.h"
 
 #include "demoserver.h"
+#include "modernhttpendpoint.h"
 #include "protocol/jsonrpcmessage.h"
-#include "protocol/mcp.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,9 +26,27 @@ DemoHttpServer::DemoHttpServer(std::shared_ptr<DemoState> state, QObject *parent
 {
     m_server = new QTcpServer(this);
     connect(m_server, &QTcpServer::newConnection, this, &DemoHttpServer::onConnection);
+    m_modern = new ModernHttpEndpoint(m_state, this);
+    connect(m_modern, &ModernHttpEndpoint::logLine, this, &DemoHttpServer::logLine);
 }
 
 DemoHttpServer::~DemoHttpServer() = default;
+
+void DemoHttpServer::setEra(DemoEra era)
+{
+    m_era = era;
+    m_modern->setEra(era);
+}
+
+void DemoHttpServer::setKeepAliveInterval(int ms)
+{
+    m_modern->setKeepAliveInterval(ms);
+}
+
+void DemoHttpServer::shutdown()
+{
+    m_modern->shutdown();
+}
 
 bool DemoHttpServer::listen(const QHostAddress &address, quint16 port, QString *error)
 {
@@ -182,8 +200,26 @@ void DemoHttpServer::handle(QTcpSocket *socket, const Request &r)
         reply(socket, 404, jsonError(-32000, u"Not found: the endpoint is /mcp"_s));
         return;
     }
+    if (m_era == DemoEra::Modern && r.method != "POST") {
+        // 2026-07-28 has no GET stream and no session to DELETE.
+        reply(socket, 405,
+              jsonError(-32000, u"Method not allowed: this server speaks only "
+                                "2026-07-28, which POSTs every message"_s),
+              "application/json", {{"Allow", "POST"}});
+        return;
+    }
+    if (r.method == "POST" && m_modern->accepts(r.headers, r.body)) {
+        if (!acceptable(socket, r))
+            return;
+        m_modern->handlePost(
+            socket, r.headers, r.body,
+            [this, socket](int status, const QByteArray &body) { reply(socket, status, body); },
+            [this, socket] { detach(socket, false); });
+        return;
+    }
     const QByteArray version = r.headers.value("mcp-protocol-version");
-    if (!version.isEmpty() && !Mcp::isSupportedProtocolVersion(QString::fromUtf8(version))) {
+    if (!version.isEmpty() &&
+        !DemoProtocol::legacyVersions().contains(QString::fromUtf8(version))) {
         reply(socket, 400, jsonError(-32000, u"Bad Request: unsupported MCP-Protocol-Version"_s));
         return;
     }
@@ -212,6 +248,8 @@ DemoHttpServer::Session *DemoHttpServer::createSession()
     Session &s = m_sessions[id];
     s.id = id;
     s.server = new DemoServer(m_state, this);
+    // Modern requests never reach a session: ModernHttpEndpoint takes them first.
+    s.server->setEra(DemoEra::Legacy);
     connect(s.server, &DemoServer::sessionExpiryRequested, this, [this, id] {
         // After the current frame is handled: the session is forgotten, its streams closed.
         QTimer::singleShot(0, this, [this, id] {
@@ -245,7 +283,7 @@ void DemoHttpServer::endSession(const QString &id)
     s.server->deleteLater();
 }
 
-void DemoHttpServer::handlePost(QTcpSocket *socket, const Request &r)
+bool DemoHttpServer::acceptable(QTcpSocket *socket, const Request &r)
 {
     const QByteArray accept = r.headers.value("accept");
     if (!accept.contains("application/json") || !accept.contains("text/event-stream")) {
@@ -253,14 +291,21 @@ void DemoHttpServer::handlePost(QTcpSocket *socket, const Request &r)
               jsonError(
                   -32000,
                   u"Not Acceptable: Accept must list application/json and text/event-stream"_s));
-        return;
+        return false;
     }
     if (!r.headers.value("content-type").startsWith("application/json")) {
         reply(
             socket, 415,
             jsonError(-32000, u"Unsupported Media Type: Content-Type must be application/json"_s));
-        return;
+        return false;
     }
+    return true;
+}
+
+void DemoHttpServer::handlePost(QTcpSocket *socket, const Request &r)
+{
+    if (!acceptable(socket, r))
+        return;
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(r.body);
     if (parsed.error.isError() && parsed.messages.isEmpty()) {
         reply(socket, 400, jsonError(-32700, u"Parse error: "_s + parsed.error.message()));

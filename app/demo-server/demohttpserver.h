@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "demoprotocol.h"
+
 #include <QHash>
 #include <QHostAddress>
 #include <QJsonValue>
@@ -17,6 +19,7 @@ namespace Sonde {
 
 class DemoServer;
 class DemoState;
+class ModernHttpEndpoint;
 
 // The demo server over Streamable HTTP (MCP 2025-11-25), so the engine's HTTP transport can
 // be tested without Node. One DemoServer per session; POST answers JSON when the request is
@@ -27,6 +30,8 @@ class DemoState;
 // the loopback names (DNS rebinding). Plain HTTP/1.1 with keep-alive: a connection carries
 // request after request (pipelined ones too) until an answer closes it ("Connection: close",
 // an HTTP/1.0 client, an error) or turns it into an SSE stream, which is the rest of it.
+// 2026-07-28 POSTs (per-request _meta, or that MCP-Protocol-Version) go to a
+// ModernHttpEndpoint instead, sessionless; setEra() restricts the server to one era.
 class DemoHttpServer : public QObject
 {
     Q_OBJECT
@@ -35,6 +40,10 @@ public:
     ~DemoHttpServer() override;
     bool listen(const QHostAddress &address, quint16 port, QString *error);
     quint16 port() const;
+    void setEra(DemoEra era);
+    void setKeepAliveInterval(int ms);
+    // Ends the modern subscriptions gracefully, before the process exits.
+    void shutdown();
 
 Q_SIGNALS:
     void logLine(const QString &line);
@@ -71,6 +80,7 @@ private:
     void onReadable(QTcpSocket *socket);
     void handle(QTcpSocket *socket, const Request &r);
     void handlePost(QTcpSocket *socket, const Request &r);
+    bool acceptable(QTcpSocket *socket, const Request &r);
     void handleGet(QTcpSocket *socket, const Request &r);
     void route(Session &s, const QByteArray &frame, const QJsonValue &related);
     void writeEvent(Session &s, const QString &stream, const QByteArray &data);
@@ -90,6 +100,8 @@ private:
     QHash<QString, Session> m_sessions;
     QHash<QTcpSocket *, QByteArray> m_buffers;
     QTcpSocket *m_keepAlive = nullptr; // the request being handled may keep its connection
+    DemoEra m_era = DemoEra::Both;
+    ModernHttpEndpoint *m_modern = nullptr;
 };
 
 } // namespace Sonde

@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "demoprotocol.h"
+#include "demostate.h"
+#include "demosubscriptions.h"
+#include "modernrequestvalidator.h"
+#include "mrtrstate.h"
 #include "protocol/jsonrpcmessage.h"
 
 #include <QHash>
@@ -16,31 +21,15 @@ class QTimer;
 
 namespace Sonde {
 
-// The demo server's state that outlives a session (HTTP: shared by all sessions) or a
-// process (stdio with --state-file), so tests can count side effects across reconnects.
-class DemoState
-{
-public:
-    explicit DemoState(QString path = {});
-    qint64 counter() const { return m_counter; }
-    qint64 add(qint64 by);
-    // Tools added after the built-in ones (--tools N), for clients' tests at scale: a list
-    // of a thousand tools is what a large server (an API gateway, a code host) offers.
-    int generatedTools() const { return m_generatedTools; }
-    void setGeneratedTools(int count) { m_generatedTools = count; }
-
-private:
-    QString m_path;
-    qint64 m_counter = 0;
-    int m_generatedTools = 0;
-};
-
 // Sonde's built-in MCP server: what a new user sees first and the engine's test fixture.
 // Transport-agnostic: frames in through handleFrame(), out through frameReady(). Its tools
 // cover each case the client must handle: read-only, write (server state), unannotated,
 // slow with progress and cancellation, isError, outputSchema + structuredContent, image
 // content, server -> client requests (elicitation, sampling, roots), list_changed, a
 // non-JSON line on stdout, large answers and a crash mid-call. Lists are paginated.
+// Dual-era (setEra): a request whose _meta carries the 2026-07-28 fields (or server/discover)
+// is served statelessly, with MRTR instead of server -> client requests, per-request log
+// levels and subscriptions/listen; an initialize selects 2025-11-25 as before.
 class DemoServer : public QObject
 {
     Q_OBJECT
@@ -48,6 +37,16 @@ public:
     explicit DemoServer(std::shared_ptr<DemoState> state = std::make_shared<DemoState>(),
                         QObject *parent = nullptr);
     void handleFrame(const QByteArray &frame);
+    void setEra(DemoEra era) { m_validator = ModernRequestValidator(era); }
+    DemoEra era() const { return m_validator.era(); }
+    const ModernRequestValidator &validator() const { return m_validator; }
+    // What a notifications/cancelled for `id` does: stop its work, answer nothing, end its
+    // subscription. HTTP calls it when a modern request's stream is closed.
+    void cancelRequest(const QJsonValue &id);
+    // Ends every subscriptions/listen gracefully (a complete result each), before exit.
+    void shutdown();
+    // The tool's definition as tools/list shows it; empty when there is no such tool (now).
+    QJsonObject toolDefinition(const QString &name);
 
     // Page sizes are small on purpose so every client meets nextCursor.
     static constexpr int ToolsPageSize = 5;
@@ -75,6 +74,16 @@ private:
         QJsonValue id;
         QJsonObject args;
         QJsonValue token; // _meta.progressToken, undefined when not asked for
+        QString name;
+        bool modern = false;
+        QJsonObject answers; // modern: the input responses gathered so far (MRTR)
+    };
+    using Answered = std::function<void(const QJsonObject &responses)>;
+    // A modern request being served: what its result needs.
+    struct ModernCall
+    {
+        ModernRequest meta;
+        QJsonObject cacheHints; // ttlMs and cacheScope, for a complete result
     };
     using ToolHandler = std::function<void(const ToolCall &call)>;
     // A tool is its definition (as tools/list shows it) and what a call does: adding a tool
@@ -87,22 +96,41 @@ private:
     };
 
     void handleRequest(const JsonRpcMessage &m);
-    void handleRequestFor(const JsonRpcMessage &m);
+    void handleRequestFor(const JsonRpcMessage &m, bool modern);
     void handleNotification(const JsonRpcMessage &m);
     void send(const JsonRpcMessage &m);
     void respond(const QJsonValue &id, const QJsonObject &result);
-    void fail(const QJsonValue &id, int code, const QString &message);
+    void fail(const QJsonValue &id, int code, const QString &message, const QJsonValue &data = {});
     void ask(const QString &method, const QJsonObject &params, Continuation then);
     void notify(const QString &method, const QJsonObject &params = {});
     void log(const QString &level, const QString &text);
+    // Whether notifications/message at `level` may go out for the request being served: a
+    // modern one only at or above its _meta logLevel; a legacy one at or above setLevel's
+    // (`always`: regardless of it, for the flood's exact count).
+    bool mayLog(const QString &level, bool always = false) const;
+    bool isModern(const QJsonValue &id) const;
+    // Gets the answers to `requests` ({key: {method, params}}), then calls `then`. Legacy:
+    // asks the client, one request after the other. Modern: answers input_required with a
+    // sealed requestState until the retry carries them all (MRTR).
+    void need(const ToolCall &c, const QJsonObject &requests, Answered then);
+    void askInTurn(const QJsonValue &id, QJsonObject pending, QJsonObject gathered, Answered then);
+    void handleModernRequest(const JsonRpcMessage &m);
+    QStringList resourceUris() const;
+    QJsonObject discover() const;
+    void listen(const QJsonValue &id, const QJsonObject &params);
+    // Sends `method` to every subscription that asked for it, tagged with its id.
+    void publish(const QString &method, const QJsonObject &params = {});
 
     QJsonObject initialize(const QJsonObject &params);
+    static QJsonObject capabilities();
+    static QJsonObject serverInfo();
+    static QString instructions();
     void defineTools();
     void defineGeneratedTools(int count);
     const Tool *findTool(const QString &name); // nullptr: no such tool (now)
     QJsonArray tools();
     // Built on first use: a session that never lists or calls a tool (a reconnect probe, the
-    // recovery benchmark) does not pay for 21 definitions.
+    // recovery benchmark) does not pay for two dozen definitions.
     const std::vector<Tool> &toolTable();
     QJsonArray resources() const;
     QJsonArray prompts() const;
@@ -119,6 +147,7 @@ private:
     void askUser(const ToolCall &c);
     void askModel(const ToolCall &c);
     void listRoots(const ToolCall &c);
+    void confirmTwice(const ToolCall &c);
 
     QJsonValue m_related; // the request being served, for routing what it sends
     bool m_initialized = false;
@@ -131,6 +160,10 @@ private:
     qint64 m_nextOutgoingId = 1;
     QHash<QString, Continuation> m_waiting; // our requests to the client, by idKey
     QHash<QString, QTimer *> m_running;     // slow tasks by the client's request idKey
+    ModernRequestValidator m_validator;
+    MrtrState m_mrtr;
+    QHash<QString, ModernCall> m_modern; // modern requests not answered yet, by idKey
+    DemoSubscriptions m_listens;
 };
 
 } // namespace Sonde

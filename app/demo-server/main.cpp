@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // sonde-demo-server: Sonde's built-in MCP server, over stdio (default) or Streamable HTTP
-// (--http HOST:PORT; port 0 picks a free port, printed on stdout).
+// (--http HOST:PORT; port 0 picks a free port, printed on stdout), speaking 2025-11-25,
+// 2026-07-28 or both (--era).
 #include "demohttpserver.h"
 #include "demoserver.h"
 #include "stdiolinechannel.h"
+#include "util/signalwatcher.h"
 
 #include <QCoreApplication>
 
@@ -19,8 +21,14 @@ static void logLine(const QString &line)
     std::fflush(stderr);
 }
 
+struct Options
+{
+    DemoEra era = DemoEra::Both;
+    int keepAliveMs = 15'000;
+};
+
 static int serveHttp(QCoreApplication &app, const QString &spec,
-                     const std::shared_ptr<DemoState> &state)
+                     const std::shared_ptr<DemoState> &state, const Options &options)
 {
     const qsizetype colon = spec.lastIndexOf(u':');
     bool ok = false;
@@ -32,7 +40,15 @@ static int serveHttp(QCoreApplication &app, const QString &spec,
         return 2;
     }
     DemoHttpServer server(state);
+    server.setEra(options.era);
+    server.setKeepAliveInterval(options.keepAliveMs);
     QObject::connect(&server, &DemoHttpServer::logLine, &logLine);
+    // Stopping ends each subscription with its graceful result before the streams close.
+    SignalWatcher watcher;
+    QObject::connect(&watcher, &SignalWatcher::received, &app, [&server](int signo) {
+        server.shutdown();
+        QCoreApplication::exit(SignalWatcher::exitCodeFor(signo));
+    });
     QString error;
     if (!server.listen(host, quint16(port), &error)) {
         logLine(u"sonde-demo-server: cannot listen on %1: %2"_s.arg(spec, error));
@@ -56,6 +72,7 @@ int main(int argc, char **argv)
     QStringList args = app.arguments().mid(1);
     QString stateFile, http;
     int generatedTools = 0;
+    Options options;
     for (qsizetype i = 0; i < args.size(); ++i) {
         if (args[i] == "--state-file"_L1 && i + 1 < args.size())
             stateFile = args[++i];
@@ -68,26 +85,47 @@ int main(int argc, char **argv)
                 logLine(u"sonde-demo-server: --tools wants a count from 0 to 100000"_s);
                 return 2;
             }
+        } else if (args[i] == "--era"_L1 && i + 1 < args.size()) {
+            const std::optional<DemoEra> era = DemoProtocol::parseEra(args[++i]);
+            if (!era) {
+                logLine(u"sonde-demo-server: --era wants legacy, modern or both"_s);
+                return 2;
+            }
+            options.era = *era;
+        } else if (args[i] == "--listen-keepalive"_L1 && i + 1 < args.size()) {
+            bool ok = false;
+            options.keepAliveMs = args[++i].toInt(&ok);
+            if (!ok || options.keepAliveMs < 10 || options.keepAliveMs > 3'600'000) {
+                logLine(u"sonde-demo-server: --listen-keepalive wants milliseconds from 10 to "
+                        "3600000"_s);
+                return 2;
+            }
         } else if (args[i] == "--version"_L1) {
             std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
                         qPrintable(QCoreApplication::applicationVersion()));
             return 0;
         } else {
             logLine(
-                u"usage: sonde-demo-server [--http HOST:PORT] [--state-file PATH] [--tools N] "
-                u"[--version]\n"
+                u"usage: sonde-demo-server [--http HOST:PORT] [--era legacy|modern|both] "
+                u"[--state-file PATH] [--tools N] [--listen-keepalive MS] [--version]\n"
+                "  --era picks the protocol revisions served: legacy (2025-11-25 and earlier, "
+                "initialize and sessions), modern (2026-07-28, per-request _meta) or both "
+                "(the default)\n"
                 "  --state-file keeps the counter in PATH, so side effects can be counted across "
                 "restarts\n"
-                "  --tools N adds N generated tools after the built-in ones (tests at scale)"_s);
+                "  --tools N adds N generated tools after the built-in ones (tests at scale)\n"
+                "  --listen-keepalive MS is how often an HTTP subscriptions/listen stream gets "
+                "a ':' comment (default 15000)"_s);
             return 2;
         }
     }
     const auto state = std::make_shared<DemoState>(stateFile);
     state->setGeneratedTools(generatedTools);
     if (!http.isEmpty())
-        return serveHttp(app, http, state);
+        return serveHttp(app, http, state, options);
 
     DemoServer server(state);
+    server.setEra(options.era);
     StdioLineChannel channel;
     QObject::connect(&channel, &StdioLineChannel::frameReceived, &server, &DemoServer::handleFrame);
     QObject::connect(&server, &DemoServer::frameReady, &channel,
@@ -107,8 +145,17 @@ int main(int argc, char **argv)
         ::_exit(4);
     });
     // The stdio spec's shutdown starts with the client closing our stdin: leave at once, so
-    // clients never have to escalate to signals.
-    QObject::connect(&channel, &StdioLineChannel::endOfInput, &app, &QCoreApplication::quit);
+    // clients never have to escalate to signals. Either way each subscription gets its
+    // graceful result first (written synchronously, so it is out before we exit).
+    QObject::connect(&channel, &StdioLineChannel::endOfInput, &app, [&server] {
+        server.shutdown();
+        QCoreApplication::quit();
+    });
+    SignalWatcher watcher;
+    QObject::connect(&watcher, &SignalWatcher::received, &app, [&server](int signo) {
+        server.shutdown();
+        QCoreApplication::exit(SignalWatcher::exitCodeFor(signo));
+    });
     logLine(u"sonde-demo-server ready on stdio"_s);
     return app.exec();
 }
