@@ -106,7 +106,7 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     m_connect = new QPushButton(tr("Disconnect"), this);
     m_connect->setObjectName(u"disconnectButton"_s);
     m_connect->setToolTip(tr("Close the session, or open it again"));
-    auto *ping = new QPushButton(tr("Ping"), this);
+    auto *ping = m_ping = new QPushButton(tr("Ping"), this);
     ping->setObjectName(u"pingButton"_s);
     ping->setToolTip(tr("Send ping and show how long the answer took"));
     reconnect->setAccessibleName(tr("Reconnect now"));
@@ -116,6 +116,7 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     buttons->addWidget(ping);
     buttons->addStretch();
     auto *level = new QComboBox(this);
+    m_logLevel = level;
     level->setObjectName(u"logLevel"_s);
     level->setToolTip(tr("logging/setLevel: the least severe log message the server should send"));
     level->addItems({u"debug"_s, u"info"_s, u"notice"_s, u"warning"_s, u"error"_s, u"critical"_s,
@@ -239,6 +240,15 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
     m_getStream->setText(s.transport.value("get_stream"_L1).toString(u"–"_s));
     m_listen->setText(listenText(s.subscriptions));
     m_cacheHints->setText(s.cacheHints.isEmpty() ? u"–"_s : cacheHintsText(s.cacheHints));
+    // 2026-07-28 has no ping and no logging/setLevel: the level rides on every request.
+    m_ping->setEnabled(!modern);
+    m_ping->setToolTip(modern ? tr("2026-07-28 has no ping: any answered request shows the "
+                                   "server is there")
+                              : tr("Send ping and show how long the answer took"));
+    m_logLevel->setToolTip(
+        modern ? tr("The least severe log message the server should send, carried in every "
+                    "request's _meta (io.modelcontextprotocol/logLevel)")
+               : tr("logging/setLevel: the least severe log message the server should send"));
     m_form->setRowVisible(m_getStream, !modern);
     m_form->setRowVisible(m_listen, modern);
     m_form->setRowVisible(m_cacheHints, modern);

@@ -68,6 +68,8 @@ private:
     JsonView *m_capabilities = nullptr;
     QPlainTextEdit *m_stderr = nullptr;
     QPushButton *m_connect = nullptr;
+    QPushButton *m_ping = nullptr;
+    QWidget *m_logLevel = nullptr;
     int m_generation = 0;
 };
 

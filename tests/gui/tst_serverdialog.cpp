@@ -76,6 +76,11 @@ private Q_SLOTS:
         auto *combo = dialog.findChild<QComboBox *>(u"serverEra"_s);
         combo->setCurrentIndex(combo->findData(int(ServerConfig::Era::Modern)));
         QCOMPARE(dialog.config().era, ServerConfig::Era::Modern);
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves the dialog as dir/server-dialog.png.
+        if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            dialog.show();
+            dialog.grab().save(dir + u"/server-dialog.png"_s);
+        }
         combo->setCurrentIndex(combo->findData(int(ServerConfig::Era::Legacy)));
         QCOMPARE(dialog.config().era, ServerConfig::Era::Legacy);
     }

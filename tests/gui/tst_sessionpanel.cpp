@@ -12,7 +12,9 @@
 
 #include <QJsonArray>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 #include <QToolButton>
 
@@ -82,6 +84,16 @@ QString text(QWidget *panel, const QString &label)
     return l ? l->text() : u"(no label %1)"_s.arg(label);
 }
 
+// For looking at: SONDE_SCREENSHOT_DIR=dir saves the widget as dir/<name>.png.
+void grab(QWidget *w, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
+    // Rows shown or hidden since the last pass are laid out first, as before a paint.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (!dir.isEmpty())
+        w->grab().save(dir + u'/' + name + u".png"_s);
+}
+
 bool shown(QWidget *panel, const QString &label)
 {
     auto *l = panel->findChild<QLabel *>(label);
@@ -103,6 +115,9 @@ private Q_SLOTS:
         QCOMPARE(text(&panel, u"protocolLabel"_s), u"2026-07-28"_s);
         QCOMPARE(panel.sessionIdText(), u"none — 2026-07-28 has no sessions"_s);
         QVERIFY(!panel.findChild<QToolButton *>(u"copySessionId"_s)->isEnabled());
+        // No ping in 2026-07-28, and the log level is not sent with logging/setLevel.
+        QVERIFY(!panel.findChild<QPushButton *>(u"pingButton"_s)->isEnabled());
+        QVERIFY(panel.findChild<QWidget *>(u"logLevel"_s)->toolTip().contains(u"_meta"_s));
         QCOMPARE(text(&panel, u"serverInfoLabel"_s), u"everything-v2 2.0.1"_s);
         // The listen stream replaces the GET stream.
         QVERIFY(shown(&panel, u"listenLabel"_s));
@@ -120,6 +135,7 @@ private Q_SLOTS:
         panel.setSnapshot(legacy(u"s"_s, u"3f1c-session"_s));
         QCOMPARE(panel.sessionIdText(), u"3f1c-session"_s);
         QVERIFY(panel.findChild<QToolButton *>(u"copySessionId"_s)->isEnabled());
+        QVERIFY(panel.findChild<QPushButton *>(u"pingButton"_s)->isEnabled());
         QVERIFY(text(&panel, u"eraLabel"_s).startsWith(u"legacy — server/discover answered"_s));
         QVERIFY(shown(&panel, u"getStreamLabel"_s));
         QVERIFY(!shown(&panel, u"listenLabel"_s));
@@ -212,7 +228,9 @@ private Q_SLOTS:
             c.url = QUrl(u"http://127.0.0.1:9/mcp"_s);
             window.addServer(c, {}, false);
         }
+        window.resize(1280, 800);
         window.show();
+        window.tabs()->setCurrentWidget(window.sessionPanel());
         // The engine's first (idle) snapshots come first; the constructed ones replace them.
         QTRY_COMPARE(window.serverStore()->snapshot(1).server, u"legacy"_s);
         QTRY_COMPARE(window.serverStore()->snapshot(0).server, u"modern"_s);
@@ -231,9 +249,11 @@ private Q_SLOTS:
         QCOMPARE(text(panel, u"protocolLabel"_s), u"2026-07-28"_s);
         QCOMPARE(text(panel, u"serverInfoLabel"_s), u"everything-v2 2.0.1"_s);
         QVERIFY(text(panel, u"listenLabel"_s).contains(u"not granted: prompt list changes"_s));
+        grab(&window, u"session-modern"_s);
 
         window.selectServer(u"legacy"_s);
         QTRY_COMPARE(panel->sessionIdText(), u"77aa-session"_s);
+        grab(&window, u"session-legacy"_s);
         QVERIFY(!shown(panel, u"listenLabel"_s));
         QVERIFY(!shown(panel, u"cacheHintsLabel"_s));
 

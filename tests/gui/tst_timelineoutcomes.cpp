@@ -536,6 +536,9 @@ private Q_SLOTS:
         QVERIFY(first.right() + 20 < second.left());
         QCOMPARE(first.center().y(), second.center().y());
         const QImage shot = w.viewport()->grab().toImage();
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves it as dir/timeline-mrtr.png.
+        if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+            w.grab().save(dir + u"/timeline-mrtr.png"_s);
         const QPoint gap((first.right() + second.left()) / 2, first.center().y());
         QCOMPARE(shot.pixelColor(gap).rgb(),
                  TimelineLayout::outcomeColor(TimelineLayout::Outcome::Ok).rgb());
