@@ -193,6 +193,9 @@ private Q_SLOTS:
             QVERIFY(s.field<QLineEdit>(u"region"_s)
                         ->accessibleDescription()
                         .contains(u"Mcp-Param-Region"_s));
+            // For looking at: SONDE_SCREENSHOT_DIR=dir saves the panel as dir/tools-headers.png.
+            if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+                s.panel.grab().save(dir + u"/tools-headers.png"_s);
         }
     }
 
