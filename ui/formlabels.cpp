@@ -28,4 +28,16 @@ void nameFields(QFormLayout *form)
     }
 }
 
+QLabel *note(const QString &text)
+{
+    auto *label = new QLabel(text);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    label->setForegroundRole(QPalette::PlaceholderText);
+    QFont small = label->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    label->setFont(small);
+    return label;
+}
+
 } // namespace Sonde::FormLabels

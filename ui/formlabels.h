@@ -2,11 +2,17 @@
 #pragma once
 
 class QFormLayout;
+class QLabel;
+class QString;
 
 namespace Sonde::FormLabels {
 
 // Gives every field of a form that has no accessible name its row's label text, so a
 // screen reader says "Program" instead of "edit". Call once the rows are added. Thread: GUI.
 void nameFields(QFormLayout *form);
+
+// A note under a field (its help, the header it is sent as): plain, word-wrapped text in the
+// placeholder colour and a smaller font, so it reads as secondary. Unparented.
+QLabel *note(const QString &text);
 
 } // namespace Sonde::FormLabels

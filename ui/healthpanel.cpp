@@ -183,12 +183,17 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
     m_table->scrollToBottom();
 
     const bool http = s.route != "stdio"_L1;
+    // 2026-07-28 has no session to expire or whose id could be corrupted.
+    const bool sessions = s.era != "modern"_L1;
     for (const auto &[button, kind] : std::as_const(m_faultButtons)) {
         bool allowed = true;
         switch (kind) {
         case Fault::Kind::ExpireSession:
         case Fault::Kind::CorruptSessionId:
-            allowed = http && s.route == "streamable-http"_L1;
+            allowed = sessions && http && s.route == "streamable-http"_L1;
+            break;
+        case Fault::Kind::ExpireAfterDispatch:
+            allowed = sessions;
             break;
         case Fault::Kind::DropConnection:
         case Fault::Kind::HttpStatus:

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
+// A little over 500 lines: building the form, the raw view and keeping the two in step share
+// the one Private state; what each field does is already in SchemaFormField and
+// SchemaFormCodec, and the notes under the fields in FormLabels.
 #include "schemaformwidget.h"
 
+#include "formlabels.h"
 #include "jsonview.h"
 #include "protocol/jsonschemavalidator.h"
 #include "schemaformfield.h"
@@ -38,6 +42,7 @@ struct SchemaFormWidget::Private
     Field root;
     Mode mode = Mode::Form;
     int updating = 0; // > 0 while the widget itself fills editors: no valueChanged per field
+    bool headerHints = false;
 
     QTabBar *tabs = nullptr;
     QStackedWidget *stack = nullptr;
@@ -54,6 +59,7 @@ struct SchemaFormWidget::Private
 
     void build(Field &parent, const QJsonObject &objectSchema, QFormLayout *layout);
     static QLabel *helpLine(const Field &f);
+    static QLabel *headerLine(const Field &f);
     QWidget *createEditor(Field &f);
     void rebuild();
     void edited();
@@ -141,16 +147,23 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
 QLabel *SchemaFormWidget::Private::helpLine(const Field &f)
 {
     const QString text = f.helpText();
-    if (text.isEmpty())
+    return text.isEmpty() ? nullptr : FormLabels::note(text);
+}
+
+// The header a 2026-07-28 client mirrors the field's value into (x-mcp-header); none for a
+// field without one. Only properties reached through "properties" get here, as the spec
+// requires of an annotated one.
+QLabel *SchemaFormWidget::Private::headerLine(const Field &f)
+{
+    const QString name = f.codec.schema().value("x-mcp-header"_L1).toString();
+    if (name.isEmpty())
         return nullptr;
-    auto *help = new QLabel(text);
-    help->setTextFormat(Qt::PlainText);
-    help->setWordWrap(true);
-    help->setForegroundRole(QPalette::PlaceholderText);
-    QFont small = help->font();
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    help->setFont(small);
-    return help;
+    const QString header = u"Mcp-Param-"_s + name;
+    QLabel *hint = FormLabels::note(u"→ "_s + header);
+    hint->setToolTip(tr("Over HTTP, 2026-07-28 also sends this field's value as the header %1 "
+                        "(x-mcp-header), so a gateway can route on it without reading the body")
+                         .arg(header));
+    return hint;
 }
 
 void SchemaFormWidget::Private::build(Field &parent, const QJsonObject &objectSchema,
@@ -197,6 +210,12 @@ void SchemaFormWidget::Private::build(Field &parent, const QJsonObject &objectSc
         f->editor->setAccessibleDescription(tip);
 
         layout->addRow(label, f->editor);
+        if (QLabel *header = headerHints ? headerLine(*f) : nullptr) {
+            header->setObjectName(u"header:"_s + f->name());
+            f->editor->setAccessibleDescription(tip.isEmpty() ? header->toolTip()
+                                                              : tip + u' ' + header->toolTip());
+            layout->addRow(QString(), header);
+        }
         if (QLabel *help = helpLine(*f)) {
             help->setObjectName(u"help:"_s + f->name());
             layout->addRow(QString(), help);
@@ -366,6 +385,21 @@ void SchemaFormWidget::setSchema(const QJsonObject &schema)
     if (d->mode == Mode::Raw)
         d->writeRaw(d->formValue(nullptr));
     Q_EMIT valueChanged();
+}
+
+void SchemaFormWidget::setHeaderHints(bool shown)
+{
+    if (d->headerHints == shown)
+        return;
+    d->headerHints = shown;
+    const QJsonObject kept = value();
+    d->rebuild();
+    setValue(kept);
+}
+
+bool SchemaFormWidget::headerHints() const
+{
+    return d->headerHints;
 }
 
 QJsonObject SchemaFormWidget::schema() const

@@ -63,6 +63,13 @@ public:
     void setMode(Mode mode);
     Mode mode() const;
 
+    // Shows under each property annotated "x-mcp-header" the HTTP header its value is also
+    // sent as ("→ Mcp-Param-Region", objectName "header:" + its path): a 2026-07-28
+    // connection over HTTP mirrors those arguments into headers. Off by default; the form is
+    // rebuilt, keeping its value, when it changes.
+    void setHeaderHints(bool shown);
+    bool headerHints() const;
+
     // Puts the mode tabs and then every editor, in the form's order, after `before` in the
     // focus chain (the editors are made anew by setSchema); returns the last one.
     QWidget *chainTabOrder(QWidget *before);

@@ -39,6 +39,15 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     m_route->addItem(tr("Streamable HTTP (falls back to SSE)"),
                      int(ServerConfig::Route::StreamableHttp));
     m_route->addItem(tr("Legacy HTTP+SSE"), int(ServerConfig::Route::LegacySse));
+    m_era = new QComboBox(this);
+    m_era->addItem(tr("Auto — detect with server/discover"), int(ServerConfig::Era::Auto));
+    m_era->addItem(tr("Legacy — 2025-11-25, initialize and sessions"),
+                   int(ServerConfig::Era::Legacy));
+    m_era->addItem(tr("Modern — 2026-07-28, sessionless"), int(ServerConfig::Era::Modern));
+    m_era->setAccessibleName(tr("Protocol era"));
+    m_era->setToolTip(
+        tr("Which protocol revision to speak. Auto asks server/discover first and uses "
+           "2026-07-28 when the server offers it, else the initialize handshake of 2025-11-25."));
     m_program = new QLineEdit(this);
     m_arguments = new QPlainTextEdit(this);
     m_arguments->setPlaceholderText(tr("one argument per line (no shell: quotes are literal)"));
@@ -68,6 +77,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     m_roots->setPlaceholderText(tr("roots offered to the server: a path or URI per line"));
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Transport"), m_route);
+    form->addRow(tr("Protocol era"), m_era);
     form->addRow(tr("Program"), m_program);
     form->addRow(tr("Arguments"), m_arguments);
     form->addRow(tr("Environment"), m_environment);
@@ -82,6 +92,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     FormLabels::nameFields(form);
     const std::pair<QWidget *, const char *> names[] = {{m_name, "serverName"},
                                                         {m_route, "serverRoute"},
+                                                        {m_era, "serverEra"},
                                                         {m_program, "serverProgram"},
                                                         {m_arguments, "serverArgs"},
                                                         {m_environment, "serverEnv"},
@@ -121,8 +132,10 @@ void ServerDialog::updateVisibility()
 
 void ServerDialog::setConfig(const ServerConfig &c, const QStringList &roots)
 {
+    m_base = c;
     m_name->setText(c.name);
     m_route->setCurrentIndex(m_route->findData(int(c.route)));
+    m_era->setCurrentIndex(m_era->findData(int(c.era)));
     m_program->setText(c.program);
     m_arguments->setPlainText(c.arguments.join(u'\n'));
     QStringList env;
@@ -144,11 +157,13 @@ void ServerDialog::setConfig(const ServerConfig &c, const QStringList &roots)
 
 ServerConfig ServerDialog::config() const
 {
-    ServerConfig c;
+    ServerConfig c = m_base;
     c.name = m_name->text().trimmed();
     c.route = ServerConfig::Route(m_route->currentData().toInt());
+    c.era = ServerConfig::Era(m_era->currentData().toInt());
     c.program = m_program->text().trimmed();
     c.arguments = lines(m_arguments);
+    c.environment.clear();
     for (const QString &l : lines(m_environment)) {
         const qsizetype eq = l.indexOf(u'=');
         if (eq > 0)
@@ -156,6 +171,7 @@ ServerConfig ServerDialog::config() const
     }
     c.workingDirectory = m_cwd->text().trimmed();
     c.url = QUrl(m_url->text().trimmed(), QUrl::StrictMode);
+    c.headers.clear();
     for (const QString &l : lines(m_headers)) {
         const qsizetype colon = l.indexOf(u':');
         if (colon > 0)

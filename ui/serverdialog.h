@@ -14,7 +14,9 @@ class QDoubleSpinBox;
 namespace Sonde {
 
 // Adds or edits one server: stdio (program, arguments, environment, working directory) or
-// HTTP (URL, headers), with its timeouts, breaker policy, keepalive and roots.
+// HTTP (URL, headers), its protocol era, with its timeouts, breaker policy, keepalive and
+// roots. What it does not show of an edited server (per-tool replay choices, other timeouts)
+// is kept as it was.
 // Thread: GUI.
 class ServerDialog : public QDialog
 {
@@ -31,6 +33,7 @@ private:
 
     QLineEdit *m_name = nullptr;
     QComboBox *m_route = nullptr;
+    QComboBox *m_era = nullptr;
     QLineEdit *m_program = nullptr;
     QPlainTextEdit *m_arguments = nullptr;
     QPlainTextEdit *m_environment = nullptr;
@@ -42,6 +45,7 @@ private:
     QDoubleSpinBox *m_cooldown = nullptr;
     QDoubleSpinBox *m_ping = nullptr;
     QPlainTextEdit *m_roots = nullptr;
+    ServerConfig m_base; // the edited server, or a new one's defaults
     QList<QWidget *> m_stdioRows;
     QList<QWidget *> m_httpRows;
 };

@@ -3,6 +3,7 @@
 
 #include "formlabels.h"
 #include "jsonview.h"
+#include "moderneventsummary.h"
 #include "serverlistmodel.h"
 #include "serverviewstore.h"
 #include "textdisplay.h"
@@ -12,6 +13,7 @@
 #include <QFormLayout>
 #include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -33,6 +35,65 @@ static QLabel *selectable(QWidget *parent, const QString &objectName)
     return l;
 }
 
+namespace {
+
+QString durationText(qint64 ms)
+{
+    if (ms % 60'000 == 0 && ms >= 120'000)
+        return SessionPanel::tr("%1 min").arg(ms / 60'000);
+    if (ms % 1000 == 0)
+        return SessionPanel::tr("%1 s").arg(ms / 1000);
+    return SessionPanel::tr("%1 ms").arg(ms);
+}
+
+} // namespace
+
+QString SessionPanel::listenText(const QJsonObject &subscriptions)
+{
+    const QString state = subscriptions.value("state"_L1).toString();
+    const QJsonValue idValue = subscriptions.value("id"_L1);
+    const QString id = idValue.isDouble()   ? QString::number(idValue.toInteger())
+                       : idValue.isString() ? idValue.toString()
+                                            : QString();
+    const QString stream = id.isEmpty() ? tr("listen") : tr("listen #%1").arg(id);
+    const QJsonObject requestedFilter = subscriptions.value("requested"_L1).toObject();
+    const QJsonObject grantedFilter = subscriptions.value("granted"_L1).toObject();
+    const QStringList requested = ModernEventSummary::filterItems(requestedFilter);
+    const QStringList granted = ModernEventSummary::filterItems(grantedFilter);
+    const QStringList refused = ModernEventSummary::notGranted(requestedFilter, grantedFilter);
+    const QString asked = requested.isEmpty() ? tr("nothing") : requested.join(u", "_s);
+    if (state == "open"_L1)
+        return tr("open (%1), waiting for the server's acknowledgement; asked for %2")
+            .arg(stream, asked);
+    if (state == "acknowledged"_L1) {
+        QString text = tr("acknowledged (%1): granted %2")
+                           .arg(stream, granted.isEmpty() ? tr("nothing") : granted.join(u", "_s));
+        if (!refused.isEmpty())
+            text += tr("; asked for but not granted: %1").arg(refused.join(u", "_s));
+        return text;
+    }
+    if (state == "ended"_L1)
+        return tr("ended by the server (%1)").arg(stream);
+    if (state == "dropped"_L1)
+        return tr("dropped (%1); listening again").arg(stream);
+    return tr("not open");
+}
+
+QString SessionPanel::cacheHintsText(const QJsonObject &cacheHints)
+{
+    QStringList parts;
+    for (auto it = cacheHints.begin(); it != cacheHints.end(); ++it) {
+        const QJsonObject hint = it.value().toObject();
+        const qint64 ttl = hint.value("ttl_ms"_L1).toInteger(-1);
+        const QString scope = hint.value("cache_scope"_L1).toString();
+        QString fresh = ttl > 0    ? tr("fresh for %1").arg(durationText(ttl))
+                        : ttl == 0 ? tr("stale at once")
+                                   : tr("no time to live");
+        parts.append(it.key() + u": "_s + (scope.isEmpty() ? fresh : fresh + u", "_s + scope));
+    }
+    return parts.join(u"\n"_s);
+}
+
 SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     : QWidget(parent), m_store(store)
 {
@@ -45,7 +106,7 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     m_connect = new QPushButton(tr("Disconnect"), this);
     m_connect->setObjectName(u"disconnectButton"_s);
     m_connect->setToolTip(tr("Close the session, or open it again"));
-    auto *ping = new QPushButton(tr("Ping"), this);
+    auto *ping = m_ping = new QPushButton(tr("Ping"), this);
     ping->setObjectName(u"pingButton"_s);
     ping->setToolTip(tr("Send ping and show how long the answer took"));
     reconnect->setAccessibleName(tr("Reconnect now"));
@@ -55,6 +116,7 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     buttons->addWidget(ping);
     buttons->addStretch();
     auto *level = new QComboBox(this);
+    m_logLevel = level;
     level->setObjectName(u"logLevel"_s);
     level->setToolTip(tr("logging/setLevel: the least severe log message the server should send"));
     level->addItems({u"debug"_s, u"info"_s, u"notice"_s, u"warning"_s, u"error"_s, u"critical"_s,
@@ -74,12 +136,13 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
             Q_EMIT connectRequested();
     });
 
-    auto *form = new QFormLayout;
+    auto *form = m_form = new QFormLayout;
     m_state = selectable(this, u"stateLabel"_s);
+    m_era = selectable(this, u"eraLabel"_s);
     m_sessionId = selectable(this, u"sessionIdLabel"_s);
     auto *idRow = new QHBoxLayout;
     idRow->addWidget(m_sessionId, 1);
-    auto *copy = new QToolButton(this);
+    auto *copy = m_copyId = new QToolButton(this);
     copy->setText(tr("Copy"));
     copy->setToolTip(tr("Copy the session id"));
     copy->setAccessibleName(tr("Copy the session id"));
@@ -92,16 +155,25 @@ SessionPanel::SessionPanel(ServerViewStore *store, QWidget *parent)
     m_generationLabel = selectable(this, u"generationLabel"_s);
     m_server = selectable(this, u"serverInfoLabel"_s);
     m_getStream = selectable(this, u"getStreamLabel"_s);
+    m_listen = selectable(this, u"listenLabel"_s);
+    m_listen->setToolTip(tr("subscriptions/listen: the stream the server's notifications come on "
+                            "(2026-07-28)"));
+    m_cacheHints = selectable(this, u"cacheHintsLabel"_s);
+    m_cacheHints->setToolTip(
+        tr("ttlMs and cacheScope of the lists and reads: how long an answer may be reused"));
     m_process = selectable(this, u"processLabel"_s);
     m_error = selectable(this, u"errorLabel"_s);
     m_error->setStyleSheet(u"color: #c62828"_s);
     form->addRow(tr("State"), m_state);
+    form->addRow(tr("Era"), m_era);
     form->addRow(tr("Session id"), idRow);
     form->addRow(tr("Protocol"), m_protocol);
     form->addRow(tr("Transport"), m_transport);
     form->addRow(tr("Generation"), m_generationLabel);
     form->addRow(tr("Server"), m_server);
     form->addRow(tr("GET stream"), m_getStream);
+    form->addRow(tr("Listen stream"), m_listen);
+    form->addRow(tr("Cache hints"), m_cacheHints);
     form->addRow(tr("Process"), m_process);
     form->addRow(tr("Last error"), m_error);
     FormLabels::nameFields(form);
@@ -143,15 +215,43 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
     m_generation = s.generation;
     m_state->setText(u"<span style='color:%1'>●</span> %2"_s.arg(
         ServerListModel::stateColor(s.state).name(), SessionSnapshot::stateName(s.state)));
-    m_sessionId->setText(s.sessionId.isEmpty() ? tr("(none: %1)").arg(s.route) : s.sessionId);
+    const bool modern = s.era == "modern"_L1;
+    m_era->setText(s.era.isEmpty()         ? u"–"_s
+                   : s.eraReason.isEmpty() ? s.era
+                                           : u"%1 — %2"_s.arg(s.era, s.eraReason));
+    // Modern has no session: an id left from a legacy generation would be a stale one.
+    if (modern)
+        m_sessionId->setText(
+            tr("none — %1 has no sessions")
+                .arg(s.protocolVersion.isEmpty() ? u"2026-07-28"_s : s.protocolVersion));
+    else
+        m_sessionId->setText(s.sessionId.isEmpty() ? tr("(none: %1)").arg(s.route) : s.sessionId);
+    m_copyId->setEnabled(!modern && !s.sessionId.isEmpty());
     m_protocol->setText(s.protocolVersion.isEmpty() ? u"–"_s : s.protocolVersion);
     m_transport->setText(s.routeReason.isEmpty() ? s.route
                                                  : u"%1 — %2"_s.arg(s.route, s.routeReason));
     m_generationLabel->setText(QString::number(s.generation));
-    m_server->setText(u"%1 %2"_s.arg(
-        s.serverInfo.value("title"_L1).toString(s.serverInfo.value("name"_L1).toString()),
-        s.serverInfo.value("version"_L1).toString()));
+    const QString serverName =
+        s.serverInfo.value("title"_L1).toString(s.serverInfo.value("name"_L1).toString());
+    m_server->setText(
+        serverName.isEmpty()
+            ? u"–"_s
+            : u"%1 %2"_s.arg(serverName, s.serverInfo.value("version"_L1).toString()).trimmed());
     m_getStream->setText(s.transport.value("get_stream"_L1).toString(u"–"_s));
+    m_listen->setText(listenText(s.subscriptions));
+    m_cacheHints->setText(s.cacheHints.isEmpty() ? u"–"_s : cacheHintsText(s.cacheHints));
+    // 2026-07-28 has no ping and no logging/setLevel: the level rides on every request.
+    m_ping->setEnabled(!modern);
+    m_ping->setToolTip(modern ? tr("2026-07-28 has no ping: any answered request shows the "
+                                   "server is there")
+                              : tr("Send ping and show how long the answer took"));
+    m_logLevel->setToolTip(
+        modern ? tr("The least severe log message the server should send, carried in every "
+                    "request's _meta (io.modelcontextprotocol/logLevel)")
+               : tr("logging/setLevel: the least severe log message the server should send"));
+    m_form->setRowVisible(m_getStream, !modern);
+    m_form->setRowVisible(m_listen, modern);
+    m_form->setRowVisible(m_cacheHints, modern);
     QStringList process;
     if (s.transport.contains("pid"_L1))
         process.append(tr("pid %1").arg(s.transport.value("pid"_L1).toInteger()));

@@ -78,6 +78,7 @@ void TimelinePainter::drawGlyph(QPainter &p, MarkerKind kind, QPointF c, double 
     case MarkerKind::Classification:
     case MarkerKind::ClassificationExpired:
     case MarkerKind::BreakerRefused:
+    case MarkerKind::InputRequired:
         path.addEllipse(c, r - 0.5, r - 0.5);
         break;
     case MarkerKind::Warning:
@@ -95,6 +96,11 @@ void TimelinePainter::drawGlyph(QPainter &p, MarkerKind kind, QPointF c, double 
         // A no-entry sign: the call was stopped before it went out.
         p.setPen(QPen(Qt::white, qMax(1.5, size / 5)));
         p.drawLine(QPointF(c.x() - r / 2, c.y()), QPointF(c.x() + r / 2, c.y()));
+    }
+    if (kind == MarkerKind::InputRequired) {
+        // A hand-over: the call waits for an answer from this side.
+        p.setPen(QPen(Qt::white, qMax(1.5, size / 5)));
+        p.drawLine(QPointF(c.x(), c.y() - r / 2), QPointF(c.x(), c.y() + r / 2));
     }
 }
 
@@ -250,6 +256,15 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
     };
     Pending pending[TimelineLayout::MaxTracks];
     QList<std::pair<QRectF, int>> replays; // the bar sent again, the row it was sent as
+    // A leg of a multi round-trip call: where its bar ends, the next leg's row, the call's
+    // outcome.
+    struct Join
+    {
+        QPointF from;
+        int nextRow = -1;
+        Outcome outcome = Outcome::Ok;
+    };
+    QList<Join> joins;
     const auto flush = [&](int track) {
         Pending &pd = pending[track];
         if (pd.x1 < pd.x0)
@@ -260,26 +275,32 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
         pd.x1 = pd.x0 - 1;
     };
     p.setRenderHint(QPainter::Antialiasing, false);
-    m_layout.forEachSpan(lane, from, to, m_f.now, [&](int, const TimelineLayout::Span &s) {
+    m_layout.forEachSpan(lane, from, to, m_f.now, [&](int index, const TimelineLayout::Span &s) {
         const double x0 = qMax(left, g.xForTime(double(s.startMs)));
         const double x1 =
             qMin(right, qMax(g.xForTime(double(s.startMs)) + 3,
                              g.xForTime(double(TimelineLayout::spanEndMs(s, m_f.now)))));
         if (x1 <= x0)
             return;
+        // Every leg of a multi round-trip call shows the call's outcome: its last leg's.
+        const Outcome outcome = s.nextLegRow >= 0 ? m_layout.callOutcome(lane, index) : s.outcome;
+        if (s.nextLegRow >= 0)
+            joins.append(
+                {QPointF(x1, top + TimelineGeometry::trackTop(s.track) + TrackHeight / 2.0),
+                 s.nextLegRow, outcome});
         Pending &pd = pending[s.track];
         if (x1 - x0 < 3 && s.outcome != Outcome::Open) {
-            if (pd.x1 >= pd.x0 && pd.outcome == s.outcome && x0 <= pd.x1 + 1) {
+            if (pd.x1 >= pd.x0 && pd.outcome == outcome && x0 <= pd.x1 + 1) {
                 pd.x1 = qMax(pd.x1, x1);
                 return;
             }
             flush(s.track);
-            pd = {x0, x1, s.outcome};
+            pd = {x0, x1, outcome};
             return;
         }
         flush(s.track);
         const QRectF r(x0, top + TimelineGeometry::trackTop(s.track), x1 - x0, TrackHeight);
-        drawBar(p, r, s.outcome);
+        drawBar(p, r, outcome);
         if (s.outcome == Outcome::Replayed && s.replayRow >= 0)
             replays.append({r, s.replayRow});
     });
@@ -292,6 +313,17 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
             continue;
         p.setPen(QPen(TimelineLayout::outcomeColor(Outcome::Replayed), 1, Qt::DashLine));
         p.drawLine(QPointF(from.right(), from.center().y()), QPointF(to.left(), to.center().y()));
+    }
+
+    // The legs of one call: a solid link (the same call, not a new one as a replay is), as
+    // thick as a third of the bar, while the user answers what the server asked for.
+    for (const Join &j : std::as_const(joins)) {
+        const QRect to = m_f.geometry.itemRect(m_layout, j.nextRow, m_f.now);
+        if (to.isEmpty())
+            continue;
+        p.setPen(QPen(TimelineLayout::outcomeColor(j.outcome), qMax(2, TrackHeight / 3),
+                      Qt::SolidLine, Qt::FlatCap));
+        p.drawLine(j.from, QPointF(to.left(), j.from.y()));
     }
 
     // Markers: a tick down the lane and a glyph in the top strip; one per kind and pixel.

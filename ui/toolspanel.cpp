@@ -24,6 +24,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <utility>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -192,10 +194,23 @@ void ToolsPanel::watchServers(const ServerStore *servers)
 {
     m_servers = servers;
     connect(servers, &ServerStore::serverChanged, this, [this](int row) {
-        if (m_servers->config(row).name == m_server)
+        if (m_servers->config(row).name == m_server) {
             showBreaker();
+            showHeaderHints();
+        }
     });
     showBreaker();
+    showHeaderHints();
+}
+
+void ToolsPanel::showHeaderHints()
+{
+    const int row = m_servers ? m_servers->indexOf(m_server) : -1;
+    const SessionSnapshot *s = row >= 0 ? &m_servers->snapshot(row) : nullptr;
+    // Only HTTP has headers; a stdio connection may ignore the annotations.
+    const bool restoring = std::exchange(m_restoring, true);
+    m_form->setHeaderHints(s && s->era == "modern"_L1 && s->route != "stdio"_L1);
+    m_restoring = restoring;
 }
 
 void ToolsPanel::showBreaker()
@@ -234,6 +249,7 @@ void ToolsPanel::showServer(const QString &server)
     m_server = server;
     m_currentTool = {};
     showBreaker();
+    showHeaderHints();
     setTools(m_store->tools(server), selected);
     if (m_currentTool.isEmpty()) {
         m_description->clear();

@@ -72,6 +72,8 @@ private:
     void showAnswer();
     void showToolControls();
     void showBreaker();
+    // A modern (2026-07-28) HTTP connection: the form says which fields go as headers.
+    void showHeaderHints();
     void updateCount();
     void fitListToNames();
     void chainTabOrder();

@@ -30,6 +30,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <functional>
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
@@ -70,6 +71,18 @@ class TestMainWindowWorkspace : public QObject
         QSignalSpy done(&window, &MainWindow::shutdownFinished);
         window.close();
         QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, MainWindow::ShutdownBoundMs + 2000);
+    }
+    // What a restart finds: a fresh window loads the saved workspace, `check` looks at it.
+    void afterARestart(const std::function<void(const ServerStore &)> &check) const
+    {
+        CoreHost host;
+        MainWindow restored(host);
+        QSettings again(ini(), QSettings::IniFormat);
+        restored.loadWorkspace(again);
+        check(*restored.serverStore());
+        QSignalSpy down(&host, &CoreHost::shutdownFinished);
+        host.shutdown();
+        QVERIFY(down.wait(5000));
     }
     static bool processGone(qint64 pid) { return ::kill(pid_t(pid), 0) == -1 && errno == ESRCH; }
 
@@ -148,14 +161,9 @@ private Q_SLOTS:
         QVERIFY(!saved().darkMode);
 
         // And after a restart, the same order.
-        CoreHost host2;
-        MainWindow restored(host2);
-        QSettings again(ini(), QSettings::IniFormat);
-        restored.loadWorkspace(again);
-        QCOMPARE(restored.serverStore()->names(), (QStringList{u"c"_s, u"a"_s}));
-        QSignalSpy down(&host2, &CoreHost::shutdownFinished);
-        host2.shutdown();
-        QVERIFY(down.wait(5000));
+        afterARestart([](const ServerStore &store) {
+            QCOMPARE(store.names(), (QStringList{u"c"_s, u"a"_s}));
+        });
         shutDown(window);
     }
 
@@ -196,6 +204,50 @@ private Q_SLOTS:
                  (QStringList{u"renamed"_s, u"last"_s, u"middle"_s}));
         QCOMPARE(names(saved()), (QStringList{u"renamed"_s, u"last"_s, u"middle"_s}));
         QCOMPARE(window.currentServer(), u"renamed"_s);
+        shutDown(window);
+    }
+
+    // A server's protocol era is saved, survives an edit in its dialog, and comes back after
+    // a restart.
+    void aServersEraIsSavedKeptByAnEditAndRestored()
+    {
+        CoreHost host;
+        MainWindow window(host);
+        QSettings settings(ini(), QSettings::IniFormat);
+        window.autosaveTo(&settings);
+        window.show();
+        ServerConfig legacy = demo(u"legacy"_s);
+        legacy.era = ServerConfig::Era::Legacy;
+        window.addServer(legacy, {}, false);
+        ServerConfig modern = demo(u"modern"_s);
+        modern.era = ServerConfig::Era::Modern;
+        window.addServer(modern, {}, false);
+        const auto eraOf = [](const Workspace &w, const QString &name) {
+            for (const Workspace::Server &s : w.servers)
+                if (s.config.name == name)
+                    return ServerConfig::eraName(s.config.era);
+            return QString();
+        };
+        QCOMPARE(eraOf(saved(), u"legacy"_s), u"legacy"_s);
+        QCOMPARE(eraOf(saved(), u"modern"_s), u"modern"_s);
+
+        // Edited and renamed in its dialog: the era shown there is the one saved.
+        window.selectServer(u"legacy"_s);
+        action(window, u"edit"_s)->trigger();
+        QDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<QDialog *>(u"serverDialog"_s)) &&
+                    dialog->isVisible());
+        auto *name = dialog->findChild<QLineEdit *>(u"serverName"_s);
+        name->setText(u"still-legacy"_s);
+        QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok),
+                          Qt::LeftButton);
+        QTRY_COMPARE(eraOf(saved(), u"still-legacy"_s), u"legacy"_s);
+        QCOMPARE(eraOf(saved(), u"modern"_s), u"modern"_s);
+
+        afterARestart([](const ServerStore &store) {
+            QCOMPARE(store.config(store.indexOf(u"still-legacy"_s)).era, ServerConfig::Era::Legacy);
+            QCOMPARE(store.config(store.indexOf(u"modern"_s)).era, ServerConfig::Era::Modern);
+        });
         shutDown(window);
     }
 

@@ -33,6 +33,47 @@ class TestModels : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // A modern connection says so in the list, its tooltip (with why) and the status line;
+    // a legacy one keeps its words.
+    void theServerListSaysWhichEraAServerSpeaks()
+    {
+        ServerStore store;
+        ServerListModel model(&store);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ServerConfig c;
+        c.name = u"v2"_s;
+        c.route = ServerConfig::Route::StreamableHttp;
+        c.url = QUrl(u"http://127.0.0.1:3001/mcp"_s);
+        store.addServer(c);
+        SessionSnapshot s;
+        s.server = u"v2"_s;
+        s.state = SessionSnapshot::State::Ready;
+        s.route = u"streamable-http"_s;
+        s.generation = 1;
+        s.era = u"modern"_s;
+        s.eraReason = u"server/discover offered 2026-07-28"_s;
+        s.protocolVersion = u"2026-07-28"_s;
+        store.updateSnapshot(s);
+        const QModelIndex i = model.index(0);
+        QCOMPARE(i.data(ServerListModel::EraRole).toString(), u"modern"_s);
+        QCOMPARE(i.data().toString(), u"v2\nready · streamable-http · modern · gen 1"_s);
+        QVERIFY(i.data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(u"Protocol era: modern — server/discover offered 2026-07-28"_s));
+        QCOMPARE(ServerListModel::summary(s),
+                 u"connected over 2026-07-28 (no session), generation 1"_s);
+
+        s.era = u"legacy"_s;
+        s.eraReason = u"configured"_s;
+        s.protocolVersion = u"2025-11-25"_s;
+        store.updateSnapshot(s);
+        QCOMPARE(i.data().toString(), u"v2\nready · streamable-http · gen 1"_s);
+        QVERIFY(
+            i.data(Qt::ToolTipRole).toString().contains(u"Protocol era: legacy — configured"_s));
+        QCOMPARE(ServerListModel::summary(s), u"connected, generation 1"_s);
+    }
+
     void theServerListFollowsItsStore()
     {
         ServerStore store;

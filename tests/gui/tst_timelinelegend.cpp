@@ -76,6 +76,8 @@ private Q_SLOTS:
         QTest::newRow("a call the breaker refused")
             << int(MarkerKind::BreakerRefused) << u"refused by the breaker"_s
             << QColor(0xd1, 0x37, 0x6e);
+        QTest::newRow("a leg of a multi round-trip call answered input_required")
+            << int(MarkerKind::InputRequired) << u"input required"_s << QColor(0x08, 0x91, 0xb2);
         QTest::newRow("a warning")
             << int(MarkerKind::Warning) << u"warning"_s << QColor(0xea, 0x58, 0x0c);
     }

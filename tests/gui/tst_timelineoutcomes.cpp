@@ -161,6 +161,47 @@ TranscriptBatch replayedRead()
                            answer(182, 9, 2)};
 }
 
+// A multi round-trip call (2026-07-28): tools/call answered input_required, the input-required
+// event linking it to the retry that carries inputResponses, and that retry.
+TranscriptEvent callNeedingInput(qint64 t, int id)
+{
+    return send(t, id, 1, "confirm-delete");
+}
+
+TranscriptEvent inputRequiredAnswer(qint64 t, int id)
+{
+    return recv(t,
+                "{\"id\":" + QByteArray::number(id) +
+                    ",\"jsonrpc\":\"2.0\",\"result\":{\"inputRequests\":{\"confirm\":{"
+                    "\"method\":\"elicitation/create\",\"params\":{\"message\":\"Delete?\"}}},"
+                    "\"requestState\":\"opaque-" +
+                    QByteArray::number(id) + "\",\"resultType\":\"input_required\"}}",
+                1);
+}
+
+TranscriptEvent inputRequired(qint64 t, int id, int next, int round)
+{
+    return lifecycle(t, u"input-required"_s,
+                     {{"id"_L1, id},
+                      {"next_id"_L1, next},
+                      {"round"_L1, round},
+                      {"method"_L1, "tools/call"_L1},
+                      {"name"_L1, "confirm-delete"_L1},
+                      {"requests"_L1, QJsonObject{{"confirm"_L1, "elicitation/create"_L1}}}},
+                     1);
+}
+
+TranscriptEvent retryWithInput(qint64 t, int id, int answered)
+{
+    return wire(t, Direction::Outgoing,
+                "{\"id\":" + QByteArray::number(id) +
+                    ",\"jsonrpc\":\"2.0\",\"method\":\"tools/call\",\"params\":{\"arguments\":{}"
+                    ",\"inputResponses\":{\"confirm\":{\"action\":\"accept\"}},\"name\":"
+                    "\"confirm-delete\",\"requestState\":\"opaque-" +
+                    QByteArray::number(answered) + "\"}}",
+                1);
+}
+
 double luminance(const QColor &c)
 {
     const auto lin = [](double v) {
@@ -343,6 +384,167 @@ private Q_SLOTS:
         }
         // Nothing that has ended keeps the view "live".
         QCOMPARE(layout.hasOpenSpans(), outcome == "open"_L1);
+    }
+
+    void aMultiRoundTripCallIsOneCallWithSeveralLegs_data()
+    {
+        QTest::addColumn<TranscriptBatch>("events");
+        QTest::addColumn<QList<qint64>>("legStarts");
+        QTest::addColumn<QList<qint64>>("rounds"); // the input-required marks
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QStringList>("firstLegSays");
+
+        QTest::newRow("the event written as the retry goes out links the legs")
+            << connected() + TranscriptBatch{callNeedingInput(100, 5), inputRequiredAnswer(150, 5),
+                                             inputRequired(900, 5, 6, 1), retryWithInput(900, 6, 5),
+                                             answer(950, 6, 1)}
+            << QList<qint64>{100, 900} << QList<qint64>{900} << u"ok"_s
+            << QStringList{u"multi round-trip call: leg 1 of 2"_s,
+                           u"answered input_required; the input went as id 6"_s,
+                           u"outcome of the call: ok (its last leg, id 6)"_s};
+        QTest::newRow("a retry already on the wire is linked when the event comes")
+            << connected() + TranscriptBatch{callNeedingInput(100, 5), inputRequiredAnswer(150, 5),
+                                             retryWithInput(900, 6, 5), inputRequired(901, 5, 6, 1),
+                                             answer(950, 6, 1)}
+            << QList<qint64>{100, 900} << QList<qint64>{901} << u"ok"_s
+            << QStringList{u"leg 1 of 2"_s, u"the input went as id 6"_s};
+        QTest::newRow("two rounds make three legs and two marks")
+            << connected() +
+                   TranscriptBatch{callNeedingInput(100, 5),    inputRequiredAnswer(150, 5),
+                                   inputRequired(150, 5, 6, 1), retryWithInput(700, 6, 5),
+                                   inputRequiredAnswer(750, 6), inputRequired(750, 6, 7, 2),
+                                   retryWithInput(1300, 7, 6),  answer(1350, 7, 1)}
+            << QList<qint64>{100, 700, 1300} << QList<qint64>{150, 750} << u"ok"_s
+            << QStringList{u"leg 1 of 3"_s, u"its last leg, id 7"_s};
+        QTest::newRow("the last leg's tool error is the whole call's outcome")
+            << connected() + TranscriptBatch{callNeedingInput(100, 5), inputRequiredAnswer(150, 5),
+                                             inputRequired(150, 5, 6, 1), retryWithInput(900, 6, 5),
+                                             answer(950, 6, 1, true)}
+            << QList<qint64>{100, 900} << QList<qint64>{150} << u"tool error"_s
+            << QStringList{u"outcome of the call: tool error"_s};
+        QTest::newRow("a call waiting for the user's input is open")
+            << connected() + TranscriptBatch{callNeedingInput(100, 5), inputRequiredAnswer(150, 5),
+                                             inputRequired(150, 5, 6, 1)}
+            << QList<qint64>{100} << QList<qint64>{150} << u"open"_s
+            << QStringList{u"leg 1 of 1 so far"_s, u"waiting for the input"_s};
+    }
+    void aMultiRoundTripCallIsOneCallWithSeveralLegs()
+    {
+        QFETCH(TranscriptBatch, events);
+        QFETCH(QList<qint64>, legStarts);
+        QFETCH(QList<qint64>, rounds);
+        QFETCH(QString, outcome);
+        QFETCH(QStringList, firstLegSays);
+        TranscriptStore store;
+        TimelineLayout layout;
+        layout.setStore(&store);
+        store.append(events);
+        const auto &spans = layout.spans(0);
+        QCOMPARE(spans.size(), legStarts.size());
+        for (int i = 0; i < spans.size(); ++i) {
+            const TimelineLayout::Span &leg = spans.at(i);
+            QCOMPARE(leg.startMs - T0, legStarts.at(i));
+            QCOMPARE(int(leg.leg), i);
+            // One row: every leg on the first one's track.
+            QCOMPARE(leg.track, spans.first().track);
+            QCOMPARE(leg.firstLegRow, i == 0 ? -1 : spans.first().requestRow);
+            QCOMPARE(leg.nextLegRow, i + 1 < spans.size() ? spans.at(i + 1).requestRow : -1);
+            // The call's outcome, from whichever leg.
+            QCOMPARE(TimelineLayout::outcomeName(layout.callOutcome(0, i)), outcome);
+            QCOMPARE(layout.lastLegIndex(0, i), int(spans.size() - 1));
+        }
+        // An answered leg ends at its answer, not at the next leg.
+        if (spans.size() > 1)
+            QCOMPARE(spans.first().endMs - T0, 150);
+        QList<qint64> marks;
+        for (const TimelineLayout::Marker &m : layout.markers(0))
+            if (m.kind == TimelineLayout::MarkerKind::InputRequired)
+                marks.append(m.timeMs - T0);
+        QCOMPARE(marks, rounds);
+        const QString tip = layout.describe(
+            {TimelineLayout::HitType::Span, 0, 0, spans.first().requestRow}, T0 + 2000);
+        for (const QString &words : firstLegSays)
+            QVERIFY2(tip.contains(words), qPrintable(u"\"%1\" not in:\n%2"_s.arg(words, tip)));
+        QCOMPARE(layout.hasOpenSpans(), outcome == "open"_L1);
+        // The mark says what was asked, in words.
+        const int mark = layout.markerAt(0, T0 + rounds.first(), 0);
+        QVERIFY(mark >= 0);
+        const QString markTip = layout.describe(
+            {TimelineLayout::HitType::Marker, 0, mark, layout.markers(0).at(mark).row}, T0 + 2000);
+        QVERIFY2(markTip.contains(u"input required: tools/call confirm-delete #5 asked for "
+                                  "elicitation/create (confirm), round 1"_s),
+                 qPrintable(markTip));
+    }
+
+    // The store drops its oldest rows: the links between legs move with their rows, and a
+    // leg that went leaves the rest of its call whole.
+    void theLegsFollowTheirRowsWhenTheFrontIsDropped()
+    {
+        TranscriptStore store(10); // drops one row at a time
+        TimelineLayout layout;
+        layout.setStore(&store);
+        store.append(connected() + TranscriptBatch{callNeedingInput(100, 5),
+                                                   inputRequiredAnswer(150, 5),
+                                                   inputRequired(150, 5, 6, 1)});
+        const auto note = [](qint64 t) {
+            return wire(t, Direction::Incoming,
+                        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}", 1);
+        };
+        // Two of the session's first rows go; the call still waits for its next leg.
+        store.append({note(200), note(201), note(202), note(203), note(204)});
+        store.append({retryWithInput(900, 6, 5), answer(950, 6, 1)});
+        QCOMPARE(store.size(), 10);
+        auto spans = layout.spans(0);
+        QCOMPARE(spans.size(), 2);
+        QCOMPARE(store.entry(spans.at(0).requestRow).id, u"5"_s);
+        QCOMPARE(spans.at(0).nextLegRow, spans.at(1).requestRow);
+        QCOMPARE(spans.at(1).firstLegRow, spans.at(0).requestRow);
+        QCOMPARE(store.entry(spans.at(1).requestRow).id, u"6"_s);
+        QCOMPARE(layout.callOutcome(0, 0), TimelineLayout::Outcome::Ok);
+        QVERIFY(!layout.hasOpenSpans());
+        // The first leg goes: the last one is still the call's second leg, and its outcome.
+        store.append({note(960), note(961)});
+        spans = layout.spans(0);
+        QCOMPARE(spans.size(), 1);
+        QCOMPARE(store.entry(spans.at(0).requestRow).id, u"6"_s);
+        QCOMPARE(spans.at(0).firstLegRow, -1);
+        QCOMPARE(int(spans.at(0).leg), 1);
+        QCOMPARE(layout.lastLegIndex(0, 0), 0);
+        QCOMPARE(layout.callOutcome(0, 0), TimelineLayout::Outcome::Ok);
+    }
+
+    // Drawn: the gap between two legs (while the user answered) is the call's colour, not
+    // the lane's background.
+    void theLegsOfACallAreJoinedOnScreen()
+    {
+        TranscriptStore store;
+        TimelineWidget w;
+        w.setStore(&store);
+        w.setNowFunction([] { return T0 + 1200; });
+        w.resize(900, 300);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        store.append(connected() + TranscriptBatch{callNeedingInput(100, 5),
+                                                   inputRequiredAnswer(150, 5),
+                                                   inputRequired(150, 5, 6, 1),
+                                                   retryWithInput(900, 6, 5), answer(950, 6, 1)});
+        w.setVisibleRange(T0, T0 + 1200);
+        const auto &spans = w.timelineLayout()->spans(0);
+        QCOMPARE(spans.size(), 2);
+        const QRect first = w.itemRect(spans.at(0).requestRow);
+        const QRect second = w.itemRect(spans.at(1).requestRow);
+        QVERIFY(first.right() + 20 < second.left());
+        QCOMPARE(first.center().y(), second.center().y());
+        const QImage shot = w.viewport()->grab().toImage();
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves it as dir/timeline-mrtr.png.
+        if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+            w.grab().save(dir + u"/timeline-mrtr.png"_s);
+        const QPoint gap((first.right() + second.left()) / 2, first.center().y());
+        QCOMPARE(shot.pixelColor(gap).rgb(),
+                 TimelineLayout::outcomeColor(TimelineLayout::Outcome::Ok).rgb());
+        // Above the join, inside the track: background.
+        QVERIFY(shot.pixelColor(gap.x(), first.top() + 1).rgb() !=
+                TimelineLayout::outcomeColor(TimelineLayout::Outcome::Ok).rgb());
     }
 
     void aCallRefusedByTheBreakerIsAShortMarkAtTheRefusal()

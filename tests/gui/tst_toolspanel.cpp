@@ -8,6 +8,7 @@
 #include "healthpanel.h"
 #include "jsontestdata.h"
 #include "schemaformwidget.h"
+#include "serverstore.h"
 #include "serverviewstore.h"
 #include "toollistmodel.h"
 #include "toolspanel.h"
@@ -62,6 +63,33 @@ const QByteArray everyKindTool = JSON_TEXT({
         }
     }
 });
+
+// Two arguments mirrored into headers (one nested under "properties"), one not.
+const QByteArray headerTool = JSON_TEXT({
+    "name" : "execute-sql",
+    "inputSchema" : {
+        "type" : "object",
+        "properties" : {
+            "region" : {"type" : "string", "x-mcp-header" : "Region"},
+            "query" : {"type" : "string"},
+            "options" : {
+                "type" : "object",
+                "properties" : {"tenant" : {"type" : "string", "x-mcp-header" : "Tenant"}}
+            }
+        },
+        "required" : [ "region", "query" ]
+    }
+});
+
+SessionSnapshot snapshotOf(const QString &server, const QString &era, const QString &route)
+{
+    SessionSnapshot s;
+    s.server = server;
+    s.state = SessionSnapshot::State::Ready;
+    s.era = era;
+    s.route = route;
+    return s;
+}
 
 } // namespace
 
@@ -125,6 +153,71 @@ private Q_SLOTS:
         for (int i = 0; i < s.list()->model()->rowCount(); ++i)
             shown << s.list()->model()->index(i, 0).data(ToolListModel::NameRole).toString();
         QCOMPARE(shown, names);
+    }
+
+    void aModernHttpServerShowsWhichFieldsGoAsHeaders_data()
+    {
+        QTest::addColumn<QString>("era");
+        QTest::addColumn<QString>("route");
+        QTest::addColumn<bool>("hints");
+        QTest::newRow("modern over HTTP names the headers")
+            << u"modern"_s << u"streamable-http"_s << true;
+        QTest::newRow("modern over stdio has no headers") << u"modern"_s << u"stdio"_s << false;
+        QTest::newRow("legacy over HTTP sends no such headers")
+            << u"legacy"_s << u"streamable-http"_s << false;
+        QTest::newRow("an undecided era shows none") << QString() << u"streamable-http"_s << false;
+    }
+    void aModernHttpServerShowsWhichFieldsGoAsHeaders()
+    {
+        QFETCH(QString, era);
+        QFETCH(QString, route);
+        QFETCH(bool, hints);
+        ServerStore servers;
+        ServerConfig c;
+        c.name = u"a"_s;
+        servers.addServer(c);
+        servers.updateSnapshot(snapshotOf(u"a"_s, era, route));
+        Shown s(QJsonArray{QJsonDocument::fromJson(headerTool).object()});
+        s.panel.watchServers(&servers);
+        s.panel.showServer(u"a"_s);
+        QCOMPARE(s.panel.currentToolName(), u"execute-sql"_s);
+        auto *region = s.panel.findChild<QLabel *>(u"header:region"_s);
+        auto *tenant = s.panel.findChild<QLabel *>(u"header:options/tenant"_s);
+        QCOMPARE(bool(region), hints);
+        QCOMPARE(bool(tenant), hints);
+        QVERIFY(!s.panel.findChild<QLabel *>(u"header:query"_s));
+        if (hints) {
+            QCOMPARE(region->text(), u"→ Mcp-Param-Region"_s);
+            QCOMPARE(tenant->text(), u"→ Mcp-Param-Tenant"_s);
+            QVERIFY(region->toolTip().contains(u"Mcp-Param-Region"_s));
+            QVERIFY(s.field<QLineEdit>(u"region"_s)
+                        ->accessibleDescription()
+                        .contains(u"Mcp-Param-Region"_s));
+            // For looking at: SONDE_SCREENSHOT_DIR=dir saves the panel as dir/tools-headers.png.
+            if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+                s.panel.grab().save(dir + u"/tools-headers.png"_s);
+        }
+    }
+
+    // The era is decided after the form is shown: the hints come, and what was typed stays.
+    void theHeaderHintsFollowTheEraAndKeepWhatWasTyped()
+    {
+        ServerStore servers;
+        ServerConfig c;
+        c.name = u"a"_s;
+        servers.addServer(c);
+        Shown s(QJsonArray{QJsonDocument::fromJson(headerTool).object()});
+        s.panel.watchServers(&servers);
+        QTest::keyClicks(s.field<QLineEdit>(u"region"_s), u"eu-west1"_s);
+        QVERIFY(!s.panel.findChild<QLabel *>(u"header:region"_s));
+        servers.updateSnapshot(snapshotOf(u"a"_s, u"modern"_s, u"streamable-http"_s));
+        QVERIFY(s.panel.findChild<QLabel *>(u"header:region"_s));
+        QCOMPARE(s.field<QLineEdit>(u"region"_s)->text(), u"eu-west1"_s);
+        QCOMPARE(s.store.formValues(u"a"_s, u"execute-sql"_s)->value("region"_L1).toString(),
+                 u"eu-west1"_s);
+        servers.updateSnapshot(snapshotOf(u"a"_s, u"legacy"_s, u"streamable-http"_s));
+        QTRY_VERIFY(!s.panel.findChild<QLabel *>(u"header:region"_s));
+        QCOMPARE(s.field<QLineEdit>(u"region"_s)->text(), u"eu-west1"_s);
     }
 
     // A server that lists no tools (yet: an idle one) shows no form, no replay choice and no

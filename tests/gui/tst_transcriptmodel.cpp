@@ -10,6 +10,7 @@
 #include <QColor>
 #include <QDateTime>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -71,6 +72,35 @@ TranscriptEvent violation(qint64 t, const QString &what, const QByteArray &raw,
     TranscriptEvent e = wire(t, Direction::Violation, raw, server);
     e.event = what;
     return e;
+}
+
+QJsonObject modernEra()
+{
+    return {{"era"_L1, "modern"_L1},
+            {"reason"_L1, "server/discover offered 2026-07-28"_L1},
+            {"protocol_version"_L1, "2026-07-28"_L1},
+            {"supported"_L1, QJsonArray{u"2026-07-28"_s, u"2025-11-25"_s}}};
+}
+
+QJsonObject inputRequiredDetails()
+{
+    return {{"id"_L1, 5},
+            {"next_id"_L1, 6},
+            {"round"_L1, 1},
+            {"method"_L1, "tools/call"_L1},
+            {"name"_L1, "confirm-delete"_L1},
+            {"requests"_L1,
+             QJsonObject{{"confirm"_L1, "elicitation/create"_L1}, {"where"_L1, "roots/list"_L1}}}};
+}
+
+QJsonObject listenAcknowledged()
+{
+    return {{"id"_L1, 3},
+            {"requested"_L1,
+             QJsonObject{{"toolsListChanged"_L1, true},
+                         {"promptsListChanged"_L1, true},
+                         {"resourceSubscriptions"_L1, QJsonArray{u"demo://counter"_s}}}},
+            {"granted"_L1, QJsonObject{{"toolsListChanged"_L1, true}}}};
 }
 
 // A numbered notification: easy to tell apart after the front of the store was dropped.
@@ -438,6 +468,47 @@ private Q_SLOTS:
         QTest::newRow("a lifecycle event shows its details")
             << lifecycle(0, u"spawned"_s, {{"pid"_L1, 42}}) << QString() << QString()
             << u"spawned {\"pid\":42}"_s << false;
+        // The 2026-07-28 events, as ServerSession writes them.
+        QTest::newRow("the era chosen by server/discover is a sentence under server/discover")
+            << lifecycle(0, u"era-chosen"_s, modernEra()) << u"server/discover"_s << QString()
+            << u"era modern, protocol 2026-07-28: server/discover offered 2026-07-28 (the server "
+               "supports 2026-07-28, 2025-11-25)"_s
+            << false;
+        QTest::newRow("an era fallen back to legacy says why")
+            << lifecycle(0, u"era-chosen"_s,
+                         {{"era"_L1, "legacy"_L1},
+                          {"reason"_L1,
+                           "server/discover answered HTTP 404, so the initialize handshake was "
+                           "used"_L1},
+                          {"protocol_version"_L1, "2025-11-25"_L1}})
+            << u"server/discover"_s << QString()
+            << u"era legacy, protocol 2025-11-25: server/discover answered HTTP 404, so the "
+               "initialize handshake was used"_s
+            << false;
+        QTest::newRow("an input_required answer names the call, what it asks and the retry")
+            << lifecycle(0, u"input-required"_s, inputRequiredDetails()) << u"tools/call"_s
+            << u"5"_s
+            << u"input required: tools/call confirm-delete #5 asked for elicitation/create "
+               "(confirm), roots/list (where), round 1; answered as #6"_s
+            << false;
+        QTest::newRow("an acknowledged listen stream names what it was not granted")
+            << lifecycle(0, u"listen-acknowledged"_s, listenAcknowledged())
+            << u"subscriptions/listen"_s << u"3"_s
+            << u"listen #3 acknowledged: granted tool list changes; asked for but not granted: "
+               "prompt list changes, updates of demo://counter"_s
+            << false;
+        QTest::newRow("a listen stream the server completed ended gracefully")
+            << lifecycle(0, u"listen-ended"_s, {{"id"_L1, 3}, {"graceful"_L1, true}})
+            << u"subscriptions/listen"_s << u"3"_s << u"listen #3 ended: the server completed it"_s
+            << false;
+        QTest::newRow("a dropped listen stream is an error and says when it listens again")
+            << lifecycle(0, u"listen-dropped"_s,
+                         {{"id"_L1, 3},
+                          {"reason"_L1, "the stream closed without a result"_L1},
+                          {"retry_in_ms"_L1, 2000}})
+            << u"subscriptions/listen"_s << u"3"_s
+            << u"listen #3 dropped: the stream closed without a result; listening again in 2 s"_s
+            << true;
     }
     void eachEventGetsASummary()
     {
@@ -773,6 +844,45 @@ private Q_SLOTS:
         QVERIFY(!TranscriptExporter::writeMarkdown(store, dir.filePath(u"missing/dir/t.md"_s), true,
                                                    {}, &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    // The modern events sit beside the calls they are about under the method filter, and an
+    // export keeps them: their sentence and their details.
+    void theModernEventsAreFilteredWithTheirCallsAndExported()
+    {
+        const QByteArray call = JSON_TEXT({
+            "jsonrpc" : "2.0",
+            "id" : 5,
+            "method" : "tools/call",
+            "params" : {"name" : "confirm-delete", "arguments" : {}}
+        });
+        const Events events = {lifecycle(0, u"era-chosen"_s, modernEra()), send(1, call),
+                               lifecycle(2, u"input-required"_s, inputRequiredDetails()),
+                               lifecycle(3, u"listen-acknowledged"_s, listenAcknowledged())};
+        TranscriptStore store;
+        store.append(events);
+        TranscriptModel model(&store);
+        TranscriptFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setMethodFilter(u"tools/call"_s);
+        QCOMPARE(proxy.visibleStoreRows(), (QList<int>{1, 2}));
+        proxy.setMethodFilter(u"subscriptions/listen"_s);
+        QCOMPARE(proxy.visibleStoreRows(), (QList<int>{3}));
+        proxy.setMethodFilter(u"server/discover"_s);
+        QCOMPARE(proxy.visibleStoreRows(), (QList<int>{0}));
+
+        const QString md = QString::fromUtf8(TranscriptExporter::toMarkdown(store, true, {}));
+        QVERIFY2(md.contains(u"| input-required | "_s), qPrintable(md));
+        QVERIFY(md.contains(u"input required: tools/call confirm-delete #5 asked for"_s));
+        QVERIFY(md.contains(u"listen #3 acknowledged: granted tool list changes"_s));
+        QVERIFY(md.contains(u"\"next_id\": 6"_s));
+        QVERIFY(md.contains(u"\"reason\": \"server/discover offered 2026-07-28\""_s));
+        const QList<QByteArray> lines =
+            TranscriptExporter::toJsonLines(store, true, {}).trimmed().split('\n');
+        QCOMPARE(lines.size(), events.size());
+        const QJsonObject mrtr = QJsonDocument::fromJson(lines.at(2)).object();
+        QCOMPARE(mrtr.value("event"_L1).toString(), u"input-required"_s);
+        QCOMPARE(mrtr.value("details"_L1).toObject(), inputRequiredDetails());
     }
 
     void theMarkdownExportHasASectionPerServerAndTheMessagesAsJson()

@@ -73,7 +73,11 @@ QString ServerListModel::summary(const SessionSnapshot &s)
 {
     const RecoveryState &recovery = recoveryOf(s);
     QString text = stateText(s);
-    if (text == "ready"_L1)
+    if (text == "ready"_L1 && s.era == "modern"_L1)
+        text = tr("connected over %1 (no session), generation %2")
+                   .arg(s.protocolVersion.isEmpty() ? u"2026-07-28"_s : s.protocolVersion)
+                   .arg(s.generation);
+    else if (text == "ready"_L1)
         text = tr("connected, generation %1").arg(s.generation);
     if (recovery.breaker.phase != BreakerPhase::Closed)
         text += tr(", breaker %1").arg(breakerPhaseName(recovery.breaker.phase));
@@ -100,6 +104,9 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole: {
         QString text = u"%1\n%2 · %3"_s.arg(m_store->config(index.row()).name, state, s.route);
+        // Legacy is what most servers speak: only the newer revision is named.
+        if (s.era == "modern"_L1)
+            text += u" · modern"_s;
         if (s.generation > 0)
             text += u" · gen %1"_s.arg(s.generation);
         if (!breakerShut)
@@ -110,6 +117,9 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
         return breakerShut ? stateColor(s.state) : breakerColor();
     case Qt::ToolTipRole: {
         QString tip = m_store->config(index.row()).displayCommand();
+        if (!s.era.isEmpty())
+            tip += u"\n"_s + tr("Protocol era: %1").arg(s.era) +
+                   (s.eraReason.isEmpty() ? QString() : u" — "_s + s.eraReason);
         if (recovery.breaker.phase == BreakerPhase::Open) {
             tip += u"\n"_s + tr("The circuit breaker is open (%1): calls are refused unsent "
                                 "(retry in %2 s).")
@@ -134,6 +144,8 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
         return breaker;
     case SnapshotRole:
         return QVariant::fromValue(s);
+    case EraRole:
+        return s.era;
     default:
         return {};
     }

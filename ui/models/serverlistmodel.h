@@ -23,7 +23,8 @@ public:
         GenerationRole,
         BreakerRole,
         BreakerCauseRole,
-        SnapshotRole
+        SnapshotRole,
+        EraRole // "legacy", "modern", or empty until decided
     };
     explicit ServerListModel(ServerStore *store, QObject *parent = nullptr);
     int rowCount(const QModelIndex &parent = {}) const override;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// About 700 lines, on purpose: what is left after the names, colours and tooltips moved to
+// About 800 lines, on purpose: what is left after the names, colours and tooltips moved to
 // TimelineLegend is the incremental building (append, drop, reset; how a request ends: its
-// response, a cancel, a failure, a timeout, a verdict) and the binary-search queries, and
-// both keep one private invariant, each lane's running maximum of span ends (maxEnd,
-// maxEndDirtyFrom). Splitting them would expose that index to a second class.
+// response, a cancel, a failure, a timeout, a verdict; the legs of a multi round-trip call)
+// and the binary-search queries, and both keep one private invariant, each lane's running
+// maximum of span ends (maxEnd, maxEndDirtyFrom). Splitting them would expose that index to
+// a second class.
 #include "timelinelayout.h"
 
 #include "timelinelegend.h"
@@ -36,6 +37,11 @@ const HistoryEvent &historyOf(const TranscriptEvent &e)
 {
     static const HistoryEvent none;
     return e.history ? *e.history : none;
+}
+
+QString legKey(int generation, qint64 id)
+{
+    return QString::number(generation) + u'#' + QString::number(id);
 }
 
 QString faultOf(const TranscriptEvent &e)
@@ -182,12 +188,24 @@ void TimelineLayout::take(int row)
         span.requestRow = row;
         span.generation = e.generation;
         span.fromServer = e.direction == Direction::Incoming;
-        span.track = quint8(pickTrack(lane, t));
+        // The next leg of a call waiting for its input goes on the call's track.
+        int previousLeg = -1;
+        if (!span.fromServer && !lane.awaitingLeg.isEmpty()) {
+            const auto it = lane.awaitingLeg.constFind(legKey(e.generation, entry.id.toLongLong()));
+            if (it != lane.awaitingLeg.cend()) {
+                previousLeg = spanIndexOf(lane, it.value());
+                lane.awaitingLeg.erase(it);
+            }
+        }
+        span.track =
+            quint8(previousLeg >= 0 ? lane.spans.at(previousLeg).track : pickTrack(lane, t));
         lane.trackLastRow[span.track] = row;
         lane.maxEnd.append(lane.maxEnd.isEmpty() ? t : qMax(lane.maxEnd.last(), t));
         lane.spans.append(span);
         lane.unresolved.append(row);
         ++m_openCount;
+        if (previousLeg >= 0)
+            linkLegs(lane, previousLeg, int(lane.spans.size() - 1));
         return;
     }
     if (!entry.isResponse || entry.pairedRow < 0)
@@ -273,6 +291,10 @@ void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
     case EventKind::BreakerRefused:
         lane.markers.append({t, 0, row, MarkerKind::BreakerRefused});
         break;
+    case EventKind::InputRequired:
+        takeInputRequired(lane, row, t);
+        break;
+    case EventKind::ListenDropped:
     case EventKind::RecoveryBudgetSpent:
     case EventKind::KeepaliveFailed:
     case EventKind::ConnectionLost:
@@ -422,6 +444,78 @@ void TimelineLayout::takeVerdict(Lane &lane, int row, qint64 t)
     }
 }
 
+void TimelineLayout::takeInputRequired(Lane &lane, int row, qint64 t)
+{
+    const TranscriptEvent &e = m_store->event(row);
+    lane.markers.append({t, 0, row, MarkerKind::InputRequired});
+    const QJsonValue id = e.details.value("id"_L1);
+    const QJsonValue next = e.details.value("next_id"_L1);
+    if (!id.isDouble())
+        return;
+    const int index = findRequest(lane, e.generation, id.toInteger());
+    if (index < 0 || !next.isDouble())
+        return;
+    // The retry may already be on the wire (the event is written as it goes out) or come
+    // later (written when the answer came, the retry once the user answered).
+    const int nextIndex = findRequest(lane, e.generation, next.toInteger());
+    if (nextIndex > index) {
+        Span &later = lane.spans[nextIndex];
+        const int oldTrack = later.track;
+        later.track = lane.spans.at(index).track;
+        if (lane.trackLastRow[oldTrack] == later.requestRow)
+            lane.trackLastRow[oldTrack] = -1;
+        lane.trackLastRow[later.track] = qMax(lane.trackLastRow[later.track], later.requestRow);
+        linkLegs(lane, index, nextIndex);
+        return;
+    }
+    // Answered, and still the call is not over: it waits (drawn up to now) for its next leg.
+    Span &span = lane.spans[index];
+    if (span.outcome != Outcome::Open) {
+        span.outcome = Outcome::Open;
+        ++m_openCount;
+        lane.unresolved.append(span.requestRow);
+        markDirty(lane, index);
+    }
+    lane.awaitingLeg.insert(legKey(e.generation, next.toInteger()), span.requestRow);
+}
+
+void TimelineLayout::linkLegs(Lane &lane, int index, int nextIndex)
+{
+    Span &span = lane.spans[index];
+    Span &next = lane.spans[nextIndex];
+    span.nextLegRow = next.requestRow;
+    next.firstLegRow = span.firstLegRow >= 0 ? span.firstLegRow : span.requestRow;
+    next.leg = quint8(qMin(255, span.leg + 1));
+    if (span.outcome == Outcome::Open) {
+        // Its answer (input_required) had come: the leg ends there, as a result.
+        span.outcome = Outcome::Ok;
+        span.endMs = span.responseRow >= 0
+                         ? qMax(span.startMs, m_store->event(span.responseRow).timeMs)
+                         : span.startMs;
+        --m_openCount;
+        lane.unresolved.removeOne(span.requestRow);
+    }
+    markDirty(lane, index);
+}
+
+TimelineLayout::Outcome TimelineLayout::callOutcome(int lane, int index) const
+{
+    return spans(lane).at(lastLegIndex(lane, index)).outcome;
+}
+
+int TimelineLayout::lastLegIndex(int lane, int index) const
+{
+    const Lane &l = m_lanes.at(lane);
+    // Legs are few (one per round); a leg dropped with the store's front ends the chain.
+    for (int guard = 0; guard < 256 && l.spans.at(index).nextLegRow >= 0; ++guard) {
+        const int next = spanIndexOf(l, l.spans.at(index).nextLegRow);
+        if (next < 0)
+            break;
+        index = next;
+    }
+    return index;
+}
+
 int TimelineLayout::spanIndexOf(const Lane &lane, int requestRow) const
 {
     const auto it = std::lower_bound(lane.spans.cbegin(), lane.spans.cend(), requestRow,
@@ -495,6 +589,8 @@ void TimelineLayout::onRowsDropped(int count)
             shift(s.causeRow);
             shift(s.verdictRow);
             shift(s.replayRow);
+            shift(s.nextLegRow);
+            shift(s.firstLegRow);
         }
         lane.maxEndDirtyFrom = 0;
         refreshMaxEnd(lane);
@@ -524,6 +620,14 @@ void TimelineLayout::onRowsDropped(int count)
             r -= count;
         for (int &r : lane.trackLastRow)
             shift(r);
+        for (auto it = lane.awaitingLeg.begin(); it != lane.awaitingLeg.end();) {
+            if (it.value() < count) {
+                it = lane.awaitingLeg.erase(it);
+            } else {
+                it.value() -= count;
+                ++it;
+            }
+        }
     }
     Q_EMIT changed();
 }

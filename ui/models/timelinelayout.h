@@ -56,6 +56,7 @@ public:
         Classification,        // classified, not expired
         ClassificationExpired, // classified as an expired session
         BreakerRefused,        // a call the open breaker refused: never sent
+        InputRequired,         // a leg of a multi round-trip call answered input_required
         Warning, // keepalive failed, recovery budget spent, connection lost, violations
     };
 
@@ -82,7 +83,14 @@ public:
         // request sent again, the sent-again that names it). -1: none.
         int causeRow = -1;
         int verdictRow = -1;
-        int replayRow = -1;      // Replayed: the request row it was sent again as (drawn linked)
+        int replayRow = -1; // Replayed: the request row it was sent again as (drawn linked)
+        // A multi round-trip call (2026-07-28, input_required) is one call with several legs,
+        // each its own request and response: the request row of the next leg (-1: none, or
+        // not sent yet), the first leg's request row on a later leg, and which leg this is.
+        // The call is drawn on one track with its legs joined, in its last leg's outcome.
+        int nextLegRow = -1;
+        int firstLegRow = -1;
+        quint8 leg = 0;
         quint8 track = 0;        // concurrent requests stack on up to MaxTracks tracks
         bool fromServer = false; // a server-to-client request (sampling, elicitation, ...)
     };
@@ -153,6 +161,12 @@ public:
     void forEachBand(int lane, qint64 fromMs, qint64 toMs, qint64 nowMs,
                      const std::function<void(int index, const Band &)> &visit) const;
 
+    // The outcome of the whole call a span is a leg of: its last leg's (Open while the call
+    // waits for the input its next leg carries). A span that is no MRTR leg: its own.
+    Outcome callOutcome(int lane, int index) const;
+    // The index of the last leg of the call `index` is a leg of (itself when it is the last).
+    int lastLegIndex(int lane, int index) const;
+
     // Hit testing in time: the marker nearest to timeMs within toleranceMs, the span covering
     // timeMs (widened by toleranceMs; on `track` unless it is -1; the shortest wins), or the
     // band covering timeMs. -1 when nothing is there.
@@ -191,6 +205,9 @@ private:
         // The request rows of the open spans (what "now" stretches).
         QList<int> unresolved;
         int trackLastRow[MaxTracks] = {-1, -1, -1};
+        // MRTR legs answered input_required whose next leg was not seen yet: the next leg's
+        // generation and id -> the answered leg's request row.
+        QHash<QString, int> awaitingLeg;
         qint64 lastMs = 0;
     };
 
@@ -206,6 +223,8 @@ private:
     void takeCancel(Lane &lane, int row, qint64 t);
     void takeRequestEnd(Lane &lane, int row, qint64 t);
     void takeVerdict(Lane &lane, int row, qint64 t);
+    void takeInputRequired(Lane &lane, int row, qint64 t);
+    void linkLegs(Lane &lane, int index, int nextIndex);
     void close(Lane &lane, int index, Outcome outcome, qint64 t);
     // The client request of this generation with this JSON-RPC id (-1: none in the store).
     int findRequest(const Lane &lane, int generation, qint64 id, bool fromServer = false) const;

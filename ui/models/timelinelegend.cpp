@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timelinelegend.h"
 
+#include "moderneventsummary.h"
 #include "transcriptstore.h"
 #include "util/enumnames.h"
 
@@ -51,16 +52,11 @@ constexpr QRgb OutcomeColors[] = {
     qRgb(0x2e, 0x85, 0x40), qRgb(0xc9, 0x6a, 0x00), qRgb(0xd4, 0x2f, 0x2f), qRgb(0xc0, 0x2e, 0xc0),
     qRgb(0x8a, 0x6d, 0x5a), qRgb(0x00, 0x85, 0x8f), qRgb(0x9a, 0x82, 0x00), qRgb(0x85, 0x60, 0xd8),
     qRgb(0x7d, 0x87, 0x90), qRgb(0x2f, 0x6f, 0xd6)};
-const char *const MarkerNames[] = {"reconnected",
-                                   "reconnect failed",
-                                   "breaker opened",
-                                   "breaker half-open",
-                                   "breaker closed",
-                                   "fault injected",
-                                   "error classified",
-                                   "session expired",
-                                   "refused by the breaker",
-                                   "warning"};
+const char *const MarkerNames[] = {
+    "reconnected",       "reconnect failed", "breaker opened",
+    "breaker half-open", "breaker closed",   "fault injected",
+    "error classified",  "session expired",  "refused by the breaker",
+    "input required",    "warning"};
 const char *const MarkerDescriptions[] = {
     QT_TRANSLATE_NOOP("Sonde::TimelineLegend",
                       "A reconnect that worked; the bracket is how long it took."),
@@ -75,13 +71,16 @@ const char *const MarkerDescriptions[] = {
     QT_TRANSLATE_NOOP("Sonde::TimelineLegend",
                       "A call the open breaker refused: it was never sent."),
     QT_TRANSLATE_NOOP("Sonde::TimelineLegend",
+                      "A call answered input_required: its next leg, joined to it on the same "
+                      "row, carries the input."),
+    QT_TRANSLATE_NOOP("Sonde::TimelineLegend",
                       "A warning: keepalive failed, recovery budget spent, connection lost, a "
                       "protocol violation."),
 };
 constexpr QRgb MarkerColors[] = {
     qRgb(0x22, 0xa3, 0x4a), qRgb(0xdc, 0x26, 0x26), qRgb(0x99, 0x1b, 0x1b), qRgb(0xd9, 0x77, 0x06),
     qRgb(0x15, 0x80, 0x3d), qRgb(0x93, 0x33, 0xea), qRgb(0x64, 0x74, 0x8b), qRgb(0xea, 0xb3, 0x08),
-    qRgb(0xd1, 0x37, 0x6e), qRgb(0xea, 0x58, 0x0c)};
+    qRgb(0xd1, 0x37, 0x6e), qRgb(0x08, 0x91, 0xb2), qRgb(0xea, 0x58, 0x0c)};
 static_assert(std::size(OutcomeNames) == std::size(OutcomeColors));
 static_assert(std::size(MarkerNames) == std::size(MarkerColors));
 static_assert(std::size(OutcomeNames) == std::size(OutcomeDescriptions));
@@ -256,7 +255,31 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
                 detail = cause->details.value("message"_L1).toString();
             break;
         }
+        // A multi round-trip call: which leg this is, how it went on, and the call's outcome.
+        const int last = layout.lastLegIndex(hit.lane, hit.index);
+        const TimelineLayout::Span &lastLeg = layout.spans(hit.lane).at(last);
+        const bool waitsForInput = s.outcome == Outcome::Open && s.responseRow >= 0;
+        if (s.leg > 0 || s.nextLegRow >= 0 || waitsForInput) {
+            lines << u"multi round-trip call: leg %1 of %2%3"_s.arg(s.leg + 1)
+                         .arg(lastLeg.leg + 1)
+                         .arg(waitsForInput ||
+                                      (lastLeg.outcome == Outcome::Open && lastLeg.responseRow >= 0)
+                                  ? u" so far"_s
+                                  : QString());
+            if (s.nextLegRow >= 0)
+                lines << u"answered input_required; the input went as id "_s +
+                             store->entry(s.nextLegRow).id;
+            else if (waitsForInput)
+                lines << u"answered input_required; waiting for the input"_s;
+        }
         QString outcome = u"outcome: "_s + outcomeName(s.outcome);
+        if (last != hit.index) {
+            outcome = u"outcome of the call: "_s + outcomeName(lastLeg.outcome) +
+                      " (its last leg, id "_L1 + store->entry(lastLeg.requestRow).id + u')';
+            detail.clear();
+        } else if (waitsForInput) {
+            outcome = u"outcome: open (waiting for the input)"_s;
+        }
         if (!detail.isEmpty())
             outcome += u" — "_s + detail.left(TranscriptStore::SummaryMaxChars);
         lines << outcome;
@@ -289,6 +312,8 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
                      QString::number(e.generation);
         if (e.direction == Direction::Violation)
             lines << store->entry(m.row).summary;
+        if (const std::optional<ModernEventSummary> modern = ModernEventSummary::of(e))
+            lines << modern->summary;
         if (m.kind == MarkerKind::BreakerRefused && e.history) {
             const HistoryEvent &h = *e.history;
             lines << u"not sent: "_s + h.method.value_or(QString()) +

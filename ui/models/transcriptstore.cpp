@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "transcriptstore.h"
 
+#include "moderneventsummary.h"
 #include "protocol/jsonrpcmessage.h"
 
 #include <QJsonArray>
@@ -335,6 +336,13 @@ TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QStr
     case TranscriptEvent::Direction::Lifecycle:
         if (summarizeVerdict(e, entry))
             return entry;
+        if (const std::optional<ModernEventSummary> modern = ModernEventSummary::of(e)) {
+            entry.summary = oneLine(modern->summary);
+            entry.method = modern->method;
+            entry.id = modern->id;
+            entry.isError = modern->isError;
+            return entry;
+        }
         entry.summary =
             e.details.isEmpty() ? e.event : oneLine(e.event + u' ' + compact(e.details));
         return entry;

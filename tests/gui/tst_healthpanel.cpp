@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The Health tab's fault buttons are offered where the fault means something: the session
+// faults not on stdio, nor on a modern (2026-07-28) connection, which has no session.
+#include "healthpanel.h"
+
+#include <QPushButton>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+class TestHealthPanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void eachFaultIsOfferedWhereItMeansSomething_data()
+    {
+        QTest::addColumn<QString>("route");
+        QTest::addColumn<QString>("era");
+        QTest::addColumn<QStringList>("enabled");
+        QTest::addColumn<QStringList>("disabled");
+        QTest::newRow("a legacy HTTP session can be expired and its id corrupted")
+            << u"streamable-http"_s << u"legacy"_s
+            << QStringList{u"fault:expire-session"_s, u"fault:corrupt-session-id"_s,
+                           u"fault:expire-after-dispatch"_s, u"fault:drop-connection"_s}
+            << QStringList{u"fault:kill-process"_s};
+        QTest::newRow("a modern HTTP connection has no session to expire")
+            << u"streamable-http"_s << u"modern"_s
+            << QStringList{u"fault:drop-connection"_s, u"fault:http-status"_s, u"fault:delay"_s}
+            << QStringList{u"fault:expire-session"_s, u"fault:corrupt-session-id"_s,
+                           u"fault:expire-after-dispatch"_s, u"fault:kill-process"_s};
+        QTest::newRow("a modern stdio connection can still lose its process")
+            << u"stdio"_s << u"modern"_s
+            << QStringList{u"fault:kill-process"_s, u"fault:kill-during-next-call"_s}
+            << QStringList{u"fault:expire-after-dispatch"_s, u"fault:expire-session"_s};
+        QTest::newRow("an undecided era keeps the session faults")
+            << u"streamable-http"_s << QString() << QStringList{u"fault:expire-after-dispatch"_s}
+            << QStringList{};
+    }
+    void eachFaultIsOfferedWhereItMeansSomething()
+    {
+        QFETCH(QString, route);
+        QFETCH(QString, era);
+        QFETCH(QStringList, enabled);
+        QFETCH(QStringList, disabled);
+        HealthPanel panel;
+        SessionSnapshot s;
+        s.server = u"x"_s;
+        s.state = SessionSnapshot::State::Ready;
+        s.route = route;
+        s.era = era;
+        panel.setSnapshot(s);
+        for (const QString &name : enabled) {
+            auto *b = panel.findChild<QPushButton *>(name);
+            QVERIFY2(b && b->isEnabled(), qPrintable(name));
+        }
+        for (const QString &name : disabled) {
+            auto *b = panel.findChild<QPushButton *>(name);
+            QVERIFY2(b && !b->isEnabled(), qPrintable(name));
+        }
+    }
+};
+
+QTEST_MAIN(TestHealthPanel)
+#include "tst_healthpanel.moc"
