@@ -644,7 +644,9 @@ void MainWindow::addFirstRunDemos()
     demo.name = u"demo"_s;
     demo.program = m_demoProgram;
     addServer(demo);
-    addBuiltInHttpDemo(u"demo-http"_s, {});
+    // Both revisions on the first run: "demo" is found to speak 2026-07-28 (era auto), and
+    // "demo-http" keeps a 2025-11-25 session, whose faults (expiry) the hint below shows.
+    addBuiltInHttpDemo(u"demo-http"_s, {}, ServerConfig::Era::Legacy);
     // The HTTP one is shown first: its session faults are what the web Inspector lacks.
     selectServer(u"demo-http"_s);
     m_hint->showText(tr("New here? On <b>demo-http</b>, press <b>Health → Expire session</b>, "
@@ -652,7 +654,8 @@ void MainWindow::addFirstRunDemos()
                         "answers. <a href=\"demo-http\">Show me</a>"));
 }
 
-void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots)
+void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots,
+                                    ServerConfig::Era era)
 {
     if (!m_demo) {
         m_demo = new DemoServerProcess(this);
@@ -675,6 +678,7 @@ void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &root
     }
     ServerConfig c;
     c.name = name;
+    c.era = era;
     c.route = ServerConfig::Route::StreamableHttp;
     // A placeholder until the child says where it listens; nothing connects to it.
     c.url = m_demo->isReady() ? m_demo->url() : QUrl(u"http://127.0.0.1/mcp"_s);
@@ -720,7 +724,7 @@ void MainWindow::loadWorkspace(QSettings &settings)
     m_loading = true;
     for (const Workspace::Server &s : w.servers) {
         if (s.builtInHttpDemo)
-            addBuiltInHttpDemo(s.config.name, s.roots);
+            addBuiltInHttpDemo(s.config.name, s.roots, s.config.era);
         else
             addServer(s.config, s.roots);
     }

@@ -81,7 +81,7 @@ public:
     // Health → Expire session on the HTTP one.
     void addFirstRunDemos();
     // A server that is the built-in HTTP demo: connected once the child says its URL.
-    void addBuiltInHttpDemo(const QString &name, const QStringList &roots);
+    void addBuiltInHttpDemo(const QString &name, const QStringList &roots, ServerConfig::Era era);
     // Removes a server at once (Remove… asks first, then calls this).
     void removeServer(const QString &name);
     // The application's dark palette on or off, remembered in the workspace.

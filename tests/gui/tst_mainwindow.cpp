@@ -73,6 +73,9 @@ private Q_SLOTS:
         ServerConfig demo;
         demo.name = u"demo"_s;
         demo.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+        // These tests drive the session faults (expiry after dispatch): the handshake era's.
+        // The window in the 2026-07-28 era: tst_sessionpanel, tst_mainwindowworkspace.
+        demo.era = ServerConfig::Era::Legacy;
         m_window->addServer(demo);
         m_window->show();
         m_window->tabs()->setCurrentWidget(tools());
@@ -199,7 +202,8 @@ private Q_SLOTS:
         ServerConfig demo;
         demo.name = u"demo"_s;
         demo.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
-        m_window->addServer(demo); // what Edit does with the same name
+        demo.era = ServerConfig::Era::Legacy; // as the window's demo below was made
+        m_window->addServer(demo);            // what Edit does with the same name
         QTRY_VERIFY_WITH_TIMEOUT(
             tools()->resultText().contains(u"closed"_s) || !tools()->bannerText().isEmpty() ||
                 tools()->resultText().contains(u"cancel"_s, Qt::CaseInsensitive),

@@ -72,6 +72,8 @@ class TestMainWindowShell : public QObject
         ServerConfig c;
         c.name = name;
         c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+        // The session faults and the wording of a session: the handshake era's.
+        c.era = ServerConfig::Era::Legacy;
         return c;
     }
     QMessageBox *confirmation() const

@@ -263,10 +263,15 @@ private Q_SLOTS:
         QCOMPARE(window.serverStore()->names(), (QStringList{u"demo"_s, u"demo-http"_s}));
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo-http"_s).state,
                                   SessionSnapshot::State::Ready, 10000);
+        // Both revisions: demo-http keeps a 2025-11-25 session (its faults are the hint's), and
+        // auto finds that demo speaks 2026-07-28.
+        QCOMPARE(host.lastSnapshot(u"demo-http"_s).era, u"legacy"_s);
         QVERIFY(!host.lastSnapshot(u"demo-http"_s).sessionId.isEmpty());
         QCOMPARE(host.lastSnapshot(u"demo-http"_s).route, u"streamable-http"_s);
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo"_s).state, SessionSnapshot::State::Ready,
                                   10000);
+        QCOMPARE(host.lastSnapshot(u"demo"_s).era, u"modern"_s);
+        QCOMPARE(host.lastSnapshot(u"demo"_s).protocolVersion, u"2026-07-28"_s);
 
         auto *hint = window.findChild<QLabel *>(u"firstRunHint"_s);
         QVERIFY(hint);

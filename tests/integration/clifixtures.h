@@ -206,10 +206,19 @@ inline Run runProgram(const QString &program, const QStringList &args, const QBy
 }
 
 // sonde-cli; SONDE_TEST_CLI runs the tests against another build (say, the one before a fix).
+// The suites that use this were written for the 2025-11-25 session semantics (expiry,
+// resumption, DELETE), which the dual-era demo server still serves: they pin the legacy era
+// unless they name one. The 2026-07-28 era has its own suites (tst_cli_modern,
+// tst_demoserver_modern), which pass --era themselves.
+inline QStringList withEra(const QStringList &args)
+{
+    return args.contains(u"--era"_s) ? args : QStringList{u"--era"_s, u"legacy"_s} + args;
+}
+
 inline Run cli(const QStringList &args, const QByteArray &input = {})
 {
     return runProgram(qEnvironmentVariable("SONDE_TEST_CLI", QString::fromUtf8(SONDE_CLI_PATH)),
-                      args, input);
+                      withEra(args), input);
 }
 
 inline QList<QJsonObject> jsonLines(const QByteArray &out)

@@ -52,6 +52,12 @@ QStringList stdioConnection(const QStringList &extra = {})
     return a;
 }
 
+// This suite is about what auto decides: it says so, rather than take the fixtures' legacy.
+Run cliAuto(const QStringList &args, const QByteArray &input = {})
+{
+    return cli(args.contains(u"--era"_s) ? args : QStringList{u"--era"_s, u"auto"_s} + args, input);
+}
+
 QByteArray steps(const QStringList &lines)
 {
     return lines.join(u'\n').toUtf8() + '\n';
@@ -95,7 +101,7 @@ private Q_SLOTS:
         V2HttpServer server;
         const QStringList c = connection(http, server, {u"--page-size"_s, u"2"_s});
         QVERIFY(!c.isEmpty());
-        const Run info = cli(c + QStringList{u"info"_s});
+        const Run info = cliAuto(c + QStringList{u"info"_s});
         QVERIFY2(info.exitCode == 0, info.err.constData());
         const QJsonObject i = QJsonDocument::fromJson(info.out).object();
         QCOMPARE(i.value("protocolVersion"_L1).toString(), u"2026-07-28"_s);
@@ -104,7 +110,7 @@ private Q_SLOTS:
         QVERIFY(session.value("session_id"_L1).isNull());
         QCOMPARE(i.value("serverInfo"_L1).toObject().value("name"_L1).toString(),
                  u"sonde-v2-fixture"_s);
-        const Run list = cli(c + QStringList{u"tools"_s, u"list"_s});
+        const Run list = cliAuto(c + QStringList{u"tools"_s, u"list"_s});
         QVERIFY2(list.exitCode == 0, list.err.constData());
         QStringList names;
         for (const QJsonValue &t :
@@ -124,7 +130,7 @@ private Q_SLOTS:
         QVERIFY(!c.isEmpty());
         QTemporaryDir dir;
         const QString transcript = dir.filePath(u"t.jsonl"_s);
-        const Run r = cli(
+        const Run r = cliAuto(
             c + QStringList{u"--transcript"_s, transcript, u"--elicitation"_s, u"accept"_s,
                             u"--elicitation-content"_s, u"{\"name\":\"Ada\"}"_s, u"exec"_s},
             steps(
@@ -163,12 +169,12 @@ private Q_SLOTS:
         QVERIFY(!c.isEmpty());
         QTemporaryDir dir;
         const QString transcript = dir.filePath(u"t.jsonl"_s);
-        const Run r =
-            cli(c + QStringList{u"--transcript"_s, transcript, u"exec"_s},
-                steps({QString::fromUtf8(JSON_TEXT({"op" : "sleep", "ms" : 300})),
-                       QString::fromUtf8(JSON_TEXT({"op" : "call", "tool" : "toggle-extra-tool"})),
-                       QString::fromUtf8(JSON_TEXT({"op" : "sleep", "ms" : 500})),
-                       QString::fromUtf8(JSON_TEXT({"op" : "state"}))}));
+        const Run r = cliAuto(
+            c + QStringList{u"--transcript"_s, transcript, u"exec"_s},
+            steps({QString::fromUtf8(JSON_TEXT({"op" : "sleep", "ms" : 300})),
+                   QString::fromUtf8(JSON_TEXT({"op" : "call", "tool" : "toggle-extra-tool"})),
+                   QString::fromUtf8(JSON_TEXT({"op" : "sleep", "ms" : 500})),
+                   QString::fromUtf8(JSON_TEXT({"op" : "state"}))}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         bool acknowledged = false, changed = false;
         QJsonValue listenId;
@@ -213,7 +219,7 @@ private Q_SLOTS:
         const QStringList c = connection(http, server);
         QVERIFY(!c.isEmpty());
         const QString inject = u"{\"op\":\"fault\",\"kind\":\"%1\"}"_s.arg(fault);
-        const Run r = cli(
+        const Run r = cliAuto(
             c + QStringList{u"exec"_s},
             steps({inject, read, inject,
                    QString::fromUtf8(
@@ -245,7 +251,7 @@ private Q_SLOTS:
     {
         EverythingServer everything(u"streamableHttp"_s);
         QVERIFY(everything.start());
-        const Run r = cli({u"--url"_s, everything.url(u"/mcp"_s), u"info"_s});
+        const Run r = cliAuto({u"--url"_s, everything.url(u"/mcp"_s), u"info"_s});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject session =
             QJsonDocument::fromJson(r.out).object().value("session"_L1).toObject();
@@ -265,7 +271,7 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("offers 2026-07-28"), r.err.constData());
         QVERIFY2(!r.err.contains("legacy SSE fallback"), r.err.constData());
-        const Run m = cli(stdioConnection() + QStringList{u"--era"_s, u"legacy"_s, u"info"_s});
+        const Run m = cliAuto(stdioConnection() + QStringList{u"--era"_s, u"legacy"_s, u"info"_s});
         QCOMPARE(m.exitCode, 2);
         QVERIFY2(m.err.contains("2026-07-28"), m.err.constData());
     }

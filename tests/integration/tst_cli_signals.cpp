@@ -133,7 +133,8 @@ class TestCliSignals : public QObject
     static std::unique_ptr<QProcess> startCli(const QStringList &args)
     {
         auto p = std::make_unique<QProcess>();
-        p->start(qEnvironmentVariable("SONDE_TEST_CLI", QString::fromUtf8(SONDE_CLI_PATH)), args);
+        p->start(qEnvironmentVariable("SONDE_TEST_CLI", QString::fromUtf8(SONDE_CLI_PATH)),
+                 withEra(args));
         p->closeWriteChannel();
         return p;
     }

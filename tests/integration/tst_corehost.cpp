@@ -20,6 +20,7 @@ ServerConfig demo(const QString &name)
     ServerConfig c;
     c.name = name;
     c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+    c.era = ServerConfig::Era::Legacy; // the recovery rules of docs/recovery.md §1-§7
     return c;
 }
 
@@ -193,6 +194,7 @@ private Q_SLOTS:
         Recorder rec(host);
         ServerConfig c;
         c.name = u"web"_s;
+        c.era = ServerConfig::Era::Legacy;
         c.route = ServerConfig::Route::StreamableHttp;
         c.url = QUrl(server.url());
         host.addServer(c);
@@ -251,9 +253,8 @@ private Q_SLOTS:
             if (e.direction == TranscriptEvent::Direction::Lifecycle)
                 lifecycle.append(e.event);
         }
-        // era-chosen: auto asked server/discover first and says what it decided.
-        QCOMPARE(lifecycle.mid(0, 4),
-                 (QStringList{u"starting"_s, u"transport-open"_s, u"era-chosen"_s, u"ready"_s}));
+        QCOMPARE(lifecycle.mid(0, 3),
+                 (QStringList{u"starting"_s, u"transport-open"_s, u"ready"_s}));
     }
 
     void aLineThatIsNotJsonIsAViolationAndTheCallStillSucceeds()
