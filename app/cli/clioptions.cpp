@@ -296,6 +296,9 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     }
     if (era)
         o->server.era = *era;
+    // One request and out: nothing would read the capabilities or listen.
+    static const QStringList oneShots = {u"ping"_s, u"tools"_s, u"resources"_s, u"prompts"_s};
+    o->server.discoverBesideCalls = !oneShots.contains(o->command.value(0));
     if (!graceGiven)
         o->server.shutdownGraceMs = 100; // a one-shot call must not pay the engine's 500 ms
     if (o->command.isEmpty()) {

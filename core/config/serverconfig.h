@@ -59,6 +59,10 @@ struct ServerConfig
     // How long auto waits for server/discover before taking the server for a legacy one
     // (stdio: a legacy server may not answer an unknown request before initialize at all).
     int discoverTimeoutMs = 5'000;
+    // Modern over HTTP: ask server/discover beside the first calls, for the capabilities (and
+    // so the listen stream) and the server's identity. Off for a one-shot command that needs
+    // neither: on a single-threaded server the extra request would delay the one that counts.
+    bool discoverBesideCalls = true;
     int shutdownGraceMs = 500;    // after closing stdin, before SIGTERM
     int terminateGraceMs = 1'000; // after SIGTERM, before SIGKILL
     // The largest frame taken from this server (a stdio line, an SSE event, a JSON body);

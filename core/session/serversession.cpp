@@ -227,6 +227,8 @@ void ServerSession::onTransportOpened()
                                       {"reason"_L1, m_eraReason},
                                       {"protocol_version"_L1, m_protocolVersion}});
         becomeReady();
+        if (!m_config.discoverBesideCalls)
+            return;
         sendRequest(
             u"server/discover"_s, {}, m_config.initializeTimeoutMs, {},
             [this](const JsonRpcMessage &r, const Error &e) {

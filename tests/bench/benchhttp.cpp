@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // sonde-bench-http: Sonde's Streamable HTTP path against the official TypeScript SDK client
-// (warm) and a four-request curl script (cold), in one run, so the figures are compared on
-// the same machine under the same load. Every connection stays on 127.0.0.1.
+// (warm) and a curl script (cold), in one run, so the figures are compared on the same machine
+// under the same load: 2025-11-25 against server-everything and the demo server (four curl
+// requests: initialize, initialized, the call, DELETE), and 2026-07-28 against the v2 SDK
+// server (one request: the call, beside the v2 SDK client). Every connection stays on
+// 127.0.0.1.
 #include "benchsupport.h"
 #include "rawhttpclient.h"
 
@@ -33,6 +36,8 @@ constexpr int WarmUpCalls = 100;
 constexpr int CallBlock = 100;
 constexpr double WarmGoalUs = 2900.0; // half of the official Inspector's --load p50 here (5.8 ms)
 constexpr double ColdGoalRatio = 1.5;
+constexpr double ModernColdGoalRatio = 1.2; // "at most 1.2x the curl floor for the same POST"
+constexpr double ModernFloorGoalUs = 300.0; // "within 0.3 ms of the bare-QNAM floor"
 const QString CurlPath = u"/usr/bin/curl"_s;
 
 struct Options
@@ -41,6 +46,7 @@ struct Options
     int runs = 10;
     bool everything = true;
     bool demo = true;
+    bool v2 = true;
 };
 
 // ---- official SDK baseline --------------------------------------------------------------
@@ -50,11 +56,12 @@ struct Figures
     double p50 = 0, p99 = 0, mean = 0;
 };
 
-Figures sdkBaseline(const QString &endpoint, int calls)
+Figures sdkBaseline(const QString &endpoint, int calls, bool modern)
 {
     QProcess p;
-    p.start(u"node"_s, {testsDir() + u"/bench/sdk-echo.mjs"_s, endpoint, QString::number(calls),
-                        QString::number(WarmUpCalls)});
+    p.start(u"node"_s,
+            {testsDir() + (modern ? u"/bench/sdk-modern-echo.mjs"_s : u"/bench/sdk-echo.mjs"_s),
+             endpoint, QString::number(calls), QString::number(WarmUpCalls)});
     if (!p.waitForStarted(IoTimeoutMs))
         fail(1, u"cannot start node: "_s + p.errorString());
     // Generous: a call slower than 50 ms on loopback means something is broken anyway.
@@ -84,13 +91,15 @@ Figures sdkBaseline(const QString &endpoint, int calls)
 class NamClient
 {
 public:
-    explicit NamClient(const QString &endpoint) : m_url(endpoint)
+    NamClient(const QString &endpoint, bool modern) : m_url(endpoint), m_modern(modern)
     {
         m_nam.setProxy(QNetworkProxy::NoProxy);
     }
 
     void initialize()
     {
+        if (m_modern)
+            return; // 2026-07-28: nothing before the first call
         QNetworkReply *r =
             post(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":)"
                  R"("2025-11-25","capabilities":{},"clientInfo":{"name":"nam","version":"1"}}})",
@@ -104,9 +113,7 @@ public:
 
     double echo(int id)
     {
-        const QByteArray body =
-            R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id) +
-            R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})";
+        const QByteArray body = RawHttpClient::echoBody(id, m_modern);
         const QByteArray marker = "\"id\":" + QByteArray::number(id);
         QElapsedTimer timer;
         timer.start();
@@ -118,6 +125,8 @@ public:
 
     void close()
     {
+        if (m_modern)
+            return; // no session to end
         QNetworkRequest req(m_url);
         req.setRawHeader("Mcp-Session-Id", m_sessionId);
         QNetworkReply *r = m_nam.deleteResource(req);
@@ -139,6 +148,11 @@ private:
         if (!m_sessionId.isEmpty()) {
             req.setRawHeader("Mcp-Session-Id", m_sessionId);
             req.setRawHeader("MCP-Protocol-Version", "2025-11-25");
+        }
+        if (m_modern) {
+            req.setRawHeader("MCP-Protocol-Version", "2026-07-28");
+            req.setRawHeader("Mcp-Method", "tools/call");
+            req.setRawHeader("Mcp-Name", "echo");
         }
         QNetworkReply *r = m_nam.post(req, body);
         QByteArray received;
@@ -173,6 +187,7 @@ private:
     }
 
     QUrl m_url;
+    bool m_modern = false;
     QNetworkAccessManager m_nam;
     QByteArray m_sessionId;
 };
@@ -241,12 +256,31 @@ double curlOneShotMs(const QString &endpoint)
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
+// The same call in 2026-07-28: one POST, no handshake and no session, as a script would send
+// it; the floor sonde-cli --era modern is measured against.
+double curlModernOneShotMs(const QString &endpoint)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const QByteArray echo =
+        curl({u"-H"_s, u"Content-Type: application/json"_s, u"-H"_s,
+              u"Accept: application/json, text/event-stream"_s, u"-H"_s,
+              u"MCP-Protocol-Version: 2026-07-28"_s, u"-H"_s, u"Mcp-Method: tools/call"_s, u"-H"_s,
+              u"Mcp-Name: echo"_s, u"-d"_s, QString::fromUtf8(RawHttpClient::echoBody(1, true)),
+              endpoint},
+             "tools/call (2026-07-28)");
+    if (!echo.contains("Echo: hi"))
+        fail(1, u"curl tools/call: unexpected answer "_s + QString::fromUtf8(echo));
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
 // ---- one server -------------------------------------------------------------------------
 
 void benchServer(Server::Kind kind, const Options &o, const QString &cli)
 {
     const Server server(kind);
     const QString endpoint = server.endpoint();
+    const bool modern = kind == Server::Kind::V2Sdk;
     out(u"== "_s + server.label());
     out(u"   endpoint: "_s + endpoint);
     out(QString());
@@ -258,10 +292,16 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     // in blocks, so that background load drifts into all three columns alike.
     std::vector<double> eng, raw, nam;
     {
-        EchoBench engine(httpConfig(endpoint));
+        // Each row compares like with like: the floors speak the row's revision, so the engine
+        // is pinned to it (the demo server speaks both).
+        Sonde::ServerConfig config = httpConfig(endpoint);
+        config.era = modern ? Sonde::ServerConfig::Era::Modern : Sonde::ServerConfig::Era::Legacy;
+        EchoBench engine(config);
         RawHttpClient rawClient(endpoint);
-        NamClient namClient(endpoint);
-        rawClient.initialize();
+        NamClient namClient(endpoint, modern);
+        rawClient.setModern(modern);
+        if (!modern)
+            rawClient.initialize();
         namClient.initialize();
         int rawId = 0, namId = 0;
         auto rawBlock = [&](int n, std::vector<double> *into) {
@@ -288,11 +328,12 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
             namBlock(n, &nam);
         }
         engine.shutdown();
-        rawClient.deleteSession();
+        if (!modern)
+            rawClient.deleteSession();
         namClient.close();
     }
     // After the others, not interleaved: the SDK runs its own loop in another process.
-    const Figures sdk = sdkBaseline(endpoint, o.calls);
+    const Figures sdk = sdkBaseline(endpoint, o.calls, modern);
     const double e50 = percentile(eng, 50), e99 = percentile(eng, 99), em = mean(eng);
     const double r50 = percentile(raw, 50), n50 = percentile(nam, 50);
     out(u"              Sonde engine  SDK client        Sonde vs SDK    QNAM alone   raw floor"_s);
@@ -307,24 +348,38 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     out(u"  p50 above the raw floor: Sonde "_s + QString::number(e50 - r50, 'f', 1) +
         u" us, of which Qt's HTTP stack "_s + QString::number(n50 - r50, 'f', 1) +
         u" us and the engine "_s + QString::number(e50 - n50, 'f', 1) + u" us"_s);
-    out(u"  goal: warm p50 at most half of what the official Inspector's --load reports (5.8 ms "
-        u"here),"
-        " i.e. <= 2.9 ms: "_s +
-        verdict(e50 <= WarmGoalUs) +
-        (r50 > WarmGoalUs   ? u" (the raw floor itself is above it on this machine)"_s
-         : n50 > WarmGoalUs ? u" (Qt's HTTP stack alone is above it on this machine)"_s
-                            : QString()));
+    if (modern) {
+        out(u"  goal: warm p50 at most the v2 SDK client's (%1 us): "_s.arg(sdk.p50, 0, 'f', 1) +
+            verdict(e50 <= sdk.p50));
+        out(u"  goal: warm p50 within 0.3 ms of the bare-QNAM floor (%1 us above it): "_s.arg(
+                e50 - n50, 0, 'f', 1) +
+            verdict(e50 - n50 <= ModernFloorGoalUs));
+    } else {
+        out(u"  goal: warm p50 at most half of what the official Inspector's --load reports "
+            u"(5.8 ms here),"
+            " i.e. <= 2.9 ms: "_s +
+            verdict(e50 <= WarmGoalUs) +
+            (r50 > WarmGoalUs   ? u" (the raw floor itself is above it on this machine)"_s
+             : n50 > WarmGoalUs ? u" (Qt's HTTP stack alone is above it on this machine)"_s
+                                : QString()));
+    }
     out(QString());
 
     out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli --url tools call echo"_s.arg(
         o.runs));
-    const QList<QByteArray> argvCli{
-        QFile::encodeName(cli), "--quiet", "--url", endpoint.toUtf8(), "tools", "call", "echo",
-        "{\"message\":\"hi\"}"};
+    QList<QByteArray> argvCli{
+        QFile::encodeName(cli), "--quiet", "--era", "legacy", "--url",
+        endpoint.toUtf8(),      "tools",   "call",  "echo",   "{\"message\":\"hi\"}"};
+    if (modern)
+        argvCli = {QFile::encodeName(cli), "--quiet", "--era", "modern", "--url",
+                   endpoint.toUtf8(),      "tools",   "call",  "echo",   "{\"message\":\"hi\"}"};
     const bool haveCurl = QFileInfo(CurlPath).isExecutable();
+    const auto curlFloor = [&] {
+        return modern ? curlModernOneShotMs(endpoint) : curlOneShotMs(endpoint);
+    };
     cliOneShot(argvCli);
     if (haveCurl)
-        curlOneShotMs(endpoint);
+        curlFloor();
     // Alternated so that background load drifts into both columns alike.
     std::vector<double> cliMs, cliRss, curlMs;
     for (int i = 0; i < o.runs; ++i) {
@@ -332,16 +387,18 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
         cliMs.push_back(r.wallMs);
         cliRss.push_back(r.ownPeakMiB);
         if (haveCurl)
-            curlMs.push_back(curlOneShotMs(endpoint));
+            curlMs.push_back(curlFloor());
     }
     const double cMed = percentile(cliMs, 50), cMax = maxOf(cliMs);
     if (haveCurl) {
         const double kMed = percentile(curlMs, 50), kMax = maxOf(curlMs);
-        out(u"              sonde-cli   curl x4 (script)   sonde/curl"_s);
+        out(modern ? u"              sonde-cli   curl x1 (one POST) sonde/curl"_s
+                   : u"              sonde-cli   curl x4 (script)   sonde/curl"_s);
         out(u"  median (ms)"_s + num(cMed, 11) + num(kMed, 19) + num(cMed / kMed, 12, 2) + u'x');
         out(u"  max    (ms)"_s + num(cMax, 11) + num(kMax, 19) + num(cMax / kMax, 12, 2) + u'x');
-        out(u"  goal: one-shot within 1.5x of the curl floor (median): "_s +
-            verdict(cMed <= kMed * ColdGoalRatio));
+        const double ratio = modern ? ModernColdGoalRatio : ColdGoalRatio;
+        out(u"  goal: one-shot within %1x of the curl floor (median): "_s.arg(ratio) +
+            verdict(cMed <= kMed * ratio));
     } else {
         out(u"              sonde-cli"_s);
         out(u"  median (ms)"_s + num(cMed, 11));
@@ -357,20 +414,30 @@ Options parseOptions(const QStringList &args)
 {
     Options o;
     OptionReader r(args);
-    r.read(u"usage: sonde-bench-http [--calls N] [--runs N] [--server everything|demo|both]"_s,
-           [&](const QString &a) {
-               if (a == "--calls"_L1)
-                   o.calls = r.count();
-               else if (a == "--runs"_L1)
-                   o.runs = r.count();
-               else if (a == "--server"_L1)
-                   chooseServers(r.value(), o.everything, o.demo);
-               else
-                   return false;
-               return true;
-           });
+    r.read(
+        u"usage: sonde-bench-http [--calls N] [--runs N] [--server everything|demo|v2|both|all]"_s,
+        [&](const QString &a) {
+            if (a == "--calls"_L1)
+                o.calls = r.count();
+            else if (a == "--runs"_L1)
+                o.runs = r.count();
+            else if (a == "--server"_L1) {
+                // v2: the 2026-07-28 figures alone; both: the two 2025-11-25 servers.
+                const QString v = r.value();
+                o.v2 = v == "v2"_L1 || v == "all"_L1;
+                if (v == "v2"_L1)
+                    o.everything = o.demo = false;
+                else
+                    chooseServers(v == "all"_L1 ? u"both"_s : v, o.everything, o.demo);
+            } else
+                return false;
+            return true;
+        });
     // The SDK baseline runs against both servers, so it is needed whichever is chosen.
     requireNodeModule(testsDir() + u"/node_modules/@modelcontextprotocol/sdk/package.json"_s);
+    if (o.v2)
+        requireNodeModule(testsDir() +
+                          u"/node_modules/@modelcontextprotocol/client/package.json"_s);
     if (o.everything)
         requireNodeModule(everythingPath());
     return o;
@@ -389,6 +456,8 @@ int runBenchmark()
         benchServer(Server::Kind::Everything, o, cli);
     if (o.demo)
         benchServer(Server::Kind::Demo, o, cli);
+    if (o.v2)
+        benchServer(Server::Kind::V2Sdk, o, cli);
     return 0;
 }
 

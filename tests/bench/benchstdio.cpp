@@ -157,6 +157,8 @@ void benchLargeAnswer(const QString &cli)
             .arg(LargeAnswerBytes >> 20));
     const QList<QByteArray> argv{QFile::encodeName(cli),
                                  "--quiet",
+                                 "--era", // the raw pipe beside it speaks 2025-11-25
+                                 "legacy",
                                  "--command",
                                  QFile::encodeName(demoServerPath()),
                                  "tools",
@@ -258,8 +260,9 @@ int runBenchmark()
     benchLargeAnswer(cli);
 
     out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli tools call echo"_s.arg(o.runs));
-    QList<QByteArray> argvCli{QFile::encodeName(cli), "--quiet", "--command",
-                              QFile::encodeName(o.program)};
+    QList<QByteArray> argvCli{
+        QFile::encodeName(cli),      "--quiet", "--era", "legacy", "--command",
+        QFile::encodeName(o.program)};
     for (const QString &a : o.arguments)
         argvCli << "--arg" << a.toLocal8Bit();
     argvCli << "tools"

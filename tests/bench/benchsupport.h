@@ -323,7 +323,8 @@ public:
     enum class Kind
     {
         Everything,
-        Demo
+        Demo,
+        V2Sdk // the official v2 SDK server, 2026-07-28 only (tests/fixtures/v2-server.mjs)
     };
 
     explicit Server(Kind kind) : m_kind(kind)
@@ -344,6 +345,10 @@ public:
                                         everythingPath(), u"streamableHttp"_s});
             m_endpoint = u"http://127.0.0.1:%1/mcp"_s.arg(port);
             waitFor(QRegularExpression(u"listening on port %1\\b"_s.arg(port)));
+        } else if (kind == Kind::V2Sdk) {
+            m_process.start(u"node"_s, {testsDir() + u"/fixtures/v2-server.mjs"_s});
+            m_endpoint = waitFor(QRegularExpression(u"^(http://127\\.0\\.0\\.1:\\d+/mcp)$"_s,
+                                                    QRegularExpression::MultilineOption));
         } else {
             m_process.start(demoServerPath(), {u"--http"_s, u"127.0.0.1:0"_s});
             m_endpoint = waitFor(QRegularExpression(u"^(http://127\\.0\\.0\\.1:\\d+/mcp)$"_s,
@@ -356,7 +361,7 @@ public:
             return;
         // server-everything is killed (it has nothing to flush); the demo server gets the
         // SIGTERM a service manager would send, with SIGKILL only if it ignores that.
-        if (m_kind == Kind::Everything)
+        if (m_kind != Kind::Demo)
             m_process.kill();
         else
             m_process.terminate();
@@ -368,6 +373,8 @@ public:
     QString endpoint() const { return m_endpoint; }
     QString label() const
     {
+        if (m_kind == Kind::V2Sdk)
+            return u"v2 SDK server (pinned @modelcontextprotocol/server, node; 2026-07-28 only)"_s;
         return m_kind == Kind::Everything
                    ? u"server-everything (pinned reference, node, streamableHttp)"_s
                    : u"sonde-demo-server --http (Sonde's own, C++)"_s;
@@ -430,6 +437,9 @@ inline Sonde::ServerConfig stdioConfig(const QString &program, const QStringList
     config.name = u"bench"_s;
     config.program = program;
     config.arguments = arguments;
+    // The baselines beside it (the SDK client, the raw floors) speak 2025-11-25, and the
+    // recovery figures are of its session expiry: the demo server speaks both, so say which.
+    config.era = Sonde::ServerConfig::Era::Legacy;
     return config;
 }
 inline Sonde::ServerConfig httpConfig(const QString &endpoint)
@@ -438,6 +448,7 @@ inline Sonde::ServerConfig httpConfig(const QString &endpoint)
     config.name = u"bench"_s;
     config.route = Sonde::ServerConfig::Route::StreamableHttp;
     config.url = QUrl(endpoint);
+    config.era = Sonde::ServerConfig::Era::Legacy; // as in stdioConfig; modern rows say so
     return config;
 }
 

@@ -37,6 +37,8 @@ public:
     }
 
     qint64 clockNs() const { return m_clock.nsecsElapsed(); }
+    // 2026-07-28: no session; each request carries its version and the mirrored headers.
+    void setModern(bool modern) { m_modern = modern; }
     QByteArray sessionId() const { return m_sessionId; }
     void setSessionId(const QByteArray &id) { m_sessionId = id; }
 
@@ -49,6 +51,9 @@ public:
             "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
         if (!m_sessionId.isEmpty())
             req += "Mcp-Session-Id: " + m_sessionId + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
+        if (m_modern)
+            req +=
+                "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\n";
         req += "Content-Length: " + QByteArray::number(json.size()) + "\r\n\r\n" + json;
         m_socket.write(req);
     }
@@ -125,9 +130,7 @@ public:
     // One tools/call echo; microseconds from the write to the answer.
     double echo(int id)
     {
-        const QByteArray body =
-            R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id) +
-            R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}})";
+        const QByteArray body = echoBody(id, m_modern);
         const QByteArray marker = "\"id\":" + QByteArray::number(id);
         const qint64 start = clockNs();
         const Response r = exchange(body, marker.constData());
@@ -145,6 +148,19 @@ public:
             "\r\nMcp-Session-Id: " + m_sessionId + "\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n");
         m_sessionId.clear();
         return receive().status;
+    }
+
+    // tools/call echo; in 2026-07-28 with the _meta every request must carry.
+    static QByteArray echoBody(int id, bool modern)
+    {
+        const QByteArray meta =
+            modern ? R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+                     R"("io.modelcontextprotocol/clientCapabilities":{},)"
+                     R"("io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}})"
+                   : QByteArray();
+        return R"({"jsonrpc":"2.0","id":)" + QByteArray::number(id) +
+               R"(,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"})" +
+               meta + "}}";
     }
 
     static QByteArray initializeBody(int id, const QJsonObject &capabilities = {})
@@ -174,6 +190,7 @@ private:
     QTcpSocket m_socket;
     QByteArray m_buf;
     QByteArray m_sessionId;
+    bool m_modern = false;
 };
 
 } // namespace SondeBench

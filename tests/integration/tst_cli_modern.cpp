@@ -247,6 +247,65 @@ private Q_SLOTS:
             QVERIFY(!lines[4].value("result"_L1).toString().isEmpty());
     }
 
+    void theDemoServerAnswersTheSameInBothEras_data()
+    {
+        QTest::addColumn<bool>("http");
+        QTest::addColumn<QString>("era");
+        QTest::newRow("stdio, 2025-11-25") << false << u"legacy"_s;
+        QTest::newRow("stdio, auto finds 2026-07-28") << false << u"auto"_s;
+        QTest::newRow("HTTP, 2025-11-25") << true << u"legacy"_s;
+        QTest::newRow("HTTP, auto finds 2026-07-28") << true << u"auto"_s;
+    }
+    void theDemoServerAnswersTheSameInBothEras()
+    {
+        QFETCH(bool, http);
+        QFETCH(QString, era);
+        DemoHttpServer server;
+        QStringList c{u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)};
+        if (http) {
+            QVERIFY(server.start());
+            c = {u"--url"_s, server.url()};
+        }
+        QTemporaryDir dir;
+        const QString transcript = dir.filePath(u"t.jsonl"_s);
+        // The same questions reach the same flags whether the server asks in its own request
+        // (2025-11-25) or in an input_required round (2026-07-28): one round, then two.
+        const Run r =
+            cli(c + QStringList{u"--era"_s, era, u"--transcript"_s, transcript, u"--elicitation"_s,
+                                u"accept"_s, u"exec"_s},
+                steps({QString::fromUtf8(JSON_TEXT({"op" : "tools/list"})),
+                       QString::fromUtf8(JSON_TEXT(
+                           {"op" : "call", "tool" : "echo", "args" : {"message" : "hi"}})),
+                       QString::fromUtf8(JSON_TEXT({"op" : "call", "tool" : "ask-user"})),
+                       QString::fromUtf8(JSON_TEXT({"op" : "call", "tool" : "confirm-twice"})),
+                       QString::fromUtf8(JSON_TEXT({"op" : "call", "tool" : "toggle-extra-tool"})),
+                       QString::fromUtf8(JSON_TEXT({"op" : "sleep", "ms" : 300})),
+                       QString::fromUtf8(JSON_TEXT({"op" : "state"}))}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QJsonObject> lines = jsonLines(r.out);
+        QCOMPARE(lines.size(), 7);
+        QCOMPARE(lines[0].value("tools"_L1).toArray().size(), 22); // every page of five
+        QVERIFY(lines[1].value("result"_L1).toString().contains("hi"_L1));
+        QVERIFY2(lines[2].value("result"_L1).toString().contains("action=accept"_L1),
+                 QJsonDocument(lines[2]).toJson().constData());
+        QCOMPARE(lines[3].value("result"_L1).toString(),
+                 u"confirmed twice: first=accept second=accept"_s);
+        const bool modern = era == "auto"_L1;
+        QCOMPARE(lines[6].value("era"_L1).toString(), modern ? u"modern"_s : u"legacy"_s);
+        int rounds = 0, listChanges = 0;
+        for (const QJsonObject &l : transcriptLines(transcript)) {
+            rounds += l.value("event"_L1).toString() == "input-required"_L1;
+            const QJsonObject msg = l.value("msg"_L1).toObject();
+            if (msg.value("method"_L1).toString() == "notifications/tools/list_changed"_L1)
+                ++listChanges;
+        }
+        // ask-user one round, confirm-twice two; a 2025-11-25 session has none.
+        QCOMPARE(rounds, modern ? 3 : 0);
+        // The change reaches the client either way: the GET stream or stdout (2025-11-25),
+        // the listen stream (2026-07-28).
+        QVERIFY(listChanges >= 1);
+    }
+
     void autoFallsBackToTheHandshakeForALegacyServer()
     {
         EverythingServer everything(u"streamableHttp"_s);
