@@ -81,6 +81,15 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
         {Fault::Kind::Delay, "Delay answers", "Hold each answer the given time until cleared"},
         {Fault::Kind::HttpStatus, "Answer HTTP status",
          "HTTP: answer the next request with the given status, locally"},
+        {Fault::Kind::DropStream, "Drop stream",
+         "2026-07-28, HTTP: the next request runs on the server and its response stream breaks "
+         "before the answer"},
+        {Fault::Kind::UnsupportedVersion, "Refuse version",
+         "2026-07-28: answer the next request -32022 UnsupportedProtocolVersion, locally"},
+        {Fault::Kind::InputRequiredTwice, "Ask for input twice",
+         "2026-07-28: answer the next call input_required twice, locally, before it goes out"},
+        {Fault::Kind::DropListen, "Drop listen stream",
+         "2026-07-28: break the subscriptions/listen stream (Sonde opens it again)"},
         {Fault::Kind::Clear, "Clear faults", "Remove every standing fault"},
     };
     m_delayMs = new QSpinBox(faults);
@@ -202,6 +211,16 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
         case Fault::Kind::KillProcess:
         case Fault::Kind::KillDuringNextCall:
             allowed = !http;
+            break;
+        case Fault::Kind::DropStream:
+            allowed = !sessions && http;
+            break;
+        case Fault::Kind::UnsupportedVersion:
+        case Fault::Kind::InputRequiredTwice:
+            allowed = !sessions;
+            break;
+        case Fault::Kind::DropListen:
+            allowed = !sessions && s.subscriptions.value("id"_L1).isDouble();
             break;
         default:
             break;

@@ -3,6 +3,7 @@
 // faults not on stdio, nor on a modern (2026-07-28) connection, which has no session.
 #include "healthpanel.h"
 
+#include <QJsonObject>
 #include <QPushButton>
 #include <QTest>
 
@@ -33,6 +34,18 @@ private Q_SLOTS:
             << u"stdio"_s << u"modern"_s
             << QStringList{u"fault:kill-process"_s, u"fault:kill-during-next-call"_s}
             << QStringList{u"fault:expire-after-dispatch"_s, u"fault:expire-session"_s};
+        QTest::newRow("the 2026-07-28 faults are offered to a modern connection only")
+            << u"streamable-http"_s << u"modern"_s
+            << QStringList{u"fault:drop-stream"_s, u"fault:unsupported-version"_s,
+                           u"fault:input-required-twice"_s, u"fault:drop-listen"_s}
+            << QStringList{};
+        QTest::newRow("a legacy session has none of the 2026-07-28 faults")
+            << u"streamable-http"_s << u"legacy"_s << QStringList{}
+            << QStringList{u"fault:drop-stream"_s, u"fault:unsupported-version"_s,
+                           u"fault:input-required-twice"_s, u"fault:drop-listen"_s};
+        QTest::newRow("over stdio a stream cannot be dropped, only the process")
+            << u"stdio"_s << u"modern"_s << QStringList{u"fault:unsupported-version"_s}
+            << QStringList{u"fault:drop-stream"_s};
         QTest::newRow("an undecided era keeps the session faults")
             << u"streamable-http"_s << QString() << QStringList{u"fault:expire-after-dispatch"_s}
             << QStringList{};
@@ -49,6 +62,8 @@ private Q_SLOTS:
         s.state = SessionSnapshot::State::Ready;
         s.route = route;
         s.era = era;
+        if (era == "modern"_L1)
+            s.subscriptions = QJsonObject{{"state"_L1, u"acknowledged"_s}, {"id"_L1, 2}};
         panel.setSnapshot(s);
         for (const QString &name : enabled) {
             auto *b = panel.findChild<QPushButton *>(name);
