@@ -248,6 +248,9 @@ void DemoServer::handleRequestFor(const JsonRpcMessage &m, bool modern)
         respond(id, discover());
     else if (modern && method == "subscriptions/listen"_L1)
         listen(id, m.params());
+    else if (modern && (method == "tasks/get"_L1 || method == "tasks/update"_L1 ||
+                        method == "tasks/cancel"_L1))
+        answerTaskMethod(id, method, m.params());
     else if (method == "tools/list"_L1)
         page(id, m.params(), tools(), ToolsPageSize, u"tools"_s);
     else if (method == "tools/call"_L1)

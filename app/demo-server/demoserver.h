@@ -4,6 +4,7 @@
 #include "demoprotocol.h"
 #include "demostate.h"
 #include "demosubscriptions.h"
+#include "demotasks.h"
 #include "modernrequestvalidator.h"
 #include "mrtrstate.h"
 #include "protocol/jsonrpcmessage.h"
@@ -148,6 +149,8 @@ private:
     void askModel(const ToolCall &c);
     void listRoots(const ToolCall &c);
     void confirmTwice(const ToolCall &c);
+    void longJob(const ToolCall &c);
+    void answerTaskMethod(const QJsonValue &id, const QString &method, const QJsonObject &params);
 
     QJsonValue m_related; // the request being served, for routing what it sends
     bool m_initialized = false;
@@ -164,6 +167,7 @@ private:
     MrtrState m_mrtr;
     QHash<QString, ModernCall> m_modern; // modern requests not answered yet, by idKey
     DemoSubscriptions m_listens;
+    DemoTasks m_tasks;
 };
 
 } // namespace Sonde

@@ -6,6 +6,8 @@
 #include "demojson.h"
 #include "demoserver.h"
 
+#include <QTimer>
+
 #include <QJsonDocument>
 
 using namespace Qt::StringLiterals;
@@ -267,6 +269,38 @@ void DemoServer::confirmTwice(const ToolCall &c)
                               second.value("second"_L1).toObject().value("action"_L1).toString())));
                   });
          });
+}
+
+void DemoServer::longJob(const ToolCall &c)
+{
+    const int ms = std::clamp(int(c.args.value("ms"_L1).toInteger(1500)), 0, 3'600'000);
+    const QJsonObject done = textResult(u"long job done after %1 ms"_s.arg(ms));
+    const bool followsTasks = c.modern && m_modern.value(JsonRpcMessage::idKey(c.id))
+                                              .meta.clientCapabilities.value("extensions"_L1)
+                                              .toObject()
+                                              .contains("io.modelcontextprotocol/tasks"_L1);
+    if (followsTasks) {
+        // A durable handle at once; the work goes on without the request (SEP-2663).
+        respond(c.id, m_tasks.start(ms, done, u"working on it"_s));
+        return;
+    }
+    QTimer::singleShot(ms, this, [this, id = c.id, done] { respond(id, done); });
+}
+
+void DemoServer::answerTaskMethod(const QJsonValue &id, const QString &method,
+                                  const QJsonObject &params)
+{
+    const QString taskId = params.value("taskId"_L1).toString();
+    if (!m_tasks.contains(taskId)) {
+        fail(id, JsonRpcCode::InvalidParams, u"no task \"%1\""_s.arg(taskId));
+        return;
+    }
+    if (method == "tasks/get"_L1)
+        respond(id, m_tasks.get(taskId));
+    else if (method == "tasks/cancel"_L1)
+        respond(id, m_tasks.cancel(taskId) ? QJsonObject{} : QJsonObject{});
+    else
+        respond(id, {}); // tasks/update: this demo's tasks ask for nothing
 }
 
 } // namespace Sonde

@@ -67,6 +67,11 @@ void DemoServer::defineTools()
                 {"steps"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 5}}}}),
         annotations(true, false, true), none,
         [this](const ToolCall &c) { startSlowTask(c.id, c.args, c.token); });
+    add(u"long-job"_s,
+        u"Works for ms (default 1500). A 2026-07-28 client that follows the tasks extension "
+        u"gets a task to poll; any other waits for the answer."_s,
+        schema({{"ms"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1500}}}}),
+        annotations(true, false, true), none, [this](const ToolCall &c) { longJob(c); });
     add(u"fail"_s, u"Always fails with isError: true."_s,
         schema({{"reason"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}),
         annotations(true, false, true), none, [this](const ToolCall &c) {

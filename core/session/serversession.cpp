@@ -702,7 +702,7 @@ QJsonValue ServerSession::sendRequest(const QString &method, const QJsonObject &
         Modern::RequestContext context;
         context.protocolVersion =
             isModern() ? m_protocolVersion : QString::fromLatin1(Modern::ProtocolVersion);
-        context.clientCapabilities = m_clientCapabilities;
+        context.clientCapabilities = modernCapabilities();
         context.clientInfo = clientInfo();
         context.logLevel = m_logLevel;
         sendFrame(JsonRpcMessage::request(id, method, Modern::withRequestMeta(params, context)));
@@ -838,6 +838,7 @@ void ServerSession::finishOperation(quint64 ticket, QJsonValue result, Error err
         return;
     CallOutcome outcome = it->outcome;
     m_operations.erase(it);
+    stopTaskTimer(ticket);
     outcome.requestId = m_ticketRequestId.take(ticket);
     m_waitingForReady.removeAll(ticket);
     outcome.finishedMs = m_clock.nowMs();
@@ -854,8 +855,17 @@ void ServerSession::finishOperation(quint64 ticket, QJsonValue result, Error err
 
 void ServerSession::cancel(quint64 ticket, const QString &reason)
 {
-    if (!m_operations.contains(ticket))
+    const auto op = m_operations.constFind(ticket);
+    if (op == m_operations.constEnd())
         return;
+    if (op->task) {
+        // A task is cancelled by its own method, never by notifications/cancelled (SEP-2663);
+        // the acknowledgment changes nothing here, so nothing waits for it.
+        sendRequest(u"tasks/cancel"_s, {{"taskId"_L1, op->task->taskId()}},
+                    m_config.requestTimeoutMs, {}, [](const JsonRpcMessage &, const Error &) {});
+        finishOperation(ticket, {}, Error::cancelled(reason));
+        return;
+    }
     const QJsonValue id = m_ticketRequestId.value(ticket);
     if (!id.isUndefined() && m_pending.retire(id)) {
         m_handlers.remove(JsonRpcMessage::idKey(id));
@@ -943,6 +953,9 @@ void ServerSession::failAll(const Error &error)
     m_ticketRequestId.clear();
     m_waitingForReady.clear();
     m_inputRequests.clear();
+    const QList<quint64> tasks = m_taskTimers.keys();
+    for (quint64 t : tasks)
+        stopTaskTimer(t);
     m_timeoutTimer->stop();
     for (const ResponseHandler &h : std::as_const(handlers))
         h({}, error); // operations are gone, so their continuations do nothing
@@ -1051,10 +1064,7 @@ bool ServerSession::continueModernCall(quint64 ticket, const JsonRpcMessage &res
     if (type == "complete"_L1)
         return false;
     if (type == "task"_L1) {
-        finishOperation(ticket, {},
-                        Error::protocol(u"the server answered with a task (resultType \"task\", "
-                                        u"the io.modelcontextprotocol/tasks extension), which "
-                                        u"Sonde did not declare and does not poll"_s));
+        followTask(ticket, result);
         return true;
     }
     if (type != "input_required"_L1) {
@@ -1123,8 +1133,12 @@ bool ServerSession::takeInputReply(const ServerReply &reply)
         return true;
     }
     it->input->answer(key, reply.result);
-    if (it->input->isAnswered())
-        sendInputRetry(ticket);
+    if (it->input->isAnswered()) {
+        if (it->task)
+            sendTaskUpdate(ticket);
+        else
+            sendInputRetry(ticket);
+    }
     return true;
 }
 
@@ -1224,7 +1238,7 @@ void ServerSession::openListen()
     m_listen.opened(id, filter);
     Modern::RequestContext context;
     context.protocolVersion = m_protocolVersion;
-    context.clientCapabilities = m_clientCapabilities;
+    context.clientCapabilities = modernCapabilities();
     context.clientInfo = clientInfo();
     sendFrame(JsonRpcMessage::request(
         id, u"subscriptions/listen"_s,
@@ -1317,6 +1331,171 @@ bool ServerSession::handleSubscriptionNotification(const JsonRpcMessage &message
         return true;
     }
     return false; // list_changed, resources/updated: handled as before
+}
+
+// --- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) ---------------------
+
+static constexpr auto TasksExtension = "io.modelcontextprotocol/tasks";
+
+QJsonObject ServerSession::modernCapabilities() const
+{
+    // Sonde follows tasks, so it says so on every request; a server may then answer a call
+    // with one instead of making it wait (declared only where it is followed: modern).
+    QJsonObject caps = m_clientCapabilities;
+    QJsonObject extensions = caps.value("extensions"_L1).toObject();
+    extensions.insert(QLatin1StringView(TasksExtension), QJsonObject{});
+    caps.insert("extensions"_L1, extensions);
+    return caps;
+}
+
+void ServerSession::followTask(quint64 ticket, const QJsonObject &createTaskResult)
+{
+    auto it = m_operations.find(ticket);
+    QString why;
+    std::optional<TaskHandle> task = TaskHandle::from(createTaskResult, &why);
+    if (!task) {
+        finishOperation(ticket, {}, Error::protocol(u"a malformed task: "_s + why));
+        return;
+    }
+    it->task = std::move(task);
+    it->taskStartedMs = m_clock.nowMs();
+    QJsonObject details = it->task->toJson();
+    details.insert("id"_L1, m_ticketRequestId.value(ticket));
+    details.insert("poll_ms"_L1, it->task->nextDelayMs());
+    record(EventKind::TaskStatus, details);
+    pollTask(ticket); // scheduled: the first tasks/get after pollIntervalMs
+}
+
+void ServerSession::pollTask(quint64 ticket)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end() || !it->task)
+        return;
+    ClockTimer *&timer = m_taskTimers[ticket];
+    if (!timer) {
+        timer = m_clock.createTimer(this);
+        connect(timer, &ClockTimer::timeout, this, [this, ticket] {
+            auto op = m_operations.find(ticket);
+            if (op == m_operations.end() || !op->task)
+                return;
+            if (ClockTimer *t = m_taskTimers.value(ticket))
+                t->stop();
+            if (m_clock.nowMs() - op->taskStartedMs > m_config.maxRequestTotalMs) {
+                finishOperation(
+                    ticket, {},
+                    Error::timeout(u"task %1 was still %2 after %3 ms; Sonde stopped polling it"_s
+                                       .arg(op->task->taskId(), op->task->status())
+                                       .arg(m_config.maxRequestTotalMs)));
+                return;
+            }
+            sendRequest(u"tasks/get"_s, {{"taskId"_L1, op->task->taskId()}},
+                        m_config.requestTimeoutMs, {},
+                        [this, ticket](const JsonRpcMessage &r, const Error &e) {
+                            onTaskAnswer(ticket, r, e);
+                        });
+        });
+    }
+    timer->start(it->task->nextDelayMs());
+}
+
+void ServerSession::onTaskAnswer(quint64 ticket, const JsonRpcMessage &response, const Error &error)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end() || !it->task)
+        return;
+    if (error.isError()) {
+        finishOperation(ticket, {}, error);
+        return;
+    }
+    const TaskHandle::Next next = it->task->update(response.result().toObject());
+    if (it->task->statusChanged()) {
+        QJsonObject details = it->task->toJson();
+        details.insert("id"_L1, m_ticketRequestId.value(ticket));
+        record(EventKind::TaskStatus, details);
+        // What a front end already shows for a running call: its progress line.
+        const QString token = it->request.progressToken();
+        if (!token.isEmpty())
+            Q_EMIT notificationReceived(ServerNotification{
+                m_config.name, m_generation, m_clock.nowMs(), u"notifications/progress"_s,
+                QJsonObject{{"progressToken"_L1, token},
+                            {"progress"_L1, 0},
+                            {"message"_L1,
+                             u"task %1: %2%3"_s.arg(it->task->taskId(), it->task->status(),
+                                                    it->task->statusMessage().isEmpty()
+                                                        ? QString()
+                                                        : u" — "_s + it->task->statusMessage())},
+                            {"_meta"_L1, QJsonObject{{"sonde/from"_L1, u"tasks/get"_s}}}}});
+    }
+    switch (next) {
+    case TaskHandle::Next::Poll:
+        pollTask(ticket);
+        return;
+    case TaskHandle::Next::Input: {
+        QString why;
+        it->input = InputRound::from(it->task->inputTask(), &why);
+        if (!it->input) {
+            finishOperation(ticket, {},
+                            Error::protocol(u"a malformed input_required task: "_s + why));
+            return;
+        }
+        ++it->rounds;
+        const QList<InputRound::Request> requests = it->input->requests();
+        for (const InputRound::Request &r : requests) {
+            const QString id = u"task-%1-%2-%3"_s.arg(ticket).arg(it->rounds).arg(r.key);
+            m_inputRequests.insert(id, {ticket, r.key});
+            Q_EMIT serverRequestReceived(
+                ServerRequest{m_config.name, m_generation, QJsonValue(id), r.method, r.params});
+        }
+        return;
+    }
+    case TaskHandle::Next::Completed:
+        finishOperation(ticket, it->task->result(), {});
+        return;
+    case TaskHandle::Next::Failed: {
+        const QJsonObject e = it->task->error();
+        finishOperation(ticket, {},
+                        Error::remote(e.value("code"_L1).toInt(JsonRpcCode::InternalError),
+                                      u"task %1 failed: %2"_s.arg(it->task->taskId(),
+                                                                  e.value("message"_L1).toString()),
+                                      e.value("data"_L1)));
+        return;
+    }
+    case TaskHandle::Next::Cancelled:
+        finishOperation(ticket, {},
+                        Error::cancelled(u"the server cancelled task %1%2"_s.arg(
+                            it->task->taskId(), it->task->statusMessage().isEmpty()
+                                                    ? QString()
+                                                    : u": "_s + it->task->statusMessage())));
+        return;
+    case TaskHandle::Next::Invalid:
+        finishOperation(ticket, {}, Error::protocol(it->task->why()));
+        return;
+    }
+}
+
+void ServerSession::sendTaskUpdate(quint64 ticket)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end() || !it->task || !it->input)
+        return;
+    const QJsonObject params = it->input->retryParams({{"taskId"_L1, it->task->taskId()}});
+    it->input.reset();
+    sendRequest(u"tasks/update"_s, params, m_config.requestTimeoutMs, {},
+                [this, ticket](const JsonRpcMessage &, const Error &e) {
+                    if (e.isError()) {
+                        finishOperation(ticket, {}, e);
+                        return;
+                    }
+                    pollTask(ticket);
+                });
+}
+
+void ServerSession::stopTaskTimer(quint64 ticket)
+{
+    if (ClockTimer *t = m_taskTimers.take(ticket)) {
+        t->stop();
+        t->deleteLater();
+    }
 }
 
 } // namespace Sonde

@@ -10,6 +10,7 @@
 #include "session/listfetcher.h"
 #include "session/pendingrequests.h"
 #include "session/sessionsnapshot.h"
+#include "session/taskhandle.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
 #include "transport/faultinjectingtransport.h"
@@ -96,6 +97,8 @@ private:
         QJsonObject sentParams;          // what the first leg sent, for the retries of an MRTR call
         std::optional<InputRound> input; // the round of input being gathered (modern)
         int rounds = 0;
+        std::optional<TaskHandle> task; // the task the server turned the call into
+        qint64 taskStartedMs = 0;
     };
     enum class Era
     {
@@ -122,6 +125,12 @@ private:
     // resultType); false when the answer is the call's outcome.
     bool continueModernCall(quint64 ticket, const JsonRpcMessage &response);
     void sendInputRetry(quint64 ticket);
+    void followTask(quint64 ticket, const QJsonObject &createTaskResult);
+    void pollTask(quint64 ticket);
+    void onTaskAnswer(quint64 ticket, const JsonRpcMessage &response, const Error &error);
+    void sendTaskUpdate(quint64 ticket);
+    void stopTaskTimer(quint64 ticket);
+    QJsonObject modernCapabilities() const;
     bool takeInputReply(const ServerReply &reply);
     // Modern: calls the session answers itself (logging/setLevel, resource subscriptions,
     // ping); true when it did.
@@ -197,6 +206,7 @@ private:
     QJsonObject m_cacheHints;
     McpHeaders::ToolParams m_toolHeaders;
     QHash<QString, QPair<quint64, QString>> m_inputRequests; // MRTR request id -> ticket, key
+    QHash<quint64, ClockTimer *> m_taskTimers;               // ticket -> its next tasks/get
 };
 
 } // namespace Sonde

@@ -65,8 +65,9 @@ const char *const EventKindNames[] = {"",
                                       "listen-acknowledged",
                                       "listen-ended",
                                       "listen-dropped",
-                                      "fault-modern"};
-static_assert(std::size(EventKindNames) == std::size_t(EventKind::FaultModern) + 1);
+                                      "fault-modern",
+                                      "task-status"};
+static_assert(std::size(EventKindNames) == std::size_t(EventKind::TaskStatus) + 1);
 
 const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
 const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};

@@ -83,7 +83,9 @@ enum class EventKind
     ListenEnded,
     ListenDropped,
     // FaultInjectingTransport: a modern fault answered or cut a request here
-    FaultModern
+    FaultModern,
+    // ServerSession: a call the server turned into a task (io.modelcontextprotocol/tasks)
+    TaskStatus
 };
 QString eventKindName(EventKind kind);
 // Other (never nullopt) for a name this build does not know.

@@ -509,6 +509,13 @@ private Q_SLOTS:
             << u"subscriptions/listen"_s << u"3"_s
             << u"listen #3 dropped: the stream closed without a result; listening again in 2 s"_s
             << true;
+        QTest::newRow("a task says its status under the call that started it")
+            << lifecycle(0, u"task-status"_s,
+                         {{"id"_L1, 7},
+                          {"task_id"_L1, "t-1"_L1},
+                          {"status"_L1, "working"_L1},
+                          {"message"_L1, "step 2 of 5"_L1}})
+            << u"tools/call"_s << u"7"_s << u"task t-1 working: step 2 of 5 (call #7)"_s << false;
     }
     void eachEventGetsASummary()
     {

@@ -306,6 +306,49 @@ private Q_SLOTS:
         QVERIFY(listChanges >= 1);
     }
 
+    void aLongCallBecomesATaskThatIsPolledToItsResult_data()
+    {
+        QTest::addColumn<bool>("http");
+        QTest::addColumn<QString>("era");
+        QTest::newRow("stdio, 2026-07-28: a task, polled") << false << u"auto"_s;
+        QTest::newRow("HTTP, 2026-07-28: a task, polled") << true << u"auto"_s;
+        QTest::newRow("HTTP, 2025-11-25: the call waits") << true << u"legacy"_s;
+    }
+    void aLongCallBecomesATaskThatIsPolledToItsResult()
+    {
+        QFETCH(bool, http);
+        QFETCH(QString, era);
+        DemoHttpServer server;
+        QStringList c{u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)};
+        if (http) {
+            QVERIFY(server.start());
+            c = {u"--url"_s, server.url()};
+        }
+        QTemporaryDir dir;
+        const QString transcript = dir.filePath(u"t.jsonl"_s);
+        const Run r = cli(c + QStringList{u"--era"_s, era, u"--transcript"_s, transcript,
+                                          u"tools"_s, u"call"_s, u"long-job"_s, u"{\"ms\":400}"_s});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(),
+                 u"long job done after 400 ms"_s);
+        QStringList statuses;
+        int polls = 0;
+        for (const QJsonObject &l : transcriptLines(transcript)) {
+            if (l.value("event"_L1).toString() == "task-status"_L1)
+                statuses.append(l.value("details"_L1).toObject().value("status"_L1).toString());
+            polls += l.value("dir"_L1).toString() == "send"_L1 &&
+                     l.value("msg"_L1).toObject().value("method"_L1).toString() == "tasks/get"_L1;
+        }
+        if (era == "legacy"_L1) {
+            QVERIFY(statuses.isEmpty());
+            return;
+        }
+        QCOMPARE(statuses.value(0), u"working"_s);
+        QCOMPARE(statuses.value(statuses.size() - 1), u"completed"_s);
+        // Polled at the server's 100 ms for a 400 ms job: a few, not a busy loop.
+        QVERIFY2(polls >= 2 && polls <= 10, qPrintable(QString::number(polls)));
+    }
+
     void autoFallsBackToTheHandshakeForALegacyServer()
     {
         EverythingServer everything(u"streamableHttp"_s);

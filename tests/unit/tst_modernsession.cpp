@@ -311,6 +311,106 @@ private Q_SLOTS:
         QVERIFY(done.at(0).at(0).value<CallOutcome>().error.message().contains("declined"_L1));
     }
 
+    void aTaskIsPolledAnsweredAndFinishedWithItsResult()
+    {
+        Fixture f;
+        f.startModern();
+        QSignalSpy asked(f.session.get(), &ServerSession::serverRequestReceived);
+        QSignalSpy done(f.session.get(), &ServerSession::callFinished);
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "long-job"})));
+        // Sonde says it follows tasks, on every request.
+        QVERIFY(metaOf(f.transport->last())
+                    .value("io.modelcontextprotocol/clientCapabilities"_L1)
+                    .toObject()
+                    .value("extensions"_L1)
+                    .toObject()
+                    .contains("io.modelcontextprotocol/tasks"_L1));
+        f.transport->answer(f.transport->last(), obj(JSON_TEXT({
+                                "resultType" : "task",
+                                "taskId" : "t1",
+                                "status" : "working",
+                                "pollIntervalMs" : 500,
+                                "ttlMs" : null
+                            })));
+        const qsizetype before = f.transport->sent.size();
+        f.clock.advance(499);
+        QCOMPARE(f.transport->sent.size(), before); // pollIntervalMs is honoured
+        f.clock.advance(1);
+        QCOMPARE(f.transport->last().value("method"_L1).toString(), u"tasks/get"_s);
+        QCOMPARE(f.transport->last().value("params"_L1).toObject().value("taskId"_L1).toString(),
+                 u"t1"_s);
+        f.transport->answer(
+            f.transport->last(), obj(JSON_TEXT({
+                "resultType" : "complete",
+                "taskId" : "t1",
+                "status" : "input_required",
+                "inputRequests" :
+                    {"ok" :
+                         {"method" : "elicitation/create", "params" : {"message" : "Go on?"}}}
+            })));
+        QCOMPARE(asked.size(), 1);
+        const ServerRequest q = asked.at(0).at(0).value<ServerRequest>();
+        f.session->reply(
+            ServerReply{u"fake"_s, q.generation, q.id, obj(JSON_TEXT({"action" : "accept"})), {}});
+        const QJsonObject update = f.transport->last();
+        QCOMPARE(update.value("method"_L1).toString(), u"tasks/update"_s);
+        QCOMPARE(update.value("params"_L1)
+                     .toObject()
+                     .value("inputResponses"_L1)
+                     .toObject()
+                     .value("ok"_L1)
+                     .toObject()
+                     .value("action"_L1)
+                     .toString(),
+                 u"accept"_s);
+        f.transport->answer(update, obj(JSON_TEXT({"resultType" : "complete"})));
+        f.clock.advance(500);
+        QCOMPARE(f.transport->last().value("method"_L1).toString(), u"tasks/get"_s);
+        QCOMPARE(done.size(), 0);
+        f.transport->answer(f.transport->last(), obj(JSON_TEXT({
+                                "resultType" : "complete",
+                                "taskId" : "t1",
+                                "status" : "completed",
+                                "result" : {"content" : [ {"type" : "text", "text" : "done"} ]}
+                            })));
+        QCOMPARE(done.size(), 1);
+        const CallOutcome o = done.at(0).at(0).value<CallOutcome>();
+        QVERIFY(!o.error.isError());
+        QCOMPARE(
+            o.result.toObject().value("content"_L1).toArray().at(0).toObject().value("text"_L1),
+            QJsonValue(u"done"_s));
+        QVERIFY(f.lifecycle().contains(u"task-status"_s));
+    }
+
+    void cancellingATaskSendsTasksCancelAndAFailedTaskIsItsError()
+    {
+        Fixture f;
+        f.startModern();
+        QSignalSpy done(f.session.get(), &ServerSession::callFinished);
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "long-job"})), 1);
+        f.transport->answer(
+            f.transport->last(),
+            obj(JSON_TEXT({"resultType" : "task", "taskId" : "t1", "status" : "working"})));
+        f.session->cancel(1, u"the user cancelled"_s);
+        QCOMPARE(f.transport->last().value("method"_L1).toString(), u"tasks/cancel"_s);
+        QCOMPARE(done.size(), 1);
+        f.clock.advance(5'000);
+        for (const QJsonObject &sent : std::as_const(f.transport->sent))
+            QVERIFY(sent.value("method"_L1).toString() != "tasks/get"_L1); // no poll after it
+        f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "long-job"})), 2);
+        f.transport->answer(
+            f.transport->last(),
+            obj(JSON_TEXT({"resultType" : "task", "taskId" : "t2", "status" : "working"})));
+        f.clock.advance(1'000);
+        f.transport->answer(f.transport->last(), obj(JSON_TEXT({
+                                "taskId" : "t2",
+                                "status" : "failed",
+                                "error" : {"code" : -32603, "message" : "disk full"}
+                            })));
+        QCOMPARE(done.size(), 2);
+        QVERIFY(done.at(1).at(0).value<CallOutcome>().error.message().contains("disk full"_L1));
+    }
+
     void anUnknownResultTypeIsAProtocolError()
     {
         Fixture f;

@@ -130,6 +130,20 @@ std::optional<ModernEventSummary> ModernEventSummary::of(const TranscriptEvent &
                                            : tr("; listening again in %1 ms").arg(retry);
         return s;
     }
+    case EventKind::TaskStatus: {
+        // A call the server turned into a task: filed with the call that started it.
+        s.method = u"tools/call"_s;
+        s.id = idText(d.value("id"_L1));
+        const QString status = d.value("status"_L1).toString();
+        const QString message = d.value("message"_L1).toString();
+        s.summary = tr("task %1 %2").arg(d.value("task_id"_L1).toString(), status);
+        if (!message.isEmpty())
+            s.summary += u": "_s + message;
+        if (!s.id.isEmpty())
+            s.summary += tr(" (call #%1)").arg(s.id);
+        s.isError = status == "failed"_L1;
+        return s;
+    }
     default:
         return std::nullopt;
     }
