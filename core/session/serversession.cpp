@@ -782,6 +782,8 @@ void ServerSession::dispatch(quint64 ticket)
                     [this, ticket](const JsonRpcMessage &r, const Error &e) {
                         if (!e.isError() && isModern() && continueModernCall(ticket, r))
                             return;
+                        if (e.isError() && retryAfterHeaderMismatch(ticket, e))
+                            return;
                         finishOperation(ticket, r.result(), e);
                     });
     m_ticketRequestId.insert(ticket, id);
@@ -1331,6 +1333,42 @@ bool ServerSession::handleSubscriptionNotification(const JsonRpcMessage &message
         return true;
     }
     return false; // list_changed, resources/updated: handled as before
+}
+
+bool ServerSession::retryAfterHeaderMismatch(quint64 ticket, const Error &error)
+{
+    auto it = m_operations.find(ticket);
+    if (it == m_operations.end() || !isModern() || it->headersRefreshed ||
+        it->request.method != "tools/call"_L1 ||
+        Modern::jsonRpcErrorOf(error).value("code"_L1).toInt() != Modern::HeaderMismatch)
+        return false;
+    // The server refused the request before running it (header validation), so sending it
+    // again is safe; the spec asks for exactly this (streamable-http.mdx, "Client Behavior").
+    it->headersRefreshed = true;
+    auto fetcher =
+        std::make_shared<ListFetcher>(u"tools/list"_s, u"tools/list (headers)"_s, QJsonObject{},
+                                      true, ListFetcher::Limits{MaxPages, MaxRefreshItems});
+    auto page = std::make_shared<std::function<void()>>();
+    *page = [this, ticket, fetcher, page] {
+        sendRequest(u"tools/list"_s, fetcher->pageParams(), m_config.requestTimeoutMs, {},
+                    [this, ticket, fetcher, page](const JsonRpcMessage &r, const Error &e) {
+                        if (!e.isError() && fetcher->addPage(r.result().toObject()) ==
+                                                ListFetcher::Step::NextPage) {
+                            (*page)();
+                            return;
+                        }
+                        // Deferred: this lambda is what `page` holds.
+                        QTimer::singleShot(0, this, [page] { *page = nullptr; });
+                        if (e.isError()) {
+                            finishOperation(ticket, {}, e);
+                            return;
+                        }
+                        m_cache.insert(u"tools/list"_s, acceptTools(fetcher->items()));
+                        dispatch(ticket);
+                    });
+    };
+    (*page)();
+    return true;
 }
 
 // --- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) ---------------------

@@ -97,6 +97,7 @@ private:
         QJsonObject sentParams;          // what the first leg sent, for the retries of an MRTR call
         std::optional<InputRound> input; // the round of input being gathered (modern)
         int rounds = 0;
+        bool headersRefreshed = false;  // a -32020 has been answered by reading the tools again
         std::optional<TaskHandle> task; // the task the server turned the call into
         qint64 taskStartedMs = 0;
     };
@@ -125,6 +126,9 @@ private:
     // resultType); false when the answer is the call's outcome.
     bool continueModernCall(quint64 ticket, const JsonRpcMessage &response);
     void sendInputRetry(quint64 ticket);
+    // -32020 on a tools/call: read the tools again (their x-mcp-header annotations may have
+    // changed, or were never read) and send the call once more; true when that is under way.
+    bool retryAfterHeaderMismatch(quint64 ticket, const Error &error);
     void followTask(quint64 ticket, const QJsonObject &createTaskResult);
     void pollTask(quint64 ticket);
     void onTaskAnswer(quint64 ticket, const JsonRpcMessage &response, const Error &error);

@@ -349,6 +349,35 @@ private Q_SLOTS:
         QVERIFY2(polls >= 2 && polls <= 10, qPrintable(QString::number(polls)));
     }
 
+    void aHeaderMismatchIsAnsweredByReadingTheToolsAndSendingOnceMore()
+    {
+        // A one-shot call has not read the tools, so it cannot know get-weather mirrors its
+        // city into Mcp-Param-City: the demo refuses it (-32020) before running it.
+        DemoHttpServer server;
+        QVERIFY(server.start());
+        QTemporaryDir dir;
+        const QString transcript = dir.filePath(u"t.jsonl"_s);
+        const Run r = cliAuto({u"--url"_s, server.url(), u"--transcript"_s, transcript, u"tools"_s,
+                               u"call"_s, u"get-weather"_s, u"{\"city\":\"Paris\"}"_s});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QStringList sent;
+        bool refused = false;
+        for (const QJsonObject &l : transcriptLines(transcript)) {
+            const QJsonObject msg = l.value("msg"_L1).toObject();
+            if (l.value("dir"_L1).toString() == "send"_L1)
+                sent.append(msg.value("method"_L1).toString());
+            refused |= l.value("event"_L1).toString() == "request-failed"_L1 &&
+                       l.value("details"_L1)
+                           .toObject()
+                           .value("message"_L1)
+                           .toString()
+                           .contains("Mcp-Param-City"_L1);
+        }
+        QVERIFY(refused);
+        QCOMPARE(sent.filter(u"tools/call"_s).size(), 2);
+        QVERIFY(sent.indexOf(u"tools/list"_s) > sent.indexOf(u"tools/call"_s));
+    }
+
     void autoFallsBackToTheHandshakeForALegacyServer()
     {
         EverythingServer everything(u"streamableHttp"_s);
