@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Over 1,200 lines, for now, and knowingly: this is one state machine (the handshake or the
+// Over 1,500 lines, for now, and knowingly: this is one state machine (the handshake or the
 // era probe, request/response pairing, timeouts, the queue of calls waiting for a session,
 // restart and drain, and in the 2026-07-28 era the input rounds and the listen stream), and
 // every part reads the same pending table, operations and generation. The pure parts have
