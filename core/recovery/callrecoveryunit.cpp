@@ -43,9 +43,9 @@ void CallRecoveryUnit::setToolOverride(const QString &tool, std::optional<bool> 
         m_replay.clearOverride(tool);
 }
 
-QJsonObject CallRecoveryUnit::toolEntry(const QString &name) const
+QJsonObject CallRecoveryUnit::toolEntry(const QString &name, bool justRead) const
 {
-    for (const QJsonValue &t : m_session.cachedList(u"tools/list"_s))
+    for (const QJsonValue &t : m_session.cachedList(u"tools/list"_s, justRead))
         if (t.toObject().value("name"_L1).toString() == name)
             return t.toObject();
     return {};
@@ -373,7 +373,7 @@ void CallRecoveryUnit::withToolEntry(quint64 ticket, std::function<void(const QJ
     it->step = Step::ReadingTools;
     armBudgetTimer();
     internalCall(u"tools/list"_s, 0,
-                 [this, name, then](const CallOutcome &) { then(toolEntry(name)); });
+                 [this, name, then](const CallOutcome &) { then(toolEntry(name, true)); });
 }
 
 void CallRecoveryUnit::decideToolReplay(quint64 ticket)
@@ -381,7 +381,8 @@ void CallRecoveryUnit::decideToolReplay(quint64 ticket)
     auto it = m_ops.find(ticket);
     if (it == m_ops.end())
         return;
-    const QJsonObject tool = toolEntry(it->request.params.value("name"_L1).toString());
+    const QJsonObject tool =
+        toolEntry(it->request.params.value("name"_L1).toString(), it->step == Step::ReadingTools);
     if (tool.isEmpty() && it->step != Step::ReadingTools) {
         // The annotations are needed now: read them from the new session (once).
         it->step = Step::ReadingTools;

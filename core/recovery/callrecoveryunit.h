@@ -105,7 +105,8 @@ private:
     void checkBudgets();
     void spendBudget(quint64 ticket, const Operation &op);
     void armBudgetTimer();
-    QJsonObject toolEntry(const QString &name) const;
+    // `justRead`: the tools were read for this question (their ttlMs does not matter).
+    QJsonObject toolEntry(const QString &name, bool justRead = false) const;
     void record(HistoryEvent e) { Q_EMIT recorded(e); }
     void announceReplay(Operation &op, const QJsonValue &newRequestId, int generation);
 

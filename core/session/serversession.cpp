@@ -978,10 +978,10 @@ bool ServerSession::cancelsWithNotification() const
     return !isModern() || m_config.route == ServerConfig::Route::Stdio;
 }
 
-QJsonArray ServerSession::cachedList(const QString &method) const
+QJsonArray ServerSession::cachedList(const QString &method, bool justRead) const
 {
     const QJsonObject hint = m_cacheHints.value(method).toObject();
-    if (isModern() && hint.contains("ttl_ms"_L1) &&
+    if (!justRead && isModern() && hint.contains("ttl_ms"_L1) &&
         m_clock.nowMs() >
             hint.value("fetched_ms"_L1).toInteger() + hint.value("ttl_ms"_L1).toInteger())
         return {}; // stale by the server's own word: readers fetch it again

@@ -69,8 +69,10 @@ public:
 
     SessionSnapshot snapshot() const;
     QString name() const { return m_config.name; }
-    // Empty when the server's caching hint (ttlMs, modern) says the list has gone stale.
-    QJsonArray cachedList(const QString &method) const;
+    // Empty when the server's caching hint (ttlMs, modern) says the list has gone stale,
+    // unless `justRead`: a list read to answer a question answers it, whatever its ttlMs
+    // (0 means "read again next time", not "what was just read is wrong").
+    QJsonArray cachedList(const QString &method, bool justRead = false) const;
     int pendingCount() const { return m_pending.size(); }
     // The JSON-RPC id of the request now outstanding for a call; null when none is.
     QJsonValue requestIdOf(quint64 ticket) const { return m_ticketRequestId.value(ticket); }

@@ -411,6 +411,30 @@ private Q_SLOTS:
         QVERIFY(done.at(1).at(0).value<CallOutcome>().error.message().contains("disk full"_L1));
     }
 
+    void aListPastItsTtlIsStaleButAnswersTheQuestionItWasReadFor()
+    {
+        Fixture f;
+        f.startModern();
+        CallRequest r;
+        r.ticket = 1;
+        r.server = u"fake"_s;
+        r.method = u"tools/list"_s;
+        r.followPages = true;
+        f.session->call(r);
+        f.transport->answer(f.transport->last(), obj(JSON_TEXT({
+                                "tools" : [ {"name" : "echo", "inputSchema" : {}} ],
+                                "ttlMs" : 0,
+                                "cacheScope" : "private"
+                            })));
+        QCOMPARE(
+            f.session->snapshot().cacheHints.value("tools/list"_L1).toObject().value("ttl_ms"_L1),
+            QJsonValue(0));
+        f.clock.advance(1);
+        QVERIFY(f.session->cachedList(u"tools/list"_s).isEmpty()); // read again next time
+        // ...but the recovery unit, which read it to decide a replay, gets what it read.
+        QCOMPARE(f.session->cachedList(u"tools/list"_s, true).size(), 1);
+    }
+
     void anUnknownResultTypeIsAProtocolError()
     {
         Fixture f;
