@@ -435,6 +435,31 @@ private Q_SLOTS:
         QCOMPARE(f.session->cachedList(u"tools/list"_s, true).size(), 1);
     }
 
+    void aResourceSubscriptionOpensTheListenStreamAgainWithTheUri()
+    {
+        Fixture f;
+        f.startModern(obj(JSON_TEXT({"resources" : {"subscribe" : true}})));
+        // Nothing to hear yet: no listen stream.
+        QCOMPARE(f.transport->sent.size(), 1);
+        QSignalSpy done(f.session.get(), &ServerSession::callFinished);
+        f.call(u"resources/subscribe"_s, {{"uri"_L1, "demo://counter"_L1}});
+        QCOMPARE(done.size(), 1); // answered here: 2026-07-28 has no resources/subscribe
+        const QJsonObject listen = f.transport->last();
+        QCOMPARE(listen.value("method"_L1).toString(), u"subscriptions/listen"_s);
+        QCOMPARE(listen.value("params"_L1)
+                     .toObject()
+                     .value("notifications"_L1)
+                     .toObject()
+                     .value("resourceSubscriptions"_L1)
+                     .toArray(),
+                 QJsonArray{u"demo://counter"_s});
+        // Unsubscribing ends that stream (stdio: notifications/cancelled for its id).
+        f.call(u"resources/unsubscribe"_s, {{"uri"_L1, "demo://counter"_L1}}, 2);
+        QCOMPARE(f.transport->last().value("method"_L1).toString(), u"notifications/cancelled"_s);
+        QCOMPARE(f.transport->last().value("params"_L1).toObject().value("requestId"_L1),
+                 listen.value("id"_L1));
+    }
+
     void anUnknownResultTypeIsAProtocolError()
     {
         Fixture f;
