@@ -247,6 +247,53 @@ private Q_SLOTS:
             QVERIFY(!lines[4].value("result"_L1).toString().isEmpty());
     }
 
+    void theModernFaultsDoWhatTheySay_data() { transports(); }
+    void theModernFaultsDoWhatTheySay()
+    {
+        QFETCH(bool, http);
+        V2HttpServer server;
+        const QStringList c = connection(http, server);
+        QVERIFY(!c.isEmpty());
+        QTemporaryDir dir;
+        const QString transcript = dir.filePath(u"t.jsonl"_s);
+        const Run r = cliAuto(
+            c + QStringList{u"--transcript"_s, transcript, u"--elicitation"_s, u"accept"_s,
+                            u"exec"_s},
+            steps({QString::fromUtf8(JSON_TEXT({"op" : "sleep", "ms" : 300})),
+                   QString::fromUtf8(JSON_TEXT({"op" : "fault", "kind" : "unsupported-version"})),
+                   QString::fromUtf8(
+                       JSON_TEXT({"op" : "call", "tool" : "add-note", "args" : {"text" : "a"}})),
+                   QString::fromUtf8(JSON_TEXT({"op" : "fault", "kind" : "input-required-twice"})),
+                   QString::fromUtf8(
+                       JSON_TEXT({"op" : "call", "tool" : "add-note", "args" : {"text" : "b"}})),
+                   QString::fromUtf8(JSON_TEXT({"op" : "fault", "kind" : "drop-listen"})),
+                   QString::fromUtf8(JSON_TEXT({"op" : "sleep", "ms" : 1500})),
+                   QString::fromUtf8(JSON_TEXT({"op" : "state"}))}));
+        const QList<QJsonObject> lines = jsonLines(r.out);
+        QCOMPARE(lines.size(), 8);
+        // unsupported-version: answered -32022 here, never sent, so the write did not run...
+        QCOMPARE(lines[2].value("code"_L1).toInt(), -32022);
+        QVERIFY2(lines[2].value("error"_L1).toString().contains("1999-01-01"_L1),
+                 QJsonDocument(lines[2]).toJson().constData());
+        // ...input-required-twice: two local rounds answered from the flags, then the call
+        // goes out once: the server's count says this is the first note.
+        QCOMPARE(lines[4].value("result"_L1).toString(), u"notes: 1"_s);
+        // drop-listen: the stream broke and was opened again (1 s later) and acknowledged.
+        QCOMPARE(lines[7].value("subscriptions"_L1).toObject().value("state"_L1).toString(),
+                 u"acknowledged"_s);
+        int rounds = 0, listens = 0, dropped = 0;
+        for (const QJsonObject &l : transcriptLines(transcript)) {
+            rounds += l.value("event"_L1).toString() == "input-required"_L1;
+            dropped += l.value("event"_L1).toString() == "listen-dropped"_L1;
+            listens += l.value("dir"_L1).toString() == "send"_L1 &&
+                       l.value("msg"_L1).toObject().value("method"_L1).toString() ==
+                           "subscriptions/listen"_L1;
+        }
+        QCOMPARE(rounds, 2);
+        QCOMPARE(dropped, 1);
+        QCOMPARE(listens, 2);
+    }
+
     void theDemoServerAnswersTheSameInBothEras_data()
     {
         QTest::addColumn<bool>("http");
