@@ -174,12 +174,19 @@ static std::optional<QString> headerText(const QJsonValue &v, const QString &typ
     return std::nullopt; // null, absent or of another type: the header is omitted
 }
 
+bool McpHeaders::needsParams(const QString &method)
+{
+    return method == "tools/call"_L1 || method == "resources/read"_L1 || method == "prompts/get"_L1;
+}
+
 McpHeaders::List McpHeaders::forRequest(const QString &protocolVersion, const QString &method,
                                         const QJsonObject &params, const ToolParams &toolParams)
 {
     List h;
     h.append({"MCP-Protocol-Version", protocolVersion.toLatin1()});
     h.append({"Mcp-Method", encodeValue(method)});
+    if (!needsParams(method))
+        return h;
     if (method == "tools/call"_L1 || method == "prompts/get"_L1) {
         h.append({"Mcp-Name", encodeValue(params.value("name"_L1).toString())});
     } else if (method == "resources/read"_L1) {

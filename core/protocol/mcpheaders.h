@@ -42,6 +42,8 @@ public:
     static QByteArray encodeValue(const QString &text);
     static bool isSafeHeaderText(const QString &text);
 
+    // Whether a method's headers depend on its params (Mcp-Name, Mcp-Param-*).
+    static bool needsParams(const QString &method);
     // The headers of one request. `toolParams` is consulted for tools/call.
     static List forRequest(const QString &protocolVersion, const QString &method,
                            const QJsonObject &params, const ToolParams &toolParams);

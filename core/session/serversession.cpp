@@ -699,13 +699,8 @@ QJsonValue ServerSession::sendRequest(const QString &method, const QJsonObject &
     m_pending.add(entry);
     m_handlers.insert(JsonRpcMessage::idKey(id), std::move(handler));
     if (isModern() || method == "server/discover"_L1) {
-        Modern::RequestContext context;
-        context.protocolVersion =
-            isModern() ? m_protocolVersion : QString::fromLatin1(Modern::ProtocolVersion);
-        context.clientCapabilities = modernCapabilities();
-        context.clientInfo = clientInfo();
-        context.logLevel = m_logLevel;
-        sendFrame(JsonRpcMessage::request(id, method, Modern::withRequestMeta(params, context)));
+        sendFrame(
+            JsonRpcMessage::request(id, method, Modern::withRequestMeta(params, requestContext())));
     } else {
         sendFrame(JsonRpcMessage::request(id, method, params));
     }
@@ -1238,13 +1233,9 @@ void ServerSession::openListen()
     // Not a pending request: it has no deadline and its answer only ever ends it.
     const QJsonValue id = QJsonValue(m_nextId++);
     m_listen.opened(id, filter);
-    Modern::RequestContext context;
-    context.protocolVersion = m_protocolVersion;
-    context.clientCapabilities = modernCapabilities();
-    context.clientInfo = clientInfo();
     sendFrame(JsonRpcMessage::request(
         id, u"subscriptions/listen"_s,
-        Modern::withRequestMeta(QJsonObject{{"notifications"_L1, filter}}, context)));
+        Modern::withRequestMeta(QJsonObject{{"notifications"_L1, filter}}, requestContext())));
     Q_EMIT snapshotChanged(snapshot());
 }
 
@@ -1374,6 +1365,19 @@ bool ServerSession::retryAfterHeaderMismatch(quint64 ticket, const Error &error)
 // --- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) ---------------------
 
 static constexpr auto TasksExtension = "io.modelcontextprotocol/tasks";
+
+Modern::RequestContext ServerSession::requestContext()
+{
+    // What the client says of itself is the same on every request: built once, not per call.
+    if (m_requestContext.clientInfo.isEmpty()) {
+        m_requestContext.clientCapabilities = modernCapabilities();
+        m_requestContext.clientInfo = clientInfo();
+    }
+    m_requestContext.protocolVersion =
+        isModern() ? m_protocolVersion : QString::fromLatin1(Modern::ProtocolVersion);
+    m_requestContext.logLevel = m_logLevel;
+    return m_requestContext;
+}
 
 QJsonObject ServerSession::modernCapabilities() const
 {

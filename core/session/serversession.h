@@ -137,6 +137,8 @@ private:
     void sendTaskUpdate(quint64 ticket);
     void stopTaskTimer(quint64 ticket);
     QJsonObject modernCapabilities() const;
+    // The _meta a modern request carries (the probe's included).
+    Modern::RequestContext requestContext();
     bool takeInputReply(const ServerReply &reply);
     // Modern: calls the session answers itself (logging/setLevel, resource subscriptions,
     // ping); true when it did.
@@ -205,6 +207,7 @@ private:
     Era m_era = Era::Undecided;
     QString m_eraReason;
     QString m_logLevel; // modern: sent in every request's _meta once the user set one
+    Modern::RequestContext m_requestContext; // its unchanging part, built on first use
     ListenSubscription m_listen;
     ClockTimer *m_listenTimer = nullptr;
     bool m_listenReopened = false; // the next acknowledgment is of a stream opened again

@@ -69,11 +69,15 @@ void StreamableHttpTransport::send(const QByteArray &frame)
     if (s.requestId.isUndefined())
         r.setTransferTimeout(30'000); // notifications and responses get 202 at once
     if (m_modern) {
-        // The headers mirror the body, so they are read from it: one parse of a frame the
-        // session has just written, only in this revision.
-        const QJsonObject msg = QJsonDocument::fromJson(frame).object();
-        const McpHeaders::List headers = McpHeaders::forRequest(
-            m_protocolVersion, out.method, msg.value("params"_L1).toObject(), m_toolHeaders);
+        // The headers mirror the body. Mcp-Method comes from the envelope scan already done;
+        // only the methods with an Mcp-Name (and Mcp-Param-*) need the params, so only their
+        // frames are parsed again.
+        const bool named = McpHeaders::needsParams(out.method);
+        const QJsonObject params =
+            named ? QJsonDocument::fromJson(frame).object().value("params"_L1).toObject()
+                  : QJsonObject();
+        const McpHeaders::List headers =
+            McpHeaders::forRequest(m_protocolVersion, out.method, params, m_toolHeaders);
         for (const auto &[name, value] : headers)
             r.setRawHeader(name, value);
         for (const auto &[name, value] : m_config.headers)

@@ -93,6 +93,16 @@ private:
         return {u"--url"_s, server.url()};
     }
 
+    // The demo server over stdio, or over HTTP on `server`; empty when it did not start.
+    static QStringList demoConnection(bool http, DemoHttpServer &server)
+    {
+        if (!http)
+            return {u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)};
+        if (!server.start())
+            return {};
+        return {u"--url"_s, server.url()};
+    }
+
 private Q_SLOTS:
     void autoFindsTheModernEraAndListsEveryPage_data() { transports(); }
     void autoFindsTheModernEraAndListsEveryPage()
@@ -308,11 +318,8 @@ private Q_SLOTS:
         QFETCH(bool, http);
         QFETCH(QString, era);
         DemoHttpServer server;
-        QStringList c{u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)};
-        if (http) {
-            QVERIFY(server.start());
-            c = {u"--url"_s, server.url()};
-        }
+        const QStringList c = demoConnection(http, server);
+        QVERIFY(!c.isEmpty());
         QTemporaryDir dir;
         const QString transcript = dir.filePath(u"t.jsonl"_s);
         // The same questions reach the same flags whether the server asks in its own request
@@ -366,11 +373,8 @@ private Q_SLOTS:
         QFETCH(bool, http);
         QFETCH(QString, era);
         DemoHttpServer server;
-        QStringList c{u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)};
-        if (http) {
-            QVERIFY(server.start());
-            c = {u"--url"_s, server.url()};
-        }
+        const QStringList c = demoConnection(http, server);
+        QVERIFY(!c.isEmpty());
         QTemporaryDir dir;
         const QString transcript = dir.filePath(u"t.jsonl"_s);
         const Run r = cli(c + QStringList{u"--era"_s, era, u"--transcript"_s, transcript,
