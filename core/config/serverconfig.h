@@ -53,6 +53,27 @@ struct ServerConfig
     QUrl url;
     QList<QPair<QByteArray, QByteArray>> headers;
 
+    // OAuth 2.1 (docs/auth.md): what the user told Sonde about its identity at this server.
+    // Everything else (metadata, registration, tokens) is discovered or comes from the flow.
+    struct Auth
+    {
+        enum class Agent
+        {
+            Browser,   // the system browser opens the authorize URL (the window)
+            NoBrowser, // the URL is printed; a loopback listener waits for the redirect
+            Headless,  // the authorize URL is followed without a browser (conformance, tests)
+        };
+        QString clientId;     // pre-registered; empty: CIMD or dynamic registration
+        QString clientSecret; // pre-registered; held in memory, stored only in the keyring
+        QString scope;        // the user's override; empty: WWW-Authenticate, then scopes_supported
+        QUrl clientMetadataUrl; // an https CIMD client id; empty: Sonde's own when it has one
+        Agent agent = Agent::Browser;
+        int flowTimeoutMs = 300'000; // the whole flow, including the user in the browser
+        int stepUpLimit = 2;         // re-authorizations for insufficient_scope per request
+        bool enabled = true;         // off: a 401 is just an error (the old behaviour)
+    };
+    Auth auth;
+
     int requestTimeoutMs = 60'000;   // reset by progress notifications
     int maxRequestTotalMs = 600'000; // the cap progress cannot extend past
     int initializeTimeoutMs = 30'000;

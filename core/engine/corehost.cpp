@@ -4,6 +4,7 @@
 #include "engine/engine.h"
 #include "protocol/jsonrpcmessage.h"
 #include "util/clock.h"
+#include "util/secretstore.h"
 
 #include <QThread>
 
@@ -23,6 +24,8 @@ static void registerTypes()
     qRegisterMetaType<Sonde::ServerNotification>();
     qRegisterMetaType<Sonde::HistoryEvent>();
     qRegisterMetaType<Sonde::RecoveryState>();
+    qRegisterMetaType<Sonde::AuthState>();
+    qRegisterMetaType<Sonde::AuthStep>();
     qRegisterMetaType<Sonde::CallRecovery>();
     qRegisterMetaType<Sonde::TranscriptEvent>();
     qRegisterMetaType<Sonde::TranscriptBatch>();
@@ -50,6 +53,7 @@ CoreHost::CoreHost(std::shared_ptr<const Clock> clock, QObject *parent)
         Q_EMIT sessionChanged(s);
     });
     connect(m_engine, &Engine::callFinished, this, &CoreHost::callFinished);
+    connect(m_engine, &Engine::authChanged, this, &CoreHost::authChanged);
     connect(m_engine, &Engine::serverRequestReceived, this, &CoreHost::onServerRequest);
     connect(m_engine, &Engine::notificationReceived, this, &CoreHost::notificationReceived);
     connect(m_engine, &Engine::listRefreshed, this, &CoreHost::listRefreshed);
@@ -150,6 +154,18 @@ quint64 CoreHost::breaker(const QString &server, const QString &action)
     const quint64 ticket = m_nextTicket++;
     post([e = m_engine, ticket, server, action] { e->breakerCommand(ticket, server, action); });
     return ticket;
+}
+
+quint64 CoreHost::auth(const QString &server, const QString &action)
+{
+    const quint64 ticket = m_nextTicket++;
+    post([e = m_engine, ticket, server, action] { e->authCommand(ticket, server, action); });
+    return ticket;
+}
+
+void CoreHost::setSecretStoreFactory(std::function<std::unique_ptr<SecretStore>()> factory)
+{
+    post([e = m_engine, factory = std::move(factory)] { e->setSecretStore(factory()); });
 }
 
 void CoreHost::setToolOverride(const QString &server, const QString &tool,

@@ -5,12 +5,14 @@
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
+#include "values/authvalues.h"
 #include "values/callvalues.h"
 
 #include <QHash>
 #include <QJsonArray>
 #include <QObject>
 
+#include <functional>
 #include <memory>
 
 class QThread;
@@ -19,6 +21,7 @@ namespace Sonde {
 
 class Clock;
 class Engine;
+class SecretStore;
 
 // Answers the requests a server sends to the client (sampling, elicitation, roots). The
 // front end implements it: the CLI from its flags, the GUI by asking the user. It is called
@@ -67,6 +70,13 @@ public:
         return call(server, QStringLiteral("sonde/reconnect"));
     }
     quint64 breaker(const QString &server, const QString &action);
+    // Authorization (docs/auth.md): "login", "refresh" or "sign-out"; answers through
+    // callFinished with method "sonde/auth" and the AuthState as JSON. authChanged() follows
+    // every change, including each step of a flow.
+    quint64 auth(const QString &server, const QString &action);
+    // Where the engine keeps tokens: called once on the worker thread when the engine starts
+    // (the front end's keyring store, or a memory store when none is given).
+    void setSecretStoreFactory(std::function<std::unique_ptr<SecretStore>()> factory);
     void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     // Asks the engine to close every session; shutdownFinished() follows.
     void shutdown();
@@ -77,6 +87,7 @@ public:
 
 Q_SIGNALS:
     void sessionChanged(const Sonde::SessionSnapshot &snapshot);
+    void authChanged(const Sonde::AuthState &state);
     void callFinished(const Sonde::CallOutcome &outcome);
     void serverRequestReceived(const Sonde::ServerRequest &request);
     void notificationReceived(const Sonde::ServerNotification &notification);

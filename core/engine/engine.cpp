@@ -4,6 +4,7 @@
 #include "recovery/serversupervisor.h"
 #include "util/clock.h"
 #include "util/logging.h"
+#include "util/secretstore.h"
 
 #include <QThread>
 #include <QTimer>
@@ -166,6 +167,29 @@ void Engine::breakerCommand(quint64 ticket, const QString &server, const QString
     if (s && !o.error.isError())
         o.result = s->recoveryState().breaker.toJson();
     flushSnapshots();
+    flush();
+    Q_EMIT callFinished(o);
+}
+
+void Engine::setSecretStore(std::unique_ptr<SecretStore> store)
+{
+    m_secrets = std::move(store);
+}
+
+void Engine::authCommand(quint64 ticket, const QString &server, const QString &action)
+{
+    CallOutcome o;
+    o.ticket = ticket;
+    o.server = server;
+    o.method = u"sonde/auth"_s;
+    o.startedMs = o.finishedMs = m_clock->nowMs();
+    ServerSupervisor *s = m_sessions.value(server);
+    if (!s)
+        o.error = Error::transport(u"no server named \"%1\""_s.arg(server),
+                                   Error::Condition::NotConnected);
+    else
+        o.error =
+            Error::protocol(u"authorization is not wired into the engine yet (%1)"_s.arg(action));
     flush();
     Q_EMIT callFinished(o);
 }

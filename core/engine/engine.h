@@ -5,6 +5,7 @@
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
+#include "values/authvalues.h"
 #include "values/callvalues.h"
 
 #include <QHash>
@@ -18,6 +19,7 @@ class QTimer;
 namespace Sonde {
 
 class Clock;
+class SecretStore;
 class ServerSupervisor;
 
 // The engine: every server's session, on the worker thread. It is driven only through
@@ -46,6 +48,8 @@ public:
     // "sonde/breaker" (a reconnect by hand is the call "sonde/reconnect").
     void injectFault(quint64 ticket, const QString &server, const Sonde::Fault &fault);
     void breakerCommand(quint64 ticket, const QString &server, const QString &action);
+    void authCommand(quint64 ticket, const QString &server, const QString &action);
+    void setSecretStore(std::unique_ptr<SecretStore> store);
     void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     // Cancels every call still out (the servers are told), then closes every session;
     // shutdownFinished() follows when all transports are down.
@@ -53,6 +57,7 @@ public:
 
 Q_SIGNALS:
     void sessionChanged(const Sonde::SessionSnapshot &snapshot);
+    void authChanged(const Sonde::AuthState &state);
     void callFinished(const Sonde::CallOutcome &outcome);
     void serverRequestReceived(const Sonde::ServerRequest &request);
     void notificationReceived(const Sonde::ServerNotification &notification);
@@ -68,6 +73,7 @@ private:
     void maybeFinishShutdown();
 
     std::shared_ptr<const Clock> m_clock;
+    std::unique_ptr<SecretStore> m_secrets;
     QJsonObject m_clientCapabilities;
     QHash<QString, ServerSupervisor *> m_sessions;
     TranscriptBatch m_batch;

@@ -2,7 +2,7 @@
 # The core's layers, lowest first: a file may include its own layer and the layers below
 # it, never one above (docs/architecture.md). An include that points up the stack fails
 # here, naming the file and the line, before it can grow into a cycle.
-set(layers util protocol config values transcript transport session recovery engine)
+set(layers util protocol config values transcript transport auth session recovery engine)
 file(GLOB_RECURSE sources ${SOURCE_DIR}/core/*.cpp ${SOURCE_DIR}/core/*.h)
 set(found "")
 foreach(f ${sources})

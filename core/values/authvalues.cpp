@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "values/authvalues.h"
+
+#include <QJsonArray>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+QJsonObject AuthStep::toJson() const
+{
+    QJsonObject o{{"step"_L1, name},
+                  {"ok"_L1, ok},
+                  {"started_ms"_L1, startedMs},
+                  {"elapsed_ms"_L1, elapsedMs}};
+    if (!method.isEmpty())
+        o.insert("method"_L1, method);
+    if (!url.isEmpty())
+        o.insert("url"_L1, url.toString());
+    if (status != 0)
+        o.insert("status"_L1, status);
+    if (!chosen.isEmpty())
+        o.insert("chosen"_L1, chosen);
+    if (!why.isEmpty())
+        o.insert("why"_L1, why);
+    if (!error.isEmpty())
+        o.insert("error"_L1, error);
+    return o;
+}
+
+QString AuthState::statusName(Status status)
+{
+    switch (status) {
+    case Status::None:
+        return u"none"_s;
+    case Status::Discovering:
+        return u"discovering"_s;
+    case Status::AwaitingUser:
+        return u"awaiting-user"_s;
+    case Status::Authorized:
+        return u"authorized"_s;
+    case Status::NeedsReauth:
+        return u"needs_reauth"_s;
+    case Status::Failed:
+        return u"failed"_s;
+    case Status::SignedOut:
+        return u"signed-out"_s;
+    }
+    return {};
+}
+
+QJsonObject AuthState::toJson() const
+{
+    QJsonArray stepList;
+    for (const AuthStep &s : steps)
+        stepList.append(s.toJson());
+    QJsonObject o{{"server"_L1, server},
+                  {"status"_L1, statusName(status)},
+                  {"has_refresh_token"_L1, hasRefreshToken},
+                  {"scopes"_L1, QJsonArray::fromStringList(scopes)},
+                  {"steps"_L1, stepList}};
+    const auto put = [&o](const char *key, const QString &value) {
+        if (!value.isEmpty())
+            o.insert(QLatin1StringView(key), value);
+    };
+    put("issuer", issuer);
+    put("resource", resource);
+    put("client_id", clientId);
+    put("client_id_source", clientIdSource);
+    put("secret_store", secretStore);
+    put("error", error);
+    if (expiresAtMs != 0)
+        o.insert("expires_at_ms"_L1, expiresAtMs);
+    if (!authorizationUrl.isEmpty())
+        o.insert("authorization_url"_L1, authorizationUrl.toString());
+    return o;
+}
+
+} // namespace Sonde
