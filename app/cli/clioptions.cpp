@@ -26,11 +26,30 @@ OPTIONS:  --era auto|legacy|modern (default auto: probe with server/discover)
           --root URI|PATH ...  --sampling-text TEXT  --sampling-model NAME
           --elicitation accept|decline|cancel  --elicitation-content JSON
           --url-elicitation accept|decline
+          --client-id ID  --client-secret SECRET  --scope "A B"  --client-metadata-url URL
+          --no-browser (print the authorization URL)  --auth-agent browser|no-browser|headless
+          --no-auth (a 401 is an error; no authorization flow)
 COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | resources templates | resources read URI | prompts list
           | prompts get NAME [JSON] | exec [FILE|-]
+          | auth login | auth status | auth logout   (OAuth 2.1, HTTP servers)
           | conformance-client URL   (for the official conformance harness)
 )"_s;
+}
+
+// The harness's MCP_CONFORMANCE_CONTEXT carries pre-registered credentials for the scenarios
+// that test them ({"client_id", "client_secret"}); the CIMD URL is the one its scenarios
+// expect a client to use as its client id.
+static void applyConformanceCredentials(ServerConfig::Auth *auth)
+{
+    const QJsonObject context =
+        QJsonDocument::fromJson(qgetenv("MCP_CONFORMANCE_CONTEXT")).object();
+    if (auth->clientId.isEmpty())
+        auth->clientId = context.value("client_id"_L1).toString();
+    if (auth->clientSecret.isEmpty())
+        auth->clientSecret = context.value("client_secret"_L1).toString();
+    if (auth->clientMetadataUrl.isEmpty())
+        auth->clientMetadataUrl = QUrl(u"https://conformance-test.local/client-metadata.json"_s);
 }
 
 bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
@@ -38,6 +57,9 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     QString configPath, serverName;
     bool graceGiven = false;
     std::optional<ServerConfig::Era> era;
+    std::optional<ServerConfig::Auth::Agent> agent;
+    ServerConfig::Auth authFlags;
+    bool noAuth = false;
     auto need = [&](qsizetype &i, QString *value) {
         if (i + 1 >= args.size()) {
             *error = u"%1 needs a value"_s.arg(args[i]);
@@ -71,6 +93,14 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         }
         if (a == "--show-secrets"_L1) {
             o->showSecrets = true;
+            continue;
+        }
+        if (a == "--no-browser"_L1) {
+            agent = ServerConfig::Auth::Agent::NoBrowser;
+            continue;
+        }
+        if (a == "--no-auth"_L1) {
+            noAuth = true;
             continue;
         }
         if (a == "--help"_L1) {
@@ -107,7 +137,12 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                                                  u"--sampling-model"_s,
                                                  u"--elicitation"_s,
                                                  u"--url-elicitation"_s,
-                                                 u"--elicitation-content"_s};
+                                                 u"--elicitation-content"_s,
+                                                 u"--client-id"_s,
+                                                 u"--client-secret"_s,
+                                                 u"--scope"_s,
+                                                 u"--client-metadata-url"_s,
+                                                 u"--auth-agent"_s};
         // Before asking for a value: a misspelt flag is unknown, not short of a value.
         if (!valueOptions.contains(a)) {
             *error = u"unknown option %1"_s.arg(a);
@@ -134,6 +169,26 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             era = ServerConfig::eraFromName(v);
             if (!era) {
                 *error = u"--era wants auto, legacy or modern, got \"%1\""_s.arg(v);
+                return false;
+            }
+        } else if (a == "--client-id"_L1) {
+            authFlags.clientId = v;
+        } else if (a == "--client-secret"_L1) {
+            authFlags.clientSecret = v;
+        } else if (a == "--scope"_L1) {
+            authFlags.scope = v.simplified();
+        } else if (a == "--client-metadata-url"_L1) {
+            authFlags.clientMetadataUrl = QUrl(v, QUrl::StrictMode);
+            if (authFlags.clientMetadataUrl.scheme() != "https"_L1 ||
+                authFlags.clientMetadataUrl.path().isEmpty()) {
+                *error = u"--client-metadata-url wants an https URL with a path (a CIMD client "
+                         u"id), got \"%1\""_s.arg(v);
+                return false;
+            }
+        } else if (a == "--auth-agent"_L1) {
+            agent = ServerConfig::authAgentFromName(v);
+            if (!agent) {
+                *error = u"--auth-agent wants browser, no-browser or headless, got \"%1\""_s.arg(v);
                 return false;
             }
         } else if (a == "--header"_L1) {
@@ -235,6 +290,12 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         }
         o->server.url = QUrl(o->command[1], QUrl::StrictMode);
         o->policy.elicitationAction = u"accept"_s; // the scenarios check accepted defaults
+        // No person and no browser: the authorize URL is followed (its redirect read), the
+        // credentials come from the harness's context, and Sonde's client id metadata
+        // document is the URL the suite expects (docs/auth.md).
+        if (!agent)
+            agent = ServerConfig::Auth::Agent::Headless;
+        applyConformanceCredentials(&authFlags);
         // The harness says which revision a scenario tests; without it (suites before
         // 2026-07-28) the client speaks the handshake revision the scenario expects.
         if (!era) {
@@ -296,6 +357,33 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     }
     if (era)
         o->server.era = *era;
+    // The flags win over a config entry's "auth", field by field.
+    ServerConfig::Auth &auth = o->server.auth;
+    if (!authFlags.clientId.isEmpty())
+        auth.clientId = authFlags.clientId;
+    if (!authFlags.clientSecret.isEmpty())
+        auth.clientSecret = authFlags.clientSecret;
+    if (!authFlags.scope.isEmpty())
+        auth.scope = authFlags.scope;
+    if (!authFlags.clientMetadataUrl.isEmpty())
+        auth.clientMetadataUrl = authFlags.clientMetadataUrl;
+    // A terminal has no browser of Sonde's to open: the URL is printed (and opened with
+    // xdg-open when there is a display), the loopback listener waits for the redirect.
+    auth.agent = agent.value_or(ServerConfig::Auth::Agent::NoBrowser);
+    if (noAuth)
+        auth.enabled = false;
+    if (o->command.value(0) == "auth"_L1) {
+        static const QStringList actions = {u"login"_s, u"status"_s, u"logout"_s};
+        if (o->command.size() != 2 || !actions.contains(o->command[1])) {
+            *error = u"usage: sonde-cli --url URL [OPTIONS] auth login|status|logout"_s;
+            return false;
+        }
+        if (o->server.route == ServerConfig::Route::Stdio) {
+            *error = u"auth works with HTTP servers (--url or a config entry with a url): a "
+                     u"stdio server gets its credentials from its environment"_s;
+            return false;
+        }
+    }
     // One request and out: nothing would read the capabilities or listen.
     static const QStringList oneShots = {u"ping"_s, u"tools"_s, u"resources"_s, u"prompts"_s};
     o->server.discoverBesideCalls = !oneShots.contains(o->command.value(0));

@@ -71,6 +71,7 @@ void CliRunner::start()
                                       u"resources"_s,
                                       u"prompts"_s,
                                       u"exec"_s,
+                                      u"auth"_s,
                                       u"conformance-client"_s};
     if (!known.contains(cmd)) {
         complain(u"unknown command \"%1\" (sonde-cli --help lists them)"_s.arg(cmd));
@@ -169,7 +170,36 @@ void CliRunner::start()
         }
     });
     connect(m_host.get(), &CoreHost::shutdownFinished, this, &CliRunner::emitFinished);
-    m_host->addServer(m_options.server);
+    connect(m_host.get(), &CoreHost::authChanged, this, &CliRunner::onAuthChanged);
+    if (cmd != "auth"_L1) {
+        m_host->addServer(m_options.server);
+        return;
+    }
+    // auth login|status|logout: the engine runs the flow (or reads the stored tokens) without
+    // connecting the session; the answer is the server's AuthState.
+    m_host->addServer(m_options.server, false);
+    const QString action = m_options.command.value(1);
+    const quint64 ticket = m_host->auth(m_options.server.name, action == "logout"_L1
+                                                                   ? u"sign-out"_s
+                                                                   : action);
+    m_waiting.insert(ticket, [this](const QJsonObject &answer, bool ok) {
+        print(answer, false);
+        finish(ok ? 0 : 1);
+    });
+}
+
+void CliRunner::onAuthChanged(const AuthState &state)
+{
+    // The one thing a person must do by hand: open the URL. Printed once per flow, on
+    // stderr (stdout is the JSON answer), even with --quiet; never for the headless agent.
+    if (state.status != AuthState::Status::AwaitingUser || state.authorizationUrl.isEmpty() ||
+        m_options.server.auth.agent == ServerConfig::Auth::Agent::Headless ||
+        state.authorizationUrl == m_printedAuthorizationUrl)
+        return;
+    m_printedAuthorizationUrl = state.authorizationUrl;
+    std::fprintf(stderr, "sonde-cli: %s asks for authorization; open this URL in a browser:\n  %s\n",
+                 qPrintable(state.server), qPrintable(state.authorizationUrl.toString()));
+    std::fflush(stderr);
 }
 
 void CliRunner::onSessionChanged(const SessionSnapshot &s)

@@ -45,6 +45,7 @@ private:
     using Done = std::function<void(const QJsonObject &answer, bool ok)>;
 
     void onSessionChanged(const SessionSnapshot &s);
+    void onAuthChanged(const AuthState &state);
     void runCommand();
     void runStep(const QJsonObject &step, Done done);
     void call(const QString &method, const QJsonObject &params, Done done);
@@ -91,6 +92,7 @@ private:
     bool m_execInputEnded = false;
     bool m_execFailed = false;
     bool m_connected = false;
+    QUrl m_printedAuthorizationUrl;
     bool m_finishing = false;
     bool m_finishedSent = false;
     int m_signal = 0;

@@ -42,6 +42,51 @@ std::optional<ServerConfig::Era> ServerConfig::eraFromName(const QString &name)
     return enumFromName<Era>(kEraNames, name);
 }
 
+static const char *const kAuthAgentNames[] = {"browser", "no-browser", "headless"};
+
+QString ServerConfig::authAgentName(Auth::Agent agent)
+{
+    return enumName(kAuthAgentNames, agent);
+}
+
+std::optional<ServerConfig::Auth::Agent> ServerConfig::authAgentFromName(const QString &name)
+{
+    return enumFromName<Auth::Agent>(kAuthAgentNames, name);
+}
+
+static QString suggestion(const QString &key, const QStringList &known);
+
+// "auth": false (a 401 is only an error), or {"clientId", "clientSecret", "scope",
+// "clientMetadataUrl"} (docs/auth.md). Returns why it is wrong, or nothing.
+static QString readAuth(const QJsonValue &value, ServerConfig::Auth *auth)
+{
+    if (value.isBool()) {
+        auth->enabled = value.toBool();
+        return {};
+    }
+    if (!value.isObject())
+        return u"\"auth\" must be an object or false"_s;
+    static const QStringList keys = {u"clientId"_s, u"clientSecret"_s, u"scope"_s,
+                                     u"clientMetadataUrl"_s};
+    const QJsonObject o = value.toObject();
+    for (auto k = o.begin(); k != o.end(); ++k) {
+        if (!keys.contains(k.key()))
+            return u"auth: unknown key \"%1\"%2"_s.arg(k.key(), suggestion(k.key(), keys));
+        if (!k.value().isString())
+            return u"auth: \"%1\" must be a string"_s.arg(k.key());
+    }
+    auth->clientId = o.value("clientId"_L1).toString();
+    auth->clientSecret = o.value("clientSecret"_L1).toString();
+    auth->scope = o.value("scope"_L1).toString().simplified();
+    if (const QString url = o.value("clientMetadataUrl"_L1).toString(); !url.isEmpty()) {
+        auth->clientMetadataUrl = QUrl(url, QUrl::StrictMode);
+        if (auth->clientMetadataUrl.scheme() != "https"_L1 ||
+            auth->clientMetadataUrl.path().isEmpty())
+            return u"auth: \"clientMetadataUrl\" must be an https URL with a path"_s;
+    }
+    return {};
+}
+
 static QString shellQuote(const QString &s)
 {
     if (!s.isEmpty() && s.indexOf(QRegularExpression(u"[^A-Za-z0-9_@%+=:,./-]"_s)) < 0)
@@ -173,9 +218,10 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
         resolver.setInputProvider(options.inputProvider);
 
     static const QStringList known = {
-        u"command"_s,     u"args"_s,        u"env"_s,         u"cwd"_s,       u"type"_s,
-        u"url"_s,         u"headers"_s,     u"envFile"_s,     u"disabled"_s,  u"timeout"_s,
-        u"description"_s, u"autoApprove"_s, u"alwaysAllow"_s, u"transport"_s, u"era"_s};
+        u"command"_s,     u"args"_s,      u"env"_s,         u"cwd"_s,
+        u"type"_s,        u"url"_s,       u"headers"_s,     u"envFile"_s,
+        u"disabled"_s,    u"timeout"_s,   u"description"_s, u"autoApprove"_s,
+        u"alwaysAllow"_s, u"transport"_s, u"era"_s,         u"auth"_s};
     const QJsonObject servers = serversValue.toObject();
     for (auto it = servers.begin(); it != servers.end(); ++it) {
         const QString name = it.key();
@@ -277,6 +323,13 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
                 return r;
             }
             c.era = *e;
+        }
+        if (const QJsonValue auth = s.value("auth"_L1); !auth.isUndefined()) {
+            const QString why = readAuth(auth, &c.auth);
+            if (!why.isEmpty()) {
+                fail(why);
+                return r;
+            }
         }
         if (type == "stdio"_L1 && !hasCommand) {
             fail(u"type \"stdio\" needs \"command\""_s);

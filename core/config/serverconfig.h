@@ -101,6 +101,9 @@ struct ServerConfig
 
     QString routeName() const;
     static QString eraName(Era era);
+    static QString authAgentName(Auth::Agent agent);
+    // "browser", "no-browser" or "headless"; nullopt for anything else.
+    static std::optional<Auth::Agent> authAgentFromName(const QString &name);
     // "auto", "legacy" or "modern"; nullopt for anything else.
     static std::optional<Era> eraFromName(const QString &name);
     // The exact command line, quoted for display (shown before an imported entry runs).

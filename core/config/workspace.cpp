@@ -49,6 +49,21 @@ QJsonObject serverJson(const ServerConfig &c)
     }
     if (c.era != ServerConfig::Era::Auto)
         s.insert("era"_L1, ServerConfig::eraName(c.era));
+    // What identifies Sonde at the server; the client secret is a secret and lives in the
+    // keyring, never in the workspace (docs/auth.md).
+    if (!c.auth.enabled) {
+        s.insert("auth"_L1, false);
+    } else {
+        QJsonObject auth;
+        if (!c.auth.clientId.isEmpty())
+            auth.insert("clientId"_L1, c.auth.clientId);
+        if (!c.auth.scope.isEmpty())
+            auth.insert("scope"_L1, c.auth.scope);
+        if (!c.auth.clientMetadataUrl.isEmpty())
+            auth.insert("clientMetadataUrl"_L1, c.auth.clientMetadataUrl.toString());
+        if (!auth.isEmpty())
+            s.insert("auth"_L1, auth);
+    }
     return s;
 }
 

@@ -40,6 +40,11 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
         removeServer(config.name);
     auto *session = new ServerSupervisor(config, *m_clock, m_clientCapabilities, this);
     m_sessions.insert(config.name, session);
+    session->setSecretStore(m_secrets.get());
+    connect(session, &ServerSupervisor::authChanged, this, [this](const AuthState &state) {
+        flush(); // the steps' transcript lines come first
+        Q_EMIT authChanged(state);
+    });
     connect(session, &ServerSupervisor::changed, this,
             [this, name = config.name] { markChanged(name); });
     connect(session, &ServerSupervisor::transcriptEvent, this, &Engine::append);
@@ -178,20 +183,28 @@ void Engine::setSecretStore(std::unique_ptr<SecretStore> store)
 
 void Engine::authCommand(quint64 ticket, const QString &server, const QString &action)
 {
-    CallOutcome o;
-    o.ticket = ticket;
-    o.server = server;
-    o.method = u"sonde/auth"_s;
-    o.startedMs = o.finishedMs = m_clock->nowMs();
     ServerSupervisor *s = m_sessions.value(server);
-    if (!s)
-        o.error = Error::transport(u"no server named \"%1\""_s.arg(server),
-                                   Error::Condition::NotConnected);
-    else
-        o.error =
-            Error::protocol(u"authorization is not wired into the engine yet (%1)"_s.arg(action));
-    flush();
-    Q_EMIT callFinished(o);
+    const qint64 started = m_clock->nowMs();
+    auto answer = [this, ticket, server, started](const AuthState &state, const Error &error) {
+        CallOutcome o;
+        o.ticket = ticket;
+        o.server = server;
+        o.method = u"sonde/auth"_s;
+        o.startedMs = started;
+        o.finishedMs = m_clock->nowMs();
+        o.error = error;
+        if (!error.isError())
+            o.result = state.toJson();
+        flushSnapshots();
+        flush();
+        Q_EMIT callFinished(o);
+    };
+    if (!s) {
+        answer({}, Error::transport(u"no server named \"%1\""_s.arg(server),
+                                    Error::Condition::NotConnected));
+        return;
+    }
+    s->authCommand(action, answer);
 }
 
 void Engine::setToolOverride(const QString &server, const QString &tool,

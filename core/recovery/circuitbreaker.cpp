@@ -127,6 +127,10 @@ void CircuitBreaker::trip(const QString &cause)
 
 bool CircuitBreaker::isStrike(const Error &error)
 {
+    // A refusal for want of credentials says nothing about the server's health: tripping the
+    // breaker on it would keep the user out after signing in (docs/recovery.md §9).
+    if (const std::optional<int> status = error.httpStatus(); status == 401 || status == 403)
+        return false;
     switch (error.kind()) {
     case Error::Kind::Transport:
     case Error::Kind::Timeout:

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "recovery/serversupervisor.h"
 
+#include "auth/authorizer.h"
+#include "auth/headlessuseragent.h"
+#include "auth/loopbackuseragent.h"
 #include "recovery/breakerbookkeeper.h"
 #include "recovery/callrecoveryunit.h"
 #include "recovery/reconnectcontroller.h"
@@ -70,7 +73,91 @@ ServerSupervisor::~ServerSupervisor()
 
 void ServerSupervisor::start()
 {
-    m_session->start();
+    Authorizer *auth = authorizer();
+    if (!auth || m_authLoaded) {
+        m_session->start();
+        return;
+    }
+    // A token stored by an earlier run goes on the first request, so a server that needs one
+    // is not asked without it (and no flow runs while one is held).
+    m_authLoaded = true;
+    auth->loadStored([this] { m_session->start(); });
+}
+
+static std::unique_ptr<AuthorizationUserAgent> userAgentFor(const ServerConfig &config,
+                                                            QNetworkAccessManager *nam)
+{
+    if (config.auth.agent == ServerConfig::Auth::Agent::Headless)
+        return std::make_unique<HeadlessUserAgent>(nam);
+    // The window and the CLI open (or print) the URL from the AuthState that carries it.
+    return std::make_unique<LoopbackUserAgent>([](const QUrl &) {});
+}
+
+Authorizer *ServerSupervisor::authorizer()
+{
+    if (m_auth || !m_config.auth.enabled || m_config.route == ServerConfig::Route::Stdio)
+        return m_auth;
+    QNetworkAccessManager *nam = m_session->network();
+    m_auth = new Authorizer(m_config, nam, userAgentFor(m_config, nam), m_secrets, m_clock, this);
+    m_session->setAuthorization(m_auth);
+    connect(m_auth, &Authorizer::stepRecorded, this, [this](const AuthStep &step) {
+        Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name,
+                                                          m_progress.generation,
+                                                          EventKind::AuthStep, step.toJson()));
+    });
+    connect(m_auth, &Authorizer::stateChanged, this, [this](const AuthState &state) {
+        QJsonObject details = state.toJson();
+        details.remove("steps"_L1); // each was recorded as it happened
+        Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name,
+                                                          m_progress.generation,
+                                                          EventKind::AuthState, details));
+        Q_EMIT authChanged(state);
+    });
+    return m_auth;
+}
+
+AuthState ServerSupervisor::authState() const
+{
+    if (m_auth)
+        return m_auth->state();
+    AuthState s;
+    s.server = m_config.name;
+    return s;
+}
+
+void ServerSupervisor::authCommand(const QString &action,
+                                   std::function<void(const AuthState &, const Error &)> done)
+{
+    Authorizer *auth = authorizer();
+    if (!auth) {
+        done(authState(),
+             Error::protocol(m_config.route == ServerConfig::Route::Stdio
+                                 ? u"authorization is for HTTP servers; this one runs over stdio"_s
+                                 : u"authorization is off for this server (\"auth\": false)"_s));
+        return;
+    }
+    const auto answer = [this, done](const HttpAuthorization::Verdict &v) {
+        done(authState(), v.retry ? Error() : v.error);
+    };
+    const auto afterLoad = [this, auth, action, done, answer] {
+        if (action == "login"_L1)
+            auth->login(answer);
+        else if (action == "refresh"_L1)
+            auth->refresh(answer);
+        else if (action == "sign-out"_L1)
+            auth->signOut([this, done] { done(authState(), Error()); });
+        else if (action == "status"_L1)
+            done(authState(), Error());
+        else
+            done(authState(), Error::protocol(u"auth action must be login, refresh, sign-out or "
+                                              u"status, not \"%1\""_s.arg(action)));
+    };
+    if (m_authLoaded) {
+        afterLoad();
+        return;
+    }
+    m_authLoaded = true;
+    auth->loadStored(afterLoad);
 }
 
 void ServerSupervisor::stop()

@@ -8,6 +8,7 @@
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
 #include "values/callvalues.h"
+#include "values/authvalues.h"
 #include "values/recoveryvalues.h"
 
 #include <QJsonArray>
@@ -19,7 +20,9 @@
 
 namespace Sonde {
 
+class Authorizer;
 class BreakerBookkeeper;
+class SecretStore;
 class CallRecoveryUnit;
 class Clock;
 class ReconnectController;
@@ -59,6 +62,13 @@ public:
     void tripBreaker();
     SessionSnapshot snapshot() const;
     RecoveryState recoveryState() const;
+    // Before start(): where this server's tokens live (null: memory only). Not owned.
+    void setSecretStore(SecretStore *store) { m_secrets = store; }
+    // "login", "refresh", "sign-out" or "status" (docs/auth.md); `done` gets the state after
+    // it, or why it could not be done.
+    void authCommand(const QString &action,
+                     std::function<void(const AuthState &state, const Error &error)> done);
+    AuthState authState() const;
 
 Q_SIGNALS:
     // Something snapshot() shows has changed. No value: several changes in one burst (a
@@ -70,11 +80,15 @@ Q_SIGNALS:
     void listRefreshed(const QString &server, const QString &method, const QJsonArray &items);
     void transcriptEvent(const Sonde::TranscriptEvent &event);
     void stopped();
+    void authChanged(const Sonde::AuthState &state);
 
 private:
     void onSessionSnapshot(const SessionSnapshot &s);
     void onConnectionLost(const Error &error);
     void record(HistoryEvent event);
+    // The server's credentials, made once for an HTTP server with authorization on; they
+    // outlive every session generation.
+    Authorizer *authorizer();
 
     ServerConfig m_config;
     const Clock &m_clock;
@@ -84,6 +98,9 @@ private:
     BreakerBookkeeper *m_breaker = nullptr;
     ReconnectController *m_reconnect = nullptr;
     CallRecoveryUnit *m_calls = nullptr;
+    SecretStore *m_secrets = nullptr;
+    Authorizer *m_auth = nullptr;
+    bool m_authLoaded = false;
 };
 
 } // namespace Sonde

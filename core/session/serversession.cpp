@@ -127,6 +127,13 @@ void ServerSession::record(EventKind kind, const QJsonObject &details)
         TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name, m_generation, kind, details));
 }
 
+QNetworkAccessManager *ServerSession::network()
+{
+    if (!m_network)
+        m_network = new QNetworkAccessManager(this);
+    return m_network;
+}
+
 void ServerSession::start()
 {
     Q_ASSERT(QThread::currentThread() == thread());
@@ -146,9 +153,8 @@ void ServerSession::start()
     m_cacheHints = {};
     std::unique_ptr<Transport> route = m_factory(m_config, m_clock);
     if (auto *http = qobject_cast<HttpFallbackTransport *>(route.get())) {
-        if (!m_network)
-            m_network = new QNetworkAccessManager(this);
-        http->setNetworkManager(m_network);
+        http->setNetworkManager(network());
+        http->setAuthorization(m_authorization);
     }
     // Faults are applied by this decorator alone; the session only forwards them to it.
     m_transport = new FaultInjectingTransport(std::move(route), m_clock, m_standingFaults, this);

@@ -29,6 +29,7 @@ class QNetworkAccessManager;
 namespace Sonde {
 
 class Clock;
+class HttpAuthorization;
 class ClockTimer;
 class Transport;
 
@@ -68,6 +69,12 @@ public:
     void checkTimeouts();
 
     SessionSnapshot snapshot() const;
+    // The network manager of this server's HTTP transports and its authorization flows (one
+    // connection pool), made on first use. The session's thread.
+    QNetworkAccessManager *network();
+    // Before start(): the credentials its HTTP transports send and renew (docs/auth.md). Not
+    // owned; outlives the session's generations.
+    void setAuthorization(HttpAuthorization *authorization) { m_authorization = authorization; }
     QString name() const { return m_config.name; }
     // Empty when the server's caching hint (ttlMs, modern) says the list has gone stale,
     // unless `justRead`: a list read to answer a question answers it, whatever its ttlMs
@@ -178,6 +185,7 @@ private:
     FaultInjectingTransport *m_transport = nullptr;                      // wraps the route
     std::shared_ptr<FaultInjectingTransport::Standing> m_standingFaults; // kept across routes
     QNetworkAccessManager *m_network = nullptr; // shared by this session's HTTP transports
+    HttpAuthorization *m_authorization = nullptr;
     ClockTimer *m_timeoutTimer = nullptr;
     qint64 m_armedForMs = 0; // the deadline the timeout timer is armed for
 

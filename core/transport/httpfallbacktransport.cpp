@@ -49,10 +49,14 @@ void HttpFallbackTransport::open()
 {
     m_nam = m_sharedNam ? m_sharedNam : new QNetworkAccessManager(this);
     m_nam->setRedirectPolicy(QNetworkRequest::NoLessSafeRedirectPolicy);
-    if (m_streamable)
+    if (m_streamable) {
         m_streamable->setNetworkManager(m_nam);
-    if (m_legacy)
+        m_streamable->setAuthorization(m_authorization);
+    }
+    if (m_legacy) {
         m_legacy->setNetworkManager(m_nam);
+        m_legacy->setAuthorization(m_authorization);
+    }
     next()->open();
 }
 
@@ -96,6 +100,7 @@ void HttpFallbackTransport::fallBack(const Error &why, int status)
     m_streamable = nullptr;
     m_legacy = new LegacySseTransport(m_config, m_routeReason, this);
     m_legacy->setNetworkManager(m_nam);
+    m_legacy->setAuthorization(m_authorization);
     adopt(m_legacy);
     m_legacy->open();
     m_legacy->send(m_initializeFrame);

@@ -10,6 +10,7 @@ class QNetworkAccessManager;
 
 namespace Sonde {
 
+class HttpAuthorization;
 class LegacySseTransport;
 class StreamableHttpTransport;
 
@@ -29,6 +30,7 @@ public:
     // Use this manager (and its connection pool) instead of a private one: a session hands
     // the same manager to each transport it builds, so a reconnect reuses warm connections.
     void setNetworkManager(QNetworkAccessManager *manager) { m_sharedNam = manager; }
+    void setAuthorization(HttpAuthorization *authorization) { m_authorization = authorization; }
     void open() override;
     void send(const QByteArray &frame) override;
     QJsonObject details() const override;
@@ -41,6 +43,7 @@ private:
 
     ServerConfig m_config;
     QNetworkAccessManager *m_sharedNam = nullptr;
+    HttpAuthorization *m_authorization = nullptr;
     QNetworkAccessManager *m_nam = nullptr;
     Transport *m_route = nullptr;                    // the route in use: m_streamable or m_legacy
     StreamableHttpTransport *m_streamable = nullptr; // while initialize may still fall back

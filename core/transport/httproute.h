@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "transport/authorizationgate.h"
 #include "transport/httpcontrol.h"
 #include "transport/transport.h"
 
@@ -19,7 +20,7 @@ template <class Entry> class HttpRoute : public Transport, public HttpControl
 {
 public:
     explicit HttpRoute(const ServerConfig &config, QObject *parent)
-        : Transport(parent), m_config(config)
+        : Transport(parent), m_config(config), m_gate(this)
     {
     }
     ~HttpRoute() override
@@ -34,6 +35,11 @@ public:
 
     // Before open(); the manager outlives this transport.
     void setNetworkManager(QNetworkAccessManager *nam) { m_nam = nam; }
+    // Before open(); the credentials outlive this transport (they span reconnects).
+    void setAuthorization(HttpAuthorization *authorization)
+    {
+        m_gate.setAuthorization(authorization);
+    }
     bool isOpen() const override { return m_open && !m_closing && !m_finished; }
     HttpControl *httpControl() override { return this; }
     QString url() const override { return m_config.url.toString(); }
@@ -93,6 +99,7 @@ protected:
 
     ServerConfig m_config;
     QNetworkAccessManager *m_nam = nullptr;
+    AuthorizationGate m_gate;
     QHash<QNetworkReply *, Entry> m_replies;
     bool m_open = false;
     bool m_closing = false;

@@ -33,9 +33,12 @@ void LegacySseTransport::open()
     LegacySseExchange stream;
     stream.isStream = true;
     HttpExchange::logStream("get", m_config.url, m_reason);
-    track(m_nam->get(HttpExchange::request(m_config.url, HttpExchange::Shape::EventStream,
-                                           m_config.headers)),
-          std::move(stream));
+    // The 2024-11-05 route carries credentials already held (a token from an earlier flow)
+    // but starts no flow: that transport predates MCP's authorization (docs/auth.md).
+    QNetworkRequest get =
+        HttpExchange::request(m_config.url, HttpExchange::Shape::EventStream, m_config.headers);
+    m_gate.apply(get);
+    track(m_nam->get(get), std::move(stream));
     Q_EMIT opened();
 }
 
@@ -56,6 +59,7 @@ void LegacySseTransport::post(const QByteArray &frame)
     QNetworkRequest r =
         HttpExchange::request(m_endpoint, HttpExchange::Shape::LegacyPost, m_config.headers);
     r.setTransferTimeout(30'000);
+    m_gate.apply(r);
     track(HttpExchange::postOnce(m_nam, r, frame), std::move(e));
 }
 

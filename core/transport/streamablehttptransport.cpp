@@ -52,6 +52,7 @@ QNetworkRequest StreamableHttpTransport::request(bool sse) const
     // The configured headers last: they may replace any of the above, as before.
     for (const auto &[name, value] : m_config.headers)
         r.setRawHeader(name, value);
+    m_gate.apply(r);
     return r;
 }
 
@@ -61,10 +62,16 @@ void StreamableHttpTransport::send(const QByteArray &frame)
         return;
     Stream s;
     s.kind = Stream::Kind::Post;
+    post(frame, std::move(s));
+}
+
+void StreamableHttpTransport::post(const QByteArray &frame, Stream s)
+{
     const Outgoing out = outgoing(frame);
     s.requestId = out.requestId;
     s.isInitialize = out.method == "initialize"_L1;
     s.sessionIdSent = m_sessionId;
+    s.frame = frame;
     QNetworkRequest r = request(false);
     if (s.requestId.isUndefined())
         r.setTransferTimeout(30'000); // notifications and responses get 202 at once
@@ -82,14 +89,50 @@ void StreamableHttpTransport::send(const QByteArray &frame)
             r.setRawHeader(name, value);
         for (const auto &[name, value] : m_config.headers)
             r.setRawHeader(name, value);
+        m_gate.apply(r);
     }
+    s.authSent = r.rawHeader("Authorization");
+    const bool first = s.authRetries == 0;
     track(HttpExchange::postOnce(m_nam, r, frame), std::move(s));
     // Open the standalone stream together with notifications/initialized rather than after
     // its 202: servers send requests that belong to no POST (elicitation from inside a tool,
     // say) on it and drop them while it is missing, and the first calls follow at once.
-    if (out.method == "notifications/initialized"_L1 &&
+    if (first && out.method == "notifications/initialized"_L1 &&
         m_get.state() == GetStream::State::NotOpened)
         openGetStream();
+}
+
+bool StreamableHttpTransport::holdForAuthorization(const Stream &s, QNetworkReply *reply,
+                                                   int status)
+{
+    if (s.kind != Stream::Kind::Post || !m_gate.isChallenge(status, reply) ||
+        s.authRetries >= AuthorizationGate::MaxRetries)
+        return false;
+    // Refused at the door: the server did not process it, so the same frame (same id) may
+    // go again once the credentials are fixed, even for a write (docs/recovery.md §9).
+    const HttpAuthorization::Challenge c =
+        AuthorizationGate::challengeOf(status, reply, s.body, !s.authSent.isEmpty());
+    Q_EMIT lifecycleEvent(
+        EventKind::AuthChallenge,
+        {{"id"_L1, s.requestId},
+         {"status"_L1, status},
+         {"www_authenticate"_L1, QString::fromUtf8(c.wwwAuthenticate.join(", ").left(500))}});
+    Stream again;
+    again.kind = Stream::Kind::Post;
+    again.authRetries = s.authRetries + 1;
+    const QByteArray frame = s.frame;
+    const Stream refused = s;
+    m_gate.hold(
+        c, s.authSent, s.requestId,
+        [this, frame, again]() mutable {
+            if (isOpen() || m_draining)
+                post(frame, std::move(again));
+        },
+        [this, refused](const Error &e) {
+            failRequest(refused, e);
+            finishDrainIfDone();
+        });
+    return true;
 }
 
 void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
@@ -198,7 +241,7 @@ void StreamableHttpTransport::onFinished(QNetworkReply *reply)
         onGetFinished(s, reply, status);
     else if (reply->error() == QNetworkReply::NoError && status >= 200 && status < 300)
         onAnswerFinished(s, reply);
-    else
+    else if (!holdForAuthorization(s, reply, status))
         onAnswerFailed(s, reply, status);
 }
 
@@ -331,6 +374,7 @@ void StreamableHttpTransport::openGetStream()
 
 void StreamableHttpTransport::abandon(const QJsonValue &id)
 {
+    m_gate.forget(id);
     for (auto it = m_replies.begin(); it != m_replies.end(); ++it) {
         if ((it->kind == Stream::Kind::Post || it->kind == Stream::Kind::Resume) &&
             it->requestId == id) {
@@ -450,7 +494,7 @@ void StreamableHttpTransport::drain()
 
 void StreamableHttpTransport::finishDrainIfDone()
 {
-    if (!m_draining || m_finished || m_resumesDue > 0)
+    if (!m_draining || m_finished || m_resumesDue > 0 || m_gate.held() > 0)
         return;
     for (const Stream &s : std::as_const(m_replies))
         if (!s.abandoned && (s.kind == Stream::Kind::Post || s.kind == Stream::Kind::Resume))

@@ -36,6 +36,9 @@ struct StreamableHttpStream
     int resumes = 0;
     SseParser sse;
     QByteArray body;
+    QByteArray frame;    // Post: what was sent, for a resend after a refusal at the door
+    QByteArray authSent; // the Authorization it carried
+    int authRetries = 0;
     std::function<void(int status, const QString &error)> deleted; // Delete
 };
 
@@ -72,6 +75,8 @@ public:
 
 private:
     QNetworkRequest request(bool sse) const;
+    void post(const QByteArray &frame, Stream s);
+    bool holdForAuthorization(const Stream &s, QNetworkReply *reply, int status);
     void openGetStream();
     void resume(const Stream &dropped, int delayMs);
     QNetworkReply *sendDelete(std::function<void(int status, const QString &error)> done);

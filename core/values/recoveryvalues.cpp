@@ -66,8 +66,11 @@ const char *const EventKindNames[] = {"",
                                       "listen-ended",
                                       "listen-dropped",
                                       "fault-modern",
-                                      "task-status"};
-static_assert(std::size(EventKindNames) == std::size_t(EventKind::TaskStatus) + 1);
+                                      "task-status",
+                                      "auth-challenge",
+                                      "auth-step",
+                                      "auth-state"};
+static_assert(std::size(EventKindNames) == std::size_t(EventKind::AuthState) + 1);
 
 const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
 const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};

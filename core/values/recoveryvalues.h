@@ -85,7 +85,12 @@ enum class EventKind
     // FaultInjectingTransport: a modern fault answered or cut a request here
     FaultModern,
     // ServerSession: a call the server turned into a task (io.modelcontextprotocol/tasks)
-    TaskStatus
+    TaskStatus,
+    // Authorization (docs/auth.md): a request refused at the door (HTTP routes), each step
+    // of a flow and where the server's authorization stands after it (ServerSession)
+    AuthChallenge,
+    AuthStep,
+    AuthState
 };
 QString eventKindName(EventKind kind);
 // Other (never nullopt) for a name this build does not know.
