@@ -85,16 +85,17 @@ TokenRequest::Grant TokenRequest::readAnswer(int status, const QByteArray &conte
             description.isEmpty() ? QString() : u" (%1)"_s.arg(description));
         return g;
     }
-    g.accessToken = o.value("access_token"_L1).toString();
-    if (g.accessToken.isEmpty()) {
+    if (o.value("access_token"_L1).toString().isEmpty()) {
         g.error = u"the token endpoint's answer has no access_token"_s;
         return g;
     }
+    // A grant with an error carries no token: nothing half-read is ever used.
     const QString type = o.value("token_type"_L1).toString();
     if (type.compare("bearer"_L1, Qt::CaseInsensitive) != 0) {
         g.error = u"the token endpoint issued a \"%1\" token, not a Bearer token"_s.arg(type);
         return g;
     }
+    g.accessToken = o.value("access_token"_L1).toString();
     g.refreshToken = o.value("refresh_token"_L1).toString();
     g.expiresInSeconds = o.value("expires_in"_L1).toInteger();
     g.scopes = ScopeSelection::split(o.value("scope"_L1).toString());
