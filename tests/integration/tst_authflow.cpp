@@ -128,8 +128,15 @@ private:
             buf.remove(0, end + 4 + length);
             requests.append(r);
             const auto route = m_routes.constFind(r.method + ' ' + r.path.toUtf8());
-            s->write(route == m_routes.constEnd() ? httpResponse(404, "text/plain", "not found")
-                                                  : (*route)(r));
+            const QByteArray answer = route == m_routes.constEnd()
+                                          ? httpResponse(404, "text/plain", "not found")
+                                          : (*route)(r);
+            if (answer.isEmpty()) { // the connection closes without a response byte
+                m_buffers.remove(s);
+                s->abort();
+                return;
+            }
+            s->write(answer);
         }
     }
 
@@ -155,6 +162,9 @@ struct AuthServer
     int tokenLifetime = 3600;
     int issued = 0;
     QString prmResource; // default: the MCP URL
+    QString prmIssuer;   // default: this server's issuer (another one: a migration)
+    bool servePrm = true;
+    bool serveAsMetadata = true;
 
     QString issuer() const { return QString(http.origin() + issuerPath); }
     QUrl mcpUrl() const { return http.url(u"/mcp"_s); }
@@ -163,15 +173,20 @@ struct AuthServer
         if (!http.listen())
             return false;
         http.on("GET", prmPath, [this](const HttpRequest &) {
+            if (!servePrm)
+                return httpResponse(404, "text/plain", "no");
             return jsonResponse(
                 200, {{"resource"_L1, prmResource.isEmpty() ? mcpUrl().toString() : prmResource},
-                      {"authorization_servers"_L1, QJsonArray{issuer()}},
+                      {"authorization_servers"_L1,
+                       QJsonArray{prmIssuer.isEmpty() ? issuer() : prmIssuer}},
                       {"scopes_supported"_L1, QJsonArray{u"mcp:read"_s}}});
         });
         const QString asPath = issuerPath.isEmpty()
                                    ? u"/.well-known/oauth-authorization-server"_s
                                    : u"/.well-known/oauth-authorization-server"_s + issuerPath;
         http.on("GET", asPath, [this](const HttpRequest &) {
+            if (!serveAsMetadata)
+                return httpResponse(404, "text/plain", "no");
             QJsonObject o{{"issuer"_L1, issuer()},
                           {"authorization_endpoint"_L1, QString(http.origin() + u"/authorize"_s)},
                           {"token_endpoint"_L1, QString(http.origin() + u"/token"_s)},
@@ -397,6 +412,419 @@ private Q_SLOTS:
         QTRY_VERIFY(loaded);
         QCOMPARE(again->header(), "Bearer access-1"_ba);
         QCOMPARE(again->state().status, AuthState::Status::Authorized);
+    }
+
+    void aStored401WithARefreshTokenRefreshesWithoutANewFlow()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        QVERIFY(challenge(*authorizer, challenge401(server)).retry);
+        QCOMPARE(authorizer->header(), "Bearer access-1"_ba);
+
+        const auto verdict = challenge(*authorizer, challenge401(server, true));
+        QVERIFY2(verdict.retry, qPrintable(verdict.error.message()));
+        QCOMPARE(authorizer->header(), "Bearer access-2"_ba);
+        QCOMPARE(server.http.count("GET", u"/authorize"_s), 1); // no second authorization
+        const QList<HttpRequest> tokens = server.requestsTo("POST", u"/token"_s);
+        QCOMPARE(tokens.size(), 2); // one per grant
+        QCOMPARE(tokens.at(1).formValue(u"grant_type"_s), u"refresh_token"_s);
+        QCOMPARE(tokens.at(1).formValue(u"refresh_token"_s), u"refresh-1"_s);
+        QCOMPARE(tokens.at(1).formValue(u"resource"_s), server.mcpUrl().toString());
+        QCOMPARE(authorizer->state().steps.constLast().name, u"refresh"_s);
+
+        // The refreshed token refused too: the grant is no good, a whole flow follows.
+        const auto again = challenge(*authorizer, challenge401(server, true));
+        QVERIFY2(again.retry, qPrintable(again.error.message()));
+        QCOMPARE(server.http.count("GET", u"/authorize"_s), 2);
+        QCOMPARE(server.http.count("POST", u"/register"_s), 1); // the registration is reused
+    }
+
+    void aRefusedRefreshNeedsReauthorization()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        QVERIFY(challenge(*authorizer, challenge401(server)).retry);
+        server.refuseRefresh = true;
+        const auto verdict = challenge(*authorizer, challenge401(server, true));
+        QVERIFY(!verdict.retry);
+        QVERIFY2(verdict.error.message().startsWith("needs_reauth: "_L1),
+                 qPrintable(verdict.error.message()));
+        QVERIFY(verdict.error.message().contains("invalid_grant"_L1));
+        QCOMPARE(authorizer->state().status, AuthState::Status::NeedsReauth);
+        QVERIFY(!authorizer->state().hasRefreshToken);
+        QCOMPARE(server.http.count("GET", u"/authorize"_s), 1); // no browser opened unasked
+    }
+
+    void theTokenIsRefreshedBeforeItExpires()
+    {
+        AuthServer server;
+        server.tokenLifetime = 100; // refreshed after 80 s
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        QVERIFY(challenge(*authorizer, challenge401(server)).retry);
+        QCOMPARE(authorizer->state().expiresAtMs, m_clock.nowMs() + 100'000);
+        QCOMPARE(m_clock.nextDeadlineMs(), m_clock.nowMs() + 80'000);
+        m_clock.advance(79'999);
+        QCOMPARE(authorizer->state().steps.constLast().name, u"token"_s); // no refresh yet
+        m_clock.advance(1);
+        QTRY_COMPARE(authorizer->header(), "Bearer access-2"_ba);
+        QCOMPARE(server.http.count("POST", u"/token"_s), 2);
+    }
+
+    void stepUpAsksForTheUnionUpToTheLimit()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        auto config = configFor(server);
+        config.auth.stepUpLimit = 2;
+        auto authorizer = makeAuthorizer(config);
+        QVERIFY(challenge(*authorizer, challenge401(server, false, "mcp:read")).retry);
+
+        const auto up = challenge(*authorizer, insufficientScope("mcp:write"));
+        QVERIFY2(up.retry, qPrintable(up.error.message()));
+        QCOMPARE(server.requestsTo("GET", u"/authorize"_s)
+                     .value(1)
+                     .query.queryItemValue(u"scope"_s, QUrl::FullyDecoded),
+                 u"mcp:read mcp:write"_s);
+        QCOMPARE(authorizer->state().scopes, (QStringList{u"mcp:read"_s, u"mcp:write"_s}));
+
+        QVERIFY(challenge(*authorizer, insufficientScope("mcp:write")).retry);
+        const auto limit = challenge(*authorizer, insufficientScope("mcp:write"));
+        QVERIFY(!limit.retry);
+        QVERIFY2(limit.error.message().startsWith("needs_reauth: step-up"_L1),
+                 qPrintable(limit.error.message()));
+        QCOMPARE(server.http.count("GET", u"/authorize"_s), 3); // 1 + the limit of 2
+    }
+
+    void aForbiddenRequestWithoutInsufficientScopeIsNotAFlow()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        HttpAuthorization::Challenge c;
+        c.status = 403;
+        c.wwwAuthenticate = {"Bearer error=\"invalid_token\""};
+        const auto verdict = challenge(*authorizer, c);
+        QVERIFY(!verdict.retry);
+        QCOMPARE(verdict.error.httpStatus(), 403);
+        QVERIFY(server.http.requests.isEmpty());
+    }
+
+    void theIssParameterIsChecked_data()
+    {
+        QTest::addColumn<bool>("advertised");
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("advertised and correct is used") << true << u"correct"_s << true;
+        QTest::newRow("not advertised and absent is used") << false << u"omit"_s << true;
+        QTest::newRow("advertised and absent is refused") << true << u"omit"_s << false;
+        QTest::newRow("advertised and wrong is refused") << true << u"wrong"_s << false;
+        QTest::newRow("not advertised and wrong is refused") << false << u"wrong"_s << false;
+        QTest::newRow("a trailing slash added is refused") << true << u"normalized"_s << false;
+    }
+    void theIssParameterIsChecked()
+    {
+        QFETCH(bool, advertised);
+        QFETCH(QString, mode);
+        QFETCH(bool, accepted);
+        AuthServer server;
+        server.issAdvertised = advertised;
+        server.issMode = mode;
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        const auto verdict = challenge(*authorizer, challenge401(server));
+        QCOMPARE(verdict.retry, accepted);
+        // A refused response's code never reaches the token endpoint.
+        QCOMPARE(server.http.count("POST", u"/token"_s), accepted ? 1 : 0);
+        if (!accepted) {
+            QVERIFY2(verdict.error.message().startsWith("needs_reauth: authorization: "_L1),
+                     qPrintable(verdict.error.message()));
+            QVERIFY(verdict.error.message().contains("RFC 9207"_L1));
+        }
+    }
+
+    void aTokenEndpointThatAnswersHtmlIsAClearError()
+    {
+        AuthServer server;
+        server.tokenAnswer =
+            httpResponse(200, "text/html; charset=utf-8", "<!doctype html><title>Login</title>");
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        const auto verdict = challenge(*authorizer, challenge401(server));
+        QVERIFY(!verdict.retry);
+        QVERIFY2(verdict.error.message().startsWith(
+                     "needs_reauth: token: the token endpoint answered HTTP 200 with text/html"_L1),
+                 qPrintable(verdict.error.message()));
+        QVERIFY(verdict.error.message().contains("<!doctype html>"_L1));
+        QCOMPARE(server.http.count("POST", u"/token"_s), 1);
+        QCOMPARE(authorizer->state().status, AuthState::Status::Failed);
+        QVERIFY(!authorizer->state().steps.constLast().ok);
+    }
+
+    void aTokenEndpointThatDropsTheConnectionGetsOnePost()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        // The connection closes without a byte: Qt would re-send a rewindable POST.
+        server.http.on("POST", u"/token"_s, [](const HttpRequest &) { return QByteArray(); });
+        auto authorizer = makeAuthorizer(configFor(server));
+        const auto verdict = challenge(*authorizer, challenge401(server));
+        QVERIFY(!verdict.retry);
+        QCOMPARE(server.http.count("POST", u"/token"_s), 1);
+    }
+
+    void withoutMetadataThe20250326DefaultsAreUsed()
+    {
+        AuthServer server;
+        server.servePrm = false;
+        server.serveAsMetadata = false;
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        HttpAuthorization::Challenge c;
+        c.status = 401;
+        c.wwwAuthenticate = {"Bearer"};
+        const auto verdict = challenge(*authorizer, c);
+        QVERIFY2(verdict.retry, qPrintable(verdict.error.message()));
+        QCOMPARE(server.http.count("GET", u"/.well-known/oauth-protected-resource/mcp"_s), 1);
+        QCOMPARE(server.http.count("GET", u"/.well-known/oauth-protected-resource"_s), 1);
+        QCOMPARE(server.http.count("GET", u"/.well-known/oauth-authorization-server"_s), 1);
+        QCOMPARE(server.http.count("GET", u"/.well-known/openid-configuration"_s), 1);
+        QCOMPARE(server.http.count("POST", u"/register"_s), 1);
+        QCOMPARE(authorizer->state().issuer, server.http.origin());
+        // The resource indicator is the server's URL when no metadata names one.
+        QCOMPARE(server.requestsTo("POST", u"/token"_s).value(0).formValue(u"resource"_s),
+                 server.mcpUrl().toString());
+    }
+
+    void metadataThatDoesNotFitStopsTheFlowBeforeAuthorization_data()
+    {
+        QTest::addColumn<QString>("what");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("a resource for another server (resource-mismatch)")
+            << u"resource"_s << u"auth/resource-mismatch"_s;
+        QTest::newRow("metadata naming another issuer (metadata-issuer-mismatch)")
+            << u"issuer"_s << u"auth/metadata-issuer-mismatch"_s;
+        QTest::newRow("an authorization server without PKCE") << u"pkce"_s << u"PKCE"_s;
+    }
+    void metadataThatDoesNotFitStopsTheFlowBeforeAuthorization()
+    {
+        QFETCH(QString, what);
+        QFETCH(QString, error);
+        AuthServer server;
+        if (what == "resource"_L1)
+            server.prmResource = u"https://evil.example.com/mcp"_s;
+        else if (what == "issuer"_L1)
+            server.asExtra.insert("issuer"_L1, u"https://evil.example.com"_s);
+        else
+            server.asExtra.insert("code_challenge_methods_supported"_L1, QJsonArray{u"plain"_s});
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        const auto verdict = challenge(*authorizer, challenge401(server));
+        QVERIFY(!verdict.retry);
+        QVERIFY2(verdict.error.message().contains(error), qPrintable(verdict.error.message()));
+        QCOMPARE(server.http.count("POST", u"/register"_s), 0);
+        QCOMPARE(server.http.count("GET", u"/authorize"_s), 0);
+    }
+
+    void thePathVariantsOfServerMetadataAreTriedInOrder()
+    {
+        AuthServer server;
+        server.issuerPath = u"/tenant1"_s;
+        QVERIFY(server.start());
+        // Served only at the third place: OIDC with the path appended.
+        server.http.off("GET", u"/.well-known/oauth-authorization-server/tenant1"_s);
+        const QJsonObject doc{
+            {"issuer"_L1, server.issuer()},
+            {"authorization_endpoint"_L1, QString(server.http.origin() + u"/authorize"_s)},
+            {"token_endpoint"_L1, QString(server.http.origin() + u"/token"_s)},
+            {"registration_endpoint"_L1, QString(server.http.origin() + u"/register"_s)},
+            {"code_challenge_methods_supported"_L1, QJsonArray{u"S256"_s}}};
+        server.http.on("GET", u"/tenant1/.well-known/openid-configuration"_s,
+                       [doc](const HttpRequest &) { return jsonResponse(200, doc); });
+        auto authorizer = makeAuthorizer(configFor(server));
+        const auto verdict = challenge(*authorizer, challenge401(server));
+        QVERIFY2(verdict.retry, qPrintable(verdict.error.message()));
+        QStringList asked;
+        for (const HttpRequest &r : std::as_const(server.http.requests))
+            if (r.path.contains(".well-known/o"_L1))
+                asked.append(r.path);
+        QCOMPARE(asked, (QStringList{u"/.well-known/oauth-protected-resource/mcp"_s,
+                                     u"/.well-known/oauth-authorization-server/tenant1"_s,
+                                     u"/.well-known/openid-configuration/tenant1"_s,
+                                     u"/tenant1/.well-known/openid-configuration"_s}));
+    }
+
+    void aPreRegisteredClientAuthenticatesAsAdvertised_data()
+    {
+        QTest::addColumn<QStringList>("offered");
+        QTest::addColumn<QString>("secret");
+        QTest::addColumn<QString>("method");
+        QTest::newRow("client_secret_basic when the AS offers only that")
+            << QStringList{u"client_secret_basic"_s} << u"pre-secret"_s << u"client_secret_basic"_s;
+        QTest::newRow("client_secret_post when the AS offers only that")
+            << QStringList{u"client_secret_post"_s} << u"pre-secret"_s << u"client_secret_post"_s;
+        QTest::newRow("none for a public pre-registered client")
+            << QStringList{u"none"_s} << QString() << u"none"_s;
+    }
+    void aPreRegisteredClientAuthenticatesAsAdvertised()
+    {
+        QFETCH(QStringList, offered);
+        QFETCH(QString, secret);
+        QFETCH(QString, method);
+        AuthServer server;
+        server.authMethods = offered;
+        QVERIFY(server.start());
+        auto config = configFor(server);
+        config.auth.clientId = u"pre-client"_s;
+        config.auth.clientSecret = secret;
+        auto authorizer = makeAuthorizer(config);
+        const auto verdict = challenge(*authorizer, challenge401(server));
+        QVERIFY2(verdict.retry, qPrintable(verdict.error.message()));
+        QCOMPARE(server.http.count("POST", u"/register"_s), 0);
+        const HttpRequest token = server.requestsTo("POST", u"/token"_s).value(0);
+        const bool basic = token.headers.value("authorization").startsWith("Basic ");
+        QCOMPARE(basic, method == "client_secret_basic"_L1);
+        QCOMPARE(token.formValue(u"client_secret"_s),
+                 method == "client_secret_post"_L1 ? secret : QString());
+        QCOMPARE(token.formValue(u"client_id"_s), basic ? QString() : u"pre-client"_s);
+        QCOMPARE(authorizer->state().clientIdSource, u"pre-registered"_s);
+    }
+
+    void aClientIdMetadataDocumentIsUsedWhenAdvertised()
+    {
+        AuthServer server;
+        server.asExtra.insert("client_id_metadata_document_supported"_L1, true);
+        QVERIFY(server.start());
+        auto config = configFor(server);
+        config.auth.clientMetadataUrl = QUrl(u"https://sonde.example/oauth/client.json"_s);
+        auto authorizer = makeAuthorizer(config);
+        const auto verdict = challenge(*authorizer, challenge401(server));
+        QVERIFY2(verdict.retry, qPrintable(verdict.error.message()));
+        QCOMPARE(server.http.count("POST", u"/register"_s), 0);
+        QCOMPARE(server.requestsTo("GET", u"/authorize"_s)
+                     .value(0)
+                     .query.queryItemValue(u"client_id"_s, QUrl::FullyDecoded),
+                 u"https://sonde.example/oauth/client.json"_s);
+        QCOMPARE(authorizer->state().clientIdSource, u"cimd"_s);
+    }
+
+    void aNewAuthorizationServerGetsANewRegistration()
+    {
+        AuthServer server;
+        AuthServer second;
+        QVERIFY(server.start());
+        QVERIFY(second.start());
+        second.http.on("POST", u"/register"_s, [](const HttpRequest &) {
+            return jsonResponse(201, {{"client_id"_L1, u"second-client"_s}});
+        });
+        auto authorizer = makeAuthorizer(configFor(server));
+        QVERIFY(challenge(*authorizer, challenge401(server)).retry);
+        server.prmIssuer = second.issuer();
+
+        // As auth/authorization-server-migration does it: the old server still refreshes, but
+        // its token is refused; that 401 after a refresh runs the flow, which finds the new
+        // server and registers there.
+        const auto refreshed = challenge(*authorizer, challenge401(server, true));
+        QVERIFY(refreshed.retry);
+        QCOMPARE(authorizer->state().steps.constLast().name, u"refresh"_s);
+        QCOMPARE(second.http.requests.size(), 0);
+        const auto verdict = challenge(*authorizer, challenge401(server, true));
+        QVERIFY2(verdict.retry, qPrintable(verdict.error.message()));
+        QCOMPARE(second.http.count("POST", u"/register"_s), 1);
+        const HttpRequest authorize = second.requestsTo("GET", u"/authorize"_s).value(0);
+        QCOMPARE(authorize.query.queryItemValue(u"client_id"_s), u"second-client"_s);
+        QCOMPARE(authorizer->state().issuer, second.issuer());
+    }
+
+    void challengesDuringAFlowJoinIt()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        std::optional<HttpAuthorization::Verdict> a, b;
+        authorizer->challenged(challenge401(server), [&a](auto v) { a = v; });
+        authorizer->challenged(challenge401(server), [&b](auto v) { b = v; });
+        QTRY_VERIFY(a && b);
+        QVERIFY(a->retry && b->retry);
+        QCOMPARE(server.http.count("GET", u"/authorize"_s), 1);
+    }
+
+    void signingOutForgetsTheTokensHereAndInTheStore()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        MemoryStore store;
+        auto authorizer = makeAuthorizer(configFor(server), &store);
+        QVERIFY(challenge(*authorizer, challenge401(server)).retry);
+        QVERIFY(store.values.contains(u"oauth/auth-test"_s));
+        bool out = false;
+        authorizer->signOut([&out] { out = true; });
+        QTRY_VERIFY(out);
+        QVERIFY(authorizer->header().isEmpty());
+        QVERIFY(!store.values.contains(u"oauth/auth-test"_s));
+        QCOMPARE(authorizer->state().status, AuthState::Status::SignedOut);
+    }
+
+    void theLoopbackListenerExistsOnlyDuringTheFlow()
+    {
+        QUrl opened;
+        LoopbackUserAgent agent([&opened](const QUrl &url) { opened = url; }, m_clock, 60'000);
+        QCOMPARE(agent.listeningPort(), 0);
+        QUrl redirect;
+        agent.prepare([&redirect](const QUrl &uri, const QString &) { redirect = uri; });
+        QCOMPARE(redirect.host(), u"127.0.0.1"_s);
+        const quint16 port = agent.listeningPort();
+        QVERIFY(port != 0);
+        QCOMPARE(redirect.port(), int(port));
+        // Not reachable on any other address of this machine.
+        for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+            if (address.isLoopback() || address.protocol() != QAbstractSocket::IPv4Protocol)
+                continue;
+            QTcpSocket probe;
+            probe.connectToHost(address, port);
+            QVERIFY2(!probe.waitForConnected(1000), qPrintable(address.toString()));
+        }
+
+        std::optional<AuthorizationUserAgent::Response> response;
+        agent.authorize(QUrl(u"https://as.example/authorize"_s),
+                        [&response](const AuthorizationUserAgent::Response &r) { response = r; });
+        QCOMPARE(opened, QUrl(u"https://as.example/authorize"_s));
+        QUrl back = redirect;
+        back.setQuery(u"code=c1&state=s1&iss=http%3A%2F%2F127.0.0.1%3A9"_s);
+        QNetworkReply *reply = m_nam.get(QNetworkRequest(back));
+        QTRY_VERIFY(response.has_value());
+        QCOMPARE(response->code, u"c1"_s);
+        QCOMPARE(response->state, u"s1"_s);
+        QVERIFY(response->issPresent);
+        QTRY_VERIFY(reply->isFinished());
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+        reply->deleteLater();
+        // One answer: the port is closed at once.
+        QCOMPARE(agent.listeningPort(), 0);
+        QTcpSocket late;
+        late.connectToHost(QHostAddress::LocalHost, port);
+        QVERIFY(!late.waitForConnected(1000));
+        agent.finish();
+    }
+
+    void theLoopbackListenerClosesAfterItsTimeout()
+    {
+        LoopbackUserAgent agent({}, m_clock, 5'000);
+        agent.prepare([](const QUrl &, const QString &) {});
+        QVERIFY(agent.listeningPort() != 0);
+        std::optional<AuthorizationUserAgent::Response> response;
+        agent.authorize(QUrl(u"https://as.example/authorize"_s),
+                        [&response](const AuthorizationUserAgent::Response &r) { response = r; });
+        m_clock.advance(4'999);
+        QVERIFY(!response);
+        QVERIFY(agent.listeningPort() != 0);
+        m_clock.advance(1);
+        QVERIFY(response.has_value());
+        QCOMPARE(response->error, u"agent_error"_s);
+        QVERIFY(response->errorDescription.contains("5 s"_L1));
+        QCOMPARE(agent.listeningPort(), 0);
     }
 };
 
