@@ -49,13 +49,21 @@ void LoopbackUserAgent::prepare(std::function<void(QUrl, QString)> done)
                                u"page."_s);
     connect(m_handler, &QOAuthHttpServerReplyHandler::callbackReceived, this,
             [this](const QVariantMap &values) {
+                // Qt 6.4 hands the query values over half-decoded (QUrl::PrettyDecoded: "%2B"
+                // stays, '+' is not a space); decoded here as the form encoding they are in
+                // (RFC 9207 §2.4 compares the decoded iss).
+                const auto value = [&values](const QString &key) {
+                    QString v = values.value(key).toString();
+                    v.replace(u'+', u' ');
+                    return QUrl::fromPercentEncoding(v.toUtf8());
+                };
                 Response r;
-                r.code = values.value(u"code"_s).toString();
-                r.state = values.value(u"state"_s).toString();
+                r.code = value(u"code"_s);
+                r.state = value(u"state"_s);
                 r.issPresent = values.contains(u"iss"_s);
-                r.iss = values.value(u"iss"_s).toString();
-                r.error = values.value(u"error"_s).toString();
-                r.errorDescription = values.value(u"error_description"_s).toString();
+                r.iss = value(u"iss"_s);
+                r.error = value(u"error"_s);
+                r.errorDescription = value(u"error_description"_s);
                 answer(r);
             });
     done(QUrl(m_handler->callback()), {});

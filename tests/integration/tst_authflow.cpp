@@ -792,12 +792,13 @@ private Q_SLOTS:
                         [&response](const AuthorizationUserAgent::Response &r) { response = r; });
         QCOMPARE(opened, QUrl(u"https://as.example/authorize"_s));
         QUrl back = redirect;
-        back.setQuery(u"code=c1&state=s1&iss=http%3A%2F%2F127.0.0.1%3A9"_s);
+        back.setQuery(u"code=c%2B1&state=s+1&iss=http%3A%2F%2F127.0.0.1%3A9"_s);
         QNetworkReply *reply = m_nam.get(QNetworkRequest(back));
         QTRY_VERIFY(response.has_value());
-        QCOMPARE(response->code, u"c1"_s);
-        QCOMPARE(response->state, u"s1"_s);
+        QCOMPARE(response->code, u"c+1"_s);
+        QCOMPARE(response->state, u"s 1"_s);
         QVERIFY(response->issPresent);
+        QCOMPARE(response->iss, u"http://127.0.0.1:9"_s);
         QTRY_VERIFY(reply->isFinished());
         QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
         reply->deleteLater();
