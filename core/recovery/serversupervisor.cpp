@@ -84,13 +84,16 @@ void ServerSupervisor::start()
     auth->loadStored([this] { m_session->start(); });
 }
 
-static std::unique_ptr<AuthorizationUserAgent> userAgentFor(const ServerConfig &config,
-                                                            QNetworkAccessManager *nam)
+static std::unique_ptr<AuthorizationUserAgent>
+userAgentFor(const ServerConfig &config, QNetworkAccessManager *nam, const Clock &clock)
 {
     if (config.auth.agent == ServerConfig::Auth::Agent::Headless)
         return std::make_unique<HeadlessUserAgent>(nam);
-    // The window and the CLI open (or print) the URL from the AuthState that carries it.
-    return std::make_unique<LoopbackUserAgent>([](const QUrl &) {});
+    // The window and the CLI open (or print) the URL from the AuthState that carries it; the
+    // listener waits as long as the whole flow may take, the person included.
+    return std::make_unique<LoopbackUserAgent>([](const QUrl &) {}, clock,
+                                               config.auth.flowTimeoutMs,
+                                               ServerConfig::authAgentName(config.auth.agent));
 }
 
 Authorizer *ServerSupervisor::authorizer()
@@ -98,7 +101,8 @@ Authorizer *ServerSupervisor::authorizer()
     if (m_auth || !m_config.auth.enabled || m_config.route == ServerConfig::Route::Stdio)
         return m_auth;
     QNetworkAccessManager *nam = m_session->network();
-    m_auth = new Authorizer(m_config, nam, userAgentFor(m_config, nam), m_secrets, m_clock, this);
+    m_auth = new Authorizer(m_config, nam, userAgentFor(m_config, nam, m_clock), m_secrets, m_clock,
+                            this);
     m_session->setAuthorization(m_auth);
     connect(m_auth, &Authorizer::stepRecorded, this, [this](const AuthStep &step) {
         Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name,
@@ -108,9 +112,8 @@ Authorizer *ServerSupervisor::authorizer()
     connect(m_auth, &Authorizer::stateChanged, this, [this](const AuthState &state) {
         QJsonObject details = state.toJson();
         details.remove("steps"_L1); // each was recorded as it happened
-        Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name,
-                                                          m_progress.generation,
-                                                          EventKind::AuthState, details));
+        Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(
+            m_clock.nowMs(), m_config.name, m_progress.generation, EventKind::AuthState, details));
         Q_EMIT authChanged(state);
     });
     return m_auth;

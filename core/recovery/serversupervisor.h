@@ -7,8 +7,8 @@
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
-#include "values/callvalues.h"
 #include "values/authvalues.h"
+#include "values/callvalues.h"
 #include "values/recoveryvalues.h"
 
 #include <QJsonArray>
