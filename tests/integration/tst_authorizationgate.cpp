@@ -3,6 +3,7 @@
 // ScriptedHttpServer that counts every POST on its side: a request refused at the door is
 // sent once more after the credentials are fixed, the same frame, and never more than that.
 #include "scriptedhttpserver.h"
+#include "transport/authorizationgate.h"
 #include "transport/httpfallbacktransport.h"
 
 #include <QSignalSpy>
@@ -101,7 +102,7 @@ private Q_SLOTS:
         QList<QJsonValue> ids;
         server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &r) -> QByteArray {
             ids.append(r.id);
-            if (!r.headers.contains("authorization: " + acceptedToken))
+            if (!r.headers.contains(QByteArray("authorization: ").append(acceptedToken)))
                 return refusal(status, challenge);
             return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"done"_s));
         });
