@@ -137,6 +137,7 @@ case "${1:-}" in
     build/bin/sonde-bench-stdio "${@:2}"
     build/bin/sonde-bench-http "${@:2}"
     build/bin/sonde-bench-recovery
+    build/bin/sonde-bench-auth
     QT_QPA_PLATFORM=offscreen build/bin/sonde-bench-gui ;;
   fuzz)
     case "${2:-}" in ''|*[!0-9]*) echo "usage: ./dev.sh fuzz SECONDS" >&2; exit 2 ;; esac
