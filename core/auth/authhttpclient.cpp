@@ -90,11 +90,13 @@ void AuthHttpClient::send(QNetworkRequest request, const QByteArray *body, QObje
             reply->abort();
         }
     });
+    // The reply goes when it is done, and is aborted when the flow it belongs to goes first.
+    QObject::connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
+    QObject::connect(context, &QObject::destroyed, reply, &QNetworkReply::abort);
     const Clock *clock = &m_clock;
     QPointer<QObject> guard(context);
     QObject::connect(reply, &QNetworkReply::finished, context,
                      [reply, answer, clock, guard, done = std::move(done)] {
-                         reply->deleteLater();
                          if (answer->error.isEmpty())
                              answer->body += reply->readAll();
                          answer->status = HttpExchange::status(reply);

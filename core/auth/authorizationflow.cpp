@@ -7,6 +7,7 @@
 #include "auth/tokenrequest.h"
 #include "util/clock.h"
 
+#include <QPointer>
 #include <QUrlQuery>
 
 using namespace Qt::StringLiterals;
@@ -184,7 +185,11 @@ void AuthorizationFlow::useLegacyEndpoints(const QString &why)
 void AuthorizationFlow::prepareAgent()
 {
     m_resource = m_hasResourceMetadata ? m_prm.resource : canonicalServerUrl(m_in.serverUrl);
-    m_agent->prepare([this](const QUrl &redirectUri, const QString &error) {
+    // The agent outlives a flow that timed out: its answers then come to no one.
+    QPointer<AuthorizationFlow> self(this);
+    m_agent->prepare([this, self](const QUrl &redirectUri, const QString &error) {
+        if (!self)
+            return;
         if (redirectUri.isEmpty()) {
             fail(decision(u"authorization"_s, {}, m_agent->kind()), error);
             return;
@@ -302,8 +307,11 @@ void AuthorizationFlow::authorize()
     step.url = m_as.authorizationEndpoint;
     const qint64 started = m_clock.nowMs();
     Q_EMIT awaitingUser(url);
-    m_agent->authorize(url, [this, step,
+    QPointer<AuthorizationFlow> self(this);
+    m_agent->authorize(url, [this, self, step,
                              started](const AuthorizationUserAgent::Response &r) mutable {
+        if (!self)
+            return;
         step.elapsedMs = m_clock.nowMs() - started;
         m_agent->finish();
         // RFC 9207 first: a response from the wrong issuer is not read at all, not even its

@@ -34,7 +34,8 @@ public:
     Private(Authorizer *q, const ServerConfig &config, QNetworkAccessManager *nam,
             std::unique_ptr<AuthorizationUserAgent> agent, SecretStore *store, const Clock &clock)
         : q(q), config(config), http(nam, clock, requestTimeoutMs), agent(std::move(agent)),
-          store(store), clock(clock), refreshTimer(clock.createTimer(q))
+          store(store), clock(clock), refreshTimer(clock.createTimer(q)),
+          flowTimer(clock.createTimer(q))
     {
         state.server = config.name;
         state.secretStore = store ? store->kind() : u"memory"_s;
@@ -57,8 +58,10 @@ public:
     void startFlow(const QString &challengeScope, const QUrl &resourceMetadata, bool stepUp,
                    const QStringList &held, std::function<void(Verdict)> done);
     void flowFinished(const AuthorizationFlow::Result &result);
+    void flowTimedOut();
     void startRefresh(std::function<void(Verdict)> done);
-    void adopt(const TokenSet &next, qint64 expiresInSeconds);
+    // The tokens in use from now on; `persist`: written to the store (not when just read).
+    void adopt(const TokenSet &next, qint64 expiresInSeconds, bool persist = true);
     void persist();
     void answerWaiters(const Verdict &verdict);
     Verdict failure(const QString &message, int status) const
@@ -77,6 +80,7 @@ public:
     SecretStore *store;
     const Clock &clock;
     ClockTimer *refreshTimer;
+    ClockTimer *flowTimer; // the whole flow, the user in the browser included
     TokenSet tokens;
     AuthState state;
     QPointer<AuthorizationFlow> flow;
@@ -130,11 +134,29 @@ void Authorizer::Private::startFlow(const QString &challengeScope, const QUrl &r
                      });
     QObject::connect(flow, &AuthorizationFlow::finished, q,
                      [this](const AuthorizationFlow::Result &r) { flowFinished(r); });
+    flowTimer->start(config.auth.flowTimeoutMs);
     flow->start();
+}
+
+void Authorizer::Private::flowTimedOut()
+{
+    if (!flow)
+        return;
+    delete flow; // its replies go with it
+    agent->finish();
+    AuthStep step;
+    step.name = u"authorization"_s;
+    step.ok = false;
+    step.error = u"the flow did not complete within %1 s"_s.arg(config.auth.flowTimeoutMs / 1000);
+    step.startedMs = clock.nowMs();
+    record(step);
+    setStatus(AuthState::Status::Failed, step.error);
+    answerWaiters(failure(u"needs_reauth: "_s + step.error, challengeStatus));
 }
 
 void Authorizer::Private::flowFinished(const AuthorizationFlow::Result &result)
 {
+    flowTimer->stop();
     if (flow)
         flow->deleteLater();
     flow = nullptr;
@@ -150,7 +172,7 @@ void Authorizer::Private::flowFinished(const AuthorizationFlow::Result &result)
     answerWaiters(v);
 }
 
-void Authorizer::Private::adopt(const TokenSet &next, qint64 expiresInSeconds)
+void Authorizer::Private::adopt(const TokenSet &next, qint64 expiresInSeconds, bool persistIt)
 {
     const qint64 now = clock.nowMs();
     tokens = next;
@@ -168,7 +190,8 @@ void Authorizer::Private::adopt(const TokenSet &next, qint64 expiresInSeconds)
     else
         refreshTimer->stop();
     setStatus(AuthState::Status::Authorized);
-    persist();
+    if (persistIt)
+        persist();
 }
 
 void Authorizer::Private::persist()
@@ -258,6 +281,7 @@ Authorizer::Authorizer(const ServerConfig &config, QNetworkAccessManager *nam,
 {
     connect(d->refreshTimer, &ClockTimer::timeout, this,
             [this] { refresh([](const Verdict &) {}); });
+    connect(d->flowTimer, &ClockTimer::timeout, this, [this] { d->flowTimedOut(); });
 }
 
 Authorizer::~Authorizer()
@@ -277,6 +301,12 @@ void Authorizer::challenged(const Challenge &challenge, std::function<void(Verdi
 {
     const WwwAuthenticate::Bearer bearer = WwwAuthenticate::bearer(challenge.wwwAuthenticate);
     d->challengeStatus = challenge.status;
+    if (!d->config.auth.enabled) {
+        done(d->failure(u"the server asks for authorization (HTTP %1), which is off for it"_s.arg(
+                            challenge.status),
+                        challenge.status));
+        return;
+    }
     const QUrl resourceMetadata(bearer.resourceMetadata);
     if (challenge.status == 403) {
         if (bearer.error != "insufficient_scope"_L1) {
@@ -325,25 +355,23 @@ void Authorizer::loadStored(std::function<void()> done)
         return;
     }
     QPointer<Authorizer> self(this);
-    d->store->read(
-        TokenSet::storeKey(d->config.name),
-        [self, done = std::move(done)](std::optional<QByteArray> value, QString error) {
-            if (!self) {
-                done();
-                return;
-            }
-            Private *d = self->d.get();
-            if (!error.isEmpty())
-                qCWarning(lcAuth) << "the secret store could not be read:" << error;
-            if (const auto stored = value ? TokenSet::fromStored(*value) : std::nullopt) {
-                const qint64 now = d->clock.nowMs();
-                d->tokens = *stored;
-                const qint64 left = stored->expiresAtMs ? (stored->expiresAtMs - now) / 1000 : 0;
-                TokenSet t = *stored;
-                d->adopt(t, stored->expiresAtMs ? std::max<qint64>(left, 1) : 0);
-            }
+    d->store->read(TokenSet::storeKey(d->config.name), [self, done = std::move(done)](
+                                                           std::optional<QByteArray> value,
+                                                           QString error) {
+        if (!self) {
             done();
-        });
+            return;
+        }
+        Private *d = self->d.get();
+        if (!error.isEmpty())
+            qCWarning(lcAuth) << "the secret store could not be read:" << error;
+        if (const auto stored = value ? TokenSet::fromStored(*value) : std::nullopt) {
+            // A token already past its time is refreshed at once (1 s from now at 80%).
+            const qint64 leftMs = stored->expiresAtMs - d->clock.nowMs();
+            d->adopt(*stored, stored->expiresAtMs ? std::max<qint64>(leftMs / 1000, 1) : 0, false);
+        }
+        done();
+    });
 }
 
 void Authorizer::login(std::function<void(Verdict)> done)

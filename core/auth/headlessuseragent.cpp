@@ -40,6 +40,13 @@ AuthorizationUserAgent::Response HeadlessUserAgent::responseFrom(const QUrl &loc
     return r;
 }
 
+void HeadlessUserAgent::finish()
+{
+    // A flow that ended (its timeout) leaves no request behind.
+    if (m_reply && !m_reply->isFinished())
+        m_reply->abort();
+}
+
 void HeadlessUserAgent::prepare(std::function<void(QUrl, QString)> done)
 {
     done(redirectUri(), {});
@@ -52,6 +59,7 @@ void HeadlessUserAgent::authorize(const QUrl &authorizeUrl, std::function<void(R
                          QNetworkRequest::ManualRedirectPolicy);
     request.setTransferTimeout(m_timeoutMs);
     QNetworkReply *reply = m_nam->get(request);
+    m_reply = reply;
     connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done)] {
         reply->deleteLater();
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();

@@ -4,8 +4,10 @@
 #include "auth/authorizationuseragent.h"
 
 #include <QObject>
+#include <QPointer>
 
 class QNetworkAccessManager;
+class QNetworkReply;
 
 namespace Sonde {
 
@@ -25,12 +27,13 @@ public:
 
     void prepare(std::function<void(QUrl, QString)> done) override;
     void authorize(const QUrl &authorizeUrl, std::function<void(Response)> done) override;
-    void finish() override {}
+    void finish() override;
     QString kind() const override { return QStringLiteral("headless"); }
 
 private:
     QNetworkAccessManager *m_nam;
     int m_timeoutMs;
+    QPointer<QNetworkReply> m_reply;
 };
 
 } // namespace Sonde

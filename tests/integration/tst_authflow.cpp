@@ -131,6 +131,8 @@ private:
             const QByteArray answer = route == m_routes.constEnd()
                                           ? httpResponse(404, "text/plain", "not found")
                                           : (*route)(r);
+            if (answer == "hang")
+                continue;           // never answered
             if (answer.isEmpty()) { // the connection closes without a response byte
                 m_buffers.remove(s);
                 s->abort();
@@ -172,6 +174,11 @@ struct AuthServer
     {
         if (!http.listen())
             return false;
+        routes();
+        return true;
+    }
+    void routes()
+    {
         http.on("GET", prmPath, [this](const HttpRequest &) {
             if (!servePrm)
                 return httpResponse(404, "text/plain", "no");
@@ -239,7 +246,6 @@ struct AuthServer
                 o.insert("scope"_L1, scope);
             return jsonResponse(200, o);
         });
-        return true;
     }
     QList<HttpRequest> requestsTo(const QByteArray &method, const QString &path) const
     {
@@ -567,7 +573,8 @@ private Q_SLOTS:
     {
         AuthServer server;
         QVERIFY(server.start());
-        // The connection closes without a byte: Qt would re-send a rewindable POST.
+        // The connection closes without a byte: Qt would re-send a rewindable POST by itself,
+        // and a code is single-use (a rotating refresh token would be spent too).
         server.http.on("POST", u"/token"_s, [](const HttpRequest &) { return QByteArray(); });
         auto authorizer = makeAuthorizer(configFor(server));
         const auto verdict = challenge(*authorizer, challenge401(server));
@@ -765,6 +772,68 @@ private Q_SLOTS:
         QVERIFY(authorizer->header().isEmpty());
         QVERIFY(!store.values.contains(u"oauth/auth-test"_s));
         QCOMPARE(authorizer->state().status, AuthState::Status::SignedOut);
+    }
+
+    void aFlowThatDoesNotCompleteEndsAtItsTimeout()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        server.http.on("GET", u"/authorize"_s, [](const HttpRequest &) { return "hang"_ba; });
+        auto config = configFor(server);
+        config.auth.flowTimeoutMs = 120'000;
+        auto authorizer = makeAuthorizer(config);
+        std::optional<HttpAuthorization::Verdict> verdict;
+        authorizer->challenged(challenge401(server), [&verdict](auto v) { verdict = v; });
+        QTRY_COMPARE(server.http.count("GET", u"/authorize"_s), 1);
+        m_clock.advance(119'999);
+        QVERIFY(!verdict);
+        m_clock.advance(1);
+        QVERIFY(verdict.has_value());
+        QVERIFY(!verdict->retry);
+        QCOMPARE(verdict->error.message(),
+                 u"needs_reauth: the flow did not complete within 120 s"_s);
+        QCOMPARE(authorizer->state().status, AuthState::Status::Failed);
+        // A new challenge starts a new flow: nothing of the old one is left running.
+        server.routes();
+        QVERIFY(challenge(*authorizer, challenge401(server)).retry);
+    }
+
+    void offlineAccessIsAskedForWhereTheServerListsIt_data()
+    {
+        QTest::addColumn<bool>("listed");
+        QTest::addColumn<QString>("scope");
+        QTest::newRow("listed in the AS's scopes_supported: added")
+            << true << u"mcp:read offline_access"_s;
+        QTest::newRow("not listed: not asked for") << false << u"mcp:read"_s;
+    }
+    void offlineAccessIsAskedForWhereTheServerListsIt()
+    {
+        QFETCH(bool, listed);
+        QFETCH(QString, scope);
+        AuthServer server;
+        server.asExtra.insert("scopes_supported"_L1,
+                              listed ? QJsonArray{u"mcp:read"_s, u"offline_access"_s}
+                                     : QJsonArray{u"mcp:read"_s});
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        QVERIFY(challenge(*authorizer, challenge401(server, false, "mcp:read")).retry);
+        QCOMPARE(server.requestsTo("GET", u"/authorize"_s)
+                     .value(0)
+                     .query.queryItemValue(u"scope"_s, QUrl::FullyDecoded),
+                 scope);
+    }
+
+    void withAuthorizationOffAChallengeIsJustAnError()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        auto config = configFor(server);
+        config.auth.enabled = false;
+        auto authorizer = makeAuthorizer(config);
+        const auto verdict = challenge(*authorizer, challenge401(server));
+        QVERIFY(!verdict.retry);
+        QCOMPARE(verdict.error.httpStatus(), 401);
+        QVERIFY(server.http.requests.isEmpty());
     }
 
     void theLoopbackListenerExistsOnlyDuringTheFlow()
