@@ -71,7 +71,9 @@ expect "tools has list and call" "list call" "$cli" --command x tools ""
 expect "resources has list, templates and read" "list templates read" "$cli" --command x resources ""
 expect "prompts has list and get" "list get" "$cli" --command x prompts ""
 expect "the commands come after the connection" \
-    "info ping tools resources prompts exec conformance-client" "$cli" --command x ""
+    "info ping tools resources prompts exec auth conformance-client" "$cli" --command x ""
+expect "auth has login, status and logout" "login status logout" "$cli" --url u auth ""
+expect "the authorization agents" "browser no-browser headless" "$cli" --auth-agent ""
 expect "a command is completed from its start" "tools" "$cli" --url http : //h/mcp --quiet to
 expect "a K=V value split by bash is one word" "list call" \
     "$cli" --env A = B --command x --arg y tools ""
