@@ -417,6 +417,11 @@ void TestDemoServerAuth::authorizeRedirectsAtOnceWithCodeStateAndIss()
     QCOMPARE(q.queryItemValue(u"state"_s), u"state-42"_s);
     QCOMPARE(q.queryItemValue(u"iss"_s, QUrl::FullyDecoded), m_client.origin());
     QVERIFY(!q.hasQueryItem(u"error"_s));
+
+    // The scheme compares without case (RFC 8707 §2; the spec's SHOULD): the same resource.
+    const QString shouted = m_client.endpoint.toString().replace(0, 4, u"HTTP"_s);
+    const Answer upper = m_client.authorize(m_client.registerPublic(), {{u"resource"_s, shouted}});
+    QVERIFY(upper.redirectQuery().hasQueryItem(u"code"_s));
 }
 
 void TestDemoServerAuth::authorizeRefusesABadRequest_data()
