@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "demohttpserver.h"
 
+#include "demoresourceguard.h" // for the destructor
 #include "demoserver.h"
 #include "modernhttpendpoint.h"
 #include "protocol/jsonrpcmessage.h"
+#include "util/clock.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,10 +52,13 @@ void DemoHttpServer::shutdown()
 
 bool DemoHttpServer::listen(const QHostAddress &address, quint16 port, QString *error)
 {
-    if (m_server->listen(address, port))
-        return true;
-    *error = m_server->errorString();
-    return false;
+    if (!m_server->listen(address, port)) {
+        *error = m_server->errorString();
+        return false;
+    }
+    if (m_tokenTtlMs > 0)
+        startAuthorization();
+    return true;
 }
 
 quint16 DemoHttpServer::port() const
@@ -93,7 +98,8 @@ void DemoHttpServer::onReadable(QTcpSocket *socket)
         const QList<QByteArray> lines = buf.left(headerEnd).split('\n');
         const QList<QByteArray> first = lines.value(0).trimmed().split(' ');
         r.method = first.value(0);
-        r.path = first.value(1);
+        r.target = first.value(1);
+        r.fromLoopback = socket->peerAddress().isLoopback();
         for (qsizetype i = 1; i < lines.size(); ++i) {
             const qsizetype colon = lines[i].indexOf(':');
             if (colon > 0)
@@ -144,8 +150,11 @@ void DemoHttpServer::reply(QTcpSocket *socket, int status, const QByteArray &bod
                            const QByteArray &contentType,
                            const QList<QPair<QByteArray, QByteArray>> &extra)
 {
-    QByteArray head =
-        "HTTP/1.1 " + QByteArray::number(status) + (status < 300 ? " OK" : " Error") + "\r\n";
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) +
+                      (status < 300    ? " OK"
+                       : status == 302 ? " Found"
+                                       : " Error") +
+                      "\r\n";
     if (!body.isEmpty())
         head += "Content-Type: " + contentType + "\r\n";
     for (const auto &[k, v] : extra)
@@ -196,7 +205,9 @@ void DemoHttpServer::handle(QTcpSocket *socket, const Request &r)
               jsonError(-32000, u"Forbidden: Host or Origin is not a loopback name"_s));
         return;
     }
-    if (r.path != "/mcp") {
+    if (m_guard && authorizationAnswered(socket, r))
+        return;
+    if (r.target != "/mcp") {
         reply(socket, 404, jsonError(-32000, u"Not found: the endpoint is /mcp"_s));
         return;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "demohttpmessage.h"
 #include "demoprotocol.h"
 
 #include <QHash>
@@ -17,6 +18,9 @@ class QTcpSocket;
 
 namespace Sonde {
 
+class Clock;
+class DemoAuthServer;
+class DemoResourceGuard;
 class DemoServer;
 class DemoState;
 class ModernHttpEndpoint;
@@ -32,6 +36,8 @@ class ModernHttpEndpoint;
 // an HTTP/1.0 client, an error) or turns it into an SSE stream, which is the rest of it.
 // 2026-07-28 POSTs (per-request _meta, or that MCP-Protocol-Version) go to a
 // ModernHttpEndpoint instead, sessionless; setEra() restricts the server to one era.
+// enableAuthorization() (--auth) makes /mcp a protected resource with the demo's own
+// authorization server on the same origin (DemoResourceGuard, DemoAuthServer).
 class DemoHttpServer : public QObject
 {
     Q_OBJECT
@@ -42,6 +48,12 @@ public:
     quint16 port() const;
     void setEra(DemoEra era);
     void setKeepAliveInterval(int ms);
+    // Before listen(): every MCP request needs a bearer token from the demo's authorization
+    // server, whose access tokens live `tokenTtlMs` on `clock` (the steady clock if null;
+    // a given clock must outlive the server).
+    void enableAuthorization(qint64 tokenTtlMs, const Clock *clock = nullptr);
+    // http://HOST:PORT/mcp once listening.
+    QString endpointUrl() const;
     // Ends the modern subscriptions gracefully, before the process exits.
     void shutdown();
 
@@ -49,12 +61,7 @@ Q_SIGNALS:
     void logLine(const QString &line);
 
 private:
-    struct Request
-    {
-        QByteArray method, path;
-        QHash<QByteArray, QByteArray> headers; // lower-case names
-        QByteArray body;
-    };
+    using Request = DemoHttpRequest;
     struct StoredEvent
     {
         QString stream;
@@ -94,6 +101,9 @@ private:
     void startStream(QTcpSocket *socket, const QString &sessionId);
     void detach(QTcpSocket *socket, bool close);
     bool hostAllowed(const Request &r) const;
+    // The authorization server's and the guard's answer, when --auth has one for `r`.
+    bool authorizationAnswered(QTcpSocket *socket, const Request &r);
+    void startAuthorization();
 
     std::shared_ptr<DemoState> m_state;
     QTcpServer *m_server = nullptr;
@@ -102,6 +112,11 @@ private:
     QTcpSocket *m_keepAlive = nullptr; // the request being handled may keep its connection
     DemoEra m_era = DemoEra::Both;
     ModernHttpEndpoint *m_modern = nullptr;
+    qint64 m_tokenTtlMs = 0; // 0: no authorization
+    const Clock *m_clock = nullptr;
+    std::unique_ptr<Clock> m_ownClock;
+    DemoAuthServer *m_authServer = nullptr;
+    std::unique_ptr<DemoResourceGuard> m_guard;
 };
 
 } // namespace Sonde

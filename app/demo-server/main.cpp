@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // sonde-demo-server: Sonde's built-in MCP server, over stdio (default) or Streamable HTTP
 // (--http HOST:PORT; port 0 picks a free port, printed on stdout), speaking 2025-11-25,
-// 2026-07-28 or both (--era).
+// 2026-07-28 or both (--era); --auth makes the HTTP endpoint an OAuth-protected resource with
+// its own authorization server on the same port.
 #include "demohttpserver.h"
 #include "demoserver.h"
 #include "stdiolinechannel.h"
@@ -25,6 +26,8 @@ struct Options
 {
     DemoEra era = DemoEra::Both;
     int keepAliveMs = 15'000;
+    bool auth = false;
+    int tokenTtlSeconds = 3600;
 };
 
 static int serveHttp(QCoreApplication &app, const QString &spec,
@@ -42,6 +45,8 @@ static int serveHttp(QCoreApplication &app, const QString &spec,
     DemoHttpServer server(state);
     server.setEra(options.era);
     server.setKeepAliveInterval(options.keepAliveMs);
+    if (options.auth)
+        server.enableAuthorization(qint64(options.tokenTtlSeconds) * 1000);
     QObject::connect(&server, &DemoHttpServer::logLine, &logLine);
     // Stopping ends each subscription with its graceful result before the streams close.
     SignalWatcher watcher;
@@ -54,12 +59,12 @@ static int serveHttp(QCoreApplication &app, const QString &spec,
         logLine(u"sonde-demo-server: cannot listen on %1: %2"_s.arg(spec, error));
         return 2;
     }
-    const QString hostText = host.protocol() == QAbstractSocket::IPv6Protocol
-                                 ? u"[%1]"_s.arg(host.toString())
-                                 : host.toString();
-    std::printf("http://%s:%u/mcp\n", qPrintable(hostText), unsigned(server.port()));
+    const QString url = server.endpointUrl();
+    std::printf("%s\n", qPrintable(url));
     std::fflush(stdout);
-    logLine(u"sonde-demo-server ready on http://%1:%2/mcp"_s.arg(hostText).arg(server.port()));
+    logLine(u"sonde-demo-server ready on %1%2"_s.arg(
+        url,
+        options.auth ? u" (OAuth: bearer tokens from its authorization server)"_s : QString()));
     return app.exec();
 }
 
@@ -100,6 +105,15 @@ int main(int argc, char **argv)
                         "3600000"_s);
                 return 2;
             }
+        } else if (args[i] == "--auth"_L1) {
+            options.auth = true;
+        } else if (args[i] == "--auth-token-ttl"_L1 && i + 1 < args.size()) {
+            bool ok = false;
+            options.tokenTtlSeconds = args[++i].toInt(&ok);
+            if (!ok || options.tokenTtlSeconds < 1 || options.tokenTtlSeconds > 86'400) {
+                logLine(u"sonde-demo-server: --auth-token-ttl wants seconds from 1 to 86400"_s);
+                return 2;
+            }
         } else if (args[i] == "--version"_L1) {
             std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
                         qPrintable(QCoreApplication::applicationVersion()));
@@ -107,7 +121,8 @@ int main(int argc, char **argv)
         } else {
             logLine(
                 u"usage: sonde-demo-server [--http HOST:PORT] [--era legacy|modern|both] "
-                u"[--state-file PATH] [--tools N] [--listen-keepalive MS] [--version]\n"
+                u"[--state-file PATH] [--tools N] [--listen-keepalive MS] [--auth] "
+                u"[--auth-token-ttl SECONDS] [--version]\n"
                 "  --era picks the protocol revisions served: legacy (2025-11-25 and earlier, "
                 "initialize and sessions), modern (2026-07-28, per-request _meta) or both "
                 "(the default)\n"
@@ -115,9 +130,17 @@ int main(int argc, char **argv)
                 "restarts\n"
                 "  --tools N adds N generated tools after the built-in ones (tests at scale)\n"
                 "  --listen-keepalive MS is how often an HTTP subscriptions/listen stream gets "
-                "a ':' comment (default 15000)"_s);
+                "a ':' comment (default 15000)\n"
+                "  --auth (with --http) makes /mcp an OAuth 2.1 protected resource: a bearer "
+                "token from the authorization server on the same origin (metadata, /register, "
+                "/authorize, /token) is needed; increment-counter needs scope mcp:write\n"
+                "  --auth-token-ttl SECONDS is how long an access token lives (default 3600)"_s);
             return 2;
         }
+    }
+    if (options.auth && http.isEmpty()) {
+        logLine(u"sonde-demo-server: --auth needs --http (authorization is HTTP's)"_s);
+        return 2;
     }
     const auto state = std::make_shared<DemoState>(stateFile);
     state->setGeneratedTools(generatedTools);
