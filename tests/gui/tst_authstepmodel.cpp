@@ -4,6 +4,7 @@
 // AuthStateStore (each server's last AuthState, the sonde/auth tickets, and the one browser
 // opening per flow). The states are built as the engine emits them: the same list of steps,
 // one longer each time.
+#include "authflowdata.h"
 #include "authstatestore.h"
 #include "authstepmodel.h"
 
@@ -17,41 +18,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-AuthStep step(const QString &name, const QString &method, const QString &url, int status,
-              const QString &chosen = {}, const QString &why = {})
-{
-    AuthStep s;
-    s.name = name;
-    s.method = method;
-    s.url = QUrl(url);
-    s.status = status;
-    s.chosen = chosen;
-    s.why = why;
-    s.startedMs = 1'700'000'000'000;
-    s.elapsedMs = 12;
-    return s;
-}
+using AuthFlowData::flow;
+using AuthFlowData::step;
 
 AuthStep failed(AuthStep s, const QString &error)
 {
     s.ok = false;
     s.error = error;
     return s;
-}
-
-// A flow as the demo server's would go: discovery, registration, the browser, the token.
-QList<AuthStep> flow()
-{
-    return {step(u"protected-resource-metadata"_s, u"GET"_s,
-                 u"http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp"_s, 200,
-                 u"http://127.0.0.1:3000/"_s, u"the only authorization server listed"_s),
-            step(u"authorization-server-metadata"_s, u"GET"_s,
-                 u"http://127.0.0.1:3000/.well-known/oauth-authorization-server"_s, 200),
-            step(u"client-identity"_s, u"POST"_s, u"http://127.0.0.1:3000/register"_s, 201,
-                 u"dynamic-registration"_s, u"no client id given and no CIMD support"_s),
-            step(u"authorization"_s, u"GET"_s, u"http://127.0.0.1:3000/authorize"_s, 302),
-            step(u"token"_s, u"POST"_s, u"http://127.0.0.1:3000/token"_s, 200,
-                 u"client_secret_basic"_s, u"token endpoint auth: as advertised"_s)};
 }
 
 AuthState state(const QString &server, AuthState::Status status, const QList<AuthStep> &steps,
@@ -115,14 +89,22 @@ private Q_SLOTS:
         QCOMPARE(cell(model, 0, AuthStepModel::Request),
                  u"GET http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp"_s);
         QCOMPARE(cell(model, 0, AuthStepModel::Status), u"200"_s);
-        QCOMPARE(cell(model, 0, AuthStepModel::Chosen), u"http://127.0.0.1:3000/"_s);
-        QCOMPARE(cell(model, 0, AuthStepModel::Why), u"the only authorization server listed"_s);
-        QCOMPARE(cell(model, 0, AuthStepModel::Time), u"12 ms"_s);
+        QCOMPARE(cell(model, 0, AuthStepModel::Result),
+                 u"http://127.0.0.1:3000/ — the only authorization server listed"_s);
+        QCOMPARE(cell(model, 0, AuthStepModel::Time), u"9 ms"_s);
         QCOMPARE(cell(model, 2, AuthStepModel::Step), u"✓ Client identity"_s);
-        QCOMPARE(cell(model, 4, AuthStepModel::Chosen), u"client_secret_basic"_s);
-        QCOMPARE(cell(model, 4, AuthStepModel::Why), u"token endpoint auth: as advertised"_s);
+        QCOMPARE(model.index(4, 0).data(AuthStepModel::ChosenRole).toString(),
+                 u"client_secret_basic"_s);
+        QCOMPARE(model.index(4, 0).data(AuthStepModel::WhyRole).toString(),
+                 u"token endpoint auth: as advertised"_s);
+        QCOMPARE(cell(model, 4, AuthStepModel::Result),
+                 u"client_secret_basic — token endpoint auth: as advertised"_s);
+        QCOMPARE(cell(model, 4, AuthStepModel::Result, Qt::ToolTipRole),
+                 u"Chosen: client_secret_basic\nWhy: token endpoint auth: as advertised"_s);
+        // A step that only fetched shows no result.
+        QVERIFY(cell(model, 1, AuthStepModel::Result).isEmpty());
         QCOMPARE(model.index(4, 0).data(AuthStepModel::NameRole).toString(), u"token"_s);
-        QVERIFY(cell(model, 4, AuthStepModel::Error).isEmpty());
+        QVERIFY(model.index(4, 0).data(AuthStepModel::ErrorRole).toString().isEmpty());
     }
 
     void aNewFlowStartsTheTableOver()
@@ -153,14 +135,14 @@ private Q_SLOTS:
                    u"no authorization server metadata at any of the 3 well-known paths"_s));
         model.setSteps(steps);
         QCOMPARE(cell(model, 1, AuthStepModel::Step), u"✗ Authorization server metadata"_s);
-        QCOMPARE(cell(model, 1, AuthStepModel::Error),
+        QCOMPARE(cell(model, 1, AuthStepModel::Result),
                  u"no authorization server metadata at any of the 3 well-known paths"_s);
         QCOMPARE(cell(model, 1, AuthStepModel::Status), u"404"_s);
         QVERIFY(model.index(1, 0).data(AuthStepModel::FailedRole).toBool());
         QVERIFY(!model.index(0, 0).data(AuthStepModel::FailedRole).toBool());
         // The error (and its row's mark) in a colour readable on the light and dark palettes.
         const QColor red =
-            model.index(1, AuthStepModel::Error).data(Qt::ForegroundRole).value<QColor>();
+            model.index(1, AuthStepModel::Result).data(Qt::ForegroundRole).value<QColor>();
         QCOMPARE(red, AuthStepModel::errorColor());
         QCOMPARE(model.index(1, AuthStepModel::Step).data(Qt::ForegroundRole).value<QColor>(), red);
         QVERIFY(!model.index(0, AuthStepModel::Step).data(Qt::ForegroundRole).isValid());
@@ -170,7 +152,9 @@ private Q_SLOTS:
                      qPrintable(
                          u"%1 on %2: %3"_s.arg(red.name(), base.name()).arg(contrast(red, base))));
         // The whole error in the tooltip, for a column too narrow to show it.
-        QCOMPARE(cell(model, 1, AuthStepModel::Error, Qt::ToolTipRole),
+        QCOMPARE(cell(model, 1, AuthStepModel::Result, Qt::ToolTipRole),
+                 u"Error: no authorization server metadata at any of the 3 well-known paths"_s);
+        QCOMPARE(model.index(1, 0).data(AuthStepModel::ErrorRole).toString(),
                  u"no authorization server metadata at any of the 3 well-known paths"_s);
     }
 

@@ -17,6 +17,18 @@ bool sameStep(const AuthStep &a, const AuthStep &b)
            a.startedMs == b.startedMs && a.elapsedMs == b.elapsedMs;
 }
 
+QString resultTip(const AuthStep &s)
+{
+    QStringList lines;
+    if (!s.chosen.isEmpty())
+        lines.append(AuthStepModel::tr("Chosen: %1").arg(s.chosen));
+    if (!s.why.isEmpty())
+        lines.append(AuthStepModel::tr("Why: %1").arg(s.why));
+    if (!s.error.isEmpty())
+        lines.append(AuthStepModel::tr("Error: %1").arg(s.error));
+    return lines.join(u'\n');
+}
+
 bool continues(const QList<AuthStep> &shown, const QList<AuthStep> &steps)
 {
     if (steps.size() < shown.size())
@@ -57,8 +69,8 @@ QVariant AuthStepModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const QStringList names = {tr("Step"),   tr("Request"), tr("Status"), tr("Time"),
-                                      tr("Chosen"), tr("Why"),     tr("Error")};
+    static const QStringList names = {tr("Step"), tr("Request"), tr("Status"), tr("Time"),
+                                      tr("Chosen and why, or the error")};
     return names.value(section);
 }
 
@@ -107,8 +119,14 @@ QVariant AuthStepModel::data(const QModelIndex &index, int role) const
         return s.name;
     case FailedRole:
         return !s.ok;
+    case ChosenRole:
+        return s.chosen;
+    case WhyRole:
+        return s.why;
+    case ErrorRole:
+        return s.error;
     case Qt::ForegroundRole:
-        if (!s.ok && (index.column() == Step || index.column() == Error))
+        if (!s.ok && (index.column() == Step || index.column() == Result))
             return errorColor();
         return {};
     case Qt::ToolTipRole:
@@ -116,6 +134,8 @@ QVariant AuthStepModel::data(const QModelIndex &index, int role) const
             return tr("Started %1, took %2")
                 .arg(QDateTime::fromMSecsSinceEpoch(s.startedMs).toString(u"HH:mm:ss.zzz"_s),
                      durationText(s.elapsedMs));
+        if (index.column() == Result)
+            return resultTip(s);
         return data(index, Qt::DisplayRole);
     case Qt::DisplayRole:
         break;
@@ -134,12 +154,12 @@ QVariant AuthStepModel::data(const QModelIndex &index, int role) const
         return s.method.isEmpty() ? u"—"_s : tr("no answer");
     case Time:
         return durationText(s.elapsedMs);
-    case Chosen:
-        return s.chosen;
-    case Why:
-        return s.why;
-    case Error:
-        return s.error;
+    case Result:
+        if (!s.ok)
+            return s.error;
+        if (s.chosen.isEmpty() || s.why.isEmpty())
+            return QString(s.chosen + s.why);
+        return QString(s.chosen + u" — "_s + s.why);
     }
     return {};
 }

@@ -11,9 +11,10 @@ namespace Sonde {
 
 // The last authorization flow of one server as a table, one row per AuthStep in the order
 // the engine recorded them: the step in words (marked ✓ or ✗, so a failure is not told by
-// colour alone), the request (method and URL), the HTTP status, the time it took, the value
-// chosen and why, and the error in words. Fed with AuthState::steps; a list that continues
-// the shown one appends rows, anything else starts over. Thread: GUI.
+// colour alone), the request (method and URL), the HTTP status, the time it took, and the
+// result: the value chosen and why, or for a failed step the error in words (one column, as
+// a step that failed chose nothing; the tooltip has all three). Fed with AuthState::steps; a
+// list that continues the shown one appends rows, anything else starts over. Thread: GUI.
 class AuthStepModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -24,15 +25,16 @@ public:
         Request,
         Status,
         Time,
-        Chosen,
-        Why,
-        Error,
+        Result, // ok: "chosen — why"; failed: the error
         ColumnCount
     };
     enum Role
     {
         NameRole = Qt::UserRole + 1, // the step's name as the engine gives it ("token")
         FailedRole,                  // bool
+        ChosenRole,
+        WhyRole,
+        ErrorRole,
     };
     using QAbstractTableModel::QAbstractTableModel;
 
