@@ -366,7 +366,7 @@ void MainWindow::addServer(const ServerConfig &config, const QStringList &roots,
     m_servers->addServer(config);
     m_transcriptPanel->addSecrets(config);
     m_views->addServer(config.name, roots);
-    m_auth->addServer(config.name);
+    m_auth->addServer(config.name, config.auth.agent == ServerConfig::Auth::Agent::Browser);
     m_timeline->setServerRemoved(config.name, false);
     m_host.addServer(config, connectNow);
     if (m_current.isEmpty())

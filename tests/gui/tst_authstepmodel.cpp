@@ -292,6 +292,23 @@ private Q_SLOTS:
         QCOMPARE(wanted.count(), 3);
     }
 
+    void aServerWhoseFlowsUseNoBrowserNeverWantsIt()
+    {
+        AuthStateStore store;
+        store.addServer(u"cli-like"_s, false);
+        QSignalSpy wanted(&store, &AuthStateStore::browserWanted);
+        const QUrl url(u"http://127.0.0.1:3000/authorize?state=one"_s);
+        store.update(state(u"cli-like"_s, AuthState::Status::AwaitingUser, flow().mid(0, 3), url));
+        QCOMPARE(wanted.count(), 0);
+        QCOMPARE(store.state(u"cli-like"_s).authorizationUrl, url); // still shown
+        // Edited to use the browser: its next flow opens it; the state stays.
+        store.addServer(u"cli-like"_s, true);
+        QCOMPARE(store.state(u"cli-like"_s).steps.size(), 3);
+        store.update(state(u"cli-like"_s, AuthState::Status::Discovering, {}));
+        store.update(state(u"cli-like"_s, AuthState::Status::AwaitingUser, {}, url));
+        QCOMPARE(wanted.count(), 1);
+    }
+
     void aCommandsAnswerIsTakenByItsTicket()
     {
         AuthStateStore store;

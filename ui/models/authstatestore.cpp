@@ -9,10 +9,9 @@ AuthStateStore::AuthStateStore(QObject *parent) : QObject(parent)
 {
 }
 
-void AuthStateStore::addServer(const QString &server)
+void AuthStateStore::addServer(const QString &server, bool usesBrowser)
 {
-    if (!m_entries.contains(server))
-        m_entries.insert(server, {});
+    m_entries[server].usesBrowser = usesBrowser;
 }
 
 void AuthStateStore::removeServer(const QString &server)
@@ -34,7 +33,7 @@ void AuthStateStore::update(const AuthState &state)
         return;
     const AuthState before = std::exchange(it->state, state);
     // A new flow waits at a new URL (its `state` differs); a flow's later updates repeat it.
-    const bool opensBrowser = state.status == AuthState::Status::AwaitingUser &&
+    const bool opensBrowser = it->usesBrowser && state.status == AuthState::Status::AwaitingUser &&
                               !state.authorizationUrl.isEmpty() &&
                               !(before.status == AuthState::Status::AwaitingUser &&
                                 before.authorizationUrl == state.authorizationUrl);

@@ -24,7 +24,10 @@ class AuthStateStore : public QObject
 public:
     explicit AuthStateStore(QObject *parent = nullptr);
 
-    void addServer(const QString &server);
+    // `usesBrowser`: the server's flows open the system browser (ServerConfig::Auth::Agent
+    // Browser); for the others (no browser, headless) browserWanted never comes. Adding a
+    // server again keeps its state and takes the new setting.
+    void addServer(const QString &server, bool usesBrowser = true);
     void removeServer(const QString &server);
     bool holds(const QString &server) const;
 
@@ -53,6 +56,7 @@ private:
     {
         AuthState state;
         QString commandError;
+        bool usesBrowser = true;
     };
     struct Pending
     {
