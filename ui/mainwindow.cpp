@@ -6,6 +6,8 @@
 #include "mainwindow.h"
 
 #include "aboutdialog.h"
+#include "authpanel.h"
+#include "authstatestore.h"
 #include "darkpalette.h"
 #include "demoserverprocess.h"
 #include "engine/corehost.h"
@@ -51,6 +53,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_servers = new ServerStore(this);
     m_serverModel = new ServerListModel(m_servers, this);
     m_views = new ServerViewStore(this);
+    m_auth = new AuthStateStore(this);
     m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
     m_handler = new GuiServerRequestHandler(host, m_views, this);
     host.setServerRequestHandler(m_handler);
@@ -61,6 +64,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     connect(&host, &CoreHost::callFinished, this, &MainWindow::onCallFinished);
     connect(&host, &CoreHost::notificationReceived, this, &MainWindow::onNotification);
     connect(&host, &CoreHost::transcriptBatch, this, &MainWindow::onTranscript);
+    connect(&host, &CoreHost::authChanged, m_auth, &AuthStateStore::update);
     connect(&host, &CoreHost::listRefreshed, this,
             [this](const QString &server, const QString &method, const QJsonArray &items) {
                 if (method == "tools/list"_L1)
@@ -187,6 +191,7 @@ void MainWindow::buildPanels()
     m_tools = new ToolsPanel(m_views, m_tabs);
     m_tools->watchServers(m_servers);
     m_health = new HealthPanel(m_tabs);
+    m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
     m_timeline = new TimelineWidget(m_tabs);
     m_timeline->setObjectName(u"timeline"_s);
@@ -197,6 +202,7 @@ void MainWindow::buildPanels()
     m_tabs->addTab(m_session, tr("Session"));
     m_tabs->addTab(m_tools, tr("Tools"));
     m_tabs->addTab(m_health, tr("Health"));
+    m_tabs->addTab(m_authPanel, tr("Authorization"));
     m_tabs->addTab(m_transcriptPanel, tr("Transcript"));
     m_tabs->addTab(m_timeline, tr("Timeline"));
     m_tabs->addTab(m_resources, tr("Resources"));
@@ -280,6 +286,13 @@ void MainWindow::connectPanels()
     connect(m_health, &HealthPanel::faultRequested, this, [this](const Fault &f) {
         command(m_host.injectFault(m_current, f), tr("fault %1").arg(f.describe()));
     });
+    connect(m_authPanel, &AuthPanel::authRequested, this, [this](const QString &action) {
+        m_auth->addPending(m_host.auth(m_current, action), m_current, action);
+        status(tr("%1: %2…").arg(m_current, AuthStateStore::actionTitle(action)));
+    });
+    connect(m_auth, &AuthStateStore::browserWanted, this, [this](const QString &server) {
+        status(tr("%1: sign in in the browser (Authorization tab)").arg(server));
+    });
 }
 
 void MainWindow::send(Kind kind, const QString &name, const QString &method,
@@ -353,6 +366,7 @@ void MainWindow::addServer(const ServerConfig &config, const QStringList &roots,
     m_servers->addServer(config);
     m_transcriptPanel->addSecrets(config);
     m_views->addServer(config.name, roots);
+    m_auth->addServer(config.name, config.auth.agent == ServerConfig::Auth::Agent::Browser);
     m_timeline->setServerRemoved(config.name, false);
     m_host.addServer(config, connectNow);
     if (m_current.isEmpty())
@@ -377,6 +391,7 @@ void MainWindow::showCurrent()
     m_session->setSnapshot(s);
     m_health->setSnapshot(s);
     m_session->showServer(m_current);
+    m_authPanel->showServer(m_current, m_servers->config(row));
     m_tools->showServer(m_current);
     m_resources->showServer(m_current);
     m_prompts->showServer(m_current);
@@ -421,6 +436,11 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
 
 void MainWindow::onCallFinished(const CallOutcome &o)
 {
+    if (const std::optional<QString> action = m_auth->settle(o)) {
+        status(o.ok() ? tr("%1: %2 done").arg(o.server, AuthStateStore::actionTitle(*action))
+                      : tr("%1: %2").arg(o.server, m_auth->commandError(o.server)));
+        return;
+    }
     const std::optional<PendingCommand> pending = m_views->settle(o);
     if (!pending)
         return;
@@ -542,6 +562,7 @@ void MainWindow::removeServerState(const QString &name)
     m_servers->removeServer(name);
     stopUnusedDemo();
     m_views->removeServer(name);
+    m_auth->removeServer(name);
     m_timeline->setServerRemoved(name, true);
     // Its call in flight went with it and will never be answered here: Call works again.
     if (call && !m_views->pendingToolCall())

@@ -16,6 +16,8 @@ class QTabWidget;
 
 namespace Sonde {
 
+class AuthPanel;
+class AuthStateStore;
 class CoreHost;
 class DemoServerProcess;
 class HintBar;
@@ -37,7 +39,8 @@ class TranscriptPanel;
 class TranscriptStore;
 
 // The inspector's window: the workspace's servers on the left; for the selected one its
-// session, tools, health (breaker, history, faults) and log; the transcript of all servers.
+// session, tools, health (breaker, history, faults), authorization and log; the transcript of
+// all servers.
 // It talks to the core only through CoreHost: queued calls out, value signals in.
 // Closing it (or Ctrl+Q) is quitting: it hides, shuts every session down (cancel, DELETE,
 // stdin, SIGTERM) with the event loop running, and closes for good, emitting
@@ -94,6 +97,8 @@ public:
     ToolsPanel *toolsPanel() const { return m_tools; }
     SessionPanel *sessionPanel() const { return m_session; }
     HealthPanel *healthPanel() const { return m_health; }
+    AuthPanel *authPanel() const { return m_authPanel; }
+    AuthStateStore *authStore() const { return m_auth; }
     TranscriptPanel *transcriptPanel() const { return m_transcriptPanel; }
     ResourcesPanel *resourcesPanel() const { return m_resources; }
     PromptsPanel *promptsPanel() const { return m_prompts; }
@@ -156,6 +161,8 @@ private:
     SessionPanel *m_session = nullptr;
     ToolsPanel *m_tools = nullptr;
     HealthPanel *m_health = nullptr;
+    AuthStateStore *m_auth = nullptr;
+    AuthPanel *m_authPanel = nullptr;
     TranscriptPanel *m_transcriptPanel = nullptr;
     ResourcesPanel *m_resources = nullptr;
     PromptsPanel *m_prompts = nullptr;
