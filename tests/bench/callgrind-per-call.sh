@@ -19,7 +19,7 @@ awk -v per_block="$per_block" '
   /^desc: Trigger: Client Request: / { column = $NF }
   /^totals: / { if (column != "") { sum[column] += $2; blocks[column] += 1 }; column = "" }
   END {
-    printf "%-20s %8s %16s\n", "column", "blocks", "Ir per call"
+    printf "%-26s %8s %16s\n", "column", "blocks", "Ir per call"
     for (c in sum)
-      printf "%-20s %8d %16.0f\n", c, blocks[c], sum[c] / (blocks[c] * per_block)
+      printf "%-26s %8d %16.0f\n", c, blocks[c], sum[c] / (blocks[c] * per_block)
   }' "$@" | sort

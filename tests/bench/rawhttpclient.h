@@ -146,6 +146,7 @@ public:
     {
         const QByteArray body = m_frame.isEmpty() ? echoBody(id, m_modern) : m_frame.withId(id);
         const QByteArray marker = "\"id\":" + QByteArray::number(id);
+        reconnectIfClosed();
         const qint64 start = clockNs();
         const Response r = exchange(body, marker.constData());
         if (!r.body.contains("Echo: hi"))
@@ -192,6 +193,17 @@ public:
     }
 
 private:
+    // Untimed, before a call: a close the server sent while the connection sat idle is only
+    // seen on a read, which would otherwise be the call's own.
+    void reconnectIfClosed()
+    {
+        if (!m_buf.isEmpty() || m_socket.bytesAvailable() > 0)
+            return;
+        m_socket.waitForReadyRead(0);
+        if (m_socket.state() != QAbstractSocket::ConnectedState)
+            connectToServer();
+    }
+
     void connectToServer()
     {
         m_socket.abort();
