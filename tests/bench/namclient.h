@@ -81,6 +81,10 @@ public:
         QNetworkReply *r = post(body, marker.constData());
         const double us = double(timer.nsecsElapsed()) / 1e3;
         delete r;
+        // An error answer carries the id too, and a fast error is not a fast echo.
+        if (!m_received.contains("Echo: hi"))
+            fail(1, u"QNAM client: unexpected echo answer: "_s +
+                        QString::fromUtf8(m_received.left(300)));
         return us;
     }
 
@@ -153,6 +157,7 @@ private:
         QObject::connect(r, &QNetworkReply::finished, &loop, check);
         QTimer::singleShot(IoTimeoutMs, &loop, &QEventLoop::quit);
         loop.exec();
+        m_received = received;
         if (!answered)
             fail(1, u"QNAM client: no answer"_s);
         if (m_answered && marker)
@@ -175,6 +180,7 @@ private:
     WireFrame m_frame;
     QNetworkReply *m_listen = nullptr;
     std::function<void()> m_answered;
+    QByteArray m_received; // the last answer's body, as far as it was read
 };
 
 // A NamClient on a thread of its own (its QNetworkAccessManager created there), driven from
