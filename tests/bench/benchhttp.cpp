@@ -4,9 +4,15 @@
 // under the same load: 2025-11-25 against server-everything and the demo server (four curl
 // requests: initialize, initialized, the call, DELETE), and 2026-07-28 against the v2 SDK
 // server (one request: the call, beside the v2 SDK client). Every connection stays on
-// 127.0.0.1.
+// 127.0.0.1. Beside the engine, floors without it (floorcolumns.h): a raw socket and a bare
+// QNetworkAccessManager; in 2026-07-28 they send the engine's own frame and headers, and
+// come in variants that add the engine's way of posting and its open listen stream, so the
+// share of each is measured in the same run. CPU time per call is printed for every column,
+// and under callgrind each block is a dump (callgrind-per-call.sh sums them).
 #include "benchsupport.h"
+#include "floorcolumns.h"
 #include "rawhttpclient.h"
+#include "wireframe.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -82,115 +88,6 @@ Figures sdkBaseline(const QString &endpoint, int calls, bool modern)
     return {o.value("p50_us"_L1).toDouble(), o.value("p99_us"_L1).toDouble(),
             o.value("mean_us"_L1).toDouble()};
 }
-
-// ---- QNetworkAccessManager alone ---------------------------------------------------------
-
-// The same calls through a QNetworkAccessManager driven from this thread, with no engine: what
-// Qt's HTTP stack costs by itself (it runs HTTP on a thread of its own and reads response
-// headers a byte per read(2)), so the engine's own share can be told apart from Qt's.
-class NamClient
-{
-public:
-    NamClient(const QString &endpoint, bool modern) : m_url(endpoint), m_modern(modern)
-    {
-        m_nam.setProxy(QNetworkProxy::NoProxy);
-    }
-
-    void initialize()
-    {
-        if (m_modern)
-            return; // 2026-07-28: nothing before the first call
-        QNetworkReply *r =
-            post(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":)"
-                 R"("2025-11-25","capabilities":{},"clientInfo":{"name":"nam","version":"1"}}})",
-                 "\"id\":0");
-        m_sessionId = r->rawHeader("Mcp-Session-Id");
-        delete r;
-        if (m_sessionId.isEmpty())
-            fail(1, u"QNAM client: initialize gave no session id"_s);
-        delete post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", nullptr);
-    }
-
-    double echo(int id)
-    {
-        const QByteArray body = RawHttpClient::echoBody(id, m_modern);
-        const QByteArray marker = "\"id\":" + QByteArray::number(id);
-        QElapsedTimer timer;
-        timer.start();
-        QNetworkReply *r = post(body, marker.constData());
-        const double us = double(timer.nsecsElapsed()) / 1e3;
-        delete r;
-        return us;
-    }
-
-    void close()
-    {
-        if (m_modern)
-            return; // no session to end
-        QNetworkRequest req(m_url);
-        req.setRawHeader("Mcp-Session-Id", m_sessionId);
-        QNetworkReply *r = m_nam.deleteResource(req);
-        QEventLoop loop;
-        QObject::connect(r, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        QTimer::singleShot(IoTimeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-        delete r;
-    }
-
-private:
-    // Returns when the answer carrying `marker` is in (or, without one, when the reply ends);
-    // the reply is left to finish on its own, untimed.
-    QNetworkReply *post(const QByteArray &body, const char *marker)
-    {
-        QNetworkRequest req(m_url);
-        req.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
-        req.setRawHeader("Accept", "application/json, text/event-stream");
-        if (!m_sessionId.isEmpty()) {
-            req.setRawHeader("Mcp-Session-Id", m_sessionId);
-            req.setRawHeader("MCP-Protocol-Version", "2025-11-25");
-        }
-        if (m_modern) {
-            req.setRawHeader("MCP-Protocol-Version", "2026-07-28");
-            req.setRawHeader("Mcp-Method", "tools/call");
-            req.setRawHeader("Mcp-Name", "echo");
-        }
-        QNetworkReply *r = m_nam.post(req, body);
-        QByteArray received;
-        QEventLoop loop;
-        bool answered = false;
-        auto check = [&] {
-            received += r->readAll();
-            // JSON is complete when the reply is; an SSE answer when its event has ended.
-            const bool sse = r->header(QNetworkRequest::ContentTypeHeader)
-                                 .toString()
-                                 .startsWith("text/event-stream"_L1);
-            const qsizetype at = marker && sse ? received.indexOf(marker) : -1;
-            if (r->isFinished() || (at >= 0 && received.indexOf("\n\n", at) >= 0)) {
-                answered = true;
-                loop.quit();
-            }
-        };
-        QObject::connect(r, &QNetworkReply::readyRead, &loop, check);
-        QObject::connect(r, &QNetworkReply::finished, &loop, check);
-        QTimer::singleShot(IoTimeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-        if (!answered)
-            fail(1, u"QNAM client: no answer"_s);
-        if (!r->isFinished()) {
-            // Untimed: let the response end so that its connection is reused.
-            QEventLoop end;
-            QObject::connect(r, &QNetworkReply::finished, &end, &QEventLoop::quit);
-            QTimer::singleShot(IoTimeoutMs, &end, &QEventLoop::quit);
-            end.exec();
-        }
-        return r;
-    }
-
-    QUrl m_url;
-    bool m_modern = false;
-    QNetworkAccessManager m_nam;
-    QByteArray m_sessionId;
-};
 
 // ---- curl baseline ----------------------------------------------------------------------
 
@@ -288,67 +185,70 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     out(u"Warm latency: %1 sequential tools/call echo per client, one session each (after %2 warm-up)"_s
             .arg(o.calls)
             .arg(WarmUpCalls));
-    // The engine and the two floors each hold a session on the server at once and take turns
-    // in blocks, so that background load drifts into all three columns alike.
-    std::vector<double> eng, raw, nam;
+    // The engine and the floors each hold a connection to the server at once and take turns
+    // in blocks, so that background load drifts into every column alike.
+    std::vector<Column> columns;
     {
         // Each row compares like with like: the floors speak the row's revision, so the engine
         // is pinned to it (the demo server speaks both).
         Sonde::ServerConfig config = httpConfig(endpoint);
         config.era = modern ? Sonde::ServerConfig::Era::Modern : Sonde::ServerConfig::Era::Legacy;
         EchoBench engine(config);
-        RawHttpClient rawClient(endpoint);
-        NamClient namClient(endpoint, modern);
-        rawClient.setModern(modern);
-        if (!modern)
-            rawClient.initialize();
-        namClient.initialize();
-        int rawId = 0, namId = 0;
-        auto rawBlock = [&](int n, std::vector<double> *into) {
-            for (int i = 0; i < n; ++i) {
-                const double t = rawClient.echo(++rawId);
-                if (into)
-                    into->push_back(t);
-            }
-        };
-        auto namBlock = [&](int n, std::vector<double> *into) {
-            for (int i = 0; i < n; ++i) {
-                const double t = namClient.echo(++namId);
-                if (into)
-                    into->push_back(t);
-            }
-        };
         engine.run(WarmUpCalls, nullptr);
-        rawBlock(WarmUpCalls, nullptr);
-        namBlock(WarmUpCalls, nullptr);
+        WireFrame call, listen;
+        if (modern) {
+            // What the engine really sent: the floors send the same bytes and headers.
+            call = WireFrame::parse(engine.sentFrame(u"tools/call"_s));
+            // Sent at the start if the server has anything to listen for; a short wait.
+            if (const QByteArray l = engine.sentFrame(u"subscriptions/listen"_s, 200); !l.isEmpty())
+                listen = WireFrame::parse(l);
+        }
+        engine.stopRecording();
+        Floors floors(endpoint, modern, call, listen);
+        columns.push_back({u"Sonde engine"_s, u"sonde"_s,
+                           [&](int n, std::vector<double> *into) { engine.run(n, into); }});
+        columns.insert(columns.end(), floors.columns().begin(), floors.columns().end());
+        for (Column &c : columns) {
+            if (c.key != "sonde"_L1)
+                c.block(WarmUpCalls, nullptr);
+        }
         for (int done = 0; done < o.calls; done += CallBlock) {
             const int n = std::min(CallBlock, o.calls - done);
-            engine.run(n, &eng);
-            rawBlock(n, &raw);
-            namBlock(n, &nam);
+            for (Column &c : columns)
+                c.timedBlock(n, server.pid());
         }
         engine.shutdown();
-        if (!modern)
-            rawClient.deleteSession();
-        namClient.close();
+        floors.close();
     }
-    // After the others, not interleaved: the SDK runs its own loop in another process.
+    // After the others, not interleaved: the SDK runs its own loop in another process. Its
+    // warm-up calls are in the server's CPU time too.
+    const qint64 serverBefore = processCpuNs(server.pid());
     const Figures sdk = sdkBaseline(endpoint, o.calls, modern);
-    const double e50 = percentile(eng, 50), e99 = percentile(eng, 99), em = mean(eng);
-    const double r50 = percentile(raw, 50), n50 = percentile(nam, 50);
+    const double sdkServerUs =
+        double(processCpuNs(server.pid()) - serverBefore) / 1e3 / (o.calls + WarmUpCalls);
+    const Column &sonde = columns.front();
+    const Column &namFloor = *findColumn(columns, u"nam"_s);
+    const Column &rawFloor = *findColumn(columns, u"raw"_s);
+    const double e50 = percentile(sonde.us, 50), e99 = percentile(sonde.us, 99),
+                 em = mean(sonde.us);
+    const double r50 = percentile(rawFloor.us, 50), n50 = percentile(namFloor.us, 50);
     out(u"              Sonde engine  SDK client        Sonde vs SDK    QNAM alone   raw floor"_s);
     out(u"  p50  (us)"_s + num(e50, 15) + num(sdk.p50, 12) + overhead(e50, sdk.p50) + num(n50, 14) +
         num(r50, 12));
     out(u"  p99  (us)"_s + num(e99, 15) + num(sdk.p99, 12) + overhead(e99, sdk.p99) +
-        num(percentile(nam, 99), 14) + num(percentile(raw, 99), 12));
+        num(percentile(namFloor.us, 99), 14) + num(percentile(rawFloor.us, 99), 12));
     out(u"  mean (us)"_s + num(em, 15) + num(sdk.mean, 12) + overhead(em, sdk.mean) +
-        num(mean(nam), 14) + num(mean(raw), 12));
+        num(mean(namFloor.us), 14) + num(mean(rawFloor.us), 12));
     out(u"  QNAM alone: the same calls through a QNetworkAccessManager on this thread, no engine"_s);
     out(u"  raw floor: one blocking keep-alive socket, requests written by hand (the server's own time per call)"_s);
+    if (modern)
+        out(u"  both floors send the engine's own frame (its _meta) and headers, under their own ids"_s);
     out(u"  p50 above the raw floor: Sonde "_s + QString::number(e50 - r50, 'f', 1) +
         u" us, of which Qt's HTTP stack "_s + QString::number(n50 - r50, 'f', 1) +
         u" us and the engine "_s + QString::number(e50 - n50, 'f', 1) + u" us"_s);
+    printColumns(columns, sdkServerUs);
     if (modern) {
+        printShares(columns);
         out(u"  goal: warm p50 at most the v2 SDK client's (%1 us): "_s.arg(sdk.p50, 0, 'f', 1) +
             verdict(e50 <= sdk.p50));
         out(u"  goal: warm p50 within 0.3 ms of the bare-QNAM floor (%1 us above it): "_s.arg(

@@ -11,6 +11,7 @@
 #include "config/serverconfig.h"
 #include "engine/corehost.h"
 #include "session/sessionsnapshot.h"
+#include "transcript/transcriptevent.h"
 #include "values/callvalues.h"
 
 #include <QByteArray>
@@ -18,6 +19,8 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
 #include <QProcess>
@@ -40,6 +43,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
+#include <time.h>
 #include <unistd.h>
 #include <vector>
 
@@ -129,6 +133,32 @@ inline QString overhead(double ours, double base)
 inline QString verdict(bool met)
 {
     return met ? u"MET"_s : u"NOT MET"_s;
+}
+
+// ---- CPU time ---------------------------------------------------------------------------
+
+// CPU time, which the load of a shared machine disturbs far less than wall time does. This
+// process's, all threads (the engine's, Qt's HTTP threads), in ns.
+inline qint64 ownCpuNs()
+{
+    timespec ts{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return qint64(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+// Another process's (utime + stime of /proc/PID/stat), in ns; -1 if unreadable. The kernel
+// keeps it exact but reports it in clock ticks, so only sums over many calls mean anything.
+inline qint64 processCpuNs(qint64 pid)
+{
+    QFile f(u"/proc/%1/stat"_s.arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray stat = f.readAll();
+    // After "pid (comm) ": state is field 3, utime 14, stime 15.
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return -1;
+    const qint64 ticks = fields[11].toLongLong() + fields[12].toLongLong();
+    return ticks * 1'000'000'000 / ::sysconf(_SC_CLK_TCK);
 }
 
 // ---- command line -----------------------------------------------------------------------
@@ -371,6 +401,7 @@ public:
     }
 
     QString endpoint() const { return m_endpoint; }
+    qint64 pid() const { return m_process.processId(); }
     QString label() const
     {
         if (m_kind == Kind::V2Sdk)
@@ -526,6 +557,20 @@ class EchoBench
 public:
     explicit EchoBench(const Sonde::ServerConfig &config) : m_engine(config)
     {
+        // Until stopRecording(): the frames the engine sends, the last one per method.
+        m_recording = QObject::connect(
+            &m_engine.host(), &Sonde::CoreHost::transcriptBatch, &m_engine.host(),
+            [this](const Sonde::TranscriptBatch &batch) {
+                for (const Sonde::TranscriptEvent &e : batch) {
+                    if (e.direction != Sonde::TranscriptEvent::Direction::Outgoing)
+                        continue;
+                    const QString method =
+                        QJsonDocument::fromJson(e.raw).object().value("method"_L1).toString();
+                    m_sent.insert(method, e.raw);
+                    if (method == m_awaited)
+                        m_engine.quit();
+                }
+            });
         QObject::connect(&m_engine.host(), &Sonde::CoreHost::callFinished, &m_engine.host(),
                          [this](const Sonde::CallOutcome &r) {
                              const qint64 ns = m_timer.nsecsElapsed();
@@ -553,6 +598,23 @@ public:
     }
     void shutdown() { m_engine.shutdown(); }
 
+    // The last frame the engine sent for `method` (empty if it sent none in `waitMs`): the
+    // transcript comes in batches, so this may wait for the next one.
+    QByteArray sentFrame(const QString &method, int waitMs = IoTimeoutMs)
+    {
+        if (!m_sent.contains(method)) {
+            m_awaited = method;
+            QTimer limit;
+            limit.setSingleShot(true);
+            QObject::connect(&limit, &QTimer::timeout, &limit, [this] { m_engine.quit(); });
+            m_engine.spin([&] { limit.start(waitMs); }, u"waiting for "_s + method);
+            m_awaited.clear();
+        }
+        return m_sent.value(method);
+    }
+    // The timed calls pay for no parsing of their own frames.
+    void stopRecording() { QObject::disconnect(m_recording); }
+
 private:
     void next()
     {
@@ -567,6 +629,9 @@ private:
     std::vector<double> *m_samples = nullptr;
     quint64 m_ticket = 0;
     int m_left = 0;
+    QMetaObject::Connection m_recording;
+    QHash<QString, QByteArray> m_sent;
+    QString m_awaited;
 };
 
 } // namespace SondeBench
