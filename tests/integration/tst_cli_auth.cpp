@@ -82,14 +82,14 @@ private Q_SLOTS:
         const Run r =
             cli(headless(demo, era) + QStringList{u"--transcript"_s, u"/dev/null"_s, u"tools"_s,
                                                   u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s});
-        QVERIFY2(r.exitCode == 0, r.out + r.err);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(), u"hi"_s);
         const QJsonObject stats = demo.stats();
         QCOMPARE(stats.value("registration_requests"_L1).toInt(), 1);
         QCOMPARE(stats.value("authorization_requests"_L1).toInt(), 1);
         QCOMPARE(stats.value("token_requests"_L1).toInt(), 1);
         QCOMPARE(stats.value("refused_401"_L1).toInt(), 1); // only the first request
-        QVERIFY2(!r.err.contains("Bearer "), r.err);
+        QVERIFY2(!r.err.contains("Bearer "), r.err.constData());
     }
 
     void aWriteThatNeedsMoreScopeStepsUpOnceAndRunsOnce()
@@ -98,11 +98,11 @@ private Q_SLOTS:
         QVERIFY(demo.start());
         const Run r = cli(headless(demo, u"legacy"_s) +
                           QStringList{u"tools"_s, u"call"_s, u"increment-counter"_s, u"{}"_s});
-        QVERIFY2(r.exitCode == 0, r.out + r.err);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(),
                  u"counter = 1"_s);
         QVERIFY2(demo.state().contains("\"counter\": 1") || demo.state().contains("\"counter\":1"),
-                 demo.state()); // the 403 came at the door: it ran once, not twice
+                 demo.state().constData()); // the 403 came at the door: it ran once, not twice
         const QJsonObject stats = demo.stats();
         QCOMPARE(stats.value("refused_403"_L1).toInt(), 1);
         QCOMPARE(stats.value("authorization_requests"_L1).toInt(), 2); // the step-up
@@ -118,7 +118,7 @@ private Q_SLOTS:
             "{\"op\":\"sleep\",\"ms\":2600}\n"
             "{\"op\":\"call\",\"tool\":\"echo\",\"args\":{\"message\":\"b\"}}\n";
         const Run r = cli(headless(demo, u"legacy"_s) + QStringList{u"exec"_s, u"-"_s}, steps);
-        QVERIFY2(r.exitCode == 0, r.out + r.err);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         const QList<QJsonObject> lines = jsonLines(r.out);
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines.at(2).value("result"_L1).toString(), u"b"_s);
@@ -126,7 +126,7 @@ private Q_SLOTS:
         QCOMPARE(stats.value("authorization_requests"_L1).toInt(), 1);
         // The code grant, then at least one refresh at 80% of the 2 s lifetime; never a 401.
         QVERIFY2(stats.value("token_requests"_L1).toInt() >= 2,
-                 qPrintable(QJsonDocument(stats).toJson()));
+                 QJsonDocument(stats).toJson().constData());
         QCOMPARE(stats.value("refused_401"_L1).toInt(), 1);
     }
 
@@ -142,7 +142,7 @@ private Q_SLOTS:
         QByteArray out;
         while (!out.contains('\n') && p.waitForReadyRead(10000))
             out += p.readAllStandardOutput();
-        QVERIFY2(out.contains("\"result\":\"a\""), out);
+        QVERIFY2(out.contains("\"result\":\"a\""), out.constData());
         const QJsonObject revoked = demo.admin("POST", "/admin/revoke");
         QVERIFY(revoked.value("revoked_access_tokens"_L1).toInt() >= 1);
         p.write("{\"op\":\"call\",\"tool\":\"echo\",\"args\":{\"message\":\"b\"}}\n");
@@ -153,7 +153,7 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), 2);
         const QJsonObject second = lines.at(1);
         QVERIFY2(second.value("error"_L1).toString().contains("needs_reauth"_L1),
-                 qPrintable(QJsonDocument(second).toJson()));
+                 QJsonDocument(second).toJson().constData());
         QCOMPARE(second.value("http_status"_L1).toInt(), 401);
         QCOMPARE(p.exitCode(), 1);
         // The refresh was tried and refused; no new authorization behind the user's back.
