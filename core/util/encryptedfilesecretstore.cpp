@@ -23,8 +23,17 @@ constexpr QByteArrayView Magic = "SONDESEC\x01";
 constexpr int SaltSize = 16;
 constexpr int NonceSize = 16;
 constexpr int MacSize = 32;
-constexpr int HeaderSize = Magic.size() + 4 + SaltSize + NonceSize + MacSize;
+constexpr int HeaderSize = Magic.size() + 4 + SaltSize + SaltSize + NonceSize + MacSize;
 constexpr QByteArrayView CheckLabel = "sonde secrets passphrase check";
+
+// The stretched passphrases of this process, by passphrase, salt and cost: PBKDF2 through
+// Qt costs about a second, so each file's is derived once per process (not once per store
+// or per write; the window's and the engine's stores share it). Under fileLock().
+QHash<QByteArray, QByteArray> &masterKeys()
+{
+    static QHash<QByteArray, QByteArray> keys;
+    return keys;
+}
 
 // One lock for every store in the process: two stores on one file (the engine's and the
 // window's) must not interleave their read-modify-write.
@@ -83,21 +92,30 @@ EncryptedFileSecretStore::EncryptedFileSecretStore(const QString &path,
 {
 }
 
-const EncryptedFileSecretStore::Keys &EncryptedFileSecretStore::keysFor(const QByteArray &salt,
-                                                                        int iterations)
+EncryptedFileSecretStore::Keys EncryptedFileSecretStore::keysFor(const QByteArray &kdfSalt,
+                                                                 int iterations,
+                                                                 const QByteArray &writeSalt)
 {
-    if (m_keys.salt != salt || m_keys.iterations != iterations) {
-        const QByteArray derived = QPasswordDigestor::deriveKeyPbkdf2(
-            QCryptographicHash::Sha256, m_passphrase, salt, iterations, 2 * MacSize);
-        m_keys = {salt, iterations, derived.left(MacSize), derived.mid(MacSize)};
+    const QByteArray id = QCryptographicHash::hash(
+        QByteArray(m_passphrase + '\0' + kdfSalt + '\0' + QByteArray::number(iterations)),
+        QCryptographicHash::Sha256);
+    QByteArray master = masterKeys().value(id);
+    if (master.isEmpty()) {
+        master = QPasswordDigestor::deriveKeyPbkdf2(QCryptographicHash::Sha256, m_passphrase,
+                                                    kdfSalt, iterations, MacSize);
+        masterKeys().insert(id, master);
     }
-    return m_keys;
+    // Per write: keys of their own from the master key and the write's random salt (HMAC as
+    // the PRF, as HKDF's expand step), so no two writes share a key or a keystream.
+    return {hmac(master, CheckLabel), hmac(master, QByteArray("encrypt" + writeSalt)),
+            hmac(master, QByteArray("authenticate" + writeSalt))};
 }
 
 QHash<QString, QByteArray> EncryptedFileSecretStore::load(QString *error)
 {
     QHash<QString, QByteArray> entries;
     QFile file(m_path);
+    m_kdfSalt.clear(); // what the file on disk says, read below
     if (!file.exists())
         return entries;
     if (!file.open(QIODevice::ReadOnly)) {
@@ -112,7 +130,8 @@ QHash<QString, QByteArray> EncryptedFileSecretStore::load(QString *error)
     qsizetype at = Magic.size();
     const int iterations = int(qFromBigEndian<quint32>(data.constData() + at));
     at += 4;
-    const QByteArray salt = data.mid(at, SaltSize);
+    const QByteArray kdfSalt = data.mid(at, SaltSize);
+    const QByteArray writeSalt = data.mid(at += SaltSize, SaltSize);
     const QByteArray nonce = data.mid(at += SaltSize, NonceSize);
     const QByteArray check = data.mid(at += NonceSize, MacSize);
     // A count no write of ours makes: refuse it rather than hang on a crafted header.
@@ -122,8 +141,10 @@ QHash<QString, QByteArray> EncryptedFileSecretStore::load(QString *error)
                 iterations);
         return entries;
     }
-    const Keys &keys = keysFor(salt, iterations);
-    if (!equalInConstantTime(check, hmac(keys.macKey, CheckLabel))) {
+    m_kdfSalt = kdfSalt;
+    m_fileIterations = iterations;
+    const Keys keys = keysFor(kdfSalt, iterations, writeSalt);
+    if (!equalInConstantTime(check, keys.check)) {
         *error = u"wrong passphrase for the secrets file %1"_s.arg(m_path);
         return entries;
     }
@@ -149,13 +170,19 @@ QString EncryptedFileSecretStore::save(const QHash<QString, QByteArray> &entries
         object.insert(it.key(), QString::fromLatin1(it.value().toBase64()));
     const QByteArray plain = QJsonDocument(object).toJson(QJsonDocument::Compact);
 
-    const QByteArray salt = randomBytes(SaltSize);
+    // The file's passphrase salt stays with the file (a new file gets a random one); the
+    // write salt and the nonce are new on every write.
+    if (m_kdfSalt.isEmpty()) {
+        m_kdfSalt = randomBytes(SaltSize);
+        m_fileIterations = m_iterations;
+    }
+    const QByteArray writeSalt = randomBytes(SaltSize);
     const QByteArray nonce = randomBytes(NonceSize);
-    const Keys &keys = keysFor(salt, m_iterations);
+    const Keys keys = keysFor(m_kdfSalt, m_fileIterations, writeSalt);
     char iterations[4];
-    qToBigEndian<quint32>(quint32(m_iterations), iterations);
-    QByteArray data = Magic.toByteArray() + QByteArray(iterations, 4) + salt + nonce +
-                      hmac(keys.macKey, CheckLabel) + keystreamXor(keys.encKey, nonce, plain);
+    qToBigEndian<quint32>(quint32(m_fileIterations), iterations);
+    QByteArray data = Magic.toByteArray() + QByteArray(iterations, 4) + m_kdfSalt + writeSalt +
+                      nonce + keys.check + keystreamXor(keys.encKey, nonce, plain);
     data += hmac(keys.macKey, data);
 
     QSaveFile file(m_path);

@@ -140,6 +140,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("offsetFromEnd");
         QTest::newRow("a flipped bit in the ciphertext fails authentication") << 40;
         QTest::newRow("a flipped bit in the tag fails authentication") << 1;
+        QTest::newRow("a flipped bit in the header's write salt fails authentication") << -30;
     }
     void aTamperedFileIsAClearErrorNeverGarbage()
     {
@@ -149,7 +150,10 @@ private Q_SLOTS:
         EncryptedFileSecretStore store(path, "pass", TestIterations);
         QCOMPARE(writeNow(store, u"a-long-enough-key"_s, "a value long enough to flip"), QString());
         QByteArray data = contents(path);
-        data[data.size() - offsetFromEnd] = char(data[data.size() - offsetFromEnd] ^ 0x01);
+        // Negative: counted from the start (-30: inside the write salt, after the magic,
+        // the cost and the passphrase salt).
+        const qsizetype at = offsetFromEnd < 0 ? -offsetFromEnd : data.size() - offsetFromEnd;
+        data[at] = char(data[at] ^ 0x01);
         overwrite(path, data);
 
         EncryptedFileSecretStore reader(path, "pass", TestIterations);
