@@ -62,6 +62,26 @@ class TestMainWindow : public QObject
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     }
 
+    // A workspace as an older Sonde wrote it: one HTTP server "remote" with one header.
+    static void writeRemoteServer(const QString &ini, const QByteArray &header,
+                                  const QByteArray &value)
+    {
+        QSettings old(ini, QSettings::IniFormat);
+        old.setValue(u"workspace/servers"_s,
+                     QByteArray("{\"mcpServers\":{\"remote\":{\"headers\":{\"" + header + "\":\"" +
+                                value +
+                                "\"},\"type\":\"http\",\"url\":\"http://127.0.0.1:9/mcp\"}}}"));
+    }
+
+    // Loads `ini` into `window` and waits for the secret store's answers.
+    static bool loadAndWait(MainWindow &window, const QString &ini)
+    {
+        QSignalSpy loaded(&window, &MainWindow::workspaceLoaded);
+        QSettings settings(ini, QSettings::IniFormat);
+        window.loadWorkspace(settings);
+        return loaded.size() == 1 || loaded.wait(5000);
+    }
+
     ToolsPanel *tools() const { return m_window->toolsPanel(); }
     QPushButton *button(QWidget *in, const QString &name) const
     {
@@ -421,10 +441,7 @@ private Q_SLOTS:
         CoreHost host2;
         MainWindow restored(host2);
         restored.setSecretStore(&m_keyring);
-        QSignalSpy loaded(&restored, &MainWindow::workspaceLoaded);
-        QSettings settings(ini, QSettings::IniFormat);
-        restored.loadWorkspace(settings);
-        QVERIFY(loaded.size() == 1 || loaded.wait(5000)); // after the keyring's answer
+        QVERIFY(loadAndWait(restored, ini)); // after the keyring's answer
         ServerStore *servers = restored.serverStore();
         QCOMPARE(servers->names(), (QStringList{u"demo"_s, u"remote"_s}));
         const ServerConfig r = servers->config(servers->indexOf(u"remote"_s));
@@ -445,22 +462,13 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString ini = dir.filePath(u"sonde.ini"_s);
-        {
-            // What Sonde wrote before the keyring: the header's value in the INI file.
-            QSettings old(ini, QSettings::IniFormat);
-            old.setValue(u"workspace/servers"_s,
-                         QByteArray("{\"mcpServers\":{\"remote\":{\"headers\":{"
-                                    "\"X-API-Key\":\"k-plain-4711\"},\"type\":\"http\","
-                                    "\"url\":\"http://127.0.0.1:9/mcp\"}}}"));
-        }
+        // What Sonde wrote before the keyring: the header's value in the INI file.
+        writeRemoteServer(ini, "X-API-Key", "k-plain-4711");
         QVERIFY(fileContents(ini).contains("k-plain-4711"));
         CoreHost host2;
         MainWindow restored(host2);
         restored.setSecretStore(&m_keyring);
-        QSignalSpy loaded(&restored, &MainWindow::workspaceLoaded);
-        QSettings settings(ini, QSettings::IniFormat);
-        restored.loadWorkspace(settings);
-        QVERIFY(loaded.size() == 1 || loaded.wait(5000));
+        QVERIFY(loadAndWait(restored, ini));
         ServerStore *servers = restored.serverStore();
         QCOMPARE(servers->config(servers->indexOf(u"remote"_s)).headers.value(0).second,
                  QByteArray("k-plain-4711"));
@@ -478,22 +486,12 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString ini = dir.filePath(u"sonde.ini"_s);
-        {
-            QSettings old(ini, QSettings::IniFormat);
-            old.setValue(u"workspace/servers"_s,
-                         QByteArray("{\"mcpServers\":{\"remote\":{\"headers\":{"
-                                    "\"Authorization\":\"sonde-secret:header/remote/"
-                                    "Authorization\"},\"type\":\"http\","
-                                    "\"url\":\"http://127.0.0.1:9/mcp\"}}}"));
-        }
+        writeRemoteServer(ini, "Authorization", "sonde-secret:header/remote/Authorization");
         MemorySecretStore empty; // a run without the keyring that holds it
         CoreHost host2;
         MainWindow restored(host2);
         restored.setSecretStore(&empty);
-        QSignalSpy loaded(&restored, &MainWindow::workspaceLoaded);
-        QSettings settings(ini, QSettings::IniFormat);
-        restored.loadWorkspace(settings);
-        QVERIFY(loaded.size() == 1 || loaded.wait(5000));
+        QVERIFY(loadAndWait(restored, ini));
         ServerStore *servers = restored.serverStore();
         const int row = servers->indexOf(u"remote"_s);
         QVERIFY(row >= 0);

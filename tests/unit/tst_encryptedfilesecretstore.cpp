@@ -2,6 +2,7 @@
 // EncryptedFileSecretStore: secrets survive a new store on the same file, the file holds no
 // secret in clear, a wrong passphrase and a tampered file are clear errors (never garbage,
 // never overwritten), each write replaces the file whole with new randomness, mode 0600.
+#include "secretstorewait.h"
 #include "util/encryptedfilesecretstore.h"
 
 #include <QDir>
@@ -15,50 +16,12 @@
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
+using namespace SecretStoreWait;
 
 namespace {
 
 // Few iterations: the construction is the same, the test is fast.
 constexpr int TestIterations = 1000;
-
-QString writeNow(SecretStore &store, const QString &key, const QByteArray &value)
-{
-    QString error = u"no answer"_s;
-    bool answered = false;
-    store.write(key, value, [&](QString e) {
-        error = e;
-        answered = true;
-    });
-    if (!QTest::qWaitFor([&] { return answered; }, 5000))
-        return u"no answer"_s;
-    return error;
-}
-
-QString removeNow(SecretStore &store, const QString &key)
-{
-    QString error = u"no answer"_s;
-    bool answered = false;
-    store.remove(key, [&](QString e) {
-        error = e;
-        answered = true;
-    });
-    if (!QTest::qWaitFor([&] { return answered; }, 5000))
-        return u"no answer"_s;
-    return error;
-}
-
-std::pair<std::optional<QByteArray>, QString> readNow(SecretStore &store, const QString &key)
-{
-    std::pair<std::optional<QByteArray>, QString> result{std::nullopt, u"no answer"_s};
-    bool answered = false;
-    store.read(key, [&](std::optional<QByteArray> v, QString e) {
-        result = {v, e};
-        answered = true;
-    });
-    if (!QTest::qWaitFor([&] { return answered; }, 5000))
-        return {std::nullopt, u"no answer"_s};
-    return result;
-}
 
 QByteArray contents(const QString &path)
 {

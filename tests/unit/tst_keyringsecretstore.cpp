@@ -4,42 +4,14 @@
 #include "keyringsecretstore.h"
 #include "secretservicebus.h"
 #include "secretstorechooser.h"
+#include "secretstorewait.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QString writeNow(SecretStore &store, const QString &key, const QByteArray &value)
-{
-    QString error = u"no answer"_s;
-    bool answered = false;
-    store.write(key, value, [&](QString e) {
-        error = e;
-        answered = true;
-    });
-    if (!QTest::qWaitFor([&] { return answered; }, 10000))
-        return u"no answer"_s;
-    return error;
-}
-
-std::pair<std::optional<QByteArray>, QString> readNow(SecretStore &store, const QString &key)
-{
-    std::pair<std::optional<QByteArray>, QString> result{std::nullopt, u"no answer"_s};
-    bool answered = false;
-    store.read(key, [&](std::optional<QByteArray> v, QString e) {
-        result = {v, e};
-        answered = true;
-    });
-    if (!QTest::qWaitFor([&] { return answered; }, 10000))
-        return {std::nullopt, u"no answer"_s};
-    return result;
-}
-
-} // namespace
+using namespace SecretStoreWait;
 
 class TestKeyringSecretStore : public QObject
 {
@@ -88,9 +60,7 @@ private Q_SLOTS:
         KeyringSecretStore other;
         QCOMPARE(readNow(other, u"oauth/demo-http"_s).first, std::optional<QByteArray>("second"));
 
-        QString removeError = u"no answer"_s;
-        store.remove(u"oauth/demo-http"_s, [&](QString e) { removeError = e; });
-        QTRY_COMPARE_WITH_TIMEOUT(removeError, QString(), 10000);
+        QCOMPARE(removeNow(store, u"oauth/demo-http"_s), QString());
         QVERIFY(!readNow(store, u"oauth/demo-http"_s).first);
     }
 

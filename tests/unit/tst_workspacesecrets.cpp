@@ -2,6 +2,7 @@
 // WorkspaceSecrets: which headers are secret, the settings file holding only references,
 // values coming back through the store, plaintext values of an older Sonde migrated out of
 // the INI file, a missing secret said in words, and a removed server's secret removed.
+#include "secretstorewait.h"
 #include "util/memorysecretstore.h"
 #include "workspacesecrets.h"
 #include "workspacesettings.h"
@@ -34,15 +35,7 @@ QByteArray fileContents(const QString &path)
 
 std::optional<QByteArray> readNow(SecretStore &store, const QString &key)
 {
-    std::optional<QByteArray> value;
-    bool answered = false;
-    store.read(key, [&](std::optional<QByteArray> v, QString) {
-        value = v;
-        answered = true;
-    });
-    if (!QTest::qWaitFor([&] { return answered; }, 5000))
-        return std::nullopt;
-    return value;
+    return SecretStoreWait::readNow(store, key).first;
 }
 
 WorkspaceSecrets::Loaded resolveNow(WorkspaceSecrets &secrets, const Workspace &w)
