@@ -28,6 +28,7 @@
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
+#include "util/memorysecretstore.h"
 #include "windowdialogs.h"
 #include "workspacesettings.h"
 
@@ -56,6 +57,8 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_auth = new AuthStateStore(this);
     m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
     m_handler = new GuiServerRequestHandler(host, m_views, this);
+    m_ownSecrets = std::make_unique<MemorySecretStore>();
+    m_secrets = new WorkspaceSecrets(m_ownSecrets.get(), this);
     host.setServerRequestHandler(m_handler);
     buildPanels();
     connectPanels();
@@ -73,6 +76,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
                     m_views->setList(server, method, items);
             });
 
+    connect(m_secrets, &WorkspaceSecrets::storeFailed, this, &MainWindow::status);
     // However a server moved (Move up/down, a drag in the list), the new order is saved.
     connect(m_servers, &ServerStore::serverMoved, this, [this] {
         updateShell();
@@ -164,7 +168,9 @@ void MainWindow::autosave()
 {
     if (!m_autosave || m_loading)
         return;
-    if (!WorkspaceSettings::saveNow(*m_autosave, workspace()))
+    const Workspace w = workspace();
+    m_secrets->keep(w);
+    if (!WorkspaceSettings::saveNow(*m_autosave, w))
         status(tr("The workspace could not be saved to %1").arg(m_autosave->fileName()));
 }
 
@@ -735,24 +741,50 @@ Workspace MainWindow::workspace() const
 
 void MainWindow::saveWorkspace(QSettings &settings) const
 {
-    WorkspaceSettings::save(settings, workspace());
+    const Workspace w = workspace();
+    m_secrets->keep(w);
+    WorkspaceSettings::save(settings, w);
+}
+
+void MainWindow::setSecretStore(SecretStore *store)
+{
+    m_secrets->setStore(store);
+}
+
+void MainWindow::showNotice(const QString &text)
+{
+    status(text);
+    m_hint->showText(text.toHtmlEscaped());
 }
 
 void MainWindow::loadWorkspace(QSettings &settings)
 {
     Error error;
-    const Workspace w = WorkspaceSettings::load(settings, &error);
+    const Workspace stored = WorkspaceSettings::load(settings, &error);
+    m_secrets->resolve(stored, [this, &settings, error](const WorkspaceSecrets::Loaded &loaded) {
+        applyWorkspace(loaded, error);
+        if (loaded.migrated) // the plaintext values are in the store now: out of the file
+            WorkspaceSettings::saveNow(settings, workspace());
+        Q_EMIT workspaceLoaded();
+    });
+}
+
+void MainWindow::applyWorkspace(const WorkspaceSecrets::Loaded &loaded, const Error &error)
+{
+    const Workspace &w = loaded.workspace;
     m_loading = true;
     for (const Workspace::Server &s : w.servers) {
         if (s.builtInHttpDemo)
             addBuiltInHttpDemo(s.config.name, s.roots, s.config.era);
-        else
-            addServer(s.config, s.roots);
+        else // without its secret a server would only be refused: it waits for the user
+            addServer(s.config, s.roots, !loaded.unresolved.contains(s.config.name));
     }
     m_loading = false;
     setDarkMode(w.darkMode);
     if (error.isError())
         status(error.message());
+    if (!loaded.errors.isEmpty())
+        showNotice(loaded.errors.join(u'\n'));
     m_loadedGeometry = w.geometry;
     m_loadedState = w.windowState;
     m_loadedSplitter = w.splitter;

@@ -7,8 +7,11 @@
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "values/callvalues.h"
+#include "workspacesecrets.h"
 
 #include <QMainWindow>
+
+#include <memory>
 
 class QSettings;
 class QSplitter;
@@ -20,6 +23,7 @@ class AuthPanel;
 class AuthStateStore;
 class CoreHost;
 class DemoServerProcess;
+class SecretStore;
 class HintBar;
 class MainWindowActions;
 class WindowDialogs;
@@ -68,6 +72,10 @@ public:
     QString currentServer() const { return m_current; }
 
     // Persistence (QSettings): the server list, window layout, splitters, column widths.
+    // Secret header values are kept in the secret store (WorkspaceSecrets), the settings hold
+    // references: loading reads them first, so the servers come when the store has answered
+    // (at once when there is nothing to read), and workspaceLoaded() follows. `settings` must
+    // live until then (plaintext secrets of an older Sonde are moved out of it).
     void loadWorkspace(QSettings &settings);
     void saveWorkspace(QSettings &settings) const;
     // Reads an MCP configuration file and adds its servers (with `confirm`, those the user
@@ -77,6 +85,11 @@ public:
     // From now on every change to the workspace is written to `settings` at once (and
     // synced), not only on a clean exit. Not owned; null stops it.
     void autosaveTo(QSettings *settings);
+    // Where secret header values are kept (the application's keyring, memory or encrypted
+    // file store); not owned. Until it is set, a memory store of the window's own.
+    void setSecretStore(SecretStore *store);
+    // A notice the user must see once (where secrets are kept): the hint bar and the status.
+    void showNotice(const QString &text);
     // The built-in demo server, for the first run and for a saved built-in HTTP demo.
     void setDemoServerProgram(const QString &path) { m_demoProgram = path; }
     // What a first start opens: the built-in demo over stdio ("demo") and over HTTP
@@ -109,6 +122,9 @@ public:
 Q_SIGNALS:
     // The sessions are closed (or the bound passed) and the window is gone: time to quit.
     void shutdownFinished();
+    // loadWorkspace() is done: its servers are in the store (those whose secrets failed are
+    // there unconnected, the reason in the status bar and the hint).
+    void workspaceLoaded();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -124,6 +140,7 @@ private:
     void updateShell();
     void autosave();
     Workspace workspace() const;
+    void applyWorkspace(const WorkspaceSecrets::Loaded &loaded, const Error &error);
     void reconnectCurrent();
     void moveCurrentServer(int by);
     void exportWithDialog();
@@ -172,6 +189,8 @@ private:
     QString m_demoProgram;
     QSettings *m_autosave = nullptr;
     bool m_loading = false;
+    std::unique_ptr<SecretStore> m_ownSecrets;
+    WorkspaceSecrets *m_secrets = nullptr;
     // Until the window is first shown its layout is not one anybody saw (the first run and an
     // import add servers before that): the autosave writes the layout it was loaded with.
     bool m_everShown = false;

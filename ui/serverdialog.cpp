@@ -58,6 +58,11 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     m_url->setPlaceholderText(u"http://127.0.0.1:3001/mcp"_s);
     m_headers = new QPlainTextEdit(this);
     m_headers->setPlaceholderText(tr("Name: value, one per line"));
+    m_secretHeaders = new QLineEdit(this);
+    m_secretHeaders->setPlaceholderText(tr("header names, comma-separated"));
+    m_secretHeaders->setToolTip(
+        tr("Kept in the system keyring, not in Sonde's settings. Authorization and headers "
+           "whose name says token, key, secret or cookie always are."));
     m_timeout = new QDoubleSpinBox(this);
     m_timeout->setRange(1, 3600);
     m_timeout->setValue(60);
@@ -84,6 +89,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Working directory"), m_cwd);
     form->addRow(tr("URL"), m_url);
     form->addRow(tr("Headers"), m_headers);
+    form->addRow(tr("Secret headers"), m_secretHeaders);
     form->addRow(tr("Request timeout"), m_timeout);
     form->addRow(tr("Breaker threshold"), m_threshold);
     form->addRow(tr("Breaker cooldown"), m_cooldown);
@@ -99,6 +105,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
                                                         {m_cwd, "serverCwd"},
                                                         {m_url, "serverUrl"},
                                                         {m_headers, "serverHeaders"},
+                                                        {m_secretHeaders, "serverSecretHeaders"},
                                                         {m_timeout, "serverTimeout"},
                                                         {m_threshold, "serverBreakerThreshold"},
                                                         {m_cooldown, "serverBreakerCooldown"},
@@ -107,7 +114,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     for (const auto &[w, name] : names)
         w->setObjectName(QLatin1StringView(name));
     m_stdioRows = {m_program, m_arguments, m_environment, m_cwd};
-    m_httpRows = {m_url, m_headers};
+    m_httpRows = {m_url, m_headers, m_secretHeaders};
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setAccessibleName(tr("Save the server"));
     buttons->button(QDialogButtonBox::Cancel)->setAccessibleName(tr("Cancel"));
@@ -148,6 +155,10 @@ void ServerDialog::setConfig(const ServerConfig &c, const QStringList &roots)
     for (const auto &[k, v] : c.headers)
         headers.append(QString::fromUtf8(k) + u": "_s + QString::fromUtf8(v));
     m_headers->setPlainText(headers.join(u'\n'));
+    QStringList marked;
+    for (const QByteArray &name : c.secretHeaders)
+        marked.append(QString::fromUtf8(name));
+    m_secretHeaders->setText(marked.join(u", "_s));
     m_timeout->setValue(c.requestTimeoutMs / 1000.0);
     m_threshold->setValue(c.breakerThreshold);
     m_cooldown->setValue(c.breakerCooldownMs / 1000.0);
@@ -178,6 +189,10 @@ ServerConfig ServerDialog::config() const
             c.headers.append(
                 {l.left(colon).trimmed().toUtf8(), l.mid(colon + 1).trimmed().toUtf8()});
     }
+    c.secretHeaders.clear();
+    for (const QString &name : m_secretHeaders->text().split(u',', Qt::SkipEmptyParts))
+        if (!name.trimmed().isEmpty())
+            c.secretHeaders.append(name.trimmed().toUtf8());
     c.requestTimeoutMs = int(m_timeout->value() * 1000);
     c.breakerThreshold = m_threshold->value();
     c.breakerCooldownMs = int(m_cooldown->value() * 1000);

@@ -40,6 +40,7 @@ private:
     QLineEdit *m_cwd = nullptr;
     QLineEdit *m_url = nullptr;
     QPlainTextEdit *m_headers = nullptr;
+    QLineEdit *m_secretHeaders = nullptr; // names beyond those that are secret anyway
     QDoubleSpinBox *m_timeout = nullptr;
     QSpinBox *m_threshold = nullptr;
     QDoubleSpinBox *m_cooldown = nullptr;

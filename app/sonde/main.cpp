@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-// sonde: the desktop inspector. Wiring only: the core host, the window, the saved workspace
-// (or, on a first start, the built-in demo server).
+// sonde: the desktop inspector. Wiring only: the core host, the window, where secrets are
+// kept (SecretStoreChooser), the saved workspace (or, on a first start, the built-in demo
+// server).
 #include "engine/corehost.h"
 #include "mainwindow.h"
 #include "schemaformwidget.h"
+#include "secretstorechooser.h"
 #include "serverlistmodel.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
+#include "util/secretstore.h"
 #include "util/signalwatcher.h"
 
 #include <QAbstractItemView>
@@ -79,30 +82,65 @@ int main(int argc, char **argv)
         QStringLiteral("exit-when-ready"),
         QStringLiteral("For the launch benchmark: print \"ready MS ms: ...\" once the first "
                        "server's tool list is on screen, then quit."));
-    parser.addOptions({screenshot, delay, tab, fresh, import, exercise, dark, exitWhenReady});
+    const QCommandLineOption secretsFile(
+        QStringLiteral("secrets-file"),
+        QStringLiteral("Keep secrets (tokens, secret headers) in this encrypted file, with the "
+                       "passphrase from SONDE_SECRETS_PASSPHRASE, instead of the system keyring "
+                       "(also the setting secrets/encryptedFile)."),
+        QStringLiteral("file"));
+    parser.addOptions(
+        {screenshot, delay, tab, fresh, import, exercise, dark, exitWhenReady, secretsFile});
     parser.process(app);
 
     Sonde::CoreHost host;
+    // Before the window, so it outlives the window's use of it.
+    std::unique_ptr<Sonde::SecretStore> secrets;
     Sonde::MainWindow window(host);
     window.setDemoServerProgram(
         QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME)));
     QSettings settings;
-    if (!parser.isSet(fresh))
-        window.loadWorkspace(settings);
-    if (parser.isSet(import))
-        window.importConfigFile(parser.value(import), false);
-    // With no configuration the built-in demo is there and connected, over stdio and over
-    // HTTP, so a new user sees a real session (and its session faults) at once.
-    if (window.serverStore()->size() == 0)
-        window.addFirstRunDemos();
-    // For desktops without a dark theme Qt can follow (View → Dark mode is remembered).
-    if (parser.isSet(dark))
-        window.setDarkMode(true);
-    // Every change is on disk at once from now on: a crash loses nothing.
-    if (!parser.isSet(fresh) && !parser.isSet(screenshot))
-        window.autosaveTo(&settings);
-    if (parser.isSet(tab))
-        window.tabs()->setCurrentIndex(parser.value(tab).toInt());
+    // The workspace waits for the secret store (its secret headers are in it), and the store
+    // for the keyring's probe (bounded: 3 s at most, at once without a session bus).
+    bool loaded = false; // until then a save would write an empty workspace over the user's
+    const auto afterLoad = [&] {
+        loaded = true;
+        if (parser.isSet(import))
+            window.importConfigFile(parser.value(import), false);
+        // With no configuration the built-in demo is there and connected, over stdio and over
+        // HTTP, so a new user sees a real session (and its session faults) at once.
+        if (window.serverStore()->size() == 0)
+            window.addFirstRunDemos();
+        // For desktops without a dark theme Qt can follow (View → Dark mode is remembered).
+        if (parser.isSet(dark))
+            window.setDarkMode(true);
+        // Every change is on disk at once from now on: a crash loses nothing.
+        if (!parser.isSet(fresh) && !parser.isSet(screenshot))
+            window.autosaveTo(&settings);
+        if (parser.isSet(tab))
+            window.tabs()->setCurrentIndex(parser.value(tab).toInt());
+    };
+    QObject::connect(&window, &Sonde::MainWindow::workspaceLoaded, &window, afterLoad);
+    Sonde::SecretStoreChooser::Options secretOptions;
+    secretOptions.encryptedFile =
+        parser.isSet(secretsFile)
+            ? parser.value(secretsFile)
+            : settings.value(QStringLiteral("secrets/encryptedFile")).toString();
+    secretOptions.passphrase = qgetenv("SONDE_SECRETS_PASSPHRASE");
+    Sonde::SecretStoreChooser chooser(secretOptions);
+    QObject::connect(&chooser, &Sonde::SecretStoreChooser::chosen, &window,
+                     [&](const Sonde::SecretStoreChooser::Choice &choice) {
+                         secrets = Sonde::SecretStoreChooser::create(choice);
+                         window.setSecretStore(secrets.get());
+                         host.setSecretStoreFactory(
+                             [choice] { return Sonde::SecretStoreChooser::create(choice); });
+                         if (!choice.notice.isEmpty())
+                             window.showNotice(choice.notice);
+                         if (parser.isSet(fresh))
+                             afterLoad();
+                         else
+                             window.loadWorkspace(settings);
+                     });
+    chooser.choose();
     window.show();
 
     if (parser.isSet(exercise)) {
@@ -177,7 +215,8 @@ int main(int argc, char **argv)
         window.close();
     });
     QObject::connect(&app, &QApplication::aboutToQuit, &window, [&] {
-        if (!parser.isSet(fresh) && !parser.isSet(screenshot) && !parser.isSet(exitWhenReady))
+        if (loaded && !parser.isSet(fresh) && !parser.isSet(screenshot) &&
+            !parser.isSet(exitWhenReady))
             window.saveWorkspace(settings);
         host.shutdown(); // for a quit that did not come through the window: nothing waits
     });

@@ -52,6 +52,10 @@ struct ServerConfig
     // HTTP
     QUrl url;
     QList<QPair<QByteArray, QByteArray>> headers;
+    // Header names the user marked secret. Those, Authorization and names that say token,
+    // key, secret or cookie are kept by the window in its SecretStore, never in its settings
+    // (WorkspaceSecrets in ui/models).
+    QList<QByteArray> secretHeaders;
 
     // OAuth 2.1 (docs/auth.md): what the user told Sonde about its identity at this server.
     // Everything else (metadata, registration, tokens) is discovered or comes from the flow.

@@ -39,8 +39,8 @@ const QRegularExpression &assignmentPattern()
     static const QRegularExpression re(
         u"(?<![A-Za-z0-9_.])"
         "(?=[A-Za-z0-9_.-]{0,80}?(?i:token|secret|passw|passphrase|"
-        "key|auth|sig|id|credential))"                      // cheap pre-check
-        "([A-Za-z][A-Za-z0-9_.-]{0,80}+)"                   // 1 name
+        "key|auth|sig|id|credential|code|verifier|assertion))" // cheap pre-check
+        "([A-Za-z][A-Za-z0-9_.-]{0,80}+)"                      // 1 name
         "(\\\\?[\"']?)"                                     // 2 the quote that closes a quoted name
         "(\\s*[:=]\\s*)"                                    // 3 separator
         "(?:(\\\\\")((?:[^\\\\\"]|\\\\(?!\"))*)(?:\\\\\")?" // 4,5
@@ -167,6 +167,20 @@ QString jsonEscaped(const QString &value)
     return QString::fromUtf8(doc.mid(2, doc.size() - 4)); // strip ["  "]
 }
 
+// OAuth's authorization code is named just "code", which elsewhere is data (a tool's code
+// argument, an exit code): it is masked where OAuth writes it, as a query or form parameter
+// (after ? or &, or opening a form body) and in a message that is plainly a token request.
+bool isOAuthCode(const QString &subject, const QRegularExpressionMatch &m)
+{
+    if (m.captured(1) != "code"_L1)
+        return false;
+    const qsizetype at = m.capturedStart(1);
+    const QChar before = at > 0 ? subject.at(at - 1) : QChar();
+    if (m.captured(3).trimmed() == "="_L1 && (at == 0 || before == u'?' || before == u'&'))
+        return true;
+    return subject.contains("grant_type"_L1) || subject.contains("code_verifier"_L1);
+}
+
 } // namespace
 
 bool Redactor::isSecretName(const QString &name)
@@ -179,9 +193,10 @@ bool Redactor::isSecretName(const QString &name)
     // "pwd" is left out on purpose: PWD is the working directory. "key" alone is too: a
     // key-value server's {"key": "user"} is data, and masking it would hide what was asked.
     static const QSet<QString> secretWords = {
-        u"token"_s,  u"secret"_s,     u"password"_s,    u"passwd"_s,    u"passphrase"_s,
-        u"apikey"_s, u"credential"_s, u"credentials"_s, u"auth"_s,      u"signature"_s,
-        u"sig"_s,    u"sessionid"_s,  u"privatekey"_s,  u"accesskey"_s, u"secretkey"_s};
+        u"token"_s,    u"secret"_s,     u"password"_s,    u"passwd"_s,    u"passphrase"_s,
+        u"apikey"_s,   u"credential"_s, u"credentials"_s, u"auth"_s,      u"signature"_s,
+        u"sig"_s,      u"sessionid"_s,  u"privatekey"_s,  u"accesskey"_s, u"secretkey"_s,
+        u"verifier"_s, u"assertion"_s}; // OAuth: code_verifier, client_assertion, assertion
     static const QSet<QString> keyKinds = {
         u"api"_s,     u"secret"_s, u"private"_s,    u"access"_s,  u"client"_s,
         u"signing"_s, u"master"_s, u"encryption"_s, u"license"_s, u"auth"_s};
@@ -295,9 +310,10 @@ QString Redactor::apply(const QString &text) const
     if (out.contains("://"_L1) && out.contains(u'@'))
         out = replaceGroups(out, userInfoPattern(), {2},
                             [](const QRegularExpressionMatch &) { return true; });
+    const QString subject = out;
     out = replaceGroups(out, assignmentPattern(), {5, 7, 9, 10},
-                        [](const QRegularExpressionMatch &m) {
-                            if (!isSecretName(m.captured(1)))
+                        [&subject](const QRegularExpressionMatch &m) {
+                            if (!isSecretName(m.captured(1)) && !isOAuthCode(subject, m))
                                 return false;
                             // "token": 3, "session_id": null: a quoted key followed by an unquoted
                             // value is a JSON number, boolean or null, no secret, and masking it

@@ -18,6 +18,7 @@
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
+#include "util/memorysecretstore.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -36,6 +37,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -49,8 +51,36 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 
+    // Stands for the keyring: it outlives a window, as the keyring outlives a run.
+    MemorySecretStore m_keyring;
     std::unique_ptr<CoreHost> m_host;
     std::unique_ptr<MainWindow> m_window;
+
+    static QByteArray fileContents(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+    // A workspace as an older Sonde wrote it: one HTTP server "remote" with one header.
+    static void writeRemoteServer(const QString &ini, const QByteArray &header,
+                                  const QByteArray &value)
+    {
+        QSettings old(ini, QSettings::IniFormat);
+        old.setValue(u"workspace/servers"_s,
+                     QByteArray("{\"mcpServers\":{\"remote\":{\"headers\":{\"" + header + "\":\"" +
+                                value +
+                                "\"},\"type\":\"http\",\"url\":\"http://127.0.0.1:9/mcp\"}}}"));
+    }
+
+    // Loads `ini` into `window` and waits for the secret store's answers.
+    static bool loadAndWait(MainWindow &window, const QString &ini)
+    {
+        QSignalSpy loaded(&window, &MainWindow::workspaceLoaded);
+        QSettings settings(ini, QSettings::IniFormat);
+        window.loadWorkspace(settings);
+        return loaded.size() == 1 || loaded.wait(5000);
+    }
 
     ToolsPanel *tools() const { return m_window->toolsPanel(); }
     QPushButton *button(QWidget *in, const QString &name) const
@@ -70,6 +100,7 @@ private Q_SLOTS:
     {
         m_host = std::make_unique<CoreHost>();
         m_window = std::make_unique<MainWindow>(*m_host);
+        m_window->setSecretStore(&m_keyring);
         ServerConfig demo;
         demo.name = u"demo"_s;
         demo.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
@@ -395,7 +426,7 @@ private Q_SLOTS:
         http.name = u"remote"_s;
         http.route = ServerConfig::Route::StreamableHttp;
         http.url = QUrl(u"http://127.0.0.1:9/mcp"_s);
-        http.headers = {{"Authorization", "Bearer x"}};
+        http.headers = {{"Authorization", "Bearer x-0123456789"}};
         http.breakerThreshold = 5;
         http.pingIntervalMs = 15000;
         m_window->addServer(http, {u"/tmp"_s}, false);
@@ -404,21 +435,69 @@ private Q_SLOTS:
             QSettings settings(ini, QSettings::IniFormat);
             m_window->saveWorkspace(settings);
         }
+        // The settings file holds a reference to the keyring's entry, never the value.
+        QVERIFY(!fileContents(ini).contains("x-0123456789"));
+        QVERIFY(fileContents(ini).contains("sonde-secret:header/remote/Authorization"));
         CoreHost host2;
         MainWindow restored(host2);
-        QSettings settings(ini, QSettings::IniFormat);
-        restored.loadWorkspace(settings);
+        restored.setSecretStore(&m_keyring);
+        QVERIFY(loadAndWait(restored, ini)); // after the keyring's answer
         ServerStore *servers = restored.serverStore();
         QCOMPARE(servers->names(), (QStringList{u"demo"_s, u"remote"_s}));
         const ServerConfig r = servers->config(servers->indexOf(u"remote"_s));
         QCOMPARE(r.route, ServerConfig::Route::StreamableHttp);
         QCOMPARE(r.url, http.url);
-        QCOMPARE(r.headers.value(0).second, QByteArray("Bearer x"));
+        QCOMPARE(r.headers.value(0).second, QByteArray("Bearer x-0123456789"));
         QCOMPARE(r.breakerThreshold, 5);
         QCOMPARE(r.pingIntervalMs, 15000);
         const ServerConfig d = servers->config(servers->indexOf(u"demo"_s));
         QCOMPARE(d.program, QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
         QCOMPARE(restored.tabs()->currentIndex(), 2);
+        QSignalSpy down(&host2, &CoreHost::shutdownFinished);
+        host2.shutdown();
+        QVERIFY(down.wait(5000));
+    }
+
+    void plaintextHeadersOfAnOlderSondeMoveToTheKeyringOnFirstStart()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(u"sonde.ini"_s);
+        // What Sonde wrote before the keyring: the header's value in the INI file.
+        writeRemoteServer(ini, "X-API-Key", "k-plain-4711");
+        QVERIFY(fileContents(ini).contains("k-plain-4711"));
+        CoreHost host2;
+        MainWindow restored(host2);
+        restored.setSecretStore(&m_keyring);
+        QVERIFY(loadAndWait(restored, ini));
+        ServerStore *servers = restored.serverStore();
+        QCOMPARE(servers->config(servers->indexOf(u"remote"_s)).headers.value(0).second,
+                 QByteArray("k-plain-4711"));
+        QVERIFY(!fileContents(ini).contains("k-plain-4711"));
+        std::optional<QByteArray> kept;
+        m_keyring.read(u"header/remote/X-API-Key"_s,
+                       [&](std::optional<QByteArray> v, QString) { kept = v; });
+        QTRY_COMPARE(kept, std::optional<QByteArray>("k-plain-4711"));
+        QSignalSpy down(&host2, &CoreHost::shutdownFinished);
+        host2.shutdown();
+        QVERIFY(down.wait(5000));
+    }
+
+    void aSecretTheStoreCannotGiveLeavesItsServerUnconnectedAndSaysWhy()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(u"sonde.ini"_s);
+        writeRemoteServer(ini, "Authorization", "sonde-secret:header/remote/Authorization");
+        MemorySecretStore empty; // a run without the keyring that holds it
+        CoreHost host2;
+        MainWindow restored(host2);
+        restored.setSecretStore(&empty);
+        QVERIFY(loadAndWait(restored, ini));
+        ServerStore *servers = restored.serverStore();
+        const int row = servers->indexOf(u"remote"_s);
+        QVERIFY(row >= 0);
+        QCOMPARE(servers->snapshot(row).state, SessionSnapshot::State::Idle);
+        QVERIFY2(restored.statusBar()->currentMessage().contains(u"Authorization"_s),
+                 qPrintable(restored.statusBar()->currentMessage()));
         QSignalSpy down(&host2, &CoreHost::shutdownFinished);
         host2.shutdown();
         QVERIFY(down.wait(5000));

@@ -80,9 +80,9 @@ private Q_SLOTS:
             << u"[password=abc]"_s << u"[password=[REDACTED]]"_s;
         QTest::newRow("token= in a query string keeps the other parameters")
             << u"http://x/?token=s3cr3t&a=1"_s << u"http://x/?token=[REDACTED]&a=1"_s;
-        QTest::newRow("an access_token query parameter is masked")
+        QTest::newRow("an access_token query parameter is masked, and the code beside it")
             << u"http://x/cb?code=1&access_token=abc.def"_s
-            << u"http://x/cb?code=1&access_token=[REDACTED]"_s;
+            << u"http://x/cb?code=[REDACTED]&access_token=[REDACTED]"_s;
         QTest::newRow("a password assignment is masked")
             << u"password: hunter2"_s << u"password: [REDACTED]"_s;
         QTest::newRow("a bearer token is masked")
@@ -132,6 +132,56 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(QString, expected);
         QCOMPARE(Redactor::redact(text), expected);
+    }
+
+    // One column: the text as written, "<s>" where a secret stands. The input has a sample
+    // value there, the expected output the mask; a row without "<s>" must come out unchanged.
+    void oauthSecretsAreMaskedWhereOAuthWritesThem_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("a token response's access, refresh and id tokens are masked")
+            << json(JSON_TEXT({
+                   "access_token" : "<s>",
+                   "token_type" : "Bearer",
+                   "refresh_token" : "<s>",
+                   "id_token" : "<s>"
+               }));
+        QTest::newRow("a token request form body masks the code and the verifier")
+            << u"grant_type=authorization_code&code=<s>&redirect_uri=http%3A%2F%2F127.0.0.1%3A4242%2Fcallback&code_verifier=<s>&client_id=sonde"_s;
+        QTest::newRow("a form body that starts with the code masks it")
+            << u"code=<s>&grant_type=authorization_code"_s;
+        QTest::newRow("the code in a redirect's query is masked and the state kept")
+            << u"GET http://127.0.0.1:4242/callback?code=<s>&state=st-0a1b&iss=https%3A%2F%2Fas.example"_s;
+        QTest::newRow("the code in a redirect inside a JSON transcript line is masked")
+            << json(JSON_TEXT({"location" : "http://127.0.0.1:4242/cb?code=<s>&state=s"}));
+        QTest::newRow("a client secret in a form body is masked and the client id kept")
+            << u"client_id=sonde-cli&client_secret=<s>"_s;
+        QTest::newRow("a client assertion in a form body is masked")
+            << u"client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=<s>"_s;
+        QTest::newRow("a jwt-bearer grant's assertion is masked")
+            << u"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=<s>"_s;
+        QTest::newRow("a JSON token request masks its code and verifier") << json(JSON_TEXT(
+            {"grant_type" : "authorization_code", "code" : "<s>", "code_verifier" : "<s>"}));
+        QTest::newRow("a camelCase code verifier is masked")
+            << json(JSON_TEXT({"codeVerifier" : "<s>"}));
+        QTest::newRow("a Basic client authentication header is masked")
+            << u"authorization: basic <s>"_s;
+        QTest::newRow("a JSON-RPC error code is a number, not a secret")
+            << json(JSON_TEXT({"error" : {"code" : -32600, "message" : "bad"}}));
+        QTest::newRow("a tool's code argument is data outside an OAuth message")
+            << json(JSON_TEXT({"name" : "run", "arguments" : {"code" : "print(1)"}}));
+        QTest::newRow("an exit code in prose is left alone") << u"the server exited with code=3"_s;
+        QTest::newRow("the PKCE challenge in an authorize URL is no secret")
+            << u"https://as.example/authorize?response_type=code&code_challenge=E9Melhoa2Ow&code_challenge_method=S256"_s;
+    }
+    void oauthSecretsAreMaskedWhereOAuthWritesThem()
+    {
+        QFETCH(QString, text);
+        QString input = text;
+        input.replace(u"<s>"_s, u"c29uZGU6Y3MtNGE1YjZj"_s);
+        QString expected = text;
+        expected.replace(u"<s>"_s, QString::fromLatin1(Redactor::Mask));
+        QCOMPARE(Redactor::redact(input), expected);
     }
 
     void knownValuesAreMaskedVerbatim_data()

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "workspacesettings.h"
 
+#include "workspacesecrets.h"
+
 #include <QSettings>
 
 namespace Sonde::WorkspaceSettings {
 
 void save(QSettings &settings, const Workspace &workspace)
 {
-    const QVariantMap values = workspace.toValues();
+    // Never a secret header's value: its reference (the value is WorkspaceSecrets' to keep).
+    const QVariantMap values = WorkspaceSecrets::withReferences(workspace).toValues();
     for (auto it = values.cbegin(); it != values.cend(); ++it)
         settings.setValue(it.key(), it.value());
 }
