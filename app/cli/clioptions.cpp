@@ -29,6 +29,7 @@ OPTIONS:  --era auto|legacy|modern (default auto: probe with server/discover)
           --client-id ID  --client-secret SECRET  --scope "A B"  --client-metadata-url URL
           --no-browser (print the authorization URL)  --auth-agent browser|no-browser|headless
           --no-auth (a 401 is an error; no authorization flow)
+          --secrets-file FILE (tokens in an encrypted file, SONDE_SECRETS_PASSPHRASE)
 COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | resources templates | resources read URI | prompts list
           | prompts get NAME [JSON] | exec [FILE|-]
@@ -142,7 +143,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                                                  u"--client-secret"_s,
                                                  u"--scope"_s,
                                                  u"--client-metadata-url"_s,
-                                                 u"--auth-agent"_s};
+                                                 u"--auth-agent"_s,
+                                                 u"--secrets-file"_s};
         // Before asking for a value: a misspelt flag is unknown, not short of a value.
         if (!valueOptions.contains(a)) {
             *error = u"unknown option %1"_s.arg(a);
@@ -171,6 +173,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                 *error = u"--era wants auto, legacy or modern, got \"%1\""_s.arg(v);
                 return false;
             }
+        } else if (a == "--secrets-file"_L1) {
+            o->secretsFile = v;
         } else if (a == "--client-id"_L1) {
             authFlags.clientId = v;
         } else if (a == "--client-secret"_L1) {

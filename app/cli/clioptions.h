@@ -15,6 +15,7 @@ struct CliOptions
     ServerConfig server;
     CliServerRequestHandler::Policy policy;
     QString transcriptPath;
+    QString secretsFile; // --secrets-file: the opted-in encrypted store (docs/auth.md)
     QString logLevel;
     bool quiet = false;
     bool showSecrets = false;

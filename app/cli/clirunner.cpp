@@ -4,7 +4,9 @@
 #include "conformanceplan.h"
 
 #include "protocol/mcp.h"
+#include "secretstorechooser.h"
 #include "transcript/redactor.h"
+#include "util/secretstore.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -65,14 +67,8 @@ void CliRunner::start()
     cliRedactor().addSecrets(m_options.server);
     s_showSecrets = m_options.showSecrets;
     const QString cmd = m_options.command.value(0);
-    static const QStringList known = {u"info"_s,
-                                      u"ping"_s,
-                                      u"tools"_s,
-                                      u"resources"_s,
-                                      u"prompts"_s,
-                                      u"exec"_s,
-                                      u"auth"_s,
-                                      u"conformance-client"_s};
+    static const QStringList known = {u"info"_s,    u"ping"_s, u"tools"_s, u"resources"_s,
+                                      u"prompts"_s, u"exec"_s, u"auth"_s,  u"conformance-client"_s};
     if (!known.contains(cmd)) {
         complain(u"unknown command \"%1\" (sonde-cli --help lists them)"_s.arg(cmd));
         QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
@@ -171,7 +167,31 @@ void CliRunner::start()
     });
     connect(m_host.get(), &CoreHost::shutdownFinished, this, &CliRunner::emitFinished);
     connect(m_host.get(), &CoreHost::authChanged, this, &CliRunner::onAuthChanged);
-    if (cmd != "auth"_L1) {
+    if (m_options.server.route == ServerConfig::Route::Stdio || !m_options.server.auth.enabled) {
+        addServer(); // no credentials to keep: no keyring is asked
+        return;
+    }
+    // Tokens outlive the process where a keyring (or the opted-in file) keeps them, so
+    // `auth login` then any command reuse them; otherwise memory, said once (docs/auth.md).
+    SecretStoreChooser::Options options;
+    options.encryptedFile = m_options.secretsFile;
+    options.passphrase = qgetenv("SONDE_SECRETS_PASSPHRASE");
+    auto *chooser = new SecretStoreChooser(options, this);
+    connect(chooser, &SecretStoreChooser::chosen, this,
+            [this, chooser](const SecretStoreChooser::Choice &choice) {
+                chooser->deleteLater();
+                if (!choice.notice.isEmpty() && !m_options.quiet)
+                    complain(choice.notice);
+                m_host->setSecretStoreFactory(
+                    [choice] { return SecretStoreChooser::create(choice); });
+                addServer();
+            });
+    chooser->choose();
+}
+
+void CliRunner::addServer()
+{
+    if (m_options.command.value(0) != "auth"_L1) {
         m_host->addServer(m_options.server);
         return;
     }
@@ -179,9 +199,8 @@ void CliRunner::start()
     // connecting the session; the answer is the server's AuthState.
     m_host->addServer(m_options.server, false);
     const QString action = m_options.command.value(1);
-    const quint64 ticket = m_host->auth(m_options.server.name, action == "logout"_L1
-                                                                   ? u"sign-out"_s
-                                                                   : action);
+    const quint64 ticket =
+        m_host->auth(m_options.server.name, action == "logout"_L1 ? u"sign-out"_s : action);
     m_waiting.insert(ticket, [this](const QJsonObject &answer, bool ok) {
         print(answer, false);
         finish(ok ? 0 : 1);
@@ -197,7 +216,8 @@ void CliRunner::onAuthChanged(const AuthState &state)
         state.authorizationUrl == m_printedAuthorizationUrl)
         return;
     m_printedAuthorizationUrl = state.authorizationUrl;
-    std::fprintf(stderr, "sonde-cli: %s asks for authorization; open this URL in a browser:\n  %s\n",
+    std::fprintf(stderr,
+                 "sonde-cli: %s asks for authorization; open this URL in a browser:\n  %s\n",
                  qPrintable(state.server), qPrintable(state.authorizationUrl.toString()));
     std::fflush(stderr);
 }

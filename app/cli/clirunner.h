@@ -46,6 +46,7 @@ private:
 
     void onSessionChanged(const SessionSnapshot &s);
     void onAuthChanged(const AuthState &state);
+    void addServer();
     void runCommand();
     void runStep(const QJsonObject &step, Done done);
     void call(const QString &method, const QJsonObject &params, Done done);
