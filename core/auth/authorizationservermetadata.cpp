@@ -1,22 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "auth/authorizationservermetadata.h"
 
-#include <QJsonArray>
+#include "auth/jsonstrings.h"
 
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
 namespace {
-
-QStringList strings(const QJsonValue &value)
-{
-    QStringList out;
-    for (const QJsonValue &v : value.toArray())
-        if (v.isString())
-            out.append(v.toString());
-    return out;
-}
 
 QUrl url(const QJsonObject &json, QLatin1StringView key)
 {
@@ -32,9 +23,10 @@ AuthorizationServerMetadata AuthorizationServerMetadata::fromJson(const QJsonObj
     m.authorizationEndpoint = url(json, "authorization_endpoint"_L1);
     m.tokenEndpoint = url(json, "token_endpoint"_L1);
     m.registrationEndpoint = url(json, "registration_endpoint"_L1);
-    m.scopesSupported = strings(json.value("scopes_supported"_L1));
-    m.codeChallengeMethods = strings(json.value("code_challenge_methods_supported"_L1));
-    m.tokenEndpointAuthMethods = strings(json.value("token_endpoint_auth_methods_supported"_L1));
+    m.scopesSupported = jsonStrings(json.value("scopes_supported"_L1));
+    m.codeChallengeMethods = jsonStrings(json.value("code_challenge_methods_supported"_L1));
+    m.tokenEndpointAuthMethods =
+        jsonStrings(json.value("token_endpoint_auth_methods_supported"_L1));
     m.clientIdMetadataDocumentSupported =
         json.value("client_id_metadata_document_supported"_L1).toBool();
     m.issParameterSupported =

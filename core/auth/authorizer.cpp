@@ -335,6 +335,15 @@ void Authorizer::challenged(const Challenge &challenge, std::function<void(Verdi
         d->startFlow(bearer.scope, resourceMetadata, true, held, std::move(done));
         return;
     }
+    // A 401 to a request sent before the credentials now held were in place (a flow that
+    // another request started has finished since): just send it again.
+    if (!challenge.hadCredentials && !d->tokens.accessToken.isEmpty() && !d->flow &&
+        !d->refreshing) {
+        Verdict v;
+        v.retry = true;
+        done(v);
+        return;
+    }
     // A 401. With a refresh token, and unless the token just refused came from a refresh
     // (then the grant itself is no longer good: a revoked grant, or a new authorization
     // server), a refresh is tried first.

@@ -1,32 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "auth/protectedresourcemetadata.h"
 
-#include <QJsonArray>
+#include "auth/jsonstrings.h"
 
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
-
-namespace {
-
-QStringList strings(const QJsonValue &value)
-{
-    QStringList out;
-    for (const QJsonValue &v : value.toArray())
-        if (v.isString())
-            out.append(v.toString());
-    return out;
-}
-
-} // namespace
 
 ProtectedResourceMetadata ProtectedResourceMetadata::fromJson(const QJsonObject &json,
                                                               QString *error)
 {
     ProtectedResourceMetadata m;
     m.resource = json.value("resource"_L1).toString();
-    m.authorizationServers = strings(json.value("authorization_servers"_L1));
-    m.scopesSupported = strings(json.value("scopes_supported"_L1));
+    m.authorizationServers = jsonStrings(json.value("authorization_servers"_L1));
+    m.scopesSupported = jsonStrings(json.value("scopes_supported"_L1));
     if (m.resource.isEmpty())
         *error = u"the protected resource metadata has no \"resource\""_s;
     else if (m.authorizationServers.isEmpty())

@@ -3,6 +3,7 @@
 // protected resource in this process (one origin on 127.0.0.1: protected resource metadata,
 // authorization server metadata, registration, authorize, token), and the LoopbackUserAgent's
 // listener. Requests are counted on the server's side of the wire.
+#include "auth/authhttpclient.h"
 #include "auth/authorizer.h"
 #include "auth/headlessuseragent.h"
 #include "auth/loopbackuseragent.h"
@@ -582,6 +583,44 @@ private Q_SLOTS:
         QCOMPARE(server.http.count("POST", u"/token"_s), 1);
     }
 
+    void aLoginWithoutAChallengeStartsFromTheWellKnownMetadata()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        std::optional<HttpAuthorization::Verdict> verdict;
+        authorizer->login([&verdict](auto v) { verdict = v; });
+        QTRY_VERIFY(verdict.has_value());
+        QVERIFY2(verdict->retry, qPrintable(verdict->error.message()));
+        QCOMPARE(server.http.requests.value(0).path, server.prmPath);
+        // No challenge scope: the protected resource's scopes_supported.
+        QCOMPARE(server.requestsTo("GET", u"/authorize"_s)
+                     .value(0)
+                     .query.queryItemValue(u"scope"_s, QUrl::FullyDecoded),
+                 u"mcp:read"_s);
+    }
+
+    void everyRequestHasABodyLimitAndATimeout()
+    {
+        MiniHttpServer http;
+        QVERIFY(http.listen());
+        http.on("GET", u"/big"_s, [](const HttpRequest &) {
+            return httpResponse(200, "application/json", QByteArray(5000, ' ') + "{}");
+        });
+        http.on("GET", u"/silent"_s, [](const HttpRequest &) { return "hang"_ba; });
+        AuthHttpClient client(&m_nam, m_clock, 300, 1000);
+        QObject context;
+        std::optional<AuthHttpClient::Answer> big, silent;
+        client.get(http.url(u"/big"_s), &context, [&big](auto a) { big = a; });
+        client.get(http.url(u"/silent"_s), &context, [&silent](auto a) { silent = a; });
+        QTRY_VERIFY(big.has_value());
+        QCOMPARE(big->status, 0);
+        QCOMPARE(big->error, u"the answer is over 1000 bytes"_s);
+        QTRY_VERIFY(silent.has_value());
+        QCOMPARE(silent->status, 0);
+        QCOMPARE(silent->error, u"no answer within the request timeout"_s);
+    }
+
     void withoutMetadataThe20250326DefaultsAreUsed()
     {
         AuthServer server;
@@ -743,6 +782,18 @@ private Q_SLOTS:
         const HttpRequest authorize = second.requestsTo("GET", u"/authorize"_s).value(0);
         QCOMPARE(authorize.query.queryItemValue(u"client_id"_s), u"second-client"_s);
         QCOMPARE(authorizer->state().issuer, second.issuer());
+    }
+
+    void aRequestSentWithoutTheCredentialsNowHeldIsJustSentAgain()
+    {
+        AuthServer server;
+        QVERIFY(server.start());
+        auto authorizer = makeAuthorizer(configFor(server));
+        QVERIFY(challenge(*authorizer, challenge401(server)).retry);
+        const int before = server.http.requests.size();
+        QVERIFY(challenge(*authorizer, challenge401(server, false)).retry);
+        QCOMPARE(server.http.requests.size(), before);
+        QCOMPARE(authorizer->header(), "Bearer access-1"_ba);
     }
 
     void challengesDuringAFlowJoinIt()
