@@ -180,8 +180,11 @@ void CliRunner::start()
     connect(chooser, &SecretStoreChooser::chosen, this,
             [this, chooser](const SecretStoreChooser::Choice &choice) {
                 chooser->deleteLater();
-                if (!choice.notice.isEmpty() && !m_options.quiet)
-                    complain(choice.notice);
+                // Said when it matters: once a server asks for authorization (or at once for
+                // the auth commands), not on every call to a server that needs none.
+                m_storeNotice = choice.notice;
+                if (m_options.command.value(0) == "auth"_L1)
+                    sayStoreNotice();
                 m_host->setSecretStoreFactory(
                     [choice] { return SecretStoreChooser::create(choice); });
                 addServer();
@@ -207,8 +210,15 @@ void CliRunner::addServer()
     });
 }
 
+void CliRunner::sayStoreNotice()
+{
+    if (!m_storeNotice.isEmpty() && !m_options.quiet)
+        complain(std::exchange(m_storeNotice, {}));
+}
+
 void CliRunner::onAuthChanged(const AuthState &state)
 {
+    sayStoreNotice();
     // The one thing a person must do by hand: open the URL. Printed once per flow, on
     // stderr (stdout is the JSON answer), even with --quiet; never for the headless agent.
     if (state.status != AuthState::Status::AwaitingUser || state.authorizationUrl.isEmpty() ||

@@ -47,6 +47,7 @@ private:
     void onSessionChanged(const SessionSnapshot &s);
     void onAuthChanged(const AuthState &state);
     void addServer();
+    void sayStoreNotice();
     void runCommand();
     void runStep(const QJsonObject &step, Done done);
     void call(const QString &method, const QJsonObject &params, Done done);
@@ -94,6 +95,7 @@ private:
     bool m_execFailed = false;
     bool m_connected = false;
     QUrl m_printedAuthorizationUrl;
+    QString m_storeNotice; // where tokens live, when that is worth a line (memory only)
     bool m_finishing = false;
     bool m_finishedSent = false;
     int m_signal = 0;

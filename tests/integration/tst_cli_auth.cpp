@@ -83,7 +83,8 @@ private Q_SLOTS:
             cli(headless(demo, era) + QStringList{u"--transcript"_s, u"/dev/null"_s, u"tools"_s,
                                                   u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s});
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
-        QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(), u"hi"_s);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(),
+                 u"Echo: hi"_s);
         const QJsonObject stats = demo.stats();
         QCOMPARE(stats.value("registration_requests"_L1).toInt(), 1);
         QCOMPARE(stats.value("authorization_requests"_L1).toInt(), 1);
@@ -121,7 +122,7 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         const QList<QJsonObject> lines = jsonLines(r.out);
         QCOMPARE(lines.size(), 3);
-        QCOMPARE(lines.at(2).value("result"_L1).toString(), u"b"_s);
+        QCOMPARE(lines.at(2).value("result"_L1).toString(), u"Echo: b"_s);
         const QJsonObject stats = demo.stats();
         QCOMPARE(stats.value("authorization_requests"_L1).toInt(), 1);
         // The code grant, then at least one refresh at 80% of the 2 s lifetime; never a 401.
@@ -142,7 +143,7 @@ private Q_SLOTS:
         QByteArray out;
         while (!out.contains('\n') && p.waitForReadyRead(10000))
             out += p.readAllStandardOutput();
-        QVERIFY2(out.contains("\"result\":\"a\""), out.constData());
+        QVERIFY2(out.contains("\"result\":\"Echo: a\""), out.constData());
         const QJsonObject revoked = demo.admin("POST", "/admin/revoke");
         QVERIFY(revoked.value("revoked_access_tokens"_L1).toInt() >= 1);
         p.write("{\"op\":\"call\",\"tool\":\"echo\",\"args\":{\"message\":\"b\"}}\n");
