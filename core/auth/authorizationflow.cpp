@@ -233,8 +233,9 @@ void AuthorizationFlow::chooseIdentity()
         registerClient();
         return;
     }
-    Q_EMIT stepRecorded(decision(u"client-identity"_s, ClientIdentity::sourceName(plan.source),
-                                 u"%1; token endpoint auth: %2"_s.arg(why, m_identity.authMethod)));
+    Q_EMIT stepRecorded(decision(
+        u"client-identity"_s, ClientIdentity::sourceName(plan.source),
+        u"%1; client authentication at the token endpoint: %2"_s.arg(why, m_identity.authMethod)));
     Q_EMIT identityChosen(m_identity);
     authorize();
 }
@@ -263,8 +264,9 @@ void AuthorizationFlow::registerClient()
             if (m_identity.clientSecret.isEmpty())
                 m_identity.authMethod = u"none"_s;
             step.chosen = m_identity.clientId;
-            step.why = u"registered as a native client; token endpoint auth: %1"_s.arg(
-                m_identity.authMethod);
+            step.why =
+                u"registered as a native client; client authentication at the token endpoint: %1"_s
+                    .arg(m_identity.authMethod);
             Q_EMIT stepRecorded(step);
             Q_EMIT identityChosen(m_identity);
             authorize();
@@ -355,7 +357,8 @@ void AuthorizationFlow::exchange(const QString &code)
                     [this](const AuthHttpClient::Answer &a) {
                         AuthStep step = httpStep(u"token"_s, u"POST"_s, a);
                         step.chosen = m_identity.authMethod;
-                        step.why = u"token endpoint auth: %1"_s.arg(m_identity.authMethod);
+                        step.why = u"client authentication at the token endpoint: %1"_s.arg(
+                            m_identity.authMethod);
                         if (a.status == 0) {
                             fail(step, a.error);
                             return;

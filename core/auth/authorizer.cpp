@@ -235,7 +235,8 @@ void Authorizer::Private::startRefresh(std::function<void(Verdict)> done)
             step.startedMs = a.startedMs;
             step.elapsedMs = a.elapsedMs;
             step.chosen = tokens.identity.authMethod;
-            step.why = u"token endpoint auth: %1"_s.arg(tokens.identity.authMethod);
+            step.why = u"client authentication at the token endpoint: %1"_s.arg(
+                tokens.identity.authMethod);
             const TokenRequest::Grant g =
                 a.status == 0 ? TokenRequest::Grant{}
                               : TokenRequest::readAnswer(a.status, a.contentType, a.body);

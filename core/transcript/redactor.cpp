@@ -73,7 +73,10 @@ const QRegularExpression &userInfoPattern()
 // A bearer token wherever it stands (a server's error text quotes it without the header).
 const QRegularExpression &bearerPattern()
 {
-    static const QRegularExpression re(u"\\b(Bearer\\s+)[A-Za-z0-9._~+/=-]+"_s,
+    // Not the auth-params of a challenge (RFC 6750 §3, RFC 9728 §5.1): "Bearer
+    // resource_metadata=..." names where to look, it carries no credential.
+    static const QRegularExpression re(u"\\b(Bearer\\s+)(?!(?:realm|scope|error|error_description|"
+                                       u"error_uri|resource_metadata)\\s*=)[A-Za-z0-9._~+/=-]+"_s,
                                        QRegularExpression::CaseInsensitiveOption);
     return re;
 }

@@ -171,6 +171,14 @@ private Q_SLOTS:
         QTest::newRow("a tool's code argument is data outside an OAuth message")
             << json(JSON_TEXT({"name" : "run", "arguments" : {"code" : "print(1)"}}));
         QTest::newRow("an exit code in prose is left alone") << u"the server exited with code=3"_s;
+        QTest::newRow("a Bearer challenge's parameters are no token")
+            << u"Bearer resource_metadata=\"http://127.0.0.1:4242/.well-known/oauth-protected-resource/mcp\", scope=\"mcp:read\""_s;
+        QTest::newRow("a Bearer challenge with an error keeps its words")
+            << u"Bearer error=\"insufficient_scope\", scope=\"mcp:read mcp:write\""_s;
+        QTest::newRow("a bearer token is masked even where a challenge could be")
+            << u"Authorization: Bearer <s>"_s;
+        QTest::newRow("a step's client authentication method is no secret")
+            << u"registered as a native client; client authentication at the token endpoint: client_secret_basic"_s;
         QTest::newRow("the PKCE challenge in an authorize URL is no secret")
             << u"https://as.example/authorize?response_type=code&code_challenge=E9Melhoa2Ow&code_challenge_method=S256"_s;
     }
