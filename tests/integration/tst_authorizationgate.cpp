@@ -85,6 +85,8 @@ private Q_SLOTS:
             << 0;
         QTest::newRow("any other 403 is the server's final word, asked nothing")
             << QByteArray("bearer t1") << 403 << QByteArray("Bearer realm=\"x\"") << 1 << 0 << 403;
+        QTest::newRow("a 404 for a lost session is recovery's, never a reason to authorize")
+            << QByteArray("bearer t1") << 404 << QByteArray("Bearer") << 1 << 0 << 404;
         QTest::newRow("a server that refuses every token gets three more POSTs, no loop")
             << QByteArray("bearer never") << 401 << QByteArray("Bearer error=\"invalid_token\"")
             << 1 + AuthorizationGate::MaxRetries << AuthorizationGate::MaxRetries << 401;

@@ -159,6 +159,13 @@ private Q_SLOTS:
             << Error::cancelled(u"user"_s) << false;
         QTest::newRow("a JSON-RPC error answer is not a strike")
             << Error::remote(-32602, u"bad args"_s) << false;
+        QTest::newRow("a 401 the credentials could not cure is no strike: the server is well")
+            << Error::transport(u"needs_reauth: refresh: invalid_grant"_s).setHttpStatus(401)
+            << false;
+        QTest::newRow("a 403 insufficient_scope past the step-up limit is no strike")
+            << Error::transport(u"needs_reauth: step-up"_s).setHttpStatus(403) << false;
+        QTest::newRow("a 503 is a strike")
+            << Error::transport(u"busy"_s).setHttpStatus(503) << true;
     }
     void whatCountsAsAStrike()
     {
