@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "secretstorechooser.h"
 
-#include "keyringsecretstore.h"
+#include "keyringmodule.h"
 #include "util/clock.h"
 #include "util/clocktimer.h"
 #include "util/encryptedfilesecretstore.h"
@@ -9,9 +9,8 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QPointer>
 #include <QTimer>
-
-#include <qt6keychain/keychain.h>
 
 using namespace Qt::StringLiterals;
 
@@ -62,26 +61,31 @@ void SecretStoreChooser::choose()
         });
         return;
     }
+    QString moduleError;
+    m_probeStore = KeyringModule::create(m_options.service, &moduleError);
+    if (!m_probeStore) {
+        QTimer::singleShot(0, this, [this, moduleError] {
+            finish(Choice::Kind::Memory, memoryOnly(u"No keyring: "_s + moduleError));
+        });
+        return;
+    }
     m_timer = m_options.clock->createTimer(this);
     connect(m_timer, &ClockTimer::timeout, this, [this] {
         finish(Choice::Kind::Memory, memoryOnly(u"The keyring did not answer within %1 s"_s.arg(
                                          m_options.probeTimeoutMs / 1000.0)));
     });
     m_timer->start(m_options.probeTimeoutMs);
-    auto *job = new QKeychain::ReadPasswordJob(m_options.service);
-    job->setAutoDelete(true);
-    job->setInsecureFallback(false);
-    job->setKey(ProbeKey);
-    // A late answer (after the bound) is dropped by finish(); one after this object is gone
-    // is dropped by the context.
-    connect(job, &QKeychain::Job::finished, this, [this, job](QKeychain::Job *) {
-        if (job->error() == QKeychain::NoError || job->error() == QKeychain::EntryNotFound)
+    // A read of a key never written: found or not found, the keyring answered. A late answer
+    // (after the bound) is dropped by finish(); one after this object is gone, by the guard.
+    m_probeStore->read(ProbeKey, [this, guard = QPointer<SecretStoreChooser>(this)](
+                                     std::optional<QByteArray>, QString error) {
+        if (!guard)
+            return;
+        if (error.isEmpty())
             finish(Choice::Kind::Keyring, {});
         else
-            finish(Choice::Kind::Memory,
-                   memoryOnly(u"No keyring answered (%1)"_s.arg(job->errorString())));
+            finish(Choice::Kind::Memory, memoryOnly(u"No keyring answered (%1)"_s.arg(error)));
     });
-    job->start();
 }
 
 void SecretStoreChooser::finish(Choice::Kind kind, const QString &notice)
@@ -106,7 +110,9 @@ std::unique_ptr<SecretStore> SecretStoreChooser::create(const Choice &choice)
 {
     switch (choice.kind) {
     case Choice::Kind::Keyring:
-        return std::make_unique<KeyringSecretStore>(choice.service);
+        if (std::unique_ptr<SecretStore> store = KeyringModule::create(choice.service, nullptr))
+            return store;
+        break; // the module loaded for the probe; it cannot have gone since
     case Choice::Kind::EncryptedFile:
         return std::make_unique<EncryptedFileSecretStore>(choice.encryptedFile, choice.passphrase);
     case Choice::Kind::Memory:

@@ -71,6 +71,7 @@ private:
     Options m_options;
     std::unique_ptr<Clock> m_ownClock;
     ClockTimer *m_timer = nullptr;
+    std::unique_ptr<SecretStore> m_probeStore; // the keyring, asked once
     bool m_done = false;
 };
 

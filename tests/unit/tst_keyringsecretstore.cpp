@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // KeyringSecretStore against a real Secret Service (gnome-keyring on a private session bus):
 // the chooser finds it, and a secret is written, read back, replaced and removed.
-#include "keyringsecretstore.h"
+#include "keyringmodule.h"
 #include "secretservicebus.h"
 #include "secretstorechooser.h"
 #include "secretstorewait.h"
+#include "util/secretstore.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -46,7 +47,9 @@ private Q_SLOTS:
 
     void aSecretIsWrittenReadReplacedAndRemoved()
     {
-        KeyringSecretStore store;
+        std::unique_ptr<SecretStore> storeMade = KeyringModule::create(u"sonde"_s, nullptr);
+        QVERIFY(storeMade);
+        SecretStore &store = *storeMade;
         QCOMPARE(store.kind(), u"keyring"_s);
         const auto absent = readNow(store, u"oauth/demo-http"_s);
         QCOMPARE(absent.second, QString());
@@ -57,7 +60,9 @@ private Q_SLOTS:
                  std::optional<QByteArray>("refresh-token-\x01\xff-bytes"));
         QCOMPARE(writeNow(store, u"oauth/demo-http"_s, "second"), QString());
         // Another store object (the engine's) sees the same keyring.
-        KeyringSecretStore other;
+        std::unique_ptr<SecretStore> otherMade = KeyringModule::create(u"sonde"_s, nullptr);
+        QVERIFY(otherMade);
+        SecretStore &other = *otherMade;
         QCOMPARE(readNow(other, u"oauth/demo-http"_s).first, std::optional<QByteArray>("second"));
 
         QCOMPARE(removeNow(store, u"oauth/demo-http"_s), QString());
@@ -66,8 +71,12 @@ private Q_SLOTS:
 
     void aStoreUnderAnotherServiceSeesNothingOfSondes()
     {
-        KeyringSecretStore sonde;
-        KeyringSecretStore other(u"not-sonde"_s);
+        std::unique_ptr<SecretStore> sondeMade = KeyringModule::create(u"sonde"_s, nullptr);
+        QVERIFY(sondeMade);
+        SecretStore &sonde = *sondeMade;
+        std::unique_ptr<SecretStore> otherMade = KeyringModule::create(u"not-sonde"_s, nullptr);
+        QVERIFY(otherMade);
+        SecretStore &other = *otherMade;
         QCOMPARE(writeNow(sonde, u"header/x/Authorization"_s, "Bearer k"), QString());
         QVERIFY(!readNow(other, u"header/x/Authorization"_s).first);
         QCOMPARE(readNow(sonde, u"header/x/Authorization"_s).first,

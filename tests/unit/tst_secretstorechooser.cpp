@@ -3,7 +3,7 @@
 // an SSH session): memory only with one notice, at once; the keyring store itself fails
 // instead of writing a plaintext file (qtkeychain's insecure fallback is off); the user's
 // encrypted file is taken without asking any keyring.
-#include "keyringsecretstore.h"
+#include "keyringmodule.h"
 #include "secretstorechooser.h"
 #include "util/secretstore.h"
 
@@ -57,7 +57,9 @@ private Q_SLOTS:
 
     void theKeyringStoreFailsRatherThanWritingPlainText()
     {
-        KeyringSecretStore store;
+        std::unique_ptr<SecretStore> storeMade = KeyringModule::create(u"sonde"_s, nullptr);
+        QVERIFY(storeMade);
+        SecretStore &store = *storeMade;
         QString error;
         bool answered = false;
         store.write(u"oauth/plain"_s, "a-secret-that-must-not-land-on-disk", [&](QString e) {
