@@ -10,6 +10,7 @@
 
 #include <QClipboard>
 #include <QDesktopServices>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QFrame>
 #include <QGroupBox>
@@ -124,8 +125,17 @@ AuthPanel::AuthPanel(AuthStateStore *store, std::shared_ptr<const Clock> clock, 
     m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     QHeaderView *header = m_table->horizontalHeader();
-    for (const int c : {AuthStepModel::Step, AuthStepModel::Status, AuthStepModel::Time})
-        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // Sized for their longest words, not to contents: with word wrap on, a wrapped cell's size
+    // hint is its narrowest, and the real steps (long URLs beside them) left "P… r… …" of
+    // "Protected resource metadata".
+    const QFontMetrics metrics = m_table->fontMetrics();
+    const auto fit = [&](int column, const QString &widest) {
+        header->setSectionResizeMode(column, QHeaderView::Interactive);
+        header->resizeSection(column, metrics.horizontalAdvance(widest) + 24);
+    };
+    fit(AuthStepModel::Step, u"✗ Authorization server metadata"_s);
+    fit(AuthStepModel::Status, u"no answer"_s);
+    fit(AuthStepModel::Time, u"1 min 23 s"_s);
     header->setSectionResizeMode(AuthStepModel::Request, QHeaderView::Interactive);
     header->resizeSection(AuthStepModel::Request, 320);
     header->setStretchLastSection(true);

@@ -171,6 +171,8 @@ private Q_SLOTS:
             << u"POST"_s << 401 << false << u"POST http://as/x"_s << u"401"_s;
         QTest::newRow("a request nobody answered says so")
             << u"POST"_s << 0 << false << u"POST http://as/x"_s << u"no answer"_s;
+        QTest::newRow("an authorize step answered by its redirect says redirect, not no answer")
+            << u"GET"_s << 0 << true << u"GET http://as/x"_s << u"redirect"_s;
         QTest::newRow("a decision that sent nothing shows no request and no status")
             << QString() << 0 << true << u"(no request)"_s << u"—"_s;
     }

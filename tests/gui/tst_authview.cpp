@@ -12,6 +12,7 @@
 #include "darkpalette.h"
 #include "engine/corehost.h"
 #include "mainwindow.h"
+#include "testpaths.h"
 #include "util/clock.h"
 
 #include <QApplication>
@@ -19,6 +20,7 @@
 #include <QDateTime>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -556,6 +558,58 @@ private Q_SLOTS:
         QSignalSpy down(&host, &CoreHost::shutdownFinished);
         host.shutdown();
         QVERIFY(down.wait(5000));
+    }
+
+    // The whole flow through the real engine against the demo server's protected endpoint
+    // (the authorize URL followed headless, as the benchmark does): the tab of the server that
+    // asked fills with its steps and the token, and the other server's tab stays its own.
+    void aRealFlowAgainstTheProtectedDemoFillsThatServersTab()
+    {
+        QProcess demo;
+        demo.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
+                   {u"--http"_s, u"127.0.0.1:0"_s, u"--auth"_s});
+        QVERIFY(demo.waitForStarted(5000) && demo.waitForReadyRead(5000));
+        const QString url = QString::fromUtf8(demo.readLine().trimmed());
+        QVERIFY2(url.startsWith("http://127.0.0.1:"_L1), qPrintable(url));
+        CoreHost host;
+        MainWindow window(host);
+        int opened = 0;
+        window.authPanel()->setUrlOpener([&](const QUrl &) { return ++opened > 0; });
+        ServerConfig protectedDemo = http(u"protected"_s);
+        protectedDemo.url = QUrl(url);
+        protectedDemo.era = ServerConfig::Era::Legacy;
+        protectedDemo.auth.agent = ServerConfig::Auth::Agent::Headless;
+        window.addServer(http(u"other"_s), {}, false);
+        window.addServer(protectedDemo);
+        window.resize(1200, 760);
+        window.show();
+        window.selectServer(u"protected"_s);
+        window.tabs()->setCurrentWidget(window.authPanel());
+        AuthPanel *panel = window.authPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(text(panel, u"authStatus"_s).contains(u"Authorized"_s), 15000);
+        // PRM, the AS choice, AS metadata, client identity, registration, authorize, token.
+        QVERIFY2(table(panel)->model()->rowCount() >= 6,
+                 qPrintable(QString::number(table(panel)->model()->rowCount())));
+        QVERIFY(text(panel, u"authScopes"_s).contains(u"mcp:read"_s));
+        QVERIFY(!shown(panel, u"authError"_s));
+        QCOMPARE(opened, 0); // headless: no browser is opened for it
+        for (int row = 0; row < table(panel)->model()->rowCount(); ++row)
+            QVERIFY2(cell(panel, row, AuthStepModel::Status) != u"no answer"_s,
+                     qPrintable(cell(panel, row, AuthStepModel::Step)));
+        grab(&window, u"auth-real-demo"_s);
+
+        window.selectServer(u"other"_s);
+        QVERIFY(shown(panel, u"authEmpty"_s));
+        grab(&window, u"auth-real-demo-other"_s);
+        window.selectServer(u"protected"_s);
+        QVERIFY(!shown(panel, u"authEmpty"_s));
+        QVERIFY(table(panel)->model()->rowCount() >= 6);
+
+        QSignalSpy down(&host, &CoreHost::shutdownFinished);
+        host.shutdown();
+        QVERIFY(down.wait(5000));
+        demo.terminate();
+        demo.waitForFinished(3000);
     }
 
     void signInGoesToTheEngineAndItsAnswerIsShown()

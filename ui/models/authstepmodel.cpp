@@ -151,7 +151,11 @@ QVariant AuthStepModel::data(const QModelIndex &index, int role) const
     case Status:
         if (s.status != 0)
             return QString::number(s.status);
-        return s.method.isEmpty() ? u"—"_s : tr("no answer");
+        if (s.method.isEmpty())
+            return u"—"_s;
+        // The authorize step is answered by a redirect to Sonde's listener (or read headless),
+        // not by a status Sonde sees: a step that worked got its answer.
+        return s.ok ? tr("redirect") : tr("no answer");
     case Time:
         return durationText(s.elapsedMs);
     case Result:
