@@ -54,6 +54,25 @@ private:
     QByteArray m_token;
 };
 
+ServerConfig configFor(const ScriptedHttpServer &server)
+{
+    ServerConfig config;
+    config.route = ServerConfig::Route::StreamableHttp;
+    config.url = QUrl(server.url());
+    return config;
+}
+
+// A server that refuses at the door until the request carries `token`, then answers `text`.
+void acceptOnly(ScriptedHttpServer &server, const QByteArray &token, const QString &text)
+{
+    server.on(u"tools/call"_s, [token, text](const ScriptedHttpServer::Request &r) -> QByteArray {
+        if (!r.headers.contains(QByteArray("authorization: ").append(token)))
+            return ScriptedHttpServer::response(401, "application/json", "{}",
+                                                "WWW-Authenticate: Bearer\r\n");
+        return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(text));
+    });
+}
+
 QByteArray refusal(int status, const QByteArray &challenge)
 {
     return ScriptedHttpServer::response(status, "application/json", "{\"error\":\"invalid_token\"}",
@@ -108,11 +127,8 @@ private Q_SLOTS:
                 return refusal(status, challenge);
             return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"done"_s));
         });
-        ServerConfig config;
-        config.route = ServerConfig::Route::StreamableHttp;
-        config.url = QUrl(server.url());
         FakeAuthorization auth;
-        HttpFallbackTransport t(config);
+        HttpFallbackTransport t(configFor(server));
         t.setAuthorization(&auth);
         QSignalSpy received(&t, &Transport::frameReceived);
         QSignalSpy failed(&t, &Transport::requestFailed);
@@ -141,16 +157,9 @@ private Q_SLOTS:
     {
         ScriptedHttpServer server;
         QVERIFY(server.listen());
-        server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &r) -> QByteArray {
-            if (!r.headers.contains("authorization: bearer t1"))
-                return refusal(401, "Bearer");
-            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"ok"_s));
-        });
-        ServerConfig config;
-        config.route = ServerConfig::Route::StreamableHttp;
-        config.url = QUrl(server.url());
+        acceptOnly(server, "bearer t1", u"ok"_s);
         FakeAuthorization auth;
-        HttpFallbackTransport t(config);
+        HttpFallbackTransport t(configFor(server));
         t.setAuthorization(&auth);
         QSignalSpy received(&t, &Transport::frameReceived);
         t.open();
@@ -169,12 +178,9 @@ private Q_SLOTS:
         server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &) -> QByteArray {
             return refusal(401, "Bearer error=\"invalid_token\"");
         });
-        ServerConfig config;
-        config.route = ServerConfig::Route::StreamableHttp;
-        config.url = QUrl(server.url());
         FakeAuthorization auth;
         auth.refuse = true;
-        HttpFallbackTransport t(config);
+        HttpFallbackTransport t(configFor(server));
         t.setAuthorization(&auth);
         QSignalSpy failed(&t, &Transport::requestFailed);
         t.open();
@@ -191,16 +197,9 @@ private Q_SLOTS:
     {
         ScriptedHttpServer server;
         QVERIFY(server.listen());
-        server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &r) -> QByteArray {
-            if (!r.headers.contains("authorization: bearer t1"))
-                return refusal(401, "Bearer");
-            return ScriptedHttpServer::jsonResult(r.id, ScriptedHttpServer::textResult(u"ok"_s));
-        });
-        ServerConfig config;
-        config.route = ServerConfig::Route::StreamableHttp;
-        config.url = QUrl(server.url());
+        acceptOnly(server, "bearer t1", u"ok"_s);
         FakeAuthorization auth;
-        HttpFallbackTransport t(config);
+        HttpFallbackTransport t(configFor(server));
         t.setAuthorization(&auth);
         t.open();
         t.send(call(5));
