@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "auth/loopbackuseragent.h"
 
+#include "auth/redirectlistener.h"
+
 #include "util/clock.h"
 #include "util/clocktimer.h"
-
-#include <QOAuthHttpServerReplyHandler>
 
 using namespace Qt::StringLiterals;
 
@@ -32,41 +32,39 @@ LoopbackUserAgent::~LoopbackUserAgent()
 
 quint16 LoopbackUserAgent::listeningPort() const
 {
-    return m_handler && m_handler->isListening() ? m_handler->port() : 0;
+    return m_listener ? m_listener->port() : 0;
 }
 
 void LoopbackUserAgent::prepare(std::function<void(QUrl, QString)> done)
 {
     finish();
-    // Never the default constructor: it listens on every interface.
-    m_handler = new QOAuthHttpServerReplyHandler(QHostAddress::LocalHost, 0, this);
-    if (!m_handler->isListening()) {
-        finish();
-        done({}, u"cannot listen on 127.0.0.1 for the redirect"_s);
+    QString error;
+    m_listener = RedirectListenerModule::listen(
+        u"Sonde received the authorization answer. You can close this page."_s,
+        [this](const QVariantMap &values) {
+            // Qt 6.4 hands the query values over half-decoded (QUrl::PrettyDecoded: "%2B"
+            // stays, '+' is not a space); decoded here as the form encoding they are in
+            // (RFC 9207 §2.4 compares the decoded iss).
+            const auto value = [&values](const QString &key) {
+                QString v = values.value(key).toString();
+                v.replace(u'+', u' ');
+                return QUrl::fromPercentEncoding(v.toUtf8());
+            };
+            Response r;
+            r.code = value(u"code"_s);
+            r.state = value(u"state"_s);
+            r.issPresent = values.contains(u"iss"_s);
+            r.iss = value(u"iss"_s);
+            r.error = value(u"error"_s);
+            r.errorDescription = value(u"error_description"_s);
+            answer(r);
+        },
+        &error);
+    if (!m_listener) {
+        done({}, error);
         return;
     }
-    m_handler->setCallbackText(u"Sonde received the authorization answer. You can close this "
-                               u"page."_s);
-    connect(m_handler, &QOAuthHttpServerReplyHandler::callbackReceived, this,
-            [this](const QVariantMap &values) {
-                // Qt 6.4 hands the query values over half-decoded (QUrl::PrettyDecoded: "%2B"
-                // stays, '+' is not a space); decoded here as the form encoding they are in
-                // (RFC 9207 §2.4 compares the decoded iss).
-                const auto value = [&values](const QString &key) {
-                    QString v = values.value(key).toString();
-                    v.replace(u'+', u' ');
-                    return QUrl::fromPercentEncoding(v.toUtf8());
-                };
-                Response r;
-                r.code = value(u"code"_s);
-                r.state = value(u"state"_s);
-                r.issPresent = values.contains(u"iss"_s);
-                r.iss = value(u"iss"_s);
-                r.error = value(u"error"_s);
-                r.errorDescription = value(u"error_description"_s);
-                answer(r);
-            });
-    done(QUrl(m_handler->callback()), {});
+    done(m_listener->callback(), {});
 }
 
 void LoopbackUserAgent::authorize(const QUrl &authorizeUrl, std::function<void(Response)> done)
@@ -80,10 +78,10 @@ void LoopbackUserAgent::authorize(const QUrl &authorizeUrl, std::function<void(R
 void LoopbackUserAgent::answer(const Response &response)
 {
     m_timer->stop();
-    // One answer only: nothing more is accepted once it is in. The handler itself stays until
+    // One answer only: nothing more is accepted once it is in. The listener itself stays until
     // finish(): it is still writing its page to the browser.
-    if (m_handler)
-        m_handler->close();
+    if (m_listener)
+        m_listener->close();
     if (auto done = std::exchange(m_done, nullptr))
         done(response);
 }
@@ -92,11 +90,7 @@ void LoopbackUserAgent::finish()
 {
     m_timer->stop();
     m_done = nullptr;
-    if (m_handler) {
-        m_handler->close();
-        m_handler->deleteLater();
-        m_handler = nullptr;
-    }
+    m_listener.reset();
 }
 
 } // namespace Sonde

@@ -4,20 +4,20 @@
 #include "auth/authorizationuseragent.h"
 
 #include <QObject>
-#include <QPointer>
 
 #include <functional>
-
-class QOAuthHttpServerReplyHandler;
+#include <memory>
 
 namespace Sonde {
 
 class Clock;
 class ClockTimer;
+class RedirectListener;
 
 // The user agent with a browser: a redirect listener (QtNetworkAuth's
-// QOAuthHttpServerReplyHandler) bound to 127.0.0.1 on a free port, which exists only from
-// prepare() to finish() and closes after one answer or the timeout. `open` gets the authorize
+// QOAuthHttpServerReplyHandler, in a module loaded on the first flow: RedirectListener) bound
+// to 127.0.0.1 on a free port, which exists only from prepare() to finish() and closes after
+// one answer or the timeout. `open` gets the authorize
 // URL: the window opens it with QDesktopServices, the CLI prints it. Engine thread.
 class LoopbackUserAgent final : public QObject, public AuthorizationUserAgent
 {
@@ -41,7 +41,7 @@ private:
     const Clock &m_clock;
     int m_timeoutMs;
     QString m_kind;
-    QPointer<QOAuthHttpServerReplyHandler> m_handler;
+    std::unique_ptr<RedirectListener> m_listener;
     ClockTimer *m_timer = nullptr;
     std::function<void(Response)> m_done;
 };

@@ -103,6 +103,19 @@ for program in sonde sonde-cli sonde-demo-server; do
         [[ $depends == *"$name (>= 6."* ]] || fail "$program links libQt6$lib.so.6 but Depends lacks $name"
     done
 done
+# What only a flow that asks for it needs is in modules loaded on first use, not linked into
+# the programs (each cost every sonde-cli start its loading time): the keyring (qtkeychain)
+# and the OAuth redirect listener (Qt NetworkAuth).
+for module in libsonde-keyring.so:libqt6keychain libsonde-oauth-listener.so:libQt6NetworkAuth; do
+    file=${module%%:*} lib=${module##*:}
+    found=$(find "$root/usr/lib" -path "*/sonde/$file" | head -1)
+    [[ -n $found ]] || fail "the package has no $file under /usr/lib/<triplet>/sonde"
+    grep -qi "$lib" <<<"$(readelf -d "$found")" || fail "$file does not link $lib"
+    for program in sonde sonde-cli; do
+        ! grep -qi "$lib" <<<"$(readelf -d "$root/usr/bin/$program")" ||
+            fail "$program links $lib itself: it belongs in $file, loaded on first use"
+    done
+done
 grep -q 'libQt6Widgets' <<<"$(readelf -d "$root/usr/bin/sonde")" ||
     fail "sonde does not link Qt Widgets: the Depends check above checked nothing for it"
 
