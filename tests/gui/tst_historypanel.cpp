@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+// The History tab over a catalog of its own: the selected server's sessions newest first, the
+// picked session's events a page at a time, a search that replaces them with its hits, and
+// Clear history only after the question is answered Yes.
+#include "historycatalog.h"
+#include "historypanel.h"
+#include "pagedtranscriptmodel.h"
+
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableView>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QJsonObject request(const QString &server, int gen, int id, const QString &text)
+{
+    return {{"t_ms"_L1, qint64(1700000000000) + id},
+            {"server"_L1, server},
+            {"gen"_L1, gen},
+            {"dir"_L1, u"send"_s},
+            {"msg"_L1,
+             QJsonObject{
+                 {"jsonrpc"_L1, u"2.0"_s},
+                 {"id"_L1, id},
+                 {"method"_L1, u"tools/call"_s},
+                 {"params"_L1, QJsonObject{{"name"_L1, u"echo"_s},
+                                           {"arguments"_L1, QJsonObject{{"message"_L1, text}}}}}}}};
+}
+
+class ListSource final : public TranscriptPageSource
+{
+public:
+    explicit ListSource(QList<QJsonObject> records) : m_records(std::move(records)) {}
+    qint64 count() const override { return m_records.size(); }
+    QList<QJsonObject> page(qint64 offset, int limit) const override
+    {
+        return m_records.mid(offset, limit);
+    }
+
+private:
+    QList<QJsonObject> m_records;
+};
+
+// Two sessions of "alpha" (generation 2 is the newer) and one of "beta".
+class FakeCatalog final : public HistoryCatalog
+{
+public:
+    QList<RecordedSession> sessions(const QString &server) const override
+    {
+        QList<RecordedSession> out;
+        for (const RecordedSession &s : m_sessions)
+            if (s.server == server)
+                out.prepend(s);
+        return out;
+    }
+    std::unique_ptr<TranscriptPageSource> sessionEvents(qint64 id) const override
+    {
+        QList<QJsonObject> out;
+        for (const auto &[session, record] : m_events)
+            if (session == id)
+                out.append(record);
+        return std::make_unique<ListSource>(out);
+    }
+    std::unique_ptr<TranscriptPageSource> search(const QString &text,
+                                                 const QString &server) const override
+    {
+        ++searches;
+        QList<QJsonObject> out;
+        for (const auto &[session, record] : m_events)
+            if (record.value("server"_L1).toString() == server &&
+                QJsonDocument(record).toJson().contains(text.toUtf8()))
+                out.append(record);
+        return std::make_unique<ListSource>(out);
+    }
+    bool clear(QString *) override
+    {
+        ++clears;
+        m_sessions.clear();
+        m_events.clear();
+        return true;
+    }
+    mutable int searches = 0;
+    int clears = 0;
+
+private:
+    QList<RecordedSession> m_sessions{
+        {1, u"alpha"_s, 1, 1700000000000, 1700000060000, 2, u"legacy"_s, u"2025-11-25"_s},
+        {2, u"alpha"_s, 2, 1700000070000, 0, 3, u"modern"_s, u"2026-07-28"_s},
+        {3, u"beta"_s, 1, 1700000000000, 0, 1, {}, {}}};
+    QList<std::pair<qint64, QJsonObject>> m_events{
+        {1, request(u"alpha"_s, 1, 1, u"old one"_s)}, {1, request(u"alpha"_s, 1, 2, u"old two"_s)},
+        {2, request(u"alpha"_s, 2, 3, u"needle"_s)},  {2, request(u"alpha"_s, 2, 4, u"hay"_s)},
+        {2, request(u"alpha"_s, 2, 5, u"hay"_s)},     {3, request(u"beta"_s, 1, 6, u"needle"_s)}};
+};
+
+void grab(QWidget *w, const QString &name)
+{
+    if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+        w->grab().save(dir + u'/' + name + u".png"_s);
+}
+
+} // namespace
+
+class TestHistoryPanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void theNewestSessionOfTheSelectedServerIsShown()
+    {
+        FakeCatalog catalog;
+        HistoryPanel panel(&catalog);
+        panel.resize(900, 500);
+        panel.setServer(u"alpha"_s);
+        auto *sessions = panel.findChild<QListWidget *>(u"historySessions"_s);
+        QCOMPARE(sessions->count(), 2);
+        QVERIFY(sessions->item(0)->text().contains("Generation 2"_L1));
+        QVERIFY(sessions->item(0)->text().contains("modern 2026-07-28"_L1));
+        QVERIFY(sessions->item(1)->text().contains("Generation 1"_L1));
+        QCOMPARE(sessions->currentRow(), 0);
+        QCOMPARE(panel.eventModel()->rowCount(), 3);
+        panel.show();
+        grab(&panel, u"history-alpha"_s);
+        sessions->setCurrentRow(1);
+        QCOMPARE(panel.eventModel()->rowCount(), 2);
+        // Another server: its own sessions only.
+        panel.setServer(u"beta"_s);
+        QCOMPARE(sessions->count(), 1);
+        QCOMPARE(panel.eventModel()->rowCount(), 1);
+    }
+
+    void theSelectedEventShowsItsRecord()
+    {
+        FakeCatalog catalog;
+        HistoryPanel panel(&catalog);
+        panel.setServer(u"alpha"_s);
+        auto *table = panel.findChild<QTableView *>(u"historyEvents"_s);
+        table->setCurrentIndex(panel.eventModel()->index(0, 0));
+        auto *json = panel.findChild<QPlainTextEdit *>(u"historyEvent"_s);
+        QVERIFY2(json->toPlainText().contains("needle"_L1), qPrintable(json->toPlainText()));
+    }
+
+    void aSearchShowsItsHitsAndClearingItShowsTheSessionAgain()
+    {
+        FakeCatalog catalog;
+        HistoryPanel panel(&catalog);
+        panel.setServer(u"alpha"_s);
+        auto *search = panel.findChild<QLineEdit *>(u"historySearch"_s);
+        search->setText(u"old"_s);
+        QTest::keyClick(search, Qt::Key_Return);
+        QCOMPARE(catalog.searches, 1);
+        QCOMPARE(panel.eventModel()->rowCount(), 2);
+        QVERIFY(panel.findChild<QLabel *>(u"historyStatus"_s)->text().contains("2 event"_L1));
+        search->clear();
+        QCOMPARE(panel.eventModel()->rowCount(), 3);
+    }
+
+    void clearHistoryAsksFirst_data()
+    {
+        QTest::addColumn<bool>("yes");
+        QTest::addColumn<int>("clears");
+        QTest::newRow("Cancel keeps everything") << false << 0;
+        QTest::newRow("Yes deletes everything") << true << 1;
+    }
+    void clearHistoryAsksFirst()
+    {
+        QFETCH(bool, yes);
+        QFETCH(int, clears);
+        FakeCatalog catalog;
+        HistoryPanel panel(&catalog);
+        panel.setServer(u"alpha"_s);
+        panel.findChild<QPushButton *>(u"clearHistory"_s)->click();
+        auto *box = panel.findChild<QMessageBox *>(u"clearHistoryConfirm"_s);
+        QVERIFY(box);
+        QCOMPARE(catalog.clears, 0);
+        box->button(yes ? QMessageBox::Yes : QMessageBox::Cancel)->click();
+        QCOMPARE(catalog.clears, clears);
+        QCOMPARE(panel.findChild<QListWidget *>(u"historySessions"_s)->count(), yes ? 0 : 2);
+    }
+};
+
+QTEST_MAIN(TestHistoryPanel)
+#include "tst_historypanel.moc"

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+#include "historypanel.h"
+
+#include "historycatalog.h"
+#include "jsonview.h"
+#include "pagedtranscriptmodel.h"
+#include "transcriptmodel.h"
+#include "transcriptstore.h" // transcriptmodel.h holds a QPointer to it
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+namespace {
+
+constexpr int SessionIdRole = Qt::UserRole + 1;
+
+QString dateTimeText(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(u"yyyy-MM-dd HH:mm:ss"_s);
+}
+
+// Two lines: which session, then when and what it spoke.
+QString sessionText(const RecordedSession &s)
+{
+    QString first = HistoryPanel::tr("Generation %1").arg(s.generation);
+    first += s.endedMs
+                 ? HistoryPanel::tr(" · %n event(s)", nullptr, int(qMin<qint64>(s.events, INT_MAX)))
+                 : HistoryPanel::tr(" · recording, %n event(s) so far", nullptr,
+                                    int(qMin<qint64>(s.events, INT_MAX)));
+    QString second = dateTimeText(s.startedMs);
+    if (s.endedMs)
+        second += u" – "_s + QDateTime::fromMSecsSinceEpoch(s.endedMs).toString(u"HH:mm:ss"_s);
+    if (!s.era.isEmpty() || !s.protocolVersion.isEmpty())
+        second += u" · "_s + QStringList{s.era, s.protocolVersion}.join(u' ').trimmed();
+    return first + u'\n' + second;
+}
+
+} // namespace
+
+HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent)
+    : QWidget(parent), m_catalog(catalog)
+{
+    m_events = new PagedTranscriptModel(this);
+    auto *outer = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(u"historySearch"_s);
+    m_search->setPlaceholderText(tr("Search the whole history (method, tool, payload text)"));
+    m_search->setAccessibleName(tr("Search history"));
+    m_search->setClearButtonEnabled(true);
+    connect(m_search, &QLineEdit::returnPressed, this, &HistoryPanel::search);
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (text.isEmpty())
+            showSession(m_sessions->currentRow());
+    });
+    bar->addWidget(m_search, 1);
+    m_clear = new QPushButton(tr("Clear history…"), this);
+    m_clear->setObjectName(u"clearHistory"_s);
+    m_clear->setToolTip(tr("Delete everything recorded, for every server"));
+    connect(m_clear, &QPushButton::clicked, this, &HistoryPanel::clearHistory);
+    bar->addWidget(m_clear);
+    outer->addLayout(bar);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    m_sessions = new QListWidget(split);
+    m_sessions->setObjectName(u"historySessions"_s);
+    m_sessions->setAccessibleName(tr("Recorded sessions"));
+    m_sessions->setMinimumWidth(
+        fontMetrics().horizontalAdvance(u"0000-00-00 00:00:00 – 00:00:00"_s) + 24);
+    connect(m_sessions, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (m_search->text().isEmpty())
+            showSession(row);
+    });
+    auto *right = new QSplitter(Qt::Vertical, split);
+    m_table = new QTableView(right);
+    m_table->setObjectName(u"historyEvents"_s);
+    m_table->setAccessibleName(tr("Recorded events"));
+    m_table->setModel(m_events);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    // Fixed row heights: a view that measured each row would read every page of a million.
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    // Widths from the header's words and a typical value, never from the rows (the same).
+    const QFontMetrics fm = fontMetrics();
+    m_table->setColumnWidth(PagedTranscriptModel::TimeColumn,
+                            fm.horizontalAdvance(u"00:00:00.000"_s) + 16);
+    m_table->setColumnWidth(PagedTranscriptModel::ServerColumn,
+                            fm.horizontalAdvance(u"a server name"_s) + 16);
+    m_table->setColumnWidth(PagedTranscriptModel::GenerationColumn,
+                            fm.horizontalAdvance(u"Gen 00"_s) + 8);
+    m_table->setColumnWidth(PagedTranscriptModel::DirectionColumn,
+                            fm.horizontalAdvance(u"violation"_s) + 16);
+    m_table->setColumnWidth(PagedTranscriptModel::MethodColumn,
+                            fm.horizontalAdvance(u"notifications/progress"_s) + 16);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &HistoryPanel::showSelectedEvent);
+    m_json = new JsonView(right);
+    m_json->setObjectName(u"historyEvent"_s);
+    split->setStretchFactor(1, 3);
+    right->setStretchFactor(0, 3);
+    split->setSizes({m_sessions->minimumWidth() + 60, 3 * m_sessions->minimumWidth()});
+    outer->addWidget(split, 1);
+    m_status = new QLabel(this);
+    m_status->setObjectName(u"historyStatus"_s);
+    outer->addWidget(m_status);
+}
+
+void HistoryPanel::setServer(const QString &server)
+{
+    if (server == m_server)
+        return;
+    m_server = server;
+    m_sessions->clear();
+    refresh();
+}
+
+void HistoryPanel::refresh()
+{
+    const qint64 picked =
+        m_sessions->currentItem() ? m_sessions->currentItem()->data(SessionIdRole).toLongLong() : 0;
+    const QSignalBlocker block(m_sessions);
+    m_sessions->clear();
+    const QList<RecordedSession> sessions =
+        m_catalog && !m_server.isEmpty() ? m_catalog->sessions(m_server) : QList<RecordedSession>();
+    int row = sessions.isEmpty() ? -1 : 0;
+    for (const RecordedSession &s : sessions) {
+        auto *item = new QListWidgetItem(sessionText(s), m_sessions);
+        item->setToolTip(item->text());
+        item->setData(SessionIdRole, s.id);
+        if (s.id == picked)
+            row = m_sessions->count() - 1;
+    }
+    m_sessions->setCurrentRow(row);
+    if (m_search->text().isEmpty())
+        showSession(row);
+    else
+        search();
+}
+
+void HistoryPanel::showSession(int row)
+{
+    QListWidgetItem *item = m_sessions->item(row);
+    if (!m_catalog || !item) {
+        m_events->setSource(nullptr);
+        m_status->setText(m_server.isEmpty() ? tr("No server selected")
+                                             : tr("Nothing recorded for %1 yet").arg(m_server));
+        m_json->setJson({});
+        return;
+    }
+    m_events->setSource(m_catalog->sessionEvents(item->data(SessionIdRole).toLongLong()));
+    m_status->setText(tr("%n event(s) in this session", nullptr, m_events->rowCount()));
+}
+
+void HistoryPanel::search()
+{
+    const QString text = m_search->text().trimmed();
+    if (!m_catalog || text.isEmpty())
+        return;
+    m_events->setSource(m_catalog->search(text, m_server));
+    m_status->setText(
+        tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount()).arg(m_server, text));
+}
+
+void HistoryPanel::showSelectedEvent()
+{
+    const QJsonObject record = m_events->record(m_table->currentIndex().row());
+    m_json->setJson(record.isEmpty() ? QByteArray() : QJsonDocument(record).toJson());
+}
+
+void HistoryPanel::clearHistory()
+{
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Clear history"),
+                                tr("Delete every recorded session of every server? This cannot "
+                                   "be undone."),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(u"clearHistoryConfirm"_s);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this](int answer) {
+        if (answer != QMessageBox::Yes || !m_catalog)
+            return;
+        QString error;
+        if (!m_catalog->clear(&error)) {
+            m_status->setText(tr("History not cleared: %1").arg(error));
+            return;
+        }
+        m_sessions->clear();
+        refresh();
+        Q_EMIT cleared();
+    });
+    box->open();
+}
+
+} // namespace Sonde

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "transcriptpagesource.h"
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+
+namespace Sonde {
+
+// One recorded session (one generation of one server) as the history lists it.
+struct RecordedSession
+{
+    qint64 id = 0;
+    QString server;
+    int generation = 0;
+    qint64 startedMs = 0;
+    qint64 endedMs = 0; // 0 while it is still recorded to
+    qint64 events = 0;
+    QString era;             // "legacy", "modern", or empty when it was not said
+    QString protocolVersion; // as negotiated, when it was recorded
+};
+
+// What the History tab reads: the recorded sessions of a server, their events a page at a
+// time, and a search over everything. Implemented over the SQLite store (sonde_history);
+// tests give their own. Thread: GUI (a store implementation reads through its own connection).
+class HistoryCatalog
+{
+public:
+    virtual ~HistoryCatalog() = default;
+    // Newest first.
+    virtual QList<RecordedSession> sessions(const QString &server) const = 0;
+    virtual std::unique_ptr<TranscriptPageSource> sessionEvents(qint64 sessionId) const = 0;
+    // The events whose method, tool or payload holds `text`; `server` empty for all servers.
+    virtual std::unique_ptr<TranscriptPageSource> search(const QString &text,
+                                                         const QString &server) const = 0;
+    // Everything recorded, gone; false with the reason.
+    virtual bool clear(QString *error) = 0;
+};
+
+} // namespace Sonde
