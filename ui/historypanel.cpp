@@ -72,6 +72,7 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent)
     m_clear = new QPushButton(tr("Clear history…"), this);
     m_clear->setObjectName(u"clearHistory"_s);
     m_clear->setToolTip(tr("Delete everything recorded, for every server"));
+    m_clear->setEnabled(m_catalog);
     connect(m_clear, &QPushButton::clicked, this, &HistoryPanel::clearHistory);
     bar->addWidget(m_clear);
     outer->addLayout(bar);
@@ -115,6 +116,7 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent)
             &HistoryPanel::showSelectedEvent);
     m_json = new JsonView(right);
     m_json->setObjectName(u"historyEvent"_s);
+    m_json->setAccessibleName(tr("Recorded event JSON"));
     split->setStretchFactor(1, 3);
     right->setStretchFactor(0, 3);
     split->setSizes({m_sessions->minimumWidth() + 60, 3 * m_sessions->minimumWidth()});
@@ -122,6 +124,14 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent)
     m_status = new QLabel(this);
     m_status->setObjectName(u"historyStatus"_s);
     outer->addWidget(m_status);
+}
+
+void HistoryPanel::setCatalog(HistoryCatalog *catalog)
+{
+    m_catalog = catalog;
+    m_clear->setEnabled(m_catalog);
+    m_sessions->clear();
+    refresh();
 }
 
 void HistoryPanel::setServer(const QString &server)
@@ -161,8 +171,9 @@ void HistoryPanel::showSession(int row)
     QListWidgetItem *item = m_sessions->item(row);
     if (!m_catalog || !item) {
         m_events->setSource(nullptr);
-        m_status->setText(m_server.isEmpty() ? tr("No server selected")
-                                             : tr("Nothing recorded for %1 yet").arg(m_server));
+        m_status->setText(!m_catalog           ? tr("History is not recorded in this window")
+                          : m_server.isEmpty() ? tr("No server selected")
+                                               : tr("Nothing recorded for %1 yet").arg(m_server));
         m_json->setJson({});
         return;
     }

@@ -25,6 +25,7 @@ class HistoryPanel : public QWidget
 public:
     explicit HistoryPanel(HistoryCatalog *catalog, QWidget *parent = nullptr);
 
+    void setCatalog(HistoryCatalog *catalog);
     void setServer(const QString &server);
     // Reads the sessions again (new events recorded since), keeping the one picked.
     void refresh();

@@ -14,6 +14,7 @@
 #include "guiserverrequesthandler.h"
 #include "healthpanel.h"
 #include "hintbar.h"
+#include "historypanel.h"
 #include "importdialog.h"
 #include "mainwindowactions.h"
 #include "notificationlog.h"
@@ -205,6 +206,7 @@ void MainWindow::buildPanels()
     m_resources = new ResourcesPanel(m_views, m_tabs);
     m_prompts = new PromptsPanel(m_views, m_tabs);
     m_log = new NotificationLog(m_tabs);
+    m_history = new HistoryPanel(nullptr, m_tabs);
     m_tabs->addTab(m_session, tr("Session"));
     m_tabs->addTab(m_tools, tr("Tools"));
     m_tabs->addTab(m_health, tr("Health"));
@@ -214,6 +216,12 @@ void MainWindow::buildPanels()
     m_tabs->addTab(m_resources, tr("Resources"));
     m_tabs->addTab(m_prompts, tr("Prompts"));
     m_tabs->addTab(m_log, tr("Log"));
+    m_tabs->addTab(m_history, tr("History"));
+    // What was recorded since it was last shown.
+    connect(m_tabs, &QTabWidget::currentChanged, m_history, [this](int index) {
+        if (m_tabs->widget(index) == m_history)
+            m_history->refresh();
+    });
     m_split->setStretchFactor(1, 4);
     auto *central = new QWidget(this);
     auto *column = new QVBoxLayout(central);
@@ -388,6 +396,11 @@ void MainWindow::selectServer(const QString &name)
         m_serverList->setCurrentRow(row);
 }
 
+void MainWindow::setHistoryCatalog(HistoryCatalog *catalog)
+{
+    m_history->setCatalog(catalog);
+}
+
 void MainWindow::showCurrent()
 {
     const int row = m_servers->indexOf(m_current);
@@ -398,6 +411,7 @@ void MainWindow::showCurrent()
     m_health->setSnapshot(s);
     m_session->showServer(m_current);
     m_authPanel->showServer(m_current, m_servers->config(row));
+    m_history->setServer(m_current);
     m_tools->showServer(m_current);
     m_resources->showServer(m_current);
     m_prompts->showServer(m_current);

@@ -20,6 +20,8 @@ class QTabWidget;
 namespace Sonde {
 
 class AuthPanel;
+class HistoryCatalog;
+class HistoryPanel;
 class AuthStateStore;
 class CoreHost;
 class DemoServerProcess;
@@ -111,6 +113,9 @@ public:
     SessionPanel *sessionPanel() const { return m_session; }
     HealthPanel *healthPanel() const { return m_health; }
     AuthPanel *authPanel() const { return m_authPanel; }
+    HistoryPanel *historyPanel() const { return m_history; }
+    // Where the History tab reads the recorded sessions (not owned; null: nothing recorded).
+    void setHistoryCatalog(HistoryCatalog *catalog);
     AuthStateStore *authStore() const { return m_auth; }
     TranscriptPanel *transcriptPanel() const { return m_transcriptPanel; }
     ResourcesPanel *resourcesPanel() const { return m_resources; }
@@ -180,6 +185,7 @@ private:
     HealthPanel *m_health = nullptr;
     AuthStateStore *m_auth = nullptr;
     AuthPanel *m_authPanel = nullptr;
+    HistoryPanel *m_history = nullptr;
     TranscriptPanel *m_transcriptPanel = nullptr;
     ResourcesPanel *m_resources = nullptr;
     PromptsPanel *m_prompts = nullptr;

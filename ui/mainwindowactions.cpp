@@ -135,6 +135,8 @@ void MainWindowActions::followTabs(QTabWidget *tabs)
         a->setCheckable(true);
         if (i < 9)
             a->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)));
+        else if (i == 9)
+            a->setShortcut(QKeySequence(Qt::ALT | Qt::Key_0));
         m_tabGroup->addAction(a);
         m_window->addAction(a);
         connect(a, &QAction::triggered, tabs, [tabs, i] { tabs->setCurrentIndex(i); });
