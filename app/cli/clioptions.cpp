@@ -30,11 +30,15 @@ OPTIONS:  --era auto|legacy|modern (default auto: probe with server/discover)
           --no-browser (print the authorization URL)  --auth-agent browser|no-browser|headless
           --no-auth (a 401 is an error; no authorization flow)
           --secrets-file FILE (tokens in an encrypted file, SONDE_SECRETS_PASSPHRASE)
+          --history FILE (every event of the run into this SQLite history)
 COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | resources templates | resources read URI | prompts list
           | prompts get NAME [JSON] | exec [FILE|-]
           | auth login | auth status | auth logout   (OAuth 2.1, HTTP servers)
           | conformance-client URL   (for the official conformance harness)
+   or:    sonde-cli history import FILE.jsonl --db DB
+          | history search TEXT --db DB [--server S] [--limit N]
+          | history export --db DB --format jsonl|md|har|otlp --out FILE [--session ID]
 )"_s;
 }
 
@@ -132,6 +136,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                                                  u"--read-only"_s,
                                                  u"--write-capable"_s,
                                                  u"--transcript"_s,
+                                                 u"--history"_s,
                                                  u"--log-level"_s,
                                                  u"--root"_s,
                                                  u"--sampling-text"_s,
@@ -257,6 +262,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             o->server.toolReadOnlyOverrides.insert(v, false);
         } else if (a == "--transcript"_L1)
             o->transcriptPath = v;
+        else if (a == "--history"_L1)
+            o->historyPath = v;
         else if (a == "--log-level"_L1)
             o->logLevel = v;
         else if (a == "--root"_L1)

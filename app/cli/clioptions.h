@@ -15,6 +15,7 @@ struct CliOptions
     ServerConfig server;
     CliServerRequestHandler::Policy policy;
     QString transcriptPath;
+    QString historyPath; // --history: every event of the run into this SQLite file
     QString secretsFile; // --secrets-file: the opted-in encrypted store (docs/auth.md)
     QString logLevel;
     bool quiet = false;

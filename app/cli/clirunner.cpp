@@ -3,6 +3,7 @@
 
 #include "conformanceplan.h"
 
+#include "historyrecorder.h"
 #include "protocol/mcp.h"
 #include "secretstorechooser.h"
 #include "transcript/redactor.h"
@@ -105,6 +106,19 @@ void CliRunner::start()
         m_transcript.setRedactSecrets(!m_options.showSecrets);
         m_transcript.addSecrets(m_options.server);
     }
+    if (!m_options.historyPath.isEmpty()) {
+        // Opened on its writer thread; a history that cannot be written ends the run before
+        // anything is sent, as a transcript that cannot be written does.
+        m_history = std::make_unique<HistoryRecorder>();
+        connect(m_history.get(), &HistoryRecorder::failed, this, [this](const QString &why) {
+            m_historyFailed = true;
+            complain(u"cannot record the history %1: %2"_s.arg(m_options.historyPath, why));
+            m_exitCode = 2;
+            emitFinished();
+        });
+        m_history->start(m_options.historyPath, u"sonde-cli"_s);
+        m_history->addSecrets(m_options.server);
+    }
 
     m_host = std::make_unique<CoreHost>();
     m_handler =
@@ -153,6 +167,8 @@ void CliRunner::start()
             });
     connect(m_host.get(), &CoreHost::transcriptBatch, this, [this](const TranscriptBatch &batch) {
         m_transcript.write(batch);
+        if (m_history)
+            m_history->record(batch);
         if (m_options.quiet)
             return;
         for (const TranscriptEvent &e : batch) {
@@ -590,6 +606,14 @@ void CliRunner::emitFinished()
     if (std::exchange(m_finishedSent, true))
         return;
     m_transcript.flush();
+    if (m_history) {
+        m_history->stop(); // the batches queued so far land before the process ends
+        if (const QString why = m_history->firstError(); !why.isEmpty() && !m_historyFailed) {
+            complain(u"cannot record the history %1: %2"_s.arg(m_options.historyPath, why));
+            if (m_exitCode == 0)
+                m_exitCode = 1;
+        }
+    }
     Q_EMIT finished(m_exitCode);
 }
 

@@ -4,6 +4,7 @@
 #include "clioptions.h"
 #include "cliserverrequesthandler.h"
 #include "engine/corehost.h"
+#include "historyrecorder.h"
 #include "linereader.h"
 #include "transcript/transcriptwriter.h"
 
@@ -78,6 +79,8 @@ private:
     std::unique_ptr<CliServerRequestHandler> m_handler;
     std::unique_ptr<LineReader> m_stdinReader;
     TranscriptWriter m_transcript;
+    std::unique_ptr<HistoryRecorder> m_history; // --history
+    bool m_historyFailed = false;
     QHash<quint64, Done> m_waiting;
     std::function<void(const SessionSnapshot &)> m_snapshotWaiter;
     QJsonArray m_notifications;

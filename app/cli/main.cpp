@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sonde-cli: the headless front end on the same core as the GUI, for scripts and CI.
 #include "clirunner.h"
+#include "historycommand.h"
 #include "util/signalwatcher.h"
 
 #include <QCoreApplication>
@@ -39,6 +40,11 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"sonde-cli"_s);
     QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+
+    // The recorded history needs no server: its own small command line.
+    if (const QStringList args = app.arguments().mid(1);
+        !args.isEmpty() && args.first() == "history"_L1)
+        return Sonde::HistoryCommand::run(args.mid(1));
 
     Sonde::CliOptions options;
     QString error;

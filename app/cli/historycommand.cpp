@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#include "historycommand.h"
+
+#include "historyimporter.h"
+#include "historystore.h"
+
+#include <QFile>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+namespace {
+
+int usage(const QString &why)
+{
+    std::fprintf(stderr, "sonde-cli history: %s (sonde-cli --help shows the usage)\n",
+                 qPrintable(why));
+    return 2;
+}
+
+int failure(const QString &why)
+{
+    std::fprintf(stderr, "sonde-cli history: %s\n", qPrintable(why));
+    return 1;
+}
+
+void printLine(const QJsonObject &o)
+{
+    const QByteArray line = QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+    std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
+}
+
+// --name value pairs after the positional arguments; false with the reason on an unknown
+// option or a missing value.
+bool readOptions(const QStringList &args, const QStringList &known, QStringList *positional,
+                 QHash<QString, QString> *values, QString *error)
+{
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args.at(i);
+        if (!a.startsWith("--"_L1)) {
+            positional->append(a);
+            continue;
+        }
+        if (!known.contains(a)) {
+            *error = u"unknown option %1"_s.arg(a);
+            return false;
+        }
+        if (i + 1 >= args.size()) {
+            *error = u"%1 needs a value"_s.arg(a);
+            return false;
+        }
+        values->insert(a, args.at(++i));
+    }
+    return true;
+}
+
+int import(const QStringList &positional, const QHash<QString, QString> &o)
+{
+    if (positional.size() != 1 || !o.contains(u"--db"_s))
+        return usage(u"history import FILE.jsonl --db DB"_s);
+    QFile in(positional.first());
+    if (!in.open(QIODevice::ReadOnly))
+        return failure(u"cannot read %1: %2"_s.arg(in.fileName(), in.errorString()));
+    HistoryStore store;
+    QString error;
+    if (!store.open(o.value(u"--db"_s), &error, u"import "_s + in.fileName()))
+        return failure(error);
+    const HistoryImporter::Result r = HistoryImporter::import(in, store);
+    QJsonArray lines;
+    for (qint64 n : r.skippedLines)
+        lines.append(n);
+    QJsonObject summary{{"imported"_L1, r.imported},
+                        {"skipped"_L1, r.skipped},
+                        {"skipped_lines"_L1, lines},
+                        {"reasons"_L1, QJsonArray::fromStringList(r.reasons)}};
+    if (!r.error.isEmpty())
+        summary.insert("error"_L1, r.error);
+    printLine(summary);
+    return r.error.isEmpty() ? 0 : 1;
+}
+
+int search(const QStringList &positional, const QHash<QString, QString> &o)
+{
+    if (positional.size() != 1 || !o.contains(u"--db"_s))
+        return usage(u"history search TEXT --db DB [--server S] [--limit N]"_s);
+    bool ok = true;
+    const int limit = o.contains(u"--limit"_s) ? o.value(u"--limit"_s).toInt(&ok) : 100;
+    if (!ok || limit <= 0)
+        return usage(u"--limit takes a positive number"_s);
+    if (!QFile::exists(o.value(u"--db"_s)))
+        return failure(u"no history at %1"_s.arg(o.value(u"--db"_s)));
+    HistoryStore store;
+    QString error;
+    if (!store.open(o.value(u"--db"_s), &error))
+        return failure(error);
+    HistoryFilter filter;
+    filter.text = positional.first();
+    filter.server = o.value(u"--server"_s);
+    for (const QJsonObject &record : store.records(filter, 0, limit))
+        printLine(record);
+    return store.lastError().isEmpty() ? 0 : failure(store.lastError());
+}
+
+} // namespace
+
+int HistoryCommand::run(const QStringList &args)
+{
+    if (args.isEmpty())
+        return usage(u"history needs import, search or export"_s);
+    QStringList positional;
+    QHash<QString, QString> values;
+    QString error;
+    if (!readOptions(
+            args.mid(1),
+            {u"--db"_s, u"--server"_s, u"--limit"_s, u"--format"_s, u"--out"_s, u"--session"_s},
+            &positional, &values, &error))
+        return usage(error);
+    if (args.first() == "import"_L1)
+        return import(positional, values);
+    if (args.first() == "search"_L1)
+        return search(positional, values);
+    return usage(u"unknown history command %1 (import, search or export)"_s.arg(args.first()));
+}
+
+} // namespace Sonde

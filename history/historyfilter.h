@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace Sonde {
+
+// Which recorded events a query is about; every field left empty matches everything.
+struct HistoryFilter
+{
+    QString server;
+    qint64 sessionId = 0;
+    std::optional<int> generation;
+    QString direction; // "send", "recv", "stderr", "event", "violation"
+    QString method;    // exact: "tools/call"
+    std::optional<bool> isError;
+    qint64 fromMs = 0; // inclusive; 0: no bound
+    qint64 toMs = 0;   // inclusive; 0: no bound
+    QString text;      // full-text: method, tool or payload text holds it
+};
+
+// How much history is kept: forever (both 0), or the newest events within an age and/or a
+// total size of their records.
+struct RetentionPolicy
+{
+    qint64 maxAgeMs = 0;
+    qint64 maxBytes = 0;
+};
+
+} // namespace Sonde
+
+Q_DECLARE_METATYPE(Sonde::HistoryFilter)
+Q_DECLARE_METATYPE(Sonde::RetentionPolicy)

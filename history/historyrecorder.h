@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "historyfilter.h"
+#include "transcript/transcriptevent.h"
+
+#include <QObject>
+#include <QString>
+
+class QThread;
+
+namespace Sonde {
+
+struct ServerConfig;
+class HistoryStore;
+
+// Records the engine's transcript batches into a HistoryStore on a thread of its own, so no
+// write ever runs on the GUI or the engine thread: batches arrive as values through queued
+// calls, and each becomes one transaction. Owned by the front end (window or CLI), on its
+// thread; the store lives and dies on the writer thread.
+class HistoryRecorder : public QObject
+{
+    Q_OBJECT
+public:
+    explicit HistoryRecorder(QObject *parent = nullptr);
+    ~HistoryRecorder() override;
+
+    // Opens `path` on the writer thread; opened() or failed() tells how it went.
+    void start(const QString &path, const QString &source, const RetentionPolicy &retention = {});
+    void addSecrets(const ServerConfig &config);
+    void setPayloadsRecorded(const QString &server, bool recorded);
+    void record(const TranscriptBatch &batch);
+    // Everything queued so far is written, then the thread ends (call before quitting).
+    void stop();
+    qint64 eventsRecorded() const;
+    // The first write that failed, in words (empty if none): for a front end that ends
+    // before the failed() signal reaches it.
+    QString firstError() const;
+
+Q_SIGNALS:
+    void opened(const QString &path);
+    void failed(const QString &message);
+    // After each batch's transaction: the total events written by this recorder.
+    void recorded(qint64 total);
+
+private:
+    class Writer;
+    QThread *m_thread = nullptr;
+    Writer *m_writer = nullptr;
+    QString m_stoppedError;
+    qint64 m_stoppedCount = 0;
+};
+
+} // namespace Sonde

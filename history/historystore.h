@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "historyfilter.h"
+#include "transcript/redactor.h"
+#include "transcript/transcriptevent.h"
+
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QSet>
+#include <QSqlDatabase>
+#include <QString>
+
+namespace Sonde {
+
+struct ServerConfig;
+
+// The recorded history in one SQLite file (QSQLITE, WAL): every transcript event of every
+// server, redacted before it reaches the disk, in one transaction per batch, so a process
+// killed mid-flood loses at most the batch it was writing and leaves the file whole. Read
+// with filters, a page at a time, and searched with FTS5 (docs/history.md). One connection of
+// its own; a store is used on the thread that opened it (QSqlDatabase's rule).
+class HistoryStore
+{
+public:
+    struct Session
+    {
+        qint64 id = 0;
+        QString server;
+        int generation = 0;
+        qint64 startedMs = 0, endedMs = 0, events = 0;
+        QString era, protocolVersion;
+    };
+
+    HistoryStore();
+    ~HistoryStore();
+    HistoryStore(const HistoryStore &) = delete;
+    HistoryStore &operator=(const HistoryStore &) = delete;
+
+    // Opens (creating or migrating) the database. `source` names the run that records
+    // ("window", "sonde-cli", "import FILE"); a store that only reads passes an empty one and
+    // starts no run.
+    bool open(const QString &path, QString *error, const QString &source = {});
+    bool isOpen() const { return m_db.isOpen(); }
+    QString path() const { return m_path; }
+    bool hasFullText() const { return m_fts; }
+
+    void setRedactSecrets(bool redact) { m_redact = redact; }
+    void addSecrets(const ServerConfig &config) { m_redactor.addSecrets(config); }
+    // The server's events are kept without their payloads (method, id and size only).
+    void setPayloadsRecorded(const QString &server, bool recorded);
+
+    // One transaction; false with the reason (nothing of the batch is kept then).
+    bool append(const TranscriptBatch &batch, QString *error);
+    // Records as they were written (TranscriptEvent::toJson's shape), for imports.
+    bool appendRecords(const QList<QJsonObject> &records, QString *error);
+
+    qint64 count(const HistoryFilter &filter) const;
+    QList<QJsonObject> records(const HistoryFilter &filter, qint64 offset, int limit) const;
+    QList<Session> sessions(const QString &server = {}) const;
+    QStringList servers() const;
+    // The bytes of the records kept (what RetentionPolicy::maxBytes counts).
+    qint64 recordBytes() const;
+
+    // Deletes what the policy does not keep; `nowMs` on the caller's clock. Returns how
+    // many events went, -1 on an error.
+    qint64 applyRetention(const RetentionPolicy &policy, qint64 nowMs, QString *error);
+    bool clear(QString *error);
+    QString lastError() const { return m_lastError; }
+
+private:
+    struct Row;
+    bool insert(const QList<Row> &rows, QString *error);
+    qint64 sessionFor(const Row &row, QString *error);
+    QString where(const HistoryFilter &filter, QVariantList *binds) const;
+
+    QSqlDatabase m_db;
+    QString m_connection, m_path;
+    bool m_fts = false;
+    bool m_redact = true;
+    Redactor m_redactor;
+    qint64 m_run = 0;
+    QHash<QString, qint64> m_sessionIds; // "server\ngeneration" of this run
+    QSet<QString> m_noPayloads;
+    mutable QString m_lastError;
+};
+
+} // namespace Sonde
