@@ -149,6 +149,31 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(f.readAll()).object().value("counter"_L1).toInteger(), 5);
     }
 
+    void aReasonQuotingAConfiguredSecretIsRedacted()
+    {
+        QTemporaryDir dir;
+        const QString junit = dir.filePath(u"out.xml"_s);
+        const QString path = write(dir, u"c.json"_s, JSON_TEXT({
+                                       "server" : {
+                                           "command" : "sonde-demo-server",
+                                           "env" : {"DEMO_KEY" : "hunter2-wide-open-42"}
+                                       },
+                                       "calls" : [ {
+                                           "tool" : "echo",
+                                           "args" : {"message" : "hunter2-wide-open-42"},
+                                           "expect" : {"text_contains" : "nope"}
+                                       } ]
+                                   }));
+        const Run r = runCollection({path, u"--junit"_s, junit});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("[REDACTED]"), r.out.constData());
+        QVERIFY2(!r.out.contains("hunter2"), r.out.constData());
+        QFile f(junit);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray xml = f.readAll();
+        QVERIFY2(xml.contains("[REDACTED]") && !xml.contains("hunter2"), xml.constData());
+    }
+
     void runsOverHttpFromAUrlEntry()
     {
         SondeTest::DemoHttpServer server;

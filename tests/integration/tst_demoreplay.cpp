@@ -107,10 +107,19 @@ private Q_SLOTS:
         QVERIFY2(url.startsWith("http://127.0.0.1:"_L1), qPrintable(url));
         const Run r =
             cli({u"--era"_s, u"auto"_s, u"--quiet"_s, u"--url"_s, url, u"exec"_s, u"-"_s}, kSteps);
+        // A legacy client asks initialize, which this 2026-07-28 recording never saw: the
+        // default one answers, and the recorded calls still do.
+        const Run legacy = cli({u"--era"_s, u"legacy"_s, u"--quiet"_s, u"--url"_s, url, u"tools"_s,
+                                u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s});
         server.terminate();
         server.waitForFinished(3000);
         QCOMPARE(r.exitCode, 1);
         QCOMPARE(answers(r.out), m_recorded);
+        QVERIFY2(legacy.exitCode == 0, legacy.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(legacy.out).object().value("result"_L1).toString(),
+                 u"Echo: hi"_s);
+        QVERIFY(server.readAllStandardError().contains(
+            "holds no initialize: answering with a default"));
     }
 
     void aFileThatIsNotATranscriptStopsTheServerNamingTheLine()
