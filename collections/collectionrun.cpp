@@ -30,6 +30,10 @@ void CollectionRun::start()
     m_host = std::make_unique<CoreHost>();
     connect(m_host.get(), &CoreHost::sessionChanged, this, &CollectionRun::onSessionChanged);
     connect(m_host.get(), &CoreHost::callFinished, this, &CollectionRun::onCallFinished);
+    connect(m_host.get(), &CoreHost::authChanged, this, [this](const AuthState &state) {
+        if (state.status == AuthState::Status::AwaitingUser && !state.authorizationUrl.isEmpty())
+            Q_EMIT authorizationNeeded(state.authorizationUrl);
+    });
     connect(m_host.get(), &CoreHost::shutdownFinished, this, [this] {
         if (!std::exchange(m_finished, true))
             Q_EMIT finished();

@@ -44,6 +44,8 @@ public:
 
 Q_SIGNALS:
     void callFinished(const Sonde::CollectionRun::Result &result);
+    // An OAuth flow waits for a person to open `url` (the no-browser agent).
+    void authorizationNeeded(const QUrl &url);
     // After the session is shut down: results() (or connectionError()) are final.
     void finished();
 

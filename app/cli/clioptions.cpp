@@ -35,8 +35,8 @@ COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | prompts get NAME [JSON] | exec [FILE|-]
           | auth login | auth status | auth logout   (OAuth 2.1, HTTP servers)
           | conformance-client URL   (for the official conformance harness)
-          | run COLLECTION.json [--junit OUT.xml]   (a saved collection, docs/collections.md;
-            its "server" replaces CONNECTION)
+          | run COLLECTION.json [--junit OUT.xml] [--auth-agent A]   (a saved collection,
+            docs/collections.md; its "server" replaces CONNECTION)
 )"_s;
 }
 

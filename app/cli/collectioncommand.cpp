@@ -21,6 +21,14 @@ bool CollectionCommand::parse(const QStringList &args, Options *out, QString *er
         const QString a = args[i];
         if (a == "--quiet"_L1) {
             out->quiet = true;
+        } else if (a == "--auth-agent"_L1) {
+            out->agent = ServerConfig::authAgentFromName(args.value(i + 1));
+            if (!out->agent) {
+                *error = u"--auth-agent wants browser, no-browser or headless, got \"%1\""_s.arg(
+                    args.value(i + 1));
+                return false;
+            }
+            ++i;
         } else if (a == "--junit"_L1) {
             if (i + 1 >= args.size()) {
                 *error = u"--junit needs a value"_s;
@@ -28,7 +36,8 @@ bool CollectionCommand::parse(const QStringList &args, Options *out, QString *er
             }
             out->junitPath = args[++i];
         } else if (a.startsWith("--"_L1)) {
-            *error = u"run: unknown option %1 (run takes --junit FILE and --quiet)"_s.arg(a);
+            *error = u"run: unknown option %1 (run takes --junit FILE, --auth-agent AGENT and "
+                     u"--quiet)"_s.arg(a);
             return false;
         } else if (out->path.isEmpty()) {
             out->path = a;
@@ -38,7 +47,8 @@ bool CollectionCommand::parse(const QStringList &args, Options *out, QString *er
         }
     }
     if (out->path.isEmpty()) {
-        *error = u"usage: sonde-cli run COLLECTION.json [--junit OUT.xml] [--quiet]"_s;
+        *error = u"usage: sonde-cli run COLLECTION.json [--junit OUT.xml] [--auth-agent AGENT] "
+                 u"[--quiet]"_s;
         return false;
     }
     return true;
@@ -90,10 +100,23 @@ void CollectionCommand::start()
     }
     // A one-shot run must not pay the engine's 500 ms grace at the end, as the CLI's commands.
     collection->server.shutdownGraceMs = 100;
+    collection->server.auth.agent = m_options.agent.value_or(ServerConfig::Auth::Agent::NoBrowser);
     m_run = std::make_unique<CollectionRun>(std::move(*collection));
     connect(m_run.get(), &CollectionRun::callFinished, this, &CollectionCommand::onCallFinished);
     connect(m_run.get(), &CollectionRun::finished, this, &CollectionCommand::onRunFinished);
+    connect(m_run.get(), &CollectionRun::authorizationNeeded, this,
+            &CollectionCommand::onAuthorizationNeeded);
     m_run->start();
+}
+
+void CollectionCommand::onAuthorizationNeeded(const QUrl &url)
+{
+    // As the CLI's commands: the one thing a person must do, once per flow, even with --quiet.
+    if (m_options.agent == ServerConfig::Auth::Agent::Headless || url == m_printedAuthorizationUrl)
+        return;
+    m_printedAuthorizationUrl = url;
+    complain(u"%1 asks for authorization; open this URL in a browser:\n  %2"_s.arg(
+        m_run->collection().server.name, url.toString()));
 }
 
 void CollectionCommand::onCallFinished(const CollectionRun::Result &r)

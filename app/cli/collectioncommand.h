@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QStringList>
+#include <QUrl>
 
 #include <memory>
 
@@ -24,6 +25,9 @@ public:
         QString path;
         QString junitPath;
         bool quiet = false;
+        // How an OAuth server's authorization is got; no-browser (the URL printed) as the
+        // CLI's commands when not given.
+        std::optional<ServerConfig::Auth::Agent> agent;
     };
     static bool parse(const QStringList &args, Options *out, QString *error);
     // Parses `args` (after "run"), runs the event loop until the run ends, returns the code.
@@ -39,12 +43,14 @@ Q_SIGNALS:
 private:
     void onCallFinished(const CollectionRun::Result &r);
     void onRunFinished();
+    void onAuthorizationNeeded(const QUrl &url);
     void complain(const QString &message) const;
 
     Options m_options;
     std::unique_ptr<CollectionRun> m_run;
     QDateTime m_startedAt;
     QElapsedTimer m_clock;
+    QUrl m_printedAuthorizationUrl;
 };
 
 } // namespace Sonde

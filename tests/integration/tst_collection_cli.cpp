@@ -174,6 +174,35 @@ private Q_SLOTS:
         QVERIFY2(xml.contains("[REDACTED]") && !xml.contains("hunter2"), xml.constData());
     }
 
+    void anOAuthServerIsAuthorizedWithTheAgentAsked()
+    {
+        QProcess server;
+        server.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
+                     {u"--http"_s, u"127.0.0.1:0"_s, u"--auth"_s});
+        QVERIFY(server.waitForStarted(5000) && server.waitForReadyRead(5000));
+        const QByteArray url = server.readLine().trimmed();
+        QTemporaryDir dir;
+        const QString path = write(dir, u"c.json"_s,
+                                   "{\"server\": {\"url\": \"" + url +
+                                       "\", \"era\": \"legacy\"}, \"calls\": [{\"tool\": "
+                                       "\"echo\", \"args\": {\"message\": \"hi\"}, "
+                                       "\"expect\": {\"text_contains\": \"hi\"}}]}");
+        // headless: the authorize URL is followed without a person.
+        const Run r = runCollection({path, u"--auth-agent"_s, u"headless"_s});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        // no-browser (the default): the URL is printed for a person to open.
+        QProcess waiting;
+        waiting.start(QString::fromUtf8(SONDE_CLI_PATH), {u"run"_s, path});
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += waiting.readAllStandardError()).contains("open this URL"),
+                                 15000);
+        QVERIFY2(err.contains(QByteArray("\n  " + url.left(url.indexOf("/mcp")))), err.constData());
+        waiting.kill();
+        waiting.waitForFinished(3000);
+        server.terminate();
+        server.waitForFinished(3000);
+    }
+
     void runsOverHttpFromAUrlEntry()
     {
         SondeTest::DemoHttpServer server;
@@ -196,6 +225,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("no collection named")
             << QStringList{} << QByteArray() << u"usage: sonde-cli run COLLECTION.json"_s;
+        QTest::newRow("an authorization agent that does not exist")
+            << QStringList{u"c.json"_s, u"--auth-agent"_s, u"robot"_s} << QByteArray()
+            << u"--auth-agent wants browser, no-browser or headless, got \"robot\""_s;
         QTest::newRow("an unknown option") << QStringList{u"c.json"_s, u"--junt"_s, u"x"_s}
                                            << QByteArray() << u"run: unknown option --junt"_s;
         QTest::newRow("a file that is not there") << QStringList{u"missing.json"_s} << QByteArray()

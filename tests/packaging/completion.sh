@@ -109,6 +109,7 @@ PATH="$(dirname "$demo"):$PATH" expect "--command completes a program on PATH" \
     "sonde-demo-server" "$cli" --command sonde-demo-ser
 expect "run completes a collection's JSON file" "$tmp/mcp.json" "$cli" run "$tmp/mc"
 expect "run's options after the collection" "--junit" "$cli" run "$tmp/mcp.json" --ju
+expect "run's authorization agents" "browser no-browser headless" "$cli" run c.json --auth-agent ""
 expect "run --junit completes any file" "$tmp/notes.txt" "$cli" run "$tmp/mcp.json" --junit "$tmp/no"
 got=$(complete_line _sonde_cli "$cli" --command x exec "")
 grep -qxF -- - <<<"$got" || fail "exec does not offer - (standard input): $got"
