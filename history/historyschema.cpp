@@ -70,10 +70,21 @@ bool HistorySchema::hasFts5(QSqlDatabase &db)
 
 bool HistorySchema::migrate(QSqlDatabase &db, QString *error)
 {
+    // IMMEDIATE: the write lock before the version is read, so the window's reader and its
+    // recorder opening the same new file at once do not both create the tables.
+    QSqlQuery begin(db);
+    if (!begin.exec(u"BEGIN IMMEDIATE"_s)) {
+        *error = u"not a history database: %1"_s.arg(begin.lastError().text());
+        return false;
+    }
+    const auto fail = [&db] {
+        QSqlQuery(db).exec(u"ROLLBACK"_s);
+        return false;
+    };
     QSqlQuery version(db);
     if (!version.exec(u"PRAGMA user_version"_s) || !version.next()) {
         *error = u"not a history database: %1"_s.arg(version.lastError().text());
-        return false;
+        return fail();
     }
     const int have = version.value(0).toInt();
     version.finish();
@@ -81,13 +92,7 @@ bool HistorySchema::migrate(QSqlDatabase &db, QString *error)
         *error = u"the history database is of version %1, newer than this Sonde knows (%2): "
                  u"open it with a newer Sonde"_s.arg(have)
                      .arg(Version);
-        return false;
-    }
-    if (have == Version)
-        return true;
-    if (!db.transaction()) {
-        *error = u"history schema: %1"_s.arg(db.lastError().text());
-        return false;
+        return fail();
     }
     bool ok = true;
     if (have < 1) {
@@ -98,16 +103,15 @@ bool HistorySchema::migrate(QSqlDatabase &db, QString *error)
                 ok = ok && run(db, sql, error);
     }
     // Later versions add their steps here: `if (have < 2) { ... }`.
-    ok = ok &&
-         run(db, QByteArray("PRAGMA user_version = " + QByteArray::number(Version)).constData(),
-             error);
-    if (!ok) {
-        db.rollback();
-        return false;
-    }
-    if (!db.commit()) {
-        *error = u"history schema: %1"_s.arg(db.lastError().text());
-        return false;
+    if (ok && have < Version)
+        ok = run(db, QByteArray("PRAGMA user_version = " + QByteArray::number(Version)).constData(),
+                 error);
+    if (!ok)
+        return fail();
+    QSqlQuery commit(db);
+    if (!commit.exec(u"COMMIT"_s)) {
+        *error = u"history schema: %1"_s.arg(commit.lastError().text());
+        return fail();
     }
     return true;
 }

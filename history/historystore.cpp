@@ -206,6 +206,18 @@ qint64 HistoryStore::sessionFor(const Row &row, QString *error)
 
 bool HistoryStore::insert(const QList<Row> &rows, QString *error)
 {
+    if (insertOnce(rows, error))
+        return true;
+    // Another connection (the window's Clear history) may have deleted the sessions this run
+    // was writing to: make them again, once.
+    if (!error->contains("FOREIGN KEY"_L1))
+        return false;
+    m_sessionIds.clear();
+    return insertOnce(rows, error);
+}
+
+bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
+{
     if (rows.isEmpty())
         return true;
     if (!m_db.transaction()) {

@@ -72,6 +72,7 @@ public:
 private:
     struct Row;
     bool insert(const QList<Row> &rows, QString *error);
+    bool insertOnce(const QList<Row> &rows, QString *error);
     qint64 sessionFor(const Row &row, QString *error);
     QString where(const HistoryFilter &filter, QVariantList *binds) const;
 

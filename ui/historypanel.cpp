@@ -37,7 +37,10 @@ QString dateTimeText(qint64 ms)
 // Two lines: which session, then when and what it spoke.
 QString sessionText(const RecordedSession &s)
 {
-    QString first = HistoryPanel::tr("Generation %1").arg(s.generation);
+    // Generation 0 is what came before the first session was up (the era probe, a failed
+    // start).
+    QString first = s.generation == 0 ? HistoryPanel::tr("Connecting")
+                                      : HistoryPanel::tr("Generation %1").arg(s.generation);
     first += s.endedMs
                  ? HistoryPanel::tr(" · %n event(s)", nullptr, int(qMin<qint64>(s.events, INT_MAX)))
                  : HistoryPanel::tr(" · recording, %n event(s) so far", nullptr,

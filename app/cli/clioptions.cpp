@@ -36,6 +36,8 @@ COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | prompts get NAME [JSON] | exec [FILE|-]
           | auth login | auth status | auth logout   (OAuth 2.1, HTTP servers)
           | conformance-client URL   (for the official conformance harness)
+          | run COLLECTION.json [--junit OUT.xml] [--auth-agent A]   (a saved collection,
+            docs/collections.md; its "server" replaces CONNECTION)
    or:    sonde-cli history import FILE.jsonl --db DB
           | history search TEXT --db DB [--server S] [--limit N]
           | history export --db DB --format jsonl|md|har|otlp --out FILE [--session ID]

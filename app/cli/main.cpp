@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sonde-cli: the headless front end on the same core as the GUI, for scripts and CI.
 #include "clirunner.h"
+#include "collectioncommand.h"
 #include "historycommand.h"
 #include "util/signalwatcher.h"
 
@@ -46,6 +47,9 @@ int main(int argc, char **argv)
         !args.isEmpty() && args.first() == "history"_L1)
         return Sonde::HistoryCommand::run(args.mid(1));
 
+    // run: the server comes from the collection, not from the connection options.
+    if (app.arguments().value(1) == "run"_L1)
+        return Sonde::CollectionCommand::main(app.arguments().mid(2));
     Sonde::CliOptions options;
     QString error;
     if (!Sonde::CliOptions::parse(app.arguments().mid(1), &options, &error)) {

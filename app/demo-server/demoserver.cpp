@@ -96,7 +96,10 @@ void DemoServer::handleFrame(const QByteArray &frame)
                 parsed.error.message()));
     }
     for (const JsonRpcMessage &m : parsed.messages) {
-        if (m.isRequest()) {
+        if (m_state->replay()) {
+            if (m.isRequest())
+                answerFromReplay(m); // notifications and answers change nothing in a replay
+        } else if (m.isRequest()) {
             handleRequest(m);
         } else if (m.isNotification()) {
             handleNotification(m);

@@ -97,6 +97,8 @@ private:
     };
 
     void handleRequest(const JsonRpcMessage &m);
+    // --replay: the recorded answer, a default for the lifecycle, or -32601 (demoserverreplay.cpp).
+    void answerFromReplay(const JsonRpcMessage &m);
     void handleRequestFor(const JsonRpcMessage &m, bool modern);
     void handleNotification(const JsonRpcMessage &m);
     void send(const JsonRpcMessage &m);

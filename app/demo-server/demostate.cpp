@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "demostate.h"
 
+#include "replaybook.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -5,6 +5,7 @@
 // its own authorization server on the same port.
 #include "demohttpserver.h"
 #include "demoserver.h"
+#include "replaybook.h"
 #include "stdiolinechannel.h"
 #include "util/signalwatcher.h"
 
@@ -75,12 +76,14 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(u"0.1.0"_s);
 
     QStringList args = app.arguments().mid(1);
-    QString stateFile, http;
+    QString stateFile, http, replay;
     int generatedTools = 0;
     Options options;
     for (qsizetype i = 0; i < args.size(); ++i) {
         if (args[i] == "--state-file"_L1 && i + 1 < args.size())
             stateFile = args[++i];
+        else if (args[i] == "--replay"_L1 && i + 1 < args.size())
+            replay = args[++i];
         else if (args[i] == "--http"_L1 && i + 1 < args.size())
             http = args[++i];
         else if (args[i] == "--tools"_L1 && i + 1 < args.size()) {
@@ -122,7 +125,7 @@ int main(int argc, char **argv)
             logLine(
                 u"usage: sonde-demo-server [--http HOST:PORT] [--era legacy|modern|both] "
                 u"[--state-file PATH] [--tools N] [--listen-keepalive MS] [--auth] "
-                u"[--auth-token-ttl SECONDS] [--version]\n"
+                u"[--auth-token-ttl SECONDS] [--replay SESSION.jsonl] [--version]\n"
                 "  --era picks the protocol revisions served: legacy (2025-11-25 and earlier, "
                 "initialize and sessions), modern (2026-07-28, per-request _meta) or both "
                 "(the default)\n"
@@ -134,7 +137,9 @@ int main(int argc, char **argv)
                 "  --auth (with --http) makes /mcp an OAuth 2.1 protected resource: a bearer "
                 "token from the authorization server on the same origin (metadata, /register, "
                 "/authorize, /token) is needed; increment-counter needs scope mcp:write\n"
-                "  --auth-token-ttl SECONDS is how long an access token lives (default 3600)"_s);
+                "  --auth-token-ttl SECONDS is how long an access token lives (default 3600)\n"
+                "  --replay SESSION.jsonl serves the answers recorded in a Sonde transcript "
+                "(matched on method and params without _meta); -32601 for anything else"_s);
             return 2;
         }
     }
@@ -144,6 +149,17 @@ int main(int argc, char **argv)
     }
     const auto state = std::make_shared<DemoState>(stateFile);
     state->setGeneratedTools(generatedTools);
+    if (!replay.isEmpty()) {
+        auto book = std::make_shared<ReplayBook>();
+        QString error;
+        if (!book->load(replay, &error)) {
+            logLine(u"sonde-demo-server: --replay: %1"_s.arg(error));
+            return 2;
+        }
+        logLine(u"sonde-demo-server: replaying %1 (%2 recorded answers)"_s.arg(replay).arg(
+            book->answerCount()));
+        state->setReplay(std::move(book));
+    }
     if (!http.isEmpty())
         return serveHttp(app, http, state, options);
 

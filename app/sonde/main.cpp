@@ -3,10 +3,13 @@
 // kept (SecretStoreChooser), the saved workspace (or, on a first start, the built-in demo
 // server).
 #include "engine/corehost.h"
+#include "historyrecorder.h"
 #include "mainwindow.h"
 #include "schemaformwidget.h"
 #include "secretstorechooser.h"
 #include "serverlistmodel.h"
+#include "serverstore.h"
+#include "storehistorycatalog.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
 #include "util/secretstore.h"
@@ -20,6 +23,7 @@
 #include <QIcon>
 #include <QJsonObject>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QTimer>
 
 #include <cstdio>
@@ -88,14 +92,56 @@ int main(int argc, char **argv)
                        "passphrase from SONDE_SECRETS_PASSPHRASE, instead of the system keyring "
                        "(also the setting secrets/encryptedFile)."),
         QStringLiteral("file"));
-    parser.addOptions(
-        {screenshot, delay, tab, fresh, import, exercise, dark, exitWhenReady, secretsFile});
+    const QCommandLineOption history(
+        QStringLiteral("history"),
+        QStringLiteral("Record every session into this SQLite history (default: history.sqlite "
+                       "in the application's data folder)."),
+        QStringLiteral("file"));
+    const QCommandLineOption noHistory(QStringLiteral("no-history"),
+                                       QStringLiteral("Record nothing for this run."));
+    parser.addOptions({screenshot, delay, tab, fresh, import, exercise, dark, exitWhenReady,
+                       secretsFile, history, noHistory});
     parser.process(app);
 
     Sonde::CoreHost host;
     // Before the window, so it outlives the window's use of it.
     std::unique_ptr<Sonde::SecretStore> secrets;
+    // Before the window: the recorder takes every batch the engine sends, on its own thread,
+    // and the History tab reads what it wrote through a connection of its own.
+    Sonde::HistoryRecorder recorder;
+    Sonde::StoreHistoryCatalog catalog;
+    QString historyPath;
+    if (!parser.isSet(noHistory)) {
+        historyPath = parser.value(history);
+        if (historyPath.isEmpty()) {
+            const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+            QDir().mkpath(dir);
+            historyPath = QDir(dir).filePath(QStringLiteral("history.sqlite"));
+        }
+        recorder.start(historyPath, QStringLiteral("window"));
+        QObject::connect(&host, &Sonde::CoreHost::transcriptBatch, &recorder,
+                         &Sonde::HistoryRecorder::record);
+    }
     Sonde::MainWindow window(host);
+    if (!historyPath.isEmpty()) {
+        QString why;
+        if (catalog.open(historyPath, &why))
+            window.setHistoryCatalog(&catalog);
+        else
+            window.showNotice(QStringLiteral("History is not recorded: %1").arg(why));
+        QObject::connect(
+            &recorder, &Sonde::HistoryRecorder::failed, &window, [&window](const QString &why) {
+                window.showNotice(QStringLiteral("History is not recorded: %1").arg(why));
+            });
+        // Each server's configured secrets are masked before they reach the disk.
+        Sonde::ServerStore *servers = window.serverStore();
+        QObject::connect(
+            servers, &Sonde::ServerStore::serverAdded, &recorder,
+            [servers, &recorder](int row) { recorder.addSecrets(servers->config(row)); });
+        QObject::connect(
+            servers, &Sonde::ServerStore::serverChanged, &recorder,
+            [servers, &recorder](int row) { recorder.addSecrets(servers->config(row)); });
+    }
     window.setDemoServerProgram(
         QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME)));
     QSettings settings;

@@ -71,7 +71,7 @@ expect "tools has list and call" "list call" "$cli" --command x tools ""
 expect "resources has list, templates and read" "list templates read" "$cli" --command x resources ""
 expect "prompts has list and get" "list get" "$cli" --command x prompts ""
 expect "the commands come after the connection" \
-    "info ping tools resources prompts exec auth conformance-client" "$cli" --command x ""
+    "info ping tools resources prompts exec auth conformance-client run" "$cli" --command x ""
 expect "auth has login, status and logout" "login status logout" "$cli" --url u auth ""
 expect "the authorization agents" "browser no-browser headless" "$cli" --auth-agent ""
 expect "a command is completed from its start" "tools" "$cli" --url http : //h/mcp --quiet to
@@ -107,6 +107,10 @@ expect "--transcript completes any file" "$tmp/notes.txt" "$cli" --transcript "$
 expect "--command completes a path" "$tmp/server.sh" "$cli" --command "$tmp/ser"
 PATH="$(dirname "$demo"):$PATH" expect "--command completes a program on PATH" \
     "sonde-demo-server" "$cli" --command sonde-demo-ser
+expect "run completes a collection's JSON file" "$tmp/mcp.json" "$cli" run "$tmp/mc"
+expect "run's options after the collection" "--junit" "$cli" run "$tmp/mcp.json" --ju
+expect "run's authorization agents" "browser no-browser headless" "$cli" run c.json --auth-agent ""
+expect "run --junit completes any file" "$tmp/notes.txt" "$cli" run "$tmp/mcp.json" --junit "$tmp/no"
 got=$(complete_line _sonde_cli "$cli" --command x exec "")
 grep -qxF -- - <<<"$got" || fail "exec does not offer - (standard input): $got"
 
@@ -132,4 +136,6 @@ got=$(complete_line _sonde_demo_server "$demo" --)
 [ "$got" = "$demo_options" ] || fail "sonde-demo-server -- completes [$(echo $got)], its usage has [$(echo $demo_options)]"
 got=$(complete_line _sonde_demo_server "$demo" --state-file "$tmp/no")
 [ "$got" = "$tmp/notes.txt" ] || fail "sonde-demo-server --state-file does not complete a file: $got"
+got=$(complete_line _sonde_demo_server "$demo" --replay "$tmp/no")
+[ "$got" = "$tmp/notes.txt" ] || fail "sonde-demo-server --replay does not complete a file: $got"
 echo "completion ($mode): ok"

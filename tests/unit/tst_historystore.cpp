@@ -279,6 +279,20 @@ private Q_SLOTS:
         QCOMPARE(store.count({}), 4);
     }
 
+    void aClearFromAnotherConnectionDoesNotStopTheRecording()
+    {
+        QTemporaryDir dir;
+        HistoryStore writer, reader;
+        QString error;
+        QVERIFY(writer.open(dir.filePath(u"h.db"_s), &error, u"window"_s));
+        QVERIFY(reader.open(dir.filePath(u"h.db"_s), &error));
+        QVERIFY(writer.append(sample(), &error));
+        QVERIFY2(reader.clear(&error), qPrintable(error));
+        QVERIFY2(writer.append(sample(), &error), qPrintable(error));
+        QCOMPARE(reader.count({}), 4);
+        QCOMPARE(reader.sessions(u"alpha"_s).size(), 2);
+    }
+
     void badFilesGetAClearError_data()
     {
         QTest::addColumn<QByteArray>("content");

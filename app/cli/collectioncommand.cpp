@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include "collectioncommand.h"
+
+#include "junitreport.h"
+#include "util/signalwatcher.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+bool CollectionCommand::parse(const QStringList &args, Options *out, QString *error)
+{
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString a = args[i];
+        if (a == "--quiet"_L1) {
+            out->quiet = true;
+        } else if (a == "--auth-agent"_L1) {
+            out->agent = ServerConfig::authAgentFromName(args.value(i + 1));
+            if (!out->agent) {
+                *error = u"--auth-agent wants browser, no-browser or headless, got \"%1\""_s.arg(
+                    args.value(i + 1));
+                return false;
+            }
+            ++i;
+        } else if (a == "--junit"_L1) {
+            if (i + 1 >= args.size()) {
+                *error = u"--junit needs a value"_s;
+                return false;
+            }
+            out->junitPath = args[++i];
+        } else if (a.startsWith("--"_L1)) {
+            *error = u"run: unknown option %1 (run takes --junit FILE, --auth-agent AGENT and "
+                     u"--quiet)"_s.arg(a);
+            return false;
+        } else if (out->path.isEmpty()) {
+            out->path = a;
+        } else {
+            *error = u"run takes one collection, got \"%1\" too"_s.arg(a);
+            return false;
+        }
+    }
+    if (out->path.isEmpty()) {
+        *error = u"usage: sonde-cli run COLLECTION.json [--junit OUT.xml] [--auth-agent AGENT] "
+                 u"[--quiet]"_s;
+        return false;
+    }
+    return true;
+}
+
+int CollectionCommand::main(const QStringList &args)
+{
+    Options options;
+    QString error;
+    if (!parse(args, &options, &error)) {
+        std::fprintf(stderr, "sonde-cli: %s (sonde-cli --help shows the usage)\n",
+                     qPrintable(error));
+        return 2;
+    }
+    CollectionCommand command(options);
+    QObject::connect(&command, &CollectionCommand::finished, qApp,
+                     [](int code) { QCoreApplication::exit(code); });
+    // Leaving destroys the run and its CoreHost, whose transports end the server process.
+    SignalWatcher watcher;
+    QObject::connect(&watcher, &SignalWatcher::received, qApp,
+                     [](int signo) { QCoreApplication::exit(128 + signo); });
+    command.start();
+    return QCoreApplication::exec();
+}
+
+CollectionCommand::CollectionCommand(Options options, QObject *parent)
+    : QObject(parent), m_options(std::move(options))
+{
+}
+
+CollectionCommand::~CollectionCommand() = default;
+
+void CollectionCommand::complain(const QString &message) const
+{
+    std::fprintf(stderr, "sonde-cli: %s\n", qPrintable(message));
+    std::fflush(stderr);
+}
+
+void CollectionCommand::start()
+{
+    m_startedAt = QDateTime::currentDateTimeUtc();
+    m_clock.start();
+    QString error;
+    std::optional<Collection> collection = Collection::load(m_options.path, &error);
+    if (!collection) {
+        complain(error);
+        QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
+        return;
+    }
+    // A one-shot run must not pay the engine's 500 ms grace at the end, as the CLI's commands.
+    collection->server.shutdownGraceMs = 100;
+    collection->server.auth.agent = m_options.agent.value_or(ServerConfig::Auth::Agent::NoBrowser);
+    m_run = std::make_unique<CollectionRun>(std::move(*collection));
+    connect(m_run.get(), &CollectionRun::callFinished, this, &CollectionCommand::onCallFinished);
+    connect(m_run.get(), &CollectionRun::finished, this, &CollectionCommand::onRunFinished);
+    connect(m_run.get(), &CollectionRun::authorizationNeeded, this,
+            &CollectionCommand::onAuthorizationNeeded);
+    m_run->start();
+}
+
+void CollectionCommand::onAuthorizationNeeded(const QUrl &url)
+{
+    // As the CLI's commands: the one thing a person must do, once per flow, even with --quiet.
+    if (m_options.agent == ServerConfig::Auth::Agent::Headless || url == m_printedAuthorizationUrl)
+        return;
+    m_printedAuthorizationUrl = url;
+    complain(u"%1 asks for authorization; open this URL in a browser:\n  %2"_s.arg(
+        m_run->collection().server.name, url.toString()));
+}
+
+void CollectionCommand::onCallFinished(const CollectionRun::Result &r)
+{
+    const QJsonObject line{{"call"_L1, r.name},
+                           {"method"_L1, r.method},
+                           {"passed"_L1, r.passed},
+                           {"elapsed_ms"_L1, r.elapsedMs},
+                           {"reasons"_L1, QJsonArray::fromStringList(r.reasons)}};
+    const QByteArray out = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
+    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
+    std::fflush(stdout);
+}
+
+void CollectionCommand::onRunFinished()
+{
+    const QList<CollectionRun::Result> &results = m_run->results();
+    const QString connectionError = m_run->connectionError();
+    int code = m_run->allPassed() ? 0 : 1;
+    if (!connectionError.isEmpty()) {
+        complain(connectionError);
+        code = 2;
+    }
+    const qsizetype passed = std::count_if(results.cbegin(), results.cend(),
+                                           [](const CollectionRun::Result &r) { return r.passed; });
+    if (!m_options.quiet && connectionError.isEmpty())
+        complain(u"%1: %2 of %3 calls passed"_s.arg(m_run->collection().name)
+                     .arg(passed)
+                     .arg(results.size()));
+    if (!m_options.junitPath.isEmpty()) {
+        const QByteArray xml = JUnitReport::toXml(m_run->collection().name, results,
+                                                  connectionError, m_startedAt, m_clock.elapsed());
+        QString error;
+        if (!JUnitReport::write(m_options.junitPath, xml, &error)) {
+            complain(error);
+            code = 2;
+        }
+    }
+    Q_EMIT finished(code);
+}
+
+} // namespace Sonde

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "storehistorycatalog.h"
+
+namespace Sonde {
+
+namespace {
+
+// One filter's events; the count is taken once, when the view is made (refresh() makes a
+// new one), so rows do not move under a scrolling view.
+class FilteredPageSource final : public TranscriptPageSource
+{
+public:
+    FilteredPageSource(std::shared_ptr<HistoryStore> store, HistoryFilter filter)
+        : m_store(std::move(store)), m_filter(std::move(filter)), m_count(m_store->count(m_filter))
+    {
+    }
+    qint64 count() const override { return m_count; }
+    QList<QJsonObject> page(qint64 offset, int limit) const override
+    {
+        return m_store->records(m_filter, offset, limit);
+    }
+
+private:
+    std::shared_ptr<HistoryStore> m_store;
+    HistoryFilter m_filter;
+    qint64 m_count;
+};
+
+} // namespace
+
+bool StoreHistoryCatalog::open(const QString &path, QString *error)
+{
+    auto store = std::make_shared<HistoryStore>();
+    if (!store->open(path, error))
+        return false;
+    m_store = std::move(store);
+    return true;
+}
+
+QList<RecordedSession> StoreHistoryCatalog::sessions(const QString &server) const
+{
+    QList<RecordedSession> out;
+    if (!m_store)
+        return out;
+    for (const HistoryStore::Session &s : m_store->sessions(server))
+        out.append({s.id, s.server, s.generation, s.startedMs, s.endedMs, s.events, s.era,
+                    s.protocolVersion});
+    return out;
+}
+
+std::unique_ptr<TranscriptPageSource> StoreHistoryCatalog::source(const HistoryFilter &f) const
+{
+    return m_store ? std::make_unique<FilteredPageSource>(m_store, f) : nullptr;
+}
+
+std::unique_ptr<TranscriptPageSource> StoreHistoryCatalog::sessionEvents(qint64 sessionId) const
+{
+    HistoryFilter f;
+    f.sessionId = sessionId;
+    return source(f);
+}
+
+std::unique_ptr<TranscriptPageSource> StoreHistoryCatalog::search(const QString &text,
+                                                                  const QString &server) const
+{
+    HistoryFilter f;
+    f.text = text;
+    f.server = server;
+    return source(f);
+}
+
+bool StoreHistoryCatalog::clear(QString *error)
+{
+    return m_store && m_store->clear(error);
+}
+
+} // namespace Sonde
