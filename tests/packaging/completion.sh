@@ -71,7 +71,7 @@ expect "tools has list and call" "list call" "$cli" --command x tools ""
 expect "resources has list, templates and read" "list templates read" "$cli" --command x resources ""
 expect "prompts has list and get" "list get" "$cli" --command x prompts ""
 expect "the commands come after the connection" \
-    "info ping tools resources prompts exec auth conformance-client run" "$cli" --command x ""
+    "info ping tools resources prompts exec auth conformance-client run history" "$cli" --command x ""
 expect "auth has login, status and logout" "login status logout" "$cli" --url u auth ""
 expect "the authorization agents" "browser no-browser headless" "$cli" --auth-agent ""
 expect "a command is completed from its start" "tools" "$cli" --url http : //h/mcp --quiet to
@@ -107,6 +107,9 @@ expect "--transcript completes any file" "$tmp/notes.txt" "$cli" --transcript "$
 expect "--command completes a path" "$tmp/server.sh" "$cli" --command "$tmp/ser"
 PATH="$(dirname "$demo"):$PATH" expect "--command completes a program on PATH" \
     "sonde-demo-server" "$cli" --command sonde-demo-ser
+expect "history has import, search and export" "import search export" "$cli" history ""
+expect "history's export formats" "jsonl md har otlp" "$cli" history export --db h.db --format ""
+expect "history's options" "--db" "$cli" history search x --d
 expect "run completes a collection's JSON file" "$tmp/mcp.json" "$cli" run "$tmp/mc"
 expect "run's options after the collection" "--junit" "$cli" run "$tmp/mcp.json" --ju
 expect "run's authorization agents" "browser no-browser headless" "$cli" run c.json --auth-agent ""
