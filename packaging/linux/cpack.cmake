@@ -75,6 +75,9 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Qt's SQLite driver is a plugin, loaded by name, which dpkg-shlibdeps cannot see: the history
+# (docs/history.md) needs it.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite")
 # Wayland sessions run the window natively with Qt's Wayland plugin; without it Qt falls back
 # to XWayland through the xcb plugin, which libqt6gui6 ships.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")

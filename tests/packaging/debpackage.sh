@@ -90,6 +90,7 @@ depends=$(field Depends)
 echo "Depends: $depends"
 [[ $depends == *"libqt6core6 (>= 6."* ]] || fail "Depends does not name libqt6core6 (>= 6.x)"
 [[ $depends == *"libc6 (>= "* ]] || fail "Depends does not name libc6"
+[[ $depends == *"libqt6sql6-sqlite"* ]] || fail "Depends does not name libqt6sql6-sqlite (the history's SQLite driver, a plugin)"
 for program in sonde sonde-cli sonde-demo-server; do
     binary=$root/usr/bin/$program
     info=$(file -b "$binary")
