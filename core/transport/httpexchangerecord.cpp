@@ -13,26 +13,17 @@ namespace Sonde {
 
 namespace {
 
+// By QNetworkAccessManager::Operation, HeadOperation (1) to DeleteOperation (5).
+const char *const OperationNames[] = {"UNKNOWN", "HEAD", "GET", "PUT", "POST", "DELETE"};
+
 QString operationName(const QNetworkReply *reply)
 {
-    switch (reply->operation()) {
-    case QNetworkAccessManager::HeadOperation:
-        return u"HEAD"_s;
-    case QNetworkAccessManager::GetOperation:
-        return u"GET"_s;
-    case QNetworkAccessManager::PutOperation:
-        return u"PUT"_s;
-    case QNetworkAccessManager::PostOperation:
-        return u"POST"_s;
-    case QNetworkAccessManager::DeleteOperation:
-        return u"DELETE"_s;
-    case QNetworkAccessManager::CustomOperation:
+    const int op = int(reply->operation());
+    if (reply->operation() == QNetworkAccessManager::CustomOperation)
         return QString::fromLatin1(
             reply->request().attribute(QNetworkRequest::CustomVerbAttribute).toByteArray());
-    case QNetworkAccessManager::UnknownOperation:
-        break;
-    }
-    return u"UNKNOWN"_s;
+    return QString::fromLatin1(
+        OperationNames[op >= 0 && op < int(std::size(OperationNames)) ? op : 0]);
 }
 
 QJsonObject header(const QByteArray &name, const QByteArray &value)
