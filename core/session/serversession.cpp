@@ -199,7 +199,10 @@ void ServerSession::start()
     connect(m_transport, &Transport::lifecycleEvent, this,
             [this](EventKind kind, const QJsonObject &details) {
                 record(kind, details);
-                Q_EMIT snapshotChanged(snapshot());
+                // An HTTP exchange is a record of the wire, not a change of the session: a
+                // snapshot for each would reach the front end once per request.
+                if (kind != EventKind::HttpExchange)
+                    Q_EMIT snapshotChanged(snapshot());
             });
     record(EventKind::Starting,
            {{"route"_L1, m_config.routeName()}, {"command"_L1, m_config.displayCommand()}});

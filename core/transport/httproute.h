@@ -4,6 +4,7 @@
 #include "config/serverconfig.h"
 #include "transport/authorizationgate.h"
 #include "transport/httpcontrol.h"
+#include "transport/httpexchangerecord.h"
 #include "transport/transport.h"
 
 #include <QHash>
@@ -68,9 +69,11 @@ protected:
     virtual void onReadyRead(QNetworkReply *reply) = 0;
     virtual void onFinished(QNetworkReply *reply) = 0;
 
-    QNetworkReply *track(QNetworkReply *reply, Entry entry)
+    // `body`: what the request carried, for its http-exchange event.
+    QNetworkReply *track(QNetworkReply *reply, Entry entry, const QByteArray &body = {})
     {
         entry.sse.setMaxEventBytes(m_config.maxFrameBytes);
+        entry.exchange.begin(reply, body);
         m_replies.insert(reply, std::move(entry));
         QObject::connect(reply, &QNetworkReply::readyRead, this,
                          [this, reply] { onReadyRead(reply); });
@@ -87,6 +90,13 @@ protected:
                 r->abort();
             }
         }
+    }
+    // The http-exchange event of a reply that finished (not for a transport already closed:
+    // nobody listens any more).
+    void recordExchange(Entry &entry, QNetworkReply *reply, const QByteArray &body)
+    {
+        if (!m_finished && entry.exchange.isStarted())
+            Q_EMIT lifecycleEvent(EventKind::HttpExchange, entry.exchange.finish(reply, body));
     }
     void finish(const Error &reason)
     {

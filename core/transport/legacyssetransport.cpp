@@ -60,7 +60,7 @@ void LegacySseTransport::post(const QByteArray &frame)
         HttpExchange::request(m_endpoint, HttpExchange::Shape::LegacyPost, m_config.headers);
     r.setTransferTimeout(30'000);
     m_gate.apply(r);
-    track(HttpExchange::postOnce(m_nam, r, frame), std::move(e));
+    track(HttpExchange::postOnce(m_nam, r, frame), std::move(e), frame);
 }
 
 void LegacySseTransport::onReadyRead(QNetworkReply *reply)
@@ -71,9 +71,11 @@ void LegacySseTransport::onReadyRead(QNetworkReply *reply)
     LegacySseExchange &x = *it;
     if (!x.decided) {
         x.decided = true;
+        x.exchange.answered(reply);
         x.isSse = HttpExchange::isEventStream(reply);
     }
     const QByteArray bytes = reply->readAll();
+    x.exchange.received(bytes.size());
     if (!x.isSse) {
         if (x.body.size() + bytes.size() > m_config.maxFrameBytes) {
             const QJsonValue id = x.requestId;
@@ -91,6 +93,8 @@ void LegacySseTransport::onReadyRead(QNetworkReply *reply)
     }
     const bool isStream = x.isStream;
     const QList<SseEvent> events = x.sse.feed(bytes);
+    for (const SseEvent &e : events)
+        x.exchange.addSseEvent(e);
     const QString oversized = x.sse.takeOversizedError();
     for (const SseEvent &e : events) {
         if (e.data.isEmpty())
@@ -155,11 +159,12 @@ void LegacySseTransport::onFinished(QNetworkReply *reply)
         return;
     LegacySseExchange x = *it;
     m_replies.erase(it);
+    if (!x.abandoned && (!x.decided || !x.isSse))
+        x.body.append(reply->readAll());
+    recordExchange(x, reply, x.isSse ? QByteArray() : x.body);
     if (x.abandoned || m_finished || m_closing)
         return;
     const int status = HttpExchange::status(reply);
-    if (!x.decided || !x.isSse)
-        x.body.append(reply->readAll());
     HttpExchange::logAnswered(reply, x.body.size());
     const bool ok2xx = reply->error() == QNetworkReply::NoError && status >= 200 && status < 300;
     if (x.isStream) {

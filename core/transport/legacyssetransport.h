@@ -21,6 +21,7 @@ struct LegacySseExchange
     bool isSse = false;
     bool abandoned = false;
     SseParser sse;
+    HttpExchangeRecord exchange;
     QByteArray body;
 };
 

@@ -93,7 +93,7 @@ void StreamableHttpTransport::post(const QByteArray &frame, Stream s)
     }
     s.authSent = r.rawHeader("Authorization");
     const bool first = s.authRetries == 0;
-    track(HttpExchange::postOnce(m_nam, r, frame), std::move(s));
+    track(HttpExchange::postOnce(m_nam, r, frame), std::move(s), frame);
     // Open the standalone stream together with notifications/initialized rather than after
     // its 202: servers send requests that belong to no POST (elicitation from inside a tool,
     // say) on it and drop them while it is missing, and the first calls follow at once.
@@ -143,6 +143,7 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
     Stream &s = *it;
     if (!s.decided) {
         s.decided = true;
+        s.exchange.answered(reply);
         const int status = HttpExchange::status(reply);
         // Take the session id with the headers: the initialize answer is delivered (and
         // notifications/initialized sent) before this reply finishes.
@@ -155,6 +156,7 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
         }
     }
     const QByteArray bytes = reply->readAll();
+    s.exchange.received(bytes.size());
     if (!s.isSse) {
         if (s.body.size() + bytes.size() > m_config.maxFrameBytes) {
             const Stream copy = s;
@@ -167,6 +169,8 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
         return;
     }
     const QList<SseEvent> events = s.sse.feed(bytes);
+    for (const SseEvent &e : events)
+        s.exchange.addSseEvent(e);
     if (s.kind == Stream::Kind::Get)
         m_get.setLastEventId(s.sse.lastEventId());
     onEvents(reply, events, s.sse.takeOversizedError());
@@ -225,11 +229,12 @@ void StreamableHttpTransport::onFinished(QNetworkReply *reply)
     m_replies.erase(it);
     // Whichever way this stream ends, a draining transport closes after its last request.
     const auto drained = qScopeGuard([this] { finishDrainIfDone(); });
+    if (!s.abandoned && (!s.decided || !s.isSse))
+        s.body.append(reply->readAll());
+    recordExchange(s, reply, s.isSse ? QByteArray() : s.body);
     if (s.abandoned || m_finished)
         return;
     const int status = HttpExchange::status(reply);
-    if (!s.decided || !s.isSse)
-        s.body.append(reply->readAll());
     HttpExchange::logAnswered(reply, s.body.size());
     if (s.kind == Stream::Kind::Delete) {
         s.deleted(status, reply->errorString());

@@ -35,6 +35,7 @@ struct StreamableHttpStream
     bool abandoned = false;
     int resumes = 0;
     SseParser sse;
+    HttpExchangeRecord exchange;
     QByteArray body;
     QByteArray frame;    // Post: what was sent, for a resend after a refusal at the door
     QByteArray authSent; // the Authorization it carried

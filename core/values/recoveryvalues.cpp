@@ -69,8 +69,9 @@ const char *const EventKindNames[] = {"",
                                       "task-status",
                                       "auth-challenge",
                                       "auth-step",
-                                      "auth-state"};
-static_assert(std::size(EventKindNames) == std::size_t(EventKind::AuthState) + 1);
+                                      "auth-state",
+                                      "http-exchange"};
+static_assert(std::size(EventKindNames) == std::size_t(EventKind::HttpExchange) + 1);
 
 const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
 const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};

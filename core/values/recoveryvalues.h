@@ -90,7 +90,9 @@ enum class EventKind
     // of a flow and where the server's authorization stands after it (ServerSession)
     AuthChallenge,
     AuthStep,
-    AuthState
+    AuthState,
+    // HTTP routes: one HTTP request and its answer, as HAR needs it (HttpExchangeRecord)
+    HttpExchange
 };
 QString eventKindName(EventKind kind);
 // Other (never nullopt) for a name this build does not know.

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#include "transcript/exportcalls.h"
+
+#include <QHash>
+#include <QJsonArray>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+namespace {
+
+QString callKey(const QString &server, int generation, const QJsonValue &id)
+{
+    return server + u'\x1f' + QString::number(generation) + u'\x1f' + ExportCalls::idText(id);
+}
+
+void describeResponse(ExportedCall &c)
+{
+    if (c.response.contains("error"_L1)) {
+        const QJsonObject e = c.response.value("error"_L1).toObject();
+        const int code = e.value("code"_L1).toInt();
+        c.isError = true;
+        c.errorType = QString::number(code);
+        c.outcome = u"error %1: %2"_s.arg(code).arg(e.value("message"_L1).toString());
+        return;
+    }
+    const QJsonObject result = c.response.value("result"_L1).toObject();
+    if (result.value("isError"_L1).toBool()) {
+        c.isError = true;
+        c.errorType = u"tool_error"_s;
+        const QJsonArray content = result.value("content"_L1).toArray();
+        const QString text =
+            content.isEmpty() ? QString() : content.first().toObject().value("text"_L1).toString();
+        c.outcome = u"tool error: %1"_s.arg(text.left(200));
+        return;
+    }
+    c.outcome = u"ok"_s;
+}
+
+void targetOf(ExportedCall &c)
+{
+    const QJsonObject params = c.request.value("params"_L1).toObject();
+    if (c.method == "tools/call"_L1) {
+        c.target = params.value("name"_L1).toString();
+        c.targetKind = u"tool"_s;
+    } else if (c.method == "prompts/get"_L1) {
+        c.target = params.value("name"_L1).toString();
+        c.targetKind = u"prompt"_s;
+    } else if (params.contains("uri"_L1)) {
+        c.target = params.value("uri"_L1).toString();
+        c.targetKind = u"resource"_s;
+    }
+}
+
+} // namespace
+
+QString ExportCalls::idText(const QJsonValue &id)
+{
+    if (id.isString())
+        return id.toString();
+    if (id.isDouble())
+        return QString::number(id.toDouble(), 'g', 17);
+    return {};
+}
+
+QJsonValue ExportCalls::requestIdOf(const QJsonObject &record)
+{
+    const QJsonObject d = record.value("details"_L1).toObject();
+    if (d.contains("request_id"_L1))
+        return d.value("request_id"_L1);
+    if (d.contains("id"_L1))
+        return d.value("id"_L1);
+    return QJsonValue::Undefined;
+}
+
+QList<ExportedCall> ExportCalls::pair(const QList<QJsonObject> &records)
+{
+    QList<ExportedCall> calls;
+    QHash<QString, qsizetype> open; // callKey -> index in calls (the latest request)
+    for (const QJsonObject &r : records) {
+        const QString dir = r.value("dir"_L1).toString();
+        const QString server = r.value("server"_L1).toString();
+        const int gen = r.value("gen"_L1).toInt();
+        const qint64 t = r.value("t_ms"_L1).toInteger();
+        const QJsonObject msg = r.value("msg"_L1).toObject();
+        if (dir == "send"_L1 && msg.contains("method"_L1) && msg.contains("id"_L1)) {
+            ExportedCall c;
+            c.server = server;
+            c.generation = gen;
+            c.id = msg.value("id"_L1);
+            c.method = msg.value("method"_L1).toString();
+            c.startMs = t;
+            c.request = msg;
+            c.outcome = u"no answer"_s;
+            targetOf(c);
+            open.insert(callKey(server, gen, c.id), calls.size());
+            calls.append(c);
+        } else if (dir == "recv"_L1 && !msg.contains("method"_L1) && msg.contains("id"_L1)) {
+            const auto it = open.constFind(callKey(server, gen, msg.value("id"_L1)));
+            if (it == open.constEnd() || calls[*it].endMs)
+                continue;
+            ExportedCall &c = calls[*it];
+            c.response = msg;
+            c.endMs = t;
+            describeResponse(c);
+        } else if (dir == "event"_L1) {
+            const QJsonValue id = requestIdOf(r);
+            if (id.isUndefined())
+                continue;
+            const QJsonObject d = r.value("details"_L1).toObject();
+            const int callGen =
+                d.contains("generation"_L1) ? d.value("generation"_L1).toInt() : gen;
+            const auto it = open.constFind(callKey(server, callGen, id));
+            if (it == open.constEnd())
+                continue;
+            ExportedCall &c = calls[*it];
+            c.related.append(r);
+            const QString event = r.value("event"_L1).toString();
+            if (!c.endMs && (event == "request-failed"_L1 || event == "request-timed-out"_L1)) {
+                c.endMs = t;
+                c.isError = true;
+                c.errorType = d.value("kind"_L1).toString(event);
+                c.outcome = u"%1: %2"_s.arg(event, d.value("message"_L1).toString());
+            } else if (!c.endMs && event == "outcome-uncertain"_L1) {
+                c.outcome = u"outcome uncertain (%1)"_s.arg(d.value("rule"_L1).toString());
+            } else if (!c.endMs && event == "sent-again"_L1) {
+                c.outcome = u"sent again as id %1 in generation %2"_s
+                                .arg(idText(d.value("new_request_id"_L1)))
+                                .arg(d.value("new_generation"_L1).toInt());
+            } else if (!c.endMs && event == "breaker-refused"_L1) {
+                c.endMs = t;
+                c.isError = true;
+                c.errorType = event;
+                c.outcome =
+                    u"refused by the circuit breaker: %1"_s.arg(d.value("cause"_L1).toString());
+            }
+        }
+    }
+    return calls;
+}
+
+} // namespace Sonde

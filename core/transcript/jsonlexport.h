@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "transcript/transcriptexport.h"
+
+namespace Sonde {
+
+// The versioned JSON Lines export (docs/transcript-format.md): one header line
+// {"format":"sonde-transcript","version":Version,...}, then every record as
+// TranscriptEvent::toJson wrote it, verdicts and http-exchange events included. Pure.
+class JsonlExport
+{
+public:
+    static constexpr int Version = 2;
+    static constexpr auto FormatName = "sonde-transcript";
+
+    static QByteArray write(const QList<QJsonObject> &records,
+                            const TranscriptExport::Options &options);
+    // The header of a file, or nullopt for a line that is an event (a version 1 file has
+    // no header: its first line is an event).
+    static std::optional<QJsonObject> headerOf(const QJsonObject &firstLine);
+};
+
+} // namespace Sonde

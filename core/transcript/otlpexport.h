@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace Sonde {
+
+// OTLP/JSON traces of transcript records, after the OpenTelemetry semantic conventions for
+// MCP (gen-ai/mcp): one CLIENT span per request, named "{mcp.method.name} {target}", with
+// mcp.method.name, jsonrpc.request.id, gen_ai.tool.name / gen_ai.prompt.name /
+// mcp.resource.uri, mcp.session.id, mcp.protocol.version, network.transport (pipe, tcp) and
+// error.type; an error sets the span status. What recovery did to a call (a resumption, a
+// verdict, a failure) becomes a span event; a request sent again links to the span of the
+// request it repeats, and the reconnects of its server while it was open are events too.
+// Ids are derived from the records (SHA-256), so the same records give the same trace: one
+// trace per server. Pure; any thread.
+class OtlpExport
+{
+public:
+    static QByteArray write(const QList<QJsonObject> &records);
+    // 16 bytes (trace) or 8 bytes (span) of hex from `seed`, never all zero.
+    static QString idFor(const QByteArray &seed, int bytes);
+};
+
+} // namespace Sonde
