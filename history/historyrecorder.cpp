@@ -125,8 +125,12 @@ void HistoryRecorder::stop()
         return;
     Writer *w = m_writer;
     // The store closes on its own thread, after every batch queued before this.
-    QMetaObject::invokeMethod(w, [w] { w->store.reset(); });
-    m_thread->quit();
+    // Quit from inside, after every batch queued before this: QThread::quit() from here would
+    // end the loop with queued batches still in it (and lose them).
+    QMetaObject::invokeMethod(w, [w] {
+        w->store.reset();
+        QThread::currentThread()->quit();
+    });
     m_thread->wait(); // the queued writes are the last of the history: they must land
     m_stoppedError = w->firstError;
     m_stoppedCount = w->written;

@@ -4,6 +4,7 @@
 // schema refuses a newer file, and an import counts the lines it could not read.
 #include "config/serverconfig.h"
 #include "historyimporter.h"
+#include "historyrecorder.h"
 #include "historyschema.h"
 #include "historystore.h"
 
@@ -11,6 +12,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -277,6 +279,39 @@ private Q_SLOTS:
         QVERIFY(store.sessions().isEmpty());
         QVERIFY2(store.append(sample(), &error), qPrintable(error)); // and records again
         QCOMPARE(store.count({}), 4);
+    }
+
+    // stop() right after the last record(): every batch queued lands (QThread::quit() from
+    // outside ended the loop with batches still queued, and lost them).
+    void theRecorderWritesEveryQueuedBatchBeforeItStops()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"h.db"_s);
+        {
+            HistoryRecorder recorder;
+            recorder.start(path, u"test"_s);
+            for (int i = 0; i < 50; ++i)
+                recorder.record(sample());
+            recorder.stop();
+            QCOMPARE(recorder.eventsRecorded(), 200);
+            QVERIFY(recorder.firstError().isEmpty());
+        }
+        HistoryStore store;
+        QString error;
+        QVERIFY(store.open(path, &error));
+        QCOMPARE(store.count({}), 200);
+    }
+
+    void aRecorderThatCannotOpenSaysWhy()
+    {
+        HistoryRecorder recorder;
+        QSignalSpy failed(&recorder, &HistoryRecorder::failed);
+        recorder.start(u"/nonexistent/dir/h.db"_s, u"test"_s);
+        recorder.record(sample());
+        recorder.stop();
+        QVERIFY2(recorder.firstError().contains("cannot open"_L1),
+                 qPrintable(recorder.firstError()));
+        QCOMPARE(recorder.eventsRecorded(), 0);
     }
 
     void aClearFromAnotherConnectionDoesNotStopTheRecording()

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+// sonde-bench-history: the SQLite history against its floors, in one run (issue 14):
+// - insert: a 10,000 notifications/s flood in 50 ms batches through HistoryStore::append
+//   (redaction, derived columns, sessions, FTS5), beside a bare QSQLITE insert loop of the
+//   same records into the same tables with the same batch size; and what the GUI thread pays
+//   per batch (HistoryRecorder::record only queues);
+// - search for a unique string over N events (1,000,000 by default): median of 5, beside
+//   `grep -c` over the same JSONL file;
+// - import of the N-line JSONL, beside the same bare insert loop's rate;
+// - the History tab's model over N events: first screen, a scroll to the end and back, RSS.
+#include "benchsupport.h"
+#include "historyimporter.h"
+#include "historyrecorder.h"
+#include "historyschema.h"
+#include "historystore.h"
+#include "pagedtranscriptmodel.h"
+#include "storehistorycatalog.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+
+using namespace Qt::StringLiterals;
+using namespace SondeBench;
+
+namespace {
+
+constexpr int BatchSize = 500; // 50 ms of a 10,000/s flood
+
+Sonde::TranscriptEvent notification(qint64 n)
+{
+    Sonde::TranscriptEvent e;
+    e.timeMs = 1700000000000 + n / 10;
+    e.server = u"flood"_s;
+    e.generation = 1;
+    e.direction = Sonde::TranscriptEvent::Direction::Incoming;
+    e.raw = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":"
+            "\"info\",\"logger\":\"flood\",\"data\":\"event " +
+            QByteArray::number(n) + " of the flood, a line of about the size a server logs\"}}";
+    return e;
+}
+
+Sonde::TranscriptBatch batchAt(qint64 first)
+{
+    Sonde::TranscriptBatch b;
+    b.reserve(BatchSize);
+    for (qint64 i = first; i < first + BatchSize; ++i)
+        b.append(notification(i));
+    return b;
+}
+
+// The floor: the same tables (HistorySchema), the same rows, prepared once, one transaction
+// per batch, nothing derived, nothing redacted.
+struct BareInserter
+{
+    QSqlDatabase db;
+    QSqlQuery *q = nullptr;
+    explicit BareInserter(const QString &path)
+    {
+        db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"bare"_s);
+        db.setDatabaseName(path);
+        if (!db.open())
+            fail(1, u"cannot open "_s + path);
+        QSqlQuery(db).exec(u"PRAGMA journal_mode=WAL"_s);
+        QSqlQuery(db).exec(u"PRAGMA synchronous=NORMAL"_s);
+        QString error;
+        if (!Sonde::HistorySchema::migrate(db, &error))
+            fail(1, error);
+        QSqlQuery(db).exec(u"INSERT INTO runs (id, started_ms, source) VALUES (1, 0, 'bare')"_s);
+        QSqlQuery(db).exec(u"INSERT INTO sessions (id, run, server, generation, started_ms) "
+                           u"VALUES (1, 1, 'flood', 1, 0)"_s);
+        q = new QSqlQuery(db);
+        q->prepare(u"INSERT INTO events (session, t_ms, server, gen, dir, method, tool, "
+                   u"request_id, is_error, size, record) VALUES (1, ?, ?, 1, ?, ?, '', '', 0, "
+                   u"?, ?)"_s);
+    }
+    ~BareInserter()
+    {
+        delete q;
+        db.close();
+    }
+    void insert(const QList<QByteArray> &records, qint64 firstT)
+    {
+        db.transaction();
+        qint64 t = firstT;
+        for (const QByteArray &r : records) {
+            q->bindValue(0, t++);
+            q->bindValue(1, u"flood"_s);
+            q->bindValue(2, u"recv"_s);
+            q->bindValue(3, u"notifications/message"_s);
+            q->bindValue(4, qint64(r.size()));
+            q->bindValue(5, QString::fromUtf8(r));
+            if (!q->exec())
+                fail(1, u"bare insert: "_s + q->lastError().text());
+        }
+        db.commit();
+    }
+};
+
+QList<QByteArray> recordsOf(const Sonde::TranscriptBatch &b)
+{
+    QList<QByteArray> out;
+    for (const Sonde::TranscriptEvent &e : b)
+        out << QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact);
+    return out;
+}
+
+double msSince(const QElapsedTimer &t)
+{
+    return double(t.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    return runGuarded("sonde-bench-history", [&] {
+        qint64 events = 1'000'000;
+        int floodBatches = 200; // 100,000 events, 10 s of flood
+        const QStringList args = app.arguments();
+        for (qsizetype i = 1; i < args.size(); ++i) {
+            if (args[i] == "--events"_L1 && i + 1 < args.size())
+                events = args[++i].toLongLong();
+            else if (args[i] == "--flood-batches"_L1 && i + 1 < args.size())
+                floodBatches = args[++i].toInt();
+            else
+                fail(2, u"usage: sonde-bench-history [--events N] [--flood-batches N]"_s);
+        }
+        QTemporaryDir dir;
+        out(u"sonde-bench-history: batches of %1 events (50 ms of a 10,000/s flood)"_s.arg(
+            BatchSize));
+
+        // ---- insert ----
+        std::vector<double> oursMs, floorMs, enqueueMs;
+        {
+            Sonde::HistoryStore store;
+            QString error;
+            if (!store.open(dir.filePath(u"ours.db"_s), &error, u"bench"_s))
+                fail(1, error);
+            BareInserter bare(dir.filePath(u"bare.db"_s));
+            // Alternated, so drift in the machine's load reaches both columns alike.
+            for (int b = 0; b < floodBatches; ++b) {
+                const Sonde::TranscriptBatch batch = batchAt(qint64(b) * BatchSize);
+                QElapsedTimer t;
+                t.start();
+                if (!store.append(batch, &error))
+                    fail(1, error);
+                oursMs.push_back(msSince(t));
+                const QList<QByteArray> records = recordsOf(batch); // the floor gets them made
+                t.restart();
+                bare.insert(records, qint64(b) * BatchSize);
+                floorMs.push_back(msSince(t));
+            }
+        }
+        QSqlDatabase::removeDatabase(u"bare"_s);
+        {
+            // What the GUI thread pays: record() queues the batch to the writer thread.
+            Sonde::HistoryRecorder recorder;
+            recorder.start(dir.filePath(u"recorder.db"_s), u"bench"_s);
+            for (int b = 0; b < floodBatches; ++b) {
+                const Sonde::TranscriptBatch batch = batchAt(qint64(b) * BatchSize);
+                QElapsedTimer t;
+                t.start();
+                recorder.record(batch);
+                enqueueMs.push_back(msSince(t));
+            }
+            recorder.stop();
+            if (recorder.eventsRecorded() != qint64(floodBatches) * BatchSize)
+                fail(1, u"the recorder lost events: %1 of %2 (%3)"_s.arg(recorder.eventsRecorded())
+                            .arg(qint64(floodBatches) * BatchSize)
+                            .arg(recorder.firstError()));
+        }
+        const double ours = percentile(oursMs, 50), floor = percentile(floorMs, 50);
+        out(u"Insert, %1 batches                HistoryStore   bare QSQLITE loop   ratio"_s.arg(
+            floodBatches));
+        out(u"  per batch p50 (ms)        "_s + num(ours, 15, 2) + num(floor, 20, 2) +
+            num(ours / floor, 8, 2) + u'x');
+        out(u"  per batch p99 (ms)        "_s + num(percentile(oursMs, 99), 15, 2) +
+            num(percentile(floorMs, 99), 20, 2));
+        out(u"  events/s (p50)            "_s + num(BatchSize / ours * 1000, 15, 0) +
+            num(BatchSize / floor * 1000, 20, 0));
+        out(u"  the GUI thread per batch: p50 %1 ms, max %2 ms (queued to the writer thread); "
+            u"no event lost"_s.arg(percentile(enqueueMs, 50), 0, 'f', 3)
+                .arg(maxOf(enqueueMs), 0, 'f', 3));
+        out(u"  goal: within 1.3x of the bare insert loop: "_s + verdict(ours <= floor * 1.3));
+        out(u"  goal: the GUI's stall per flood batch under 50 ms: "_s +
+            verdict(maxOf(enqueueMs) < 50));
+        out(QString());
+
+        // ---- the N-event history and its JSONL ----
+        const QString jsonl = dir.filePath(u"big.jsonl"_s);
+        const qint64 needleAt = events / 2 + 7;
+        {
+            QFile f(jsonl);
+            if (!f.open(QIODevice::WriteOnly))
+                fail(1, u"cannot write "_s + jsonl);
+            for (qint64 n = 0; n < events; ++n) {
+                Sonde::TranscriptEvent e = notification(n);
+                if (n == needleAt)
+                    e.raw.replace("of the flood", "unique-needle-41c7");
+                f.write(QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + '\n');
+            }
+        }
+        const QString big = dir.filePath(u"big.db"_s);
+        double importS = 0;
+        {
+            Sonde::HistoryStore store;
+            QString error;
+            if (!store.open(big, &error, u"import"_s))
+                fail(1, error);
+            QFile in(jsonl);
+            in.open(QIODevice::ReadOnly);
+            QElapsedTimer t;
+            t.start();
+            const Sonde::HistoryImporter::Result r = Sonde::HistoryImporter::import(in, store);
+            importS = msSince(t) / 1000;
+            if (r.imported != events)
+                fail(1, u"imported %1 of %2: %3"_s.arg(r.imported).arg(events).arg(r.error));
+        }
+        const double floorRate = BatchSize / floor * 1000;
+        out(u"Import of a %1-line JSONL: %2 s, %3 events/s; the bare insert loop: %4 events/s "
+            u"(%5x)"_s.arg(events)
+                .arg(importS, 0, 'f', 1)
+                .arg(events / importS, 0, 'f', 0)
+                .arg(floorRate, 0, 'f', 0)
+                .arg(floorRate / (events / importS), 0, 'f', 2));
+        out(QString());
+
+        // ---- search ----
+        std::vector<double> searchMs, grepMs;
+        {
+            Sonde::HistoryStore store;
+            QString error;
+            if (!store.open(big, &error))
+                fail(1, error);
+            for (int i = 0; i < 5; ++i) {
+                Sonde::HistoryFilter f;
+                f.text = u"unique-needle-41c7"_s;
+                QElapsedTimer t;
+                t.start();
+                const QList<QJsonObject> hits = store.records(f, 0, 100);
+                searchMs.push_back(msSince(t));
+                if (hits.size() != 1)
+                    fail(1, u"the search found %1 events, not 1"_s.arg(hits.size()));
+                t.restart();
+                QProcess grep;
+                grep.start(u"grep"_s, {u"-c"_s, u"unique-needle-41c7"_s, jsonl});
+                grep.waitForFinished(60000);
+                grepMs.push_back(msSince(t));
+            }
+        }
+        const double s50 = percentile(searchMs, 50);
+        out(u"Search for a unique string over %1 events (median of 5): history %2 ms, grep -c "
+            u"over the JSONL %3 ms"_s.arg(events)
+                .arg(s50, 0, 'f', 2)
+                .arg(percentile(grepMs, 50), 0, 'f', 1));
+        out(u"  goal: under 300 ms: "_s + verdict(s50 < 300));
+        out(QString());
+
+        // ---- the History tab's model ----
+        {
+            const double rssBefore = selfMiB("VmRSS");
+            QElapsedTimer t;
+            t.start();
+            Sonde::StoreHistoryCatalog catalog;
+            QString error;
+            if (!catalog.open(big, &error))
+                fail(1, error);
+            const QList<Sonde::RecordedSession> sessions = catalog.sessions(u"flood"_s);
+            if (sessions.isEmpty())
+                fail(1, u"no session in the imported history"_s);
+            Sonde::PagedTranscriptModel model;
+            model.setSource(catalog.sessionEvents(sessions.first().id));
+            for (int row = 0; row < 40; ++row) // a screen
+                model.data(model.index(row, Sonde::PagedTranscriptModel::SummaryColumn));
+            const double firstScreen = msSince(t);
+            std::vector<double> jumps;
+            const int rows = model.rowCount();
+            for (int step = 1; step <= 20; ++step) {
+                QElapsedTimer j;
+                j.start();
+                const int at = int(qint64(rows - 40) * (step % 10) / 9);
+                for (int row = at; row < at + 40; ++row)
+                    model.data(model.index(row, Sonde::PagedTranscriptModel::SummaryColumn));
+                jumps.push_back(msSince(j));
+            }
+            out(u"The History tab's model over %1 events: first screen %2 ms; a jump to anywhere "
+                u"p50 %3 ms, max %4 ms; RSS %5 MiB (+%6 MiB for the model)"_s.arg(rows)
+                    .arg(firstScreen, 0, 'f', 1)
+                    .arg(percentile(jumps, 50), 0, 'f', 1)
+                    .arg(maxOf(jumps), 0, 'f', 1)
+                    .arg(selfMiB("VmRSS"), 0, 'f', 1)
+                    .arg(selfMiB("VmRSS") - rssBefore, 0, 'f', 1));
+            out(u"  goal: the first screen under 1 s: "_s + verdict(firstScreen < 1000) +
+                u"; under 200 MiB RSS: "_s + verdict(selfMiB("VmRSS") < 200));
+        }
+        return 0;
+    });
+}

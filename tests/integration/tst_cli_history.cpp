@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+// sonde-cli's history end to end: --history records a real run (stdio and HTTP), history
+// search finds it and nothing else, history import reads a --transcript file and names the
+// lines it skipped, history export writes each format, and usage errors exit 2.
+#include "clifixtures.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace SondeTest;
+
+namespace {
+
+QString demo()
+{
+    return QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+}
+
+// The history commands take no connection, so no --era either (cli() adds one).
+Run hist(const QStringList &args)
+{
+    return runProgram(QString::fromUtf8(SONDE_CLI_PATH), args);
+}
+
+QByteArray fileBytes(const QString &path)
+{
+    QByteArray all;
+    for (const QString &p : QStringList{path, path + u"-wal"_s}) {
+        QFile f(p);
+        if (f.open(QIODevice::ReadOnly))
+            all += f.readAll();
+    }
+    return all;
+}
+
+} // namespace
+
+class TestCliHistory : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void aRecordedRunIsFoundBySearchAndSecretsAreNotInTheFile()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"h.db"_s);
+        const Run r = cli({u"--history"_s, db, u"--command"_s, demo(), u"--env"_s,
+                           u"DEMO_API_KEY=sk-live-0123456789abcdefXYZ"_s, u"tools"_s, u"call"_s,
+                           u"echo"_s, u"{\"message\":\"unique-needle-7781\"}"_s});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        const Run found = hist({u"history"_s, u"search"_s, u"unique-needle-7781"_s, u"--db"_s, db});
+        QCOMPARE(found.exitCode, 0);
+        const QList<QJsonObject> hits = jsonLines(found.out);
+        QCOMPARE(hits.size(), 2); // the request and its answer
+        QCOMPARE(hits.first().value("dir"_L1).toString(), u"send"_s);
+        QCOMPARE(jsonLines(hist({u"history"_s, u"search"_s, u"unique-needle-7781"_s, u"--db"_s, db,
+                                 u"--limit"_s, u"1"_s})
+                               .out)
+                     .size(),
+                 1);
+        QVERIFY(hist({u"history"_s, u"search"_s, u"unique-needle-7781"_s, u"--db"_s, db,
+                      u"--server"_s, u"another"_s})
+                    .out.isEmpty());
+        QVERIFY(!fileBytes(db).contains("sk-live-0123456789abcdefXYZ"));
+    }
+
+    void anHttpRunExportsInEachFormat_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("JSON Lines starts with its versioned header") << u"jsonl"_s;
+        QTest::newRow("HAR has the HTTP legs") << u"har"_s;
+        QTest::newRow("OTLP has a span per request") << u"otlp"_s;
+        QTest::newRow("Markdown is a report") << u"md"_s;
+    }
+    void anHttpRunExportsInEachFormat()
+    {
+        QFETCH(QString, format);
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"h.db"_s);
+        QProcess server;
+        server.start(demo(), {u"--http"_s, u"127.0.0.1:0"_s});
+        QVERIFY(server.waitForStarted(5000) && server.waitForReadyRead(5000));
+        const QString url = QString::fromUtf8(server.readLine().trimmed());
+        const Run r = cli({u"--history"_s, db, u"--url"_s, url, u"tools"_s, u"call"_s, u"echo"_s,
+                           u"{\"message\":\"hi\"}"_s});
+        server.terminate();
+        server.waitForFinished(3000);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        const QString out = dir.filePath(u"export."_s + format);
+        const Run e = hist(
+            {u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, format, u"--out"_s, out});
+        QVERIFY2(e.exitCode == 0, QByteArray(e.out + e.err).constData());
+        QVERIFY(jsonLines(e.out).first().value("records"_L1).toInt() > 0);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        if (format == "jsonl"_L1) {
+            const QJsonObject header =
+                QJsonDocument::fromJson(bytes.left(bytes.indexOf('\n'))).object();
+            QCOMPARE(header.value("format"_L1).toString(), u"sonde-transcript"_s);
+        } else if (format == "har"_L1) {
+            const QJsonArray entries = QJsonDocument::fromJson(bytes)
+                                           .object()
+                                           .value("log"_L1)
+                                           .toObject()
+                                           .value("entries"_L1)
+                                           .toArray();
+            QVERIFY(!entries.isEmpty());
+            QCOMPARE(entries.first()
+                         .toObject()
+                         .value("request"_L1)
+                         .toObject()
+                         .value("method"_L1)
+                         .toString(),
+                     u"POST"_s);
+        } else if (format == "otlp"_L1) {
+            const QJsonArray spans = QJsonDocument::fromJson(bytes)
+                                         .object()
+                                         .value("resourceSpans"_L1)
+                                         .toArray()
+                                         .first()
+                                         .toObject()
+                                         .value("scopeSpans"_L1)
+                                         .toArray()
+                                         .first()
+                                         .toObject()
+                                         .value("spans"_L1)
+                                         .toArray();
+            QVERIFY(spans.size() >= 2);
+        } else {
+            QVERIFY2(bytes.startsWith("#") && bytes.contains("echo"), bytes.left(300).constData());
+        }
+    }
+
+    void anImportReadsATranscriptAndNamesTheLinesItSkipped()
+    {
+        QTemporaryDir dir;
+        const QString transcript = dir.filePath(u"t.jsonl"_s);
+        const Run r = cli({u"--transcript"_s, transcript, u"--command"_s, demo(), u"tools"_s,
+                           u"call"_s, u"echo"_s, u"{\"message\":\"imported-needle\"}"_s});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QFile f(transcript);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("this is not a record\n");
+        f.close();
+        const qsizetype lines = [&] {
+            QFile t(transcript);
+            t.open(QIODevice::ReadOnly);
+            return t.readAll().count('\n');
+        }();
+        const QString db = dir.filePath(u"h.db"_s);
+        const Run i = hist({u"history"_s, u"import"_s, transcript, u"--db"_s, db});
+        QCOMPARE(i.exitCode, 0);
+        const QJsonObject summary = jsonLines(i.out).first();
+        QCOMPARE(summary.value("imported"_L1).toInteger(), lines - 1);
+        QCOMPARE(summary.value("skipped_lines"_L1).toArray(), QJsonArray{lines});
+        QCOMPARE(
+            jsonLines(hist({u"history"_s, u"search"_s, u"imported-needle"_s, u"--db"_s, db}).out)
+                .size(),
+            2);
+    }
+
+    void badUseExitsTwoAndAMissingHistoryOne_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("no subcommand") << QStringList{u"history"_s} << 2;
+        QTest::newRow("an unknown subcommand") << QStringList{u"history"_s, u"frob"_s} << 2;
+        QTest::newRow("search without --db") << QStringList{u"history"_s, u"search"_s, u"x"_s} << 2;
+        QTest::newRow("an unknown option")
+            << QStringList{u"history"_s, u"search"_s, u"x"_s, u"--db"_s,
+                           u"h"_s,       u"--frob"_s, u"1"_s}
+            << 2;
+        QTest::newRow("an unknown export format")
+            << QStringList{u"history"_s,  u"export"_s, u"--db"_s,  u"h"_s,
+                           u"--format"_s, u"csv"_s,    u"--out"_s, u"o"_s}
+            << 2;
+        QTest::newRow("a history that is not there")
+            << QStringList{u"history"_s, u"search"_s, u"x"_s, u"--db"_s, u"/nonexistent/h.db"_s}
+            << 1;
+    }
+    void badUseExitsTwoAndAMissingHistoryOne()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        const Run r = runProgram(QString::fromUtf8(SONDE_CLI_PATH), args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY(!r.err.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliHistory)
+#include "tst_cli_history.moc"
