@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "keyringmodule.h"
 
+#include "util/modulesymbol.h"
 #include "util/secretstore.h"
 
 #include <QCoreApplication>
-#include <QLibrary>
 #include <QStringList>
 
 using namespace Qt::StringLiterals;
@@ -30,16 +30,9 @@ Create resolve(QString *error)
                                                                    "/sonde/libsonde-keyring.so"_s;
         candidates << QStringLiteral(SONDE_KEYRING_MODULE_BUILT);
         QStringList tried;
-        for (const QString &path : std::as_const(candidates)) {
-            QLibrary library(path);
-            if (!library.load()) {
-                tried << library.errorString();
-                continue;
-            }
-            if (auto f = reinterpret_cast<Create>(library.resolve("sonde_keyring_create")))
-                return f;
-            tried << u"%1 has no sonde_keyring_create"_s.arg(path);
-        }
+        if (auto f = reinterpret_cast<Create>(
+                resolveModuleSymbol(candidates, "sonde_keyring_create", &tried)))
+            return f;
         loadError = u"the keyring module could not be loaded (%1)"_s.arg(tried.join(u"; "_s));
         return Create(nullptr);
     }();

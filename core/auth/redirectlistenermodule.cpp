@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "auth/redirectlistener.h"
 
+#include "util/modulesymbol.h"
+
 #include <QCoreApplication>
-#include <QLibrary>
 #include <QStringList>
 
 using namespace Qt::StringLiterals;
@@ -32,16 +33,9 @@ Listen resolve(QString *error)
             candidates << QStringLiteral(SONDE_OAUTH_LISTENER_MODULE_BUILT);
         }
         QStringList tried;
-        for (const QString &path : std::as_const(candidates)) {
-            QLibrary library(path);
-            if (!library.load()) {
-                tried << library.errorString();
-                continue;
-            }
-            if (auto f = reinterpret_cast<Listen>(library.resolve("sonde_redirect_listen")))
-                return f;
-            tried << u"%1 has no sonde_redirect_listen"_s.arg(path);
-        }
+        if (auto f = reinterpret_cast<Listen>(
+                resolveModuleSymbol(candidates, "sonde_redirect_listen", &tried)))
+            return f;
         loadError = u"the OAuth redirect listener module could not be loaded (%1)"_s.arg(
             tried.join(u"; "_s));
         return Listen(nullptr);
