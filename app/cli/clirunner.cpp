@@ -121,6 +121,8 @@ void CliRunner::start()
     }
 
     m_host = std::make_unique<CoreHost>();
+    // The HTTP exchanges are worth their cost only to a run that keeps its transcript.
+    m_host->setRecordHttpExchanges(m_history || !m_options.transcriptPath.isEmpty());
     m_handler =
         std::make_unique<CliServerRequestHandler>(*m_host, m_options.policy, m_options.quiet);
     m_host->setServerRequestHandler(m_handler.get());

@@ -104,6 +104,8 @@ int main(int argc, char **argv)
     parser.process(app);
 
     Sonde::CoreHost host;
+    // The window keeps the transcript (and exports it as HAR), with or without the history.
+    host.setRecordHttpExchanges(true);
     // Before the window, so it outlives the window's use of it.
     std::unique_ptr<Sonde::SecretStore> secrets;
     // Before the window: the recorder takes every batch the engine sends, on its own thread,

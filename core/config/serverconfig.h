@@ -88,6 +88,11 @@ struct ServerConfig
     // so the listen stream) and the server's identity. Off for a one-shot command that needs
     // neither: on a single-threaded server the extra request would delay the one that counts.
     bool discoverBesideCalls = true;
+    // One http-exchange event per HTTP request (headers, bodies, SSE frames, timings: what HAR
+    // is made of). Off unless something keeps the transcript (the window, --history,
+    // --transcript): copying every request and answer into JSON costs each call tens of
+    // microseconds on the engine's thread for a record nobody would read.
+    bool recordHttpExchanges = false;
     int shutdownGraceMs = 500;    // after closing stdin, before SIGTERM
     int terminateGraceMs = 1'000; // after SIGTERM, before SIGKILL
     // The largest frame taken from this server (a stdio line, an SSE event, a JSON body);

@@ -90,7 +90,9 @@ void CoreHost::setClientCapabilities(const QJsonObject &capabilities)
 
 void CoreHost::addServer(const ServerConfig &config, bool connectNow)
 {
-    post([e = m_engine, config, connectNow] { e->addServer(config, connectNow); });
+    ServerConfig c = config;
+    c.recordHttpExchanges = c.recordHttpExchanges || m_recordHttpExchanges;
+    post([e = m_engine, c, connectNow] { e->addServer(c, connectNow); });
 }
 
 void CoreHost::connectServer(const QString &name)

@@ -52,6 +52,9 @@ public:
     static QJsonObject defaultClientCapabilities();
     void setServerRequestHandler(ServerRequestHandler *handler) { m_handler = handler; }
 
+    // Servers added afterwards record one http-exchange event per HTTP request
+    // (ServerConfig::recordHttpExchanges), for front ends that keep the transcript.
+    void setRecordHttpExchanges(bool on) { m_recordHttpExchanges = on; }
     void addServer(const ServerConfig &config, bool connectNow = true);
     void connectServer(const QString &name);
     void disconnectServer(const QString &name);
@@ -105,6 +108,7 @@ private:
     ServerRequestHandler *m_handler = nullptr;
     QHash<QString, SessionSnapshot> m_snapshots;
     quint64 m_nextTicket = 1;
+    bool m_recordHttpExchanges = false;
 };
 
 } // namespace Sonde

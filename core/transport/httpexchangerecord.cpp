@@ -89,6 +89,8 @@ void HttpExchangeRecord::answered(const QNetworkReply *reply)
 
 void HttpExchangeRecord::addSseEvent(const SseEvent &event)
 {
+    if (!m_timer.isValid())
+        return;
     if (m_sse.size() >= MaxSseFrames) {
         ++m_sseDropped;
         return;

@@ -30,6 +30,7 @@ public:
     void begin(const QNetworkReply *reply, const QByteArray &body);
     // The headers came: the status and response headers are read once, with the time.
     void answered(const QNetworkReply *reply);
+    // Each of these does nothing for a record that was never begun (recording is off).
     void received(qsizetype bytes) { m_bytes += bytes; }
     void addSseEvent(const SseEvent &event);
     bool isStarted() const { return m_timer.isValid(); }

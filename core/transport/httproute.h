@@ -73,7 +73,8 @@ protected:
     QNetworkReply *track(QNetworkReply *reply, Entry entry, const QByteArray &body = {})
     {
         entry.sse.setMaxEventBytes(m_config.maxFrameBytes);
-        entry.exchange.begin(reply, body);
+        if (m_config.recordHttpExchanges)
+            entry.exchange.begin(reply, body);
         m_replies.insert(reply, std::move(entry));
         QObject::connect(reply, &QNetworkReply::readyRead, this,
                          [this, reply] { onReadyRead(reply); });

@@ -204,12 +204,21 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
                 listen = WireFrame::parse(l);
         }
         engine.stopRecording();
+        // The window (and --history, --transcript) also records each HTTP exchange for HAR:
+        // its cost, beside the engine that records none, as sonde-cli does by default.
+        Sonde::ServerConfig recordingConfig = config;
+        recordingConfig.recordHttpExchanges = true;
+        EchoBench recording(recordingConfig);
+        recording.run(WarmUpCalls, nullptr);
+        recording.stopRecording();
         Floors floors(endpoint, modern, call, listen);
         columns.push_back({u"Sonde engine"_s, u"sonde"_s,
                            [&](int n, std::vector<double> *into) { engine.run(n, into); }});
+        columns.push_back({u"Sonde engine, HTTP exchanges kept"_s, u"sonde-har"_s,
+                           [&](int n, std::vector<double> *into) { recording.run(n, into); }});
         columns.insert(columns.end(), floors.columns().begin(), floors.columns().end());
         for (Column &c : columns) {
-            if (c.key != "sonde"_L1)
+            if (c.key != "sonde"_L1 && c.key != "sonde-har"_L1)
                 c.block(WarmUpCalls, nullptr);
         }
         for (int done = 0; done < o.calls; done += CallBlock) {
@@ -218,6 +227,7 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
                 c.timedBlock(n, server.pid());
         }
         engine.shutdown();
+        recording.shutdown();
         floors.close();
     }
     // After the others, not interleaved: the SDK runs its own loop in another process. Its

@@ -200,6 +200,8 @@ inline void printShares(const std::vector<Column> &columns)
     }
     share(u"the engine's own work"_s, listen ? u"nam-engine-listen-thread"_s : u"nam-engine"_s,
           u"sonde"_s);
+    share(u"keeping each HTTP exchange (the window, --history, --transcript)"_s, u"sonde"_s,
+          u"sonde-har"_s);
 }
 
 } // namespace SondeBench

@@ -227,6 +227,62 @@ private Q_SLOTS:
         QCOMPARE(rec.generationSeenAtOutcome.value(r), 3);
     }
 
+    void httpExchangesAreRecordedOnlyWhenTheFrontEndAsks_data()
+    {
+        QTest::addColumn<bool>("record");
+        QTest::newRow("a front end that keeps the transcript gets one per request") << true;
+        QTest::newRow("a one-shot command that keeps nothing gets none") << false;
+    }
+    void httpExchangesAreRecordedOnlyWhenTheFrontEndAsks()
+    {
+        QFETCH(bool, record);
+        SondeTest::DemoHttpServer server;
+        QVERIFY(server.start());
+        CoreHost host;
+        host.setRecordHttpExchanges(record);
+        Recorder rec(host);
+        ServerConfig c;
+        c.name = u"web"_s;
+        c.era = ServerConfig::Era::Modern;
+        c.route = ServerConfig::Route::StreamableHttp;
+        c.url = QUrl(server.url());
+        host.addServer(c);
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"web"_s), 10000);
+        const quint64 t =
+            host.call(u"web"_s, u"tools/call"_s, toolCall(u"echo"_s, {{"message"_L1, "hi"_L1}}));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 10000);
+        QVERIFY2(rec.outcome(t)->ok(), qPrintable(rec.outcome(t)->error.message()));
+        // A second call, after the first has finished: once its answer is in the transcript,
+        // so is everything recorded before it, the first POST's record included (one thread,
+        // one order).
+        const quint64 t2 =
+            host.call(u"web"_s, u"tools/call"_s, toolCall(u"echo"_s, {{"message"_L1, "again"_L1}}));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t2).has_value(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const TranscriptEvent &e : std::as_const(rec.events)) {
+                    if (e.direction == TranscriptEvent::Direction::Incoming &&
+                        e.raw.contains("Echo: again"))
+                        return true;
+                }
+                return false;
+            }(),
+            5000);
+        int calls = 0, exchanges = 0;
+        for (const TranscriptEvent &e : std::as_const(rec.events)) {
+            if (e.event != "http-exchange"_L1)
+                continue;
+            ++exchanges;
+            calls += e.details.value("request_body"_L1).toString().contains("Echo"_L1) ||
+                     e.details.value("request_body"_L1).toString().contains("\"hi\""_L1);
+        }
+        if (record) {
+            QVERIFY2(calls >= 1, qPrintable(QString::number(exchanges)));
+        } else {
+            QCOMPARE(exchanges, 0);
+        }
+    }
+
     void stderrLinesAndLifecycleEventsReachTheTranscriptOnTheProtocolsClock()
     {
         CoreHost host;

@@ -117,6 +117,9 @@ for module in libsonde-keyring.so:libqt6keychain libsonde-oauth-listener.so:libQ
             fail "$program links $lib itself: it belongs in $file, loaded on first use"
     done
 done
+# sonde-cli binds every symbol at load (app/CMakeLists.txt says why).
+grep -Eq '\(FLAGS\).*BIND_NOW|\(FLAGS_1\).*NOW' <<<"$(readelf -d "$root/usr/bin/sonde-cli")" ||
+    fail "sonde-cli is not linked with -z now"
 grep -q 'libQt6Widgets' <<<"$(readelf -d "$root/usr/bin/sonde")" ||
     fail "sonde does not link Qt Widgets: the Depends check above checked nothing for it"
 
