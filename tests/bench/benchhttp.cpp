@@ -45,6 +45,7 @@ constexpr double ColdGoalRatio = 1.5;
 constexpr double ModernColdGoalRatio = 1.2; // "at most 1.2x the curl floor for the same POST"
 constexpr double ModernFloorGoalUs = 300.0; // "within 0.3 ms of the bare-QNAM floor"
 const QString CurlPath = u"/usr/bin/curl"_s;
+const QString QnamOneShotPath = QStringLiteral(SONDE_QNAM_ONESHOT_PATH);
 
 struct Options
 {
@@ -284,28 +285,74 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
         argvCli = {QFile::encodeName(cli), "--quiet", "--era", "modern", "--url",
                    endpoint.toUtf8(),      "tools",   "call",  "echo",   "{\"message\":\"hi\"}"};
     const bool haveCurl = QFileInfo(CurlPath).isExecutable();
+    // In 2026-07-28 the floors are single programs, launched exactly as sonde-cli is (fork,
+    // exec, output to /dev/null, wait4): curl, and the least a Qt program does for the same
+    // POST. Each is checked once for the right answer, untimed, through QProcess.
+    const QByteArray body = RawHttpClient::echoBody(1, true);
+    const QList<QByteArray> argvCurl{QFile::encodeName(CurlPath),
+                                     "-sS",
+                                     "--fail",
+                                     "-H",
+                                     "Content-Type: application/json",
+                                     "-H",
+                                     "Accept: application/json, text/event-stream",
+                                     "-H",
+                                     "MCP-Protocol-Version: 2026-07-28",
+                                     "-H",
+                                     "Mcp-Method: tools/call",
+                                     "-H",
+                                     "Mcp-Name: echo",
+                                     "-d",
+                                     body,
+                                     endpoint.toUtf8()};
+    const QList<QByteArray> argvQt{QFile::encodeName(QnamOneShotPath), endpoint.toUtf8(), body};
+    if (modern) {
+        QProcess qt;
+        qt.start(QnamOneShotPath, {endpoint, QString::fromUtf8(body)});
+        if (!qt.waitForFinished(IoTimeoutMs) || qt.exitCode() != 0)
+            fail(1, u"sonde-bench-qnam-oneshot did not get the echo: "_s +
+                        QString::fromUtf8(qt.readAllStandardOutput() + qt.readAllStandardError()));
+    }
     const auto curlFloor = [&] {
-        return modern ? curlModernOneShotMs(endpoint) : curlOneShotMs(endpoint);
+        return modern ? cliOneShot(argvCurl).wallMs : curlOneShotMs(endpoint);
     };
     cliOneShot(argvCli);
-    if (haveCurl)
+    if (haveCurl) {
+        if (modern)
+            curlModernOneShotMs(endpoint);
         curlFloor();
-    // Alternated so that background load drifts into both columns alike.
-    std::vector<double> cliMs, cliRss, curlMs;
+    }
+    if (modern)
+        cliOneShot(argvQt);
+    // Alternated so that background load drifts into every column alike.
+    std::vector<double> cliMs, cliRss, curlMs, qtMs;
     for (int i = 0; i < o.runs; ++i) {
         const CliRun r = cliOneShot(argvCli);
         cliMs.push_back(r.wallMs);
         cliRss.push_back(r.ownPeakMiB);
         if (haveCurl)
             curlMs.push_back(curlFloor());
+        if (modern)
+            qtMs.push_back(cliOneShot(argvQt).wallMs);
     }
     const double cMed = percentile(cliMs, 50), cMax = maxOf(cliMs);
     if (haveCurl) {
         const double kMed = percentile(curlMs, 50), kMax = maxOf(curlMs);
-        out(modern ? u"              sonde-cli   curl x1 (one POST) sonde/curl"_s
-                   : u"              sonde-cli   curl x4 (script)   sonde/curl"_s);
-        out(u"  median (ms)"_s + num(cMed, 11) + num(kMed, 19) + num(cMed / kMed, 12, 2) + u'x');
-        out(u"  max    (ms)"_s + num(cMax, 11) + num(kMax, 19) + num(cMax / kMax, 12, 2) + u'x');
+        out(modern
+                ? u"              sonde-cli   curl x1 (one POST) sonde/curl   Qt alone (one POST)"_s
+                : u"              sonde-cli   curl x4 (script)   sonde/curl"_s);
+        const auto qtColumn = [&](double v) {
+            return modern ? num(v, 14) + u" ("_s + num(cMed / percentile(qtMs, 50), 0, 2) +
+                                u"x of it)"_s
+                          : QString();
+        };
+        out(u"  median (ms)"_s + num(cMed, 11) + num(kMed, 19) + num(cMed / kMed, 12, 2) + u'x' +
+            (modern ? qtColumn(percentile(qtMs, 50)) : QString()));
+        out(u"  max    (ms)"_s + num(cMax, 11) + num(kMax, 19) + num(cMax / kMax, 12, 2) + u'x' +
+            (modern ? num(maxOf(qtMs), 14) : QString()));
+        if (modern)
+            out(u"  Qt alone: sonde-bench-qnam-oneshot, one QNAM POST and exit (Qt's own share); "
+                u"all three launched alike"_s);
         const double ratio = modern ? ModernColdGoalRatio : ColdGoalRatio;
         out(u"  goal: one-shot within %1x of the curl floor (median): "_s.arg(ratio) +
             verdict(cMed <= kMed * ratio));
