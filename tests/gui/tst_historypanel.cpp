@@ -54,6 +54,7 @@ private:
 class FakeCatalog final : public HistoryCatalog
 {
 public:
+    QStringList servers() const override { return {u"alpha"_s, u"beta"_s}; }
     QList<RecordedSession> sessions(const QString &server) const override
     {
         QList<RecordedSession> out;
