@@ -31,7 +31,7 @@ OfflineHistoryOpener::~OfflineHistoryOpener()
 {
     // The panel may outlive this object's catalogs by a moment: take them out first.
     for (OfflineHistory *h : std::as_const(m_histories))
-        if (h->catalog())
+        if (h->catalog() && m_panel)
             m_panel->removeSource(h->catalog());
 }
 
@@ -91,7 +91,8 @@ void OfflineHistoryOpener::finish(OfflineHistory *history, bool ok, const QStrin
         fail(message);
         return;
     }
-    m_panel->addSource(history->name(), history->catalog());
+    if (m_panel)
+        m_panel->addSource(history->name(), history->catalog());
     Q_EMIT opened(history->name(), message);
 }
 

@@ -41,7 +41,7 @@ private:
     void finish(OfflineHistory *history, bool ok, const QString &message);
     void fail(const QString &message);
 
-    HistoryPanel *m_panel;
+    QPointer<HistoryPanel> m_panel; // the window's; it may go first when the window closes
     QWidget *m_window;
     QList<OfflineHistory *> m_histories;
     QPointer<QProgressDialog> m_progress;

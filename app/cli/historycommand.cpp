@@ -80,6 +80,9 @@ int import(const QStringList &positional, const QHash<QString, QString> &o)
         return failure(error);
     const HistoryImporter::Result r =
         TranscriptFileReader::importInto(in, *format, in.fileName(), store);
+    if (*format == TranscriptFileReader::Format::InspectorJson && !r.error.isEmpty() &&
+        r.imported == 0) // the file was not an export Sonde reads: nothing was written
+        return failure(u"%1: %2"_s.arg(in.fileName(), r.error));
     QJsonArray lines;
     for (qint64 n : r.skippedLines)
         lines.append(n);

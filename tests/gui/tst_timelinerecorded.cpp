@@ -3,6 +3,7 @@
 // the same TranscriptEvent values as a live one (the supervisor's entries with their typed form
 // again), bounded with the cut named in the banner, and back to the live store on request.
 #include "historystore.h"
+#include "recordedcall.h"
 #include "storehistorycatalog.h"
 #include "timelinerecording.h"
 #include "timelinetab.h"
@@ -19,21 +20,11 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-constexpr qint64 T0 = 1760000000000;
+constexpr qint64 T0 = SondeTest::RecordedEpochMs;
 
 QJsonObject wire(qint64 t, int id, bool answer, int gen = 2)
 {
-    TranscriptEvent e;
-    e.timeMs = T0 + t;
-    e.server = u"files"_s;
-    e.generation = gen;
-    e.direction =
-        answer ? TranscriptEvent::Direction::Incoming : TranscriptEvent::Direction::Outgoing;
-    e.raw = answer ? QByteArray("{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) +
-                                ",\"result\":{}}")
-                   : "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) +
-                         ",\"method\":\"tools/list\"}";
-    return e.toJson();
+    return SondeTest::recordedCall(u"files"_s, gen, t, id, answer);
 }
 
 HistoryEvent reconnect(qint64 t)
@@ -90,7 +81,8 @@ private Q_SLOTS:
         const TranscriptEvent w = TimelineRecording::eventOf(wire(7, 3, false));
         QCOMPARE(w.direction, TranscriptEvent::Direction::Outgoing);
         QCOMPARE(w.timeMs, T0 + 7);
-        QCOMPARE(w.raw, QByteArray("{\"id\":3,\"jsonrpc\":\"2.0\",\"method\":\"tools/list\"}"));
+        QCOMPARE(w.raw, QByteArray("{\"id\":3,\"jsonrpc\":\"2.0\",\"method\":\"tools/"
+                                   "call\",\"params\":{\"name\":\"echo\"}}"));
         QVERIFY(!w.history);
     }
 

@@ -13,6 +13,7 @@
 #include "offlinehistory.h"
 #include "offlinehistoryopener.h"
 #include "pagedtranscriptmodel.h"
+#include "recordedcall.h"
 #include "storehistorycatalog.h"
 #include "timelinetab.h"
 #include "timelinewidget.h"
@@ -24,6 +25,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -39,17 +41,7 @@ const char InspectorFixture[] = "../fixtures/inspector-protocol-demo-2026-08-19T
 
 QJsonObject call(const QString &server, int gen, qint64 t, int id, bool answer)
 {
-    TranscriptEvent e;
-    e.timeMs = 1760000000000 + t;
-    e.server = server;
-    e.generation = gen;
-    e.direction =
-        answer ? TranscriptEvent::Direction::Incoming : TranscriptEvent::Direction::Outgoing;
-    e.raw = answer ? QByteArray("{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) +
-                                ",\"result\":{\"content\":[]}}")
-                   : "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) +
-                         ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}}";
-    return e.toJson();
+    return SondeTest::recordedCall(server, gen, t, id, answer);
 }
 
 // A JSON Lines transcript as sonde-cli --transcript writes it: two servers, two generations
@@ -300,9 +292,14 @@ private Q_SLOTS:
         const int count = sources()->count();
         QSignalSpy failed(m_window->offlineHistory(), &OfflineHistoryOpener::failed);
         m_window->offlineHistory()->open(path);
-        OfflineHistory *reading = m_window->offlineHistory()->histories().last();
-        QVERIFY(reading->isReading());
-        reading->cancel();
+        QVERIFY(m_window->offlineHistory()->histories().last()->isReading());
+        auto *progress = m_window->findChild<QProgressDialog *>(u"openTranscriptProgress"_s);
+        QVERIFY(progress);
+        QPushButton *cancel = progress->findChild<QPushButton *>();
+        QVERIFY(cancel);
+        QCOMPARE(cancel->text(), u"Cancel"_s);
+        cancel->click();
+
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
         QVERIFY2(failed.first().first().toString().contains("cancelled"_L1),
                  qPrintable(failed.first().first().toString()));

@@ -224,18 +224,24 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("server");
-        QTest::newRow("a protocol export names its server")
-            << u"inspector-protocol-demo-2026-08-19T15-02-09.412Z.json"_s << u"demo"_s;
-        QTest::newRow("a pinned export names its server")
-            << u"inspector-protocol-pinned-demo-2026-08-19T15-02-09.412Z.json"_s << u"demo"_s;
-        QTest::newRow("a percent-encoded id is decoded")
-            << u"inspector-console-my%20server%2Fone-2026-08-19T15-02-09.412Z.json"_s
-            << u"my server/one"_s;
-        QTest::newRow("an id with dashes keeps them")
-            << u"inspector-logs-a-b-c-2026-08-19T15-02-09.412Z.json"_s << u"a-b-c"_s;
-        QTest::newRow("an export without a server has no name")
-            << u"inspector-protocol-2026-08-19T15-02-09.412Z.json"_s << QString();
-        QTest::newRow("a renamed file has no name") << u"session.json"_s << QString();
+        const struct
+        {
+            const char *row, *file, *server;
+        } rows[] = {
+            {"a protocol export names its server",
+             "inspector-protocol-demo-2026-08-19T15-02-09.412Z.json", "demo"},
+            {"a pinned export names its server",
+             "inspector-protocol-pinned-demo-2026-08-19T15-02-09.412Z.json", "demo"},
+            {"a percent-encoded id is decoded",
+             "inspector-console-my%20server%2Fone-2026-08-19T15-02-09.412Z.json", "my server/one"},
+            {"an id with dashes keeps them", "inspector-logs-a-b-c-2026-08-19T15-02-09.412Z.json",
+             "a-b-c"},
+            {"an export without a server has no name",
+             "inspector-protocol-2026-08-19T15-02-09.412Z.json", ""},
+            {"a renamed file has no name", "session.json", ""},
+        };
+        for (const auto &r : rows)
+            QTest::newRow(r.row) << QString::fromUtf8(r.file) << QString::fromUtf8(r.server);
     }
 
     void serverNameComesFromTheInspectorsFileName()
