@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "historypanel.h"
 
-#include "historycatalog.h"
 #include "jsonview.h"
 #include "pagedtranscriptmodel.h"
 #include "transcriptmodel.h"
 #include "transcriptstore.h" // transcriptmodel.h holds a QPointer to it
 
+#include <QComboBox>
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -26,8 +26,6 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 namespace {
-
-constexpr int SessionIdRole = Qt::UserRole + 1;
 
 QString dateTimeText(qint64 ms)
 {
@@ -55,12 +53,32 @@ QString sessionText(const RecordedSession &s)
 
 } // namespace
 
-HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent)
-    : QWidget(parent), m_catalog(catalog)
+HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(parent)
 {
     m_events = new PagedTranscriptModel(this);
     auto *outer = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
+    m_source = new QComboBox(this);
+    m_source->setObjectName(u"historySource"_s);
+    m_source->setAccessibleName(tr("History source"));
+    m_source->setToolTip(tr("This workspace's history, or a transcript file opened offline "
+                            "(File > Open transcript…)"));
+    m_source->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_source->addItem(tr("This workspace"));
+    m_sources.append({tr("This workspace"), catalog});
+    connect(m_source, &QComboBox::currentIndexChanged, this, &HistoryPanel::showSource);
+    bar->addWidget(m_source);
+    // An opened file has servers of its own, none of them the window's.
+    m_fileServer = new QComboBox(this);
+    m_fileServer->setObjectName(u"historyFileServer"_s);
+    m_fileServer->setAccessibleName(tr("Server in the opened file"));
+    m_fileServer->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_fileServer->hide();
+    connect(m_fileServer, &QComboBox::currentTextChanged, this, [this] {
+        m_sessions->clear();
+        refresh();
+    });
+    bar->addWidget(m_fileServer);
     m_search = new QLineEdit(this);
     m_search->setObjectName(u"historySearch"_s);
     m_search->setPlaceholderText(tr("Search the whole history (method, tool, payload text)"));
@@ -75,8 +93,17 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent)
     m_clear = new QPushButton(tr("Clear history…"), this);
     m_clear->setObjectName(u"clearHistory"_s);
     m_clear->setToolTip(tr("Delete everything recorded, for every server"));
-    m_clear->setEnabled(m_catalog);
+    m_clear->setEnabled(catalog);
     connect(m_clear, &QPushButton::clicked, this, &HistoryPanel::clearHistory);
+    m_timeline = new QPushButton(tr("Show on timeline"), this);
+    m_timeline->setObjectName(u"showOnTimeline"_s);
+    m_timeline->setToolTip(tr("Draw the picked session's recorded events on the Timeline tab"));
+    m_timeline->setEnabled(false);
+    connect(m_timeline, &QPushButton::clicked, this, [this] {
+        if (const RecordedSession s = currentSession(); s.id)
+            Q_EMIT timelineRequested(s);
+    });
+    bar->addWidget(m_timeline);
     bar->addWidget(m_clear);
     outer->addLayout(bar);
 
@@ -131,10 +158,9 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent)
 
 void HistoryPanel::setCatalog(HistoryCatalog *catalog)
 {
-    m_catalog = catalog;
-    m_clear->setEnabled(m_catalog);
-    m_sessions->clear();
-    refresh();
+    m_sources[0].catalog = catalog;
+    if (isWorkspace())
+        showSource(0);
 }
 
 void HistoryPanel::setServer(const QString &server)
@@ -142,23 +168,79 @@ void HistoryPanel::setServer(const QString &server)
     if (server == m_server)
         return;
     m_server = server;
+    if (!isWorkspace())
+        return; // the window's server is not in an opened file
+    m_sessions->clear();
+    refresh();
+}
+
+void HistoryPanel::addSource(const QString &name, HistoryCatalog *catalog)
+{
+    m_sources.append({name, catalog});
+    m_source->addItem(name);
+    m_source->setItemData(m_source->count() - 1, name, Qt::ToolTipRole);
+    m_source->setCurrentIndex(m_source->count() - 1);
+}
+
+void HistoryPanel::removeSource(HistoryCatalog *catalog)
+{
+    for (int i = 1; i < m_sources.size(); ++i) {
+        if (m_sources.at(i).catalog != catalog)
+            continue;
+        m_sources.removeAt(i);
+        m_source->removeItem(i); // shows another source through currentIndexChanged
+        return;
+    }
+}
+
+bool HistoryPanel::isWorkspace() const
+{
+    return m_source->currentIndex() <= 0;
+}
+
+HistoryCatalog *HistoryPanel::currentCatalog() const
+{
+    return m_sources.value(qMax(0, m_source->currentIndex())).catalog;
+}
+
+QString HistoryPanel::currentServer() const
+{
+    return isWorkspace() ? m_server : m_fileServer->currentText();
+}
+
+RecordedSession HistoryPanel::currentSession() const
+{
+    return m_shownSessions.value(m_sessions->currentRow());
+}
+
+void HistoryPanel::showSource(int index)
+{
+    const bool file = index > 0;
+    m_clear->setEnabled(!file && currentCatalog());
+    m_fileServer->setVisible(file);
+    {
+        const QSignalBlocker block(m_fileServer);
+        m_fileServer->clear();
+        if (file && currentCatalog())
+            m_fileServer->addItems(currentCatalog()->servers());
+    }
     m_sessions->clear();
     refresh();
 }
 
 void HistoryPanel::refresh()
 {
-    const qint64 picked =
-        m_sessions->currentItem() ? m_sessions->currentItem()->data(SessionIdRole).toLongLong() : 0;
+    const qint64 picked = currentSession().id;
     const QSignalBlocker block(m_sessions);
     m_sessions->clear();
-    const QList<RecordedSession> sessions =
-        m_catalog && !m_server.isEmpty() ? m_catalog->sessions(m_server) : QList<RecordedSession>();
-    int row = sessions.isEmpty() ? -1 : 0;
-    for (const RecordedSession &s : sessions) {
+    HistoryCatalog *catalog = currentCatalog();
+    const QString server = currentServer();
+    m_shownSessions =
+        catalog && !server.isEmpty() ? catalog->sessions(server) : QList<RecordedSession>();
+    int row = m_shownSessions.isEmpty() ? -1 : 0;
+    for (const RecordedSession &s : std::as_const(m_shownSessions)) {
         auto *item = new QListWidgetItem(sessionText(s), m_sessions);
         item->setToolTip(item->text());
-        item->setData(SessionIdRole, s.id);
         if (s.id == picked)
             row = m_sessions->count() - 1;
     }
@@ -171,27 +253,31 @@ void HistoryPanel::refresh()
 
 void HistoryPanel::showSession(int row)
 {
-    QListWidgetItem *item = m_sessions->item(row);
-    if (!m_catalog || !item) {
+    HistoryCatalog *catalog = currentCatalog();
+    const QString server = currentServer();
+    const RecordedSession s = m_shownSessions.value(row);
+    m_timeline->setEnabled(catalog && s.id);
+    if (!catalog || !s.id) {
         m_events->setSource(nullptr);
-        m_status->setText(!m_catalog           ? tr("History is not recorded in this window")
-                          : m_server.isEmpty() ? tr("No server selected")
-                                               : tr("Nothing recorded for %1 yet").arg(m_server));
+        m_status->setText(!catalog           ? tr("History is not recorded in this window")
+                          : server.isEmpty() ? tr("No server selected")
+                                             : tr("Nothing recorded for %1 yet").arg(server));
         m_json->setJson({});
         return;
     }
-    m_events->setSource(m_catalog->sessionEvents(item->data(SessionIdRole).toLongLong()));
+    m_events->setSource(catalog->sessionEvents(s.id));
     m_status->setText(tr("%n event(s) in this session", nullptr, m_events->rowCount()));
 }
 
 void HistoryPanel::search()
 {
     const QString text = m_search->text().trimmed();
-    if (!m_catalog || text.isEmpty())
+    HistoryCatalog *catalog = currentCatalog();
+    if (!catalog || text.isEmpty())
         return;
-    m_events->setSource(m_catalog->search(text, m_server));
-    m_status->setText(
-        tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount()).arg(m_server, text));
+    m_events->setSource(catalog->search(text, currentServer()));
+    m_status->setText(tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount())
+                          .arg(currentServer(), text));
 }
 
 void HistoryPanel::showSelectedEvent()
@@ -209,10 +295,12 @@ void HistoryPanel::clearHistory()
     box->setObjectName(u"clearHistoryConfirm"_s);
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::finished, this, [this](int answer) {
-        if (answer != QMessageBox::Yes || !m_catalog)
+        // Only the workspace's history is cleared: an opened file's is a copy of the file.
+        HistoryCatalog *catalog = m_sources.first().catalog;
+        if (answer != QMessageBox::Yes || !catalog)
             return;
         QString error;
-        if (!m_catalog->clear(&error)) {
+        if (!catalog->clear(&error)) {
             m_status->setText(tr("History not cleared: %1").arg(error));
             return;
         }

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "historycatalog.h"
+
+#include <QList>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -11,39 +15,64 @@ class QTableView;
 
 namespace Sonde {
 
-class HistoryCatalog;
 class JsonView;
 class PagedTranscriptModel;
 
-// The History tab: what was recorded for the selected server, kept across restarts. Its
-// sessions (newest first, by generation and time), then the events of the one picked, a page
-// at a time, with the selected event's JSON below; a search over the whole history replaces
-// the session's events with its hits. Reads through a HistoryCatalog it does not own.
+// The History tab: what was recorded, kept across restarts. Its source is this workspace's
+// history (the server the window selected) or a transcript file opened offline (its own list
+// of servers). It shows the server's sessions (newest first, by generation and time), then the
+// events of the one picked, a page at a time, with the selected event's JSON below; a search
+// over the whole source replaces the session's events with its hits. "Show on timeline" asks
+// for the picked session to be drawn there. Reads through HistoryCatalogs it does not own.
 class HistoryPanel : public QWidget
 {
     Q_OBJECT
 public:
     explicit HistoryPanel(HistoryCatalog *catalog, QWidget *parent = nullptr);
 
+    // The workspace's catalog (source 0).
     void setCatalog(HistoryCatalog *catalog);
     void setServer(const QString &server);
+    // Adds an opened file's history as a source named `name`, and shows it. The catalog must
+    // outlive the panel or be removed first.
+    void addSource(const QString &name, HistoryCatalog *catalog);
+    void removeSource(HistoryCatalog *catalog);
+    int sourceCount() const { return int(m_sources.size()); }
+    // The source shown (its catalog may be null: the workspace records nothing), the server
+    // whose sessions are listed, and the session picked (id 0: none).
+    HistoryCatalog *currentCatalog() const;
+    QString currentServer() const;
+    RecordedSession currentSession() const;
     // Reads the sessions again (new events recorded since), keeping the one picked.
     void refresh();
     PagedTranscriptModel *eventModel() const { return m_events; }
 
 Q_SIGNALS:
     void cleared();
+    // "Show on timeline" for the picked session of the current source.
+    void timelineRequested(const Sonde::RecordedSession &session);
 
 private:
+    struct Source
+    {
+        QString name;
+        HistoryCatalog *catalog = nullptr;
+    };
+    void showSource(int index);
     void showSession(int row);
     void search();
     void clearHistory();
     void showSelectedEvent();
+    bool isWorkspace() const;
 
-    HistoryCatalog *m_catalog;
+    QList<Source> m_sources;
+    QList<RecordedSession> m_shownSessions;
     QString m_server;
+    QComboBox *m_source;
+    QComboBox *m_fileServer;
     QLineEdit *m_search;
     QPushButton *m_clear;
+    QPushButton *m_timeline;
     QListWidget *m_sessions;
     QTableView *m_table;
     JsonView *m_json;

@@ -18,6 +18,7 @@
 #include "importdialog.h"
 #include "mainwindowactions.h"
 #include "notificationlog.h"
+#include "offlinehistoryopener.h"
 #include "promptspanel.h"
 #include "protocol/mcprequests.h"
 #include "resourcespanel.h"
@@ -25,6 +26,7 @@
 #include "serverlistpanel.h"
 #include "sessionpanel.h"
 #include "shortcutsdialog.h"
+#include "timelinetab.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
 #include "transcriptpanel.h"
@@ -114,6 +116,19 @@ void MainWindow::buildActions()
     };
     on(A::Import, [this] { importWithDialog(); });
     on(A::Export, [this] { exportWithDialog(); });
+    on(A::OpenTranscript, [this] { m_offline->choose(); });
+    connect(m_offline, &OfflineHistoryOpener::opened, this,
+            [this](const QString &, const QString &message) {
+                m_tabs->setCurrentWidget(m_history);
+                status(message);
+            });
+    connect(m_history, &HistoryPanel::timelineRequested, this,
+            [this](const RecordedSession &session) {
+                if (const HistoryCatalog *catalog = m_history->currentCatalog()) {
+                    m_timelineTab->showRecorded(session, *catalog);
+                    m_tabs->setCurrentWidget(m_timelineTab);
+                }
+            });
     on(A::Quit, [this] { close(); }); // the same bounded shutdown as closing the window
     on(A::Find, [this] {
         if (m_tabs->currentWidget() == m_transcriptPanel) {
@@ -200,19 +215,19 @@ void MainWindow::buildPanels()
     m_health = new HealthPanel(m_tabs);
     m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
-    m_timeline = new TimelineWidget(m_tabs);
-    m_timeline->setObjectName(u"timeline"_s);
-    m_timeline->setStore(m_transcript);
+    m_timelineTab = new TimelineTab(m_transcript, m_tabs);
+    m_timeline = m_timelineTab->timeline();
     m_resources = new ResourcesPanel(m_views, m_tabs);
     m_prompts = new PromptsPanel(m_views, m_tabs);
     m_log = new NotificationLog(m_tabs);
     m_history = new HistoryPanel(nullptr, m_tabs);
+    m_offline = new OfflineHistoryOpener(m_history, this);
     m_tabs->addTab(m_session, tr("Session"));
     m_tabs->addTab(m_tools, tr("Tools"));
     m_tabs->addTab(m_health, tr("Health"));
     m_tabs->addTab(m_authPanel, tr("Authorization"));
     m_tabs->addTab(m_transcriptPanel, tr("Transcript"));
-    m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_tabs->addTab(m_timelineTab, tr("Timeline"));
     m_tabs->addTab(m_resources, tr("Resources"));
     m_tabs->addTab(m_prompts, tr("Prompts"));
     m_tabs->addTab(m_log, tr("Log"));
@@ -264,6 +279,8 @@ void MainWindow::connectPanels()
                 m_host.setToolOverride(m_current, tool, readOnly);
             });
     connect(m_timeline, &TimelineWidget::activated, this, [this](int row) {
+        if (m_timelineTab->isRecorded())
+            return; // a past session's rows are not the transcript's
         // Click to jump to the message: the transcript shows it, filters permitting.
         m_tabs->setCurrentWidget(m_transcriptPanel);
         if (!m_transcriptPanel->selectStoreRow(row))

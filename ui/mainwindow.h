@@ -40,6 +40,8 @@ class ServerStore;
 class ServerViewStore;
 class SessionPanel;
 class TimelineWidget;
+class TimelineTab;
+class OfflineHistoryOpener;
 class ToolsPanel;
 class TranscriptPanel;
 class TranscriptStore;
@@ -121,6 +123,10 @@ public:
     ResourcesPanel *resourcesPanel() const { return m_resources; }
     PromptsPanel *promptsPanel() const { return m_prompts; }
     TimelineWidget *timeline() const { return m_timeline; }
+    // The Timeline tab (live, or a past session from the History tab) and File > Open
+    // transcript…'s opened files.
+    TimelineTab *timelineTab() const { return m_timelineTab; }
+    OfflineHistoryOpener *offlineHistory() const { return m_offline; }
     QTabWidget *tabs() const { return m_tabs; }
     GuiServerRequestHandler *requestHandler() const { return m_handler; }
 
@@ -190,6 +196,8 @@ private:
     ResourcesPanel *m_resources = nullptr;
     PromptsPanel *m_prompts = nullptr;
     TimelineWidget *m_timeline = nullptr;
+    TimelineTab *m_timelineTab = nullptr;
+    OfflineHistoryOpener *m_offline = nullptr;
     NotificationLog *m_log = nullptr;
     QString m_current;
     QString m_demoProgram;

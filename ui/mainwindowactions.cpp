@@ -75,6 +75,11 @@ const Spec Specs[] = {
      QT_TR_NOOP("List every keyboard shortcut")},
     {MainWindowActions::About, "about", QT_TR_NOOP("&About Sonde"),
      QT_TR_NOOP("Sonde's version, and the versions of Qt and the highlighter")},
+    // Ctrl+O is Import config's (the standard Open key).
+    {MainWindowActions::OpenTranscript, "openTranscript", QT_TR_NOOP("&Open transcript…"),
+     QT_TR_NOOP("Open a transcript file (Sonde's JSON Lines or the MCP Inspector's JSON "
+                "export) offline, in the History tab"),
+     QKeySequence::UnknownKey, Qt::CTRL | Qt::SHIFT | Qt::Key_O},
 };
 static_assert(std::size(Specs) == MainWindowActions::IdCount);
 } // namespace
@@ -162,7 +167,7 @@ void MainWindowActions::buildMenus()
         return m;
     };
     QMenu *file = menu(u"file"_s, tr("&File"));
-    file->addActions({action(Import), action(Export)});
+    file->addActions({action(Import), action(OpenTranscript), action(Export)});
     file->addSeparator();
     file->addAction(action(Quit));
     menu(u"edit"_s, tr("&Edit"))->addAction(action(Find));

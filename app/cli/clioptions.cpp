@@ -38,7 +38,7 @@ COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | conformance-client URL   (for the official conformance harness)
           | run COLLECTION.json [--junit OUT.xml] [--auth-agent A]   (a saved collection,
             docs/collections.md; its "server" replaces CONNECTION)
-   or:    sonde-cli history import FILE.jsonl --db DB
+   or:    sonde-cli history import FILE.jsonl|INSPECTOR.json --db DB
           | history search TEXT --db DB [--server S] [--limit N]
           | history export --db DB --format jsonl|md|har|otlp --out FILE [--session ID]
 )"_s;

@@ -4,6 +4,7 @@
 #include "historyimporter.h"
 #include "historystore.h"
 #include "transcript/transcriptexport.h"
+#include "transcriptfilereader.h"
 
 #include <QFile>
 #include <QHash>
@@ -65,19 +66,28 @@ bool readOptions(const QStringList &args, const QStringList &known, QStringList 
 int import(const QStringList &positional, const QHash<QString, QString> &o)
 {
     if (positional.size() != 1 || !o.contains(u"--db"_s))
-        return usage(u"history import FILE.jsonl --db DB"_s);
+        return usage(u"history import FILE --db DB (Sonde's JSONL or the Inspector's JSON)"_s);
     QFile in(positional.first());
     if (!in.open(QIODevice::ReadOnly))
         return failure(u"cannot read %1: %2"_s.arg(in.fileName(), in.errorString()));
-    HistoryStore store;
     QString error;
+    // Sonde's JSON Lines or the MCP Inspector's export, told before the history is touched.
+    const auto format = TranscriptFileReader::formatOf(in, &error);
+    if (!format)
+        return failure(u"%1: %2"_s.arg(in.fileName(), error));
+    HistoryStore store;
     if (!store.open(o.value(u"--db"_s), &error, u"import "_s + in.fileName()))
         return failure(error);
-    const HistoryImporter::Result r = HistoryImporter::import(in, store);
+    const HistoryImporter::Result r =
+        TranscriptFileReader::importInto(in, *format, in.fileName(), store);
+    if (*format == TranscriptFileReader::Format::InspectorJson && !r.error.isEmpty() &&
+        r.imported == 0) // the file was not an export Sonde reads: nothing was written
+        return failure(u"%1: %2"_s.arg(in.fileName(), r.error));
     QJsonArray lines;
     for (qint64 n : r.skippedLines)
         lines.append(n);
-    QJsonObject summary{{"imported"_L1, r.imported},
+    QJsonObject summary{{"format"_L1, TranscriptFileReader::formatName(*format)},
+                        {"imported"_L1, r.imported},
                         {"skipped"_L1, r.skipped},
                         {"skipped_lines"_L1, lines},
                         {"reasons"_L1, QJsonArray::fromStringList(r.reasons)}};

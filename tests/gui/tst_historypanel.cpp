@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The History tab over a catalog of its own: the selected server's sessions newest first, the
-// picked session's events a page at a time, a search that replaces them with its hits, and
-// Clear history only after the question is answered Yes.
+// picked session's events a page at a time, a search that replaces them with its hits,
+// Clear history only after the question is answered Yes, an opened file as a source with its
+// own servers, and Show on timeline for the picked session.
 #include "historycatalog.h"
 #include "historypanel.h"
 #include "pagedtranscriptmodel.h"
 
+#include <QComboBox>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +15,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 
@@ -54,6 +57,7 @@ private:
 class FakeCatalog final : public HistoryCatalog
 {
 public:
+    QStringList servers() const override { return {u"alpha"_s, u"beta"_s}; }
     QList<RecordedSession> sessions(const QString &server) const override
     {
         QList<RecordedSession> out;
@@ -184,6 +188,58 @@ private Q_SLOTS:
         box->button(yes ? QMessageBox::Yes : QMessageBox::Cancel)->click();
         QCOMPARE(catalog.clears, clears);
         QCOMPARE(panel.findChild<QListWidget *>(u"historySessions"_s)->count(), yes ? 0 : 2);
+    }
+
+    void anOpenedFileIsASourceWithItsOwnServers()
+    {
+        FakeCatalog workspace, file;
+        HistoryPanel panel(&workspace);
+        panel.setServer(u"beta"_s);
+        auto *sessions = panel.findChild<QListWidget *>(u"historySessions"_s);
+        QCOMPARE(sessions->count(), 1);
+        panel.addSource(u"recorded.jsonl"_s, &file);
+        auto *source = panel.findChild<QComboBox *>(u"historySource"_s);
+        auto *servers = panel.findChild<QComboBox *>(u"historyFileServer"_s);
+        QCOMPARE(source->count(), 2);
+        QCOMPARE(source->currentText(), u"recorded.jsonl"_s);
+        QCOMPARE(panel.currentCatalog(), &file);
+        // The file's first server, not the window's "beta".
+        QCOMPARE(servers->count(), 2);
+        QCOMPARE(panel.currentServer(), u"alpha"_s);
+        QCOMPARE(sessions->count(), 2);
+        // The window picking another server does not change what the file shows.
+        panel.setServer(u"gamma"_s);
+        QCOMPARE(sessions->count(), 2);
+        QVERIFY(!panel.findChild<QPushButton *>(u"clearHistory"_s)->isEnabled());
+        source->setCurrentIndex(0);
+        QCOMPARE(panel.currentCatalog(), &workspace);
+        QCOMPARE(panel.currentServer(), u"gamma"_s);
+        QCOMPARE(sessions->count(), 0);
+        FakeCatalog other;
+        panel.addSource(u"other.jsonl"_s, &other);
+        QCOMPARE(panel.currentCatalog(), &other);
+        panel.removeSource(&other);
+        QCOMPARE(source->count(), 2);
+        panel.removeSource(&file);
+        QCOMPARE(source->count(), 1);
+        QCOMPARE(panel.currentCatalog(), &workspace);
+    }
+
+    void showOnTimelineAsksForThePickedSession()
+    {
+        FakeCatalog catalog;
+        HistoryPanel panel(&catalog);
+        auto *show = panel.findChild<QPushButton *>(u"showOnTimeline"_s);
+        QVERIFY(!show->isEnabled()); // no server, no session
+        panel.setServer(u"alpha"_s);
+        QVERIFY(show->isEnabled());
+        panel.findChild<QListWidget *>(u"historySessions"_s)->setCurrentRow(1);
+        QSignalSpy asked(&panel, &HistoryPanel::timelineRequested);
+        show->click();
+        QCOMPARE(asked.count(), 1);
+        const auto session = asked.first().first().value<RecordedSession>();
+        QCOMPARE(session.id, 1);
+        QCOMPARE(session.generation, 1);
     }
 };
 

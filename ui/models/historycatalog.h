@@ -4,7 +4,9 @@
 #include "transcriptpagesource.h"
 
 #include <QList>
+#include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -30,6 +32,8 @@ class HistoryCatalog
 {
 public:
     virtual ~HistoryCatalog() = default;
+    // Every server with something recorded, by name (an opened file's own list).
+    virtual QStringList servers() const = 0;
     // Newest first.
     virtual QList<RecordedSession> sessions(const QString &server) const = 0;
     virtual std::unique_ptr<TranscriptPageSource> sessionEvents(qint64 sessionId) const = 0;
@@ -41,3 +45,5 @@ public:
 };
 
 } // namespace Sonde
+
+Q_DECLARE_METATYPE(Sonde::RecordedSession)

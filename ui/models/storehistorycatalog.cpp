@@ -37,6 +37,11 @@ bool StoreHistoryCatalog::open(const QString &path, QString *error)
     return true;
 }
 
+QStringList StoreHistoryCatalog::servers() const
+{
+    return m_store ? m_store->servers() : QStringList();
+}
+
 QList<RecordedSession> StoreHistoryCatalog::sessions(const QString &server) const
 {
     QList<RecordedSession> out;

@@ -17,6 +17,9 @@ public:
     // Opens `path` to read; false with the reason.
     bool open(const QString &path, QString *error);
 
+    QString path() const { return m_store ? m_store->path() : QString(); }
+
+    QStringList servers() const override;
     QList<RecordedSession> sessions(const QString &server) const override;
     std::unique_ptr<TranscriptPageSource> sessionEvents(qint64 sessionId) const override;
     std::unique_ptr<TranscriptPageSource> search(const QString &text,

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "timelinetab.h"
+
+#include "historycatalog.h"
+#include "timelinerecording.h"
+#include "timelinewidget.h"
+#include "transcriptstore.h"
+
+#include <QDateTime>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+TimelineTab::TimelineTab(TranscriptStore *live, QWidget *parent)
+    : QWidget(parent), m_timeline(new TimelineWidget(this)), m_live(live)
+{
+    auto *column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    m_banner = new QFrame(this);
+    m_banner->setObjectName(u"recordedBanner"_s);
+    m_banner->setFrameShape(QFrame::StyledPanel);
+    // The highlight colour, so it reads as a state of the view in both palettes.
+    m_banner->setAutoFillBackground(true);
+    m_banner->setBackgroundRole(QPalette::AlternateBase);
+    auto *row = new QHBoxLayout(m_banner);
+    row->setContentsMargins(8, 4, 8, 4);
+    m_bannerText = new QLabel(m_banner);
+    m_bannerText->setObjectName(u"recordedBannerText"_s);
+    m_bannerText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    row->addWidget(m_bannerText, 1);
+    m_backToLive = new QPushButton(tr("Back to live"), m_banner);
+    m_backToLive->setObjectName(u"backToLive"_s);
+    m_backToLive->setToolTip(tr("Show the live transcript on the timeline again"));
+    connect(m_backToLive, &QPushButton::clicked, this, &TimelineTab::showLive);
+    row->addWidget(m_backToLive);
+    m_banner->hide();
+    column->addWidget(m_banner);
+    m_timeline->setObjectName(u"timeline"_s);
+    m_timeline->setStore(live);
+    column->addWidget(m_timeline, 1);
+}
+
+TimelineTab::~TimelineTab()
+{
+    m_timeline->setStore(nullptr); // before the recorded store goes
+}
+
+QString TimelineTab::bannerText() const
+{
+    return m_recorded ? m_bannerText->text() : QString();
+}
+
+void TimelineTab::showRecorded(const RecordedSession &session, const HistoryCatalog &catalog,
+                               int maxEvents)
+{
+    const std::unique_ptr<TranscriptPageSource> source = catalog.sessionEvents(session.id);
+    const TimelineRecording recording =
+        source ? TimelineRecording::read(*source,
+                                         maxEvents > 0 ? maxEvents : TimelineRecording::MaxEvents)
+               : TimelineRecording();
+    // Large enough for every event read: a live store's bound would drop the first ones.
+    auto store =
+        std::make_unique<TranscriptStore>(int(qMax<qsizetype>(recording.events.size() + 1, 16)),
+                                          nullptr, TranscriptStore::DefaultCapacityBytes);
+    store->append(recording.events);
+    m_timeline->setStore(store.get());
+    m_recorded = std::move(store);
+    // "Now" is the session's end, so its last generation ends there and not at the clock.
+    const qint64 end = recording.events.isEmpty()
+                           ? session.endedMs
+                           : qMax(session.endedMs, recording.events.last().timeMs);
+    m_timeline->setNowFunction([end] { return end; });
+    m_timeline->fitAll();
+
+    const QLocale locale;
+    QString text = tr("Recorded session: %1, generation %2, %3 (not live)")
+                       .arg(session.server)
+                       .arg(session.generation)
+                       .arg(QDateTime::fromMSecsSinceEpoch(session.startedMs)
+                                .toString(u"yyyy-MM-dd HH:mm:ss"_s));
+    if (recording.isCut())
+        text += u" · "_s + tr("the first %1 of %2 events drawn")
+                               .arg(locale.toString(qlonglong(recording.events.size())),
+                                    locale.toString(recording.total));
+    else
+        text += u" · "_s + tr("%n event(s)", nullptr, int(recording.events.size()));
+    m_bannerText->setText(text);
+    m_banner->show();
+}
+
+void TimelineTab::showLive()
+{
+    if (!m_recorded)
+        return;
+    m_banner->hide();
+    m_timeline->setStore(m_live);
+    m_timeline->setNowFunction({});
+    m_recorded.reset();
+    m_timeline->followLatest();
+    Q_EMIT liveShown();
+}
+
+} // namespace Sonde

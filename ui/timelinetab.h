@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+#include <memory>
+
+class QFrame;
+class QLabel;
+class QPushButton;
+
+namespace Sonde {
+
+class HistoryCatalog;
+class TimelineWidget;
+class TranscriptStore;
+struct RecordedSession;
+
+// The Timeline tab: the live transcript on a TimelineWidget, or a past session read from a
+// history (the workspace's or an opened file's), with a banner that says it is recorded (server,
+// generation, date, and how much was drawn when it was cut) and a button back to live. A
+// recorded session is fed to the same widget as the live one, as TranscriptEvent values in a
+// store of its own. Thread: GUI. Does not own the live store.
+class TimelineTab : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TimelineTab(TranscriptStore *live, QWidget *parent = nullptr);
+    ~TimelineTab() override;
+
+    TimelineWidget *timeline() const { return m_timeline; }
+    // Draws the session's recorded events (at most TimelineRecording::MaxEvents, or
+    // `maxEvents`) instead of the live ones.
+    void showRecorded(const RecordedSession &session, const HistoryCatalog &catalog,
+                      int maxEvents = -1);
+    void showLive();
+    bool isRecorded() const { return m_recorded != nullptr; }
+    QString bannerText() const; // empty while live
+
+Q_SIGNALS:
+    void liveShown();
+
+private:
+    TimelineWidget *m_timeline;
+    QPointer<TranscriptStore> m_live;
+    std::unique_ptr<TranscriptStore> m_recorded;
+    QFrame *m_banner;
+    QLabel *m_bannerText;
+    QPushButton *m_backToLive;
+};
+
+} // namespace Sonde
