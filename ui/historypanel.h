@@ -33,6 +33,8 @@ public:
 
 Q_SIGNALS:
     void cleared();
+    // Replay… on the selected event, a request Sonde sent (ReplayLauncher sends it again).
+    void replayRequested(int row);
 
 private:
     void showSession(int row);
@@ -44,6 +46,7 @@ private:
     QString m_server;
     QLineEdit *m_search;
     QPushButton *m_clear;
+    QPushButton *m_replay;
     QListWidget *m_sessions;
     QTableView *m_table;
     JsonView *m_json;

@@ -20,6 +20,7 @@
 #include "notificationlog.h"
 #include "promptspanel.h"
 #include "protocol/mcprequests.h"
+#include "replaylauncher.h"
 #include "resourcespanel.h"
 #include "serverlistmodel.h"
 #include "serverlistpanel.h"
@@ -257,6 +258,9 @@ void MainWindow::connectPanels()
     });
     connect(m_session, &SessionPanel::pingRequested, this,
             [this] { send(Kind::Command, tr("ping"), u"ping"_s); });
+    m_replay = new ReplayLauncher(m_host, m_views, this);
+    connect(m_history, &HistoryPanel::replayRequested, m_replay,
+            [this](int row) { m_replay->replayRow(*m_history->eventModel(), row); });
     connect(m_tools, &ToolsPanel::callRequested, this, &MainWindow::callTool);
     connect(m_tools, &ToolsPanel::cancelRequested, this, &MainWindow::cancelCall);
     connect(m_tools, &ToolsPanel::overrideChanged, this,
