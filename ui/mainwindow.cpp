@@ -8,6 +8,7 @@
 #include "aboutdialog.h"
 #include "authpanel.h"
 #include "authstatestore.h"
+#include "collectionrundialog.h"
 #include "darkpalette.h"
 #include "demoserverprocess.h"
 #include "engine/corehost.h"
@@ -115,6 +116,7 @@ void MainWindow::buildActions()
     };
     on(A::Import, [this] { importWithDialog(); });
     on(A::Export, [this] { exportWithDialog(); });
+    on(A::RunCollection, [this] { CollectionRunDialog::chooseAndRun(this); });
     on(A::Quit, [this] { close(); }); // the same bounded shutdown as closing the window
     on(A::Find, [this] {
         if (m_tabs->currentWidget() == m_transcriptPanel) {
