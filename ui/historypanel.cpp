@@ -3,6 +3,7 @@
 
 #include "jsonview.h"
 #include "pagedtranscriptmodel.h"
+#include "replayrequest.h"
 #include "transcriptmodel.h"
 #include "transcriptstore.h" // transcriptmodel.h holds a QPointer to it
 
@@ -90,6 +91,14 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(p
             showSession(m_sessions->currentRow());
     });
     bar->addWidget(m_search, 1);
+    m_replay = new QPushButton(tr("Replay…"), this);
+    m_replay->setObjectName(u"replayRequest"_s);
+    m_replay->setToolTip(tr("Send the selected request again to the live server and compare "
+                            "the answers"));
+    m_replay->setEnabled(false);
+    connect(m_replay, &QPushButton::clicked, this,
+            [this] { Q_EMIT replayRequested(m_table->currentIndex().row()); });
+    bar->addWidget(m_replay);
     m_clear = new QPushButton(tr("Clear history…"), this);
     m_clear->setObjectName(u"clearHistory"_s);
     m_clear->setToolTip(tr("Delete everything recorded, for every server"));
@@ -284,6 +293,12 @@ void HistoryPanel::showSelectedEvent()
 {
     const QJsonObject record = m_events->record(m_table->currentIndex().row());
     m_json->setJson(record.isEmpty() ? QByteArray() : QJsonDocument(record).toJson());
+    QString why;
+    const bool replayable = ReplayRequest::fromRecord(record, &why).has_value();
+    m_replay->setEnabled(replayable);
+    m_replay->setToolTip(replayable ? tr("Send this request again to the live server and "
+                                         "compare the answers")
+                                    : tr("Not a request to replay: %1").arg(why));
 }
 
 void HistoryPanel::clearHistory()

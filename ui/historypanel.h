@@ -51,6 +51,8 @@ Q_SIGNALS:
     void cleared();
     // "Show on timeline" for the picked session of the current source.
     void timelineRequested(const Sonde::RecordedSession &session);
+    // Replay… on the selected event, a request Sonde sent (ReplayLauncher sends it again).
+    void replayRequested(int row);
 
 private:
     struct Source
@@ -73,6 +75,7 @@ private:
     QLineEdit *m_search;
     QPushButton *m_clear;
     QPushButton *m_timeline;
+    QPushButton *m_replay;
     QListWidget *m_sessions;
     QTableView *m_table;
     JsonView *m_json;

@@ -8,6 +8,7 @@
 #include "aboutdialog.h"
 #include "authpanel.h"
 #include "authstatestore.h"
+#include "collectionrundialog.h"
 #include "darkpalette.h"
 #include "demoserverprocess.h"
 #include "engine/corehost.h"
@@ -21,6 +22,7 @@
 #include "offlinehistoryopener.h"
 #include "promptspanel.h"
 #include "protocol/mcprequests.h"
+#include "replaylauncher.h"
 #include "resourcespanel.h"
 #include "serverlistmodel.h"
 #include "serverlistpanel.h"
@@ -129,6 +131,7 @@ void MainWindow::buildActions()
                     m_tabs->setCurrentWidget(m_timelineTab);
                 }
             });
+    on(A::RunCollection, [this] { CollectionRunDialog::chooseAndRun(this); });
     on(A::Quit, [this] { close(); }); // the same bounded shutdown as closing the window
     on(A::Find, [this] {
         if (m_tabs->currentWidget() == m_transcriptPanel) {
@@ -272,6 +275,9 @@ void MainWindow::connectPanels()
     });
     connect(m_session, &SessionPanel::pingRequested, this,
             [this] { send(Kind::Command, tr("ping"), u"ping"_s); });
+    m_replay = new ReplayLauncher(m_host, m_views, this);
+    connect(m_history, &HistoryPanel::replayRequested, m_replay,
+            [this](int row) { m_replay->replayRow(*m_history->eventModel(), row); });
     connect(m_tools, &ToolsPanel::callRequested, this, &MainWindow::callTool);
     connect(m_tools, &ToolsPanel::cancelRequested, this, &MainWindow::cancelCall);
     connect(m_tools, &ToolsPanel::overrideChanged, this,

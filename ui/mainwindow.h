@@ -33,6 +33,7 @@ class GuiServerRequestHandler;
 class HealthPanel;
 class NotificationLog;
 class PromptsPanel;
+class ReplayLauncher;
 class ResourcesPanel;
 class ServerListModel;
 class ServerListPanel;
@@ -129,6 +130,8 @@ public:
     OfflineHistoryOpener *offlineHistory() const { return m_offline; }
     QTabWidget *tabs() const { return m_tabs; }
     GuiServerRequestHandler *requestHandler() const { return m_handler; }
+    // Sends a recorded request again (the History tab's Replay…).
+    ReplayLauncher *replayLauncher() const { return m_replay; }
 
 Q_SIGNALS:
     // The sessions are closed (or the bound passed) and the window is gone: time to quit.
@@ -192,6 +195,7 @@ private:
     AuthStateStore *m_auth = nullptr;
     AuthPanel *m_authPanel = nullptr;
     HistoryPanel *m_history = nullptr;
+    ReplayLauncher *m_replay = nullptr;
     TranscriptPanel *m_transcriptPanel = nullptr;
     ResourcesPanel *m_resources = nullptr;
     PromptsPanel *m_prompts = nullptr;

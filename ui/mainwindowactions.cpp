@@ -40,6 +40,8 @@ const Spec Specs[] = {
     {MainWindowActions::Export, "export", QT_TR_NOOP("&Export transcript…"),
      QT_TR_NOOP("Write the transcript the filters show as JSON Lines or Markdown"),
      QKeySequence::SaveAs, Qt::CTRL | Qt::SHIFT | Qt::Key_S},
+    {MainWindowActions::RunCollection, "runCollection", QT_TR_NOOP("&Run collection…"),
+     QT_TR_NOOP("Run a saved collection of calls and show which passed (as sonde-cli run)")},
     {MainWindowActions::Quit, "quit", QT_TR_NOOP("&Quit"),
      QT_TR_NOOP("Close every session cleanly, then quit"), QKeySequence::Quit,
      Qt::CTRL | Qt::Key_Q},
@@ -167,7 +169,8 @@ void MainWindowActions::buildMenus()
         return m;
     };
     QMenu *file = menu(u"file"_s, tr("&File"));
-    file->addActions({action(Import), action(OpenTranscript), action(Export)});
+    file->addActions(
+        {action(Import), action(OpenTranscript), action(Export), action(RunCollection)});
     file->addSeparator();
     file->addAction(action(Quit));
     menu(u"edit"_s, tr("&Edit"))->addAction(action(Find));

@@ -31,6 +31,7 @@ public:
     {
         Import,
         Export,
+        RunCollection,
         Quit,
         Find,
         Add,

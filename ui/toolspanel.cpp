@@ -2,6 +2,7 @@
 #include "toolspanel.h"
 
 #include "breakerbanner.h"
+#include "collectionwriter.h"
 #include "schemaformwidget.h"
 #include "serverstore.h"
 #include "serverviewstore.h"
@@ -142,6 +143,31 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
                 return;
             auto *box = new QMessageBox(QMessageBox::Warning, tr("Save answer"),
                                         tr("Could not write %1.").arg(path), QMessageBox::Ok, this);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        });
+        dialog->open();
+    });
+    m_saveToCollection = new QPushButton(tr("Save to collection…"), this);
+    m_saveToCollection->setObjectName(u"saveToCollection"_s);
+    m_saveToCollection->setEnabled(false);
+    m_saveToCollection->setToolTip(tr("Add this call and what its answer showed to a "
+                                      "collection file, new or existing (sonde-cli run)"));
+    buttons->addWidget(m_saveToCollection);
+    connect(m_saveToCollection, &QPushButton::clicked, this, [this] {
+        auto *dialog =
+            new QFileDialog(this, tr("Save to collection"), QString(), tr("Collections (*.json)"));
+        dialog->setObjectName(u"saveToCollectionDialog"_s);
+        dialog->setAcceptMode(QFileDialog::AcceptSave);
+        dialog->setOption(QFileDialog::DontConfirmOverwrite); // an existing one is added to
+        dialog->setDefaultSuffix(u"json"_s);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString &path) {
+            QString message;
+            const bool saved = saveToCollection(path, &message);
+            auto *box = new QMessageBox(saved ? QMessageBox::Information : QMessageBox::Warning,
+                                        tr("Save to collection"), message, QMessageBox::Ok, this);
+            box->setObjectName(u"savedToCollection"_s);
             box->setAttribute(Qt::WA_DeleteOnClose);
             box->open();
         });
@@ -357,6 +383,7 @@ void ToolsPanel::showAnswer()
     else
         m_answer->clear();
     m_saveAnswer->setEnabled(m_answer->hasAnswer());
+    m_saveToCollection->setEnabled(outcome.has_value());
     if (m_call->isEnabled()) { // no call running: the time and the bar are this answer's
         m_elapsed->setText(outcome ? tr("%1 ms").arg(outcome->finishedMs - outcome->startedMs)
                                    : QString());
@@ -409,6 +436,33 @@ QString ToolsPanel::resultText() const
 bool ToolsPanel::saveAnswer(const QString &path) const
 {
     return m_answer->saveAnswer(path);
+}
+
+bool ToolsPanel::saveToCollection(const QString &path, QString *message) const
+{
+    const QString tool = currentToolName();
+    const std::optional<CallOutcome> outcome = m_store->toolAnswer(m_server, tool);
+    const int row = m_servers ? m_servers->indexOf(m_server) : -1;
+    if (!outcome || row < 0) {
+        *message = tr("Call the tool first: its answer is what the collection will expect.");
+        return false;
+    }
+    CollectionWriter::Call call;
+    call.tool = tool;
+    call.args = m_form->value();
+    call.expect =
+        CollectionWriter::expectFrom(outcome->result, !outcome->ok(), outcome->error.message());
+    QStringList leftOut;
+    int calls = 0;
+    QString error;
+    if (!CollectionWriter::append(path, m_servers->config(row), call, &leftOut, &calls, &error)) {
+        *message = tr("Not saved: %1").arg(error);
+        return false;
+    }
+    *message = tr("%1 saved to %2, which now holds %n call(s).", nullptr, calls).arg(tool, path);
+    if (!leftOut.isEmpty())
+        *message += u"\n"_s + tr("Secrets not written: %1.").arg(leftOut.join(u", "_s));
+    return true;
 }
 
 void ToolsPanel::callFinished(const CallOutcome &o)

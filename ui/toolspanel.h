@@ -56,6 +56,9 @@ public:
     QString resultText() const;
     // Writes the last answer whole (the views show at most TextDisplay::MaxShownChars).
     bool saveAnswer(const QString &path) const;
+    // Appends the tool, the form's arguments and what the last answer showed to the
+    // collection at `path` (CollectionWriter); `message` says what was written or why not.
+    bool saveToCollection(const QString &path, QString *message) const;
 
 public Q_SLOTS:
     void requestCall();
@@ -97,6 +100,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_elapsed = nullptr;
     QPushButton *m_saveAnswer = nullptr;
+    QPushButton *m_saveToCollection = nullptr;
     ToolAnswerView *m_answer = nullptr;
     QElapsedTimer m_clock;
     QTimer *m_tick = nullptr;
