@@ -95,6 +95,7 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(p
     m_replay->setObjectName(u"replayRequest"_s);
     m_replay->setToolTip(tr("Send the selected request again to the live server and compare "
                             "the answers"));
+    m_replay->setAccessibleName(tr("Replay"));
     m_replay->setEnabled(false);
     connect(m_replay, &QPushButton::clicked, this,
             [this] { Q_EMIT replayRequested(m_table->currentIndex().row()); });

@@ -139,12 +139,6 @@ void ReplayDialog::showAnswer(const QJsonValue &answer)
     m_count->setText(text);
 }
 
-void ReplayDialog::showProblem(const QString &text)
-{
-    m_live->setPlainText(text);
-    m_count->setText(text);
-}
-
 QString ReplayDialog::countText() const
 {
     return m_count->text();

@@ -29,8 +29,6 @@ public:
     void showOutcome(const CallOutcome &outcome);
     // The new answer as ReplayRequest::answerOf shapes it.
     void showAnswer(const QJsonValue &answer);
-    // The request could not be sent (the server went away): said instead of an answer.
-    void showProblem(const QString &text);
 
     QString countText() const;
     const JsonDiff::Result &diff() const { return m_diff; }

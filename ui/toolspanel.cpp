@@ -151,6 +151,7 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_saveToCollection = new QPushButton(tr("Save to collection…"), this);
     m_saveToCollection->setObjectName(u"saveToCollection"_s);
     m_saveToCollection->setEnabled(false);
+    m_saveToCollection->setAccessibleName(tr("Save to collection"));
     m_saveToCollection->setToolTip(tr("Add this call and what its answer showed to a "
                                       "collection file, new or existing (sonde-cli run)"));
     buttons->addWidget(m_saveToCollection);
@@ -368,8 +369,10 @@ void ToolsPanel::chainTabOrder()
     // The form's editors are made anew for each tool, after everything else: without this
     // they would come last in the focus chain, after the answer.
     QWidget *last = m_form->chainTabOrder(m_override);
-    for (QWidget *next : {static_cast<QWidget *>(m_call), static_cast<QWidget *>(m_cancel),
-                          static_cast<QWidget *>(m_saveAnswer), m_answer->firstFocusWidget()}) {
+    for (QWidget *next :
+         {static_cast<QWidget *>(m_call), static_cast<QWidget *>(m_cancel),
+          static_cast<QWidget *>(m_saveAnswer), static_cast<QWidget *>(m_saveToCollection),
+          m_answer->firstFocusWidget()}) {
         setTabOrder(last, next);
         last = next;
     }

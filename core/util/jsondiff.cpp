@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "util/jsondiff.h"
 
+#include "util/enumnames.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 
@@ -144,17 +146,8 @@ private:
 
 QString JsonDifference::kindName(Kind kind)
 {
-    switch (kind) {
-    case Kind::Added:
-        return u"added"_s;
-    case Kind::Removed:
-        return u"removed"_s;
-    case Kind::Changed:
-        return u"changed"_s;
-    case Kind::TypeChanged:
-        return u"type-changed"_s;
-    }
-    return {};
+    static const char *const names[] = {"added", "removed", "changed", "type-changed"};
+    return enumName(names, kind);
 }
 
 JsonDiff::Result JsonDiff::compare(const QJsonValue &oldValue, const QJsonValue &newValue)
