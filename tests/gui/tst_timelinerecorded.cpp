@@ -36,6 +36,7 @@ HistoryEvent reconnect(qint64 t)
     h.toGeneration = 2;
     h.attempt = 1;
     h.trigger = u"transport closed"_s;
+    h.outcome = ReconnectOutcome::Ok;
     return h;
 }
 
