@@ -38,7 +38,8 @@ const Spec Specs[] = {
      QT_TR_NOOP("Add servers from a Claude Desktop, Cursor, VS Code or mcp.json file"),
      QKeySequence::Open},
     {MainWindowActions::Export, "export", QT_TR_NOOP("&Export transcript…"),
-     QT_TR_NOOP("Write the transcript the filters show as JSON Lines or Markdown"),
+     QT_TR_NOOP("Write the transcript or the History tab's session as JSON Lines, Markdown, "
+                "HAR or OTLP, saying first what the file will hold"),
      QKeySequence::SaveAs, Qt::CTRL | Qt::SHIFT | Qt::Key_S},
     {MainWindowActions::Quit, "quit", QT_TR_NOOP("&Quit"),
      QT_TR_NOOP("Close every session cleanly, then quit"), QKeySequence::Quit,
@@ -75,6 +76,8 @@ const Spec Specs[] = {
      QT_TR_NOOP("List every keyboard shortcut")},
     {MainWindowActions::About, "about", QT_TR_NOOP("&About Sonde"),
      QT_TR_NOOP("Sonde's version, and the versions of Qt and the highlighter")},
+    {MainWindowActions::HistorySettings, "historySettings", QT_TR_NOOP("&History settings…"),
+     QT_TR_NOOP("How long the recorded history is kept; clear it")},
 };
 static_assert(std::size(Specs) == MainWindowActions::IdCount);
 } // namespace
@@ -162,7 +165,7 @@ void MainWindowActions::buildMenus()
         return m;
     };
     QMenu *file = menu(u"file"_s, tr("&File"));
-    file->addActions({action(Import), action(Export)});
+    file->addActions({action(Import), action(Export), action(HistorySettings)});
     file->addSeparator();
     file->addAction(action(Quit));
     menu(u"edit"_s, tr("&Edit"))->addAction(action(Find));

@@ -46,6 +46,7 @@ public:
         DarkMode,
         Shortcuts,
         About,
+        HistorySettings,
         IdCount
     };
 

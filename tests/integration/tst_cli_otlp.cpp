@@ -3,7 +3,7 @@
 // test's QTcpServer, counting on its side) as one POST of the file's bytes; a collector that
 // fails is exit 1 with the file still written; --to without otlp or with a bad URL is exit 2.
 #include "clifixtures.h"
-#include "scriptedhttpserver.h"
+#include "fakecollector.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -71,25 +71,18 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString db = recordedHistory(dir);
         QVERIFY(!db.isEmpty());
-        ScriptedHttpServer collector;
-        QVERIFY(collector.listen());
-        QJsonObject received;
-        QByteArray headers;
-        collector.on(QString(), [&](const ScriptedHttpServer::Request &r) {
-            received = r.body;
-            headers = r.headers;
-            return ScriptedHttpServer::response(200, "application/json", "{}");
-        });
+        FakeCollector collector;
+        QVERIFY(collector.isListening());
         const QString out = dir.filePath(u"spans.json"_s);
-        const QString url = u"http://127.0.0.1:%1/v1/traces"_s.arg(collector.port());
+        const QString url = collector.url();
         const Run r = hist({u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"otlp"_s,
                             u"--out"_s, out, u"--to"_s, url});
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
-        QCOMPARE(collector.posts(QString()), 1);
-        QVERIFY(headers.contains("content-type: application/json"));
+        QCOMPARE(collector.posts(), 1);
+        QVERIFY(collector.headers.contains("content-type: application/json"));
         // What was sent is what was written.
-        QCOMPARE(received, QJsonDocument::fromJson(readAll(out)).object());
-        QVERIFY(!received.value("resourceSpans"_L1).toArray().isEmpty());
+        QCOMPARE(collector.received, QJsonDocument::fromJson(readAll(out)).object());
+        QVERIFY(!collector.received.value("resourceSpans"_L1).toArray().isEmpty());
         const QJsonObject sent = jsonLines(r.out).first().value("sent"_L1).toObject();
         QCOMPARE(sent.value("status"_L1).toInt(), 200);
         QCOMPARE(sent.value("url"_L1).toString(), url);
@@ -100,18 +93,13 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString db = recordedHistory(dir);
         QVERIFY(!db.isEmpty());
-        ScriptedHttpServer collector;
-        QVERIFY(collector.listen());
-        collector.on(QString(), [](const ScriptedHttpServer::Request &) {
-            return ScriptedHttpServer::response(503, "text/plain", "overloaded");
-        });
+        FakeCollector collector(503, "overloaded", "text/plain");
         const QString out = dir.filePath(u"spans.json"_s);
-        const Run r =
-            hist({u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"otlp"_s, u"--out"_s,
-                  out, u"--to"_s, u"http://127.0.0.1:%1/v1/traces"_s.arg(collector.port())});
+        const Run r = hist({u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"otlp"_s,
+                            u"--out"_s, out, u"--to"_s, collector.url()});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("HTTP 503: overloaded"), r.err.constData());
-        QCOMPARE(collector.posts(QString()), 1);
+        QCOMPARE(collector.posts(), 1);
         QVERIFY(QJsonDocument::fromJson(readAll(out)).object().contains("resourceSpans"_L1));
     }
 

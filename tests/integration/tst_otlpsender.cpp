@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // OtlpSender against a fake collector on loopback (the test's QTcpServer): what reaches the
 // collector is counted on its side of the wire, so a POST Qt sent again would show.
-#include "scriptedhttpserver.h"
+#include "fakecollector.h"
 #include "transport/otlpsender.h"
 
 #include <QJsonArray>
@@ -40,28 +40,20 @@ class TestOtlpSender : public QObject
 private Q_SLOTS:
     void theCollectorReceivesExactlyOnePostWithTheJsonBody()
     {
-        ScriptedHttpServer collector;
-        QVERIFY(collector.listen());
-        QByteArray headers;
-        QJsonObject body;
-        collector.on(QString(), [&](const ScriptedHttpServer::Request &r) {
-            headers = r.headers;
-            body = r.body;
-            return ScriptedHttpServer::response(200, "application/json", "{}");
-        });
+        FakeCollector collector;
+        QVERIFY(collector.isListening());
         OtlpSender sender;
-        const QUrl url(u"http://127.0.0.1:%1/v1/traces"_s.arg(collector.port()));
-        const OtlpSender::Result r = sendOnce(sender, url);
+        const OtlpSender::Result r = sendOnce(sender, QUrl(collector.url()));
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(r.status, 200);
-        QCOMPARE(collector.posts(QString()), 1);
-        QVERIFY(headers.startsWith("post /v1/traces "));
-        QVERIFY(headers.contains("content-type: application/json"));
-        QCOMPARE(body, QJsonDocument::fromJson(exportBody()).object());
+        QCOMPARE(collector.posts(), 1);
+        QVERIFY(collector.headers.startsWith("post /v1/traces "));
+        QVERIFY(collector.headers.contains("content-type: application/json"));
+        QCOMPARE(collector.received, QJsonDocument::fromJson(exportBody()).object());
         QVERIFY(r.describe().contains(u"took the export (HTTP 200)"_s));
         // Some time later, still one: nothing is sent again behind the caller's back.
         QTest::qWait(300);
-        QCOMPARE(collector.posts(QString()), 1);
+        QCOMPARE(collector.posts(), 1);
     }
 
     void aCollectorErrorIsReportedAndNotRetried_data()
@@ -73,52 +65,36 @@ private Q_SLOTS:
     void aCollectorErrorIsReportedAndNotRetried()
     {
         QFETCH(int, status);
-        ScriptedHttpServer collector;
-        QVERIFY(collector.listen());
-        collector.on(QString(), [status](const ScriptedHttpServer::Request &) {
-            return ScriptedHttpServer::response(status, "text/plain", "collector is unhappy");
-        });
+        FakeCollector collector(status, "collector is unhappy", "text/plain");
         OtlpSender sender;
-        const OtlpSender::Result r =
-            sendOnce(sender, QUrl(u"http://127.0.0.1:%1/v1/traces"_s.arg(collector.port())));
+        const OtlpSender::Result r = sendOnce(sender, QUrl(collector.url()));
         QVERIFY(!r.ok());
         QCOMPARE(r.status, status);
         QVERIFY2(r.error.contains(u"HTTP %1: collector is unhappy"_s.arg(status)),
                  qPrintable(r.error));
         QTest::qWait(300);
-        QCOMPARE(collector.posts(QString()), 1);
+        QCOMPARE(collector.posts(), 1);
     }
 
     void aCollectorThatNeverAnswersTimesOutNamingTheTimeout()
     {
-        ScriptedHttpServer collector;
-        QVERIFY(collector.listen());
-        collector.on(QString(), [](const ScriptedHttpServer::Request &) {
-            return ScriptedHttpServer::hang();
-        });
+        FakeCollector collector(0);
         OtlpSender sender;
         sender.setTimeoutMs(300);
-        const OtlpSender::Result r =
-            sendOnce(sender, QUrl(u"http://127.0.0.1:%1/v1/traces"_s.arg(collector.port())));
+        const OtlpSender::Result r = sendOnce(sender, QUrl(collector.url()));
         QVERIFY(!r.ok());
         QCOMPARE(r.status, 0);
         QVERIFY2(r.error.contains(u"no answer within 300 ms (the timeout)"_s), qPrintable(r.error));
-        QCOMPARE(collector.posts(QString()), 1);
+        QCOMPARE(collector.posts(), 1);
         QVERIFY(!sender.isBusy());
     }
 
     void anOversizedAnswerIsCutNamingTheLimit()
     {
-        ScriptedHttpServer collector;
-        QVERIFY(collector.listen());
-        collector.on(QString(), [](const ScriptedHttpServer::Request &) {
-            return ScriptedHttpServer::response(200, "application/json",
-                                                QByteArray(256 * 1024, 'x'));
-        });
+        FakeCollector collector(200, QByteArray(256 * 1024, 'x'));
         OtlpSender sender;
         sender.setMaxAnswerBytes(1024);
-        const OtlpSender::Result r =
-            sendOnce(sender, QUrl(u"http://127.0.0.1:%1/v1/traces"_s.arg(collector.port())));
+        const OtlpSender::Result r = sendOnce(sender, QUrl(collector.url()));
         QVERIFY(!r.ok());
         QVERIFY2(r.error.contains(u"over 1024 bytes (the limit)"_s), qPrintable(r.error));
         QVERIFY(r.body.size() <= 1024);
@@ -130,7 +106,7 @@ private Q_SLOTS:
         {
             ScriptedHttpServer gone;
             QVERIFY(gone.listen());
-            port = gone.port();
+            port = gone.port(); // closed again when it goes: nothing listens there
         }
         OtlpSender sender;
         const OtlpSender::Result r =
@@ -148,6 +124,7 @@ private Q_SLOTS:
         QTest::newRow("a file URL is not http") << u"file:///tmp/x"_s << u"http or https"_s;
         QTest::newRow("a relative path is not a URL") << u"v1/traces"_s << u"not a URL"_s;
         QTest::newRow("an http URL without a host names none") << u"http:/v1"_s << u"no host"_s;
+        QTest::newRow("nothing at all is not a URL") << QString() << u"not a URL"_s;
     }
     void aUrlThatIsNoCollectorIsRefusedBeforeSending()
     {
