@@ -208,6 +208,10 @@ void ExportDialog::update()
     }
     QString text = tr("%1: %2").arg(tr(choiceOf(format()).label),
                                     TranscriptExport::describe(format(), m_chosen, options()));
+    if (const QString url = options().collectorUrl; !url.isEmpty()) {
+        if (const QString why = OtlpSender::checkUrl(QUrl(url, QUrl::StrictMode)); !why.isEmpty())
+            text += u'\n' + tr("Not sent: %1 (the file is written).").arg(why);
+    }
     if (server.isEmpty() && m_scope->count() > 1)
         text += u'\n' + tr("Every server's events.");
     else if (!server.isEmpty())

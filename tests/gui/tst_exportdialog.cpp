@@ -158,6 +158,9 @@ private Q_SLOTS:
             << F::Otlp << false << false << false << u"http://localhost:4318/v1/traces"_s
             << QStringList{u"OTLP/JSON: one span per request"_s,
                            u"to be sent to http://localhost:4318/v1/traces"_s};
+        QTest::newRow("a collector URL that is none says it will not be sent")
+            << F::Otlp << false << false << false << u"ftp://localhost/v1/traces"_s
+            << QStringList{u"Not sent: a collector URL is http or https"_s};
     }
     void theTextSaysWhatTheFileWillHold()
     {
