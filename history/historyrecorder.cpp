@@ -88,6 +88,18 @@ void HistoryRecorder::setPayloadsRecorded(const QString &server, bool recorded)
     });
 }
 
+void HistoryRecorder::setRetention(const RetentionPolicy &retention)
+{
+    Writer *w = m_writer;
+    QMetaObject::invokeMethod(w, [w, retention] {
+        w->retention = retention;
+        w->sinceRetention = 0;
+        QString error;
+        if (w->store && (retention.maxAgeMs || retention.maxBytes))
+            w->store->applyRetention(retention, QDateTime::currentMSecsSinceEpoch(), &error);
+    });
+}
+
 void HistoryRecorder::record(const TranscriptBatch &batch)
 {
     if (batch.isEmpty() || !m_thread->isRunning())

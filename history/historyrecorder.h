@@ -29,6 +29,8 @@ public:
     void start(const QString &path, const QString &source, const RetentionPolicy &retention = {});
     void addSecrets(const ServerConfig &config);
     void setPayloadsRecorded(const QString &server, bool recorded);
+    // A new retention, applied at once and then as before (after every 10,000 events).
+    void setRetention(const RetentionPolicy &retention);
     void record(const TranscriptBatch &batch);
     // Everything queued so far is written, then the thread ends (call before quitting).
     void stop();

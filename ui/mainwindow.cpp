@@ -20,6 +20,7 @@
 #include "mainwindowactions.h"
 #include "notificationlog.h"
 #include "offlinehistoryopener.h"
+#include "pagedtranscriptmodel.h"
 #include "promptspanel.h"
 #include "protocol/mcprequests.h"
 #include "replaylauncher.h"
@@ -31,6 +32,7 @@
 #include "timelinetab.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
+#include "transcriptexporter.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
 #include "util/memorysecretstore.h"
@@ -402,6 +404,7 @@ void MainWindow::addServer(const ServerConfig &config, const QStringList &roots,
 {
     m_servers->addServer(config);
     m_transcriptPanel->addSecrets(config);
+    m_exportSecrets.addSecrets(config);
     m_views->addServer(config.name, roots);
     m_auth->addServer(config.name, config.auth.agent == ServerConfig::Auth::Agent::Browser);
     m_timeline->setServerRemoved(config.name, false);
@@ -687,13 +690,20 @@ void MainWindow::importWithDialog()
 
 void MainWindow::exportWithDialog()
 {
-    m_dialogs->chooseExportFile([this](const QString &path, const QString &format) {
-        const QString error = m_transcriptPanel->exportTo(path, format);
-        if (!error.isEmpty())
-            m_dialogs->warn(tr("Export failed"), error);
-        else
-            status(tr("Transcript written to %1").arg(path));
-    });
+    // On the History tab with a session (or a search) shown, that is what is exported.
+    ExportDialog::Source source;
+    const PagedTranscriptModel *shown = m_history->eventModel();
+    if (m_tabs->currentWidget() == m_history && shown->rowCount() > 0) {
+        source.title = tr("the %n event(s) shown in the History tab", nullptr, shown->rowCount());
+        source.records = TranscriptExporter::modelRecords(
+            *shown, TranscriptExporter::MaxDialogRecords, &source.error);
+    } else {
+        source.title = tr("the live transcript (%n event(s))", nullptr, m_transcript->size());
+        source.records = TranscriptExporter::storeRecords(*m_transcript);
+    }
+    m_dialogs->exportTranscript(
+        std::move(source), m_exportSecrets, m_current,
+        [this](const QString &path) { status(tr("Transcript written to %1").arg(path)); });
 }
 
 void MainWindow::autosaveTo(QSettings *settings)

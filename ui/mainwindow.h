@@ -5,6 +5,7 @@
 #include "config/workspace.h"
 #include "serverviewstore.h"
 #include "session/sessionsnapshot.h"
+#include "transcript/redactor.h"
 #include "transcript/transcriptevent.h"
 #include "values/callvalues.h"
 #include "workspacesecrets.h"
@@ -207,6 +208,10 @@ private:
     QString m_demoProgram;
     QSettings *m_autosave = nullptr;
     bool m_loading = false;
+    // What the export dialog masks: every configured value of every server ever added (an
+    // edited or removed server's old events stay in the transcript). Session ids are found
+    // in the records by the export itself.
+    Redactor m_exportSecrets;
     std::unique_ptr<SecretStore> m_ownSecrets;
     WorkspaceSecrets *m_secrets = nullptr;
     // Until the window is first shown its layout is not one anybody saw (the first run and an

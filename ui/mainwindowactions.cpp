@@ -38,7 +38,8 @@ const Spec Specs[] = {
      QT_TR_NOOP("Add servers from a Claude Desktop, Cursor, VS Code or mcp.json file"),
      QKeySequence::Open},
     {MainWindowActions::Export, "export", QT_TR_NOOP("&Export transcript…"),
-     QT_TR_NOOP("Write the transcript the filters show as JSON Lines or Markdown"),
+     QT_TR_NOOP("Write the transcript or the History tab's session as JSON Lines, Markdown, "
+                "HAR or OTLP, saying first what the file will hold"),
      QKeySequence::SaveAs, Qt::CTRL | Qt::SHIFT | Qt::Key_S},
     {MainWindowActions::RunCollection, "runCollection", QT_TR_NOOP("&Run collection…"),
      QT_TR_NOOP("Run a saved collection of calls and show which passed (as sonde-cli run)")},
@@ -82,6 +83,8 @@ const Spec Specs[] = {
      QT_TR_NOOP("Open a transcript file (Sonde's JSON Lines or the MCP Inspector's JSON "
                 "export) offline, in the History tab"),
      QKeySequence::UnknownKey, Qt::CTRL | Qt::SHIFT | Qt::Key_O},
+    {MainWindowActions::HistorySettings, "historySettings", QT_TR_NOOP("&History settings…"),
+     QT_TR_NOOP("How long the recorded history is kept; clear it")},
 };
 static_assert(std::size(Specs) == MainWindowActions::IdCount);
 } // namespace
@@ -169,8 +172,8 @@ void MainWindowActions::buildMenus()
         return m;
     };
     QMenu *file = menu(u"file"_s, tr("&File"));
-    file->addActions(
-        {action(Import), action(OpenTranscript), action(Export), action(RunCollection)});
+    file->addActions({action(Import), action(OpenTranscript), action(Export), action(RunCollection),
+                      action(HistorySettings)});
     file->addSeparator();
     file->addAction(action(Quit));
     menu(u"edit"_s, tr("&Edit"))->addAction(action(Find));

@@ -48,6 +48,7 @@ public:
         Shortcuts,
         About,
         OpenTranscript,
+        HistorySettings,
         IdCount
     };
 

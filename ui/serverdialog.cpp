@@ -3,6 +3,7 @@
 
 #include "formlabels.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -80,6 +81,12 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     m_ping->setSpecialValueText(tr("off"));
     m_roots = new QPlainTextEdit(this);
     m_roots->setPlaceholderText(tr("roots offered to the server: a path or URI per line"));
+    m_recordPayloads = new QCheckBox(tr("Record payloads in the history"), this);
+    m_recordPayloads->setChecked(true);
+    m_recordPayloads->setAccessibleName(m_recordPayloads->text());
+    m_recordPayloads->setToolTip(
+        tr("Unchecked, the history keeps this server's methods, ids and sizes, not what its "
+           "requests and answers carried"));
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Transport"), m_route);
     form->addRow(tr("Protocol era"), m_era);
@@ -95,6 +102,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Breaker cooldown"), m_cooldown);
     form->addRow(tr("Keepalive ping"), m_ping);
     form->addRow(tr("Roots"), m_roots);
+    form->addRow(tr("History"), m_recordPayloads);
     FormLabels::nameFields(form);
     const std::pair<QWidget *, const char *> names[] = {{m_name, "serverName"},
                                                         {m_route, "serverRoute"},
@@ -110,7 +118,8 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
                                                         {m_threshold, "serverBreakerThreshold"},
                                                         {m_cooldown, "serverBreakerCooldown"},
                                                         {m_ping, "serverPing"},
-                                                        {m_roots, "serverRoots"}};
+                                                        {m_roots, "serverRoots"},
+                                                        {m_recordPayloads, "serverRecordPayloads"}};
     for (const auto &[w, name] : names)
         w->setObjectName(QLatin1StringView(name));
     m_stdioRows = {m_program, m_arguments, m_environment, m_cwd};
@@ -164,6 +173,7 @@ void ServerDialog::setConfig(const ServerConfig &c, const QStringList &roots)
     m_cooldown->setValue(c.breakerCooldownMs / 1000.0);
     m_ping->setValue(c.pingIntervalMs / 1000.0);
     m_roots->setPlainText(roots.join(u'\n'));
+    m_recordPayloads->setChecked(c.recordPayloads);
 }
 
 ServerConfig ServerDialog::config() const
@@ -197,6 +207,7 @@ ServerConfig ServerDialog::config() const
     c.breakerThreshold = m_threshold->value();
     c.breakerCooldownMs = int(m_cooldown->value() * 1000);
     c.pingIntervalMs = int(m_ping->value() * 1000);
+    c.recordPayloads = m_recordPayloads->isChecked();
     return c;
 }
 

@@ -5,6 +5,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QPlainTextEdit;
@@ -15,9 +16,8 @@ namespace Sonde {
 
 // Adds or edits one server: stdio (program, arguments, environment, working directory) or
 // HTTP (URL, headers), its protocol era, with its timeouts, breaker policy, keepalive and
-// roots. What it does not show of an edited server (per-tool replay choices, other timeouts)
-// is kept as it was.
-// Thread: GUI.
+// roots, and whether the history records its payloads. What it does not show of an edited server
+// (per-tool replay choices, other timeouts) is kept as it was. Thread: GUI.
 class ServerDialog : public QDialog
 {
     Q_OBJECT
@@ -46,6 +46,7 @@ private:
     QDoubleSpinBox *m_cooldown = nullptr;
     QDoubleSpinBox *m_ping = nullptr;
     QPlainTextEdit *m_roots = nullptr;
+    QCheckBox *m_recordPayloads = nullptr;
     ServerConfig m_base; // the edited server, or a new one's defaults
     QList<QWidget *> m_stdioRows;
     QList<QWidget *> m_httpRows;

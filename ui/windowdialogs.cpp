@@ -71,21 +71,13 @@ void WindowDialogs::chooseImportFile(std::function<void(const QString &)> chosen
     dialog->open();
 }
 
-void WindowDialogs::chooseExportFile(std::function<void(const QString &, const QString &)> chosen)
+void WindowDialogs::exportTranscript(ExportDialog::Source source, const Redactor &secrets,
+                                     const QString &server,
+                                     std::function<void(const QString &)> saved)
 {
-    const QString jsonl = tr("JSON Lines (*.jsonl)");
-    auto *dialog = new QFileDialog(m_window, tr("Export transcript"), u"transcript.jsonl"_s,
-                                   jsonl + u";;"_s + tr("Markdown (*.md)"));
-    dialog->setObjectName(u"exportFileDialog"_s);
-    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    auto *dialog = new ExportDialog(std::move(source), secrets, server, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QFileDialog::fileSelected, this,
-            [dialog, jsonl, chosen = std::move(chosen)](const QString &path) {
-                const bool markdown =
-                    path.endsWith(u".md"_s) ||
-                    (!path.endsWith(u".jsonl"_s) && dialog->selectedNameFilter() != jsonl);
-                chosen(path, markdown ? u"md"_s : u"jsonl"_s);
-            });
+    connect(dialog, &ExportDialog::saved, this, std::move(saved));
     dialog->open();
 }
 

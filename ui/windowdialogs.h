@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "exportdialog.h"
 
 #include <QHash>
 #include <QMap>
@@ -30,8 +31,9 @@ public:
     // "Remove the server "NAME"?", Yes/No, No by default ("confirmRemove").
     void confirmRemove(const QString &name, std::function<void()> yes);
     void chooseImportFile(std::function<void(const QString &path)> chosen);
-    // The path and "jsonl" or "md", from the name's suffix or else the chosen filter.
-    void chooseExportFile(std::function<void(const QString &path, const QString &format)> chosen);
+    // The export dialog ("exportDialog") over `source`; `saved` gets each file written.
+    void exportTranscript(ExportDialog::Source source, const Redactor &secrets,
+                          const QString &server, std::function<void(const QString &path)> saved);
     // The ${input:...} values a configuration asks for, one dialog after the other
     // ("importInput"; a password input hides what is typed): id → value, once all are given.
     void askForInputs(const QString &path, const QList<ConfigInput> &inputs,

@@ -41,6 +41,7 @@ COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
    or:    sonde-cli history import FILE.jsonl|INSPECTOR.json --db DB
           | history search TEXT --db DB [--server S] [--limit N]
           | history export --db DB --format jsonl|md|har|otlp --out FILE [--session ID]
+              [--to URL]   (otlp: also POST it to an OTLP/HTTP collector)
 )"_s;
 }
 

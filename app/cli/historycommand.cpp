@@ -5,7 +5,9 @@
 #include "historystore.h"
 #include "transcript/transcriptexport.h"
 #include "transcriptfilereader.h"
+#include "transport/otlpsender.h"
 
+#include <QEventLoop>
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
@@ -119,15 +121,38 @@ int search(const QStringList &positional, const QHash<QString, QString> &o)
     return store.lastError().isEmpty() ? 0 : failure(store.lastError());
 }
 
+// The command runs before any event loop: this one lives for the POST only.
+OtlpSender::Result sendToCollector(const QUrl &url, const QByteArray &document)
+{
+    OtlpSender sender;
+    OtlpSender::Result result;
+    QEventLoop loop;
+    QObject::connect(&sender, &OtlpSender::finished, &loop,
+                     [&result, &loop](const OtlpSender::Result &r) {
+                         result = r;
+                         loop.quit();
+                     });
+    sender.send(url, document);
+    loop.exec();
+    return result;
+}
+
 int exportHistory(const QStringList &positional, const QHash<QString, QString> &o)
 {
     if (!positional.isEmpty() || !o.contains(u"--db"_s) || !o.contains(u"--format"_s) ||
         !o.contains(u"--out"_s))
         return usage(u"history export --db DB --format jsonl|md|har|otlp --out FILE "
-                     u"[--session ID]"_s);
+                     u"[--session ID] [--to URL]"_s);
     const auto format = TranscriptExport::formatFromName(o.value(u"--format"_s));
     if (!format)
         return usage(u"--format is jsonl, md, har or otlp, not %1"_s.arg(o.value(u"--format"_s)));
+    const QUrl collector(o.value(u"--to"_s), QUrl::StrictMode);
+    if (o.contains(u"--to"_s)) {
+        if (*format != TranscriptExport::Format::Otlp)
+            return usage(u"--to sends OTLP to a collector: it needs --format otlp"_s);
+        if (const QString why = OtlpSender::checkUrl(collector); !why.isEmpty())
+            return usage(u"--to: %1"_s.arg(why));
+    }
     HistoryFilter filter;
     if (o.contains(u"--session"_s)) {
         bool ok = false;
@@ -157,14 +182,25 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
     QSaveFile out(o.value(u"--out"_s));
     if (!out.open(QIODevice::WriteOnly))
         return failure(u"cannot write %1: %2"_s.arg(out.fileName(), out.errorString()));
-    out.write(TranscriptExport::write(*format, records, options));
+    const QByteArray document = TranscriptExport::write(*format, records, options);
+    out.write(document);
     if (!out.commit())
         return failure(u"cannot write %1: %2"_s.arg(out.fileName(), out.errorString()));
-    printLine({{"format"_L1, TranscriptExport::formatName(*format)},
-               {"out"_L1, out.fileName()},
-               {"records"_L1, records.size()},
-               {"included"_L1, TranscriptExport::describe(*format, records, options)}});
-    return 0;
+    QJsonObject summary{{"format"_L1, TranscriptExport::formatName(*format)},
+                        {"out"_L1, out.fileName()},
+                        {"records"_L1, records.size()},
+                        {"included"_L1, TranscriptExport::describe(*format, records, options)}};
+    if (!o.contains(u"--to"_s)) {
+        printLine(summary);
+        return 0;
+    }
+    // The file is written whatever the collector says; the send is one POST, bounded.
+    const OtlpSender::Result sent = sendToCollector(collector, document);
+    summary.insert("sent"_L1, QJsonObject{{"url"_L1, collector.toString()},
+                                          {"status"_L1, sent.status},
+                                          {"ok"_L1, sent.ok()}});
+    printLine(summary);
+    return sent.ok() ? 0 : failure(sent.describe());
 }
 
 } // namespace
@@ -176,10 +212,10 @@ int HistoryCommand::run(const QStringList &args)
     QStringList positional;
     QHash<QString, QString> values;
     QString error;
-    if (!readOptions(
-            args.mid(1),
-            {u"--db"_s, u"--server"_s, u"--limit"_s, u"--format"_s, u"--out"_s, u"--session"_s},
-            &positional, &values, &error))
+    if (!readOptions(args.mid(1),
+                     {u"--db"_s, u"--server"_s, u"--limit"_s, u"--format"_s, u"--out"_s,
+                      u"--session"_s, u"--to"_s},
+                     &positional, &values, &error))
         return usage(error);
     if (args.first() == "import"_L1)
         return import(positional, values);

@@ -3,8 +3,11 @@
 // kept (SecretStoreChooser), the saved workspace (or, on a first start, the built-in demo
 // server).
 #include "engine/corehost.h"
+#include "historypanel.h"
 #include "historyrecorder.h"
+#include "historysettingsdialog.h"
 #include "mainwindow.h"
+#include "mainwindowactions.h"
 #include "schemaformwidget.h"
 #include "secretstorechooser.h"
 #include "serverlistmodel.h"
@@ -14,14 +17,17 @@
 #include "toolspanel.h"
 #include "util/secretstore.h"
 #include "util/signalwatcher.h"
+#include "workspacesettings.h"
 
 #include <QAbstractItemView>
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QIcon>
 #include <QJsonObject>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
@@ -113,6 +119,10 @@ int main(int argc, char **argv)
     Sonde::HistoryRecorder recorder;
     Sonde::StoreHistoryCatalog catalog;
     QString historyPath;
+    QSettings settings;
+    QString retentionProblem;
+    const Sonde::HistoryRetention retention =
+        Sonde::WorkspaceSettings::loadRetention(settings, &retentionProblem);
     if (!parser.isSet(noHistory)) {
         historyPath = parser.value(history);
         if (historyPath.isEmpty()) {
@@ -120,7 +130,7 @@ int main(int argc, char **argv)
             QDir().mkpath(dir);
             historyPath = QDir(dir).filePath(QStringLiteral("history.sqlite"));
         }
-        recorder.start(historyPath, QStringLiteral("window"));
+        recorder.start(historyPath, QStringLiteral("window"), retention.policy());
         QObject::connect(&host, &Sonde::CoreHost::transcriptBatch, &recorder,
                          &Sonde::HistoryRecorder::record);
     }
@@ -143,10 +153,41 @@ int main(int argc, char **argv)
         QObject::connect(
             servers, &Sonde::ServerStore::serverChanged, &recorder,
             [servers, &recorder](int row) { recorder.addSecrets(servers->config(row)); });
+        // The server dialog's "Record payloads in the history", on add and on every edit.
+        for (const auto signal :
+             {&Sonde::ServerStore::serverAdded, &Sonde::ServerStore::serverChanged})
+            QObject::connect(servers, signal, &recorder, [servers, &recorder](int row) {
+                const Sonde::ServerConfig &c = servers->config(row);
+                recorder.setPayloadsRecorded(c.name, c.recordPayloads);
+            });
     }
+    if (!retentionProblem.isEmpty())
+        window.showNotice(retentionProblem);
+    // File → History settings…: the retention is stored at once and applied by the recorder
+    // at once; its Clear history is the History tab's (the same question, then a refresh).
+    QObject::connect(
+        window.actions()->action(Sonde::MainWindowActions::HistorySettings), &QAction::triggered,
+        &window, [&] {
+            auto *dialog = new Sonde::HistorySettingsDialog(
+                Sonde::WorkspaceSettings::loadRetention(settings), !historyPath.isEmpty(), &window);
+            dialog->setAttribute(Qt::WA_DeleteOnClose);
+            QObject::connect(dialog, &Sonde::HistorySettingsDialog::retentionChosen, &window,
+                             [&](const Sonde::HistoryRetention &r) {
+                                 if (!Sonde::WorkspaceSettings::saveRetention(settings, r))
+                                     window.showNotice(
+                                         QStringLiteral("The history settings could not be saved"));
+                                 recorder.setRetention(r.policy());
+                             });
+            QObject::connect(dialog, &Sonde::HistorySettingsDialog::clearRequested, &window, [&] {
+                window.tabs()->setCurrentWidget(window.historyPanel());
+                if (auto *clear = window.historyPanel()->findChild<QPushButton *>(
+                        QStringLiteral("clearHistory")))
+                    clear->click();
+            });
+            dialog->open();
+        });
     window.setDemoServerProgram(
         QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME)));
-    QSettings settings;
     // The workspace waits for the secret store (its secret headers are in it), and the store
     // for the keyring's probe (bounded: 3 s at most, at once without a session bus).
     bool loaded = false; // until then a save would write an empty workspace over the user's

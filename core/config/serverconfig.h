@@ -93,6 +93,10 @@ struct ServerConfig
     // --transcript): copying every request and answer into JSON costs each call tens of
     // microseconds on the engine's thread for a record nobody would read.
     bool recordHttpExchanges = false;
+    // Whether the history keeps this server's payloads (params, results, bodies); off, its
+    // events keep their method, id and size only (HistoryStore::setPayloadsRecorded). The
+    // window's choice per server; the engine ignores it.
+    bool recordPayloads = true;
     int shutdownGraceMs = 500;    // after closing stdin, before SIGTERM
     int terminateGraceMs = 1'000; // after SIGTERM, before SIGKILL
     // The largest frame taken from this server (a stdio line, an SSE event, a JSON body);

@@ -77,6 +77,8 @@ QJsonObject extrasJson(const Workspace::Server &server)
                   {"roots"_L1, QJsonArray::fromStringList(server.roots)}};
     if (server.builtInHttpDemo)
         x.insert("builtIn"_L1, BuiltInHttpDemo);
+    if (!c.recordPayloads)
+        x.insert("recordPayloads"_L1, false);
     return x;
 }
 
@@ -86,6 +88,7 @@ Workspace::Server withExtras(ServerConfig c, const QJsonObject &x)
     c.breakerThreshold = x.value("breakerThreshold"_L1).toInt(c.breakerThreshold);
     c.breakerCooldownMs = x.value("breakerCooldownMs"_L1).toInt(c.breakerCooldownMs);
     c.pingIntervalMs = x.value("pingIntervalMs"_L1).toInt(c.pingIntervalMs);
+    c.recordPayloads = x.value("recordPayloads"_L1).toBool(c.recordPayloads);
     QStringList roots;
     for (const QJsonValue &v : x.value("roots"_L1).toArray())
         roots.append(v.toString());

@@ -84,6 +84,7 @@ class ListCatalog : public HistoryCatalog
 {
 public:
     QList<QJsonObject> records;
+    QStringList servers() const override { return {u"demo"_s}; }
     QList<RecordedSession> sessions(const QString &server) const override
     {
         RecordedSession s;

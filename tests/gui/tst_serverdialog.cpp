@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: MIT
 // The server dialog: its protocol era choice (auto, legacy, modern) is named for a screen
 // reader, explained in a tooltip and round-trips the ServerConfig; an edited server keeps
-// what the dialog does not show.
+// what the dialog does not show. Its "Record payloads in the history" switch is saved with
+// the workspace and, off, keeps the server's payloads out of the recorded history.
+#include "historyrecorder.h"
+#include "historystore.h"
 #include "serverdialog.h"
+#include "workspacesettings.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Sonde;
@@ -102,6 +110,75 @@ private Q_SLOTS:
         QCOMPARE(out.discoverTimeoutMs, 1'500);
         QCOMPARE(out.environment, (QMap<QString, QString>{{u"A"_s, u"1"_s}}));
         QCOMPARE(out.arguments, c.arguments);
+    }
+
+    void payloadsAreRecordedUnlessTheSwitchIsOff_data()
+    {
+        QTest::addColumn<bool>("recorded");
+        QTest::newRow("a new server records its payloads") << true;
+        QTest::newRow("a server with the switch off records none") << false;
+    }
+    void payloadsAreRecordedUnlessTheSwitchIsOff()
+    {
+        QFETCH(bool, recorded);
+        ServerDialog dialog;
+        dialog.setConfig(stdioServer(ServerConfig::Era::Auto), {});
+        auto *box = dialog.findChild<QCheckBox *>(u"serverRecordPayloads"_s);
+        QVERIFY(box);
+        QVERIFY(box->isChecked());
+        QCOMPARE(box->accessibleName(), u"Record payloads in the history"_s);
+        box->setChecked(recorded);
+        const ServerConfig chosen = dialog.config();
+        QCOMPARE(chosen.recordPayloads, recorded);
+
+        // Saved with the workspace and read back, as the window does at its next start.
+        QTemporaryDir dir;
+        Workspace saved;
+        saved.servers.append({chosen, {}, false});
+        {
+            QSettings settings(dir.filePath(u"sonde.ini"_s), QSettings::IniFormat);
+            QVERIFY(WorkspaceSettings::saveNow(settings, saved));
+        }
+        QSettings settings(dir.filePath(u"sonde.ini"_s), QSettings::IniFormat);
+        const Workspace loaded = WorkspaceSettings::load(settings);
+        QCOMPARE(loaded.servers.size(), 1);
+        QCOMPARE(loaded.servers.first().config.recordPayloads, recorded);
+        // And shown again by the dialog that edits it.
+        ServerDialog again;
+        again.setConfig(loaded.servers.first().config, {});
+        QCOMPARE(again.findChild<QCheckBox *>(u"serverRecordPayloads"_s)->isChecked(), recorded);
+
+        // The window tells the recorder what the server's settings say (app/sonde/main.cpp).
+        const QString db = dir.filePath(u"h.sqlite"_s);
+        {
+            HistoryRecorder recorder;
+            QSignalSpy opened(&recorder, &HistoryRecorder::opened);
+            recorder.start(db, u"test"_s);
+            recorder.setPayloadsRecorded(chosen.name, chosen.recordPayloads);
+            TranscriptEvent call;
+            call.timeMs = 1'796'119'200'000;
+            call.server = chosen.name;
+            call.generation = 1;
+            call.direction = TranscriptEvent::Direction::Outgoing;
+            call.raw = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":"
+                       "{\"name\":\"echo\",\"arguments\":{\"message\":\"payload-4471\"}}}";
+            recorder.record({call});
+            recorder.stop();
+            QCOMPARE(opened.size(), 1);
+            QCOMPARE(recorder.eventsRecorded(), 1);
+        }
+        HistoryStore store;
+        QString error;
+        QVERIFY2(store.open(db, &error), qPrintable(error));
+        const QList<QJsonObject> records = store.records({}, 0, 10);
+        QCOMPARE(records.size(), 1);
+        const QJsonObject msg = records.first().value("msg"_L1).toObject();
+        QCOMPARE(msg.value("method"_L1).toString(), u"tools/call"_s); // the envelope stays
+        QCOMPARE(msg.contains("params"_L1), recorded);
+        QCOMPARE(records.first().value("payload_omitted"_L1).toBool(), !recorded);
+        HistoryFilter needle;
+        needle.text = u"payload-4471"_s;
+        QCOMPARE(store.count(needle), recorded ? 1 : 0);
     }
 };
 

@@ -110,6 +110,8 @@ PATH="$(dirname "$demo"):$PATH" expect "--command completes a program on PATH" \
 expect "history has import, search and export" "import search export" "$cli" history ""
 expect "history's export formats" "jsonl md har otlp" "$cli" history export --db h.db --format ""
 expect "history's options" "--db" "$cli" history search x --d
+expect "history export's collector option" "--to" "$cli" history export --db h.db --t
+expect "a collector URL is not guessed" "" "$cli" history export --format otlp --to ""
 expect "run completes a collection's JSON file" "$tmp/mcp.json" "$cli" run "$tmp/mc"
 expect "run's options after the collection" "--junit" "$cli" run "$tmp/mcp.json" --ju
 expect "run's authorization agents" "browser no-browser headless" "$cli" run c.json --auth-agent ""

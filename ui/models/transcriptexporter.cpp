@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "transcriptexporter.h"
 
+#include "pagedtranscriptmodel.h"
 #include "transcript/redactor.h"
 #include "transcriptmodel.h"
 #include "transcriptstore.h"
@@ -212,6 +213,55 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
         }
     }
     return md.toUtf8();
+}
+
+QList<QJsonObject> TranscriptExporter::storeRecords(const TranscriptStore &store,
+                                                    const QString &server)
+{
+    QList<QJsonObject> out;
+    out.reserve(store.size());
+    for (int row = 0; row < store.size(); ++row) {
+        const TranscriptEvent &e = store.event(row);
+        if (server.isEmpty() || e.server == server)
+            out.append(e.toJson());
+    }
+    return out;
+}
+
+QList<QJsonObject> TranscriptExporter::modelRecords(const PagedTranscriptModel &model, qint64 limit,
+                                                    QString *error)
+{
+    const int rows = model.rowCount();
+    if (rows > limit) {
+        *error = u"%1 events, over the export dialog's limit of %2 (sonde-cli history export "
+                 u"has none)"_s.arg(rows)
+                     .arg(limit);
+        return {};
+    }
+    QList<QJsonObject> out;
+    out.reserve(rows);
+    for (int row = 0; row < rows; ++row)
+        out.append(model.record(row));
+    return out;
+}
+
+QByteArray TranscriptExporter::document(TranscriptExport::Format format,
+                                        const QList<QJsonObject> &records,
+                                        const TranscriptExport::Options &options,
+                                        const Redactor &secrets)
+{
+    if (!options.redact || secrets.knownValues().isEmpty())
+        return TranscriptExport::write(format, records, options);
+    QList<QJsonObject> masked;
+    masked.reserve(records.size());
+    for (const QJsonObject &r : records)
+        masked.append(secrets.apply(r));
+    return TranscriptExport::write(format, masked, options);
+}
+
+bool TranscriptExporter::write(const QString &path, const QByteArray &document, QString *error)
+{
+    return writeFile(path, document, error);
 }
 
 bool TranscriptExporter::writeJsonLines(const TranscriptStore &store, const QString &path,

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "transcript/redactor.h"
+#include "transcript/transcriptexport.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -11,6 +13,7 @@
 
 namespace Sonde {
 
+class PagedTranscriptModel;
 class TranscriptStore;
 
 // Writes the transcript (or some of its rows) to a file a person can share: JSON Lines in
@@ -39,6 +42,22 @@ public:
                                   const Redactor &redactor, const Rows &rows = std::nullopt);
     static QByteArray toMarkdown(const TranscriptStore &store, bool redactSecrets,
                                  const Redactor &redactor, const Rows &rows = std::nullopt);
+
+    // The export dialog's path: records (TranscriptEvent::toJson's shape) to any format of
+    // TranscriptExport. When the options redact, the values `secrets` knows (each server's
+    // configured env and header values) are masked first, then TranscriptExport's patterns
+    // and session ids.
+    static constexpr qint64 MaxDialogRecords = 1'000'000;
+    // Every event of the store, of one server or of all (`server` empty), as records.
+    static QList<QJsonObject> storeRecords(const TranscriptStore &store,
+                                           const QString &server = {});
+    // Every row of a paged history (a recorded session, a search's hits), read a page at a
+    // time; nothing and the reason when it holds more than `limit` rows.
+    static QList<QJsonObject> modelRecords(const PagedTranscriptModel &model, qint64 limit,
+                                           QString *error);
+    static QByteArray document(TranscriptExport::Format format, const QList<QJsonObject> &records,
+                               const TranscriptExport::Options &options, const Redactor &secrets);
+    static bool write(const QString &path, const QByteArray &document, QString *error);
 };
 
 } // namespace Sonde

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/workspace.h"
+#include "historyretention.h"
 
 class QSettings;
 
@@ -15,5 +16,12 @@ void save(QSettings &settings, const Workspace &workspace);
 // when the settings could not be written (the status says why).
 bool saveNow(QSettings &settings, const Workspace &workspace);
 Workspace load(QSettings &settings, Error *error = nullptr);
+
+// The history's retention (history/retention, history/retentionDays, history/retentionMiB),
+// synced at once. What cannot be read (a mode this build does not know, a number out of
+// range) keeps everything, and `error` says what was ignored: a setting that cannot be read
+// must never delete history.
+bool saveRetention(QSettings &settings, const HistoryRetention &retention);
+HistoryRetention loadRetention(QSettings &settings, QString *error = nullptr);
 
 } // namespace Sonde::WorkspaceSettings

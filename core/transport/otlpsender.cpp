@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "transport/otlpsender.h"
+
+#include "transport/httpexchange.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+QString OtlpSender::Result::describe() const
+{
+    const QString where = url.toDisplayString();
+    if (ok())
+        return u"the collector at %1 took the export (HTTP %2)"_s.arg(where).arg(status);
+    return u"not sent to the collector at %1: %2"_s.arg(where, error);
+}
+
+OtlpSender::OtlpSender(QObject *parent) : QObject(parent), m_nam(new QNetworkAccessManager(this))
+{
+    qRegisterMetaType<Sonde::OtlpSender::Result>();
+}
+
+QString OtlpSender::checkUrl(const QUrl &url)
+{
+    if (!url.isValid() || url.isRelative())
+        return u"\"%1\" is not a URL"_s.arg(url.toString());
+    if (url.scheme() != "http"_L1 && url.scheme() != "https"_L1)
+        return u"a collector URL is http or https, not %1"_s.arg(url.scheme());
+    if (url.host().isEmpty())
+        return u"the collector URL %1 names no host"_s.arg(url.toString());
+    return {};
+}
+
+void OtlpSender::send(const QUrl &url, const QByteArray &body)
+{
+    Result r;
+    r.url = url;
+    r.error = m_reply ? u"an export is still being sent"_s : checkUrl(url);
+    if (!r.error.isEmpty()) {
+        // Queued, like every other answer: the caller connects before or after send().
+        QTimer::singleShot(0, this, [this, r] { Q_EMIT finished(r); });
+        return;
+    }
+    m_result = r;
+    m_overLimit = false;
+    QNetworkRequest request(url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json"_ba);
+    request.setRawHeader("Accept", "application/json");
+    request.setTransferTimeout(m_timeoutMs);
+    // A redirected POST would be a second send, to a host the user did not name.
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                         QNetworkRequest::ManualRedirectPolicy);
+    m_reply = HttpExchange::postOnce(m_nam, request, body);
+    QNetworkReply *reply = m_reply;
+    connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
+        if (m_overLimit)
+            return;
+        m_result.body += reply->read(m_maxAnswerBytes + 1 - m_result.body.size());
+        if (m_result.body.size() > m_maxAnswerBytes) {
+            m_overLimit = true;
+            m_result.body.truncate(m_maxAnswerBytes);
+            reply->abort();
+        }
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, reply] { finish(reply); });
+}
+
+void OtlpSender::finish(QNetworkReply *reply)
+{
+    reply->deleteLater();
+    m_reply = nullptr;
+    Result r = std::move(m_result);
+    if (!m_overLimit && reply->isOpen())
+        r.body += reply->read(m_maxAnswerBytes - r.body.size());
+    r.status = HttpExchange::status(reply);
+    const QString answer = QString::fromUtf8(r.body.left(200)).simplified();
+    if (m_overLimit) {
+        r.error =
+            u"the collector's answer is over %1 bytes (the limit); the rest was not read"_s.arg(
+                m_maxAnswerBytes);
+    } else if (r.status == 0) {
+        r.error = reply->error() == QNetworkReply::OperationCanceledError
+                      ? u"no answer within %1 ms (the timeout)"_s.arg(m_timeoutMs)
+                      : reply->errorString();
+    } else if (r.status < 200 || r.status >= 300) {
+        r.error = u"the collector answered HTTP %1%2"_s.arg(r.status).arg(
+            answer.isEmpty() ? QString() : u": "_s + answer);
+    }
+    Q_EMIT finished(r);
+}
+
+} // namespace Sonde

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+// The export dialog: what it says the file will hold follows the format, the servers and the
+// opt-ins; Save writes a file that format's reader takes; secrets and session ids stay out
+// unless asked for; for OTLP a collector URL gets the same document in one POST, and a failed
+// send leaves the file as written.
+#include "../integration/fakecollector.h"
+#include "engine/corehost.h"
+#include "exportdialog.h"
+#include "historyimporter.h"
+#include "historystore.h"
+#include "mainwindow.h"
+#include "mainwindowactions.h"
+#include "transcriptstore.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Sonde;
+using namespace SondeTest;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const auto ConfiguredSecret = "cfg-secret-9d1e77a2"_L1;
+const auto PatternSecret = "sk-live-0123456789abcdefXYZ"_L1;
+const auto SessionId = "sess-4f1c9a8e2b7d"_L1;
+
+QJsonObject record(qint64 ms, const QString &server, const QString &dir, const QJsonObject &msg)
+{
+    return {{"t"_L1, u"2026-12-01T10:00:00.000Z"_s},
+            {"t_ms"_L1, ms},
+            {"server"_L1, server},
+            {"gen"_L1, 1},
+            {"dir"_L1, dir},
+            {"msg"_L1, msg}};
+}
+
+QJsonObject call(int id, const QJsonObject &arguments)
+{
+    return {{"jsonrpc"_L1, u"2.0"_s},
+            {"id"_L1, id},
+            {"method"_L1, u"tools/call"_s},
+            {"params"_L1, QJsonObject{{"name"_L1, u"echo"_s}, {"arguments"_L1, arguments}}}};
+}
+
+QJsonObject answer(int id)
+{
+    return {{"jsonrpc"_L1, u"2.0"_s}, {"id"_L1, id}, {"result"_L1, QJsonObject{}}};
+}
+
+// A stdio server ("demo": two wire events) and an HTTP one ("web": a call, its answer and the
+// exchange that carried them, with the session id in a header).
+ExportDialog::Source fixture()
+{
+    const qint64 t = 1'796'119'200'000;
+    QJsonObject exchange{{"t"_L1, u"2026-12-01T10:00:01.020Z"_s},
+                         {"t_ms"_L1, t + 1020},
+                         {"server"_L1, u"web"_s},
+                         {"gen"_L1, 1},
+                         {"dir"_L1, u"event"_s},
+                         {"event"_L1, u"http-exchange"_s}};
+    exchange.insert(
+        "details"_L1,
+        QJsonObject{{"method"_L1, u"POST"_s},
+                    {"url"_L1, u"http://127.0.0.1:9/mcp"_s},
+                    {"status"_L1, 200},
+                    {"status_text"_L1, u"OK"_s},
+                    {"total_us"_L1, 12000},
+                    {"first_byte_us"_L1, 9000},
+                    {"content_type"_L1, u"application/json"_s},
+                    {"request_headers"_L1, QJsonArray{QJsonObject{{"name"_L1, u"Mcp-Session-Id"_s},
+                                                                  {"value"_L1, SessionId}}}},
+                    {"response_headers"_L1, QJsonArray{}},
+                    {"request_body"_L1,
+                     QString::fromUtf8(QJsonDocument(call(2, {})).toJson(QJsonDocument::Compact))},
+                    {"response_body"_L1,
+                     QString::fromUtf8(QJsonDocument(answer(2)).toJson(QJsonDocument::Compact))}});
+    return {u"the fixture"_s,
+            {record(t, u"demo"_s, u"send"_s,
+                    call(1, {{"message"_L1, u"hello"_s},
+                             {"note"_L1, QString(u"uses "_s + ConfiguredSecret + u" and "_s +
+                                                 PatternSecret)}})),
+             record(t + 5, u"demo"_s, u"recv"_s, answer(1)),
+             record(t + 1000, u"web"_s, u"send"_s, call(2, {})),
+             record(t + 1010, u"web"_s, u"recv"_s, answer(2)), exchange},
+            {}};
+}
+
+Redactor configured()
+{
+    Redactor r;
+    r.addSecret(ConfiguredSecret);
+    return r;
+}
+
+template <class T> T *child(const ExportDialog &d, const char *name)
+{
+    return d.findChild<T *>(QLatin1StringView(name));
+}
+
+void chooseFormat(ExportDialog &d, TranscriptExport::Format f)
+{
+    auto *combo = child<QComboBox>(d, "exportFormat");
+    combo->setCurrentIndex(combo->findData(int(f)));
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+Q_DECLARE_METATYPE(Sonde::TranscriptExport::Format)
+
+class TestExportDialog : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void theTextSaysWhatTheFileWillHold_data()
+    {
+        using F = TranscriptExport::Format;
+        QTest::addColumn<F>("format");
+        QTest::addColumn<bool>("onlyWeb");
+        QTest::addColumn<bool>("secrets");
+        QTest::addColumn<bool>("sessionIds");
+        QTest::addColumn<QString>("collector");
+        QTest::addColumn<QStringList>("said");
+        QTest::newRow("JSON Lines by default holds every event, masked")
+            << F::Jsonl << false << false << false << QString()
+            << QStringList{u"JSON Lines: all 5 events"_s, u"secrets redacted"_s,
+                           u"session ids masked"_s, u"Every server's events"_s};
+        QTest::newRow("HAR counts the HTTP exchanges and says the stdio leg is left out")
+            << F::Har << false << false << false << QString()
+            << QStringList{u"HAR 1.2: 1 HTTP exchanges"_s, u"1 stdio legs left out"_s};
+        QTest::newRow("one server's events are counted alone")
+            << F::Jsonl << true << false << false << QString()
+            << QStringList{u"all 3 events"_s, u"Only web's events"_s};
+        QTest::newRow("secrets shown says so")
+            << F::Markdown << false << true << false << QString()
+            << QStringList{u"Markdown report"_s, u"secrets NOT redacted"_s};
+        QTest::newRow("session ids shown says so")
+            << F::Jsonl << false << false << true << QString()
+            << QStringList{u"session ids included"_s};
+        QTest::newRow("OTLP names the collector it will be sent to")
+            << F::Otlp << false << false << false << u"http://localhost:4318/v1/traces"_s
+            << QStringList{u"OTLP/JSON: one span per request"_s,
+                           u"to be sent to http://localhost:4318/v1/traces"_s};
+        QTest::newRow("a collector URL that is none says it will not be sent")
+            << F::Otlp << false << false << false << u"ftp://localhost/v1/traces"_s
+            << QStringList{u"Not sent: a collector URL is http or https"_s};
+    }
+    void theTextSaysWhatTheFileWillHold()
+    {
+        QFETCH(TranscriptExport::Format, format);
+        QFETCH(bool, onlyWeb);
+        QFETCH(bool, secrets);
+        QFETCH(bool, sessionIds);
+        QFETCH(QString, collector);
+        QFETCH(QStringList, said);
+        ExportDialog d(fixture(), configured(), u"web"_s);
+        const QString before = d.description();
+        chooseFormat(d, format);
+        auto *scope = child<QComboBox>(d, "exportScope");
+        QCOMPARE(scope->count(), 2); // all, or the selected server
+        scope->setCurrentIndex(onlyWeb ? 1 : 0);
+        child<QCheckBox>(d, "exportShowSecrets")->setChecked(secrets);
+        child<QCheckBox>(d, "exportShowSessionIds")->setChecked(sessionIds);
+        child<QLineEdit>(d, "exportCollector")->setText(collector);
+        for (const QString &s : said)
+            QVERIFY2(d.description().contains(s), qPrintable(d.description()));
+        QCOMPARE(child<QPlainTextEdit>(d, "exportSummary")->toPlainText(), d.description());
+        if (format != TranscriptExport::Format::Jsonl || onlyWeb || secrets || sessionIds)
+            QVERIFY(d.description() != before);
+        // The warning is there exactly when secrets will be in the file.
+        d.show();
+        QCOMPARE(child<QLabel>(d, "exportSecretsWarning")->isVisible(), secrets);
+        QCOMPARE(child<QLineEdit>(d, "exportCollector")->isVisible(),
+                 format == TranscriptExport::Format::Otlp);
+    }
+
+    void secretsAndSessionIdsAreOffByDefault()
+    {
+        ExportDialog d(fixture(), configured(), {});
+        QVERIFY(!child<QCheckBox>(d, "exportShowSecrets")->isChecked());
+        QVERIFY(!child<QCheckBox>(d, "exportShowSessionIds")->isChecked());
+        QVERIFY(child<QCheckBox>(d, "exportPayloads")->isChecked());
+        QCOMPARE(child<QComboBox>(d, "exportScope")->count(), 1); // no server selected
+        QTemporaryDir dir;
+        QString error;
+        for (const auto f : {TranscriptExport::Format::Jsonl, TranscriptExport::Format::Markdown,
+                             TranscriptExport::Format::Har}) {
+            chooseFormat(d, f);
+            const QString path = dir.filePath(u"out-"_s + TranscriptExport::formatName(f));
+            QVERIFY2(d.save(path, &error), qPrintable(error));
+            const QByteArray bytes = readAll(path);
+            // The payload is there (HAR leaves the stdio leg out, the report sums the calls up).
+            if (f == TranscriptExport::Format::Jsonl)
+                QVERIFY(bytes.contains("hello"));
+            QVERIFY2(!bytes.contains(QByteArray(ConfiguredSecret.data())), path.toUtf8());
+            QVERIFY2(!bytes.contains(QByteArray(PatternSecret.data())), path.toUtf8());
+            QVERIFY2(!bytes.contains(QByteArray(SessionId.data())), path.toUtf8());
+        }
+        // Asked for, they are there.
+        chooseFormat(d, TranscriptExport::Format::Jsonl);
+        child<QCheckBox>(d, "exportShowSecrets")->setChecked(true);
+        child<QCheckBox>(d, "exportShowSessionIds")->setChecked(true);
+        QVERIFY(d.save(dir.filePath(u"clear.jsonl"_s), &error));
+        const QByteArray clear = readAll(dir.filePath(u"clear.jsonl"_s));
+        QVERIFY(clear.contains(QByteArray(ConfiguredSecret.data())));
+        QVERIFY(clear.contains(QByteArray(SessionId.data())));
+    }
+
+    void saveWritesAFileTheFormatsReaderTakes_data()
+    {
+        using F = TranscriptExport::Format;
+        QTest::addColumn<F>("format");
+        QTest::newRow("JSON Lines imports back into a history") << F::Jsonl;
+        QTest::newRow("HAR has a log with the exchange") << F::Har;
+        QTest::newRow("OTLP has a span per request") << F::Otlp;
+        QTest::newRow("Markdown is a report") << F::Markdown;
+    }
+    void saveWritesAFileTheFormatsReaderTakes()
+    {
+        QFETCH(TranscriptExport::Format, format);
+        ExportDialog d(fixture(), configured(), {});
+        chooseFormat(d, format);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"export.out"_s);
+        child<QLineEdit>(d, "exportPath")->setText(path);
+        QSignalSpy saved(&d, &ExportDialog::saved);
+        d.open();
+        child<QPushButton>(d, "exportSave")->click();
+        QCOMPARE(saved.size(), 1);
+        QCOMPARE(saved.first().first().toString(), path);
+        QCOMPARE(d.result(), int(QDialog::Accepted)); // nothing to send: it closes
+        const QByteArray bytes = readAll(path);
+        const QJsonObject doc = QJsonDocument::fromJson(bytes).object();
+        switch (format) {
+        case TranscriptExport::Format::Jsonl: {
+            QFile in(path);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            HistoryStore store;
+            QString error;
+            QVERIFY2(store.open(dir.filePath(u"h.sqlite"_s), &error, u"test"_s), qPrintable(error));
+            const HistoryImporter::Result r = HistoryImporter::import(in, store);
+            QCOMPARE(r.imported, 5);
+            // Every record is taken. The versioned header line is no record: the importer
+            // skips it silently only when "format" is its first key, which QJsonDocument's
+            // sorted keys never make it (reported to the lead); it may be counted as skipped.
+            QVERIFY(r.skippedLines.isEmpty() || r.skippedLines == QList<qint64>{1});
+            const QJsonObject header =
+                QJsonDocument::fromJson(bytes.left(bytes.indexOf('\n'))).object();
+            QCOMPARE(header.value("format"_L1).toString(), u"sonde-transcript"_s);
+            QCOMPARE(header.value("events"_L1).toInt(), 5);
+            break;
+        }
+        case TranscriptExport::Format::Har:
+            QCOMPARE(doc.value("log"_L1)["version"_L1].toString(), u"1.2"_s);
+            QCOMPARE(doc.value("log"_L1)["entries"_L1].toArray().size(), 1);
+            break;
+        case TranscriptExport::Format::Otlp:
+            QCOMPARE(
+                doc.value("resourceSpans"_L1)[0]["scopeSpans"_L1][0]["spans"_L1].toArray().size(),
+                2);
+            break;
+        case TranscriptExport::Format::Markdown:
+            QVERIFY2(bytes.startsWith("#") && bytes.contains("tools/call"), bytes.constData());
+            break;
+        }
+    }
+
+    void aFileThatCannotBeWrittenIsSaidAndTheDialogStays()
+    {
+        ExportDialog d(fixture(), configured(), {});
+        child<QLineEdit>(d, "exportPath")->setText(u"/nonexistent-dir-4471/x.jsonl"_s);
+        QSignalSpy saved(&d, &ExportDialog::saved);
+        d.open();
+        child<QPushButton>(d, "exportSave")->click();
+        QCOMPARE(saved.size(), 0);
+        QVERIFY(d.isVisible());
+        QVERIFY2(child<QLabel>(d, "exportStatus")->text().startsWith(u"Not written to"_s),
+                 qPrintable(child<QLabel>(d, "exportStatus")->text()));
+    }
+
+    void aSourceThatCouldNotBeReadCannotBeSaved()
+    {
+        ExportDialog d({u"a huge session"_s, {}, u"2000000 events, over the limit"_s}, {}, {});
+        QVERIFY(!child<QPushButton>(d, "exportSave")->isEnabled());
+        QVERIFY(d.description().contains(u"2000000 events, over the limit"_s));
+    }
+
+    void theCollectorGetsTheFileInOnePost_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("a collector that takes it is said")
+            << 200 << u"took the export (HTTP 200)"_s;
+        QTest::newRow("a failing collector is said and the file stays")
+            << 500 << u"the collector answered HTTP 500: down"_s;
+    }
+    void theCollectorGetsTheFileInOnePost()
+    {
+        QFETCH(int, status);
+        QFETCH(QString, said);
+        FakeCollector collector(status, "down", "text/plain");
+        QVERIFY(collector.isListening());
+        ExportDialog d(fixture(), configured(), {});
+        chooseFormat(d, TranscriptExport::Format::Otlp);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"spans.json"_s);
+        child<QLineEdit>(d, "exportPath")->setText(path);
+        child<QLineEdit>(d, "exportCollector")->setText(collector.url());
+        QSignalSpy sent(&d, &ExportDialog::sendFinished);
+        d.open();
+        child<QPushButton>(d, "exportSave")->click();
+        QVERIFY(sent.wait(10'000));
+        QVERIFY(d.isVisible()); // it stays, to show the collector's answer
+        const QString text = child<QLabel>(d, "exportStatus")->text();
+        QVERIFY2(text.contains(said), qPrintable(text));
+        QCOMPARE(collector.posts(), 1);
+        QCOMPARE(collector.received, QJsonDocument::fromJson(readAll(path)).object());
+        QVERIFY(child<QPushButton>(d, "exportSave")->isEnabled());
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves the dialog as dir/export-dialog.png.
+        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
+            !shots.isEmpty() && status == 200) {
+            child<QCheckBox>(d, "exportShowSecrets")->setChecked(true);
+            d.grab().save(shots + u"/export-dialog.png"_s);
+        }
+    }
+
+    // The window's Export action opens the dialog on the live transcript, and what it masks
+    // includes every configured value of the window's servers.
+    void theWindowsExportActionOpensItOnTheLiveTranscript()
+    {
+        CoreHost host;
+        {
+            MainWindow window(host);
+            ServerConfig c;
+            c.name = u"demo"_s;
+            c.program = u"/nonexistent/demo-server"_s;
+            c.environment.insert(u"DEMO_SETTING"_s, ConfiguredSecret);
+            window.addServer(c, {}, false);
+            TranscriptEvent e;
+            e.timeMs = 1'796'119'200'000;
+            e.server = u"demo"_s;
+            e.generation = 1;
+            e.direction = TranscriptEvent::Direction::Outgoing;
+            e.raw = QJsonDocument(call(1, {{"note"_L1, ConfiguredSecret}}))
+                        .toJson(QJsonDocument::Compact);
+            window.transcriptStore()->append({e});
+            window.actions()->action(MainWindowActions::Export)->trigger();
+            auto *d = window.findChild<ExportDialog *>(u"exportDialog"_s);
+            QVERIFY(d);
+            QVERIFY(d->isVisible());
+            QVERIFY(child<QLabel>(*d, "exportSource")->text().contains(u"live transcript"_s));
+            QVERIFY2(d->description().contains(u"all 1 events"_s), qPrintable(d->description()));
+            QTemporaryDir dir;
+            QString error;
+            QVERIFY2(d->save(dir.filePath(u"t.jsonl"_s), &error), qPrintable(error));
+            const QByteArray bytes = readAll(dir.filePath(u"t.jsonl"_s));
+            QVERIFY(bytes.contains("tools/call"));
+            QVERIFY(!bytes.contains(QByteArray(ConfiguredSecret.data())));
+            d->close();
+            QSignalSpy down(&host, &CoreHost::shutdownFinished);
+            host.shutdown();
+            QVERIFY(down.wait(5000));
+        }
+    }
+};
+
+QTEST_MAIN(TestExportDialog)
+#include "tst_exportdialog.moc"
