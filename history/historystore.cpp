@@ -517,13 +517,13 @@ HistoryStore::Tally HistoryStore::tally(const HistoryFilter &filter) const
     return {q.value(0).toLongLong(), q.value(1).toLongLong()};
 }
 
-QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 offset,
-                                         int limit) const
+QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 offset, int limit,
+                                         QList<qint64> *ids) const
 {
     QVariantList binds;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(u"SELECT record FROM events"_s + where(filter, &binds) +
+    q.prepare(u"SELECT record, id FROM events"_s + where(filter, &binds) +
               u" ORDER BY id LIMIT ? OFFSET ?"_s);
     for (const QVariant &b : std::as_const(binds))
         q.addBindValue(b);
@@ -534,8 +534,11 @@ QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 off
         m_lastError = sqlError(q);
         return out;
     }
-    while (q.next())
+    while (q.next()) {
         out.append(QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object());
+        if (ids)
+            ids->append(q.value(1).toLongLong());
+    }
     return out;
 }
 

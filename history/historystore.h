@@ -68,7 +68,10 @@ public:
     Tally tally(const HistoryFilter &filter) const;
     // The run this store records into (0 for a store that only reads).
     qint64 runId() const { return m_run; }
-    QList<QJsonObject> records(const HistoryFilter &filter, qint64 offset, int limit) const;
+    // `ids`, if given, gets each record's id (for a reader that pages on by id: OFFSET walks
+    // every row before it, an id bound seeks).
+    QList<QJsonObject> records(const HistoryFilter &filter, qint64 offset, int limit,
+                               QList<qint64> *ids = nullptr) const;
     QList<Session> sessions(const QString &server = {}) const;
     QStringList servers() const;
     // The bytes of the records kept (what RetentionPolicy::maxBytes counts).

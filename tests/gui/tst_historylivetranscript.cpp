@@ -185,6 +185,30 @@ private Q_SLOTS:
         QCOMPARE(model.record(model.rowCount() - 1).value("dir"_L1).toString(), u"recv"_s);
     }
 
+    // A page after one already read is found by id, not by OFFSET: the same rows either way.
+    void aPageFoundByIdHoldsTheRowsOfItsOffset()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        for (int b = 0; b < 4; ++b) {
+            TranscriptBatch batch;
+            for (int i = 0; i < 50; ++i)
+                batch += exchange(b * 50 + i);
+            rec.recorder.record(batch);
+        }
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 800);
+        HistoryFilter f;
+        f.directions = QStringList{u"recv"_s}; // every other row: ids are not offsets
+        const auto byId = rec.source(f);
+        const auto byOffset = rec.source(f);
+        QCOMPARE(byId->count(), 400);
+        QCOMPARE(byId->page(0, 256).size(), 256); // learns where row 256 starts
+        const QList<QJsonObject> seeked = byId->page(256, 256);
+        QCOMPARE(seeked.size(), 144);
+        QCOMPARE(seeked, byOffset->page(256, 256));
+        QCOMPARE(byId->page(256, 256), seeked); // and again, as a following view re-reads
+    }
+
     void aClearStartsTheViewAgain()
     {
         Recording rec;

@@ -29,6 +29,7 @@ qint64 TranscriptHistorySource::recount()
         since.afterId = m_lastId - 1;
         if (m_store->tally(since).count == 0) {
             m_count = m_lastId = 0;
+            m_firstIdAt.clear();
             return recount();
         }
     }
@@ -41,7 +42,21 @@ QList<QJsonObject> TranscriptHistorySource::page(qint64 offset, int limit) const
     // model has not inserted yet.
     if (offset >= m_count)
         return {};
-    return m_store->records(m_filter, offset, int(qMin<qint64>(limit, m_count - offset)));
+    const int n = int(qMin<qint64>(limit, m_count - offset));
+    QList<qint64> ids;
+    QList<QJsonObject> rows;
+    if (const auto it = m_firstIdAt.constFind(offset); it != m_firstIdAt.constEnd()) {
+        HistoryFilter from = m_filter;
+        from.afterId = *it - 1;
+        rows = m_store->records(from, 0, n, &ids);
+    } else {
+        rows = m_store->records(m_filter, offset, n, &ids);
+    }
+    if (!ids.isEmpty()) {
+        m_firstIdAt.insert(offset, ids.first());
+        m_firstIdAt.insert(offset + ids.size(), ids.last() + 1);
+    }
+    return rows;
 }
 
 } // namespace Sonde

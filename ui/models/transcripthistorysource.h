@@ -4,6 +4,8 @@
 #include "historyfilter.h"
 #include "transcriptpagesource.h"
 
+#include <QHash>
+
 #include <memory>
 
 namespace Sonde {
@@ -32,6 +34,11 @@ private:
     HistoryFilter m_filter;
     qint64 m_count = 0;
     qint64 m_lastId = 0;
+    // The id each page read so far starts at, and the one after it, by row: the next read of
+    // such a row seeks by id (HistoryFilter::afterId) instead of walking the rows before it
+    // with OFFSET, so the tail a following view reads after every batch costs the same at a
+    // million rows as at ten. The rows are the run's, in id order, and only grow.
+    mutable QHash<qint64, qint64> m_firstIdAt;
 };
 
 } // namespace Sonde
