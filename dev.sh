@@ -139,6 +139,8 @@ case "${1:-}" in
     build/bin/sonde-bench-http "${@:2}"
     build/bin/sonde-bench-recovery
     build/bin/sonde-bench-auth
+    # The history at the million events (SONDE_BENCH_HISTORY_EVENTS for fewer).
+    build/bin/sonde-bench-history --events "${SONDE_BENCH_HISTORY_EVENTS:-1000000}"
     QT_QPA_PLATFORM=offscreen build/bin/sonde-bench-gui ;;
   fuzz)
     case "${2:-}" in ''|*[!0-9]*) echo "usage: ./dev.sh fuzz SECONDS" >&2; exit 2 ;; esac

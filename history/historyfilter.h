@@ -3,6 +3,7 @@
 
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -20,6 +21,11 @@ struct HistoryFilter
     qint64 fromMs = 0; // inclusive; 0: no bound
     qint64 toMs = 0;   // inclusive; 0: no bound
     QString text;      // full-text: method, tool or payload text holds it
+    // For the live transcript (TranscriptHistorySource):
+    qint64 runId = 0;       // one recording process's events (HistoryStore::runId)
+    QStringList directions; // any of these; empty: every direction
+    QString methodContains; // a part of the method, any case (a response has its request's)
+    qint64 afterId = 0;     // rows recorded after this one (the events table's id)
 };
 
 // How much history is kept: forever (both 0), or the newest events within an age and/or a

@@ -22,6 +22,7 @@ public:
     std::unique_ptr<HistoryStore> store;
     RetentionPolicy retention;
     std::atomic<qint64> written{0};
+    std::atomic<qint64> run{0};
     qint64 sinceRetention = 0;
     bool failed = false;
     mutable QMutex errorLock;
@@ -66,6 +67,7 @@ void HistoryRecorder::start(const QString &path, const QString &source,
         }
         if (retention.maxAgeMs || retention.maxBytes)
             w->store->applyRetention(retention, QDateTime::currentMSecsSinceEpoch(), &error);
+        w->run = w->store->runId();
         Q_EMIT opened(path);
     });
 }
@@ -154,6 +156,11 @@ QString HistoryRecorder::firstError() const
         return m_stoppedError;
     QMutexLocker lock(&m_writer->errorLock);
     return m_writer->firstError;
+}
+
+qint64 HistoryRecorder::runId() const
+{
+    return m_writer && m_thread->isRunning() ? m_writer->run.load() : 0;
 }
 
 qint64 HistoryRecorder::eventsRecorded() const

@@ -35,6 +35,9 @@ public:
     // Everything queued so far is written, then the thread ends (call before quitting).
     void stop();
     qint64 eventsRecorded() const;
+    // The run it records into, once opened() came (0 before, or when it failed): a view of
+    // this run's events filters on it (HistoryFilter::runId).
+    qint64 runId() const;
     // The first write that failed, in words (empty if none): for a front end that ends
     // before the failed() signal reaches it.
     QString firstError() const;

@@ -23,7 +23,18 @@ struct HistoryStore::Row
     QString server, dir, method, tool, requestId, era, protocolVersion;
     int gen = 0;
     bool isError = false;
+    bool isMessage = false, isResponse = false;
     QByteArray record;
+};
+
+// The statements every batch runs, prepared once per connection.
+struct HistoryStore::Statements
+{
+    explicit Statements(const QSqlDatabase &db)
+        : insertEvent(db), indexText(db), touchSession(db), findRequest(db)
+    {
+    }
+    QSqlQuery insertEvent, indexText, touchSession, findRequest;
 };
 
 namespace {
@@ -41,6 +52,13 @@ QString text(const QString &s)
     return s.isNull() ? u""_s : s;
 }
 
+// A LIKE pattern (ESCAPE '\\') matching any text that holds `part` as it is.
+QString likeContaining(QString part)
+{
+    part.replace(u'\\', u"\\\\"_s).replace(u'%', u"\\%"_s).replace(u'_', u"\\_"_s);
+    return u'%' + part + u'%';
+}
+
 QString sqlError(const QSqlQuery &q)
 {
     return u"history: "_s + q.lastError().text();
@@ -56,6 +74,7 @@ HistoryStore::HistoryStore()
 
 HistoryStore::~HistoryStore()
 {
+    m_statements.reset(); // its queries hold the connection
     if (m_db.isValid()) {
         m_db.close();
         m_db = QSqlDatabase();
@@ -137,51 +156,83 @@ bool HistoryStore::appendRecords(const QList<QJsonObject> &records, QString *err
     }
     QList<Row> rows;
     rows.reserve(records.size());
-    for (QJsonObject record : records) {
-        const QString server = record.value("server"_L1).toString();
-        if (m_redact)
-            record = m_redactor.apply(record);
-        QJsonObject msg = record.value("msg"_L1).toObject();
-        Row row;
-        row.tMs = record.value("t_ms"_L1).toInteger();
-        row.server = server;
-        row.gen = record.value("gen"_L1).toInt();
-        row.dir = record.value("dir"_L1).toString();
-        if (!msg.isEmpty()) {
-            row.method = msg.value("method"_L1).toString();
-            row.requestId = idText(msg.value("id"_L1));
-            const QJsonObject params = msg.value("params"_L1).toObject();
-            if (row.method == "tools/call"_L1 || row.method == "prompts/get"_L1)
-                row.tool = params.value("name"_L1).toString();
-            else if (row.method == "resources/read"_L1)
-                row.tool = params.value("uri"_L1).toString();
-            row.isError = msg.contains("error"_L1) ||
-                          msg.value("result"_L1).toObject().value("isError"_L1).toBool();
-            const QJsonObject result = msg.value("result"_L1).toObject();
-            if (result.contains("protocolVersion"_L1))
-                row.protocolVersion = result.value("protocolVersion"_L1).toString();
-            if (m_noPayloads.contains(server)) {
-                QJsonObject kept{{"jsonrpc"_L1, msg.value("jsonrpc"_L1)}};
-                for (const auto key : {"id"_L1, "method"_L1})
-                    if (msg.contains(key))
-                        kept.insert(key, msg.value(key));
-                record.insert("msg"_L1, kept);
-                record.insert("payload_omitted"_L1, true);
-            }
-        } else {
-            row.method = record.value("event"_L1).toString();
-            const QJsonObject details = record.value("details"_L1).toObject();
-            row.era = details.value("era"_L1).toString();
-            row.protocolVersion = details.value("protocolVersion"_L1).toString();
-            if (m_noPayloads.contains(server) && record.contains("line"_L1)) {
-                record.remove("line"_L1);
-                record.insert("payload_omitted"_L1, true);
-            }
-        }
-        row.record = QJsonDocument(record).toJson(QJsonDocument::Compact);
-        rows.append(std::move(row));
-    }
+    for (const QJsonObject &record : records)
+        rows.append(rowOf(record));
     return insert(rows, error);
+}
+
+HistoryStore::Row HistoryStore::rowOf(QJsonObject record) const
+{
+    const QString server = record.value("server"_L1).toString();
+    // apply() keeps a record with nothing to mask as it is (Redactor::mayHoldSecret).
+    if (m_redact)
+        record = m_redactor.apply(record);
+    Row row;
+    row.tMs = record.value("t_ms"_L1).toInteger();
+    row.server = server;
+    row.gen = record.value("gen"_L1).toInt();
+    row.dir = record.value("dir"_L1).toString();
+    const QJsonObject msg = record.value("msg"_L1).toObject();
+    if (!msg.isEmpty()) {
+        row.method = msg.value("method"_L1).toString();
+        row.requestId = idText(msg.value("id"_L1));
+        const QJsonObject params = msg.value("params"_L1).toObject();
+        if (row.method == "tools/call"_L1 || row.method == "prompts/get"_L1)
+            row.tool = params.value("name"_L1).toString();
+        else if (row.method == "resources/read"_L1)
+            row.tool = params.value("uri"_L1).toString();
+        const QJsonObject result = msg.value("result"_L1).toObject();
+        row.isError = msg.contains("error"_L1) || result.value("isError"_L1).toBool();
+        if (result.contains("protocolVersion"_L1))
+            row.protocolVersion = result.value("protocolVersion"_L1).toString();
+        if (m_noPayloads.contains(server)) {
+            QJsonObject kept{{"jsonrpc"_L1, msg.value("jsonrpc"_L1)}};
+            for (const auto key : {"id"_L1, "method"_L1})
+                if (msg.contains(key))
+                    kept.insert(key, msg.value(key));
+            record.insert("msg"_L1, kept);
+            record.insert("payload_omitted"_L1, true);
+        }
+    } else {
+        row.method = record.value("event"_L1).toString();
+        const QJsonObject details = record.value("details"_L1).toObject();
+        row.era = details.value("era"_L1).toString();
+        row.protocolVersion = details.value("protocolVersion"_L1).toString();
+        if (m_noPayloads.contains(server) && record.contains("line"_L1)) {
+            record.remove("line"_L1);
+            record.insert("payload_omitted"_L1, true);
+        }
+    }
+    row.record = QJsonDocument(record).toJson(QJsonDocument::Compact);
+    row.isMessage = !msg.isEmpty();
+    row.isResponse = row.isMessage && row.method.isEmpty() && !row.requestId.isEmpty() &&
+                     (msg.contains("result"_L1) || msg.contains("error"_L1));
+    return row;
+}
+
+void HistoryStore::rememberRequest(const QString &key, const QString &method, const QString &tool)
+{
+    const quint64 serial = ++m_pendingSerial;
+    m_pending.insert(key, {method, tool, serial});
+    m_pendingOrder.append({key, serial});
+    // Requests never answered (notifications' ids do not come here; a server that drops
+    // calls does): the oldest go first. An entry in the order list whose serial no longer
+    // matches was answered or asked again since.
+    while (m_pending.size() > MaxPendingRequests && !m_pendingOrder.isEmpty()) {
+        const auto [oldKey, oldSerial] = m_pendingOrder.takeFirst();
+        const auto it = m_pending.constFind(oldKey);
+        if (it != m_pending.constEnd() && it->serial == oldSerial)
+            m_pending.erase(it);
+    }
+    if (m_pendingOrder.size() > 4 * MaxPendingRequests) {
+        QList<QPair<QString, quint64>> live;
+        for (const auto &[k, serialOf] : std::as_const(m_pendingOrder)) {
+            const auto it = m_pending.constFind(k);
+            if (it != m_pending.constEnd() && it->serial == serialOf)
+                live.append({k, serialOf});
+        }
+        m_pendingOrder = std::move(live);
+    }
 }
 
 qint64 HistoryStore::sessionFor(const Row &row, QString *error)
@@ -216,47 +267,137 @@ bool HistoryStore::insert(const QList<Row> &rows, QString *error)
     return insertOnce(rows, error);
 }
 
+namespace {
+
+// The names of insertEvent's placeholders, made once.
+namespace Placeholders {
+const QString session = u":session"_s, tMs = u":t_ms"_s, server = u":server"_s, gen = u":gen"_s,
+              dir = u":dir"_s, method = u":method"_s, tool = u":tool"_s,
+              requestId = u":request_id"_s, isError = u":is_error"_s, size = u":size"_s,
+              record = u":record"_s;
+} // namespace Placeholders
+
+QString pendingKey(const QString &server, int gen, const QString &dir, const QString &id)
+{
+    return server + u'\n' + QString::number(gen) + u'\n' + dir + u'\n' + id;
+}
+
+} // namespace
+
+void HistoryStore::pairWithRequest(const Row &row, qint64 session, QString *method, QString *tool)
+{
+    *method = row.method;
+    *tool = row.tool;
+    if (!row.isMessage || row.requestId.isEmpty())
+        return;
+    if (!row.isResponse) {
+        if (!row.method.isEmpty())
+            rememberRequest(pendingKey(row.server, row.gen, row.dir, row.requestId), row.method,
+                            row.tool);
+        return;
+    }
+    // The request went the other way: a client's call is answered by the server, and a
+    // server's request (sampling, elicitation) by the client.
+    const QString requestDir = row.dir == "send"_L1 ? u"recv"_s : u"send"_s;
+    const auto it = m_pending.constFind(pendingKey(row.server, row.gen, requestDir, row.requestId));
+    if (it != m_pending.constEnd()) {
+        *method = it->method;
+        *tool = it->tool;
+        m_pending.erase(it);
+        return;
+    }
+    // Forgotten (over MaxPendingRequests) or recorded before this store opened: the newest
+    // request of that id in the session, found backwards through events_session.
+    QSqlQuery &q = m_statements->findRequest;
+    q.bindValue(0, session);
+    q.bindValue(1, requestDir);
+    q.bindValue(2, row.requestId);
+    if (q.exec() && q.next()) {
+        *method = q.value(0).toString();
+        *tool = q.value(1).toString();
+    }
+    q.finish();
+}
+
+bool HistoryStore::prepareStatements(QString *error)
+{
+    if (m_statements)
+        return true;
+    auto st = std::make_unique<Statements>(m_db);
+    const bool ok =
+        st->insertEvent.prepare(
+            u"INSERT INTO events (session, t_ms, server, gen, dir, method, tool, request_id,"
+            u" is_error, size, record) VALUES (:session, :t_ms, :server, :gen, :dir, :method,"
+            u" :tool, :request_id, :is_error, :size, :record)"_s) &&
+        st->touchSession.prepare(
+            u"UPDATE sessions SET events = events + ?, ended_ms = max(ended_ms, ?),"
+            u" era = CASE WHEN ? = '' THEN era ELSE ? END,"
+            u" protocol_version = CASE WHEN ? = '' THEN protocol_version ELSE ? END"
+            u" WHERE id = ?"_s) &&
+        st->findRequest.prepare(
+            u"SELECT method, tool FROM events WHERE session = ? AND dir = ? AND request_id = ?"
+            u" AND method <> '' ORDER BY id DESC LIMIT 1"_s) &&
+        (!m_fts || st->indexText.prepare(u"INSERT INTO events_fts (rowid, method, tool, record)"
+                                         u" SELECT id, method, tool, record FROM events"
+                                         u" WHERE id >= ?"_s));
+    if (!ok) {
+        *error = u"history: cannot prepare the writes: "_s + m_db.lastError().text();
+        return false;
+    }
+    m_statements = std::move(st);
+    return true;
+}
+
 bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
 {
     if (rows.isEmpty())
         return true;
+    if (!prepareStatements(error))
+        return false;
     if (!m_db.transaction()) {
         *error = u"history: "_s + m_db.lastError().text();
         return false;
     }
-    QSqlQuery q(m_db);
-    q.prepare(u"INSERT INTO events (session, t_ms, server, gen, dir, method, tool, request_id,"
-              u" is_error, size, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    const auto fail = [this](const QSqlQuery &q, QString *error) {
+        *error = sqlError(q);
+        m_db.rollback();
+        m_sessionIds.clear(); // the sessions made in this transaction are gone with it
+        return false;
+    };
+    QSqlQuery &q = m_statements->insertEvent;
     struct Touched
     {
         qint64 events = 0, lastMs = 0;
         QString era, protocolVersion;
     };
     QHash<qint64, Touched> touched;
+    qint64 firstId = 0;
+    QString method, tool;
     for (const Row &row : rows) {
         const qint64 session = sessionFor(row, error);
-        bool ok = session != 0;
-        if (ok) {
-            q.bindValue(0, session);
-            q.bindValue(1, row.tMs);
-            q.bindValue(2, text(row.server));
-            q.bindValue(3, row.gen);
-            q.bindValue(4, text(row.dir));
-            q.bindValue(5, text(row.method));
-            q.bindValue(6, text(row.tool));
-            q.bindValue(7, text(row.requestId));
-            q.bindValue(8, int(row.isError));
-            q.bindValue(9, qint64(row.record.size()));
-            q.bindValue(10, QString::fromUtf8(row.record));
-            ok = q.exec();
-            if (!ok)
-                *error = sqlError(q);
-        }
-        if (!ok) {
+        if (session == 0) {
             m_db.rollback();
-            m_sessionIds.clear(); // the sessions made in this transaction are gone with it
+            m_sessionIds.clear();
             return false;
         }
+        pairWithRequest(row, session, &method, &tool);
+        // By name: a positional bind makes its placeholder's name with QString::arg each time
+        // (QSqlResultPrivate::fieldSerial), a tenth of a batch's cost.
+        q.bindValue(Placeholders::session, session);
+        q.bindValue(Placeholders::tMs, row.tMs);
+        q.bindValue(Placeholders::server, text(row.server));
+        q.bindValue(Placeholders::gen, row.gen);
+        q.bindValue(Placeholders::dir, text(row.dir));
+        q.bindValue(Placeholders::method, text(method));
+        q.bindValue(Placeholders::tool, text(tool));
+        q.bindValue(Placeholders::requestId, text(row.requestId));
+        q.bindValue(Placeholders::isError, int(row.isError));
+        q.bindValue(Placeholders::size, qint64(row.record.size()));
+        q.bindValue(Placeholders::record, QString::fromUtf8(row.record));
+        if (!q.exec())
+            return fail(q, error);
+        if (firstId == 0)
+            firstId = q.lastInsertId().toLongLong();
         Touched &t = touched[session];
         ++t.events;
         t.lastMs = qMax(t.lastMs, row.tMs);
@@ -265,11 +406,14 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         if (!row.protocolVersion.isEmpty())
             t.protocolVersion = row.protocolVersion;
     }
-    QSqlQuery s(m_db);
-    s.prepare(u"UPDATE sessions SET events = events + ?, ended_ms = max(ended_ms, ?),"
-              u" era = CASE WHEN ? = '' THEN era ELSE ? END,"
-              u" protocol_version = CASE WHEN ? = '' THEN protocol_version ELSE ? END"
-              u" WHERE id = ?"_s);
+    // The batch's rows are the ones from firstId on: the transaction holds the write lock.
+    if (m_fts) {
+        QSqlQuery &fts = m_statements->indexText;
+        fts.bindValue(0, firstId);
+        if (!fts.exec())
+            return fail(fts, error);
+    }
+    QSqlQuery &s = m_statements->touchSession;
     for (auto it = touched.cbegin(); it != touched.cend(); ++it) {
         s.bindValue(0, it->events);
         s.bindValue(1, it->lastMs);
@@ -278,12 +422,8 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         s.bindValue(4, text(it->protocolVersion));
         s.bindValue(5, text(it->protocolVersion));
         s.bindValue(6, it.key());
-        if (!s.exec()) {
-            *error = sqlError(s);
-            m_db.rollback();
-            m_sessionIds.clear();
-            return false;
-        }
+        if (!s.exec())
+            return fail(s, error);
     }
     if (!m_db.commit()) {
         *error = u"history: "_s + m_db.lastError().text();
@@ -317,6 +457,20 @@ QString HistoryStore::where(const HistoryFilter &f, QVariantList *binds) const
         add(u"t_ms >= ?"_s, f.fromMs);
     if (f.toMs)
         add(u"t_ms <= ?"_s, f.toMs);
+    if (f.runId)
+        add(u"session IN (SELECT id FROM sessions WHERE run = ?)"_s, f.runId);
+    if (!f.directions.isEmpty()) {
+        QStringList marks;
+        for (const QString &d : f.directions) {
+            marks << u"?"_s;
+            binds->append(d);
+        }
+        clauses << u"dir IN ("_s + marks.join(u", "_s) + u')';
+    }
+    if (!f.methodContains.isEmpty())
+        add(u"method LIKE ? ESCAPE '\\'"_s, likeContaining(f.methodContains));
+    if (f.afterId)
+        add(u"id > ?"_s, f.afterId);
     if (!f.text.isEmpty()) {
         if (m_fts) {
             // One phrase: the text as typed, quotes doubled, no query syntax of FTS5's.
@@ -325,11 +479,9 @@ QString HistoryStore::where(const HistoryFilter &f, QVariantList *binds) const
             add(u"id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)"_s,
                 QString(u'"' + phrase + u'"'));
         } else {
-            QString like = f.text;
-            like.replace(u'\\', u"\\\\"_s).replace(u'%', u"\\%"_s).replace(u'_', u"\\_"_s);
             add(u"(method LIKE ? ESCAPE '\\' OR tool LIKE ? ESCAPE '\\' OR record LIKE ? "
                 u"ESCAPE '\\')"_s,
-                QString(u'%' + like + u'%'));
+                likeContaining(f.text));
             binds->append(binds->last());
             binds->append(binds->last());
         }
@@ -351,13 +503,27 @@ qint64 HistoryStore::count(const HistoryFilter &filter) const
     return q.value(0).toLongLong();
 }
 
-QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 offset,
-                                         int limit) const
+HistoryStore::Tally HistoryStore::tally(const HistoryFilter &filter) const
+{
+    QVariantList binds;
+    QSqlQuery q(m_db);
+    q.prepare(u"SELECT count(*), coalesce(max(id), 0) FROM events"_s + where(filter, &binds));
+    for (const QVariant &b : std::as_const(binds))
+        q.addBindValue(b);
+    if (!q.exec() || !q.next()) {
+        m_lastError = sqlError(q);
+        return {};
+    }
+    return {q.value(0).toLongLong(), q.value(1).toLongLong()};
+}
+
+QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 offset, int limit,
+                                         QList<qint64> *ids) const
 {
     QVariantList binds;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(u"SELECT record FROM events"_s + where(filter, &binds) +
+    q.prepare(u"SELECT record, id FROM events"_s + where(filter, &binds) +
               u" ORDER BY id LIMIT ? OFFSET ?"_s);
     for (const QVariant &b : std::as_const(binds))
         q.addBindValue(b);
@@ -368,8 +534,11 @@ QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 off
         m_lastError = sqlError(q);
         return out;
     }
-    while (q.next())
+    while (q.next()) {
         out.append(QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object());
+        if (ids)
+            ids->append(q.value(1).toLongLong());
+    }
     return out;
 }
 
@@ -451,6 +620,9 @@ qint64 HistoryStore::applyRetention(const RetentionPolicy &policy, qint64 nowMs,
 
 bool HistoryStore::clear(QString *error)
 {
+    m_statements.reset(); // VACUUM below wants no statement of this connection open
+    m_pending.clear();
+    m_pendingOrder.clear();
     QSqlQuery q(m_db);
     const bool ok = m_db.transaction() && q.exec(u"DELETE FROM events"_s) &&
                     q.exec(u"DELETE FROM sessions"_s) && m_db.commit();

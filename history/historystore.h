@@ -12,6 +12,8 @@
 #include <QSqlDatabase>
 #include <QString>
 
+#include <memory>
+
 namespace Sonde {
 
 struct ServerConfig;
@@ -57,7 +59,19 @@ public:
     bool appendRecords(const QList<QJsonObject> &records, QString *error);
 
     qint64 count(const HistoryFilter &filter) const;
-    QList<QJsonObject> records(const HistoryFilter &filter, qint64 offset, int limit) const;
+    // How many events match and the id of the newest (0 if none), in one read: a view that
+    // follows a recording asks this with HistoryFilter::afterId at its last id.
+    struct Tally
+    {
+        qint64 count = 0, lastId = 0;
+    };
+    Tally tally(const HistoryFilter &filter) const;
+    // The run this store records into (0 for a store that only reads).
+    qint64 runId() const { return m_run; }
+    // `ids`, if given, gets each record's id (for a reader that pages on by id: OFFSET walks
+    // every row before it, an id bound seeks).
+    QList<QJsonObject> records(const HistoryFilter &filter, qint64 offset, int limit,
+                               QList<qint64> *ids = nullptr) const;
     QList<Session> sessions(const QString &server = {}) const;
     QStringList servers() const;
     // The bytes of the records kept (what RetentionPolicy::maxBytes counts).
@@ -69,14 +83,30 @@ public:
     bool clear(QString *error);
     QString lastError() const { return m_lastError; }
 
+    // How many requests the store remembers the method of until their response comes (the
+    // oldest is forgotten first; a response to one forgotten is looked up in the table).
+    static constexpr int MaxPendingRequests = 4096;
+
 private:
     struct Row;
+    struct Statements;
+    struct PendingRequest
+    {
+        QString method, tool;
+        quint64 serial = 0;
+    };
     bool insert(const QList<Row> &rows, QString *error);
     bool insertOnce(const QList<Row> &rows, QString *error);
     qint64 sessionFor(const Row &row, QString *error);
     QString where(const HistoryFilter &filter, QVariantList *binds) const;
+    Row rowOf(QJsonObject record) const;
+    bool prepareStatements(QString *error);
+    // The method and tool a row is stored with: a response gets its request's.
+    void pairWithRequest(const Row &row, qint64 session, QString *method, QString *tool);
+    void rememberRequest(const QString &key, const QString &method, const QString &tool);
 
     QSqlDatabase m_db;
+    std::unique_ptr<Statements> m_statements; // prepared once, on the first write
     QString m_connection, m_path;
     bool m_fts = false;
     bool m_redact = true;
@@ -84,6 +114,11 @@ private:
     qint64 m_run = 0;
     QHash<QString, qint64> m_sessionIds; // "server\ngeneration" of this run
     QSet<QString> m_noPayloads;
+    // Requests of this run not answered yet, by "server\ngen\ndir\nid": a response row gets
+    // its request's method and tool, so a method filter finds both legs.
+    QHash<QString, PendingRequest> m_pending;
+    QList<QPair<QString, quint64>> m_pendingOrder; // oldest first
+    quint64 m_pendingSerial = 0;
     mutable QString m_lastError;
 };
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "transcriptpanel.h"
 
+#include "historystore.h"
 #include "jsonview.h"
+#include "pagedtranscriptmodel.h"
 #include "textdisplay.h"
 #include "transcriptexporter.h"
 #include "transcriptfilterproxymodel.h"
+#include "transcripthistorysource.h"
 #include "transcriptmodel.h"
 #include "transcriptstore.h"
 
@@ -53,8 +56,10 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
         box->setAccessibleName(tr("Show %1").arg(label));
         box->setToolTip(tr("Show or hide the %1 rows").arg(label));
         const D direction = d;
-        connect(box, &QCheckBox::toggled, this,
-                [this, direction](bool on) { m_proxy->setDirectionVisible(direction, on); });
+        connect(box, &QCheckBox::toggled, this, [this, direction](bool on) {
+            m_proxy->setDirectionVisible(direction, on);
+            queryRecording();
+        });
         filters->addWidget(box);
     }
     m_method = new QLineEdit(this);
@@ -81,6 +86,9 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     connect(m_text, &QLineEdit::textChanged, m_proxy, &TranscriptFilterProxyModel::setTextFilter);
     connect(m_server, &QComboBox::currentIndexChanged, this,
             [this] { m_proxy->setServerFilter(m_server->currentData().toString()); });
+    for (QLineEdit *edit : {m_method, m_text})
+        connect(edit, &QLineEdit::textChanged, this, &TranscriptPanel::queryRecording);
+    connect(m_server, &QComboBox::currentIndexChanged, this, &TranscriptPanel::queryRecording);
     connect(store, &TranscriptStore::serversChanged, this, [this] {
         for (const QString &s : m_store->servers())
             if (m_server->findData(s) < 0)
@@ -137,10 +145,97 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     connect(clear, &QPushButton::clicked, m_store, &TranscriptStore::clear);
 }
 
+void TranscriptPanel::showRecording(std::shared_ptr<const HistoryStore> reader, qint64 runId)
+{
+    m_reader = std::move(reader);
+    m_recordingFilter = {};
+    m_recordingFilter.runId = runId;
+    if (!m_paged) {
+        m_paged = new PagedTranscriptModel(this);
+        const QByteArray layout = saveLayout();
+        m_table->setModel(m_paged);
+        restoreLayout(layout);
+        connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                &TranscriptPanel::onCurrentChanged);
+        connect(m_paged, &QAbstractItemModel::rowsInserted, this, [this] {
+            if (m_follow->isChecked())
+                m_table->scrollToBottom();
+        });
+    }
+    queryRecording();
+}
+
+QAbstractItemModel *TranscriptPanel::tableModel() const
+{
+    return m_table->model();
+}
+
+void TranscriptPanel::followRecording()
+{
+    if (m_paged)
+        m_paged->followSource();
+}
+
+// The filter boxes, as the history's query: the same server, directions and method part;
+// the text as an FTS5 phrase (whole words, not any part of one).
+void TranscriptPanel::queryRecording()
+{
+    if (!m_paged)
+        return;
+    HistoryFilter f;
+    f.runId = m_recordingFilter.runId;
+    f.server = m_server->currentData().toString();
+    using D = TranscriptEvent::Direction;
+    const QList<D> all = {D::Outgoing, D::Incoming, D::Stderr, D::Lifecycle, D::Violation};
+    for (D d : all)
+        if (m_proxy->isDirectionVisible(d))
+            f.directions << TranscriptEvent::directionName(d);
+    if (f.directions.size() == all.size())
+        f.directions.clear();
+    else if (f.directions.isEmpty())
+        f.directions << u"none"_s; // every box unchecked shows nothing, as the proxy does
+    f.methodContains = m_method->text().trimmed();
+    f.text = m_text->text().trimmed();
+    m_recordingFilter = f;
+    m_paged->setSource(std::make_unique<TranscriptHistorySource>(m_reader, f));
+    if (m_follow->isChecked())
+        m_table->scrollToBottom();
+}
+
+// The row of the paged table that shows `event`: the rows before its millisecond are
+// counted, and the few of that millisecond looked through.
+int TranscriptPanel::recordingRowOf(const TranscriptEvent &event) const
+{
+    HistoryFilter before = m_recordingFilter;
+    before.toMs = event.timeMs - 1;
+    const qint64 from = m_reader->count(before);
+    const QString dir = TranscriptEvent::directionName(event.direction);
+    for (qint64 row = from;
+         row < qMin<qint64>(from + PagedTranscriptModel::PageSize, m_paged->rowCount()); ++row) {
+        const QJsonObject r = m_paged->record(int(row));
+        if (r.value("t_ms"_L1).toInteger() > event.timeMs)
+            break;
+        if (r.value("server"_L1).toString() == event.server &&
+            r.value("dir"_L1).toString() == dir && r.value("gen"_L1).toInt() == event.generation)
+            return int(row);
+    }
+    return -1;
+}
+
 bool TranscriptPanel::selectStoreRow(int row)
 {
     if (row < 0 || row >= m_model->rowCount())
         return false;
+    if (m_paged) {
+        const int at = recordingRowOf(m_store->event(row));
+        if (at < 0)
+            return false;
+        m_follow->setChecked(false);
+        const QModelIndex index = m_paged->index(at, 0);
+        m_table->setCurrentIndex(index);
+        m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+        return true;
+    }
     const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
     if (!index.isValid())
         return false;
@@ -152,6 +247,8 @@ bool TranscriptPanel::selectStoreRow(int row)
 
 int TranscriptPanel::currentStoreRow() const
 {
+    if (m_paged)
+        return -1; // the rows are the history's, not the store's
     const QModelIndex index = m_proxy->mapToSource(m_table->currentIndex());
     return index.isValid() ? index.row() : -1;
 }
@@ -176,6 +273,18 @@ void TranscriptPanel::focusFilter()
 void TranscriptPanel::onCurrentChanged()
 {
     const QModelIndex idx = m_table->currentIndex();
+    if (m_paged) {
+        const QJsonObject r = idx.data(PagedTranscriptModel::RecordRole).toJsonObject();
+        QByteArray shown;
+        if (r.value("msg"_L1).isObject())
+            shown = QJsonDocument(r.value("msg"_L1).toObject()).toJson(QJsonDocument::Compact);
+        else if (r.contains("details"_L1))
+            shown = QJsonDocument(r.value("details"_L1).toObject()).toJson(QJsonDocument::Compact);
+        else
+            shown = r.value(r.contains("line"_L1) ? "line"_L1 : "raw"_L1).toString().toUtf8();
+        m_detail->setJson(shown, tr("in the history"));
+        return;
+    }
     QByteArray shown = idx.data(TranscriptModel::RawRole).toByteArray();
     // An event has no frame: its details are what it says (a verdict names its request).
     if (shown.isEmpty()) {

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "historyfilter.h"
 #include "transcript/redactor.h"
 
 #include <QWidget>
 
+#include <memory>
+
+class QAbstractItemModel;
 class QCheckBox;
 class QComboBox;
 class QLineEdit;
@@ -12,7 +16,10 @@ class QTableView;
 
 namespace Sonde {
 
+class HistoryStore;
 class JsonView;
+class PagedTranscriptModel;
+struct TranscriptEvent;
 class TranscriptFilterProxyModel;
 class TranscriptModel;
 class TranscriptStore;
@@ -42,12 +49,26 @@ public:
     QByteArray saveLayout() const;
     void restoreLayout(const QByteArray &state);
 
+    // The table shows this run's events from the SQLite history (`reader`, a read connection
+    // of its own; `runId`, HistoryRecorder::runId) through a PagedTranscriptModel, with the
+    // filters in its query, instead of the in-memory store: its memory then stays the same
+    // however long the recording. Exports and the timeline's jumps still use the store.
+    void showRecording(std::shared_ptr<const HistoryStore> reader, qint64 runId);
+    bool showsRecording() const { return m_paged != nullptr; }
+    // The table's model now: the paged one over the history, or the filter proxy.
+    QAbstractItemModel *tableModel() const;
+    PagedTranscriptModel *recordingModel() const { return m_paged; }
+
 public Q_SLOTS:
     void focusFilter();
+    // A batch was committed (HistoryRecorder::recorded): its rows are appended to the table.
+    void followRecording();
 
 private:
     void onCurrentChanged();
     void exportWithDialog(const QString &format);
+    void queryRecording();
+    int recordingRowOf(const TranscriptEvent &event) const;
 
     TranscriptStore *m_store;
     TranscriptModel *m_model = nullptr;
@@ -60,6 +81,9 @@ private:
     QTableView *m_table = nullptr;
     JsonView *m_detail = nullptr;
     Redactor m_redactor;
+    PagedTranscriptModel *m_paged = nullptr;
+    std::shared_ptr<const HistoryStore> m_reader;
+    HistoryFilter m_recordingFilter; // what the paged table's query asks, filters included
 };
 
 } // namespace Sonde

@@ -10,6 +10,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <array>
 
 using namespace Qt::StringLiterals;
 
@@ -297,8 +298,129 @@ void Redactor::addSecrets(const ServerConfig &config)
     addSecret(config.url.password(QUrl::FullyDecoded));
 }
 
+// A necessary condition of every pattern rule, found in one pass over the text: a text that
+// meets none comes out of the rules as it went in, so apply() skips their regular expressions
+// (three or more per string, on every string of every recorded event).
+// - a bearer credential: "bearer" in any case;
+// - a token format: its prefix (case matters there; "gh" stands for gh?_ and github_pat_);
+// - a URL's password: "://" and an @;
+// - NAME=value, "name": value, Authorization: x need a separator, --name value a dash and a
+//   blank; each needs a secret word in the name (the expressions' lookaheads), and a name is
+//   ASCII, so an ASCII comparison is enough.
+// QStringView::startsWith, for an ASCII word and without its Unicode case folding: this is
+// called at most characters of every recorded string.
+static bool startsWithAscii(QStringView text, QLatin1StringView word, bool anyCase)
+{
+    if (text.size() < word.size())
+        return false;
+    for (qsizetype i = 0; i < word.size(); ++i) {
+        char16_t c = text[i].unicode();
+        if (anyCase && c >= u'A' && c <= u'Z')
+            c = char16_t(c | 0x20);
+        if (c != char16_t(uchar(word[i].toLatin1())))
+            return false;
+    }
+    return true;
+}
+
+static bool mayMatchPattern(QStringView text)
+{
+    static constexpr QLatin1StringView secretWords[] = {
+        "token"_L1, "secret"_L1, "passw"_L1,      "passphrase"_L1, "key"_L1,      "auth"_L1,
+        "sig"_L1,   "id"_L1,     "credential"_L1, "code"_L1,       "verifier"_L1, "assertion"_L1};
+    static constexpr QLatin1StringView tokenPrefixes[] = {
+        "sk-"_L1, "gh"_L1, "glpat-"_L1, "xox"_L1, "AKIA"_L1, "AIza"_L1, "eyJ"_L1, "://"_L1};
+    // For each ASCII character, whether a prefix (bit 0) or a secret word (bit 1) may start
+    // there: most characters start neither, and are passed over after one look-up.
+    static const std::array<quint8, 128> starts = [] {
+        std::array<quint8, 128> t{};
+        for (const QLatin1StringView prefix : tokenPrefixes)
+            t[uchar(prefix.front().toLatin1())] |= 1;
+        for (const QLatin1StringView word : secretWords) {
+            t[uchar(word.front().toLatin1())] |= 2;
+            t[uchar(QChar(word.front()).toUpper().toLatin1())] |= 2;
+        }
+        t['b'] |= 2; // bearer
+        t['B'] |= 2;
+        return t;
+    }();
+    bool separator = false, dash = false, blank = false, at = false, scheme = false;
+    bool secretWord = false;
+    const qsizetype n = text.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        const char16_t c = text[i].unicode();
+        switch (c) {
+        case u':':
+        case u'=':
+            separator = true;
+            break;
+        case u'-':
+            dash = true;
+            break;
+        case u' ':
+        case u'\t':
+            blank = true;
+            break;
+        case u'@':
+            at = true;
+            break;
+        default:
+            break;
+        }
+        const quint8 kinds = c < 128 ? starts[c] : 0;
+        if (kinds == 0)
+            continue;
+        const QStringView rest = text.sliced(i);
+        if (kinds & 1)
+            for (const QLatin1StringView prefix : tokenPrefixes)
+                if (startsWithAscii(rest, prefix, false)) {
+                    if (prefix != "://"_L1)
+                        return true;
+                    scheme = true;
+                }
+        if (kinds & 2) {
+            if (startsWithAscii(rest, "bearer"_L1, true))
+                return true;
+            for (const QLatin1StringView word : secretWords)
+                if (!secretWord && startsWithAscii(rest, word, true))
+                    secretWord = true;
+        }
+    }
+    return (scheme && at) || (secretWord && (separator || (dash && blank)));
+}
+
+bool Redactor::mayHoldSecret(const QString &text) const
+{
+    for (const QString &v : m_variants)
+        if (text.contains(v))
+            return true;
+    return mayMatchPattern(text);
+}
+
+static bool mayHoldSecretIn(const Redactor &r, const QJsonValue &v)
+{
+    if (v.isString())
+        return r.mayHoldSecret(v.toString());
+    if (v.isArray()) {
+        const QJsonArray a = v.toArray();
+        return std::any_of(a.begin(), a.end(),
+                           [&r](const QJsonValue &e) { return mayHoldSecretIn(r, e); });
+    }
+    return v.isObject() && r.mayHoldSecret(v.toObject());
+}
+
+bool Redactor::mayHoldSecret(const QJsonObject &object) const
+{
+    for (auto it = object.begin(); it != object.end(); ++it)
+        if (mayHoldSecretIn(*this, it.value()))
+            return true;
+    return false;
+}
+
 QString Redactor::apply(const QString &text) const
 {
+    if (!mayHoldSecret(text))
+        return text;
     QString out = text;
     for (const QString &v : m_variants)
         out.replace(v, mask());
@@ -356,6 +478,9 @@ static QJsonValue applyToValue(const Redactor &r, const QJsonValue &v)
 
 QJsonObject Redactor::apply(const QJsonObject &object) const
 {
+    // Most records hold nothing to mask: they are kept as they are, not rebuilt.
+    if (!mayHoldSecret(object))
+        return object;
     QJsonObject out;
     for (auto it = object.begin(); it != object.end(); ++it)
         out.insert(it.key(), applyToValue(*this, it.value()));

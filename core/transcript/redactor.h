@@ -42,6 +42,11 @@ public:
     // as JSON (a snapshot, an error answer), so the result stays valid JSON.
     QJsonObject apply(const QJsonObject &object) const;
 
+    // False when apply() certainly leaves the text (every string of the object) as it is:
+    // no known value in it and no pattern's necessary substrings. Cheap; apply() asks first.
+    bool mayHoldSecret(const QString &text) const;
+    bool mayHoldSecret(const QJsonObject &object) const;
+
     // Whether a configured value is masked verbatim; see the comment at its definition.
     static bool isWorthMaskingVerbatim(const QString &value);
     // Whether a key name (env variable, JSON key, query parameter, header, flag) says its

@@ -55,12 +55,15 @@ Sonde::TranscriptBatch batchAt(qint64 first)
     return b;
 }
 
-// The floor: the same tables (HistorySchema), the same rows, prepared once, one transaction
-// per batch, nothing derived, nothing redacted.
+// The floor: the same tables (HistorySchema: the events table, its four indexes and its FTS5
+// index, filled as the store fills it, by one INSERT ... SELECT per batch), the same record
+// text, statements prepared once and bound by name, one transaction per batch; nothing parsed,
+// derived or redacted, no session kept. What HistoryStore pays above it is its own work.
 struct BareInserter
 {
     QSqlDatabase db;
     QSqlQuery *q = nullptr;
+    QSqlQuery *fts = nullptr;
     explicit BareInserter(const QString &path)
     {
         db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"bare"_s);
@@ -77,11 +80,15 @@ struct BareInserter
                            u"VALUES (1, 1, 'flood', 1, 0)"_s);
         q = new QSqlQuery(db);
         q->prepare(u"INSERT INTO events (session, t_ms, server, gen, dir, method, tool, "
-                   u"request_id, is_error, size, record) VALUES (1, ?, ?, 1, ?, ?, '', '', 0, "
-                   u"?, ?)"_s);
+                   u"request_id, is_error, size, record) VALUES (1, :t_ms, :server, 1, :dir, "
+                   u":method, '', '', 0, :size, :record)"_s);
+        fts = new QSqlQuery(db);
+        fts->prepare(u"INSERT INTO events_fts (rowid, method, tool, record) SELECT id, method, "
+                     u"tool, record FROM events WHERE id >= ?"_s);
     }
     ~BareInserter()
     {
+        delete fts;
         delete q;
         db.close();
     }
@@ -89,16 +96,23 @@ struct BareInserter
     {
         db.transaction();
         qint64 t = firstT;
+        qint64 firstId = 0;
         for (const QByteArray &r : records) {
-            q->bindValue(0, t++);
-            q->bindValue(1, u"flood"_s);
-            q->bindValue(2, u"recv"_s);
-            q->bindValue(3, u"notifications/message"_s);
-            q->bindValue(4, qint64(r.size()));
-            q->bindValue(5, QString::fromUtf8(r));
+            // By name, as HistoryStore binds (a positional bind formats its name each time).
+            q->bindValue(u":t_ms"_s, t++);
+            q->bindValue(u":server"_s, u"flood"_s);
+            q->bindValue(u":dir"_s, u"recv"_s);
+            q->bindValue(u":method"_s, u"notifications/message"_s);
+            q->bindValue(u":size"_s, qint64(r.size()));
+            q->bindValue(u":record"_s, QString::fromUtf8(r));
             if (!q->exec())
                 fail(1, u"bare insert: "_s + q->lastError().text());
+            if (firstId == 0)
+                firstId = q->lastInsertId().toLongLong();
         }
+        fts->bindValue(0, firstId);
+        if (!fts->exec())
+            fail(1, u"bare insert, the full-text index: "_s + fts->lastError().text());
         db.commit();
     }
 };

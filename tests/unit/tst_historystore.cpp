@@ -109,7 +109,7 @@ private Q_SLOTS:
         QTest::newRow("by direction") << f << 2;
         f = {};
         f.method = u"tools/call"_s;
-        QTest::newRow("by method") << f << 1;
+        QTest::newRow("by method: the request and its response") << f << 2;
         f = {};
         f.isError = true;
         QTest::newRow("errors only") << f << 1;
@@ -125,7 +125,7 @@ private Q_SLOTS:
         QTest::newRow("a phrase of the payload") << f << 1;
         f = {};
         f.text = u"echo"_s;
-        QTest::newRow("a tool name") << f << 1;
+        QTest::newRow("a tool name: the call and its answer") << f << 2;
         f = {};
         f.text = u"\"unbalanced"_s;
         QTest::newRow("query syntax is taken as text") << f << 0;

@@ -63,6 +63,23 @@ void PagedTranscriptModel::refresh()
     endResetModel();
 }
 
+void PagedTranscriptModel::followSource()
+{
+    if (!m_source)
+        return;
+    const int rows = int(qMin<qint64>(m_source->recount(), std::numeric_limits<int>::max()));
+    if (rows < m_rows) {
+        refresh();
+        return;
+    }
+    if (rows == m_rows)
+        return;
+    m_pages.remove(m_rows / PageSize); // it may have ended short of a page
+    beginInsertRows({}, m_rows, rows - 1);
+    m_rows = rows;
+    endInsertRows();
+}
+
 PagedTranscriptModel::Row PagedTranscriptModel::rowOf(const QJsonObject &record)
 {
     Row r;

@@ -48,6 +48,10 @@ public:
     void setSource(std::unique_ptr<TranscriptPageSource> source);
     // Reads the count again (rows recorded since) and forgets the cached pages.
     void refresh();
+    // Asks the source for rows gained at its end (TranscriptPageSource::recount) and inserts
+    // them, so a view keeps its place and its selection; the last page, which may have been
+    // short, is read again. A source that lost rows (a Clear) resets the model.
+    void followSource();
     // How many pages are held now (for tests and the memory figure).
     int cachedPages() const { return int(m_pages.size()); }
     qint64 pagesRead() const { return m_pagesRead; }

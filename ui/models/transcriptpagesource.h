@@ -17,6 +17,9 @@ public:
     virtual qint64 count() const = 0;
     // Up to `limit` records from row `offset`, in order; fewer at the end.
     virtual QList<QJsonObject> page(qint64 offset, int limit) const = 0;
+    // Counts again and returns count(): a source over a recording that goes on gains rows at
+    // its end (PagedTranscriptModel::followSource). By default the rows do not change.
+    virtual qint64 recount() { return count(); }
 };
 
 } // namespace Sonde

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// The live transcript read from the SQLite history: rows the recorder writes while the view
+// is open are inserted at its end, only this run's rows show, the filters are the query's,
+// and scrolling every row holds no more than the model's page limit.
+#include "historyrecorder.h"
+#include "historystore.h"
+#include "pagedtranscriptmodel.h"
+#include "transcripthistorysource.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+using D = TranscriptEvent::Direction;
+
+// The events of exchange `id`, all at its millisecond (the live view orders by id, not time).
+TranscriptEvent wire(qint64 id, D dir, const QByteArray &raw, const QString &server = u"alpha"_s)
+{
+    return TranscriptEvent{1700000000000 + id, server, 1, dir, raw};
+}
+
+// A call, its answer, a stderr line of another server, and a notification.
+TranscriptBatch exchange(int id)
+{
+    const QByteArray n = QByteArray::number(id);
+    return {wire(id, D::Outgoing,
+                 "{\"jsonrpc\":\"2.0\",\"id\":" + n +
+                     ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{"
+                     "\"message\":\"needle " +
+                     n + "\"}}}"),
+            wire(id, D::Incoming, "{\"jsonrpc\":\"2.0\",\"id\":" + n + ",\"result\":{}}"),
+            wire(id, D::Stderr, "beta says " + n, u"beta"_s),
+            wire(id, D::Incoming,
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}")};
+}
+
+struct Recording
+{
+    QTemporaryDir dir;
+    HistoryRecorder recorder;
+    std::shared_ptr<HistoryStore> reader = std::make_shared<HistoryStore>();
+    QString path() const { return dir.filePath(u"h.db"_s); }
+    bool start()
+    {
+        recorder.start(path(), u"window"_s);
+        QString error;
+        return QTest::qWaitFor([this] { return recorder.runId() != 0; }, 5000) &&
+               reader->open(path(), &error);
+    }
+    std::unique_ptr<TranscriptHistorySource> source(HistoryFilter f) const
+    {
+        f.runId = recorder.runId();
+        return std::make_unique<TranscriptHistorySource>(reader, f);
+    }
+};
+
+} // namespace
+
+class TestHistoryLiveTranscript : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void rowsRecordedWhileTheViewIsOpenAreInsertedAtItsEnd()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        PagedTranscriptModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        HistoryFilter f;
+        f.server = u"alpha"_s;
+        model.setSource(rec.source(f));
+        QCOMPARE(model.rowCount(), 0);
+        connect(&rec.recorder, &HistoryRecorder::recorded, &model,
+                &PagedTranscriptModel::followSource);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+
+        rec.recorder.record(exchange(1));
+        QTRY_COMPARE(model.rowCount(), 3);
+        QCOMPARE(model.data(model.index(0, PagedTranscriptModel::MethodColumn)).toString(),
+                 u"tools/call"_s);
+        rec.recorder.record(exchange(2));
+        QTRY_COMPARE(model.rowCount(), 6);
+        QCOMPARE(inserted.last().at(1).toInt(), 3);
+        QCOMPARE(inserted.last().at(2).toInt(), 5);
+        QCOMPARE(reset.count(), 0); // inserted, not reset: a view keeps its place
+        QCOMPARE(model.record(3).value("dir"_L1).toString(), u"send"_s);
+    }
+
+    void anotherRunsRowsDoNotShow()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        PagedTranscriptModel model;
+        model.setSource(rec.source({}));
+        {
+            HistoryStore other;
+            QString error;
+            QVERIFY(other.open(rec.path(), &error, u"sonde-cli"_s));
+            QVERIFY(other.append(exchange(1), &error));
+        }
+        QSignalSpy recorded(&rec.recorder, &HistoryRecorder::recorded);
+        rec.recorder.record(exchange(2));
+        // eventsRecorded(), not the spy's wait(): the writer thread may emit before wait()
+        // starts, and wait() counts only what comes after it.
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 4);
+        QCOMPARE(recorded.count(), 1);
+        model.followSource();
+        QCOMPARE(model.rowCount(), 4);
+        QVERIFY(model.record(0)
+                    .value("msg"_L1)
+                    .toObject()
+                    .value("params"_L1)
+                    .toObject()
+                    .value("arguments"_L1) == QJsonObject({{"message"_L1, u"needle 2"_s}}));
+    }
+
+    void theFiltersAreTheQuerys_data()
+    {
+        QTest::addColumn<HistoryFilter>("filter");
+        QTest::addColumn<int>("rows");
+        HistoryFilter f;
+        QTest::newRow("no filter shows every row of the run") << f << 40;
+        f.server = u"beta"_s;
+        QTest::newRow("a server") << f << 10;
+        f = {};
+        f.directions = QStringList{u"recv"_s};
+        QTest::newRow("one direction") << f << 20;
+        f.directions = QStringList{u"send"_s, u"stderr"_s};
+        QTest::newRow("two directions") << f << 20;
+        f = {};
+        f.methodContains = u"TOOLS/"_s;
+        QTest::newRow("a part of the method, any case, finds both legs") << f << 20;
+        f = {};
+        f.text = u"needle 7"_s;
+        QTest::newRow("a phrase of the payload") << f << 1;
+        f.directions = QStringList{u"recv"_s};
+        QTest::newRow("a phrase and a direction") << f << 0;
+    }
+    void theFiltersAreTheQuerys()
+    {
+        QFETCH(HistoryFilter, filter);
+        QFETCH(int, rows);
+        Recording rec;
+        QVERIFY(rec.start());
+        for (int i = 0; i < 10; ++i)
+            rec.recorder.record(exchange(i));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 40);
+        PagedTranscriptModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSource(rec.source(filter));
+        QCOMPARE(model.rowCount(), rows);
+        for (int r = 0; r < model.rowCount(); ++r)
+            QVERIFY(!model.record(r).isEmpty());
+    }
+
+    void scrollingEveryRowHoldsNoMoreThanThePageLimit()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        const int batches = PagedTranscriptModel::PageSize * (PagedTranscriptModel::MaxPages + 8) /
+                            4 / 50; // 40 pages of rows, in batches of 50 exchanges
+        for (int b = 0; b < batches; ++b) {
+            TranscriptBatch batch;
+            for (int i = 0; i < 50; ++i)
+                batch += exchange(b * 50 + i);
+            rec.recorder.record(batch);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(rec.recorder.eventsRecorded(), qint64(batches) * 200, 20000);
+        PagedTranscriptModel model;
+        model.setSource(rec.source({}));
+        QCOMPARE(model.rowCount(), batches * 200);
+        QVERIFY(model.rowCount() > PagedTranscriptModel::PageSize * PagedTranscriptModel::MaxPages);
+        for (int r = 0; r < model.rowCount(); r += 7)
+            model.data(model.index(r, PagedTranscriptModel::SummaryColumn));
+        QVERIFY(model.cachedPages() <= PagedTranscriptModel::MaxPages);
+        QCOMPARE(model.record(model.rowCount() - 1).value("dir"_L1).toString(), u"recv"_s);
+    }
+
+    // A page after one already read is found by id, not by OFFSET: the same rows either way.
+    void aPageFoundByIdHoldsTheRowsOfItsOffset()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        for (int b = 0; b < 4; ++b) {
+            TranscriptBatch batch;
+            for (int i = 0; i < 50; ++i)
+                batch += exchange(b * 50 + i);
+            rec.recorder.record(batch);
+        }
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 800);
+        HistoryFilter f;
+        f.directions = QStringList{u"recv"_s}; // every other row: ids are not offsets
+        const auto byId = rec.source(f);
+        const auto byOffset = rec.source(f);
+        QCOMPARE(byId->count(), 400);
+        QCOMPARE(byId->page(0, 256).size(), 256); // learns where row 256 starts
+        const QList<QJsonObject> seeked = byId->page(256, 256);
+        QCOMPARE(seeked.size(), 144);
+        QCOMPARE(seeked, byOffset->page(256, 256));
+        QCOMPARE(byId->page(256, 256), seeked); // and again, as a following view re-reads
+    }
+
+    void aClearStartsTheViewAgain()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        rec.recorder.record(exchange(1));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 4);
+        PagedTranscriptModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSource(rec.source({}));
+        QCOMPARE(model.rowCount(), 4);
+        QString error;
+        QVERIFY2(rec.reader->clear(&error), qPrintable(error));
+        model.followSource();
+        QCOMPARE(model.rowCount(), 0);
+        rec.recorder.record(exchange(2));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 8);
+        model.followSource();
+        QCOMPARE(model.rowCount(), 4);
+    }
+};
+
+QTEST_MAIN(TestHistoryLiveTranscript)
+#include "tst_historylivetranscript.moc"

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "transcripthistorysource.h"
+
+#include "historystore.h"
+
+namespace Sonde {
+
+TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistoryStore> store,
+                                                 HistoryFilter filter)
+    : m_store(std::move(store)), m_filter(std::move(filter))
+{
+    m_filter.afterId = 0;
+    recount();
+}
+
+qint64 TranscriptHistorySource::recount()
+{
+    HistoryFilter since = m_filter;
+    since.afterId = m_lastId;
+    const HistoryStore::Tally t = m_store->tally(since);
+    if (t.count > 0) {
+        m_count += t.count;
+        m_lastId = t.lastId;
+        return m_count;
+    }
+    if (m_lastId > 0) {
+        // Nothing new; is the newest row seen still there? Not after a Clear from the History
+        // tab: then everything is counted again (from nothing, as the Clear left it).
+        since.afterId = m_lastId - 1;
+        if (m_store->tally(since).count == 0) {
+            m_count = m_lastId = 0;
+            m_firstIdAt.clear();
+            return recount();
+        }
+    }
+    return m_count;
+}
+
+QList<QJsonObject> TranscriptHistorySource::page(qint64 offset, int limit) const
+{
+    // Rows past the count are left for the next recount, so a page never holds a row the
+    // model has not inserted yet.
+    if (offset >= m_count)
+        return {};
+    const int n = int(qMin<qint64>(limit, m_count - offset));
+    QList<qint64> ids;
+    QList<QJsonObject> rows;
+    if (const auto it = m_firstIdAt.constFind(offset); it != m_firstIdAt.constEnd()) {
+        HistoryFilter from = m_filter;
+        from.afterId = *it - 1;
+        rows = m_store->records(from, 0, n, &ids);
+    } else {
+        rows = m_store->records(m_filter, offset, n, &ids);
+    }
+    if (!ids.isEmpty()) {
+        m_firstIdAt.insert(offset, ids.first());
+        m_firstIdAt.insert(offset + ids.size(), ids.last() + 1);
+    }
+    return rows;
+}
+
+} // namespace Sonde
