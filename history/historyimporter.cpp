@@ -2,6 +2,7 @@
 #include "historyimporter.h"
 
 #include "historystore.h"
+#include "transcript/jsonlexport.h"
 
 #include <QDateTime>
 #include <QIODevice>
@@ -82,7 +83,10 @@ HistoryImporter::Result HistoryImporter::import(QIODevice &in, HistoryStore &sto
         line = line.trimmed();
         if (line.isEmpty())
             continue;
-        if (line.startsWith("{\"format\"")) // the versioned header of the JSONL format
+        // The versioned header of the JSONL format, whatever the order of its keys (JsonlExport
+        // writes them sorted, so "format" is not first); parsed only when it may be one.
+        if (line.contains("\"sonde-transcript\"") &&
+            JsonlExport::headerOf(QJsonDocument::fromJson(line).object()))
             continue;
         QString why;
         const QJsonObject record = recordOf(line, &why);

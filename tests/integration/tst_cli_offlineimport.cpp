@@ -42,7 +42,8 @@ private Q_SLOTS:
         QCOMPARE(store.servers(), QStringList{u"demo"_s});
         Sonde::HistoryFilter f;
         f.method = u"tools/call"_s;
-        QCOMPARE(store.count(f), 2);
+        // Two calls, each found by both legs: a response row carries its request's method.
+        QCOMPARE(store.count(f), 4);
         // Found again by what the Inspector's user typed.
         const Run found =
             hist({u"history"_s, u"search"_s, u"hello from the Inspector"_s, u"--db"_s, db});

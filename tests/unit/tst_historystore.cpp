@@ -371,7 +371,8 @@ private Q_SLOTS:
         QByteArray jsonl;
         for (const TranscriptEvent &e : sample())
             jsonl += QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + '\n';
-        jsonl.insert(0, "{\"format\":\"sonde-transcript\",\"version\":1}\n");
+        // The header as JsonlExport writes it: keys sorted, so "format" is not the first.
+        jsonl.insert(0, "{\"events\":5,\"format\":\"sonde-transcript\",\"version\":2}\n");
         jsonl += "not json at all\n";
         jsonl += "[1,2]\n";
         jsonl += "{\"dir\":\"sideways\",\"t_ms\":1}\n";
