@@ -3,6 +3,7 @@
 
 #include "callexpectation.h"
 #include "collection.h"
+#include "config/serverentry.h"
 #include "transcript/redactor.h"
 
 #include <QFile>
@@ -67,40 +68,33 @@ QString uniqueName(const QString &wanted, const QJsonArray &calls)
 
 QJsonObject CollectionWriter::serverEntry(const ServerConfig &c, QStringList *leftOut)
 {
-    QJsonObject s;
+    // The workspace's entry, with what would write a secret down taken out: an env value
+    // whose name says it is one becomes a placeholder, a secret header is left out.
+    QJsonObject s = ServerEntry::toJson(c);
     if (c.route == ServerConfig::Route::Stdio) {
-        s.insert("command"_L1, c.program);
-        s.insert("args"_L1, QJsonArray::fromStringList(c.arguments));
-        QJsonObject env;
+        QJsonObject env = s.value("env"_L1).toObject();
         for (auto it = c.environment.begin(); it != c.environment.end(); ++it) {
-            if (!Redactor::isSecretName(it.key())) {
-                env.insert(it.key(), it.value());
+            if (!Redactor::isSecretName(it.key()))
                 continue;
-            }
             env.insert(it.key(), u"${env:%1}"_s.arg(it.key()));
             if (leftOut)
                 leftOut->append(u"env %1 (written as ${env:%1})"_s.arg(it.key()));
         }
         s.insert("env"_L1, env);
-        if (!c.workingDirectory.isEmpty())
-            s.insert("cwd"_L1, c.workingDirectory);
     } else {
-        s.insert("type"_L1, c.route == ServerConfig::Route::LegacySse ? u"sse"_s : u"http"_s);
-        s.insert("url"_L1, c.url.toString());
-        QJsonObject headers;
+        QJsonObject headers = s.value("headers"_L1).toObject();
         for (const auto &[name, value] : c.headers) {
-            if (isSecretHeader(c, name)) {
-                if (leftOut)
-                    leftOut->append(u"header %1"_s.arg(QString::fromUtf8(name)));
+            if (!isSecretHeader(c, name))
                 continue;
-            }
-            headers.insert(QString::fromUtf8(name), QString::fromUtf8(value));
+            headers.remove(QString::fromUtf8(name));
+            if (leftOut)
+                leftOut->append(u"header %1"_s.arg(QString::fromUtf8(name)));
         }
-        if (!headers.isEmpty())
+        if (headers.isEmpty())
+            s.remove("headers"_L1);
+        else
             s.insert("headers"_L1, headers);
     }
-    if (c.era != ServerConfig::Era::Auto)
-        s.insert("era"_L1, ServerConfig::eraName(c.era));
     return s;
 }
 
