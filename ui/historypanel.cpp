@@ -302,6 +302,14 @@ void HistoryPanel::showSelectedEvent()
                                     : tr("Not a request to replay: %1").arg(why));
 }
 
+void HistoryPanel::requestClear()
+{
+    if (!m_sources.first().catalog)
+        return;
+    m_source->setCurrentIndex(0);
+    clearHistory();
+}
+
 void HistoryPanel::clearHistory()
 {
     auto *box = new QMessageBox(QMessageBox::Warning, tr("Clear history"),

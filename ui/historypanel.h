@@ -46,6 +46,9 @@ public:
     // Reads the sessions again (new events recorded since), keeping the one picked.
     void refresh();
     PagedTranscriptModel *eventModel() const { return m_events; }
+    // Clear history… from elsewhere (History settings): the workspace is shown, then the same
+    // question as the tab's button. Nothing when the workspace records nothing.
+    void requestClear();
 
 Q_SIGNALS:
     void cleared();

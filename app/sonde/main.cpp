@@ -29,7 +29,6 @@
 #include <QElapsedTimer>
 #include <QIcon>
 #include <QJsonObject>
-#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
@@ -195,9 +194,7 @@ int main(int argc, char **argv)
                              });
             QObject::connect(dialog, &Sonde::HistorySettingsDialog::clearRequested, &window, [&] {
                 window.tabs()->setCurrentWidget(window.historyPanel());
-                if (auto *clear = window.historyPanel()->findChild<QPushButton *>(
-                        QStringLiteral("clearHistory")))
-                    clear->click();
+                window.historyPanel()->requestClear();
             });
             dialog->open();
         });

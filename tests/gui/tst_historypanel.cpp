@@ -190,6 +190,22 @@ private Q_SLOTS:
         QCOMPARE(panel.findChild<QListWidget *>(u"historySessions"_s)->count(), yes ? 0 : 2);
     }
 
+    void aClearAskedFromElsewhereShowsTheWorkspaceAndAsksFirst()
+    {
+        FakeCatalog workspace, file;
+        HistoryPanel panel(&workspace);
+        panel.setServer(u"alpha"_s);
+        panel.addSource(u"recorded.jsonl"_s, &file);
+        QCOMPARE(panel.currentCatalog(), &file);
+        panel.requestClear();
+        QCOMPARE(panel.currentCatalog(), &workspace); // what is cleared is what is shown
+        auto *box = panel.findChild<QMessageBox *>(u"clearHistoryConfirm"_s);
+        QVERIFY(box);
+        box->button(QMessageBox::Yes)->click();
+        QCOMPARE(workspace.clears, 1);
+        QCOMPARE(file.clears, 0);
+    }
+
     void anOpenedFileIsASourceWithItsOwnServers()
     {
         FakeCatalog workspace, file;
