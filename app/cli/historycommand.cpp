@@ -99,6 +99,15 @@ int import(const QStringList &positional, const QHash<QString, QString> &o)
     return r.error.isEmpty() ? 0 : 1;
 }
 
+// A history to read: one that is not there is not made (search and export write nothing).
+QString openExisting(HistoryStore &store, const QString &path)
+{
+    if (!QFile::exists(path))
+        return u"no history at %1"_s.arg(path);
+    QString error;
+    return store.open(path, &error) ? QString() : error;
+}
+
 int search(const QStringList &positional, const QHash<QString, QString> &o)
 {
     if (positional.size() != 1 || !o.contains(u"--db"_s))
@@ -107,12 +116,9 @@ int search(const QStringList &positional, const QHash<QString, QString> &o)
     const int limit = o.contains(u"--limit"_s) ? o.value(u"--limit"_s).toInt(&ok) : 100;
     if (!ok || limit <= 0)
         return usage(u"--limit takes a positive number"_s);
-    if (!QFile::exists(o.value(u"--db"_s)))
-        return failure(u"no history at %1"_s.arg(o.value(u"--db"_s)));
     HistoryStore store;
-    QString error;
-    if (!store.open(o.value(u"--db"_s), &error))
-        return failure(error);
+    if (const QString why = openExisting(store, o.value(u"--db"_s)); !why.isEmpty())
+        return failure(why);
     HistoryFilter filter;
     filter.text = positional.first();
     filter.server = o.value(u"--server"_s);
@@ -160,12 +166,9 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
         if (!ok || filter.sessionId <= 0)
             return usage(u"--session takes a session id (history search shows them)"_s);
     }
-    if (!QFile::exists(o.value(u"--db"_s)))
-        return failure(u"no history at %1"_s.arg(o.value(u"--db"_s)));
     HistoryStore store;
-    QString error;
-    if (!store.open(o.value(u"--db"_s), &error))
-        return failure(error);
+    if (const QString why = openExisting(store, o.value(u"--db"_s)); !why.isEmpty())
+        return failure(why);
     // The exports read the calls whole (pairs, verdicts): the records are read into memory,
     // a page at a time.
     QList<QJsonObject> records;
