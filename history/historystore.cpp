@@ -3,6 +3,7 @@
 
 #include "config/serverconfig.h"
 #include "historyschema.h"
+#include "wireframerecord.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -141,11 +142,39 @@ void HistoryStore::setPayloadsRecorded(const QString &server, bool recorded)
 
 bool HistoryStore::append(const TranscriptBatch &batch, QString *error)
 {
-    QList<QJsonObject> records;
-    records.reserve(batch.size());
-    for (const TranscriptEvent &e : batch)
-        records.append(e.toJson());
-    return appendRecords(records, error);
+    if (m_run == 0) {
+        *error = u"history: the store was opened to read only"_s;
+        return false;
+    }
+    QList<Row> rows;
+    rows.reserve(batch.size());
+    for (const TranscriptEvent &e : batch) {
+        // Most frames are read off their bytes (WireFrameRecord); the rest, and every frame
+        // of a server recorded without payloads, go through the record object.
+        std::optional<WireFrameRecord> wire;
+        if (m_readFrames && !m_noPayloads.contains(e.server))
+            wire = WireFrameRecord::read(e, m_redact ? &m_redactor : nullptr);
+        if (!wire) {
+            rows.append(rowOf(e.toJson()));
+            continue;
+        }
+        Row row;
+        row.tMs = e.timeMs;
+        row.server = e.server;
+        row.gen = e.generation;
+        static const QString send = u"send"_s, recv = u"recv"_s;
+        row.dir = e.direction == TranscriptEvent::Direction::Outgoing ? send : recv;
+        row.method = std::move(wire->method);
+        row.tool = std::move(wire->tool);
+        row.requestId = std::move(wire->requestId);
+        row.protocolVersion = std::move(wire->protocolVersion);
+        row.isError = wire->isError;
+        row.isMessage = true;
+        row.isResponse = wire->isResponse;
+        row.record = std::move(wire->record);
+        rows.append(std::move(row));
+    }
+    return insert(rows, error);
 }
 
 bool HistoryStore::appendRecords(const QList<QJsonObject> &records, QString *error)
@@ -237,7 +266,7 @@ void HistoryStore::rememberRequest(const QString &key, const QString &method, co
 
 qint64 HistoryStore::sessionFor(const Row &row, QString *error)
 {
-    const QString key = row.server + u'\n' + QString::number(row.gen);
+    const SessionKey key{row.server, row.gen};
     if (const auto it = m_sessionIds.constFind(key); it != m_sessionIds.constEnd())
         return *it;
     QSqlQuery q(m_db);
@@ -372,7 +401,8 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
     };
     QHash<qint64, Touched> touched;
     qint64 firstId = 0;
-    QString method, tool;
+    QString method, tool, previousMethod, previousTool;
+    qint64 previousSession = 0;
     for (const Row &row : rows) {
         const qint64 session = sessionFor(row, error);
         if (session == 0) {
@@ -382,16 +412,32 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         }
         pairWithRequest(row, session, &method, &tool);
         // By name: a positional bind makes its placeholder's name with QString::arg each time
-        // (QSqlResultPrivate::fieldSerial), a tenth of a batch's cost.
-        q.bindValue(Placeholders::session, session);
+        // (QSqlResultPrivate::fieldSerial), a tenth of a batch's cost. A bound value stays
+        // bound after exec() (only the positional counter is reset), so what is the same as
+        // the row before (a flood's server, session, method...) is not bound again.
+        const bool first = &row == &rows.front();
+        const Row *before = first ? nullptr : &row - 1;
+        const auto changed = [&](auto field) { return first || row.*field != before->*field; };
+        if (first || session != previousSession)
+            q.bindValue(Placeholders::session, session);
         q.bindValue(Placeholders::tMs, row.tMs);
-        q.bindValue(Placeholders::server, text(row.server));
-        q.bindValue(Placeholders::gen, row.gen);
-        q.bindValue(Placeholders::dir, text(row.dir));
-        q.bindValue(Placeholders::method, text(method));
-        q.bindValue(Placeholders::tool, text(tool));
-        q.bindValue(Placeholders::requestId, text(row.requestId));
-        q.bindValue(Placeholders::isError, int(row.isError));
+        if (changed(&Row::server))
+            q.bindValue(Placeholders::server, text(row.server));
+        if (changed(&Row::gen))
+            q.bindValue(Placeholders::gen, row.gen);
+        if (changed(&Row::dir))
+            q.bindValue(Placeholders::dir, text(row.dir));
+        if (first || method != previousMethod)
+            q.bindValue(Placeholders::method, text(method));
+        if (first || tool != previousTool)
+            q.bindValue(Placeholders::tool, text(tool));
+        if (changed(&Row::requestId))
+            q.bindValue(Placeholders::requestId, text(row.requestId));
+        if (changed(&Row::isError))
+            q.bindValue(Placeholders::isError, int(row.isError));
+        previousSession = session;
+        previousMethod = method;
+        previousTool = tool;
         q.bindValue(Placeholders::size, qint64(row.record.size()));
         q.bindValue(Placeholders::record, QString::fromUtf8(row.record));
         if (!q.exec())

@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <memory>
+#include <utility>
 
 namespace Sonde {
 
@@ -52,6 +53,10 @@ public:
     void addSecrets(const ServerConfig &config) { m_redactor.addSecrets(config); }
     // The server's events are kept without their payloads (method, id and size only).
     void setPayloadsRecorded(const QString &server, bool recorded);
+    // Off: every event goes through its record object (TranscriptEvent::toJson), as before
+    // WireFrameRecord; the rows are the same either way (tst_wireframerecord), only slower.
+    // For that test and the benchmark's column beside it.
+    void setFramesReadDirectly(bool on) { m_readFrames = on; }
 
     // One transaction; false with the reason (nothing of the batch is kept then).
     bool append(const TranscriptBatch &batch, QString *error);
@@ -110,9 +115,11 @@ private:
     QString m_connection, m_path;
     bool m_fts = false;
     bool m_redact = true;
+    bool m_readFrames = true;
     Redactor m_redactor;
     qint64 m_run = 0;
-    QHash<QString, qint64> m_sessionIds; // "server\ngeneration" of this run
+    using SessionKey = std::pair<QString, int>; // server, generation
+    QHash<SessionKey, qint64> m_sessionIds;     // of this run
     QSet<QString> m_noPayloads;
     // Requests of this run not answered yet, by "server\ngen\ndir\nid": a response row gets
     // its request's method and tool, so a method filter finds both legs.

@@ -8,6 +8,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QUrl>
+#include <QtAlgorithms>
 
 #include <algorithm>
 #include <array>
@@ -330,62 +331,78 @@ static bool mayMatchPattern(QStringView text)
         "sig"_L1,   "id"_L1,     "credential"_L1, "code"_L1,       "verifier"_L1, "assertion"_L1};
     static constexpr QLatin1StringView tokenPrefixes[] = {
         "sk-"_L1, "gh"_L1, "glpat-"_L1, "xox"_L1, "AKIA"_L1, "AIza"_L1, "eyJ"_L1, "://"_L1};
-    // For each ASCII character, whether a prefix (bit 0) or a secret word (bit 1) may start
-    // there: most characters start neither, and are passed over after one look-up.
-    static const std::array<quint8, 128> starts = [] {
-        std::array<quint8, 128> t{};
-        for (const QLatin1StringView prefix : tokenPrefixes)
-            t[uchar(prefix.front().toLatin1())] |= 1;
-        for (const QLatin1StringView word : secretWords) {
-            t[uchar(word.front().toLatin1())] |= 2;
-            t[uchar(QChar(word.front()).toUpper().toLatin1())] |= 2;
+    // For each ASCII character, which prefixes and which secret words (any case) start with
+    // it: most characters start none and are passed over after one look-up, and the others
+    // compare only the words of their own letter (every word at every letter of a line was a
+    // tenth of what recording a frame cost).
+    // One look-up per character: the punctuation the rules need (bits 0 to 3), and whether a
+    // prefix or a word may start there (bit 4).
+    enum : quint8
+    {
+        Separator = 1,
+        Dash = 2,
+        Blank = 4,
+        At = 8,
+        Candidate = 16
+    };
+    struct Starts
+    {
+        std::array<quint8, 128> kind{};
+        std::array<quint8, 128> prefixes{};
+        std::array<quint16, 128> words{};
+        std::array<bool, 128> bearer{};
+    };
+    static const Starts starts = [] {
+        Starts t;
+        for (size_t k = 0; k < std::size(tokenPrefixes); ++k)
+            t.prefixes[uchar(tokenPrefixes[k].front().toLatin1())] |= quint8(1u << k);
+        for (size_t k = 0; k < std::size(secretWords); ++k) {
+            const char first = secretWords[k].front().toLatin1();
+            t.words[uchar(first)] |= quint16(1u << k);
+            t.words[uchar(QChar::fromLatin1(first).toUpper().toLatin1())] |= quint16(1u << k);
         }
-        t['b'] |= 2; // bearer
-        t['B'] |= 2;
+        t.bearer['b'] = t.bearer['B'] = true;
+        for (int c = 0; c < 128; ++c)
+            if (t.prefixes[c] != 0 || t.words[c] != 0 || t.bearer[c])
+                t.kind[c] |= Candidate;
+        t.kind[':'] |= Separator;
+        t.kind['='] |= Separator;
+        t.kind['-'] |= Dash;
+        t.kind[' '] |= Blank;
+        t.kind['\t'] |= Blank;
+        t.kind['@'] |= At;
         return t;
     }();
-    bool separator = false, dash = false, blank = false, at = false, scheme = false;
-    bool secretWord = false;
+    static_assert(std::size(tokenPrefixes) <= 8 && std::size(secretWords) <= 16);
+    quint8 seen = 0;
+    bool scheme = false, secretWord = false;
     const qsizetype n = text.size();
     for (qsizetype i = 0; i < n; ++i) {
         const char16_t c = text[i].unicode();
-        switch (c) {
-        case u':':
-        case u'=':
-            separator = true;
-            break;
-        case u'-':
-            dash = true;
-            break;
-        case u' ':
-        case u'\t':
-            blank = true;
-            break;
-        case u'@':
-            at = true;
-            break;
-        default:
-            break;
-        }
-        const quint8 kinds = c < 128 ? starts[c] : 0;
-        if (kinds == 0)
+        if (c >= 128)
             continue;
+        const quint8 kind = starts.kind[c];
+        seen |= kind;
+        if (!(kind & Candidate))
+            continue;
+        const quint8 prefixes = starts.prefixes[c];
+        const quint16 words = secretWord ? 0 : starts.words[c];
         const QStringView rest = text.sliced(i);
-        if (kinds & 1)
-            for (const QLatin1StringView prefix : tokenPrefixes)
-                if (startsWithAscii(rest, prefix, false)) {
-                    if (prefix != "://"_L1)
-                        return true;
-                    scheme = true;
-                }
-        if (kinds & 2) {
-            if (startsWithAscii(rest, "bearer"_L1, true))
-                return true;
-            for (const QLatin1StringView word : secretWords)
-                if (!secretWord && startsWithAscii(rest, word, true))
-                    secretWord = true;
+        for (uint left = prefixes; left != 0; left &= left - 1) {
+            const QLatin1StringView prefix = tokenPrefixes[qCountTrailingZeroBits(left)];
+            if (startsWithAscii(rest, prefix, false)) {
+                if (prefix != "://"_L1)
+                    return true;
+                scheme = true;
+            }
         }
+        if (starts.bearer[c] && startsWithAscii(rest, "bearer"_L1, true))
+            return true;
+        for (uint left = words; left != 0 && !secretWord; left &= left - 1)
+            secretWord = startsWithAscii(rest, secretWords[qCountTrailingZeroBits(left)], true);
     }
+    const bool at = seen & At, separator = seen & Separator;
+    const bool dash = seen & Dash, blank = seen & Blank;
     return (scheme && at) || (secretWord && (separator || (dash && blank)));
 }
 

@@ -2,8 +2,9 @@
 // sonde-bench-history: the SQLite history against its floors, in one run (issue 14):
 // - insert: a 10,000 notifications/s flood in 50 ms batches through HistoryStore::append
 //   (redaction, derived columns, sessions, FTS5), beside a bare QSQLITE insert loop of the
-//   same records into the same tables with the same batch size; and what the GUI thread pays
-//   per batch (HistoryRecorder::record only queues);
+//   same records into the same tables with the same batch size, and beside the store's
+//   general path (every frame parsed into its record object, as before WireFrameRecord); and
+//   what the GUI thread pays per batch (HistoryRecorder::record only queues);
 // - search for a unique string over N events (1,000,000 by default): median of 5, beside
 //   `grep -c` over the same JSONL file;
 // - import of the N-line JSONL, beside the same bare insert loop's rate;
@@ -15,6 +16,7 @@
 #include "historystore.h"
 #include "pagedtranscriptmodel.h"
 #include "storehistorycatalog.h"
+#include "transcripthistorysource.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -56,17 +58,30 @@ Sonde::TranscriptBatch batchAt(qint64 first)
 }
 
 // The floor: the same tables (HistorySchema: the events table, its four indexes and its FTS5
-// index, filled as the store fills it, by one INSERT ... SELECT per batch), the same record
-// text, statements prepared once and bound by name, one transaction per batch; nothing parsed,
-// derived or redacted, no session kept. What HistoryStore pays above it is its own work.
+// index, filled as the store fills it, by one INSERT ... SELECT per batch), the same rows
+// (the same record text), statements prepared once and bound by name, one transaction per
+// batch; nothing parsed, derived or redacted, no session kept. What HistoryStore pays above it
+// is its own work.
+// Every column is bound, as any loop writing rows of more than one session, server or kind
+// must. The floor of stop 14 wrote five of them (session, gen, tool, request_id, is_error) as
+// SQL constants, which only a loop that knows every row is a notification of session 1 can:
+// it is kept as a second column (Constants), so both ratios are printed.
 struct BareInserter
 {
+    enum Binding
+    {
+        EveryColumn,
+        Constants
+    };
+    QString name;
+    Binding binding;
     QSqlDatabase db;
     QSqlQuery *q = nullptr;
     QSqlQuery *fts = nullptr;
-    explicit BareInserter(const QString &path)
+    BareInserter(const QString &path, Binding how)
+        : name(how == EveryColumn ? u"bare"_s : u"bare-constants"_s), binding(how)
     {
-        db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"bare"_s);
+        db = QSqlDatabase::addDatabase(u"QSQLITE"_s, name);
         db.setDatabaseName(path);
         if (!db.open())
             fail(1, u"cannot open "_s + path);
@@ -79,9 +94,13 @@ struct BareInserter
         QSqlQuery(db).exec(u"INSERT INTO sessions (id, run, server, generation, started_ms) "
                            u"VALUES (1, 1, 'flood', 1, 0)"_s);
         q = new QSqlQuery(db);
-        q->prepare(u"INSERT INTO events (session, t_ms, server, gen, dir, method, tool, "
-                   u"request_id, is_error, size, record) VALUES (1, :t_ms, :server, 1, :dir, "
-                   u":method, '', '', 0, :size, :record)"_s);
+        q->prepare(how == EveryColumn
+                       ? u"INSERT INTO events (session, t_ms, server, gen, dir, method, tool, "
+                         u"request_id, is_error, size, record) VALUES (:session, :t_ms, :server, "
+                         u":gen, :dir, :method, :tool, :request_id, :is_error, :size, :record)"_s
+                       : u"INSERT INTO events (session, t_ms, server, gen, dir, method, tool, "
+                         u"request_id, is_error, size, record) VALUES (1, :t_ms, :server, 1, :dir, "
+                         u":method, '', '', 0, :size, :record)"_s);
         fts = new QSqlQuery(db);
         fts->prepare(u"INSERT INTO events_fts (rowid, method, tool, record) SELECT id, method, "
                      u"tool, record FROM events WHERE id >= ?"_s);
@@ -91,6 +110,8 @@ struct BareInserter
         delete fts;
         delete q;
         db.close();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(name);
     }
     void insert(const QList<QByteArray> &records, qint64 firstT)
     {
@@ -99,6 +120,13 @@ struct BareInserter
         qint64 firstId = 0;
         for (const QByteArray &r : records) {
             // By name, as HistoryStore binds (a positional bind formats its name each time).
+            if (binding == EveryColumn) {
+                q->bindValue(u":session"_s, qint64(1));
+                q->bindValue(u":gen"_s, 1);
+                q->bindValue(u":tool"_s, u""_s);
+                q->bindValue(u":request_id"_s, u""_s);
+                q->bindValue(u":is_error"_s, 0);
+            }
             q->bindValue(u":t_ms"_s, t++);
             q->bindValue(u":server"_s, u"flood"_s);
             q->bindValue(u":dir"_s, u"recv"_s);
@@ -152,13 +180,19 @@ int main(int argc, char **argv)
             BatchSize));
 
         // ---- insert ----
-        std::vector<double> oursMs, floorMs, enqueueMs;
+        std::vector<double> oursMs, generalMs, floorMs, constantsMs, enqueueMs;
         {
             Sonde::HistoryStore store;
             QString error;
             if (!store.open(dir.filePath(u"ours.db"_s), &error, u"bench"_s))
                 fail(1, error);
-            BareInserter bare(dir.filePath(u"bare.db"_s));
+            // The same store with every frame through its record object (before WireFrameRecord).
+            Sonde::HistoryStore general;
+            if (!general.open(dir.filePath(u"general.db"_s), &error, u"bench"_s))
+                fail(1, error);
+            general.setFramesReadDirectly(false);
+            BareInserter bare(dir.filePath(u"bare.db"_s), BareInserter::EveryColumn);
+            BareInserter constants(dir.filePath(u"constants.db"_s), BareInserter::Constants);
             // Alternated, so drift in the machine's load reaches both columns alike.
             for (int b = 0; b < floodBatches; ++b) {
                 const Sonde::TranscriptBatch batch = batchAt(qint64(b) * BatchSize);
@@ -167,13 +201,19 @@ int main(int argc, char **argv)
                 if (!store.append(batch, &error))
                     fail(1, error);
                 oursMs.push_back(msSince(t));
+                t.restart();
+                if (!general.append(batch, &error))
+                    fail(1, error);
+                generalMs.push_back(msSince(t));
                 const QList<QByteArray> records = recordsOf(batch); // the floor gets them made
                 t.restart();
                 bare.insert(records, qint64(b) * BatchSize);
                 floorMs.push_back(msSince(t));
+                t.restart();
+                constants.insert(records, qint64(b) * BatchSize);
+                constantsMs.push_back(msSince(t));
             }
         }
-        QSqlDatabase::removeDatabase(u"bare"_s);
         {
             // What the GUI thread pays: record() queues the batch to the writer thread.
             Sonde::HistoryRecorder recorder;
@@ -192,14 +232,21 @@ int main(int argc, char **argv)
                             .arg(recorder.firstError()));
         }
         const double ours = percentile(oursMs, 50), floor = percentile(floorMs, 50);
-        out(u"Insert, %1 batches                HistoryStore   bare QSQLITE loop   ratio"_s.arg(
-            floodBatches));
-        out(u"  per batch p50 (ms)        "_s + num(ours, 15, 2) + num(floor, 20, 2) +
-            num(ours / floor, 8, 2) + u'x');
-        out(u"  per batch p99 (ms)        "_s + num(percentile(oursMs, 99), 15, 2) +
-            num(percentile(floorMs, 99), 20, 2));
-        out(u"  events/s (p50)            "_s + num(BatchSize / ours * 1000, 15, 0) +
-            num(BatchSize / floor * 1000, 20, 0));
+        const double constantsFloor = percentile(constantsMs, 50);
+        out(u"Insert, %1 batches of %2: per batch (ms)   p50      p99    events/s   ratio to the floor"_s
+                .arg(floodBatches)
+                .arg(BatchSize));
+        const auto row = [&](const QString &what, const std::vector<double> &ms) {
+            const double p50 = percentile(ms, 50);
+            out(u"  %1"_s.arg(what, -38) + num(p50, 8, 2) + num(percentile(ms, 99), 9, 2) +
+                num(BatchSize / p50 * 1000, 12, 0) + num(p50 / floor, 10, 2) + u'x');
+        };
+        row(u"HistoryStore"_s, oursMs);
+        row(u"bare QSQLITE loop (the floor)"_s, floorMs);
+        row(u"HistoryStore, general path"_s, generalMs);
+        row(u"bare loop, 5 columns as SQL constants"_s, constantsMs);
+        out(u"  (general path: every frame through its record object, as before WireFrameRecord;"
+            u" HistoryStore to the constants loop: %1x)"_s.arg(ours / constantsFloor, 0, 'f', 2));
         out(u"  the GUI thread per batch: p50 %1 ms, max %2 ms (queued to the writer thread); "
             u"no event lost"_s.arg(percentile(enqueueMs, 50), 0, 'f', 3)
                 .arg(maxOf(enqueueMs), 0, 'f', 3));
@@ -314,6 +361,60 @@ int main(int argc, char **argv)
                     .arg(selfMiB("VmRSS") - rssBefore, 0, 'f', 1));
             out(u"  goal: the first screen under 1 s: "_s + verdict(firstScreen < 1000) +
                 u"; under 200 MiB RSS: "_s + verdict(selfMiB("VmRSS") < 200));
+        }
+        // ---- the Transcript tab's filters over the same events ----
+        {
+            // What typing into a filter box costs the window (the GUI thread): the new source
+            // counts its rows, and the first screen is read.
+            auto reader = std::make_shared<Sonde::HistoryStore>();
+            QString error;
+            if (!reader->open(big, &error))
+                fail(1, error);
+            struct Case
+            {
+                QString what;
+                Sonde::HistoryFilter filter;
+            };
+            QList<Case> cases;
+            Sonde::HistoryFilter f;
+            f.server = u"flood"_s;
+            cases.append({u"the server (every event)"_s, f});
+            f.methodContains = u"message"_s;
+            cases.append({u"+ a method part that every event has"_s, f});
+            f.methodContains = u"tools/call"_s;
+            cases.append({u"+ a method part that none has"_s, f});
+            f.methodContains.clear();
+            f.directions = {u"send"_s};
+            cases.append({u"+ a direction none has"_s, f});
+            f.directions.clear();
+            f.text = u"unique-needle-41c7"_s;
+            cases.append({u"+ text found once"_s, f});
+            f.text = u"flood"_s;
+            cases.append({u"+ text in every event"_s, f});
+            out(u"The Transcript tab's filters over %1 events (count + first screen, median of "
+                u"3, GUI thread)"_s.arg(events));
+            double worst = 0;
+            for (const Case &c : std::as_const(cases)) {
+                std::vector<double> ms;
+                qint64 rows = 0;
+                for (int i = 0; i < 3; ++i) {
+                    QElapsedTimer t;
+                    t.start();
+                    Sonde::PagedTranscriptModel model;
+                    model.setSource(std::make_unique<Sonde::TranscriptHistorySource>(reader, c.filter));
+                    for (int row = 0; row < qMin(40, model.rowCount()); ++row)
+                        model.data(model.index(row, Sonde::PagedTranscriptModel::SummaryColumn));
+                    ms.push_back(msSince(t));
+                    rows = model.rowCount();
+                }
+                worst = std::max(worst, percentile(ms, 50));
+                out(u"  %1 %2 rows %3 ms"_s.arg(c.what, -40)
+                        .arg(rows, 8)
+                        .arg(percentile(ms, 50), 8, 'f', 1));
+            }
+            out(u"  slowest: %1 ms (a stall is what the GUI thread waits; goal: under 200 ms, as "
+                u"a jump): "_s.arg(worst, 0, 'f', 1) +
+                verdict(worst < 200));
         }
         return 0;
     });
