@@ -280,6 +280,8 @@ void MainWindow::connectPanels()
     m_replay = new ReplayLauncher(m_host, m_views, this);
     connect(m_history, &HistoryPanel::replayRequested, m_replay,
             [this](int row) { m_replay->replayRow(*m_history->eventModel(), row); });
+    connect(m_transcriptPanel, &TranscriptPanel::replayRequested, m_replay,
+            &ReplayLauncher::replay);
     connect(m_tools, &ToolsPanel::callRequested, this, &MainWindow::callTool);
     connect(m_tools, &ToolsPanel::cancelRequested, this, &MainWindow::cancelCall);
     connect(m_tools, &ToolsPanel::overrideChanged, this,

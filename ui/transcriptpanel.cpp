@@ -11,13 +11,17 @@
 #include "transcriptmodel.h"
 #include "transcriptstore.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -115,6 +119,7 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     outer->addWidget(split, 1);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &TranscriptPanel::onCurrentChanged);
+    buildRowMenu();
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
         if (m_follow->isChecked())
             m_table->scrollToBottom();
@@ -143,6 +148,8 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     connect(jsonl, &QPushButton::clicked, this, [this] { exportWithDialog(u"jsonl"_s); });
     connect(md, &QPushButton::clicked, this, [this] { exportWithDialog(u"md"_s); });
     connect(clear, &QPushButton::clicked, m_store, &TranscriptStore::clear);
+    connect(m_secrets, &QCheckBox::toggled, this, &TranscriptPanel::updateRowActions);
+    updateRowActions();
 }
 
 void TranscriptPanel::showRecording(std::shared_ptr<const HistoryStore> reader, qint64 runId)
@@ -272,6 +279,7 @@ void TranscriptPanel::focusFilter()
 
 void TranscriptPanel::onCurrentChanged()
 {
+    updateRowActions();
     const QModelIndex idx = m_table->currentIndex();
     if (m_paged) {
         const QJsonObject r = idx.data(PagedTranscriptModel::RecordRole).toJsonObject();
@@ -293,6 +301,131 @@ void TranscriptPanel::onCurrentChanged()
             shown = QJsonDocument(e.details).toJson(QJsonDocument::Compact);
     }
     m_detail->setJson(shown, tr("in the exported transcript"));
+}
+
+// The actions are the table's, so their keys work while it has the focus and no other tab
+// sees them; the menu is popped up, not exec()'d (no nested event loop).
+void TranscriptPanel::buildRowMenu()
+{
+    m_replay = new QAction(tr("Replay…"), m_table);
+    m_replay->setObjectName(u"transcriptReplay"_s);
+    m_replay->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_replay->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_replay, &QAction::triggered, this, &TranscriptPanel::replayCurrent);
+    m_copyJson = new QAction(tr("Copy JSON"), m_table);
+    m_copyJson->setObjectName(u"transcriptCopyJson"_s);
+    m_copyJson->setShortcut(QKeySequence::Copy);
+    m_copyJson->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_copyJson, &QAction::triggered, this, &TranscriptPanel::copyCurrentJson);
+    m_table->addActions({m_replay, m_copyJson});
+    m_rowMenu = new QMenu(this);
+    m_rowMenu->setObjectName(u"transcriptRowMenu"_s);
+    m_rowMenu->setAccessibleName(tr("Transcript row"));
+    m_rowMenu->setToolTipsVisible(true);
+    m_rowMenu->addActions({m_replay, m_copyJson});
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    // The menu key's position is the current row's (QAbstractItemView's cursor rectangle), a
+    // right click's the row under the mouse: either way the row at `pos` is the one meant.
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
+        if (const QModelIndex at = m_table->indexAt(pos); at.isValid())
+            m_table->setCurrentIndex(at);
+        updateRowActions(); // a model reset leaves the selection without a signal
+        m_rowMenu->popup(m_table->viewport()->mapToGlobal(pos));
+    });
+}
+
+void TranscriptPanel::updateRowActions()
+{
+    const int row = m_table->currentIndex().row();
+    const bool any = row >= 0;
+    m_copyJson->setEnabled(any);
+    m_copyJson->setToolTip(m_secrets->isChecked()
+                               ? tr("Copy the row's transcript record")
+                               : tr("Copy the row's transcript record, secrets and session ids "
+                                    "masked as in exports"));
+    QString why;
+    const bool replayable = any && ReplayRequest::fromRecord(recordAt(row), &why).has_value();
+    if (!any)
+        why = tr("no row is selected");
+    m_replay->setEnabled(replayable);
+    m_replay->setText(replayable ? tr("Replay…") : tr("Replay… (%1)").arg(why));
+    m_replay->setToolTip(replayable ? tr("Send this request again to the live server and "
+                                         "compare the answers")
+                                    : tr("Not a request to replay: %1").arg(why));
+    m_replay->setStatusTip(m_replay->toolTip());
+}
+
+QJsonObject TranscriptPanel::recordAt(int row) const
+{
+    if (row < 0 || row >= m_table->model()->rowCount())
+        return {};
+    if (m_paged)
+        return m_paged->record(row);
+    const QModelIndex source = m_proxy->mapToSource(m_proxy->index(row, 0));
+    return source.isValid() ? m_store->event(source.row()).toJson() : QJsonObject();
+}
+
+std::optional<ReplayRequest> TranscriptPanel::replayRequestAt(int row, QString *why) const
+{
+    std::optional<ReplayRequest> request = ReplayRequest::fromRecord(recordAt(row), why);
+    if (!request)
+        return request;
+    // The answer is looked for among everything after the request, not the rows shown: a
+    // filter on "send" or on the method text would hide it.
+    if (!m_paged) {
+        const int from = m_proxy->mapToSource(m_proxy->index(row, 0)).row() + 1;
+        const QString server = request->server;
+        request->collect(
+            [this, &server](qint64 r) {
+                const TranscriptEvent &e = m_store->event(int(r));
+                // Only its server's events can answer it; the others are not parsed.
+                return e.server == server ? e.toJson() : QJsonObject();
+            },
+            from, m_store->size());
+        return request;
+    }
+    // This run's records of its server from its millisecond on, a page at a time by id.
+    HistoryFilter after;
+    after.runId = m_recordingFilter.runId;
+    after.server = request->server;
+    after.fromMs = request->recordedAtMs;
+    QList<QJsonObject> page;
+    qint64 pageStart = 0, lastId = 0;
+    request->collect(
+        [&](qint64 r) {
+            if (r >= pageStart + page.size()) {
+                HistoryFilter next = after;
+                next.afterId = lastId;
+                QList<qint64> ids;
+                pageStart += page.size();
+                page = m_reader->records(next, 0, PagedTranscriptModel::PageSize, &ids);
+                if (!ids.isEmpty())
+                    lastId = ids.last();
+            }
+            return page.value(r - pageStart);
+        },
+        0, m_reader->count(after));
+    return request;
+}
+
+void TranscriptPanel::replayCurrent()
+{
+    QString why;
+    // Asked again: the row may have changed since the menu's state was set (a model reset).
+    if (std::optional<ReplayRequest> request = replayRequestAt(m_table->currentIndex().row(), &why))
+        Q_EMIT replayRequested(*request);
+}
+
+void TranscriptPanel::copyCurrentJson() const
+{
+    QJsonObject record = recordAt(m_table->currentIndex().row());
+    if (record.isEmpty())
+        return;
+    // A clipboard ends up in bug reports: masked as an export is, unless the box says not.
+    if (!m_secrets->isChecked())
+        record = m_redactor.apply(record);
+    QGuiApplication::clipboard()->setText(
+        QString::fromUtf8(QJsonDocument(record).toJson(QJsonDocument::Indented)));
 }
 
 QString TranscriptPanel::exportTo(const QString &path, const QString &format) const
