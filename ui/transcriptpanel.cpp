@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -323,15 +324,31 @@ void TranscriptPanel::buildRowMenu()
     m_rowMenu->setAccessibleName(tr("Transcript row"));
     m_rowMenu->setToolTipsVisible(true);
     m_rowMenu->addActions({m_replay, m_copyJson});
-    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
-    // The menu key's position is the current row's (QAbstractItemView's cursor rectangle), a
-    // right click's the row under the mouse: either way the row at `pos` is the one meant.
-    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint &pos) {
-        if (const QModelIndex at = m_table->indexAt(pos); at.isValid())
-            m_table->setCurrentIndex(at);
-        updateRowActions(); // a model reset leaves the selection without a signal
-        m_rowMenu->popup(m_table->viewport()->mapToGlobal(pos));
-    });
+    // A right click comes to the viewport, the menu key to the table (it has the focus).
+    m_table->viewport()->installEventFilter(this);
+    m_table->installEventFilter(this);
+}
+
+bool TranscriptPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::ContextMenu)
+        return QWidget::eventFilter(watched, event);
+    const auto *e = static_cast<QContextMenuEvent *>(event);
+    QPoint at = e->globalPos();
+    if (e->reason() == QContextMenuEvent::Mouse && watched == m_table->viewport()) {
+        const QModelIndex row = m_table->indexAt(m_table->viewport()->mapFromGlobal(at));
+        if (row.isValid())
+            m_table->setCurrentIndex(row);
+    } else if (e->reason() != QContextMenuEvent::Mouse && watched == m_table) {
+        // The menu key means the current row, wherever the mouse is: the menu opens on it.
+        if (const QModelIndex row = m_table->currentIndex(); row.isValid())
+            at = m_table->viewport()->mapToGlobal(m_table->visualRect(row).center());
+    } else {
+        return QWidget::eventFilter(watched, event); // the header's, say
+    }
+    updateRowActions(); // a model reset leaves the selection without a signal
+    m_rowMenu->popup(at);
+    return true;
 }
 
 void TranscriptPanel::updateRowActions()

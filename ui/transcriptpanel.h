@@ -80,6 +80,9 @@ public Q_SLOTS:
     // A batch was committed (HistoryRecorder::recorded): its rows are appended to the table.
     void followRecording();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void onCurrentChanged();
     void exportWithDialog(const QString &format);

@@ -701,6 +701,31 @@ private Q_SLOTS:
         QCOMPARE(asked.first().first().value<ReplayRequest>().method, u"resources/read"_s);
     }
 
+    void theMenuKeyOpensTheMenuOnTheCurrentRow()
+    {
+        TranscriptStore store;
+        TranscriptPanel panel(&store);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        TranscriptRows rows(&panel, &store, false);
+        QVERIFY(rows.add({notificationRecord(u"notifications/initialized"_s),
+                          sendRecord(6, u"resources/read"_s, {{"uri"_L1, u"x://1"_s}}),
+                          notificationRecord(u"notifications/cancelled"_s)}));
+        QTableView *table = transcriptTable(&panel);
+        table->setCurrentIndex(table->model()->index(1, 0));
+        // As the window delivers the menu key: to the focus widget, with the mouse elsewhere.
+        const QPoint mouse = table->viewport()->geometry().bottomRight() - QPoint(2, 2);
+        QContextMenuEvent key(QContextMenuEvent::Keyboard, mouse, table->mapToGlobal(mouse));
+        QApplication::sendEvent(table, &key);
+        auto *menu = panel.findChild<QMenu *>(u"transcriptRowMenu"_s);
+        QVERIFY(menu->isVisible());
+        QCOMPARE(table->currentIndex().row(), 1);
+        QVERIFY(menuAction(menu, u"transcriptReplay"_s)->isEnabled());
+        QVERIFY(menu->geometry().contains(
+            table->viewport()->mapToGlobal(table->visualRect(table->currentIndex()).center())));
+        menu->close();
+    }
+
     void copyJsonMasksSecretsUnlessTheBoxSaysNot()
     {
         TranscriptStore store;
