@@ -29,6 +29,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <limits>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -401,27 +403,42 @@ std::optional<ReplayRequest> TranscriptPanel::replayRequestAt(int row, QString *
             from, m_store->size());
         return request;
     }
-    // This run's records of its server from its millisecond on, a page at a time by id.
-    HistoryFilter after;
-    after.runId = m_recordingFilter.runId;
-    after.server = request->server;
-    after.fromMs = request->recordedAtMs;
+    // The request's own row first, among its server's sends of its millisecond (a few rows,
+    // by index), then every record after it by id, a page at a time: an id range is the one
+    // read that stays cheap at a million rows (a server or run filter sorts all that follows:
+    // seconds for 20,000 records). take() passes over the other servers' records.
+    HistoryFilter at;
+    at.runId = m_recordingFilter.runId;
+    at.server = request->server;
+    at.direction = u"send"_s;
+    at.fromMs = at.toMs = request->recordedAtMs;
+    QList<qint64> ids;
+    const QList<QJsonObject> sends = m_reader->records(at, 0, PagedTranscriptModel::PageSize, &ids);
+    qint64 lastId = -1;
+    for (qsizetype i = 0; i < sends.size() && lastId < 0; ++i)
+        if (sends.at(i).value("gen"_L1).toInt() == request->generation &&
+            sends.at(i).value("msg"_L1).toObject().value("id"_L1) == request->recordedId)
+            lastId = ids.at(i);
+    if (lastId < 0)
+        return request; // gone from the history (a Clear): nothing recorded to compare with
     QList<QJsonObject> page;
-    qint64 pageStart = 0, lastId = 0;
+    qint64 pageStart = 0;
+    bool atEnd = false;
     request->collect(
         [&](qint64 r) {
-            if (r >= pageStart + page.size()) {
-                HistoryFilter next = after;
+            if (r >= pageStart + page.size() && !atEnd) {
+                HistoryFilter next;
                 next.afterId = lastId;
-                QList<qint64> ids;
+                QList<qint64> pageIds;
                 pageStart += page.size();
-                page = m_reader->records(next, 0, PagedTranscriptModel::PageSize, &ids);
-                if (!ids.isEmpty())
-                    lastId = ids.last();
+                page = m_reader->records(next, 0, PagedTranscriptModel::PageSize, &pageIds);
+                atEnd = page.size() < PagedTranscriptModel::PageSize;
+                if (!pageIds.isEmpty())
+                    lastId = pageIds.last();
             }
             return page.value(r - pageStart);
         },
-        0, m_reader->count(after));
+        0, std::numeric_limits<qint64>::max());
     return request;
 }
 
