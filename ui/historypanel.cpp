@@ -80,6 +80,16 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(p
         refresh();
     });
     bar->addWidget(m_fileServer);
+    m_closeFile = new QPushButton(tr("Close file"), this);
+    m_closeFile->setObjectName(u"closeHistoryFile"_s);
+    m_closeFile->setAccessibleName(tr("Close the opened file"));
+    m_closeFile->setEnabled(false);
+    m_closeFile->setToolTip(tr("This workspace's history cannot be closed"));
+    connect(m_closeFile, &QPushButton::clicked, this, [this] {
+        if (!isWorkspace())
+            Q_EMIT closeRequested(currentCatalog());
+    });
+    bar->addWidget(m_closeFile);
     m_search = new QLineEdit(this);
     m_search->setObjectName(u"historySearch"_s);
     m_search->setPlaceholderText(tr("Search the whole history (method, tool, payload text)"));
@@ -197,8 +207,11 @@ void HistoryPanel::removeSource(HistoryCatalog *catalog)
     for (int i = 1; i < m_sources.size(); ++i) {
         if (m_sources.at(i).catalog != catalog)
             continue;
+        // The one shown gives way to the workspace (the combo box would show its neighbour).
+        if (m_source->currentIndex() == i)
+            m_source->setCurrentIndex(0);
         m_sources.removeAt(i);
-        m_source->removeItem(i); // shows another source through currentIndexChanged
+        m_source->removeItem(i); // a later source shown moves up through currentIndexChanged
         return;
     }
 }
@@ -227,6 +240,11 @@ void HistoryPanel::showSource(int index)
 {
     const bool file = index > 0;
     m_clear->setEnabled(!file && currentCatalog());
+    m_closeFile->setEnabled(file);
+    m_closeFile->setToolTip(file ? tr("Close %1 and delete the temporary history it was read "
+                                      "into; the file itself stays")
+                                       .arg(m_sources.value(index).name)
+                                 : tr("This workspace's history cannot be closed"));
     m_fileServer->setVisible(file);
     {
         const QSignalBlocker block(m_fileServer);

@@ -23,7 +23,8 @@ class PagedTranscriptModel;
 // of servers). It shows the server's sessions (newest first, by generation and time), then the
 // events of the one picked, a page at a time, with the selected event's JSON below; a search
 // over the whole source replaces the session's events with its hits. "Show on timeline" asks
-// for the picked session to be drawn there. Reads through HistoryCatalogs it does not own.
+// for the picked session to be drawn there; "Close file" asks for the opened file shown to be
+// closed (its owner removes it). Reads through HistoryCatalogs it does not own.
 class HistoryPanel : public QWidget
 {
     Q_OBJECT
@@ -36,6 +37,8 @@ public:
     // Adds an opened file's history as a source named `name`, and shows it. The catalog must
     // outlive the panel or be removed first.
     void addSource(const QString &name, HistoryCatalog *catalog);
+    // Takes an opened file's source out (the workspace's is never); if it was shown, the
+    // workspace is shown instead.
     void removeSource(HistoryCatalog *catalog);
     int sourceCount() const { return int(m_sources.size()); }
     // The source shown (its catalog may be null: the workspace records nothing), the server
@@ -56,6 +59,9 @@ Q_SIGNALS:
     void timelineRequested(const Sonde::RecordedSession &session);
     // Replay… on the selected event, a request Sonde sent (ReplayLauncher sends it again).
     void replayRequested(int row);
+    // "Close file" on an opened file's source (never the workspace's): its owner removes it
+    // with removeSource() and frees it.
+    void closeRequested(Sonde::HistoryCatalog *catalog);
 
 private:
     struct Source
@@ -75,6 +81,7 @@ private:
     QString m_server;
     QComboBox *m_source;
     QComboBox *m_fileServer;
+    QPushButton *m_closeFile;
     QLineEdit *m_search;
     QPushButton *m_clear;
     QPushButton *m_timeline;

@@ -126,6 +126,14 @@ void MainWindow::buildActions()
                 m_tabs->setCurrentWidget(m_history);
                 status(message);
             });
+    // A closed file's session on the timeline goes with it: the timeline shows live again.
+    connect(m_offline, &OfflineHistoryOpener::aboutToClose, this,
+            [this](const HistoryCatalog *catalog) {
+                if (m_timelineTab->recordedFrom() == catalog)
+                    m_timelineTab->showLive();
+            });
+    connect(m_offline, &OfflineHistoryOpener::closed, this,
+            [this](const QString &name) { status(tr("%1 closed").arg(name)); });
     connect(m_history, &HistoryPanel::timelineRequested, this,
             [this](const RecordedSession &session) {
                 if (const HistoryCatalog *catalog = m_history->currentCatalog()) {
@@ -280,6 +288,8 @@ void MainWindow::connectPanels()
     m_replay = new ReplayLauncher(m_host, m_views, this);
     connect(m_history, &HistoryPanel::replayRequested, m_replay,
             [this](int row) { m_replay->replayRow(*m_history->eventModel(), row); });
+    connect(m_transcriptPanel, &TranscriptPanel::replayRequested, m_replay,
+            &ReplayLauncher::replay);
     connect(m_tools, &ToolsPanel::callRequested, this, &MainWindow::callTool);
     connect(m_tools, &ToolsPanel::cancelRequested, this, &MainWindow::cancelCall);
     connect(m_tools, &ToolsPanel::overrideChanged, this,

@@ -25,6 +25,8 @@ OfflineHistoryOpener::OfflineHistoryOpener(HistoryPanel *panel, QWidget *window)
         const qint64 size = qMax<qint64>(1, h->fileSize());
         m_progress->setValue(int(qMin<qint64>(1000, h->bytesRead() * 1000 / size)));
     });
+    if (panel)
+        connect(panel, &HistoryPanel::closeRequested, this, &OfflineHistoryOpener::close);
 }
 
 OfflineHistoryOpener::~OfflineHistoryOpener()
@@ -33,6 +35,25 @@ OfflineHistoryOpener::~OfflineHistoryOpener()
     for (OfflineHistory *h : std::as_const(m_histories))
         if (h->catalog() && m_panel)
             m_panel->removeSource(h->catalog());
+}
+
+bool OfflineHistoryOpener::close(const HistoryCatalog *catalog)
+{
+    OfflineHistory *history = nullptr;
+    for (OfflineHistory *h : std::as_const(m_histories))
+        if (catalog && h->catalog() == catalog)
+            history = h;
+    if (!history)
+        return false;
+    // Out of the tab first: its table reads through the catalog until another source shows.
+    if (m_panel)
+        m_panel->removeSource(history->catalog());
+    Q_EMIT aboutToClose(catalog);
+    m_histories.removeOne(history);
+    const QString name = history->name();
+    delete history; // the catalog's connection, then the temporary folder and its file
+    Q_EMIT closed(name);
+    return true;
 }
 
 void OfflineHistoryOpener::choose()

@@ -73,6 +73,7 @@ void TimelineTab::showRecorded(const RecordedSession &session, const HistoryCata
     store->append(recording.events);
     m_timeline->setStore(store.get());
     m_recorded = std::move(store);
+    m_recordedFrom = &catalog;
     // "Now" is the session's end, so its last generation ends there and not at the clock.
     const qint64 end = recording.events.isEmpty()
                            ? session.endedMs

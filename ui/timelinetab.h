@@ -36,6 +36,9 @@ public:
                       int maxEvents = -1);
     void showLive();
     bool isRecorded() const { return m_recorded != nullptr; }
+    // The catalog the recorded session was read from (null while live): to compare with one
+    // that goes away, never to read through (its events were copied).
+    const HistoryCatalog *recordedFrom() const { return m_recorded ? m_recordedFrom : nullptr; }
     QString bannerText() const; // empty while live
 
 Q_SIGNALS:
@@ -45,6 +48,7 @@ private:
     TimelineWidget *m_timeline;
     QPointer<TranscriptStore> m_live;
     std::unique_ptr<TranscriptStore> m_recorded;
+    const HistoryCatalog *m_recordedFrom = nullptr;
     QFrame *m_banner;
     QLabel *m_bannerText;
     QPushButton *m_backToLive;

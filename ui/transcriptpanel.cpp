@@ -11,18 +11,25 @@
 #include "transcriptmodel.h"
 #include "transcriptstore.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -115,6 +122,7 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     outer->addWidget(split, 1);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &TranscriptPanel::onCurrentChanged);
+    buildRowMenu();
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
         if (m_follow->isChecked())
             m_table->scrollToBottom();
@@ -143,6 +151,8 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     connect(jsonl, &QPushButton::clicked, this, [this] { exportWithDialog(u"jsonl"_s); });
     connect(md, &QPushButton::clicked, this, [this] { exportWithDialog(u"md"_s); });
     connect(clear, &QPushButton::clicked, m_store, &TranscriptStore::clear);
+    connect(m_secrets, &QCheckBox::toggled, this, &TranscriptPanel::updateRowActions);
+    updateRowActions();
 }
 
 void TranscriptPanel::showRecording(std::shared_ptr<const HistoryStore> reader, qint64 runId)
@@ -272,6 +282,7 @@ void TranscriptPanel::focusFilter()
 
 void TranscriptPanel::onCurrentChanged()
 {
+    updateRowActions();
     const QModelIndex idx = m_table->currentIndex();
     if (m_paged) {
         const QJsonObject r = idx.data(PagedTranscriptModel::RecordRole).toJsonObject();
@@ -293,6 +304,162 @@ void TranscriptPanel::onCurrentChanged()
             shown = QJsonDocument(e.details).toJson(QJsonDocument::Compact);
     }
     m_detail->setJson(shown, tr("in the exported transcript"));
+}
+
+// The actions are the table's, so their keys work while it has the focus and no other tab
+// sees them; the menu is popped up, not exec()'d (no nested event loop).
+void TranscriptPanel::buildRowMenu()
+{
+    m_replay = new QAction(tr("Replay…"), m_table);
+    m_replay->setObjectName(u"transcriptReplay"_s);
+    m_replay->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_replay->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_replay, &QAction::triggered, this, &TranscriptPanel::replayCurrent);
+    m_copyJson = new QAction(tr("Copy JSON"), m_table);
+    m_copyJson->setObjectName(u"transcriptCopyJson"_s);
+    m_copyJson->setShortcut(QKeySequence::Copy);
+    m_copyJson->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(m_copyJson, &QAction::triggered, this, &TranscriptPanel::copyCurrentJson);
+    m_table->addActions({m_replay, m_copyJson});
+    m_rowMenu = new QMenu(this);
+    m_rowMenu->setObjectName(u"transcriptRowMenu"_s);
+    m_rowMenu->setAccessibleName(tr("Transcript row"));
+    m_rowMenu->setToolTipsVisible(true);
+    m_rowMenu->addActions({m_replay, m_copyJson});
+    // A right click comes to the viewport, the menu key to the table (it has the focus).
+    m_table->viewport()->installEventFilter(this);
+    m_table->installEventFilter(this);
+}
+
+bool TranscriptPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::ContextMenu)
+        return QWidget::eventFilter(watched, event);
+    const auto *e = static_cast<QContextMenuEvent *>(event);
+    QPoint at = e->globalPos();
+    if (e->reason() == QContextMenuEvent::Mouse && watched == m_table->viewport()) {
+        const QModelIndex row = m_table->indexAt(m_table->viewport()->mapFromGlobal(at));
+        if (row.isValid())
+            m_table->setCurrentIndex(row);
+    } else if (e->reason() != QContextMenuEvent::Mouse && watched == m_table) {
+        // The menu key means the current row, wherever the mouse is: the menu opens on it.
+        if (const QModelIndex row = m_table->currentIndex(); row.isValid())
+            at = m_table->viewport()->mapToGlobal(m_table->visualRect(row).center());
+    } else {
+        return QWidget::eventFilter(watched, event); // the header's, say
+    }
+    updateRowActions(); // a model reset leaves the selection without a signal
+    m_rowMenu->popup(at);
+    return true;
+}
+
+void TranscriptPanel::updateRowActions()
+{
+    const int row = m_table->currentIndex().row();
+    const bool any = row >= 0;
+    m_copyJson->setEnabled(any);
+    m_copyJson->setToolTip(m_secrets->isChecked()
+                               ? tr("Copy the row's transcript record")
+                               : tr("Copy the row's transcript record, secrets and session ids "
+                                    "masked as in exports"));
+    QString why;
+    const bool replayable = any && ReplayRequest::fromRecord(recordAt(row), &why).has_value();
+    if (!any)
+        why = tr("no row is selected");
+    m_replay->setEnabled(replayable);
+    m_replay->setText(replayable ? tr("Replay…") : tr("Replay… (%1)").arg(why));
+    m_replay->setToolTip(replayable ? tr("Send this request again to the live server and "
+                                         "compare the answers")
+                                    : tr("Not a request to replay: %1").arg(why));
+    m_replay->setStatusTip(m_replay->toolTip());
+}
+
+QJsonObject TranscriptPanel::recordAt(int row) const
+{
+    if (row < 0 || row >= m_table->model()->rowCount())
+        return {};
+    if (m_paged)
+        return m_paged->record(row);
+    const QModelIndex source = m_proxy->mapToSource(m_proxy->index(row, 0));
+    return source.isValid() ? m_store->event(source.row()).toJson() : QJsonObject();
+}
+
+std::optional<ReplayRequest> TranscriptPanel::replayRequestAt(int row, QString *why) const
+{
+    std::optional<ReplayRequest> request = ReplayRequest::fromRecord(recordAt(row), why);
+    if (!request)
+        return request;
+    // The answer is looked for among everything after the request, not the rows shown: a
+    // filter on "send" or on the method text would hide it.
+    if (!m_paged) {
+        const int from = m_proxy->mapToSource(m_proxy->index(row, 0)).row() + 1;
+        const QString server = request->server;
+        request->collect(
+            [this, &server](qint64 r) {
+                const TranscriptEvent &e = m_store->event(int(r));
+                // Only its server's events can answer it; the others are not parsed.
+                return e.server == server ? e.toJson() : QJsonObject();
+            },
+            from, m_store->size());
+        return request;
+    }
+    // The request's own row first, among its server's sends of its millisecond (a few rows,
+    // by index), then every record after it by id, a page at a time: an id range is the one
+    // read that stays cheap at a million rows (a server or run filter sorts all that follows:
+    // seconds for 20,000 records). take() passes over the other servers' records.
+    HistoryFilter at;
+    at.runId = m_recordingFilter.runId;
+    at.server = request->server;
+    at.direction = u"send"_s;
+    at.fromMs = at.toMs = request->recordedAtMs;
+    QList<qint64> ids;
+    const QList<QJsonObject> sends = m_reader->records(at, 0, PagedTranscriptModel::PageSize, &ids);
+    qint64 lastId = -1;
+    for (qsizetype i = 0; i < sends.size() && lastId < 0; ++i)
+        if (sends.at(i).value("gen"_L1).toInt() == request->generation &&
+            sends.at(i).value("msg"_L1).toObject().value("id"_L1) == request->recordedId)
+            lastId = ids.at(i);
+    if (lastId < 0)
+        return request; // gone from the history (a Clear): nothing recorded to compare with
+    QList<QJsonObject> page;
+    qint64 pageStart = 0;
+    bool atEnd = false;
+    request->collect(
+        [&](qint64 r) {
+            if (r >= pageStart + page.size() && !atEnd) {
+                HistoryFilter next;
+                next.afterId = lastId;
+                QList<qint64> pageIds;
+                pageStart += page.size();
+                page = m_reader->records(next, 0, PagedTranscriptModel::PageSize, &pageIds);
+                atEnd = page.size() < PagedTranscriptModel::PageSize;
+                if (!pageIds.isEmpty())
+                    lastId = pageIds.last();
+            }
+            return page.value(r - pageStart);
+        },
+        0, std::numeric_limits<qint64>::max());
+    return request;
+}
+
+void TranscriptPanel::replayCurrent()
+{
+    QString why;
+    // Asked again: the row may have changed since the menu's state was set (a model reset).
+    if (std::optional<ReplayRequest> request = replayRequestAt(m_table->currentIndex().row(), &why))
+        Q_EMIT replayRequested(*request);
+}
+
+void TranscriptPanel::copyCurrentJson() const
+{
+    QJsonObject record = recordAt(m_table->currentIndex().row());
+    if (record.isEmpty())
+        return;
+    // A clipboard ends up in bug reports: masked as an export is, unless the box says not.
+    if (!m_secrets->isChecked())
+        record = m_redactor.apply(record);
+    QGuiApplication::clipboard()->setText(
+        QString::fromUtf8(QJsonDocument(record).toJson(QJsonDocument::Indented)));
 }
 
 QString TranscriptPanel::exportTo(const QString &path, const QString &format) const

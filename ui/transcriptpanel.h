@@ -2,6 +2,7 @@
 #pragma once
 
 #include "historyfilter.h"
+#include "replayrequest.h"
 #include "transcript/redactor.h"
 
 #include <QWidget>
@@ -9,9 +10,11 @@
 #include <memory>
 
 class QAbstractItemModel;
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLineEdit;
+class QMenu;
 class QTableView;
 
 namespace Sonde {
@@ -25,7 +28,8 @@ class TranscriptModel;
 class TranscriptStore;
 
 // Every wire message, stderr line and lifecycle event of all servers in one table, with
-// filters (server, direction, method, text), a detail pane with the message's JSON, and
+// filters (server, direction, method, text), a detail pane with the message's JSON, a row
+// menu (right click, the menu key) with Replay… (Ctrl+Shift+R) and Copy JSON (Ctrl+C), and
 // Export to JSON Lines or Markdown (secrets and session ids redacted unless opted in: the
 // patterns, every configured env and header value of the servers it was told about, and
 // every session id seen, kept after the session ended since its events stay in the store).
@@ -59,16 +63,35 @@ public:
     QAbstractItemModel *tableModel() const;
     PagedTranscriptModel *recordingModel() const { return m_paged; }
 
+    // Row `row` of tableModel() as a transcript record (TranscriptEvent::toJson's shape), in
+    // either mode; empty when there is no such row.
+    QJsonObject recordAt(int row) const;
+    // That row as a request to send again, with its recorded answer and verdicts from the
+    // events of its server after it, whatever the filters hide; nullopt with the reason when
+    // it is not one (ReplayRequest::fromRecord).
+    std::optional<ReplayRequest> replayRequestAt(int row, QString *why) const;
+
+Q_SIGNALS:
+    // Replay… on a row that is a request (ReplayLauncher::replay sends it again).
+    void replayRequested(const Sonde::ReplayRequest &request);
+
 public Q_SLOTS:
     void focusFilter();
     // A batch was committed (HistoryRecorder::recorded): its rows are appended to the table.
     void followRecording();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void onCurrentChanged();
     void exportWithDialog(const QString &format);
     void queryRecording();
     int recordingRowOf(const TranscriptEvent &event) const;
+    void buildRowMenu();
+    void updateRowActions();
+    void replayCurrent();
+    void copyCurrentJson() const;
 
     TranscriptStore *m_store;
     TranscriptModel *m_model = nullptr;
@@ -84,6 +107,9 @@ private:
     PagedTranscriptModel *m_paged = nullptr;
     std::shared_ptr<const HistoryStore> m_reader;
     HistoryFilter m_recordingFilter; // what the paged table's query asks, filters included
+    QMenu *m_rowMenu = nullptr;
+    QAction *m_replay = nullptr;
+    QAction *m_copyJson = nullptr;
 };
 
 } // namespace Sonde

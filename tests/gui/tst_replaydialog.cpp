@@ -1,19 +1,32 @@
 // SPDX-License-Identifier: MIT
-// Replay: a recorded request sent again to the live server, the two answers compared.
+// Replay: a recorded request sent again to the live server, the two answers compared; from
+// the History tab and from the Transcript tab's row menu and key, whether that tab shows the
+// in-memory store or pages this run's events from the history.
 #include "engine/corehost.h"
 #include "historycatalog.h"
 #include "historypanel.h"
+#include "historyrecorder.h"
+#include "historystore.h"
 #include "mainwindow.h"
+#include "pagedtranscriptmodel.h"
 #include "replaydialog.h"
 #include "replaylauncher.h"
 #include "serverviewstore.h"
 #include "testpaths.h"
+#include "transcriptpanel.h"
+#include "transcriptstore.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QContextMenuEvent>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -178,6 +191,114 @@ ReplayRequest recorded(const QJsonObject &send, const QJsonObject &answer)
         qFatal("not a request: %s", qPrintable(error));
     r->take(answer);
     return *r;
+}
+
+// A record as the event the engine would have put in the transcript.
+TranscriptEvent eventOf(const QJsonObject &record)
+{
+    TranscriptEvent e;
+    e.timeMs = record.value("t_ms"_L1).toInteger(1796165312018);
+    e.server = record.value("server"_L1).toString();
+    e.generation = record.value("gen"_L1).toInt();
+    e.direction = record.value("dir"_L1).toString() == "send"_L1
+                      ? TranscriptEvent::Direction::Outgoing
+                      : TranscriptEvent::Direction::Incoming;
+    e.raw = QJsonDocument(record.value("msg"_L1).toObject()).toJson(QJsonDocument::Compact);
+    return e;
+}
+
+QJsonObject notificationRecord(const QString &method)
+{
+    QJsonObject record = sendRecord(0, method, {});
+    QJsonObject msg = record.value("msg"_L1).toObject();
+    msg.remove("id"_L1);
+    record.insert("msg"_L1, msg);
+    return record;
+}
+
+// The Transcript tab's rows in either of its modes: the window's in-memory store, or (paged)
+// this run's events read back from a history they are recorded into, as the app does when
+// it records.
+class TranscriptRows
+{
+public:
+    TranscriptRows(TranscriptPanel *panel, TranscriptStore *store, bool paged)
+        : m_panel(panel), m_store(store), m_paged(paged)
+    {
+        if (!paged)
+            return;
+        const QString path = m_dir.filePath(u"history.sqlite"_s);
+        m_recorder.start(path, u"window"_s);
+        QString error;
+        if (!QTest::qWaitFor([this] { return m_recorder.runId() != 0; }, 5000) ||
+            !m_reader->open(path, &error))
+            qFatal("the history did not open: %s", qPrintable(error));
+        panel->showRecording(m_reader, m_recorder.runId());
+        QObject::connect(&m_recorder, &HistoryRecorder::recorded, panel,
+                         &TranscriptPanel::followRecording);
+    }
+    // The records as events; true once the table has them.
+    bool add(const QList<QJsonObject> &records)
+    {
+        TranscriptBatch batch;
+        for (const QJsonObject &r : records)
+            batch.append(eventOf(r));
+        m_added += batch.size();
+        if (!m_paged) {
+            m_store->append(batch);
+            return true;
+        }
+        m_recorder.record(batch);
+        return QTest::qWaitFor([this] { return m_panel->tableModel()->rowCount() >= m_added; },
+                               5000);
+    }
+    // The table row of the record of direction `dir` with JSON-RPC id `id` (-1: none).
+    int rowOf(const QString &dir, int id, const QString &method = {}) const
+    {
+        for (int row = 0; row < m_panel->tableModel()->rowCount(); ++row) {
+            const QJsonObject r = m_panel->recordAt(row);
+            const QJsonObject msg = r.value("msg"_L1).toObject();
+            if (r.value("dir"_L1).toString() == dir && msg.value("id"_L1).toInt(-1) == id &&
+                (method.isEmpty() || msg.value("method"_L1).toString() == method))
+                return row;
+        }
+        return -1;
+    }
+
+private:
+    TranscriptPanel *m_panel;
+    TranscriptStore *m_store;
+    bool m_paged;
+    int m_added = 0;
+    QTemporaryDir m_dir;
+    HistoryRecorder m_recorder;
+    std::shared_ptr<HistoryStore> m_reader = std::make_shared<HistoryStore>();
+};
+
+QTableView *transcriptTable(const TranscriptPanel *panel)
+{
+    return panel->findChild<QTableView *>(u"transcriptTable"_s);
+}
+
+// A right click on the row: the row menu, shown (null if it did not show).
+QMenu *openRowMenu(TranscriptPanel *panel, int row)
+{
+    QTableView *table = transcriptTable(panel);
+    const QModelIndex index = table->model()->index(row, 0);
+    table->scrollTo(index);
+    const QPoint pos = table->visualRect(index).center();
+    QContextMenuEvent click(QContextMenuEvent::Mouse, pos, table->viewport()->mapToGlobal(pos));
+    QApplication::sendEvent(table->viewport(), &click);
+    auto *menu = panel->findChild<QMenu *>(u"transcriptRowMenu"_s);
+    return menu && menu->isVisible() ? menu : nullptr;
+}
+
+QAction *menuAction(QMenu *menu, const QString &name)
+{
+    for (QAction *a : menu->actions())
+        if (a->objectName() == name)
+            return a;
+    return nullptr;
 }
 
 QStringList pointers(const ReplayDialog &d)
@@ -423,6 +544,216 @@ private Q_SLOTS:
         // The same call on a counter at 0 answers as it did then.
         QCOMPARE(dialog->countText(), u"Identical"_s);
         w.window.setHistoryCatalog(nullptr);
+    }
+
+    void theTranscriptTabReplaysARead_data()
+    {
+        QTest::addColumn<bool>("paged");
+        QTest::newRow("a read replayed from the transcript tab opens the dialog with both "
+                      "answers, its answer hidden by a filter")
+            << false;
+        QTest::newRow("a read replayed from the recorded transcript tab opens the dialog with "
+                      "both answers, its answer hidden by a filter")
+            << true;
+    }
+    void theTranscriptTabReplaysARead()
+    {
+        QFETCH(bool, paged);
+        CounterWindow w;
+        QTRY_VERIFY_WITH_TIMEOUT(!w.window.viewStore()->tools(u"demo"_s).isEmpty(), 10000);
+        TranscriptPanel *panel = w.window.transcriptPanel();
+        TranscriptRows rows(panel, w.window.transcriptStore(), paged);
+        QVERIFY(rows.add({sendRecord(9001, u"tools/call"_s, toolParams(u"get-counter"_s, {})),
+                          recvRecord(9001, {{"result"_L1, w.answerSaying(u"counter = 0"_s)}})}));
+        QCOMPARE(panel->showsRecording(), paged);
+        QVERIFY(rows.rowOf(u"recv"_s, 9001) >= 0);
+        // The answer is looked for among all the events, not only the rows shown.
+        panel->findChild<QCheckBox *>(u"dir:recv"_s)->setChecked(false);
+        QTRY_COMPARE(rows.rowOf(u"recv"_s, 9001), -1);
+        const int row = rows.rowOf(u"send"_s, 9001);
+        QVERIFY(row >= 0);
+        ReplayLauncher *launcher = w.window.replayLauncher();
+        QSignalSpy sent(launcher, &ReplayLauncher::sent);
+
+        QMenu *menu = openRowMenu(panel, row);
+        QVERIFY(menu);
+        QCOMPARE(transcriptTable(panel)->currentIndex().row(), row);
+        QAction *replay = menuAction(menu, u"transcriptReplay"_s);
+        QVERIFY(replay && replay->isEnabled());
+        QCOMPARE(replay->text(), u"Replay…"_s);
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves the menu as dir/transcript-row-menu.png.
+        if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+            menu->grab().save(dir + u"/transcript-row-menu"_s + (paged ? u"-paged"_s : QString()) +
+                              u".png"_s);
+        QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(replay).center());
+        QTRY_COMPARE(sent.size(), 1);
+        QVERIFY(!w.box(u"replayWriteConfirm"_s));
+        ReplayDialog *dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = launcher->dialog()) && dialog->answered(), 10000);
+        // "Nothing recorded to compare with" had the recorded answer not been found.
+        QCOMPARE(dialog->countText(), u"Identical"_s);
+        QCOMPARE(w.counter(), 0);
+        dialog->close();
+    }
+
+    void theTranscriptTabAsksBeforeAWrite_data()
+    {
+        QTest::addColumn<bool>("paged");
+        QTest::newRow("a write replayed from the transcript tab asks first and Cancel sends "
+                      "nothing")
+            << false;
+        QTest::newRow("a write replayed from the recorded transcript tab asks first and Cancel "
+                      "sends nothing")
+            << true;
+    }
+    void theTranscriptTabAsksBeforeAWrite()
+    {
+        QFETCH(bool, paged);
+        CounterWindow w;
+        QVERIFY(QTest::qWaitForWindowActive(&w.window));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.window.viewStore()->tools(u"demo"_s).isEmpty(), 10000);
+        TranscriptPanel *panel = w.window.transcriptPanel();
+        TranscriptRows rows(panel, w.window.transcriptStore(), paged);
+        QVERIFY(rows.add(
+            {sendRecord(9002, u"tools/call"_s, toolParams(u"increment-counter"_s, {{"by"_L1, 1}})),
+             recvRecord(9002, {{"result"_L1, w.answerSaying(u"counter = 1"_s)}})}));
+        ReplayLauncher *launcher = w.window.replayLauncher();
+        QSignalSpy sent(launcher, &ReplayLauncher::sent);
+        w.window.tabs()->setCurrentWidget(panel);
+        QTableView *table = transcriptTable(panel);
+        const int row = rows.rowOf(u"send"_s, 9002);
+        QVERIFY(row >= 0);
+        table->setCurrentIndex(table->model()->index(row, 0));
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        // The keyboard's way: the row menu's Replay… has its key while the table has focus.
+        QTest::keyClick(table, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+        QMessageBox *ask = nullptr;
+        QTRY_VERIFY((ask = w.box(u"replayWriteConfirm"_s)));
+        QVERIFY2(ask->text().contains("The tool increment-counter is not known to be read-only"_L1),
+                 qPrintable(ask->text()));
+        QVERIFY2(ask->text().contains("with isError false: \"counter = 1\""_L1),
+                 qPrintable(ask->text()));
+        QTest::mouseClick(ask->button(QMessageBox::Cancel), Qt::LeftButton);
+        QCOMPARE(CounterWindow::textOf(w.askCounter()), u"counter = 0"_s);
+        QCOMPARE(sent.size(), 0);
+        QCOMPARE(w.counter(), 0);
+        QVERIFY(!launcher->dialog());
+    }
+
+    void aRowThatIsNoRequestOffersNoReplay_data()
+    {
+        QTest::addColumn<bool>("paged");
+        QTest::addColumn<QJsonObject>("record");
+        QTest::addColumn<QString>("why");
+        const QJsonObject note = notificationRecord(u"notifications/initialized"_s);
+        const QString noteWhy =
+            u"notifications/initialized is a notification: it has no answer to compare"_s;
+        const QJsonObject answer = recvRecord(5, {{"result"_L1, QJsonObject()}});
+        const QString answerWhy = u"only a request Sonde sent can be sent again"_s;
+        QTest::newRow("a notification row offers no replay and says why")
+            << false << note << noteWhy;
+        QTest::newRow("a notification row of the recorded transcript offers no replay and says "
+                      "why")
+            << true << note << noteWhy;
+        QTest::newRow("an answer's row offers no replay and says why")
+            << false << answer << answerWhy;
+        QTest::newRow("an answer's row of the recorded transcript offers no replay and says why")
+            << true << answer << answerWhy;
+    }
+    void aRowThatIsNoRequestOffersNoReplay()
+    {
+        QFETCH(bool, paged);
+        QFETCH(QJsonObject, record);
+        QFETCH(QString, why);
+        TranscriptStore store;
+        TranscriptPanel panel(&store);
+        panel.resize(900, 500);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        TranscriptRows rows(&panel, &store, paged);
+        const QJsonObject request = sendRecord(6, u"resources/read"_s, {{"uri"_L1, u"x://1"_s}});
+        QVERIFY(rows.add({record, request}));
+        QSignalSpy asked(&panel, &TranscriptPanel::replayRequested);
+
+        QMenu *menu = openRowMenu(&panel, 0);
+        QVERIFY(menu);
+        QAction *replay = menuAction(menu, u"transcriptReplay"_s);
+        QVERIFY(!replay->isEnabled());
+        QCOMPARE(replay->text(), u"Replay… (%1)"_s.arg(why));
+        QCOMPARE(replay->toolTip(), u"Not a request to replay: %1"_s.arg(why));
+        // And as dir/transcript-row-menu-refused.png.
+        if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
+            !dir.isEmpty() && !paged && record.value("dir"_L1) == "send"_L1)
+            menu->grab().save(dir + u"/transcript-row-menu-refused.png"_s);
+        menu->close();
+        QTableView *table = transcriptTable(&panel);
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        QTest::keyClick(table, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(asked.size(), 0);
+
+        // The request beside it is offered, by the same key.
+        table->setCurrentIndex(table->model()->index(1, 0));
+        QVERIFY(replay->isEnabled());
+        QTest::keyClick(table, Qt::Key_R, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked.first().first().value<ReplayRequest>().method, u"resources/read"_s);
+    }
+
+    void theMenuKeyOpensTheMenuOnTheCurrentRow()
+    {
+        TranscriptStore store;
+        TranscriptPanel panel(&store);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        TranscriptRows rows(&panel, &store, false);
+        QVERIFY(rows.add({notificationRecord(u"notifications/initialized"_s),
+                          sendRecord(6, u"resources/read"_s, {{"uri"_L1, u"x://1"_s}}),
+                          notificationRecord(u"notifications/cancelled"_s)}));
+        QTableView *table = transcriptTable(&panel);
+        table->setCurrentIndex(table->model()->index(1, 0));
+        // As the window delivers the menu key: to the focus widget, with the mouse elsewhere.
+        const QPoint mouse = table->viewport()->geometry().bottomRight() - QPoint(2, 2);
+        QContextMenuEvent key(QContextMenuEvent::Keyboard, mouse, table->mapToGlobal(mouse));
+        QApplication::sendEvent(table, &key);
+        auto *menu = panel.findChild<QMenu *>(u"transcriptRowMenu"_s);
+        QVERIFY(menu->isVisible());
+        QCOMPARE(table->currentIndex().row(), 1);
+        QVERIFY(menuAction(menu, u"transcriptReplay"_s)->isEnabled());
+        QVERIFY(menu->geometry().contains(
+            table->viewport()->mapToGlobal(table->visualRect(table->currentIndex()).center())));
+        menu->close();
+    }
+
+    void copyJsonMasksSecretsUnlessTheBoxSaysNot()
+    {
+        TranscriptStore store;
+        TranscriptPanel panel(&store);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        const QString secret = u"sk-live-0123456789abcdefghij"_s;
+        store.append({eventOf(
+            sendRecord(8, u"tools/call"_s, toolParams(u"echo"_s, {{"api_key"_L1, secret}})))});
+        QTableView *table = transcriptTable(&panel);
+        table->setCurrentIndex(table->model()->index(0, 0));
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        QGuiApplication::clipboard()->clear();
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        QString copied = QGuiApplication::clipboard()->text();
+        QCOMPARE(QJsonDocument::fromJson(copied.toUtf8())
+                     .object()
+                     .value("msg"_L1)
+                     .toObject()
+                     .value("method"_L1),
+                 u"tools/call"_s);
+        QVERIFY2(!copied.contains(secret), qPrintable(copied));
+        QVERIFY2(copied.contains("[REDACTED]"_L1), qPrintable(copied));
+        panel.findChild<QCheckBox *>(u"exportSecrets"_s)->setChecked(true);
+        QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+        copied = QGuiApplication::clipboard()->text();
+        QVERIFY2(copied.contains(secret), qPrintable(copied));
     }
 };
 

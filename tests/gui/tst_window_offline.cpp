@@ -2,9 +2,12 @@
 // File > Open transcript… in the real window: Sonde's JSON Lines and the MCP Inspector's export
 // open offline into histories of their own, each a source of the History tab with its servers,
 // sessions and events, and a past session goes on the timeline; a bad file gets a message
-// naming the line or the reason, a cancel stops the read, and the workspace's history keeps
-// exactly the rows it had. (For looking at: SONDE_SCREENSHOT_DIR=dir saves the History tab as
-// dir/window-opened-file.png and the timeline as dir/window-timeline-recorded.png.)
+// naming the line or the reason, a cancel stops the read, Close file takes an opened file out
+// again (its temporary history deleted, the timeline back to live if it showed it), and the
+// workspace's history keeps exactly the rows it had. (For looking at: SONDE_SCREENSHOT_DIR=dir
+// saves the History tab as dir/window-opened-file.png, the timeline as
+// dir/window-timeline-recorded.png, and the tab before and after Close file as
+// dir/window-close-file-before.png and dir/window-close-file-after.png.)
 #include "engine/corehost.h"
 #include "historypanel.h"
 #include "historystore.h"
@@ -21,6 +24,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QListWidget>
@@ -111,6 +115,14 @@ private:
     QListWidget *sessions() const
     {
         return panel()->findChild<QListWidget *>(u"historySessions"_s);
+    }
+    QPushButton *closeFile() const
+    {
+        return panel()->findChild<QPushButton *>(u"closeHistoryFile"_s);
+    }
+    QPushButton *showOnTimeline() const
+    {
+        return panel()->findChild<QPushButton *>(u"showOnTimeline"_s);
     }
 
     // Opens `path` through the opener and waits for the outcome: the message, "" when opened.
@@ -306,6 +318,96 @@ private Q_SLOTS:
         QCOMPARE(sources()->count(), count);
         for (auto *box : m_window->findChildren<QMessageBox *>(u"openTranscriptError"_s))
             box->close();
+    }
+
+    void theWorkspaceSourceCannotBeClosed()
+    {
+        const qint64 before = rowsIn(m_workspaceDb);
+        m_window->tabs()->setCurrentWidget(panel());
+        sources()->setCurrentIndex(0);
+        QVERIFY(closeFile()->isVisible());
+        QVERIFY(!closeFile()->isEnabled());
+        QCOMPARE(closeFile()->toolTip(), u"This workspace's history cannot be closed"_s);
+        const int count = sources()->count();
+        QVERIFY(!m_window->offlineHistory()->close(&m_workspace));
+        QCOMPARE(sources()->count(), count);
+        QCOMPARE(panel()->currentCatalog(), &m_workspace);
+        QCOMPARE(rowsIn(m_workspaceDb), before);
+    }
+
+    void closingAnOpenedFileRemovesItsSourceAndDeletesItsTemporaryDatabase()
+    {
+        const qint64 before = rowsIn(m_workspaceDb);
+        bool ok = false;
+        const QString message = openAndWait(writeJsonl(m_dir), &ok);
+        QVERIFY2(ok, qPrintable(message));
+        OfflineHistoryOpener *opener = m_window->offlineHistory();
+        OfflineHistory *opened = opener->histories().last();
+        const QString db = opened->databasePath();
+        QVERIFY2(QFile::exists(db), qPrintable(db));
+        QCOMPARE(panel()->currentCatalog(), opened->catalog());
+        const int count = sources()->count();
+        QVERIFY(closeFile()->isEnabled());
+        QVERIFY2(closeFile()->toolTip().startsWith("Close recorded.jsonl"_L1),
+                 qPrintable(closeFile()->toolTip()));
+        grab(m_window.get(), u"window-close-file-before"_s);
+
+        QSignalSpy closed(opener, &OfflineHistoryOpener::closed);
+        QTest::mouseClick(closeFile(), Qt::LeftButton);
+        QCOMPARE(closed.count(), 1);
+        QCOMPARE(closed.first().first().toString(), u"recorded.jsonl"_s);
+        QCOMPARE(sources()->count(), count - 1);
+        QCOMPARE(sources()->currentIndex(), 0);
+        QCOMPARE(sources()->currentText(), u"This workspace"_s);
+        QCOMPARE(panel()->currentCatalog(), &m_workspace);
+        QVERIFY(!opener->histories().contains(opened));
+        QVERIFY(!QFile::exists(db));
+        QVERIFY(!QFileInfo::exists(QFileInfo(db).path()));
+        QVERIFY(!closeFile()->isEnabled());
+        QVERIFY(!fileServers()->isVisible());
+        // The workspace's session of "demo" (the server picked in theWorkspaceIsStillASource).
+        QCOMPARE(sessions()->count(), 1);
+        QCOMPARE(panel()->eventModel()->rowCount(), 2);
+        QCOMPARE(rowsIn(m_workspaceDb), before);
+        grab(m_window.get(), u"window-close-file-after"_s);
+    }
+
+    void closingItWhileItsSessionIsOnTheTimelineBringsTheTimelineBackToLive()
+    {
+        bool ok = false;
+        const QString message = openAndWait(QFINDTESTDATA(InspectorFixture), &ok);
+        QVERIFY2(ok, qPrintable(message));
+        const HistoryCatalog *catalog = panel()->currentCatalog();
+        showOnTimeline()->click();
+        TimelineTab *tab = m_window->timelineTab();
+        QVERIFY(tab->isRecorded());
+        QCOMPARE(tab->recordedFrom(), catalog);
+        m_window->tabs()->setCurrentWidget(panel());
+        QTest::mouseClick(closeFile(), Qt::LeftButton);
+        QVERIFY(!tab->isRecorded());
+        QCOMPARE(tab->recordedFrom(), nullptr);
+        QCOMPARE(m_window->timeline()->store(), m_window->transcriptStore());
+        QVERIFY(tab->findChild<QWidget *>(u"recordedBanner"_s)->isHidden());
+    }
+
+    void closingAnotherFileLeavesTheTimelineOnItsSession()
+    {
+        bool ok = false;
+        QString message = openAndWait(writeJsonl(m_dir), &ok);
+        QVERIFY2(ok, qPrintable(message));
+        message = openAndWait(QFINDTESTDATA(InspectorFixture), &ok);
+        QVERIFY2(ok, qPrintable(message));
+        const HistoryCatalog *shown = panel()->currentCatalog();
+        showOnTimeline()->click();
+        TimelineTab *tab = m_window->timelineTab();
+        QVERIFY(tab->isRecorded());
+        m_window->tabs()->setCurrentWidget(panel());
+        sources()->setCurrentIndex(sources()->count() - 2); // the JSON Lines file
+        QCOMPARE(sources()->currentText(), u"recorded.jsonl"_s);
+        QTest::mouseClick(closeFile(), Qt::LeftButton);
+        QVERIFY(tab->isRecorded());
+        QCOMPARE(tab->recordedFrom(), shown);
+        tab->showLive();
     }
 };
 

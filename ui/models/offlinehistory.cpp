@@ -90,6 +90,11 @@ HistoryCatalog *OfflineHistory::catalog() const
     return m_catalog.get();
 }
 
+QString OfflineHistory::databasePath() const
+{
+    return m_dir ? m_dir->filePath(u"history.sqlite"_s) : QString();
+}
+
 bool OfflineHistory::start(const QString &path, QString *error)
 {
     Q_ASSERT(!m_thread && !m_catalog);
@@ -113,7 +118,7 @@ bool OfflineHistory::start(const QString &path, QString *error)
     m_path = path;
     m_format = *format;
     m_size = probe.size();
-    const QString db = m_dir->filePath(u"history.sqlite"_s);
+    const QString db = databasePath();
     m_thread = QThread::create([shared = m_shared, db, path, format = *format] {
         HistoryStore store;
         QString error;
@@ -164,7 +169,7 @@ void OfflineHistory::onThreadFinished()
     }
     auto catalog = std::make_unique<StoreHistoryCatalog>();
     QString error;
-    if (!catalog->open(m_dir->filePath(u"history.sqlite"_s), &error)) {
+    if (!catalog->open(databasePath(), &error)) {
         Q_EMIT finished(false,
                         tr("%1 was read but its history cannot be opened: %2").arg(file, error));
         return;

@@ -45,6 +45,9 @@ public:
     const HistoryImporter::Result &result() const;
     // Null until the read finished well.
     HistoryCatalog *catalog() const;
+    // The temporary SQLite file it reads into (deleted with this object, its folder too);
+    // empty before start().
+    QString databasePath() const;
 
 Q_SIGNALS:
     // ok: the catalog is ready; `message` says what was read (and skipped), or why not.
