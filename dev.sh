@@ -84,7 +84,7 @@ build_fuzz() {
   cmake --build build-fuzz
 }
 
-FUZZ_TARGETS=(lineframer sseparser peekenvelope jsonrpc serverconfig schemavalidator redactor)
+FUZZ_TARGETS=(lineframer sseparser peekenvelope jsonrpc serverconfig schemavalidator redactor wireframerecord)
 
 # Runs every target for $1 seconds, two at a time, each learning into its own corpus under
 # build-fuzz/fuzz/<name>/ (reproducers in .../artifacts); one line per target, in order.
