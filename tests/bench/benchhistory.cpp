@@ -401,7 +401,8 @@ int main(int argc, char **argv)
                     QElapsedTimer t;
                     t.start();
                     Sonde::PagedTranscriptModel model;
-                    model.setSource(std::make_unique<Sonde::TranscriptHistorySource>(reader, c.filter));
+                    model.setSource(
+                        std::make_unique<Sonde::TranscriptHistorySource>(reader, c.filter));
                     for (int row = 0; row < qMin(40, model.rowCount()); ++row)
                         model.data(model.index(row, Sonde::PagedTranscriptModel::SummaryColumn));
                     ms.push_back(msSince(t));
