@@ -138,7 +138,10 @@ private Q_SLOTS:
         // Another server: its own sessions only.
         panel.setServer(u"beta"_s);
         QCOMPARE(sessions->count(), 1);
+        QVERIFY(sessions->item(0)->text().contains("Generation 1"_L1));
         QCOMPARE(panel.eventModel()->rowCount(), 1);
+        QCOMPARE(panel.eventModel()->record(0).value("server"_L1).toString(), u"beta"_s);
+        grab(&panel, u"history-beta-after-switching"_s);
     }
 
     void theSelectedEventShowsItsRecord()
