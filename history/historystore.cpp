@@ -140,6 +140,32 @@ void HistoryStore::setPayloadsRecorded(const QString &server, bool recorded)
         m_noPayloads.insert(server);
 }
 
+HistoryStore::Row HistoryStore::rowOfEvent(const TranscriptEvent &e) const
+{
+    // Most frames are read off their bytes (WireFrameRecord); the rest, and every frame of a
+    // server recorded without payloads, go through the record object.
+    std::optional<WireFrameRecord> wire;
+    if (m_readFrames && !m_noPayloads.contains(e.server))
+        wire = WireFrameRecord::read(e, m_redact ? &m_redactor : nullptr);
+    if (!wire)
+        return rowOf(e.toJson());
+    Row row;
+    row.tMs = e.timeMs;
+    row.server = e.server;
+    row.gen = e.generation;
+    static const QString send = u"send"_s, recv = u"recv"_s;
+    row.dir = e.direction == TranscriptEvent::Direction::Outgoing ? send : recv;
+    row.method = std::move(wire->method);
+    row.tool = std::move(wire->tool);
+    row.requestId = std::move(wire->requestId);
+    row.protocolVersion = std::move(wire->protocolVersion);
+    row.isError = wire->isError;
+    row.isMessage = true;
+    row.isResponse = wire->isResponse;
+    row.record = std::move(wire->record);
+    return row;
+}
+
 bool HistoryStore::append(const TranscriptBatch &batch, QString *error)
 {
     if (m_run == 0) {
@@ -148,31 +174,24 @@ bool HistoryStore::append(const TranscriptBatch &batch, QString *error)
     }
     QList<Row> rows;
     rows.reserve(batch.size());
-    for (const TranscriptEvent &e : batch) {
-        // Most frames are read off their bytes (WireFrameRecord); the rest, and every frame
-        // of a server recorded without payloads, go through the record object.
-        std::optional<WireFrameRecord> wire;
-        if (m_readFrames && !m_noPayloads.contains(e.server))
-            wire = WireFrameRecord::read(e, m_redact ? &m_redactor : nullptr);
-        if (!wire) {
-            rows.append(rowOf(e.toJson()));
-            continue;
-        }
-        Row row;
-        row.tMs = e.timeMs;
-        row.server = e.server;
-        row.gen = e.generation;
-        static const QString send = u"send"_s, recv = u"recv"_s;
-        row.dir = e.direction == TranscriptEvent::Direction::Outgoing ? send : recv;
-        row.method = std::move(wire->method);
-        row.tool = std::move(wire->tool);
-        row.requestId = std::move(wire->requestId);
-        row.protocolVersion = std::move(wire->protocolVersion);
-        row.isError = wire->isError;
-        row.isMessage = true;
-        row.isResponse = wire->isResponse;
-        row.record = std::move(wire->record);
-        rows.append(std::move(row));
+    for (const TranscriptEvent &e : batch)
+        rows.append(rowOfEvent(e));
+    return insert(rows, error);
+}
+
+bool HistoryStore::appendImported(const QList<ImportedLine> &lines, QString *error)
+{
+    if (m_run == 0) {
+        *error = u"history: the store was opened to read only"_s;
+        return false;
+    }
+    QList<Row> rows;
+    rows.reserve(lines.size());
+    for (const ImportedLine &line : lines) {
+        if (const auto *e = std::get_if<TranscriptEvent>(&line))
+            rows.append(m_readFrames ? rowOfEvent(*e) : rowOf(e->toJson()));
+        else
+            rows.append(rowOf(std::get<QJsonObject>(line)));
     }
     return insert(rows, error);
 }

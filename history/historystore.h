@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <utility>
+#include <variant>
 
 namespace Sonde {
 
@@ -62,6 +63,11 @@ public:
     bool append(const TranscriptBatch &batch, QString *error);
     // Records as they were written (TranscriptEvent::toJson's shape), for imports.
     bool appendRecords(const QList<QJsonObject> &records, QString *error);
+    // An imported line: the wire event a record of today's shape holds
+    // (WireFrameRecord::eventOfRecordLine: not parsed), or any other record, parsed. The rows
+    // are the ones appendRecords makes of the parsed lines (tst_wireframerecord).
+    using ImportedLine = std::variant<TranscriptEvent, QJsonObject>;
+    bool appendImported(const QList<ImportedLine> &lines, QString *error);
 
     qint64 count(const HistoryFilter &filter) const;
     // How many events match and the id of the newest (0 if none), in one read: a view that
@@ -105,6 +111,7 @@ private:
     qint64 sessionFor(const Row &row, QString *error);
     QString where(const HistoryFilter &filter, QVariantList *binds) const;
     Row rowOf(QJsonObject record) const;
+    Row rowOfEvent(const TranscriptEvent &event) const;
     bool prepareStatements(QString *error);
     // The method and tool a row is stored with: a response gets its request's.
     void pairWithRequest(const Row &row, qint64 session, QString *method, QString *tool);

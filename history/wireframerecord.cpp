@@ -8,6 +8,7 @@
 #include <QJsonValue>
 
 #include <array>
+#include <climits>
 
 using namespace Qt::StringLiterals;
 
@@ -337,6 +338,125 @@ std::optional<WireFrameRecord> WireFrameRecord::read(const TranscriptEvent &even
     appendDecimal(out, event.timeMs);
     out += '}';
     return r;
+}
+
+std::optional<TranscriptEvent> WireFrameRecord::eventOfRecordLine(QByteArrayView line)
+{
+    for (const char c : line)
+        if (uchar(c) < 0x20)
+            return std::nullopt;
+    JsonScanner s(line);
+    s.space();
+    if (s.i >= s.n || s.f[s.i] != '{')
+        return std::nullopt;
+    ++s.i;
+    // A plain integer token, as Qt's parser keeps it (no fraction, no exponent).
+    const auto integer = [](QByteArrayView token, qint64 *out) {
+        bool ok = false;
+        *out = token.toLongLong(&ok);
+        return ok && !token.isEmpty() && (token[0] == '-' || (token[0] >= '0' && token[0] <= '9'));
+    };
+    QByteArrayView dir, msg, t;
+    std::optional<QString> server;
+    qint64 gen = 0, tMs = 0;
+    int seen = 0;
+    enum : int
+    {
+        Dir = 1,
+        Gen = 2,
+        Msg = 4,
+        Server = 8,
+        T = 16,
+        TMs = 32
+    };
+    for (;;) {
+        s.space();
+        if (s.i >= s.n || s.f[s.i] != '"')
+            return std::nullopt;
+        const qsizetype keyStart = s.i + 1;
+        bool escaped = false;
+        if (!s.string(&escaped) || escaped)
+            return std::nullopt;
+        const QByteArrayView key = line.sliced(keyStart, s.i - 1 - keyStart);
+        s.space();
+        if (s.i >= s.n || s.f[s.i] != ':')
+            return std::nullopt;
+        ++s.i;
+        s.space();
+        if (s.i >= s.n)
+            return std::nullopt;
+        const qsizetype valueStart = s.i;
+        int which = 0;
+        if (key == "dir")
+            which = Dir;
+        else if (key == "gen")
+            which = Gen;
+        else if (key == "msg")
+            which = Msg;
+        else if (key == "server")
+            which = Server;
+        else if (key == "t")
+            which = T;
+        else if (key == "t_ms")
+            which = TMs;
+        if (which == 0 || (seen & which))
+            return std::nullopt; // another key (an event, a line), or one twice
+        seen |= which;
+        if (which == Msg) {
+            if (s.f[s.i] != '{' || !s.value(1))
+                return std::nullopt;
+            msg = line.sliced(valueStart, s.i - valueStart);
+        } else if (s.f[s.i] == '"') {
+            bool valueEscaped = false;
+            if (!s.string(&valueEscaped))
+                return std::nullopt;
+            const QByteArrayView body = line.sliced(valueStart + 1, s.i - valueStart - 2);
+            if (which == Server) {
+                server = valueEscaped ? unescaped(body) : QString::fromUtf8(body);
+                if (!server)
+                    return std::nullopt;
+            } else if (valueEscaped || (which != Dir && which != T)) {
+                return std::nullopt;
+            } else if (which == Dir) {
+                dir = body;
+            } else {
+                t = body;
+            }
+        } else {
+            if (!s.scalar())
+                return std::nullopt;
+            const QByteArrayView token = line.sliced(valueStart, s.i - valueStart);
+            if (which == Gen) {
+                if (!integer(token, &gen) || gen < INT_MIN || gen > INT_MAX)
+                    return std::nullopt;
+            } else if (which != TMs || !integer(token, &tMs)) {
+                return std::nullopt;
+            }
+        }
+        s.space();
+        if (s.i < s.n && s.f[s.i] == ',') {
+            ++s.i;
+            continue;
+        }
+        if (s.i < s.n && s.f[s.i] == '}') {
+            ++s.i;
+            break;
+        }
+        return std::nullopt;
+    }
+    s.space();
+    if (s.i != s.n || seen != (Dir | Gen | Msg | Server | T | TMs))
+        return std::nullopt;
+    if ((dir != "send" && dir != "recv") || t != QByteArrayView(isoTime(tMs)))
+        return std::nullopt;
+    TranscriptEvent e;
+    e.timeMs = tMs;
+    e.server = *server;
+    e.generation = int(gen);
+    e.direction =
+        dir == "send" ? TranscriptEvent::Direction::Outgoing : TranscriptEvent::Direction::Incoming;
+    e.raw = msg.toByteArray();
+    return e;
 }
 
 QByteArray WireFrameRecord::isoTime(qint64 ms)

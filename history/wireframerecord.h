@@ -44,6 +44,12 @@ public:
     static std::optional<WireFrameRecord> read(const TranscriptEvent &event,
                                                const Redactor *redactor);
 
+    // The wire event a JSON Lines record of today's shape holds, read without parsing it:
+    // exactly the keys dir (send or recv), gen, msg (an object), server, t and t_ms, with t
+    // the ISO form of t_ms, so that TranscriptEvent::toJson of the event is the record as
+    // QJsonDocument reads it. nullopt for any other line (the importer parses those).
+    static std::optional<TranscriptEvent> eventOfRecordLine(QByteArrayView line);
+
     // QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs), without
     // QDateTime's calendar machinery for the years 1970 to 9999.
     static QByteArray isoTime(qint64 ms);

@@ -3,9 +3,11 @@
 // (TranscriptEvent::toJson, Redactor::apply, QJsonDocument) keeps, row for row, and says no
 // to every frame that path would write another way.
 #include "config/serverconfig.h"
+#include "historyimporter.h"
 #include "historystore.h"
 #include "wireframerecord.h"
 
+#include <QBuffer>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -259,6 +261,84 @@ private slots:
                 QVERIFY2(rows[r][c + 1].toString() == expected[r % 4][c].toString(),
                          qPrintable(u"row %1, column %2: %3, not %4"_s.arg(r).arg(c + 1).arg(
                              rows[r][c + 1].toString(), expected[r % 4][c].toString())));
+    }
+
+    void anImportedLineIsStoredAsItsParsedRecordIs_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<bool>("readDirectly");
+        const QByteArray msg = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}";
+        const QByteArray tail = ",\"server\":\"srv\",\"t\":\"2023-11-14T22:13:20.000Z\","
+                                "\"t_ms\":1700000000000}";
+        QTest::newRow("a record of today's shape is not parsed")
+            << "{\"dir\":\"recv\",\"gen\":1,\"msg\":" + msg + tail << true;
+        QTest::newRow("its keys in another order and spaces between them")
+            << "{ \"t_ms\" : 1700000000000 , \"msg\" : " + msg +
+                   ", \"gen\":2,\"server\":\"srv\",\"dir\":\"send\",\"t\":"
+                   "\"2023-11-14T22:13:20.000Z\"}"
+            << true;
+        QTest::newRow("a server name with an escaped quote")
+            << "{\"dir\":\"recv\",\"gen\":1,\"msg\":" + msg +
+                   ",\"server\":\"my \\\"srv\\\"\",\"t\":\"2023-11-14T22:13:20.000Z\","
+                   "\"t_ms\":1700000000000}"
+            << true;
+        QTest::newRow("a bearer token in the frame is masked, as when it was parsed")
+            << "{\"dir\":\"send\",\"gen\":1,\"msg\":{\"jsonrpc\":\"2.0\",\"id\":1,"
+               "\"method\":\"tools/call\",\"params\":{\"name\":\"f\",\"arguments\":{"
+               "\"h\":\"Bearer abcdef0123456789abcdef\"}}}" +
+                   tail
+            << true;
+        QTest::newRow("a t that is not the ISO form of t_ms is parsed")
+            << "{\"dir\":\"recv\",\"gen\":1,\"msg\":" + msg +
+                   ",\"server\":\"srv\",\"t\":\"yesterday\",\"t_ms\":1700000000000}"
+            << false;
+        QTest::newRow("a generation written 1.0 is parsed")
+            << "{\"dir\":\"recv\",\"gen\":1.0,\"msg\":" + msg + tail << false;
+        QTest::newRow("a server name with a \\u escape is parsed")
+            << "{\"dir\":\"recv\",\"gen\":1,\"msg\":" + msg +
+                   ",\"server\":\"caf\\u00e9\",\"t\":\"2023-11-14T22:13:20.000Z\","
+                   "\"t_ms\":1700000000000}"
+            << false;
+        QTest::newRow("a lifecycle event is parsed")
+            << QByteArray("{\"dir\":\"event\",\"event\":\"ready\",\"gen\":1" + tail) << false;
+        QTest::newRow("a line without its payload is parsed")
+            << "{\"dir\":\"recv\",\"gen\":1,\"msg\":" + msg + ",\"payload_omitted\":true" + tail
+            << false;
+        QTest::newRow("a batch frame is parsed")
+            << "{\"dir\":\"recv\",\"gen\":1,\"msg\":[" + msg + "]" + tail << false;
+        QTest::newRow("a key twice is parsed")
+            << "{\"dir\":\"recv\",\"dir\":\"send\",\"gen\":1,\"msg\":" + msg + tail << false;
+    }
+    void anImportedLineIsStoredAsItsParsedRecordIs()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(bool, readDirectly);
+        QCOMPARE(WireFrameRecord::eventOfRecordLine(line).has_value(), readDirectly);
+        const QJsonObject parsed = QJsonDocument::fromJson(line).object();
+        QVERIFY(!parsed.isEmpty());
+        QTemporaryDir dir;
+        const QString imported = dir.filePath(u"imported.sqlite"_s);
+        const QString appended = dir.filePath(u"appended.sqlite"_s);
+        {
+            HistoryStore store;
+            QString error;
+            QVERIFY2(store.open(imported, &error, u"import"_s), qPrintable(error));
+            QBuffer in;
+            in.setData(line + '\n');
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const HistoryImporter::Result r = HistoryImporter::import(in, store);
+            QCOMPARE(r.imported, qint64(1));
+        }
+        {
+            HistoryStore store;
+            QString error;
+            QVERIFY2(store.open(appended, &error, u"import"_s), qPrintable(error));
+            QVERIFY2(store.appendRecords({parsed}, &error), qPrintable(error));
+        }
+        const QList<QVariantList> rows = rowsOf(imported);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows, rowsOf(appended));
+        QVERIFY(!QJsonDocument::fromVariant(rows[0][8]).toJson().contains("abcdef0123456789"));
     }
 
     void aDirectRecordIsTheGeneralRecordButForItsFrame()
