@@ -3,7 +3,8 @@
 // one object, the general path (TranscriptEvent::toJson, Redactor::apply) would keep that
 // record unchanged, and the columns it read are the ones that path derives (HistoryStore's
 // rowOf rules, written again here from the parsed object). Never crashes or stalls on what
-// a server sends. The input is the frame; a first byte 's' makes it an outgoing one.
+// a server sends. The input is the frame; a first byte 's' makes it an outgoing one. The
+// same bytes are also read as a record line to import (WireFrameRecord::eventOfRecordLine).
 #include "fuzzsupport.h"
 #include "transcript/redactor.h"
 #include "wireframerecord.h"
@@ -35,6 +36,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     e.direction = input.startsWith('s') ? TranscriptEvent::Direction::Outgoing
                                         : TranscriptEvent::Direction::Incoming;
     e.raw = input;
+    // The same bytes as a record line to import: an event read off it is the line as Qt
+    // reads it.
+    if (const std::optional<TranscriptEvent> imported = WireFrameRecord::eventOfRecordLine(input))
+        FUZZ_CHECK(QJsonDocument::fromJson(input).object() == imported->toJson());
     Redactor redactor;
     redactor.addSecret(u"hunter2-configured-secret"_s);
     const std::optional<WireFrameRecord> r = WireFrameRecord::read(e, &redactor);
