@@ -447,6 +447,7 @@ void MainWindow::showRecording(HistoryRecorder *recorder,
             &TranscriptPanel::followRecording);
     // Nothing reads the whole store any more: the table and the exports read the history.
     m_transcript->setCapacity(RecordingTailEvents, RecordingTailBytes);
+    m_timelineTab->setTailInHistory(true);
 }
 
 void MainWindow::showCurrent()

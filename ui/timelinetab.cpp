@@ -69,12 +69,23 @@ QString TimelineTab::tailText() const
     return m_tail->isHidden() ? QString() : m_tail->text();
 }
 
+void TimelineTab::setTailInHistory(bool inHistory)
+{
+    m_tailInHistory = inHistory;
+    updateTail();
+}
+
 void TimelineTab::updateTail()
 {
     const bool cut = !m_recorded && m_live && m_live->droppedCount() > 0;
-    if (cut)
-        m_tail->setText(tr("The newest %1 events; older ones: History tab → Show on timeline")
-                            .arg(QLocale().toString(m_live->size())));
+    if (cut) {
+        const QString newest = QLocale().toString(m_live->size());
+        m_tail->setText(m_tailInHistory
+                            ? tr("The newest %1 events; older ones: History tab → Show on "
+                                 "timeline")
+                                  .arg(newest)
+                            : tr("The newest %1 events; older ones were dropped").arg(newest));
+    }
     m_tail->setVisible(cut);
 }
 

@@ -41,6 +41,9 @@ public:
     QString bannerText() const; // empty while live
     // "the newest N events; …" while live and the store dropped some; empty otherwise.
     QString tailText() const;
+    // The events the live store dropped are in the history (the window records): the line
+    // says where to find them.
+    void setTailInHistory(bool inHistory);
 
 Q_SIGNALS:
     void liveShown();
@@ -55,6 +58,7 @@ private:
     QLabel *m_bannerText;
     QPushButton *m_backToLive;
     QLabel *m_tail;
+    bool m_tailInHistory = false;
 };
 
 } // namespace Sonde

@@ -193,6 +193,22 @@ private Q_SLOTS:
         QVERIFY(down.wait(5000));
     }
 
+    void theTimelineSaysWhenItDrawsOnlyTheNewestEvents()
+    {
+        TranscriptStore store(10);
+        TimelineTab tab(&store);
+        store.append(exchanges(0, 2));
+        QCOMPARE(tab.tailText(), QString()); // all of it is there
+        store.append(exchanges(2, 2));
+        QCOMPARE(tab.tailText(),
+                 u"The newest %1 events; older ones were dropped"_s.arg(store.size()));
+        tab.setTailInHistory(true); // the window records: the rest is in the History tab
+        QCOMPARE(tab.tailText(), u"The newest %1 events; older ones: History tab → Show on "
+                                 u"timeline"_s.arg(store.size()));
+        store.clear();
+        QCOMPARE(tab.tailText(), QString());
+    }
+
     // Each committed batch asks the table to follow; a flood of them must not make it count
     // and read its last page on the GUI thread every 50 ms.
     void committedBatchesInARowAreFollowedAtMostOnceAnInterval()
