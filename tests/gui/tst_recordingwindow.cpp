@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -122,6 +123,15 @@ private Q_SLOTS:
             QVERIFY2(window.timelineTab()->tailText().contains(u"History tab"_s),
                      qPrintable(window.timelineTab()->tailText()));
 
+            // For looking at: SONDE_SCREENSHOT_DIR=dir saves the timeline with its line.
+            if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
+                !shots.isEmpty()) {
+                window.resize(1100, 700);
+                window.show();
+                window.tabs()->setCurrentWidget(window.timelineTab());
+                QVERIFY(QTest::qWaitForWindowExposed(&window));
+                window.grab().save(shots + u"/timeline-tail.png"_s);
+            }
             window.actions()->action(MainWindowActions::Export)->trigger();
             ExportDialog *d = nullptr;
             QTRY_VERIFY((d = window.findChild<ExportDialog *>(u"exportDialog"_s)));
