@@ -133,6 +133,19 @@ void HistoryRecorder::record(const TranscriptBatch &batch)
     });
 }
 
+void HistoryRecorder::flush()
+{
+    if (!m_thread->isRunning()) {
+        // Stopped: everything was written then; still said later, as a caller expects.
+        QMetaObject::invokeMethod(
+            this, [this] { Q_EMIT flushed(m_stoppedCount); }, Qt::QueuedConnection);
+        return;
+    }
+    Writer *w = m_writer;
+    // Behind every batch queued before it on the writer's queue.
+    QMetaObject::invokeMethod(w, [this, w] { Q_EMIT flushed(w->written); });
+}
+
 void HistoryRecorder::stop()
 {
     if (!m_thread->isRunning())

@@ -32,6 +32,9 @@ public:
     // A new retention, applied at once and then as before (after every 10,000 events).
     void setRetention(const RetentionPolicy &retention);
     void record(const TranscriptBatch &batch);
+    // flushed() follows once every batch recorded before this call is committed (or failed):
+    // a reader that must see what the window already holds (an export) waits for it.
+    void flush();
     // Everything queued so far is written, then the thread ends (call before quitting).
     void stop();
     qint64 eventsRecorded() const;
@@ -47,6 +50,8 @@ Q_SIGNALS:
     void failed(const QString &message);
     // After each batch's transaction: the total events written by this recorder.
     void recorded(qint64 total);
+    // After flush(): the total events written by this recorder then.
+    void flushed(qint64 total);
 
 private:
     class Writer;

@@ -16,6 +16,8 @@
 #include "healthpanel.h"
 #include "hintbar.h"
 #include "historypanel.h"
+#include "historyrecorder.h"
+#include "historystore.h"
 #include "importdialog.h"
 #include "mainwindowactions.h"
 #include "notificationlog.h"
@@ -437,6 +439,27 @@ void MainWindow::setHistoryCatalog(HistoryCatalog *catalog)
     m_history->setCatalog(catalog);
 }
 
+bool MainWindow::showsRecording() const
+{
+    return !m_recorder.isNull();
+}
+
+void MainWindow::showRecording(HistoryRecorder *recorder,
+                               std::shared_ptr<const HistoryStore> reader)
+{
+    if (!recorder || !reader || recorder->runId() == 0 || m_recorder)
+        return;
+    m_recorder = recorder;
+    m_recordingReader = std::move(reader);
+    m_recordingRun = recorder->runId();
+    m_transcriptPanel->showRecording(m_recordingReader, m_recordingRun);
+    connect(recorder, &HistoryRecorder::recorded, m_transcriptPanel,
+            &TranscriptPanel::followRecording);
+    // Nothing reads the whole store any more: the table and the exports read the history.
+    m_transcript->setCapacity(RecordingTailEvents, RecordingTailBytes);
+    m_timelineTab->setTailInHistory(true);
+}
+
 void MainWindow::showCurrent()
 {
     const int row = m_servers->indexOf(m_current);
@@ -707,6 +730,9 @@ void MainWindow::exportWithDialog()
         source.title = tr("the %n event(s) shown in the History tab", nullptr, shown->rowCount());
         source.records = TranscriptExporter::modelRecords(
             *shown, TranscriptExporter::MaxDialogRecords, &source.error);
+    } else if (m_recorder) {
+        exportRecording();
+        return;
     } else {
         source.title = tr("the live transcript (%n event(s))", nullptr, m_transcript->size());
         source.records = TranscriptExporter::storeRecords(*m_transcript);
@@ -714,6 +740,31 @@ void MainWindow::exportWithDialog()
     m_dialogs->exportTranscript(
         std::move(source), m_exportSecrets, m_current,
         [this](const QString &path) { status(tr("Transcript written to %1").arg(path)); });
+}
+
+// This run from the history, once the batches the window already holds are committed: the
+// recorder writes each on its own thread, so the newest can still be on its way.
+void MainWindow::exportRecording()
+{
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(m_recorder, &HistoryRecorder::flushed, this, [this, once] {
+        QObject::disconnect(*once);
+        HistoryFilter run;
+        run.runId = m_recordingRun;
+        qint64 total = 0;
+        ExportDialog::Source source;
+        source.records = TranscriptExporter::historyRecords(
+            *m_recordingReader, run, TranscriptExporter::MaxDialogRecords, &total);
+        source.title = total > source.records.size()
+                           ? tr("this run (the newest %1 of %2 events, from the history)")
+                                 .arg(source.records.size())
+                                 .arg(total)
+                           : tr("this run (%n event(s), from the history)", nullptr, int(total));
+        m_dialogs->exportTranscript(
+            std::move(source), m_exportSecrets, m_current,
+            [this](const QString &path) { status(tr("Transcript written to %1").arg(path)); });
+    });
+    m_recorder->flush();
 }
 
 void MainWindow::autosaveTo(QSettings *settings)

@@ -11,6 +11,7 @@
 #include "workspacesecrets.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <memory>
 
@@ -23,6 +24,8 @@ namespace Sonde {
 class AuthPanel;
 class HistoryCatalog;
 class HistoryPanel;
+class HistoryRecorder;
+class HistoryStore;
 class AuthStateStore;
 class CoreHost;
 class DemoServerProcess;
@@ -120,6 +123,19 @@ public:
     HistoryPanel *historyPanel() const { return m_history; }
     // Where the History tab reads the recorded sessions (not owned; null: nothing recorded).
     void setHistoryCatalog(HistoryCatalog *catalog);
+    // The window records into a history (`recorder`, opened: its runId() is set; not owned,
+    // it outlives the window): the Transcript tab pages this run's events from it through
+    // `reader` (a read connection of its own) and follows each committed batch, the export
+    // dialog reads this run from it, and the in-memory transcript keeps only the newest
+    // RecordingTailEvents / RecordingTailBytes, for the timeline. Its memory then no longer
+    // grows with the recording. Calling it again changes nothing. Without it (no history)
+    // the store keeps its full bounds.
+    void showRecording(HistoryRecorder *recorder, std::shared_ptr<const HistoryStore> reader);
+    bool showsRecording() const;
+    // A minute of a busy server or a flood's last second: what the timeline needs to draw the
+    // present; 16 MiB of frames (a few large answers) whatever their count.
+    static constexpr int RecordingTailEvents = 10'000;
+    static constexpr qint64 RecordingTailBytes = qint64(16) * 1024 * 1024;
     AuthStateStore *authStore() const { return m_auth; }
     TranscriptPanel *transcriptPanel() const { return m_transcriptPanel; }
     ResourcesPanel *resourcesPanel() const { return m_resources; }
@@ -159,6 +175,7 @@ private:
     void reconnectCurrent();
     void moveCurrentServer(int by);
     void exportWithDialog();
+    void exportRecording();
     void onSessionChanged(const SessionSnapshot &s);
     void onCallFinished(const CallOutcome &o);
     void onNotification(const ServerNotification &n);
@@ -204,6 +221,9 @@ private:
     TimelineTab *m_timelineTab = nullptr;
     OfflineHistoryOpener *m_offline = nullptr;
     NotificationLog *m_log = nullptr;
+    QPointer<HistoryRecorder> m_recorder; // set by showRecording()
+    std::shared_ptr<const HistoryStore> m_recordingReader;
+    qint64 m_recordingRun = 0;
     QString m_current;
     QString m_demoProgram;
     QSettings *m_autosave = nullptr;

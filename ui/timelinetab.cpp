@@ -43,9 +43,50 @@ TimelineTab::TimelineTab(TranscriptStore *live, QWidget *parent)
     row->addWidget(m_backToLive);
     m_banner->hide();
     column->addWidget(m_banner);
+    m_tail = new QLabel(this);
+    m_tail->setObjectName(u"timelineTail"_s);
+    m_tail->setContentsMargins(8, 2, 8, 2);
+    m_tail->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_tail->hide();
+    column->addWidget(m_tail);
     m_timeline->setObjectName(u"timeline"_s);
     m_timeline->setStore(live);
     column->addWidget(m_timeline, 1);
+    if (live) {
+        connect(live, &TranscriptStore::rowsDropped, this, &TimelineTab::updateTail);
+        connect(live, &TranscriptStore::reset, this, &TimelineTab::updateTail);
+        // The count in the line follows the appends only once something was dropped.
+        connect(live, &TranscriptStore::rowsAppended, this, [this] {
+            if (m_live && m_live->droppedCount() > 0)
+                updateTail();
+        });
+    }
+    updateTail();
+}
+
+QString TimelineTab::tailText() const
+{
+    return m_tail->isHidden() ? QString() : m_tail->text();
+}
+
+void TimelineTab::setTailInHistory(bool inHistory)
+{
+    m_tailInHistory = inHistory;
+    updateTail();
+}
+
+void TimelineTab::updateTail()
+{
+    const bool cut = !m_recorded && m_live && m_live->droppedCount() > 0;
+    if (cut) {
+        const QString newest = QLocale().toString(m_live->size());
+        m_tail->setText(m_tailInHistory
+                            ? tr("The newest %1 events; older ones: History tab → Show on "
+                                 "timeline")
+                                  .arg(newest)
+                            : tr("The newest %1 events; older ones were dropped").arg(newest));
+    }
+    m_tail->setVisible(cut);
 }
 
 TimelineTab::~TimelineTab()
@@ -95,6 +136,7 @@ void TimelineTab::showRecorded(const RecordedSession &session, const HistoryCata
         text += u" · "_s + tr("%n event(s)", nullptr, int(recording.events.size()));
     m_bannerText->setText(text);
     m_banner->show();
+    updateTail();
 }
 
 void TimelineTab::showLive()
@@ -106,6 +148,7 @@ void TimelineTab::showLive()
     m_timeline->setNowFunction({});
     m_recorded.reset();
     m_timeline->followLatest();
+    updateTail();
     Q_EMIT liveShown();
 }
 

@@ -10,6 +10,8 @@
 #include "transcripthistorysource.h"
 #include "transcriptmodel.h"
 #include "transcriptstore.h"
+#include "util/clock.h"
+#include "util/clocktimer.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -155,6 +157,8 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     updateRowActions();
 }
 
+TranscriptPanel::~TranscriptPanel() = default;
+
 void TranscriptPanel::showRecording(std::shared_ptr<const HistoryStore> reader, qint64 runId)
 {
     m_reader = std::move(reader);
@@ -180,10 +184,39 @@ QAbstractItemModel *TranscriptPanel::tableModel() const
     return m_table->model();
 }
 
+void TranscriptPanel::setFollowClock(const Clock *clock)
+{
+    delete m_followTimer;
+    m_followClock = clock;
+    m_followTimer = clock->createTimer(this);
+    connect(m_followTimer, &ClockTimer::timeout, this, &TranscriptPanel::followNow);
+    m_followedOnce = false;
+}
+
 void TranscriptPanel::followRecording()
 {
-    if (m_paged)
-        m_paged->followSource();
+    if (!m_paged)
+        return;
+    if (!m_followClock) {
+        m_ownClock = std::make_unique<SteadyClock>();
+        setFollowClock(m_ownClock.get());
+    }
+    if (m_followTimer->isActive())
+        return; // the follow due then reads every row committed until then
+    const qint64 since = m_followClock->nowMs() - m_lastFollowMs;
+    if (!m_followedOnce || since >= FollowIntervalMs)
+        followNow();
+    else
+        m_followTimer->start(FollowIntervalMs - since);
+}
+
+void TranscriptPanel::followNow()
+{
+    if (!m_paged)
+        return;
+    m_followedOnce = true;
+    m_lastFollowMs = m_followClock->nowMs();
+    m_paged->followSource();
 }
 
 // The filter boxes, as the history's query: the same server, directions and method part;
@@ -465,13 +498,25 @@ void TranscriptPanel::copyCurrentJson() const
 QString TranscriptPanel::exportTo(const QString &path, const QString &format) const
 {
     QString error;
-    const QList<int> rows = m_proxy->visibleStoreRows();
     const bool redact = !m_secrets->isChecked();
-    const bool ok =
-        format == "md"_L1
-            ? TranscriptExporter::writeMarkdown(*m_store, path, redact, m_redactor, &error, rows)
-            : TranscriptExporter::writeJsonLines(*m_store, path, redact, m_redactor, &error, rows);
-    return ok ? QString() : error;
+    const auto write = [&](const TranscriptStore &store, const TranscriptExporter::Rows &rows) {
+        return format == "md"_L1 ? TranscriptExporter::writeMarkdown(store, path, redact,
+                                                                     m_redactor, &error, rows)
+                                 : TranscriptExporter::writeJsonLines(store, path, redact,
+                                                                      m_redactor, &error, rows);
+    };
+    if (m_paged) {
+        // The rows shown are the history's (the store keeps only a tail then): read through
+        // the paged model, filters applied, into a store of their own for the same writers.
+        const QList<QJsonObject> records = TranscriptExporter::modelRecords(
+            *m_paged, TranscriptExporter::MaxDialogRecords, &error);
+        if (!error.isEmpty())
+            return error;
+        TranscriptStore shown(int(records.size()) + 1, nullptr, std::numeric_limits<qint64>::max());
+        TranscriptExporter::appendRecords(shown, records);
+        return write(shown, std::nullopt) ? QString() : error;
+    }
+    return write(*m_store, m_proxy->visibleStoreRows()) ? QString() : error;
 }
 
 void TranscriptPanel::exportWithDialog(const QString &format)

@@ -19,6 +19,8 @@ class QTableView;
 
 namespace Sonde {
 
+class Clock;
+class ClockTimer;
 class HistoryStore;
 class JsonView;
 class PagedTranscriptModel;
@@ -39,6 +41,7 @@ class TranscriptPanel : public QWidget
     Q_OBJECT
 public:
     explicit TranscriptPanel(TranscriptStore *store, QWidget *parent = nullptr);
+    ~TranscriptPanel() override;
     // What exports mask verbatim; values are only ever added, because events holding an
     // edited or removed server's old values stay in the store.
     void addSecrets(const ServerConfig &config) { m_redactor.addSecrets(config); }
@@ -62,6 +65,13 @@ public:
     // The table's model now: the paged one over the history, or the filter proxy.
     QAbstractItemModel *tableModel() const;
     PagedTranscriptModel *recordingModel() const { return m_paged; }
+    // A flood commits a batch every 50 ms; each follow counts the new rows and the view reads
+    // the last page again, on this thread. So the table follows at most this often, and the
+    // last batch is never left out (a follow is due at the end of the interval).
+    static constexpr int FollowIntervalMs = 200;
+    // The time line the following is throttled on (not owned; it outlives the panel). Until
+    // it is set, a steady clock of the panel's own.
+    void setFollowClock(const Clock *clock);
 
     // Row `row` of tableModel() as a transcript record (TranscriptEvent::toJson's shape), in
     // either mode; empty when there is no such row.
@@ -77,7 +87,8 @@ Q_SIGNALS:
 
 public Q_SLOTS:
     void focusFilter();
-    // A batch was committed (HistoryRecorder::recorded): its rows are appended to the table.
+    // A batch was committed (HistoryRecorder::recorded): its rows are appended to the table,
+    // now or at the end of the FollowIntervalMs since the last follow.
     void followRecording();
 
 protected:
@@ -87,6 +98,7 @@ private:
     void onCurrentChanged();
     void exportWithDialog(const QString &format);
     void queryRecording();
+    void followNow();
     int recordingRowOf(const TranscriptEvent &event) const;
     void buildRowMenu();
     void updateRowActions();
@@ -110,6 +122,11 @@ private:
     QMenu *m_rowMenu = nullptr;
     QAction *m_replay = nullptr;
     QAction *m_copyJson = nullptr;
+    std::unique_ptr<Clock> m_ownClock;
+    const Clock *m_followClock = nullptr;
+    ClockTimer *m_followTimer = nullptr;
+    qint64 m_lastFollowMs = 0;
+    bool m_followedOnce = false;
 };
 
 } // namespace Sonde

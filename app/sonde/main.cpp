@@ -16,7 +16,6 @@
 #include "storehistorycatalog.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
-#include "transcriptpanel.h"
 #include "util/secretstore.h"
 #include "util/signalwatcher.h"
 #include "workspacesettings.h"
@@ -146,19 +145,17 @@ int main(int argc, char **argv)
             &recorder, &Sonde::HistoryRecorder::failed, &window, [&window](const QString &why) {
                 window.showNotice(QStringLiteral("History is not recorded: %1").arg(why));
             });
-        // The Transcript tab pages this run's events from the history once the recorder has
-        // opened it, through a read connection of its own; each committed batch is appended.
+        // Once the recorder has opened the history, the window shows this run from it
+        // (through a read connection of its own) and keeps only a tail in memory.
         auto transcriptReader = std::make_shared<Sonde::HistoryStore>();
         const auto showRecording = [&window, &recorder, transcriptReader, historyPath] {
             QString why;
             if (recorder.runId() != 0 &&
                 (transcriptReader->isOpen() || transcriptReader->open(historyPath, &why)))
-                window.transcriptPanel()->showRecording(transcriptReader, recorder.runId());
+                window.showRecording(&recorder, transcriptReader);
         };
         QObject::connect(&recorder, &Sonde::HistoryRecorder::opened, &window, showRecording);
         showRecording(); // it may have opened before the window was there to hear it
-        QObject::connect(&recorder, &Sonde::HistoryRecorder::recorded, window.transcriptPanel(),
-                         &Sonde::TranscriptPanel::followRecording);
         // Each server's configured secrets are masked before they reach the disk.
         Sonde::ServerStore *servers = window.serverStore();
         QObject::connect(

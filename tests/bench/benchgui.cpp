@@ -4,6 +4,9 @@
 // tool sends log notifications at a fixed rate: how long the GUI thread stalls, whether every
 // notification reaches the history (recorded and paged into the Transcript tab as the window
 // does; counted in the database), and what the process costs in memory when idle.
+// The flood runs twice in one run: with the in-memory store bounded to the tail the recording
+// window keeps (MainWindow::showRecording), then with the store's full bounds (the window
+// before, and without a history), so the memory after each can be put side by side.
 // Then the same idle figure for the real `sonde` binary, started on its own.
 #include "benchsupport.h"
 #include "historyrecorder.h"
@@ -17,6 +20,7 @@
 
 #include <QAbstractItemView>
 #include <QApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -136,12 +140,16 @@ public:
     FloodCounter(Sonde::TranscriptStore *store, qint64 expected)
         : m_store(store), m_seen(size_t(std::max<qint64>(expected, 0)), false)
     {
-        QObject::connect(store, &Sonde::TranscriptStore::rowsAppended, store,
-                         [this](int first, int last) {
-                             for (int row = first; row <= last; ++row)
-                                 count(m_store->event(row));
-                         });
+        m_appended = QObject::connect(store, &Sonde::TranscriptStore::rowsAppended, store,
+                                      [this](int first, int last) {
+                                          for (int row = first; row <= last; ++row)
+                                              count(m_store->event(row));
+                                      });
     }
+    // The store outlives a flood's counter: the next flood counts with a counter of its own.
+    ~FloodCounter() { QObject::disconnect(m_appended); }
+    FloodCounter(const FloodCounter &) = delete;
+    FloodCounter &operator=(const FloodCounter &) = delete;
     qint64 received() const { return m_received; }
     qint64 distinct() const { return m_distinct; }
     // What the store still holds at the end (all of it when the flood fits its capacity).
@@ -179,14 +187,15 @@ private:
     }
 
     Sonde::TranscriptStore *m_store;
+    QMetaObject::Connection m_appended;
     std::vector<bool> m_seen;
     qint64 m_received = 0;
     qint64 m_distinct = 0;
 };
 
-// The flood's notifications in the history, read back after the recorder stopped: how many
-// rows, and how many distinct indices ("flood i/N") among them.
-QPair<qint64, qint64> floodInHistory(const QString &path, qint64 expected)
+// The flood's notifications in the history, read back once the recorder committed them: how
+// many rows, and how many distinct indices ("flood i/N") among them.
+QPair<qint64, qint64> floodInHistory(const QString &path, qint64 expected, qint64 fromMs)
 {
     Sonde::HistoryStore store;
     QString error;
@@ -195,6 +204,7 @@ QPair<qint64, qint64> floodInHistory(const QString &path, qint64 expected)
     Sonde::HistoryFilter f;
     f.server = ServerName;
     f.method = u"notifications/message"_s;
+    f.fromMs = fromMs; // this flood's, not an earlier one's
     std::vector<bool> seen(size_t(std::max<qint64>(expected, 0)), false);
     qint64 rows = 0, distinct = 0;
     for (qint64 offset = 0;; offset += 10'000) {
@@ -466,6 +476,118 @@ void measureSwitching(Sonde::MainWindow &window, const QString &demo)
     out(QString());
 }
 
+struct FloodFigures
+{
+    double stallMs = 0, p99Ms = 0, afterRss = 0;
+    int held = 0;
+};
+
+// One flood with the Transcript tab showing: the GUI thread's stalls while it lasts, the
+// notifications counted in the store and then in the history, the memory after it.
+FloodFigures flood(Sonde::CoreHost &host, Sonde::MainWindow &window,
+                   Sonde::HistoryRecorder &recorder, const QString &historyPath, const Options &o,
+                   const QString &what)
+{
+    Sonde::TranscriptStore *store = window.transcriptStore();
+    const qint64 expected = qRound64(double(o.rate) * o.seconds);
+    const qint64 fromMs = QDateTime::currentMSecsSinceEpoch();
+    FloodCounter counter(store, expected);
+    StallProbe probe;
+    Sonde::CallOutcome outcome;
+    bool finished = false;
+    quint64 ticket = 0;
+    const QMetaObject::Connection answered = QObject::connect(
+        &host, &Sonde::CoreHost::callFinished, &host, [&](const Sonde::CallOutcome &r) {
+            if (r.ticket == ticket) {
+                outcome = r;
+                finished = true;
+            }
+        });
+    // Log notifications do not extend a request's timeout, so the call's own covers the flood.
+    const int callTimeoutMs = int(o.seconds * 1000) + 60'000;
+    QElapsedTimer floodClock;
+    probe.start();
+    floodClock.start();
+    ticket =
+        host.call(ServerName, u"tools/call"_s,
+                  {{"name"_L1, "flood"_L1},
+                   {"arguments"_L1, QJsonObject{{"rate"_L1, o.rate}, {"seconds"_L1, o.seconds}}}},
+                  callTimeoutMs);
+    spinUntil([&] { return finished; }, callTimeoutMs + 10'000);
+    const qint64 answerMs = floodClock.elapsed();
+    // The engine flushes the transcript before it reports the answer, so everything should be
+    // there; the wait only shows a loss as a loss rather than as lateness.
+    spinUntil([&] { return counter.received() >= expected; }, 2'000);
+    probe.stop();
+    const qint64 drainedMs = floodClock.elapsed();
+    const double peakRss = selfMiB("VmHWM");
+    const double afterRss = selfMiB("VmRSS");
+
+    QObject::disconnect(answered);
+    out(u"Flood with the Transcript tab showing, %1 (probe: a %2 ms timer on the GUI thread, %3 "
+        u"ticks)"_s.arg(what)
+            .arg(ProbeIntervalMs)
+            .arg(probe.gapsMs().size()));
+    if (!finished)
+        out(u"  flood call: no answer within %1 ms"_s.arg(callTimeoutMs + 10'000));
+    else if (!outcome.ok())
+        out(u"  flood call failed after %1 ms: %2"_s.arg(answerMs).arg(outcome.error.message()));
+    else
+        out(u"  flood call answered after %1 ms: \"%2\""_s.arg(answerMs).arg(
+            outcome.result.toObject()
+                .value("content"_L1)
+                .toArray()
+                .at(0)
+                .toObject()
+                .value("text"_L1)
+                .toString()));
+    out(u"  probe ran %1 ms (from the call to the last notification counted)"_s.arg(drainedMs));
+    const double stall = probe.longestStallMs();
+    out(u"  longest stall: %1 ms (largest gap minus the %2 ms interval); p99 gap %3 ms, p50 gap %4 ms"_s
+            .arg(stall, 0, 'f', 1)
+            .arg(ProbeIntervalMs)
+            .arg(percentile(probe.gapsMs(), 99), 0, 'f', 1)
+            .arg(percentile(probe.gapsMs(), 50), 0, 'f', 1));
+    out(u"  goal: longest stall under 50 ms: "_s + verdict(stall < StallGoalMs));
+    out(u"  notifications seen/expected: %1/%2 (distinct indices %3; still held by the store, capacity %4: %5)"_s
+            .arg(counter.received())
+            .arg(expected)
+            .arg(counter.distinct())
+            .arg(store->capacity())
+            .arg(counter.retained()));
+    // Everything queued to the writer so far is committed at flushed(); then the database is
+    // counted, through a connection of its own.
+    QElapsedTimer committed;
+    committed.start();
+    bool flushed = false;
+    const QMetaObject::Connection caughtUp = QObject::connect(
+        &recorder, &Sonde::HistoryRecorder::flushed, &host, [&] { flushed = true; });
+    recorder.flush();
+    if (!spinUntil([&] { return flushed; }, SetupTimeoutMs))
+        out(u"  (the recorder did not catch up within %1 ms)"_s.arg(SetupTimeoutMs));
+    QObject::disconnect(caughtUp);
+    const qint64 writerMs = committed.elapsed();
+    const auto [historyRows, historyDistinct] = floodInHistory(historyPath, expected, fromMs);
+    out(u"  in the history: %1 rows, distinct indices %2 (the writer finished %3 ms after the "
+        u"last notification; %4 events recorded)"_s.arg(historyRows)
+            .arg(historyDistinct)
+            .arg(writerMs)
+            .arg(recorder.eventsRecorded()));
+    const bool complete =
+        historyDistinct == expected && historyRows == expected && recorder.firstError().isEmpty();
+    out(u"  goal: nothing missing (counted in the history): "_s + verdict(complete));
+    out(u"  VmRSS after the flood: %1; peak (VmHWM): %2 (the transcript store holds %3 events)"_s
+            .arg(mib(afterRss), mib(peakRss))
+            .arg(store->size()));
+    out(QString());
+    FloodFigures f;
+    f.stallMs = stall;
+    f.p99Ms = percentile(probe.gapsMs(), 99);
+    f.afterRss = afterRss;
+    f.held = store->size();
+    return f;
+}
+
 Options parseOptions(const QStringList &args)
 {
     Options o;
@@ -475,9 +597,12 @@ Options parseOptions(const QStringList &args)
         "  Opens Sonde's window, connects the demo server over stdio, shows the Transcript tab "
         "and\n"
         "  calls the demo server's flood tool (N notifications/message per second for S seconds;\n"
-        "  defaults 10000 and 10). Reports the GUI thread's longest stall, whether every "
-        "notification\n"
-        "  reached the transcript, and idle memory (this process, then the real sonde binary).\n"
+        "  defaults 10000 and 10), twice: the store bounded to the recording's tail, then at its "
+        "full\n"
+        "  bounds. Reports the GUI thread's longest stall, whether every notification reached "
+        "the\n"
+        "  history, the memory after each flood, and idle memory (this process, then the real "
+        "sonde binary).\n"
         "  Needs no display: run it with QT_QPA_PLATFORM=offscreen."_s,
         [&](const QString &a) {
             bool ok = false;
@@ -539,9 +664,7 @@ int runBenchmark(const Options &o)
             !reader->open(historyPath, &why))
             fail(2, u"the history did not open: "_s + why + recorder.firstError());
     }
-    window.transcriptPanel()->showRecording(reader, recorder.runId());
-    QObject::connect(&recorder, &Sonde::HistoryRecorder::recorded, window.transcriptPanel(),
-                     &Sonde::TranscriptPanel::followRecording);
+    window.showRecording(&recorder, reader);
     window.show();
     Sonde::ServerConfig config;
     config.name = ServerName;
@@ -604,84 +727,35 @@ int runBenchmark(const Options &o)
     window.tabs()->setCurrentIndex(3);
     spinFor(200);
 
-    FloodCounter counter(store, expected);
-    StallProbe probe;
-    Sonde::CallOutcome outcome;
-    bool finished = false;
-    quint64 ticket = 0;
-    QObject::connect(&host, &Sonde::CoreHost::callFinished, &host,
-                     [&](const Sonde::CallOutcome &r) {
-                         if (r.ticket == ticket) {
-                             outcome = r;
-                             finished = true;
-                         }
-                     });
-    // Log notifications do not extend a request's timeout, so the call's own covers the flood.
-    const int callTimeoutMs = int(o.seconds * 1000) + 60'000;
-    QElapsedTimer floodClock;
-    probe.start();
-    floodClock.start();
-    ticket =
-        host.call(ServerName, u"tools/call"_s,
-                  {{"name"_L1, "flood"_L1},
-                   {"arguments"_L1, QJsonObject{{"rate"_L1, o.rate}, {"seconds"_L1, o.seconds}}}},
-                  callTimeoutMs);
-    spinUntil([&] { return finished; }, callTimeoutMs + 10'000);
-    const qint64 answerMs = floodClock.elapsed();
-    // The engine flushes the transcript before it reports the answer, so everything should be
-    // there; the wait only shows a loss as a loss rather than as lateness.
-    spinUntil([&] { return counter.received() >= expected; }, 2'000);
-    probe.stop();
-    const qint64 drainedMs = floodClock.elapsed();
-    const double peakRss = selfMiB("VmHWM");
-    const double afterRss = selfMiB("VmRSS");
-
-    out(u"Flood with the Transcript tab showing (probe: a %1 ms timer on the GUI thread, %2 ticks)"_s
-            .arg(ProbeIntervalMs)
-            .arg(probe.gapsMs().size()));
-    if (!finished)
-        out(u"  flood call: no answer within %1 ms"_s.arg(callTimeoutMs + 10'000));
-    else if (!outcome.ok())
-        out(u"  flood call failed after %1 ms: %2"_s.arg(answerMs).arg(outcome.error.message()));
-    else
-        out(u"  flood call answered after %1 ms: \"%2\""_s.arg(answerMs).arg(
-            outcome.result.toObject()
-                .value("content"_L1)
-                .toArray()
-                .at(0)
-                .toObject()
-                .value("text"_L1)
-                .toString()));
-    out(u"  probe ran %1 ms (from the call to the last notification counted)"_s.arg(drainedMs));
-    const double stall = probe.longestStallMs();
-    out(u"  longest stall: %1 ms (largest gap minus the %2 ms interval); p99 gap %3 ms, p50 gap %4 ms"_s
-            .arg(stall, 0, 'f', 1)
-            .arg(ProbeIntervalMs)
-            .arg(percentile(probe.gapsMs(), 99), 0, 'f', 1)
-            .arg(percentile(probe.gapsMs(), 50), 0, 'f', 1));
-    out(u"  goal: longest stall under 50 ms: "_s + verdict(stall < StallGoalMs));
-    out(u"  notifications seen/expected: %1/%2 (distinct indices %3; still held by the store, capacity %4: %5)"_s
-            .arg(counter.received())
-            .arg(expected)
-            .arg(counter.distinct())
-            .arg(store->capacity())
-            .arg(counter.retained()));
-    // Everything queued to the writer is committed by stop(); then the database is counted.
-    QElapsedTimer committed;
-    committed.start();
+    // First with the store bounded to the tail, as the window records; then the same flood
+    // with the store's full bounds, as the window was before (and is without a history). The
+    // bounded one first: memory a process once held is not all given back, so the other
+    // order would charge the first flood's store to the second.
+    const FloodFigures bounded =
+        flood(host, window, recorder, historyPath, o, u"the store bounded to the tail"_s);
+    store->clear();
+    store->setCapacity(Sonde::TranscriptStore::DefaultCapacity,
+                       Sonde::TranscriptStore::DefaultCapacityBytes);
+    const FloodFigures full =
+        flood(host, window, recorder, historyPath, o, u"the store at its full bounds"_s);
+    out(u"Memory after the flood, the Transcript tab paging from the history in both (VmRSS; "
+        u"idle before the first flood: %1)"_s.arg(mib(idleRss)));
+    out(u"  store bounded to %1 events / %2 (recording, now): %3, %4 events held"_s
+            .arg(Sonde::MainWindow::RecordingTailEvents)
+            .arg(mib(double(Sonde::MainWindow::RecordingTailBytes) / 1024 / 1024))
+            .arg(mib(bounded.afterRss))
+            .arg(bounded.held));
+    out(u"  store at its full bounds, %1 events / %2 (before): %3, %4 events held"_s
+            .arg(Sonde::TranscriptStore::DefaultCapacity)
+            .arg(mib(double(Sonde::TranscriptStore::DefaultCapacityBytes) / 1024 / 1024))
+            .arg(mib(full.afterRss))
+            .arg(full.held));
+    out(u"  longest stall %1 ms vs %2 ms; p99 gap %3 ms vs %4 ms"_s.arg(bounded.stallMs, 0, 'f', 1)
+            .arg(full.stallMs, 0, 'f', 1)
+            .arg(bounded.p99Ms, 0, 'f', 1)
+            .arg(full.p99Ms, 0, 'f', 1));
     recorder.stop();
-    const auto [historyRows, historyDistinct] = floodInHistory(historyPath, expected);
-    out(u"  in the history: %1 rows, distinct indices %2 (the writer finished %3 ms after the "
-        u"last notification; %4 events recorded)"_s.arg(historyRows)
-            .arg(historyDistinct)
-            .arg(committed.elapsed())
-            .arg(recorder.eventsRecorded()));
-    const bool complete =
-        historyDistinct == expected && historyRows == expected && recorder.firstError().isEmpty();
-    out(u"  goal: nothing missing (counted in the history): "_s + verdict(complete));
-    out(u"  VmRSS after the flood: %1; peak (VmHWM): %2 (for information: the transcript holds %3 events)"_s
-            .arg(mib(afterRss), mib(peakRss))
-            .arg(store->size()));
+    out(QString());
 
     bool closed = false;
     QObject::connect(&host, &Sonde::CoreHost::shutdownFinished, &host, [&] { closed = true; });

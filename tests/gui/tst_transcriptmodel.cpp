@@ -113,6 +113,10 @@ TranscriptEvent numbered(int n, Direction dir = Direction::Outgoing)
             QByteArray::number(n) + "}}");
 }
 
+// 40 events, one a millisecond from T0: numbered ones, a ping (#7) answered 5 ms later at
+// rows 30 and 31 (the answer 9 rows from the end), a request #8 not answered yet at row 32.
+Events pairedRun();
+
 Events numberedRange(int from, int count)
 {
     static const Direction cycle[] = {Direction::Outgoing, Direction::Incoming, Direction::Stderr};
@@ -123,6 +127,19 @@ Events numberedRange(int from, int count)
             e.raw = "line " + QByteArray::number(n);
         out.append(e);
     }
+    return out;
+}
+
+Events pairedRun()
+{
+    Events out = numberedRange(0, 30);
+    TranscriptEvent ping = send(30, JSON_TEXT({"jsonrpc" : "2.0", "id" : 7, "method" : "ping"}));
+    TranscriptEvent pong = recv(35, JSON_TEXT({"jsonrpc" : "2.0", "id" : 7, "result" : {}}));
+    pong.timeMs = T0 + 31;
+    ping.timeMs = pong.timeMs - 5;
+    out << ping << pong;
+    out << send(32, JSON_TEXT({"jsonrpc" : "2.0", "id" : 8, "method" : "ping"}));
+    out << numberedRange(33, 7);
     return out;
 }
 
@@ -388,6 +405,83 @@ private Q_SLOTS:
         store.append({recv(60, JSON_TEXT({"jsonrpc" : "2.0", "id" : 8, "result" : {}}))});
         QCOMPARE(store.entry(store.size() - 1).pairedRow, -1);
         QCOMPARE(store.entry(store.size() - 1).latencyMs, qint64(-1));
+    }
+
+    // A window that starts recording into a history lowers its store's bounds to a tail.
+    void aLoweredCapacityDropsTheOldestAtOnce_data()
+    {
+        QTest::addColumn<int>("capacity");
+        QTest::addColumn<qint64>("capacityBytes");
+        QTest::addColumn<int>("kept");
+        QTest::addColumn<bool>("answerPaired");
+        constexpr qint64 Unbounded = TranscriptStore::DefaultCapacityBytes;
+        QTest::newRow("a lower count keeps the newest events and their pairs")
+            << 12 << Unbounded << 12 << true;
+        QTest::newRow("a lower count through a pair leaves its answer unpaired")
+            << 9 << Unbounded << 9 << false;
+        qint64 lastFive = 0;
+        const Events events = pairedRun();
+        for (qsizetype i = events.size() - 5; i < events.size(); ++i)
+            lastFive += events.at(i).raw.size();
+        QTest::newRow("a lower byte bound drops until the bytes fit")
+            << 1000 << lastFive << 5 << false;
+        QTest::newRow("a bound below the newest event keeps it alone")
+            << 1000 << qint64(1) << 1 << false;
+        QTest::newRow("a higher bound drops nothing") << 100 << Unbounded << 40 << true;
+    }
+    void aLoweredCapacityDropsTheOldestAtOnce()
+    {
+        QFETCH(int, capacity);
+        QFETCH(qint64, capacityBytes);
+        QFETCH(int, kept);
+        QFETCH(bool, answerPaired);
+        TranscriptStore store;
+        TranscriptModel model(&store);
+        TranscriptFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        const auto mode = QAbstractItemModelTester::FailureReportingMode::QtTest;
+        QAbstractItemModelTester modelTester(&model, mode);
+        QAbstractItemModelTester proxyTester(&proxy, mode);
+        store.append(pairedRun());
+        QCOMPARE(store.size(), 40);
+        QSignalSpy dropped(&store, &TranscriptStore::rowsDropped);
+
+        store.setCapacity(capacity, capacityBytes);
+        QCOMPARE(store.capacity(), capacity);
+        QCOMPARE(store.size(), kept);
+        QCOMPARE(model.rowCount(), kept);
+        QCOMPARE(proxy.rowCount(), kept);
+        QCOMPARE(dropped.size(), kept == 40 ? 0 : 1);
+        QCOMPARE(store.droppedCount(), qint64(40 - kept));
+        QCOMPARE(store.event(0).timeMs, T0 + 40 - kept); // the newest are the ones kept
+        QVERIFY2(store.bytes() <= capacityBytes || store.size() == 1,
+                 qPrintable(QString::number(store.bytes())));
+        // Every pair left points both ways within the store.
+        int pairs = 0;
+        for (int row = 0; row < store.size(); ++row) {
+            const int other = store.entry(row).pairedRow;
+            if (other < 0)
+                continue;
+            QVERIFY(other < store.size());
+            QCOMPARE(store.entry(other).pairedRow, row);
+            ++pairs;
+        }
+        QCOMPARE(pairs, answerPaired ? 2 : 0);
+        const int answer = kept - 9; // the ping's answer, 9 rows from the end
+        if (answer >= 0) {
+            QCOMPARE(store.entry(answer).method, u"response #7"_s);
+            QCOMPARE(store.entry(answer).latencyMs, qint64(5)); // kept with the answer
+        }
+
+        // A request kept is still answered, at its row after the drop.
+        store.append({recv(60, JSON_TEXT({"jsonrpc" : "2.0", "id" : 8, "result" : {}}))});
+        QVERIFY(store.size() <= capacity);
+        const TranscriptStore::Entry &late = store.entry(store.size() - 1);
+        int request = -1;
+        for (int row = 0; row < store.size(); ++row)
+            if (store.entry(row).isRequest && store.entry(row).id == "8"_L1)
+                request = row;
+        QCOMPARE(late.pairedRow, request);
     }
 
     void theStoreIsBoundedInBytesAndKeepsTheNewestEvent()

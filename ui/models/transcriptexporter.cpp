@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "transcriptexporter.h"
 
+#include "historystore.h"
 #include "pagedtranscriptmodel.h"
+#include "timelinerecording.h"
 #include "transcript/redactor.h"
 #include "transcriptmodel.h"
 #include "transcriptstore.h"
@@ -243,6 +245,24 @@ QList<QJsonObject> TranscriptExporter::modelRecords(const PagedTranscriptModel &
     for (int row = 0; row < rows; ++row)
         out.append(model.record(row));
     return out;
+}
+
+QList<QJsonObject> TranscriptExporter::historyRecords(const HistoryStore &store,
+                                                      const HistoryFilter &filter, qint64 limit,
+                                                      qint64 *total)
+{
+    *total = store.count(filter);
+    const qint64 n = qMin(*total, limit);
+    return store.records(filter, *total - n, int(n));
+}
+
+void TranscriptExporter::appendRecords(TranscriptStore &store, const QList<QJsonObject> &records)
+{
+    TranscriptBatch events;
+    events.reserve(records.size());
+    for (const QJsonObject &r : records)
+        events.append(TimelineRecording::eventOf(r));
+    store.append(events);
 }
 
 QByteArray TranscriptExporter::document(TranscriptExport::Format format,

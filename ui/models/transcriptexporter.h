@@ -13,6 +13,8 @@
 
 namespace Sonde {
 
+class HistoryStore;
+struct HistoryFilter;
 class PagedTranscriptModel;
 class TranscriptStore;
 
@@ -55,6 +57,13 @@ public:
     // time; nothing and the reason when it holds more than `limit` rows.
     static QList<QJsonObject> modelRecords(const PagedTranscriptModel &model, qint64 limit,
                                            QString *error);
+    // What `filter` matches in a history (this run's events: HistoryFilter::runId), the
+    // newest `limit` of them when there are more; `total` gets how many match.
+    static QList<QJsonObject> historyRecords(const HistoryStore &store, const HistoryFilter &filter,
+                                             qint64 limit, qint64 *total);
+    // Records as a store of their own, for the writers above (e.g. a paged view's rows):
+    // the same lines, report, pairs and masking as the live store's.
+    static void appendRecords(TranscriptStore &store, const QList<QJsonObject> &records);
     static QByteArray document(TranscriptExport::Format format, const QList<QJsonObject> &records,
                                const TranscriptExport::Options &options, const Redactor &secrets);
     static bool write(const QString &path, const QByteArray &document, QString *error);

@@ -399,16 +399,7 @@ void TranscriptStore::append(const TranscriptBatch &batch)
     qint64 incomingBytes = 0;
     for (qsizetype i = skip; i < batch.size(); ++i)
         incomingBytes += batch.at(i).raw.size();
-    if (m_bytes + incomingBytes > m_capacityBytes && !m_events.isEmpty()) {
-        // Drop from the front until the batch fits, and a tenth more, so that a stream of large
-        // answers does not pay a drop per batch.
-        const qint64 target = m_bytes + incomingBytes - m_capacityBytes + m_capacityBytes / 10;
-        qint64 freed = 0;
-        int count = 0;
-        while (count < m_events.size() && freed < target)
-            freed += m_events.at(count++).raw.size();
-        dropFront(count);
-    }
+    dropFront(overBytes(incomingBytes));
 
     const int first = size();
     bool newServer = false;
@@ -429,6 +420,37 @@ void TranscriptStore::append(const TranscriptBatch &batch)
     Q_EMIT rowsAppended(first, size() - 1);
     if (newServer)
         Q_EMIT serversChanged();
+}
+
+int TranscriptStore::overBytes(qint64 incomingBytes) const
+{
+    if (m_bytes + incomingBytes <= m_capacityBytes || m_events.isEmpty())
+        return 0;
+    // Drop from the front until the batch fits, and a tenth more, so that a stream of large
+    // answers does not pay a drop per batch.
+    const qint64 target = m_bytes + incomingBytes - m_capacityBytes + m_capacityBytes / 10;
+    qint64 freed = 0;
+    int count = 0;
+    while (count < m_events.size() && freed < target)
+        freed += m_events.at(count++).raw.size();
+    return count;
+}
+
+void TranscriptStore::setCapacity(int capacity, qint64 capacityBytes)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    m_capacity = qMax(1, capacity);
+    m_dropChunk = qMax(1, m_capacity / 10);
+    m_capacityBytes = qMax<qint64>(1, capacityBytes);
+    // Down to the bounds exactly (no chunk to spare): what is dropped here was already held,
+    // so no append is waiting to pay for it.
+    int count = qMax(0, size() - m_capacity);
+    qint64 bytes = m_bytes;
+    for (int i = 0; i < count; ++i)
+        bytes -= m_events.at(i).raw.size();
+    while (bytes > m_capacityBytes && count < size() - 1)
+        bytes -= m_events.at(count++).raw.size();
+    dropFront(count);
 }
 
 void TranscriptStore::dropFront(int count)

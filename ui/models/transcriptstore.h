@@ -21,6 +21,8 @@ namespace Sonde {
 // hundred bytes fit, 200,000 answers of 50 MB would not; the newest event is always kept. Thread:
 // GUI (asserted). Owned by whoever owns the transcript view; models only observe it. Emits
 // rowsDropped (from the front) before rowsAppended for the same batch, and reset after clear().
+// Its bounds can change at run time (setCapacity): a window whose transcript pages from the
+// history keeps only a short tail here.
 class TranscriptStore : public QObject
 {
     Q_OBJECT
@@ -50,6 +52,11 @@ public:
     // The raw bytes held (frames, stderr lines): what the byte bound counts.
     qint64 bytes() const { return m_bytes; }
     int size() const { return int(m_events.size()); }
+    // Events dropped from the front since the last clear(): what the store no longer holds.
+    qint64 droppedCount() const { return m_dropped; }
+    // New bounds from now on; when lower than what is held, the oldest events go at once
+    // (rowsDropped, pairs fixed), the newest always kept.
+    void setCapacity(int capacity, qint64 capacityBytes);
     const TranscriptEvent &event(int row) const { return m_events.at(row); }
     const Entry &entry(int row) const { return m_entries.at(row); }
     // The servers seen since the last clear(), in order of first appearance.
@@ -70,6 +77,7 @@ Q_SIGNALS:
 
 private:
     void dropFront(int count);
+    int overBytes(qint64 incomingBytes) const;
     static Entry summarize(const TranscriptEvent &e, QString *pairKey);
     void pair(int row, const QString &pairKey);
 
