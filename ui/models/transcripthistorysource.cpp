@@ -2,6 +2,7 @@
 #include "transcripthistorysource.h"
 
 #include "historystore.h"
+#include "pagedtranscriptmodel.h"
 
 namespace Sonde {
 
@@ -11,6 +12,21 @@ TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistorySt
 {
     m_filter.afterId = 0;
     recount();
+}
+
+TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistoryStore> store,
+                                                 HistoryFilter filter, HistoryStore::Tally tally,
+                                                 qint64 firstRow, const QList<qint64> &ids)
+    : m_store(std::move(store)), m_filter(std::move(filter)), m_count(tally.count),
+      m_lastId(tally.lastId)
+{
+    m_filter.afterId = 0;
+    constexpr int PageSize = PagedTranscriptModel::PageSize;
+    for (qsizetype i = 0; i < ids.size(); i += PageSize) {
+        const qsizetype end = qMin<qsizetype>(i + PageSize, ids.size());
+        m_firstIdAt.insert(firstRow + i, ids.at(i));
+        m_firstIdAt.insert(firstRow + end, ids.at(end - 1) + 1);
+    }
 }
 
 qint64 TranscriptHistorySource::recount()

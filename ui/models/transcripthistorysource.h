@@ -2,6 +2,7 @@
 #pragma once
 
 #include "historyfilter.h"
+#include "historystore.h"
 #include "transcriptpagesource.h"
 
 #include <QHash>
@@ -9,8 +10,6 @@
 #include <memory>
 
 namespace Sonde {
-
-class HistoryStore;
 
 // The live Transcript tab's rows read from the SQLite history instead of memory: one run's
 // events (what this window recorded), filtered in the query itself (server, directions, a part
@@ -22,7 +21,12 @@ class HistoryStore;
 class TranscriptHistorySource final : public TranscriptPageSource
 {
 public:
+    // Counts the rows (HistoryStore::tally) on the caller's thread.
     TranscriptHistorySource(std::shared_ptr<const HistoryStore> store, HistoryFilter filter);
+    // Takes the count another connection made (TranscriptFilterQuery, off the GUI thread) and
+    // the ids of the rows it read from `firstRow`, so the pages after them seek by id too.
+    TranscriptHistorySource(std::shared_ptr<const HistoryStore> store, HistoryFilter filter,
+                            HistoryStore::Tally tally, qint64 firstRow, const QList<qint64> &ids);
 
     qint64 count() const override { return m_count; }
     QList<QJsonObject> page(qint64 offset, int limit) const override;
