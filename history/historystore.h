@@ -65,10 +65,12 @@ public:
 
     qint64 count(const HistoryFilter &filter) const;
     // How many events match and the id of the newest (0 if none), in one read: a view that
-    // follows a recording asks this with HistoryFilter::afterId at its last id.
+    // follows a recording asks this with HistoryFilter::afterId at newestId, the newest id of
+    // every row, matched or not (so a filter that matches nothing is not counted again from
+    // the start; it goes down after a Clear, when ids start again).
     struct Tally
     {
-        qint64 count = 0, lastId = 0;
+        qint64 count = 0, lastId = 0, newestId = 0;
     };
     Tally tally(const HistoryFilter &filter) const;
     // The run this store records into (0 for a store that only reads).

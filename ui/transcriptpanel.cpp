@@ -243,8 +243,8 @@ void TranscriptPanel::showRecordingFilter(const TranscriptFilterAnswer &answer)
     if (answer.error.isEmpty()) {
         m_paged->setSource(std::make_unique<TranscriptHistorySource>(
                                m_reader, answer.filter,
-                               HistoryStore::Tally{answer.count, answer.lastId}, answer.firstRow,
-                               answer.ids),
+                               HistoryStore::Tally{answer.count, answer.lastId, answer.newestId},
+                               answer.firstRow, answer.ids),
                            answer.firstRow, answer.records);
         m_paged->followSource(); // rows committed since the count: those after its last id
     } else {

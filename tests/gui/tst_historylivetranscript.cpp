@@ -229,6 +229,38 @@ private Q_SLOTS:
         model.followSource();
         QCOMPARE(model.rowCount(), 4);
     }
+
+    // A filter that matches nothing counts on from the newest row of the table, not from the
+    // start; after a Clear the ids start again below it, and the view still sees the new rows.
+    void aViewThatMatchedNothingShowsTheRowsRecordedAfterAClear()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        for (int i = 0; i < 3; ++i)
+            rec.recorder.record(exchange(i));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 12);
+        PagedTranscriptModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        HistoryFilter f;
+        f.server = u"gamma"_s;
+        model.setSource(rec.source(f));
+        QCOMPARE(model.rowCount(), 0);
+        f.runId = rec.recorder.runId();
+        const HistoryStore::Tally before = rec.reader->tally(f);
+        QCOMPARE(before.count, 0);
+        QCOMPARE(before.lastId, 0);
+        QVERIFY(before.newestId >= 12); // every row's, matched or not
+        QString error;
+        QVERIFY2(rec.reader->clear(&error), qPrintable(error));
+        // No recount between the Clear and the next batch: the view hears of both at once.
+        rec.recorder.record({wire(9, D::Stderr, "gamma says hello", u"gamma"_s)});
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 13);
+        QVERIFY(rec.reader->tally(f).newestId < before.newestId);
+        model.followSource();
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.record(0).value("server"_L1).toString(), u"gamma"_s);
+    }
 };
 
 QTEST_MAIN(TestHistoryLiveTranscript)

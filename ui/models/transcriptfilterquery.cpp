@@ -121,6 +121,7 @@ TranscriptFilterAnswer TranscriptFilterQuery::compute(const HistoryStore &store,
     const HistoryStore::Tally tally = store.tally(a.filter);
     a.count = tally.count;
     a.lastId = tally.lastId;
+    a.newestId = tally.newestId;
     if (a.count == 0)
         return a;
     // Following, the view shows the end: the last page, which may hold a row or two, and the

@@ -36,7 +36,7 @@ struct TranscriptFilterAnswer
 {
     quint64 ticket = 0;
     HistoryFilter filter;
-    qint64 count = 0, lastId = 0, firstRow = 0;
+    qint64 count = 0, lastId = 0, newestId = 0, firstRow = 0; // HistoryStore::Tally's
     QList<QJsonObject> records;
     QList<qint64> ids;
     QString error; // the store did not open; the rest is empty

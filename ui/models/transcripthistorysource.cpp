@@ -18,7 +18,7 @@ TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistorySt
                                                  HistoryFilter filter, HistoryStore::Tally tally,
                                                  qint64 firstRow, const QList<qint64> &ids)
     : m_store(std::move(store)), m_filter(std::move(filter)), m_count(tally.count),
-      m_lastId(tally.lastId)
+      m_lastId(tally.lastId), m_seenId(tally.newestId)
 {
     m_filter.afterId = 0;
     constexpr int PageSize = PagedTranscriptModel::PageSize;
@@ -32,8 +32,15 @@ TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistorySt
 qint64 TranscriptHistorySource::recount()
 {
     HistoryFilter since = m_filter;
-    since.afterId = m_lastId;
+    since.afterId = m_seenId;
     const HistoryStore::Tally t = m_store->tally(since);
+    if (t.newestId < m_seenId) {
+        // The newest rows went: a Clear, after which the ids start again below the last seen.
+        m_count = m_lastId = m_seenId = 0;
+        m_firstIdAt.clear();
+        return recount();
+    }
+    m_seenId = t.newestId;
     if (t.count > 0) {
         m_count += t.count;
         m_lastId = t.lastId;
@@ -44,7 +51,7 @@ qint64 TranscriptHistorySource::recount()
         // tab: then everything is counted again (from nothing, as the Clear left it).
         since.afterId = m_lastId - 1;
         if (m_store->tally(since).count == 0) {
-            m_count = m_lastId = 0;
+            m_count = m_lastId = m_seenId = 0;
             m_firstIdAt.clear();
             return recount();
         }

@@ -37,7 +37,8 @@ private:
     std::shared_ptr<const HistoryStore> m_store;
     HistoryFilter m_filter;
     qint64 m_count = 0;
-    qint64 m_lastId = 0;
+    qint64 m_lastId = 0; // the newest row counted
+    qint64 m_seenId = 0; // the newest row of the table when counted: the next count starts after it
     // The id each page read so far starts at, and the one after it, by row: the next read of
     // such a row seeks by id (HistoryFilter::afterId) instead of walking the rows before it
     // with OFFSET, so the tail a following view reads after every batch costs the same at a
