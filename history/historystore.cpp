@@ -531,8 +531,17 @@ QString HistoryStore::where(const HistoryFilter &f, QVariantList *binds) const
             // One phrase: the text as typed, quotes doubled, no query syntax of FTS5's.
             QString phrase = f.text;
             phrase.replace(u'"', u"\"\""_s);
-            add(u"id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)"_s,
-                QString(u'"' + phrase + u'"'));
+            if (f.afterId) {
+                // The bound inside too: FTS5 then reads only the newer ids' hits, not all of
+                // them (90 ms at 200,000 matches, for a recount that finds none).
+                add(u"id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ? AND "
+                    u"rowid > ?)"_s,
+                    QString(u'"' + phrase + u'"'));
+                binds->append(f.afterId);
+            } else {
+                add(u"id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)"_s,
+                    QString(u'"' + phrase + u'"'));
+            }
         } else {
             add(u"(method LIKE ? ESCAPE '\\' OR tool LIKE ? ESCAPE '\\' OR record LIKE ? "
                 u"ESCAPE '\\')"_s,

@@ -162,6 +162,52 @@ private Q_SLOTS:
             QVERIFY(!model.record(r).isEmpty());
     }
 
+    // A recount asks only for the ids after the last one seen, through whichever index the
+    // filter allows (a server's sessions, the full-text index bounded by id): the rows are
+    // the same as a count from the start would give.
+    void aFilteredViewFollowsTheRecording_data()
+    {
+        QTest::addColumn<HistoryFilter>("filter");
+        QTest::addColumn<int>("before");
+        QTest::addColumn<int>("after");
+        HistoryFilter f;
+        f.server = u"beta"_s;
+        QTest::newRow("a server") << f << 3 << 5;
+        f = {};
+        f.text = u"needle"_s;
+        QTest::newRow("a phrase of the payload") << f << 3 << 5;
+        f.server = u"alpha"_s;
+        QTest::newRow("a server and a phrase") << f << 3 << 5;
+        f = {};
+        f.server = u"alpha"_s;
+        f.methodContains = u"notifications"_s;
+        QTest::newRow("a server and a part of the method") << f << 3 << 5;
+        f.server = u"gamma"_s;
+        QTest::newRow("a server without rows") << f << 0 << 0;
+    }
+    void aFilteredViewFollowsTheRecording()
+    {
+        QFETCH(HistoryFilter, filter);
+        QFETCH(int, before);
+        QFETCH(int, after);
+        Recording rec;
+        QVERIFY(rec.start());
+        for (int i = 0; i < 3; ++i)
+            rec.recorder.record(exchange(i));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 12);
+        PagedTranscriptModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSource(rec.source(filter));
+        QCOMPARE(model.rowCount(), before);
+        rec.recorder.record(exchange(3));
+        rec.recorder.record(exchange(4));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 20);
+        model.followSource();
+        QCOMPARE(model.rowCount(), after);
+        QCOMPARE(rec.source(filter)->count(), after);
+    }
+
     void scrollingEveryRowHoldsNoMoreThanThePageLimit()
     {
         Recording rec;
