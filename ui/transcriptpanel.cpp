@@ -91,6 +91,10 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     filters->addWidget(m_follow);
     m_filtering = new QLabel(tr("Filtering…"), this);
     m_filtering->setObjectName(u"transcriptFiltering"_s);
+    // Its place is kept while hidden, so the text box does not jump on every keystroke.
+    QSizePolicy keep = m_filtering->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    m_filtering->setSizePolicy(keep);
     m_filtering->hide();
     filters->addWidget(m_filtering);
     outer->addLayout(filters);

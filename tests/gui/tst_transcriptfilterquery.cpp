@@ -261,7 +261,10 @@ private Q_SLOTS:
         connect(model, &QAbstractItemModel::modelAboutToBeReset, this,
                 [&] { readsAtReset = model->pagesRead(); });
         panel.findChild<QCheckBox *>(u"dir:recv"_s)->setChecked(false);
-        QVERIFY(!label->isHidden());       // "Filtering…" until the answer
+        QVERIFY(!label->isHidden()); // "Filtering…" until the answer
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves the tab while it filters.
+        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !shots.isEmpty())
+            panel.grab().save(shots + u"/transcript-filtering.png"_s);
         QCOMPARE(model->rowCount(), 1200); // the old rows stay meanwhile
         QTRY_COMPARE(model->rowCount(), 600);
         QVERIFY(label->isHidden());
