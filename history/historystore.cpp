@@ -11,6 +11,7 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
 #include <atomic>
 
 using namespace Qt::StringLiterals;
@@ -491,7 +492,7 @@ QString HistoryStore::where(const HistoryFilter &f, QVariantList *binds) const
     // sessions of the run (events_session: session, id), so a range of ids seeks. On the
     // server's index ("+" keeps SQLite off it) they would walk every row the server ever
     // recorded: a recount after each batch cost 40 ms at 200,000 events instead of nothing.
-    const bool byId = f.runId || f.afterId;
+    const bool byId = f.runId || f.afterId || f.untilId;
     if (!f.server.isEmpty())
         add(byId ? u"+server = ?"_s : u"server = ?"_s, f.server);
     if (f.sessionId)
@@ -526,6 +527,8 @@ QString HistoryStore::where(const HistoryFilter &f, QVariantList *binds) const
         add(u"method LIKE ? ESCAPE '\\'"_s, likeContaining(f.methodContains));
     if (f.afterId)
         add(u"id > ?"_s, f.afterId);
+    if (f.untilId)
+        add(u"id <= ?"_s, f.untilId);
     if (!f.text.isEmpty()) {
         if (m_fts) {
             // One phrase: the text as typed, quotes doubled, no query syntax of FTS5's.
@@ -604,6 +607,35 @@ QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 off
         out.append(QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object());
         if (ids)
             ids->append(q.value(1).toLongLong());
+    }
+    return out;
+}
+
+QList<QJsonObject> HistoryStore::newestRecords(const HistoryFilter &filter, int limit,
+                                               QList<qint64> *ids) const
+{
+    QVariantList binds;
+    QSqlQuery q(m_db);
+    q.setForwardOnly(true);
+    q.prepare(u"SELECT record, id FROM events"_s + where(filter, &binds) +
+              u" ORDER BY id DESC LIMIT ?"_s);
+    for (const QVariant &b : std::as_const(binds))
+        q.addBindValue(b);
+    q.addBindValue(limit);
+    QList<QJsonObject> out;
+    QList<qint64> newestFirst;
+    if (!q.exec()) {
+        m_lastError = sqlError(q);
+        return out;
+    }
+    while (q.next()) {
+        out.append(QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object());
+        newestFirst.append(q.value(1).toLongLong());
+    }
+    std::reverse(out.begin(), out.end());
+    if (ids) {
+        std::reverse(newestFirst.begin(), newestFirst.end());
+        ids->append(newestFirst);
     }
     return out;
 }

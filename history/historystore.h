@@ -79,6 +79,10 @@ public:
     // every row before it, an id bound seeks).
     QList<QJsonObject> records(const HistoryFilter &filter, qint64 offset, int limit,
                                QList<qint64> *ids = nullptr) const;
+    // The newest `limit` records (with HistoryFilter::untilId: up to that id), oldest first:
+    // the end of a long filter without walking every row before it as OFFSET does.
+    QList<QJsonObject> newestRecords(const HistoryFilter &filter, int limit,
+                                     QList<qint64> *ids = nullptr) const;
     QList<Session> sessions(const QString &server = {}) const;
     QStringList servers() const;
     // The bytes of the records kept (what RetentionPolicy::maxBytes counts).

@@ -399,21 +399,23 @@ int main(int argc, char **argv)
             out(u"The Transcript tab's filters over %1 events (median of 3, ms): the synchronous "
                 u"count + first screen on the GUI thread as before; the GUI thread's share now "
                 u"(ask, then reset with the answer's pages), and until the answer is shown "
-                u"(following: the last two pages); a jump to the end of a view that does not "
-                u"follow (OFFSET, GUI thread), the page after a read one (seek by id), and a "
-                u"recount after a batch with nothing new (GUI thread)"_s.arg(events));
-            out(u"  %1 %2 %3 %4 %5 %6 %7 %8"_s.arg(u"filter"_s, -40)
+                u"(following: the last two pages); on the GUI thread, a jump to the end of a "
+                u"view that does not follow (read back from the newest row), to the middle "
+                u"(OFFSET), the page after a read one (seek by id), and a recount after a batch "
+                u"with nothing new"_s.arg(events));
+            out(u"  %1 %2 %3 %4 %5 %6 %7 %8 %9"_s.arg(u"filter"_s, -40)
                     .arg(u"rows"_s, 8)
                     .arg(u"sync"_s, 8)
                     .arg(u"GUI now"_s, 8)
                     .arg(u"shown"_s, 8)
                     .arg(u"to end"_s, 8)
+                    .arg(u"to mid"_s, 8)
                     .arg(u"next pg"_s, 8)
                     .arg(u"follow"_s, 8));
             double worst = 0, worstBlocked = 0;
             Sonde::TranscriptFilterQuery query;
             for (const Case &c : std::as_const(cases)) {
-                std::vector<double> ms, blockedMs, shownMs, endMs, nextMs, followMs;
+                std::vector<double> ms, blockedMs, shownMs, endMs, midMs, nextMs, followMs;
                 qint64 rows = 0;
                 for (int i = 0; i < 3; ++i) {
                     QElapsedTimer t;
@@ -434,6 +436,10 @@ int main(int argc, char **argv)
                         model.data(model.index(model.rowCount() - 1,
                                                Sonde::PagedTranscriptModel::SummaryColumn));
                         endMs.push_back(msSince(t));
+                        t.restart();
+                        model.data(model.index(model.rowCount() / 2,
+                                               Sonde::PagedTranscriptModel::SummaryColumn));
+                        midMs.push_back(msSince(t));
                     }
                 }
                 for (int i = 0; i < 3; ++i) {
@@ -481,12 +487,13 @@ int main(int argc, char **argv)
                 const auto cell = [](const std::vector<double> &v) {
                     return v.empty() ? u"-"_s : QString::number(percentile(v, 50), 'f', 1);
                 };
-                out(u"  %1 %2 %3 %4 %5 %6 %7 %8"_s.arg(c.what, -40)
+                out(u"  %1 %2 %3 %4 %5 %6 %7 %8 %9"_s.arg(c.what, -40)
                         .arg(rows, 8)
                         .arg(cell(ms), 8)
                         .arg(cell(blockedMs), 8)
                         .arg(cell(shownMs), 8)
                         .arg(cell(endMs), 8)
+                        .arg(cell(midMs), 8)
                         .arg(cell(nextMs), 8)
                         .arg(cell(followMs), 8));
             }

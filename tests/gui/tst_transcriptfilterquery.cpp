@@ -229,6 +229,16 @@ private Q_SLOTS:
         QCOMPARE(a.firstRow, PagedTranscriptModel::PageSize);
         QCOMPARE(a.records.size(), 600 - PagedTranscriptModel::PageSize);
         QCOMPARE(a.ids.last(), a.lastId);
+        // Read backwards from the newest row; the same rows as by their offset.
+        QList<qint64> ids;
+        QCOMPARE(a.records, rec.reader->records(rec.filter(), a.firstRow, 600, &ids));
+        QCOMPARE(a.ids, ids);
+        // Rows recorded after the count are left out: the read ends at its newest id.
+        HistoryFilter upTo = rec.filter();
+        upTo.untilId = ids.at(10);
+        QList<qint64> newest;
+        QCOMPARE(rec.reader->newestRecords(upTo, 3, &newest).size(), 3);
+        QCOMPARE(newest, ids.mid(8, 3));
     }
 
     void theFirstScreenOfAFilteredViewIsShownWithoutReadingOnTheGuiThread_data()

@@ -130,7 +130,15 @@ TranscriptFilterAnswer TranscriptFilterQuery::compute(const HistoryStore &store,
     a.firstRow = request.tail ? qMax<qint64>(0, lastPage - 1) * PageSize : 0;
     const int limit =
         int(qMin<qint64>(request.tail ? 2 * PageSize : PageSize, a.count - a.firstRow));
-    a.records = store.records(a.filter, a.firstRow, limit, &a.ids);
+    if (request.tail) {
+        // Read backwards from the newest row counted: OFFSET would walk every row before the
+        // end (1.2 s at a million). Rows recorded since the count are not in it.
+        HistoryFilter upTo = a.filter;
+        upTo.untilId = a.lastId;
+        a.records = store.newestRecords(upTo, limit, &a.ids);
+    } else {
+        a.records = store.records(a.filter, a.firstRow, limit, &a.ids);
+    }
     return a;
 }
 

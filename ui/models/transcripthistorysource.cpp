@@ -72,6 +72,12 @@ QList<QJsonObject> TranscriptHistorySource::page(qint64 offset, int limit) const
         HistoryFilter from = m_filter;
         from.afterId = *it - 1;
         rows = m_store->records(from, 0, n, &ids);
+    } else if (m_lastId > 0 && offset + n == m_count) {
+        // The last page (a jump to the end): read back from the newest row counted, not past
+        // every row before it as OFFSET does (a second at a million rows).
+        HistoryFilter upTo = m_filter;
+        upTo.untilId = m_lastId;
+        rows = m_store->newestRecords(upTo, n, &ids);
     } else {
         rows = m_store->records(m_filter, offset, n, &ids);
     }
