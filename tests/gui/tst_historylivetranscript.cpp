@@ -258,6 +258,43 @@ private Q_SLOTS:
         QCOMPARE(rec.source(f)->page(300, 200), rec.reader->records(byId->filter(), 300, 200));
     }
 
+    // A text filter's pages are read in id ranges that widen until they hold the page: the
+    // same rows as OFFSET reads, forwards from a known row and backwards from the newest.
+    void aTextFiltersPagesHoldTheRowsOfTheirOffsets_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("limit");
+        QTest::newRow("a row in fourteen, a page of one") << u"needle"_s << 1;
+        QTest::newRow("a row in fourteen, pages of five") << u"needle"_s << 5;
+        QTest::newRow("another server's rows, pages of three") << u"says"_s << 3;
+        QTest::newRow("one row") << u"needle 7"_s << 2;
+    }
+    void aTextFiltersPagesHoldTheRowsOfTheirOffsets()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, limit);
+        Recording rec;
+        QVERIFY(rec.start());
+        TranscriptBatch batch;
+        for (int i = 0; i < 40; ++i) {
+            batch += exchange(i);
+            for (int j = 0; j < 10; ++j) // the hits farther apart than a first range is wide
+                batch += wire(i, D::Stderr, "filler", u"gamma"_s);
+        }
+        rec.recorder.record(batch);
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 560);
+        HistoryFilter f;
+        f.text = text;
+        const auto paged = rec.source(f);
+        const HistoryFilter all = paged->filter();
+        const qint64 count = paged->count();
+        QCOMPARE(count, rec.reader->count(all));
+        for (qint64 offset = 0; offset < count; offset += limit)
+            QCOMPARE(paged->page(offset, limit), rec.reader->records(all, offset, limit));
+        const qint64 last = qMax<qint64>(0, count - limit);
+        QCOMPARE(rec.source(f)->page(last, limit), rec.reader->records(all, last, limit));
+    }
+
     void aClearStartsTheViewAgain()
     {
         Recording rec;

@@ -34,6 +34,10 @@ public:
     const HistoryFilter &filter() const { return m_filter; }
 
 private:
+    // `n` rows after the id `from` (backward: up to it, the newest), read by id range, never
+    // past m_lastId (rows not counted yet).
+    QList<QJsonObject> inWindows(qint64 from, int n, bool backward, QList<qint64> *ids) const;
+
     std::shared_ptr<const HistoryStore> m_store;
     HistoryFilter m_filter;
     qint64 m_count = 0;
