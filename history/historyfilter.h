@@ -26,6 +26,7 @@ struct HistoryFilter
     QStringList directions; // any of these; empty: every direction
     QString methodContains; // a part of the method, any case (a response has its request's)
     qint64 afterId = 0;     // rows recorded after this one (the events table's id)
+    qint64 untilId = 0;     // rows up to this one, inclusive; 0: no bound
 };
 
 // How much history is kept: forever (both 0), or the newest events within an age and/or a

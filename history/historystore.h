@@ -71,10 +71,12 @@ public:
 
     qint64 count(const HistoryFilter &filter) const;
     // How many events match and the id of the newest (0 if none), in one read: a view that
-    // follows a recording asks this with HistoryFilter::afterId at its last id.
+    // follows a recording asks this with HistoryFilter::afterId at newestId, the newest id of
+    // every row, matched or not (so a filter that matches nothing is not counted again from
+    // the start; it goes down after a Clear, when ids start again).
     struct Tally
     {
-        qint64 count = 0, lastId = 0;
+        qint64 count = 0, lastId = 0, newestId = 0;
     };
     Tally tally(const HistoryFilter &filter) const;
     // The run this store records into (0 for a store that only reads).
@@ -83,6 +85,10 @@ public:
     // every row before it, an id bound seeks).
     QList<QJsonObject> records(const HistoryFilter &filter, qint64 offset, int limit,
                                QList<qint64> *ids = nullptr) const;
+    // The newest `limit` records (with HistoryFilter::untilId: up to that id), oldest first:
+    // the end of a long filter without walking every row before it as OFFSET does.
+    QList<QJsonObject> newestRecords(const HistoryFilter &filter, int limit,
+                                     QList<qint64> *ids = nullptr) const;
     QList<Session> sessions(const QString &server = {}) const;
     QStringList servers() const;
     // The bytes of the records kept (what RetentionPolicy::maxBytes counts).

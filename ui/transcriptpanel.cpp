@@ -7,6 +7,7 @@
 #include "textdisplay.h"
 #include "transcriptexporter.h"
 #include "transcriptfilterproxymodel.h"
+#include "transcriptfilterquery.h"
 #include "transcripthistorysource.h"
 #include "transcriptmodel.h"
 #include "transcriptstore.h"
@@ -23,6 +24,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
@@ -89,6 +91,14 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     m_follow->setAccessibleName(tr("Follow the newest rows"));
     m_follow->setToolTip(tr("Keep the newest row in view"));
     filters->addWidget(m_follow);
+    m_filtering = new QLabel(tr("Filtering…"), this);
+    m_filtering->setObjectName(u"transcriptFiltering"_s);
+    // Its place is kept while hidden, so the text box does not jump on every keystroke.
+    QSizePolicy keep = m_filtering->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    m_filtering->setSizePolicy(keep);
+    m_filtering->hide();
+    filters->addWidget(m_filtering);
     outer->addLayout(filters);
     connect(m_method, &QLineEdit::textChanged, m_proxy,
             &TranscriptFilterProxyModel::setMethodFilter);
@@ -239,8 +249,45 @@ void TranscriptPanel::queryRecording()
         f.directions << u"none"_s; // every box unchecked shows nothing, as the proxy does
     f.methodContains = m_method->text().trimmed();
     f.text = m_text->text().trimmed();
-    m_recordingFilter = f;
-    m_paged->setSource(std::make_unique<TranscriptHistorySource>(m_reader, f));
+    // Counted on the query's thread (a second or so at a million events). A keystroke in the
+    // method or text box waits for the next one; a box ticked or a server chosen goes at once.
+    const bool typing =
+        m_filterQuery && f.runId == m_askedFilter.runId && f.server == m_askedFilter.server &&
+        f.directions == m_askedFilter.directions &&
+        (f.methodContains != m_askedFilter.methodContains || f.text != m_askedFilter.text);
+    if (!m_filterQuery) {
+        m_filterQuery = new TranscriptFilterQuery(this);
+        connect(m_filterQuery, &TranscriptFilterQuery::answered, this,
+                &TranscriptPanel::showRecordingFilter);
+        connect(m_filterQuery, &TranscriptFilterQuery::pendingChanged, m_filtering,
+                &QWidget::setVisible);
+    }
+    m_askedFilter = f;
+    if (typing)
+        m_filterQuery->askSoon(m_reader->path(), f, m_follow->isChecked());
+    else
+        m_filterQuery->ask(m_reader->path(), f, m_follow->isChecked());
+}
+
+// The old rows stayed while the filter was counted (emptying the table on every keystroke
+// would flash it and lose the reader's place); now the new ones replace them, the first
+// screen already read.
+void TranscriptPanel::showRecordingFilter(const TranscriptFilterAnswer &answer)
+{
+    if (!m_paged)
+        return;
+    m_recordingFilter = answer.filter;
+    if (answer.error.isEmpty()) {
+        m_paged->setSource(std::make_unique<TranscriptHistorySource>(
+                               m_reader, answer.filter,
+                               HistoryStore::Tally{answer.count, answer.lastId, answer.newestId},
+                               answer.firstRow, answer.ids),
+                           answer.firstRow, answer.records);
+        m_paged->followSource(); // rows committed since the count: those after its last id
+    } else {
+        // The query's thread could not open the file: counted here, as before it existed.
+        m_paged->setSource(std::make_unique<TranscriptHistorySource>(m_reader, answer.filter));
+    }
     if (m_follow->isChecked())
         m_table->scrollToBottom();
 }

@@ -13,6 +13,7 @@ class QAbstractItemModel;
 class QAction;
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QMenu;
 class QTableView;
@@ -25,7 +26,9 @@ class HistoryStore;
 class JsonView;
 class PagedTranscriptModel;
 struct TranscriptEvent;
+struct TranscriptFilterAnswer;
 class TranscriptFilterProxyModel;
+class TranscriptFilterQuery;
 class TranscriptModel;
 class TranscriptStore;
 
@@ -99,6 +102,7 @@ private:
     void exportWithDialog(const QString &format);
     void queryRecording();
     void followNow();
+    void showRecordingFilter(const TranscriptFilterAnswer &answer);
     int recordingRowOf(const TranscriptEvent &event) const;
     void buildRowMenu();
     void updateRowActions();
@@ -119,6 +123,11 @@ private:
     PagedTranscriptModel *m_paged = nullptr;
     std::shared_ptr<const HistoryStore> m_reader;
     HistoryFilter m_recordingFilter; // what the paged table's query asks, filters included
+    // The filters are counted off the GUI thread; until the answer comes the old rows stay
+    // (they go on following) and m_filtering says so.
+    TranscriptFilterQuery *m_filterQuery = nullptr;
+    HistoryFilter m_askedFilter;
+    QLabel *m_filtering = nullptr;
     QMenu *m_rowMenu = nullptr;
     QAction *m_replay = nullptr;
     QAction *m_copyJson = nullptr;

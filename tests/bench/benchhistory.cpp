@@ -16,10 +16,12 @@
 #include "historystore.h"
 #include "pagedtranscriptmodel.h"
 #include "storehistorycatalog.h"
+#include "transcriptfilterquery.h"
 #include "transcripthistorysource.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
@@ -271,6 +273,7 @@ int main(int argc, char **argv)
         }
         const QString big = dir.filePath(u"big.db"_s);
         double importS = 0;
+        qint64 importRun = 0;
         {
             Sonde::HistoryStore store;
             QString error;
@@ -282,6 +285,7 @@ int main(int argc, char **argv)
             t.start();
             const Sonde::HistoryImporter::Result r = Sonde::HistoryImporter::import(in, store);
             importS = msSince(t) / 1000;
+            importRun = store.runId();
             if (r.imported != events)
                 fail(1, u"imported %1 of %2: %3"_s.arg(r.imported).arg(events).arg(r.error));
         }
@@ -377,6 +381,7 @@ int main(int argc, char **argv)
             };
             QList<Case> cases;
             Sonde::HistoryFilter f;
+            f.runId = importRun; // the tab's query: one run's events
             f.server = u"flood"_s;
             cases.append({u"the server (every event)"_s, f});
             f.methodContains = u"message"_s;
@@ -391,11 +396,26 @@ int main(int argc, char **argv)
             cases.append({u"+ text found once"_s, f});
             f.text = u"flood"_s;
             cases.append({u"+ text in every event"_s, f});
-            out(u"The Transcript tab's filters over %1 events (count + first screen, median of "
-                u"3, GUI thread)"_s.arg(events));
-            double worst = 0;
+            out(u"The Transcript tab's filters over %1 events (median of 3, ms): the synchronous "
+                u"count + first screen on the GUI thread as before; the GUI thread's share now "
+                u"(ask, then reset with the answer's pages), and until the answer is shown "
+                u"(following: the last two pages); on the GUI thread, a jump to the end of a "
+                u"view that does not follow (read back from the newest row), to the middle "
+                u"(OFFSET), the page after a read one (seek by id), and a recount after a batch "
+                u"with nothing new"_s.arg(events));
+            out(u"  %1 %2 %3 %4 %5 %6 %7 %8 %9"_s.arg(u"filter"_s, -40)
+                    .arg(u"rows"_s, 8)
+                    .arg(u"sync"_s, 8)
+                    .arg(u"GUI now"_s, 8)
+                    .arg(u"shown"_s, 8)
+                    .arg(u"to end"_s, 8)
+                    .arg(u"to mid"_s, 8)
+                    .arg(u"next pg"_s, 8)
+                    .arg(u"follow"_s, 8));
+            double worst = 0, worstBlocked = 0;
+            Sonde::TranscriptFilterQuery query;
             for (const Case &c : std::as_const(cases)) {
-                std::vector<double> ms;
+                std::vector<double> ms, blockedMs, shownMs, endMs, midMs, nextMs, followMs;
                 qint64 rows = 0;
                 for (int i = 0; i < 3; ++i) {
                     QElapsedTimer t;
@@ -407,15 +427,81 @@ int main(int argc, char **argv)
                         model.data(model.index(row, Sonde::PagedTranscriptModel::SummaryColumn));
                     ms.push_back(msSince(t));
                     rows = model.rowCount();
+                    if (rows > Sonde::PagedTranscriptModel::PageSize) {
+                        t.restart();
+                        model.data(model.index(Sonde::PagedTranscriptModel::PageSize,
+                                               Sonde::PagedTranscriptModel::SummaryColumn));
+                        nextMs.push_back(msSince(t));
+                        t.restart();
+                        model.data(model.index(model.rowCount() - 1,
+                                               Sonde::PagedTranscriptModel::SummaryColumn));
+                        endMs.push_back(msSince(t));
+                        t.restart();
+                        model.data(model.index(model.rowCount() / 2,
+                                               Sonde::PagedTranscriptModel::SummaryColumn));
+                        midMs.push_back(msSince(t));
+                    }
+                }
+                for (int i = 0; i < 3; ++i) {
+                    Sonde::PagedTranscriptModel model;
+                    QElapsedTimer total, gui;
+                    total.start();
+                    gui.start();
+                    query.ask(big, c.filter, true);
+                    double blocked = msSince(gui);
+                    Sonde::TranscriptFilterAnswer a;
+                    QEventLoop loop;
+                    const QMetaObject::Connection got =
+                        QObject::connect(&query, &Sonde::TranscriptFilterQuery::answered, &loop,
+                                         [&](const Sonde::TranscriptFilterAnswer &answer) {
+                                             a = answer;
+                                             loop.quit();
+                                         });
+                    loop.exec();
+                    QObject::disconnect(got);
+                    if (!a.error.isEmpty())
+                        fail(1, a.error);
+                    gui.restart();
+                    model.setSource(std::make_unique<Sonde::TranscriptHistorySource>(
+                                        reader, a.filter,
+                                        Sonde::HistoryStore::Tally{a.count, a.lastId, a.newestId},
+                                        a.firstRow, a.ids),
+                                    a.firstRow, a.records);
+                    model.followSource();
+                    for (int row = qMax(0, model.rowCount() - 40); row < model.rowCount(); ++row)
+                        model.data(model.index(row, Sonde::PagedTranscriptModel::SummaryColumn));
+                    blocked += msSince(gui);
+                    shownMs.push_back(msSince(total));
+                    blockedMs.push_back(blocked);
+                    gui.restart();
+                    model.followSource();
+                    followMs.push_back(msSince(gui));
+                    if (model.pagesRead() != 0 || model.rowCount() != rows)
+                        fail(1, u"the answer's first screen was read again (%1 pages) or its "
+                                u"count differs (%2 of %3)"_s.arg(model.pagesRead())
+                                    .arg(model.rowCount())
+                                    .arg(rows));
                 }
                 worst = std::max(worst, percentile(ms, 50));
-                out(u"  %1 %2 rows %3 ms"_s.arg(c.what, -40)
+                worstBlocked = std::max(worstBlocked, percentile(blockedMs, 50));
+                const auto cell = [](const std::vector<double> &v) {
+                    return v.empty() ? u"-"_s : QString::number(percentile(v, 50), 'f', 1);
+                };
+                out(u"  %1 %2 %3 %4 %5 %6 %7 %8 %9"_s.arg(c.what, -40)
                         .arg(rows, 8)
-                        .arg(percentile(ms, 50), 8, 'f', 1));
+                        .arg(cell(ms), 8)
+                        .arg(cell(blockedMs), 8)
+                        .arg(cell(shownMs), 8)
+                        .arg(cell(endMs), 8)
+                        .arg(cell(midMs), 8)
+                        .arg(cell(nextMs), 8)
+                        .arg(cell(followMs), 8));
             }
-            out(u"  slowest: %1 ms (a stall is what the GUI thread waits; goal: under 200 ms, as "
-                u"a jump): "_s.arg(worst, 0, 'f', 1) +
-                verdict(worst < 200));
+            out(u"  slowest synchronous: %1 ms; the GUI thread's share now at most %2 ms (a stall "
+                u"is what the GUI thread waits; goal: under 50 ms, a frame or three): "_s
+                    .arg(worst, 0, 'f', 1)
+                    .arg(worstBlocked, 0, 'f', 1) +
+                verdict(worstBlocked < 50));
         }
         return 0;
     });

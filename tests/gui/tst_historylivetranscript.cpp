@@ -162,6 +162,52 @@ private Q_SLOTS:
             QVERIFY(!model.record(r).isEmpty());
     }
 
+    // A recount asks only for the ids after the last one seen, through whichever index the
+    // filter allows (a server's sessions, the full-text index bounded by id): the rows are
+    // the same as a count from the start would give.
+    void aFilteredViewFollowsTheRecording_data()
+    {
+        QTest::addColumn<HistoryFilter>("filter");
+        QTest::addColumn<int>("before");
+        QTest::addColumn<int>("after");
+        HistoryFilter f;
+        f.server = u"beta"_s;
+        QTest::newRow("a server") << f << 3 << 5;
+        f = {};
+        f.text = u"needle"_s;
+        QTest::newRow("a phrase of the payload") << f << 3 << 5;
+        f.server = u"alpha"_s;
+        QTest::newRow("a server and a phrase") << f << 3 << 5;
+        f = {};
+        f.server = u"alpha"_s;
+        f.methodContains = u"notifications"_s;
+        QTest::newRow("a server and a part of the method") << f << 3 << 5;
+        f.server = u"gamma"_s;
+        QTest::newRow("a server without rows") << f << 0 << 0;
+    }
+    void aFilteredViewFollowsTheRecording()
+    {
+        QFETCH(HistoryFilter, filter);
+        QFETCH(int, before);
+        QFETCH(int, after);
+        Recording rec;
+        QVERIFY(rec.start());
+        for (int i = 0; i < 3; ++i)
+            rec.recorder.record(exchange(i));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 12);
+        PagedTranscriptModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSource(rec.source(filter));
+        QCOMPARE(model.rowCount(), before);
+        rec.recorder.record(exchange(3));
+        rec.recorder.record(exchange(4));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 20);
+        model.followSource();
+        QCOMPARE(model.rowCount(), after);
+        QCOMPARE(rec.source(filter)->count(), after);
+    }
+
     void scrollingEveryRowHoldsNoMoreThanThePageLimit()
     {
         Recording rec;
@@ -207,6 +253,46 @@ private Q_SLOTS:
         QCOMPARE(seeked.size(), 144);
         QCOMPARE(seeked, byOffset->page(256, 256));
         QCOMPARE(byId->page(256, 256), seeked); // and again, as a following view re-reads
+        // The last page of a source that read nothing yet is read back from the newest row.
+        QCOMPARE(rec.source(f)->page(256, 256), rec.reader->records(byId->filter(), 256, 256));
+        QCOMPARE(rec.source(f)->page(300, 200), rec.reader->records(byId->filter(), 300, 200));
+    }
+
+    // A text filter's pages are read in id ranges that widen until they hold the page: the
+    // same rows as OFFSET reads, forwards from a known row and backwards from the newest.
+    void aTextFiltersPagesHoldTheRowsOfTheirOffsets_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("limit");
+        QTest::newRow("a row in fourteen, a page of one") << u"needle"_s << 1;
+        QTest::newRow("a row in fourteen, pages of five") << u"needle"_s << 5;
+        QTest::newRow("another server's rows, pages of three") << u"says"_s << 3;
+        QTest::newRow("one row") << u"needle 7"_s << 2;
+    }
+    void aTextFiltersPagesHoldTheRowsOfTheirOffsets()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, limit);
+        Recording rec;
+        QVERIFY(rec.start());
+        TranscriptBatch batch;
+        for (int i = 0; i < 40; ++i) {
+            batch += exchange(i);
+            for (int j = 0; j < 10; ++j) // the hits farther apart than a first range is wide
+                batch += wire(i, D::Stderr, "filler", u"gamma"_s);
+        }
+        rec.recorder.record(batch);
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 560);
+        HistoryFilter f;
+        f.text = text;
+        const auto paged = rec.source(f);
+        const HistoryFilter all = paged->filter();
+        const qint64 count = paged->count();
+        QCOMPARE(count, rec.reader->count(all));
+        for (qint64 offset = 0; offset < count; offset += limit)
+            QCOMPARE(paged->page(offset, limit), rec.reader->records(all, offset, limit));
+        const qint64 last = qMax<qint64>(0, count - limit);
+        QCOMPARE(rec.source(f)->page(last, limit), rec.reader->records(all, last, limit));
     }
 
     void aClearStartsTheViewAgain()
@@ -228,6 +314,38 @@ private Q_SLOTS:
         QTRY_COMPARE(rec.recorder.eventsRecorded(), 8);
         model.followSource();
         QCOMPARE(model.rowCount(), 4);
+    }
+
+    // A filter that matches nothing counts on from the newest row of the table, not from the
+    // start; after a Clear the ids start again below it, and the view still sees the new rows.
+    void aViewThatMatchedNothingShowsTheRowsRecordedAfterAClear()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        for (int i = 0; i < 3; ++i)
+            rec.recorder.record(exchange(i));
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 12);
+        PagedTranscriptModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        HistoryFilter f;
+        f.server = u"gamma"_s;
+        model.setSource(rec.source(f));
+        QCOMPARE(model.rowCount(), 0);
+        f.runId = rec.recorder.runId();
+        const HistoryStore::Tally before = rec.reader->tally(f);
+        QCOMPARE(before.count, 0);
+        QCOMPARE(before.lastId, 0);
+        QVERIFY(before.newestId >= 12); // every row's, matched or not
+        QString error;
+        QVERIFY2(rec.reader->clear(&error), qPrintable(error));
+        // No recount between the Clear and the next batch: the view hears of both at once.
+        rec.recorder.record({wire(9, D::Stderr, "gamma says hello", u"gamma"_s)});
+        QTRY_COMPARE(rec.recorder.eventsRecorded(), 13);
+        QVERIFY(rec.reader->tally(f).newestId < before.newestId);
+        model.followSource();
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.record(0).value("server"_L1).toString(), u"gamma"_s);
     }
 };
 

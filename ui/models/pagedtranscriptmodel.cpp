@@ -55,6 +55,26 @@ void PagedTranscriptModel::setSource(std::unique_ptr<TranscriptPageSource> sourc
     endResetModel();
 }
 
+void PagedTranscriptModel::setSource(std::unique_ptr<TranscriptPageSource> source, qint64 firstRow,
+                                     const QList<QJsonObject> &records)
+{
+    Q_ASSERT(firstRow % PageSize == 0);
+    beginResetModel();
+    m_source = std::move(source);
+    m_pages.clear();
+    m_rows = m_source ? int(qMin<qint64>(m_source->count(), std::numeric_limits<int>::max())) : 0;
+    for (qsizetype i = 0; i < records.size() && m_pages.size() < MaxPages; i += PageSize) {
+        Page page;
+        const qsizetype end = qMin<qsizetype>(i + PageSize, records.size());
+        page.rows.reserve(end - i);
+        for (qsizetype r = i; r < end; ++r)
+            page.rows.append(rowOf(records.at(r)));
+        page.lastUse = ++m_useClock;
+        m_pages.insert((firstRow + i) / PageSize, std::move(page));
+    }
+    endResetModel();
+}
+
 void PagedTranscriptModel::refresh()
 {
     beginResetModel();

@@ -46,6 +46,10 @@ public:
 
     // Takes the source; null shows nothing. Resets the model.
     void setSource(std::unique_ptr<TranscriptPageSource> source);
+    // The same with the rows from `firstRow` (a multiple of PageSize) already read, off the GUI
+    // thread (TranscriptFilterQuery): they are the cache, so the first screen reads nothing.
+    void setSource(std::unique_ptr<TranscriptPageSource> source, qint64 firstRow,
+                   const QList<QJsonObject> &records);
     // Reads the count again (rows recorded since) and forgets the cached pages.
     void refresh();
     // Asks the source for rows gained at its end (TranscriptPageSource::recount) and inserts

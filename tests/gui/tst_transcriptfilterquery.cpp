@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+// The live Transcript tab's filters counted off the GUI thread: the count runs on the query's
+// thread while the GUI thread stays free, only the newest filter's answer is shown, keystrokes
+// are counted once, and the first screen of the answer needs no read on the GUI thread.
+#include "historyrecorder.h"
+#include "historystore.h"
+#include "pagedtranscriptmodel.h"
+#include "transcriptfilterquery.h"
+#include "transcriptpanel.h"
+#include "transcriptstore.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSemaphore>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QTimer>
+
+#include <atomic>
+
+using namespace Sonde;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+using D = TranscriptEvent::Direction;
+
+TranscriptEvent wire(qint64 id, D dir, const QByteArray &raw, const QString &server = u"alpha"_s)
+{
+    TranscriptEvent e;
+    e.timeMs = 1700000000000 + id;
+    e.server = server;
+    e.generation = 1;
+    e.direction = dir;
+    e.raw = raw;
+    return e;
+}
+
+// A call, its answer, a stderr line of another server, and a notification.
+TranscriptBatch exchange(int id)
+{
+    const QByteArray n = QByteArray::number(id);
+    return {wire(id, D::Outgoing,
+                 "{\"jsonrpc\":\"2.0\",\"id\":" + n +
+                     ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{"
+                     "\"message\":\"needle " +
+                     n + "\"}}}"),
+            wire(id, D::Incoming, "{\"jsonrpc\":\"2.0\",\"id\":" + n + ",\"result\":{}}"),
+            wire(id, D::Stderr, "beta says " + n, u"beta"_s),
+            wire(id, D::Incoming,
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}")};
+}
+
+struct Recording
+{
+    QTemporaryDir dir;
+    HistoryRecorder recorder;
+    std::shared_ptr<HistoryStore> reader = std::make_shared<HistoryStore>();
+    QString path() const { return dir.filePath(u"h.db"_s); }
+    // `exchanges` of four events each, recorded before it returns.
+    bool start(int exchanges)
+    {
+        recorder.start(path(), u"window"_s);
+        QString error;
+        if (!QTest::qWaitFor([this] { return recorder.runId() != 0; }, 5000) ||
+            !reader->open(path(), &error))
+            return false;
+        for (int b = 0; b < exchanges; b += 50) {
+            TranscriptBatch batch;
+            for (int i = b; i < qMin(exchanges, b + 50); ++i)
+                batch += exchange(i);
+            recorder.record(batch);
+        }
+        return QTest::qWaitFor([&] { return recorder.eventsRecorded() == 4 * exchanges; }, 10000);
+    }
+    HistoryFilter filter(const QString &server = {}) const
+    {
+        HistoryFilter f;
+        f.runId = recorder.runId();
+        f.server = server;
+        return f;
+    }
+};
+
+// The real count, held at its start until released, on whatever thread runs it; says which
+// thread that was and how many counts ran.
+struct HeldCompute
+{
+    std::shared_ptr<QSemaphore> gate = std::make_shared<QSemaphore>(0);
+    std::shared_ptr<std::atomic<int>> started = std::make_shared<std::atomic<int>>(0);
+    std::shared_ptr<std::atomic<QThread *>> thread =
+        std::make_shared<std::atomic<QThread *>>(nullptr);
+    // Only the first `held` counts wait at the gate.
+    int held = 1;
+    TranscriptFilterQuery::Compute compute() const
+    {
+        return [gate = gate, started = started, thread = thread,
+                held = held](const HistoryStore &store, const TranscriptFilterRequest &request) {
+            thread->store(QThread::currentThread());
+            if (started->fetch_add(1) < held)
+                gate->tryAcquire(1, 10000);
+            return TranscriptFilterQuery::compute(store, request);
+        };
+    }
+};
+
+TranscriptFilterAnswer answerOf(const QSignalSpy &spy, int i)
+{
+    return spy.at(i).at(0).value<TranscriptFilterAnswer>();
+}
+
+QCheckBox *followBox(const TranscriptPanel &panel)
+{
+    for (QCheckBox *box : panel.findChildren<QCheckBox *>())
+        if (box->text() == "Follow"_L1)
+            return box;
+    return nullptr;
+}
+
+} // namespace
+
+class TestTranscriptFilterQuery : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void aFilterIsCountedOffTheGuiThread()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        HeldCompute held;
+        TranscriptFilterQuery query(held.compute());
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), rec.filter(), false);
+        QVERIFY(query.isPending());
+        QTRY_COMPARE(held.started->load(), 1);
+        // The count is held; the GUI thread still runs its timers.
+        bool ticked = false;
+        QTimer::singleShot(10, this, [&ticked] { ticked = true; });
+        QTRY_VERIFY(ticked);
+        QVERIFY(held.thread->load() != QThread::currentThread());
+        QCOMPARE(answered.count(), 0);
+        QVERIFY(query.isPending());
+
+        held.gate->release();
+        QTRY_COMPARE(answered.count(), 1);
+        QVERIFY(!query.isPending());
+        const TranscriptFilterAnswer a = answerOf(answered, 0);
+        QCOMPARE(a.count, 40);
+        QCOMPARE(a.records.size(), 40);
+        QCOMPARE(a.ids.size(), 40);
+        QCOMPARE(a.ids.last(), a.lastId);
+        QCOMPARE(a.firstRow, 0);
+    }
+
+    void aNewerFiltersAnswerWinsOverAnOlderOneThatArrivesLater()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        HeldCompute held;
+        TranscriptFilterQuery query(held.compute());
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), rec.filter(u"alpha"_s), false);
+        QTRY_COMPARE(held.started->load(), 1); // the older one is being counted
+        query.ask(rec.path(), rec.filter(u"beta"_s), false);
+        const quint64 newer = query.ticket();
+        held.gate->release(); // the older answer arrives after the newer was asked
+        QTRY_COMPARE(held.started->load(), 2);
+        QTRY_VERIFY(!answered.isEmpty() &&
+                    answerOf(answered, answered.count() - 1).ticket == newer);
+        QCOMPARE(answered.count(), 1);
+        QCOMPARE(answerOf(answered, 0).filter.server, u"beta"_s);
+        QCOMPARE(answerOf(answered, 0).count, 10);
+    }
+
+    void aFilterQueuedBehindANewerOneIsNotCounted()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        HeldCompute held;
+        TranscriptFilterQuery query(held.compute());
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), rec.filter(u"alpha"_s), false);
+        QTRY_COMPARE(held.started->load(), 1);
+        query.ask(rec.path(), rec.filter(u"beta"_s), false); // waits behind the first
+        query.ask(rec.path(), rec.filter(), false);
+        held.gate->release();
+        QTRY_COMPARE(answered.count(), 1);
+        QCOMPARE(answerOf(answered, 0).count, 40);
+        QCOMPARE(held.started->load(), 2); // the beta one was skipped, not counted
+    }
+
+    void keystrokesWithinTheTypingDelayAreCountedOnce()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        HeldCompute held;
+        held.held = 0;
+        TranscriptFilterQuery query(held.compute());
+        query.setTypingDelay(50);
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        HistoryFilter f = rec.filter();
+        for (const QString &typed : {u"t"_s, u"to"_s, u"too"_s, u"tool"_s}) {
+            f.methodContains = typed;
+            query.askSoon(rec.path(), f, false);
+            QVERIFY(query.isPending());
+            QVERIFY(query.isWaitingForTyping()); // not sent to the query's thread yet
+        }
+        QTRY_COMPARE(answered.count(), 1);
+        QCOMPARE(held.started->load(), 1);
+        QCOMPARE(answerOf(answered, 0).filter.methodContains, u"tool"_s);
+        QCOMPARE(answerOf(answered, 0).count, 20); // tools/call and its response
+    }
+
+    void followingTheAnswerHoldsTheLastTwoPages()
+    {
+        Recording rec;
+        QVERIFY(rec.start(150)); // 600 events: pages 0, 1 and 2 (88 rows)
+        TranscriptFilterQuery query;
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), rec.filter(), true);
+        QTRY_COMPARE(answered.count(), 1);
+        const TranscriptFilterAnswer a = answerOf(answered, 0);
+        QCOMPARE(a.count, 600);
+        QCOMPARE(a.firstRow, PagedTranscriptModel::PageSize);
+        QCOMPARE(a.records.size(), 600 - PagedTranscriptModel::PageSize);
+        QCOMPARE(a.ids.last(), a.lastId);
+        // Read backwards from the newest row; the same rows as by their offset.
+        QList<qint64> ids;
+        QCOMPARE(a.records, rec.reader->records(rec.filter(), a.firstRow, 600, &ids));
+        QCOMPARE(a.ids, ids);
+        // Rows recorded after the count are left out: the read ends at its newest id.
+        HistoryFilter upTo = rec.filter();
+        upTo.untilId = ids.at(10);
+        QList<qint64> newest;
+        QCOMPARE(rec.reader->newestRecords(upTo, 3, &newest).size(), 3);
+        QCOMPARE(newest, ids.mid(8, 3));
+    }
+
+    void theFirstScreenOfAFilteredViewIsShownWithoutReadingOnTheGuiThread_data()
+    {
+        QTest::addColumn<bool>("follow");
+        QTest::newRow("following, the last rows") << true;
+        QTest::newRow("not following, the first rows") << false;
+    }
+    void theFirstScreenOfAFilteredViewIsShownWithoutReadingOnTheGuiThread()
+    {
+        QFETCH(bool, follow);
+        Recording rec;
+        QVERIFY(rec.start(300)); // 1,200 events
+        TranscriptStore store;
+        TranscriptPanel panel(&store);
+        panel.resize(900, 600);
+        followBox(panel)->setChecked(follow);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.showRecording(rec.reader, rec.recorder.runId());
+        auto *label = panel.findChild<QLabel *>(u"transcriptFiltering"_s);
+        QVERIFY(label);
+        // No QAbstractItemModelTester here (the other tests have one): it reads row 0 on a
+        // reset, which is not on the screen of a view that follows.
+        PagedTranscriptModel *model = panel.recordingModel();
+        QTRY_COMPARE(model->rowCount(), 1200);
+        QTRY_VERIFY(label->isHidden());
+
+        qint64 readsAtReset = -1;
+        connect(model, &QAbstractItemModel::modelAboutToBeReset, this,
+                [&] { readsAtReset = model->pagesRead(); });
+        panel.findChild<QCheckBox *>(u"dir:recv"_s)->setChecked(false);
+        QVERIFY(!label->isHidden()); // "Filtering…" until the answer
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves the tab while it filters.
+        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !shots.isEmpty())
+            panel.grab().save(shots + u"/transcript-filtering.png"_s);
+        QCOMPARE(model->rowCount(), 1200); // the old rows stay meanwhile
+        QTRY_COMPARE(model->rowCount(), 600);
+        QVERIFY(label->isHidden());
+        auto *table = panel.findChild<QTableView *>(u"transcriptTable"_s);
+        table->viewport()->grab(); // paints the first screen: every row it shows is asked for
+        QCOMPARE(model->pagesRead(), readsAtReset);
+        const int top = table->rowAt(0);
+        const int bottom = table->rowAt(table->viewport()->height() - 1);
+        QVERIFY(top >= 0);
+        QCOMPARE(follow ? bottom : top, follow ? 599 : 0);
+        for (int row = top; row <= (bottom < 0 ? 599 : bottom); ++row)
+            QVERIFY(
+                model->data(model->index(row, PagedTranscriptModel::DirectionColumn)).toString() !=
+                "recv"_L1);
+        QCOMPARE(model->pagesRead(), readsAtReset);
+    }
+
+    void clearingTheFilterShowsEveryRowAgain()
+    {
+        Recording rec;
+        QVERIFY(rec.start(20));
+        TranscriptStore store;
+        TranscriptPanel panel(&store);
+        panel.showRecording(rec.reader, rec.recorder.runId());
+        PagedTranscriptModel *model = panel.recordingModel();
+        QAbstractItemModelTester tester(model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE(model->rowCount(), 80);
+        auto *query = panel.findChild<TranscriptFilterQuery *>();
+        QVERIFY(query);
+        auto *text = panel.findChild<QLineEdit *>(u"transcriptText"_s);
+        text->setText(u"needle 7"_s);
+        QVERIFY(query->isWaitingForTyping()); // a keystroke waits for the next one
+        QTRY_COMPARE(model->rowCount(), 1);
+        QCOMPARE(model->record(0).value("dir"_L1).toString(), u"send"_s);
+        text->clear();
+        QTRY_COMPARE(model->rowCount(), 80);
+        QVERIFY(panel.findChild<QLabel *>(u"transcriptFiltering"_s)->isHidden());
+        panel.findChild<QCheckBox *>(u"dir:send"_s)->setChecked(false);
+        QVERIFY(query->isPending());
+        QVERIFY(!query->isWaitingForTyping()); // a box goes at once
+        QTRY_COMPARE(model->rowCount(), 60);
+    }
+
+    void rowsRecordedWhileAFilterIsCountedAreShownWithIt()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        TranscriptStore store;
+        TranscriptPanel panel(&store);
+        connect(&rec.recorder, &HistoryRecorder::recorded, &panel,
+                &TranscriptPanel::followRecording);
+        panel.showRecording(rec.reader, rec.recorder.runId());
+        PagedTranscriptModel *model = panel.recordingModel();
+        QAbstractItemModelTester tester(model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_COMPARE(model->rowCount(), 40);
+        panel.findChild<QCheckBox *>(u"dir:stderr"_s)->setChecked(false);
+        rec.recorder.record(exchange(10));
+        QTRY_COMPARE(model->rowCount(), 33);
+        rec.recorder.record(exchange(11));
+        QTRY_COMPARE(model->rowCount(), 36); // and it goes on following
+        QCOMPARE(model->record(35).value("dir"_L1).toString(), u"recv"_s);
+    }
+};
+
+QTEST_MAIN(TestTranscriptFilterQuery)
+#include "tst_transcriptfilterquery.moc"
