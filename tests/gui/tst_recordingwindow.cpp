@@ -158,7 +158,8 @@ private Q_SLOTS:
             TranscriptPanel *panel = window.transcriptPanel();
             QTRY_COMPARE(panel->recordingModel()->rowCount(), Events);
             panel->findChild<QLineEdit *>(u"transcriptMethod"_s)->setText(u"tools/call"_s);
-            QCOMPARE(panel->recordingModel()->rowCount(), Exchanges * 2); // a call and its answer
+            // Counted off the GUI thread (TranscriptFilterQuery), after the typing delay.
+            QTRY_COMPARE(panel->recordingModel()->rowCount(), Exchanges * 2); // a call, its answer
             const QString path = out.filePath(u"shown.jsonl"_s);
             QCOMPARE(panel->exportTo(path, u"jsonl"_s), QString());
             const QList<QByteArray> shown = lines(path);
@@ -233,6 +234,9 @@ private Q_SLOTS:
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         panel.showRecording(rec.reader, rec.recorder.runId());
+        // The first count is made off the GUI thread: its answer is in before the batches.
+        QTRY_VERIFY(panel.findChild<QLabel *>(u"transcriptFiltering"_s)->isHidden());
+        QTRY_VERIFY(panel.recordingModel() != nullptr);
         connect(&rec.recorder, &HistoryRecorder::recorded, &panel,
                 &TranscriptPanel::followRecording);
         // Counted on the GUI thread, after the panel's own slot (a spy would count on the
