@@ -93,17 +93,15 @@ HistoryImporter::Result HistoryImporter::import(QIODevice &in, HistoryStore &sto
         // any other is, and checked.
         if (std::optional<TranscriptEvent> e = WireFrameRecord::eventOfRecordLine(line)) {
             batch.append(std::move(*e));
-            if (batch.size() >= BatchSize && !flush())
-                return r;
-            continue;
+        } else {
+            QString why;
+            const QJsonObject record = recordOf(line, &why);
+            if (record.isEmpty()) {
+                skip(why);
+                continue;
+            }
+            batch.append(record);
         }
-        QString why;
-        const QJsonObject record = recordOf(line, &why);
-        if (record.isEmpty()) {
-            skip(why);
-            continue;
-        }
-        batch.append(record);
         if (batch.size() >= BatchSize && !flush())
             return r;
     }

@@ -167,12 +167,17 @@ HistoryStore::Row HistoryStore::rowOfEvent(const TranscriptEvent &e) const
     return row;
 }
 
+bool HistoryStore::writable(QString *error) const
+{
+    if (m_run == 0)
+        *error = u"history: the store was opened to read only"_s;
+    return m_run != 0;
+}
+
 bool HistoryStore::append(const TranscriptBatch &batch, QString *error)
 {
-    if (m_run == 0) {
-        *error = u"history: the store was opened to read only"_s;
+    if (!writable(error))
         return false;
-    }
     QList<Row> rows;
     rows.reserve(batch.size());
     for (const TranscriptEvent &e : batch)
@@ -182,27 +187,21 @@ bool HistoryStore::append(const TranscriptBatch &batch, QString *error)
 
 bool HistoryStore::appendImported(const QList<ImportedLine> &lines, QString *error)
 {
-    if (m_run == 0) {
-        *error = u"history: the store was opened to read only"_s;
+    if (!writable(error))
         return false;
-    }
     QList<Row> rows;
     rows.reserve(lines.size());
     for (const ImportedLine &line : lines) {
-        if (const auto *e = std::get_if<TranscriptEvent>(&line))
-            rows.append(m_readFrames ? rowOfEvent(*e) : rowOf(e->toJson()));
-        else
-            rows.append(rowOf(std::get<QJsonObject>(line)));
+        const auto *e = std::get_if<TranscriptEvent>(&line);
+        rows.append(e ? rowOfEvent(*e) : rowOf(std::get<QJsonObject>(line)));
     }
     return insert(rows, error);
 }
 
 bool HistoryStore::appendRecords(const QList<QJsonObject> &records, QString *error)
 {
-    if (m_run == 0) {
-        *error = u"history: the store was opened to read only"_s;
+    if (!writable(error))
         return false;
-    }
     QList<Row> rows;
     rows.reserve(records.size());
     for (const QJsonObject &record : records)

@@ -118,6 +118,8 @@ private:
     QString where(const HistoryFilter &filter, QVariantList *binds) const;
     Row rowOf(QJsonObject record) const;
     Row rowOfEvent(const TranscriptEvent &event) const;
+    // False with the reason for a store opened to read only (no run).
+    bool writable(QString *error) const;
     bool prepareStatements(QString *error);
     // The method and tool a row is stored with: a response gets its request's.
     void pairWithRequest(const Row &row, qint64 session, QString *method, QString *tool);

@@ -7,6 +7,7 @@
 #include <QDateTime>
 #include <QJsonValue>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 
@@ -86,6 +87,13 @@ std::optional<QString> unescaped(QByteArrayView body)
     return QString::fromUtf8(out);
 }
 
+// A byte below 0x20: a line break between tokens would split a JSON Lines record, and one
+// inside a string is written escaped by the general path.
+bool hasControlByte(QByteArrayView bytes)
+{
+    return std::any_of(bytes.begin(), bytes.end(), [](char c) { return uchar(c) < 0x20; });
+}
+
 // HistoryStore's idText for a number as Qt's parser keeps it: an integer as it is, anything
 // else through QJsonValue::toInteger (0 when not integral).
 QString idOfNumber(QByteArrayView token)
@@ -137,9 +145,8 @@ std::optional<WireFrameRecord> WireFrameRecord::read(const TranscriptEvent &even
     if (event.direction != D::Outgoing && event.direction != D::Incoming)
         return std::nullopt;
     const QByteArrayView frame(event.raw);
-    for (const char c : frame)
-        if (uchar(c) < 0x20)
-            return std::nullopt;
+    if (hasControlByte(frame))
+        return std::nullopt;
     if (redactor && redactor->mayHoldSecret(event.server))
         return std::nullopt;
 
@@ -342,9 +349,8 @@ std::optional<WireFrameRecord> WireFrameRecord::read(const TranscriptEvent &even
 
 std::optional<TranscriptEvent> WireFrameRecord::eventOfRecordLine(QByteArrayView line)
 {
-    for (const char c : line)
-        if (uchar(c) < 0x20)
-            return std::nullopt;
+    if (hasControlByte(line))
+        return std::nullopt;
     JsonScanner s(line);
     s.space();
     if (s.i >= s.n || s.f[s.i] != '{')
