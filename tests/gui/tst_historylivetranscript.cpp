@@ -4,6 +4,7 @@
 // and scrolling every row holds no more than the model's page limit.
 #include "historyrecorder.h"
 #include "historystore.h"
+#include "liverecording.h"
 #include "pagedtranscriptmodel.h"
 #include "transcripthistorysource.h"
 
@@ -19,46 +20,9 @@ namespace {
 
 using D = TranscriptEvent::Direction;
 
-// The events of exchange `id`, all at its millisecond (the live view orders by id, not time).
-TranscriptEvent wire(qint64 id, D dir, const QByteArray &raw, const QString &server = u"alpha"_s)
-{
-    return TranscriptEvent{1700000000000 + id, server, 1, dir, raw};
-}
-
-// A call, its answer, a stderr line of another server, and a notification.
-TranscriptBatch exchange(int id)
-{
-    const QByteArray n = QByteArray::number(id);
-    return {wire(id, D::Outgoing,
-                 "{\"jsonrpc\":\"2.0\",\"id\":" + n +
-                     ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{"
-                     "\"message\":\"needle " +
-                     n + "\"}}}"),
-            wire(id, D::Incoming, "{\"jsonrpc\":\"2.0\",\"id\":" + n + ",\"result\":{}}"),
-            wire(id, D::Stderr, "beta says " + n, u"beta"_s),
-            wire(id, D::Incoming,
-                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}")};
-}
-
-struct Recording
-{
-    QTemporaryDir dir;
-    HistoryRecorder recorder;
-    std::shared_ptr<HistoryStore> reader = std::make_shared<HistoryStore>();
-    QString path() const { return dir.filePath(u"h.db"_s); }
-    bool start()
-    {
-        recorder.start(path(), u"window"_s);
-        QString error;
-        return QTest::qWaitFor([this] { return recorder.runId() != 0; }, 5000) &&
-               reader->open(path(), &error);
-    }
-    std::unique_ptr<TranscriptHistorySource> source(HistoryFilter f) const
-    {
-        f.runId = recorder.runId();
-        return std::make_unique<TranscriptHistorySource>(reader, f);
-    }
-};
+using Recording = SondeTest::LiveRecording;
+using SondeTest::exchange;
+using SondeTest::liveWire;
 
 } // namespace
 
@@ -279,7 +243,7 @@ private Q_SLOTS:
         for (int i = 0; i < 40; ++i) {
             batch += exchange(i);
             for (int j = 0; j < 10; ++j) // the hits farther apart than a first range is wide
-                batch += wire(i, D::Stderr, "filler", u"gamma"_s);
+                batch += liveWire(i, D::Stderr, "filler", u"gamma"_s);
         }
         rec.recorder.record(batch);
         QTRY_COMPARE(rec.recorder.eventsRecorded(), 560);
@@ -340,7 +304,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(rec.reader->clear(&error), qPrintable(error));
         // No recount between the Clear and the next batch: the view hears of both at once.
-        rec.recorder.record({wire(9, D::Stderr, "gamma says hello", u"gamma"_s)});
+        rec.recorder.record({liveWire(9, D::Stderr, "gamma says hello", u"gamma"_s)});
         QTRY_COMPARE(rec.recorder.eventsRecorded(), 13);
         QVERIFY(rec.reader->tally(f).newestId < before.newestId);
         model.followSource();

@@ -8,6 +8,7 @@
 #include "exportdialog.h"
 #include "historyrecorder.h"
 #include "historystore.h"
+#include "liverecording.h"
 #include "mainwindow.h"
 #include "mainwindowactions.h"
 #include "pagedtranscriptmodel.h"
@@ -74,20 +75,7 @@ QList<QByteArray> lines(const QString &path)
 }
 
 // A recorder on a temporary history and a read connection to it, as `sonde` opens them.
-struct Recording
-{
-    QTemporaryDir dir;
-    HistoryRecorder recorder;
-    std::shared_ptr<HistoryStore> reader = std::make_shared<HistoryStore>();
-    bool start()
-    {
-        const QString path = dir.filePath(u"h.db"_s);
-        recorder.start(path, u"window"_s);
-        QString error;
-        return QTest::qWaitFor([this] { return recorder.runId() != 0; }, 5000) &&
-               reader->open(path, &error);
-    }
-};
+using Recording = SondeTest::LiveRecording;
 
 } // namespace
 

@@ -4,6 +4,7 @@
 // are counted once, and the first screen of the answer needs no read on the GUI thread.
 #include "historyrecorder.h"
 #include "historystore.h"
+#include "liverecording.h"
 #include "pagedtranscriptmodel.h"
 #include "transcriptfilterquery.h"
 #include "transcriptpanel.h"
@@ -30,62 +31,12 @@ namespace {
 
 using D = TranscriptEvent::Direction;
 
-TranscriptEvent wire(qint64 id, D dir, const QByteArray &raw, const QString &server = u"alpha"_s)
+// The recording, with `exchanges` of four events each committed before start() returns.
+struct Recording : SondeTest::LiveRecording
 {
-    TranscriptEvent e;
-    e.timeMs = 1700000000000 + id;
-    e.server = server;
-    e.generation = 1;
-    e.direction = dir;
-    e.raw = raw;
-    return e;
-}
-
-// A call, its answer, a stderr line of another server, and a notification.
-TranscriptBatch exchange(int id)
-{
-    const QByteArray n = QByteArray::number(id);
-    return {wire(id, D::Outgoing,
-                 "{\"jsonrpc\":\"2.0\",\"id\":" + n +
-                     ",\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{"
-                     "\"message\":\"needle " +
-                     n + "\"}}}"),
-            wire(id, D::Incoming, "{\"jsonrpc\":\"2.0\",\"id\":" + n + ",\"result\":{}}"),
-            wire(id, D::Stderr, "beta says " + n, u"beta"_s),
-            wire(id, D::Incoming,
-                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}")};
-}
-
-struct Recording
-{
-    QTemporaryDir dir;
-    HistoryRecorder recorder;
-    std::shared_ptr<HistoryStore> reader = std::make_shared<HistoryStore>();
-    QString path() const { return dir.filePath(u"h.db"_s); }
-    // `exchanges` of four events each, recorded before it returns.
-    bool start(int exchanges)
-    {
-        recorder.start(path(), u"window"_s);
-        QString error;
-        if (!QTest::qWaitFor([this] { return recorder.runId() != 0; }, 5000) ||
-            !reader->open(path(), &error))
-            return false;
-        for (int b = 0; b < exchanges; b += 50) {
-            TranscriptBatch batch;
-            for (int i = b; i < qMin(exchanges, b + 50); ++i)
-                batch += exchange(i);
-            recorder.record(batch);
-        }
-        return QTest::qWaitFor([&] { return recorder.eventsRecorded() == 4 * exchanges; }, 10000);
-    }
-    HistoryFilter filter(const QString &server = {}) const
-    {
-        HistoryFilter f;
-        f.runId = recorder.runId();
-        f.server = server;
-        return f;
-    }
+    bool start(int exchanges) { return LiveRecording::start() && recordExchanges(exchanges); }
 };
+using SondeTest::exchange;
 
 // The real count, held at its start until released, on whatever thread runs it; says which
 // thread that was and how many counts ran.
