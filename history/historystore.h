@@ -79,6 +79,13 @@ public:
         qint64 count = 0, lastId = 0, newestId = 0;
     };
     Tally tally(const HistoryFilter &filter) const;
+    // The same tally, and in the same read the id of each row whose number, counted from
+    // `firstRow`, is a multiple of `pageSize`: the first row of every page, so that a reader
+    // seeks any page by id (HistoryFilter::afterId) instead of walking every row before it
+    // with OFFSET (half a second to the middle of a million rows). It steps through the ids
+    // where tally() counts inside SQLite: for a reader's own thread, or for a few new rows.
+    Tally pagedTally(const HistoryFilter &filter, int pageSize, qint64 firstRow,
+                     QList<qint64> *pageStarts) const;
     // The run this store records into (0 for a store that only reads).
     qint64 runId() const { return m_run; }
     // `ids`, if given, gets each record's id (for a reader that pages on by id: OFFSET walks

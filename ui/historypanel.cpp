@@ -4,6 +4,7 @@
 #include "jsonview.h"
 #include "pagedtranscriptmodel.h"
 #include "replayrequest.h"
+#include "transcriptfilterquery.h"
 #include "transcriptmodel.h"
 #include "transcriptstore.h" // transcriptmodel.h holds a QPointer to it
 
@@ -286,6 +287,7 @@ void HistoryPanel::showSession(int row)
     const RecordedSession s = m_shownSessions.value(row);
     m_timeline->setEnabled(catalog && s.id);
     if (!catalog || !s.id) {
+        m_awaited = 0;
         m_events->setSource(nullptr);
         m_status->setText(!catalog           ? tr("History is not recorded in this window")
                           : server.isEmpty() ? tr("No server selected")
@@ -293,6 +295,11 @@ void HistoryPanel::showSession(int row)
         m_json->setJson({});
         return;
     }
+    if (ask(catalog, HistoryCatalog::sessionFilter(s.id))) {
+        m_status->setText(tr("Reading the session…"));
+        return;
+    }
+    m_awaited = 0;
     m_events->setSource(catalog->sessionEvents(s.id));
     m_status->setText(tr("%n event(s) in this session", nullptr, m_events->rowCount()));
 }
@@ -303,9 +310,55 @@ void HistoryPanel::search()
     HistoryCatalog *catalog = currentCatalog();
     if (!catalog || text.isEmpty())
         return;
+    if (ask(catalog, HistoryCatalog::searchFilter(text, currentServer()))) {
+        m_status->setText(tr("Searching for \"%1\"…").arg(text));
+        return;
+    }
+    m_awaited = 0;
     m_events->setSource(catalog->search(text, currentServer()));
     m_status->setText(tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount())
                           .arg(currentServer(), text));
+}
+
+bool HistoryPanel::ask(HistoryCatalog *catalog, const HistoryFilter &filter)
+{
+    const QString path = catalog->historyPath();
+    if (path.isEmpty())
+        return false;
+    if (!m_query) {
+        m_query = new TranscriptFilterQuery(this);
+        connect(m_query, &TranscriptFilterQuery::answered, this, &HistoryPanel::showAnswer);
+    }
+    m_query->ask(path, filter, false);
+    m_awaited = m_query->ticket();
+    m_asked = catalog;
+    return true;
+}
+
+bool HistoryPanel::isReading() const
+{
+    return m_awaited != 0;
+}
+
+void HistoryPanel::showAnswer(const TranscriptFilterAnswer &answer)
+{
+    // Every later view (another source, server, session or search, or the box cleared) asks
+    // again or is shown at once, and drops the ticket: an answer nobody waits for is not shown.
+    if (answer.ticket != m_awaited)
+        return;
+    m_awaited = 0;
+    HistoryCatalog *catalog = m_asked;
+    const HistoryFilter &f = answer.filter;
+    if (answer.error.isEmpty())
+        m_events->setSource(catalog->pagesOf(answer), answer.firstRow, answer.records);
+    else if (!f.text.isEmpty()) // the query's thread could not open the file: read here
+        m_events->setSource(catalog->search(f.text, f.server));
+    else
+        m_events->setSource(catalog->sessionEvents(f.sessionId));
+    m_status->setText(f.text.isEmpty()
+                          ? tr("%n event(s) in this session", nullptr, m_events->rowCount())
+                          : tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount())
+                                .arg(f.server, f.text));
 }
 
 void HistoryPanel::showSelectedEvent()

@@ -17,12 +17,17 @@ namespace Sonde {
 
 class JsonView;
 class PagedTranscriptModel;
+class TranscriptFilterQuery;
+struct TranscriptFilterAnswer;
 
 // The History tab: what was recorded, kept across restarts. Its source is this workspace's
 // history (the server the window selected) or a transcript file opened offline (its own list
 // of servers). It shows the server's sessions (newest first, by generation and time), then the
 // events of the one picked, a page at a time, with the selected event's JSON below; a search
-// over the whole source replaces the session's events with its hits. "Show on timeline" asks
+// over the whole source replaces the session's events with its hits. Over a history file both
+// are counted off the GUI thread, each page then sought by id (the old rows stay, and the
+// status line says "Reading…" or "Searching…", until the answer comes).
+// "Show on timeline" asks
 // for the picked session to be drawn there; "Close file" asks for the opened file shown to be
 // closed (its owner removes it). Reads through HistoryCatalogs it does not own.
 class HistoryPanel : public QWidget
@@ -49,6 +54,8 @@ public:
     // Reads the sessions again (new events recorded since), keeping the one picked.
     void refresh();
     PagedTranscriptModel *eventModel() const { return m_events; }
+    // A session's events or a search's hits are read off the GUI thread, not shown yet.
+    bool isReading() const;
     // Clear history… from elsewhere (History settings): the workspace is shown, then the same
     // question as the tab's button. Nothing when the workspace records nothing.
     void requestClear();
@@ -72,6 +79,8 @@ private:
     void showSource(int index);
     void showSession(int row);
     void search();
+    bool ask(HistoryCatalog *catalog, const HistoryFilter &filter);
+    void showAnswer(const TranscriptFilterAnswer &answer);
     void clearHistory();
     void showSelectedEvent();
     bool isWorkspace() const;
@@ -91,6 +100,9 @@ private:
     JsonView *m_json;
     QLabel *m_status;
     PagedTranscriptModel *m_events;
+    TranscriptFilterQuery *m_query = nullptr; // made by the first view of a history file
+    quint64 m_awaited = 0;                    // the ticket of the view asked; 0: none
+    HistoryCatalog *m_asked = nullptr;        // whose file it asked about
 };
 
 } // namespace Sonde

@@ -278,10 +278,7 @@ void TranscriptPanel::showRecordingFilter(const TranscriptFilterAnswer &answer)
         return;
     m_recordingFilter = answer.filter;
     if (answer.error.isEmpty()) {
-        m_paged->setSource(std::make_unique<TranscriptHistorySource>(
-                               m_reader, answer.filter,
-                               HistoryStore::Tally{answer.count, answer.lastId, answer.newestId},
-                               answer.firstRow, answer.ids),
+        m_paged->setSource(std::make_unique<TranscriptHistorySource>(m_reader, answer),
                            answer.firstRow, answer.records);
         m_paged->followSource(); // rows committed since the count: those after its last id
     } else {
@@ -292,21 +289,37 @@ void TranscriptPanel::showRecordingFilter(const TranscriptFilterAnswer &answer)
         m_table->scrollToBottom();
 }
 
-// The row of the paged table that shows `event`: the rows before its millisecond are
-// counted, and the few of that millisecond looked through.
-int TranscriptPanel::recordingRowOf(const TranscriptEvent &event) const
+// The row of the paged table that shows the store's row `storeRow`. The rows from its
+// millisecond on are counted, not those before it: the store holds the newest events (the
+// timeline's tail), so they are few and the time index finds them (counting every row before
+// took seconds at a million events). Then that millisecond's rows are looked through for the
+// event: the nth of its server, direction and generation, as it is in the store.
+int TranscriptPanel::recordingRowOf(int storeRow) const
 {
-    HistoryFilter before = m_recordingFilter;
-    before.toMs = event.timeMs - 1;
-    const qint64 from = m_reader->count(before);
+    const auto *source = dynamic_cast<const TranscriptHistorySource *>(m_paged->source());
+    if (!source)
+        return -1;
+    const TranscriptEvent &event = m_store->event(storeRow);
+    const auto same = [&event](const TranscriptEvent &e) {
+        return e.timeMs == event.timeMs && e.server == event.server &&
+               e.direction == event.direction && e.generation == event.generation;
+    };
+    int nth = 0;
+    for (int r = storeRow - 1; r >= 0 && m_store->event(r).timeMs == event.timeMs; --r)
+        nth += same(m_store->event(r)) ? 1 : 0;
+    HistoryFilter from = m_recordingFilter;
+    from.fromMs = event.timeMs;
+    from.untilId = source->lastId();
+    const qint64 first = source->count() - m_reader->count(from);
     const QString dir = TranscriptEvent::directionName(event.direction);
-    for (qint64 row = from;
-         row < qMin<qint64>(from + PagedTranscriptModel::PageSize, m_paged->rowCount()); ++row) {
+    for (qint64 row = qMax<qint64>(0, first);
+         row < qMin<qint64>(first + PagedTranscriptModel::PageSize, m_paged->rowCount()); ++row) {
         const QJsonObject r = m_paged->record(int(row));
         if (r.value("t_ms"_L1).toInteger() > event.timeMs)
             break;
         if (r.value("server"_L1).toString() == event.server &&
-            r.value("dir"_L1).toString() == dir && r.value("gen"_L1).toInt() == event.generation)
+            r.value("dir"_L1).toString() == dir && r.value("gen"_L1).toInt() == event.generation &&
+            nth-- == 0)
             return int(row);
     }
     return -1;
@@ -317,7 +330,7 @@ bool TranscriptPanel::selectStoreRow(int row)
     if (row < 0 || row >= m_model->rowCount())
         return false;
     if (m_paged) {
-        const int at = recordingRowOf(m_store->event(row));
+        const int at = recordingRowOf(row);
         if (at < 0)
             return false;
         m_follow->setChecked(false);

@@ -103,7 +103,7 @@ private:
     void queryRecording();
     void followNow();
     void showRecordingFilter(const TranscriptFilterAnswer &answer);
-    int recordingRowOf(const TranscriptEvent &event) const;
+    int recordingRowOf(int storeRow) const;
     void buildRowMenu();
     void updateRowActions();
     void replayCurrent();

@@ -2,10 +2,15 @@
 // The History tab over a catalog of its own: the selected server's sessions newest first, the
 // picked session's events a page at a time, a search that replaces them with its hits,
 // Clear history only after the question is answered Yes, an opened file as a source with its
-// own servers, and Show on timeline for the picked session.
+// own servers, and Show on timeline for the picked session. Over a history file, the search
+// is counted off the GUI thread and its pages sought by id.
 #include "historycatalog.h"
 #include "historypanel.h"
+#include "historystore.h"
+#include "liverecording.h"
 #include "pagedtranscriptmodel.h"
+#include "storehistorycatalog.h"
+#include "transcripthistorysource.h"
 
 #include <QComboBox>
 #include <QJsonDocument>
@@ -17,6 +22,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Sonde;
@@ -106,6 +112,18 @@ private:
         {2, request(u"alpha"_s, 2, 5, u"hay"_s)},     {3, request(u"beta"_s, 1, 6, u"needle"_s)}};
 };
 
+// A history file of 300 exchanges (SondeTest::exchange): alpha's 900 events in one session,
+// 300 of them calls with "needle N", and beta's 300 stderr lines.
+bool writeHistory(const QString &path)
+{
+    HistoryStore store;
+    QString error;
+    TranscriptBatch batch;
+    for (int i = 0; i < 300; ++i)
+        batch += SondeTest::exchange(i);
+    return store.open(path, &error, u"test"_s) && store.append(batch, &error);
+}
+
 void grab(QWidget *w, const QString &name)
 {
     if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
@@ -168,6 +186,89 @@ private Q_SLOTS:
         QVERIFY(panel.findChild<QLabel *>(u"historyStatus"_s)->text().contains("2 event"_L1));
         search->clear();
         QCOMPARE(panel.eventModel()->rowCount(), 3);
+    }
+
+    void aSearchOfAHistoryFileIsCountedOffTheGuiThreadAndSoughtById()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeHistory(dir.filePath(u"h.db"_s)));
+        StoreHistoryCatalog catalog;
+        QString error;
+        QVERIFY2(catalog.open(dir.filePath(u"h.db"_s), &error), qPrintable(error));
+        HistoryPanel panel(&catalog);
+        panel.setServer(u"alpha"_s);
+        PagedTranscriptModel *model = panel.eventModel();
+        QTRY_VERIFY(!panel.isReading());
+        QCOMPARE(model->rowCount(), 900); // the session's events
+        auto *search = panel.findChild<QLineEdit *>(u"historySearch"_s);
+        auto *status = panel.findChild<QLabel *>(u"historyStatus"_s);
+        search->setText(u"needle"_s);
+        QTest::keyClick(search, Qt::Key_Return);
+        QVERIFY(panel.isReading());
+        QVERIFY2(status->text().contains("Searching"_L1), qPrintable(status->text()));
+        QCOMPARE(model->rowCount(), 900); // the old rows stay until the hits come
+        QTRY_VERIFY(!panel.isReading());
+        QCOMPARE(model->rowCount(), 300);
+        QVERIFY2(status->text().contains("300 event"_L1), qPrintable(status->text()));
+        const auto *source = dynamic_cast<const TranscriptHistorySource *>(model->source());
+        QVERIFY(source);
+        // Hit 150 is exchange 150's call, read by id from the answer's page starts.
+        const QByteArray middle = QJsonDocument(model->record(150)).toJson();
+        QVERIFY2(middle.contains("\"needle 150\""), middle.constData());
+        QCOMPARE(source->offsetReads(), 0);
+    }
+
+    void aSessionOfAHistoryFileIsReadOffTheGuiThreadAndSoughtById()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeHistory(dir.filePath(u"h.db"_s)));
+        StoreHistoryCatalog catalog;
+        QString error;
+        QVERIFY2(catalog.open(dir.filePath(u"h.db"_s), &error), qPrintable(error));
+        HistoryPanel panel(&catalog);
+        panel.setServer(u"alpha"_s);
+        PagedTranscriptModel *model = panel.eventModel();
+        auto *status = panel.findChild<QLabel *>(u"historyStatus"_s);
+        QVERIFY(panel.isReading()); // asked, not read here
+        QCOMPARE(model->rowCount(), 0);
+        QVERIFY2(status->text().contains("Reading"_L1), qPrintable(status->text()));
+        QTRY_VERIFY(!panel.isReading());
+        QCOMPARE(model->rowCount(), 900);
+        QVERIFY2(status->text().contains("900 event"_L1), qPrintable(status->text()));
+        QCOMPARE(model->pagesRead(), 0); // the first page came with the answer
+        const auto *source = dynamic_cast<const TranscriptHistorySource *>(model->source());
+        QVERIFY(source);
+        // Row 601 is exchange 200's answer (alpha has three events an exchange).
+        const QJsonObject row = model->record(601);
+        QCOMPARE(row.value("dir"_L1).toString(), u"recv"_s);
+        QCOMPARE(row["msg"_L1]["id"_L1].toInt(), 200);
+        QCOMPARE(source->offsetReads(), 0);
+    }
+
+    void hitsOfASearchGivenUpOnAreNotShown()
+    {
+        QTemporaryDir dir;
+        QVERIFY(writeHistory(dir.filePath(u"h.db"_s)));
+        StoreHistoryCatalog catalog;
+        QString error;
+        QVERIFY2(catalog.open(dir.filePath(u"h.db"_s), &error), qPrintable(error));
+        HistoryPanel panel(&catalog);
+        panel.setServer(u"alpha"_s);
+        QTRY_VERIFY(!panel.isReading());
+        auto *search = panel.findChild<QLineEdit *>(u"historySearch"_s);
+        search->setText(u"needle"_s);
+        QTest::keyClick(search, Qt::Key_Return);
+        QVERIFY(panel.isReading());
+        search->clear(); // the session's events again
+        QTRY_VERIFY(!panel.isReading());
+        QCOMPARE(panel.eventModel()->rowCount(), 900);
+        QVERIFY(panel.findChild<QLabel *>(u"historyStatus"_s)->text().contains("900 event"_L1));
+        // Another server picked while a search is counted: its hits are for the one asked.
+        search->setText(u"needle"_s);
+        QTest::keyClick(search, Qt::Key_Return);
+        panel.setServer(u"beta"_s); // searches again, for beta: no needle there
+        QTRY_VERIFY(!panel.isReading());
+        QCOMPARE(panel.eventModel()->rowCount(), 0);
     }
 
     void clearHistoryAsksFirst_data()

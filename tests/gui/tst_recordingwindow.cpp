@@ -24,6 +24,7 @@
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -145,6 +146,23 @@ private Q_SLOTS:
             // history, masked as before.
             TranscriptPanel *panel = window.transcriptPanel();
             QTRY_COMPARE(panel->recordingModel()->rowCount(), Events);
+            // A row of the tail (a click in the timeline) is found in the paged table: the
+            // same event, also the second of two answers of its millisecond.
+            TranscriptStore *store = window.transcriptStore();
+            auto *table = panel->findChild<QTableView *>(u"transcriptTable"_s);
+            for (int row :
+                 {0, store->size() / 2, store->size() - 3, store->size() - 2, store->size() - 1}) {
+                QVERIFY(panel->selectStoreRow(row));
+                const QJsonObject shown =
+                    panel->recordingModel()->record(table->currentIndex().row());
+                const TranscriptEvent &e = store->event(row);
+                const QJsonObject raw = QJsonDocument::fromJson(e.raw).object();
+                QCOMPARE(shown.value("t_ms"_L1).toInteger(), e.timeMs);
+                QCOMPARE(shown.value("dir"_L1).toString(),
+                         TranscriptEvent::directionName(e.direction));
+                QCOMPARE(shown["msg"_L1]["method"_L1], raw.value("method"_L1));
+                QCOMPARE(shown["msg"_L1]["id"_L1], raw.value("id"_L1));
+            }
             panel->findChild<QLineEdit *>(u"transcriptMethod"_s)->setText(u"tools/call"_s);
             // Counted off the GUI thread (TranscriptFilterQuery), after the typing delay.
             QTRY_COMPARE(panel->recordingModel()->rowCount(), Exchanges * 2); // a call, its answer

@@ -7,6 +7,7 @@
 #include "liverecording.h"
 #include "pagedtranscriptmodel.h"
 #include "transcriptfilterquery.h"
+#include "transcripthistorysource.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
 
@@ -190,6 +191,85 @@ private Q_SLOTS:
         QList<qint64> newest;
         QCOMPARE(rec.reader->newestRecords(upTo, 3, &newest).size(), 3);
         QCOMPARE(newest, ids.mid(8, 3));
+    }
+
+    void everyPageOfAnAnswerIsSoughtByIdNotByOffset_data()
+    {
+        QTest::addColumn<QString>("server");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("directions");
+        QTest::addColumn<bool>("tail");
+        QTest::addColumn<int>("count");
+        QTest::newRow("every row, following")
+            << QString() << QString() << QStringList() << true << 1200;
+        QTest::newRow("every row, from the top")
+            << QString() << QString() << QStringList() << false << 1200;
+        QTest::newRow("one server's rows")
+            << u"alpha"_s << QString() << QStringList() << false << 900;
+        QTest::newRow("a direction")
+            << QString() << QString() << QStringList{u"recv"_s} << true << 600;
+        QTest::newRow("full-text hits, one in every four events")
+            << QString() << u"needle"_s << QStringList() << false << 300;
+    }
+    void everyPageOfAnAnswerIsSoughtByIdNotByOffset()
+    {
+        QFETCH(QString, server);
+        QFETCH(QString, text);
+        QFETCH(QStringList, directions);
+        QFETCH(bool, tail);
+        QFETCH(int, count);
+        Recording rec;
+        QVERIFY(rec.start(300)); // 1,200 events
+        HistoryFilter f = rec.filter(server);
+        f.text = text;
+        f.directions = directions;
+        TranscriptFilterQuery query;
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), f, tail);
+        QTRY_COMPARE(answered.count(), 1);
+        const TranscriptFilterAnswer a = answerOf(answered, 0);
+        QCOMPARE(a.count, count);
+        constexpr int PageSize = PagedTranscriptModel::PageSize;
+        QCOMPARE(a.pageStarts.size(), (count + PageSize - 1) / PageSize);
+        TranscriptHistorySource source(rec.reader, a);
+        // The middle first, then every page backwards: none follows a page read before it.
+        QList<qint64> order{(count / 2) / PageSize * PageSize};
+        for (qint64 at = (count - 1) / PageSize * PageSize; at >= 0; at -= PageSize)
+            order << at;
+        for (qint64 at : std::as_const(order))
+            QCOMPARE(source.page(at, PageSize), rec.reader->records(f, at, PageSize));
+        QCOMPARE(source.offsetReads(), 0);
+        // Without the page starts (nor the rows read), the middle is read with OFFSET: the
+        // walk over every row before it that they spare.
+        TranscriptFilterAnswer bare = a;
+        bare.pageStarts.clear();
+        bare.ids.clear();
+        bare.records.clear();
+        TranscriptHistorySource without(rec.reader, bare);
+        QCOMPARE(without.page(order.first(), PageSize),
+                 rec.reader->records(f, order.first(), PageSize));
+        QCOMPARE(without.offsetReads(), 1);
+    }
+
+    void pagesRecordedWhileFollowingAreSoughtByIdToo()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10)); // 40 events
+        TranscriptFilterQuery query;
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), rec.filter(), true);
+        QTRY_COMPARE(answered.count(), 1);
+        TranscriptHistorySource source(rec.reader, answerOf(answered, 0));
+        QCOMPARE(source.count(), 40);
+        // Three recounts, as after batches: the pages they add start at rows 256, 512, ...
+        for (int b = 0; b < 3; ++b) {
+            QVERIFY(rec.recordExchanges(100));
+            QCOMPARE(source.recount(), 40 + 400 * (b + 1));
+        }
+        constexpr int PageSize = PagedTranscriptModel::PageSize;
+        for (qint64 at = 4 * PageSize; at >= 0; at -= PageSize)
+            QCOMPARE(source.page(at, PageSize), rec.reader->records(rec.filter(), at, PageSize));
+        QCOMPARE(source.offsetReads(), 0);
     }
 
     void theFirstScreenOfAFilteredViewIsShownWithoutReadingOnTheGuiThread_data()

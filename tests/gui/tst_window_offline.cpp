@@ -187,12 +187,12 @@ private Q_SLOTS:
         // Newest first: generation 2 (two calls), then generation 1 (three).
         QCOMPARE(sessions()->count(), 2);
         QVERIFY(sessions()->item(0)->text().contains("Generation 2"_L1));
-        QCOMPARE(panel()->eventModel()->rowCount(), 4);
+        QTRY_COMPARE(panel()->eventModel()->rowCount(), 4);
         sessions()->setCurrentRow(1);
-        QCOMPARE(panel()->eventModel()->rowCount(), 6);
+        QTRY_COMPARE(panel()->eventModel()->rowCount(), 6);
         fileServers()->setCurrentText(u"web"_s);
         QCOMPARE(sessions()->count(), 1);
-        QCOMPARE(panel()->eventModel()->rowCount(), 8);
+        QTRY_COMPARE(panel()->eventModel()->rowCount(), 8);
         // Clear history is the workspace's: an opened file is not cleared.
         QVERIFY(!panel()->findChild<QPushButton *>(u"clearHistory"_s)->isEnabled());
         QCOMPARE(rowsIn(m_workspaceDb), before);
@@ -210,7 +210,7 @@ private Q_SLOTS:
         QCOMPARE(fileServers()->count(), 1);
         QCOMPARE(fileServers()->currentText(), u"demo"_s);
         QCOMPARE(sessions()->count(), 1);
-        QCOMPARE(panel()->eventModel()->rowCount(), 15);
+        QTRY_COMPARE(panel()->eventModel()->rowCount(), 15);
         QCOMPARE(panel()->eventModel()->record(0).value("msg"_L1).toObject().value("method"_L1),
                  u"initialize"_s);
         QCOMPARE(rowsIn(m_workspaceDb), before);
@@ -249,7 +249,7 @@ private Q_SLOTS:
         sources()->setCurrentIndex(0);
         QVERIFY(!fileServers()->isVisible());
         QCOMPARE(sessions()->count(), 1);
-        QCOMPARE(panel()->eventModel()->rowCount(), 2);
+        QTRY_COMPARE(panel()->eventModel()->rowCount(), 2);
         QVERIFY(panel()->findChild<QPushButton *>(u"clearHistory"_s)->isEnabled());
     }
 
@@ -367,7 +367,7 @@ private Q_SLOTS:
         QVERIFY(!fileServers()->isVisible());
         // The workspace's session of "demo" (the server picked in theWorkspaceIsStillASource).
         QCOMPARE(sessions()->count(), 1);
-        QCOMPARE(panel()->eventModel()->rowCount(), 2);
+        QTRY_COMPARE(panel()->eventModel()->rowCount(), 2);
         QCOMPARE(rowsIn(m_workspaceDb), before);
         grab(m_window.get(), u"window-close-file-after"_s);
     }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // sonde-cli's history end to end: --history records a real run (stdio and HTTP), history
 // search finds it and nothing else, history import reads a --transcript file and names the
-// lines it skipped, history export writes each format, and usage errors exit 2.
+// lines it skipped, history export writes each format, and usage errors exit 2. A run
+// against the reference server (server-everything, over stdio, Streamable HTTP and the legacy
+// HTTP+SSE) is recorded, found and exported whole, its HAR passing har-validator.
 #include "clifixtures.h"
 
 #include <QDir>
@@ -11,6 +13,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
 
 using namespace Qt::StringLiterals;
 using namespace SondeTest;
@@ -67,6 +71,101 @@ private Q_SLOTS:
                       u"--server"_s, u"another"_s})
                     .out.isEmpty());
         QVERIFY(!fileBytes(db).contains("sk-live-0123456789abcdefXYZ"));
+    }
+
+    void aServerEverythingRunIsRecordedFoundAndExported_data()
+    {
+        QTest::addColumn<QString>("transport");
+        QTest::newRow("over stdio") << u"stdio"_s;
+        QTest::newRow("over Streamable HTTP") << u"streamableHttp"_s;
+        QTest::newRow("over the legacy HTTP+SSE") << u"sse"_s;
+    }
+    void aServerEverythingRunIsRecordedFoundAndExported()
+    {
+        QFETCH(QString, transport);
+        QVERIFY2(
+            QFile::exists(QString::fromUtf8(SONDE_EVERYTHING_PATH)),
+            "server-everything is not installed: run ./dev.sh test (it runs npm ci in tests/)");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"h.db"_s);
+        std::unique_ptr<EverythingServer> http;
+        QStringList target;
+        if (transport == "stdio"_L1) {
+            target = {u"--command"_s, u"node"_s,
+                      u"--arg"_s,     QString::fromUtf8(SONDE_EVERYTHING_PATH),
+                      u"--arg"_s,     u"stdio"_s};
+        } else {
+            http = std::make_unique<EverythingServer>(transport);
+            QVERIFY2(http->start(), http->log().constData());
+            target = {u"--url"_s, http->url(transport == "sse"_L1 ? u"/sse"_s : u"/mcp"_s)};
+        }
+        const Run r = cli(target + QStringList{u"--history"_s, db, u"tools"_s, u"call"_s, u"echo"_s,
+                                               u"{\"message\":\"needle-everything-5521\"}"_s});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+
+        // Found: the call and the server's answer, as it wrote them, and over HTTP the
+        // exchange that carried the call (its request body), in its own event.
+        const Run found =
+            hist({u"history"_s, u"search"_s, u"needle-everything-5521"_s, u"--db"_s, db});
+        QCOMPARE(found.exitCode, 0);
+        QList<QJsonObject> hits;
+        QStringList exchanges;
+        for (const QJsonObject &hit : jsonLines(found.out)) {
+            if (hit.contains("msg"_L1))
+                hits << hit;
+            else if (hit.value("event"_L1).toString() == "http-exchange"_L1)
+                exchanges << hit["details"_L1]["method"_L1].toString();
+        }
+        QCOMPARE(hits.size(), 2);
+        if (transport != "stdio"_L1)
+            QVERIFY2(exchanges.contains(u"POST"_s), qPrintable(exchanges.join(u' ')));
+        else
+            QVERIFY(exchanges.isEmpty());
+        QCOMPARE(hits.at(0).value("dir"_L1).toString(), u"send"_s);
+        QCOMPARE(hits.at(1).value("dir"_L1).toString(), u"recv"_s);
+        const QJsonObject answer = hits.at(1).value("msg"_L1).toObject();
+        QCOMPARE(answer.value("id"_L1), hits.at(0).value("msg"_L1).toObject().value("id"_L1));
+        QCOMPARE(answer["result"_L1]["content"_L1][0]["text"_L1].toString(),
+                 u"Echo: needle-everything-5521"_s);
+
+        // Exported whole: the handshake with the server's name and version, then the call.
+        const QString jsonl = dir.filePath(u"run.jsonl"_s);
+        const Run e = hist({u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"jsonl"_s,
+                            u"--out"_s, jsonl});
+        QVERIFY2(e.exitCode == 0, QByteArray(e.out + e.err).constData());
+        QFile f(jsonl);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString protocol, serverName;
+        int calls = 0;
+        for (const QJsonObject &line : jsonLines(f.readAll())) {
+            const QJsonObject msg = line.value("msg"_L1).toObject();
+            const QJsonObject result = msg.value("result"_L1).toObject();
+            if (line.value("dir"_L1).toString() == "recv"_L1 && result.contains("serverInfo"_L1)) {
+                protocol = result.value("protocolVersion"_L1).toString();
+                serverName = result["serverInfo"_L1]["name"_L1].toString();
+            }
+            if (msg.value("method"_L1).toString() == "tools/call"_L1)
+                ++calls;
+        }
+        QVERIFY2(serverName.contains("everything"_L1), qPrintable(serverName));
+        QCOMPARE(protocol, u"2025-11-25"_s);
+        QCOMPARE(calls, 1); // sent once, and once only in the history
+
+        if (transport == "stdio"_L1)
+            return; // no HTTP leg: the HAR has no entry (the export's comment says why)
+        const QString har = dir.filePath(u"run.har"_s);
+        const Run h = hist(
+            {u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"har"_s, u"--out"_s, har});
+        QVERIFY2(h.exitCode == 0, QByteArray(h.out + h.err).constData());
+        const Run valid =
+            runProgram(u"node"_s, {QString::fromUtf8(SONDE_VALIDATE_HAR_SCRIPT), har});
+        QVERIFY2(valid.exitCode == 0,
+                 QByteArray("har-validator: " + valid.out + valid.err).constData());
+        QFile harFile(har);
+        QVERIFY(harFile.open(QIODevice::ReadOnly));
+        const QByteArray harBytes = harFile.readAll();
+        QVERIFY(harBytes.contains("needle-everything-5521"));
+        QVERIFY(harBytes.contains("\"_mcp\""));
     }
 
     void anHttpRunExportsInEachFormat_data()

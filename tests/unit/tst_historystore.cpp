@@ -148,6 +148,87 @@ private Q_SLOTS:
         QVERIFY2(store.lastError().isEmpty(), qPrintable(store.lastError()));
     }
 
+    void aPagedTallyNamesTheFirstIdOfEveryPage_data()
+    {
+        QTest::addColumn<HistoryFilter>("filter");
+        QTest::addColumn<int>("pageSize");
+        QTest::addColumn<qint64>("firstRow");
+        HistoryFilter f;
+        QTest::newRow("every row, pages from the first") << f << 4 << qint64(0);
+        QTest::newRow("every row, counted on from row 6 (the next page starts at 8)")
+            << f << 4 << qint64(6);
+        QTest::newRow("a page larger than the rows: only the first") << f << 1000 << qint64(0);
+        f.server = u"beta"_s;
+        QTest::newRow("one server's rows among others'") << f << 3 << qint64(0);
+        f = {};
+        f.text = u"needle"_s;
+        QTest::newRow("full-text hits") << f << 2 << qint64(0);
+        f = {};
+        f.afterId = 7;
+        f.untilId = 30;
+        QTest::newRow("an id range, as a recount asks") << f << 5 << qint64(3);
+        f = {};
+        f.method = u"nothing/like/this"_s;
+        QTest::newRow("no row: no page") << f << 4 << qint64(0);
+    }
+    void aPagedTallyNamesTheFirstIdOfEveryPage()
+    {
+        QFETCH(HistoryFilter, filter);
+        QFETCH(int, pageSize);
+        QFETCH(qint64, firstRow);
+        QTemporaryDir dir;
+        HistoryStore store;
+        QString error;
+        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
+        // 40 events: alpha's call with a needle, its answer, beta's line, alpha's list call.
+        for (int i = 0; i < 10; ++i)
+            QVERIFY2(store.append(sample(), &error), qPrintable(error));
+        QList<qint64> ids;
+        store.records(filter, 0, 1000, &ids);
+        const HistoryStore::Tally plain = store.tally(filter);
+        QList<qint64> starts;
+        const HistoryStore::Tally paged = store.pagedTally(filter, pageSize, firstRow, &starts);
+        QVERIFY2(store.lastError().isEmpty(), qPrintable(store.lastError()));
+        QCOMPARE(paged.count, ids.size());
+        QCOMPARE(paged.count, plain.count);
+        QCOMPARE(paged.lastId, plain.lastId);
+        QCOMPARE(paged.newestId, plain.newestId);
+        QList<qint64> expected;
+        for (qsizetype i = 0; i < ids.size(); ++i)
+            if ((firstRow + i) % pageSize == 0)
+                expected << ids.at(i);
+        QCOMPARE(starts, expected);
+    }
+
+    void aPagedTallyLeavesRowsAfterItsNewestIdForTheNextOne()
+    {
+        // What a recount after each batch relies on: the rows counted end at newestId, so the
+        // next tally, after newestId, counts each row once.
+        QTemporaryDir dir;
+        HistoryStore store;
+        QString error;
+        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
+        QVERIFY(store.append(sample(), &error));
+        QList<qint64> starts;
+        const HistoryStore::Tally first = store.pagedTally({}, 2, 0, &starts);
+        QCOMPARE(first.count, 4);
+        QVERIFY(store.append(sample(), &error));
+        HistoryFilter since;
+        since.afterId = first.newestId;
+        starts.clear();
+        const HistoryStore::Tally next = store.pagedTally(since, 2, first.count, &starts);
+        QCOMPARE(next.count, 4);
+        QCOMPARE(next.newestId, first.newestId + 4);
+        QCOMPARE(starts, (QList<qint64>{first.newestId + 1, first.newestId + 3}));
+        HistoryStore empty;
+        QVERIFY(empty.open(dir.filePath(u"empty.db"_s), &error, u"test"_s));
+        starts.clear();
+        const HistoryStore::Tally none = empty.pagedTally({}, 2, 0, &starts);
+        QCOMPARE(none.count, 0);
+        QCOMPARE(none.newestId, 0);
+        QVERIFY(starts.isEmpty());
+    }
+
     void sessionsAreOnePerServerAndGeneration()
     {
         QTemporaryDir dir;

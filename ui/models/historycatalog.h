@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "historyfilter.h"
 #include "transcriptpagesource.h"
 
 #include <QList>
@@ -11,6 +12,8 @@
 #include <memory>
 
 namespace Sonde {
+
+struct TranscriptFilterAnswer;
 
 // One recorded session (one generation of one server) as the history lists it.
 struct RecordedSession
@@ -42,6 +45,20 @@ public:
                                                          const QString &server) const = 0;
     // Everything recorded, gone; false with the reason.
     virtual bool clear(QString *error) = 0;
+
+    // A catalog over a SQLite history names its file: a session's events and a search's hits
+    // are then counted off the GUI thread (TranscriptFilterQuery, over a connection of its
+    // own, with sessionFilter() or searchFilter()) and shown through pagesOf(), which seeks
+    // each page by id from the answer: at a million events the count takes up to a second
+    // and a page in the middle half of one with OFFSET. Empty (the default): sessionEvents()
+    // and search() are asked, on the GUI thread.
+    virtual QString historyPath() const { return {}; }
+    static HistoryFilter sessionFilter(qint64 sessionId);
+    static HistoryFilter searchFilter(const QString &text, const QString &server);
+    virtual std::unique_ptr<TranscriptPageSource> pagesOf(const TranscriptFilterAnswer &) const
+    {
+        return nullptr;
+    }
 };
 
 } // namespace Sonde

@@ -59,6 +59,7 @@ public:
     // How many pages are held now (for tests and the memory figure).
     int cachedPages() const { return int(m_pages.size()); }
     qint64 pagesRead() const { return m_pagesRead; }
+    const TranscriptPageSource *source() const { return m_source.get(); }
     // The record of a row (fetching its page if needed); empty if out of range.
     QJsonObject record(int row) const;
 

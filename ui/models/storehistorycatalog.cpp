@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "storehistorycatalog.h"
 
+#include "transcriptfilterquery.h"
+#include "transcripthistorysource.h"
+
 namespace Sonde {
 
 namespace {
@@ -60,18 +63,36 @@ std::unique_ptr<TranscriptPageSource> StoreHistoryCatalog::source(const HistoryF
 
 std::unique_ptr<TranscriptPageSource> StoreHistoryCatalog::sessionEvents(qint64 sessionId) const
 {
+    return source(sessionFilter(sessionId));
+}
+
+HistoryFilter HistoryCatalog::sessionFilter(qint64 sessionId)
+{
     HistoryFilter f;
     f.sessionId = sessionId;
-    return source(f);
+    return f;
+}
+
+HistoryFilter HistoryCatalog::searchFilter(const QString &text, const QString &server)
+{
+    HistoryFilter f;
+    f.text = text;
+    f.server = server;
+    return f;
 }
 
 std::unique_ptr<TranscriptPageSource> StoreHistoryCatalog::search(const QString &text,
                                                                   const QString &server) const
 {
-    HistoryFilter f;
-    f.text = text;
-    f.server = server;
-    return source(f);
+    return source(searchFilter(text, server));
+}
+
+std::unique_ptr<TranscriptPageSource>
+StoreHistoryCatalog::pagesOf(const TranscriptFilterAnswer &answer) const
+{
+    // The same pages as a live Transcript tab's filter: each seeks by id from the answer's
+    // page starts. It is not followed (the History tab reads again when it is shown).
+    return m_store ? std::make_unique<TranscriptHistorySource>(m_store, answer) : nullptr;
 }
 
 bool StoreHistoryCatalog::clear(QString *error)

@@ -25,6 +25,9 @@ public:
     std::unique_ptr<TranscriptPageSource> search(const QString &text,
                                                  const QString &server) const override;
     bool clear(QString *error) override;
+    QString historyPath() const override { return path(); }
+    std::unique_ptr<TranscriptPageSource>
+    pagesOf(const TranscriptFilterAnswer &answer) const override;
 
 private:
     std::unique_ptr<TranscriptPageSource> source(const HistoryFilter &filter) const;

@@ -118,7 +118,7 @@ TranscriptFilterAnswer TranscriptFilterQuery::compute(const HistoryStore &store,
     a.ticket = request.ticket;
     a.filter = request.filter;
     a.filter.afterId = 0;
-    const HistoryStore::Tally tally = store.tally(a.filter);
+    const HistoryStore::Tally tally = store.pagedTally(a.filter, PageSize, 0, &a.pageStarts);
     a.count = tally.count;
     a.lastId = tally.lastId;
     a.newestId = tally.newestId;

@@ -30,13 +30,15 @@ struct TranscriptFilterRequest
 };
 
 // What a TranscriptHistorySource and its PagedTranscriptModel need to show a filter's first
-// screen without reading: the count, the newest id (where following goes on from), and the
-// rows from `firstRow` (a multiple of PagedTranscriptModel::PageSize) with their ids.
+// screen without reading, and any other page with a seek: the count, the newest id (where
+// following goes on from), the first id of every page (HistoryStore::pagedTally), and the rows
+// from `firstRow` (a multiple of PagedTranscriptModel::PageSize) with their ids.
 struct TranscriptFilterAnswer
 {
     quint64 ticket = 0;
     HistoryFilter filter;
     qint64 count = 0, lastId = 0, newestId = 0, firstRow = 0; // HistoryStore::Tally's
+    QList<qint64> pageStarts; // of page 0, 1, ...: 8 bytes per 256 rows
     QList<QJsonObject> records;
     QList<qint64> ids;
     QString error; // the store did not open; the rest is empty
@@ -95,7 +97,8 @@ public:
     bool isWaitingForTyping() const { return m_delay.isActive(); }
     quint64 ticket() const { return m_ticket; }
 
-    // The count, the newest id and the first screen's pages (the last two when `tail`).
+    // The count, the newest id, where each page starts and the first screen's pages (the last
+    // two when `tail`).
     static TranscriptFilterAnswer compute(const HistoryStore &store,
                                           const TranscriptFilterRequest &request);
 

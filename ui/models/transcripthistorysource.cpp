@@ -3,6 +3,7 @@
 
 #include "historystore.h"
 #include "pagedtranscriptmodel.h"
+#include "transcriptfilterquery.h"
 
 namespace Sonde {
 
@@ -15,17 +16,28 @@ TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistorySt
 }
 
 TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistoryStore> store,
-                                                 HistoryFilter filter, HistoryStore::Tally tally,
-                                                 qint64 firstRow, const QList<qint64> &ids)
-    : m_store(std::move(store)), m_filter(std::move(filter)), m_count(tally.count),
-      m_lastId(tally.lastId), m_seenId(tally.newestId)
+                                                 const TranscriptFilterAnswer &answer)
+    : m_store(std::move(store)), m_filter(answer.filter), m_count(answer.count),
+      m_lastId(answer.lastId), m_seenId(answer.newestId)
 {
     m_filter.afterId = 0;
+    notePageStarts(0, answer.pageStarts);
     constexpr int PageSize = PagedTranscriptModel::PageSize;
+    const QList<qint64> &ids = answer.ids;
     for (qsizetype i = 0; i < ids.size(); i += PageSize) {
         const qsizetype end = qMin<qsizetype>(i + PageSize, ids.size());
-        m_firstIdAt.insert(firstRow + i, ids.at(i));
-        m_firstIdAt.insert(firstRow + end, ids.at(end - 1) + 1);
+        m_firstIdAt.insert(answer.firstRow + i, ids.at(i));
+        m_firstIdAt.insert(answer.firstRow + end, ids.at(end - 1) + 1);
+    }
+}
+
+void TranscriptHistorySource::notePageStarts(qint64 firstRow, const QList<qint64> &starts)
+{
+    constexpr int PageSize = PagedTranscriptModel::PageSize;
+    qint64 row = (firstRow + PageSize - 1) / PageSize * PageSize;
+    for (qint64 id : starts) {
+        m_firstIdAt.insert(row, id);
+        row += PageSize;
     }
 }
 
@@ -33,7 +45,9 @@ qint64 TranscriptHistorySource::recount()
 {
     HistoryFilter since = m_filter;
     since.afterId = m_seenId;
-    const HistoryStore::Tally t = m_store->tally(since);
+    QList<qint64> starts;
+    const HistoryStore::Tally t =
+        m_store->pagedTally(since, PagedTranscriptModel::PageSize, m_count, &starts);
     if (t.newestId < m_seenId) {
         // The newest rows went: a Clear, after which the ids start again below the last seen.
         m_count = m_lastId = m_seenId = 0;
@@ -42,6 +56,7 @@ qint64 TranscriptHistorySource::recount()
     }
     m_seenId = t.newestId;
     if (t.count > 0) {
+        notePageStarts(m_count, starts);
         m_count += t.count;
         m_lastId = t.lastId;
         return m_count;
@@ -114,6 +129,7 @@ QList<QJsonObject> TranscriptHistorySource::page(qint64 offset, int limit) const
         // every row before it as OFFSET does (a second at a million rows).
         rows = inWindows(m_lastId, n, true, &ids);
     } else {
+        ++m_offsetReads;
         rows = m_store->records(m_filter, offset, n, &ids);
     }
     if (!ids.isEmpty()) {
