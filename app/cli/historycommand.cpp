@@ -170,14 +170,17 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
     if (const QString why = openExisting(store, o.value(u"--db"_s)); !why.isEmpty())
         return failure(why);
     // The exports read the calls whole (pairs, verdicts): the records are read into memory,
-    // a page at a time.
+    // a page at a time, each page after the last id read (by OFFSET, each page walked every
+    // row before it again).
     QList<QJsonObject> records;
     constexpr int Page = 10'000;
-    for (qint64 offset = 0;; offset += Page) {
-        const QList<QJsonObject> page = store.records(filter, offset, Page);
+    for (;;) {
+        QList<qint64> ids;
+        const QList<QJsonObject> page = store.records(filter, 0, Page, &ids);
         records += page;
         if (page.size() < Page)
             break;
+        filter.afterId = ids.last();
     }
     if (!store.lastError().isEmpty())
         return failure(store.lastError());

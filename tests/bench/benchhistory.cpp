@@ -561,6 +561,38 @@ int main(int argc, char **argv)
                     .arg(worstBlocked, 0, 'f', 1)
                     .arg(worstJump, 0, 'f', 1) +
                 verdict(worstBlocked < 50 && worstJump < 50));
+
+            // A click in the timeline (an event of the newest 10,000, the window's tail) finds
+            // its row: before, the rows before its millisecond were counted; now the rows from
+            // it on (TranscriptPanel::recordingRowOf). Both on the GUI thread.
+            const Sonde::HistoryFilter all = cases.first().filter;
+            const Sonde::HistoryStore::Tally tally = reader->tally(all);
+            const qint64 clickedMs = notification(events - 5000).timeMs;
+            std::vector<double> beforeMs, fromMs;
+            for (int i = 0; i < 3; ++i) {
+                Sonde::HistoryFilter before = all;
+                before.toMs = clickedMs - 1;
+                QElapsedTimer t;
+                t.start();
+                const qint64 rowsBefore = reader->count(before);
+                beforeMs.push_back(msSince(t));
+                Sonde::HistoryFilter from = all;
+                from.fromMs = clickedMs;
+                from.untilId = tally.lastId;
+                t.restart();
+                const qint64 rowsFrom = reader->count(from);
+                fromMs.push_back(msSince(t));
+                if (rowsBefore + rowsFrom != tally.count)
+                    fail(1, u"the rows before the click (%1) and from it (%2) are not all %3"_s
+                                .arg(rowsBefore)
+                                .arg(rowsFrom)
+                                .arg(tally.count));
+            }
+            out(u"  a click in the timeline's tail finds its row: before %1 ms (the rows before "
+                u"it counted), now %2 ms (the rows from it, by the time index): "_s
+                    .arg(percentile(beforeMs, 50), 0, 'f', 1)
+                    .arg(percentile(fromMs, 50), 0, 'f', 1) +
+                verdict(percentile(fromMs, 50) < 50));
         }
         out(QString());
 

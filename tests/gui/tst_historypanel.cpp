@@ -226,18 +226,25 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(catalog.open(dir.filePath(u"h.db"_s), &error), qPrintable(error));
         HistoryPanel panel(&catalog);
+        panel.resize(900, 500);
+        panel.show();
         panel.setServer(u"alpha"_s);
         PagedTranscriptModel *model = panel.eventModel();
         auto *status = panel.findChild<QLabel *>(u"historyStatus"_s);
         QVERIFY(panel.isReading()); // asked, not read here
         QCOMPARE(model->rowCount(), 0);
         QVERIFY2(status->text().contains("Reading"_L1), qPrintable(status->text()));
+        grab(&panel, u"history-file-reading"_s);
         QTRY_VERIFY(!panel.isReading());
         QCOMPARE(model->rowCount(), 900);
         QVERIFY2(status->text().contains("900 event"_L1), qPrintable(status->text()));
-        QCOMPARE(model->pagesRead(), 0); // the first page came with the answer
+        auto *table = panel.findChild<QTableView *>(u"historyEvents"_s);
+        table->scrollTo(model->index(601, 0), QAbstractItemView::PositionAtCenter);
+        table->setCurrentIndex(model->index(601, 0));
+        grab(&panel, u"history-file-session-middle"_s);
         const auto *source = dynamic_cast<const TranscriptHistorySource *>(model->source());
         QVERIFY(source);
+        QCOMPARE(source->offsetReads(), 0); // what the shown table asked was read by id
         // Row 601 is exchange 200's answer (alpha has three events an exchange).
         const QJsonObject row = model->record(601);
         QCOMPARE(row.value("dir"_L1).toString(), u"recv"_s);
