@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "historycommand.h"
 
+#include "historyexportsource.h"
 #include "historyimporter.h"
 #include "historystore.h"
 #include "transcript/transcriptexport.h"
@@ -169,39 +170,35 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
     HistoryStore store;
     if (const QString why = openExisting(store, o.value(u"--db"_s)); !why.isEmpty())
         return failure(why);
-    // The exports read the calls whole (pairs, verdicts): the records are read into memory,
-    // a page at a time, each page after the last id read (by OFFSET, each page walked every
-    // row before it again).
-    QList<QJsonObject> records;
-    constexpr int Page = 10'000;
-    for (;;) {
-        QList<qint64> ids;
-        const QList<QJsonObject> page = store.records(filter, 0, Page, &ids);
-        records += page;
-        if (page.size() < Page)
-            break;
-        filter.afterId = ids.last();
-    }
-    if (!store.lastError().isEmpty())
-        return failure(store.lastError());
+    // Streamed: the history is read a page at a time, two or three times (ExportReader), so
+    // a million events hold a page and a window of calls, not a million records.
     const TranscriptExport::Options options; // redacted, session ids masked (docs)
+    const HistoryExportSource source(store, filter);
+    TranscriptExport::Counts counts;
+    QString error;
+    if (!TranscriptExport::count(source, {}, &counts, &error))
+        return failure(error);
     QSaveFile out(o.value(u"--out"_s));
     if (!out.open(QIODevice::WriteOnly))
         return failure(u"cannot write %1: %2"_s.arg(out.fileName(), out.errorString()));
-    const QByteArray document = TranscriptExport::write(*format, records, options);
-    out.write(document);
+    if (!TranscriptExport::write(*format, source, options, out, &error))
+        return failure(u"cannot export to %1: %2"_s.arg(out.fileName(), error));
     if (!out.commit())
         return failure(u"cannot write %1: %2"_s.arg(out.fileName(), out.errorString()));
     QJsonObject summary{{"format"_L1, TranscriptExport::formatName(*format)},
                         {"out"_L1, out.fileName()},
-                        {"records"_L1, records.size()},
-                        {"included"_L1, TranscriptExport::describe(*format, records, options)}};
+                        {"records"_L1, counts.events},
+                        {"included"_L1, TranscriptExport::describe(*format, counts, options)}};
     if (!o.contains(u"--to"_s)) {
         printLine(summary);
         return 0;
     }
     // The file is written whatever the collector says; the send is one POST, bounded.
-    const OtlpSender::Result sent = sendToCollector(collector, document);
+    // The collector takes the document whole (one POST): it is read back from the file.
+    QFile written(out.fileName());
+    if (!written.open(QIODevice::ReadOnly))
+        return failure(u"cannot read %1 back: %2"_s.arg(written.fileName(), written.errorString()));
+    const OtlpSender::Result sent = sendToCollector(collector, written.readAll());
     summary.insert("sent"_L1, QJsonObject{{"url"_L1, collector.toString()},
                                           {"status"_L1, sent.status},
                                           {"ok"_L1, sent.ok()}});

@@ -77,67 +77,114 @@ QJsonValue ExportCalls::requestIdOf(const QJsonObject &record)
 QList<ExportedCall> ExportCalls::pair(const QList<QJsonObject> &records)
 {
     QList<ExportedCall> calls;
-    QHash<QString, qsizetype> open; // callKey -> index in calls (the latest request)
-    for (const QJsonObject &r : records) {
-        const QString dir = r.value("dir"_L1).toString();
-        const QString server = r.value("server"_L1).toString();
-        const int gen = r.value("gen"_L1).toInt();
-        const qint64 t = r.value("t_ms"_L1).toInteger();
-        const QJsonObject msg = r.value("msg"_L1).toObject();
-        if (dir == "send"_L1 && msg.contains("method"_L1) && msg.contains("id"_L1)) {
-            ExportedCall c;
-            c.server = server;
-            c.generation = gen;
-            c.id = msg.value("id"_L1);
-            c.method = msg.value("method"_L1).toString();
-            c.startMs = t;
-            c.request = msg;
-            c.outcome = u"no answer"_s;
-            targetOf(c);
-            open.insert(callKey(server, gen, c.id), calls.size());
-            calls.append(c);
-        } else if (dir == "recv"_L1 && !msg.contains("method"_L1) && msg.contains("id"_L1)) {
-            const auto it = open.constFind(callKey(server, gen, msg.value("id"_L1)));
-            if (it == open.constEnd() || calls[*it].endMs)
-                continue;
-            ExportedCall &c = calls[*it];
-            c.response = msg;
-            c.endMs = t;
-            describeResponse(c);
-        } else if (dir == "event"_L1) {
-            const QJsonValue id = requestIdOf(r);
-            if (id.isUndefined())
-                continue;
-            const QJsonObject d = r.value("details"_L1).toObject();
-            const int callGen =
-                d.contains("generation"_L1) ? d.value("generation"_L1).toInt() : gen;
-            const auto it = open.constFind(callKey(server, callGen, id));
-            if (it == open.constEnd())
-                continue;
-            ExportedCall &c = calls[*it];
-            c.related.append(r);
-            const QString event = r.value("event"_L1).toString();
-            if (!c.endMs && (event == "request-failed"_L1 || event == "request-timed-out"_L1)) {
-                c.endMs = t;
-                c.isError = true;
-                c.errorType = d.value("kind"_L1).toString(event);
-                c.outcome = u"%1: %2"_s.arg(event, d.value("message"_L1).toString());
-            } else if (!c.endMs && event == "outcome-uncertain"_L1) {
-                c.outcome = u"outcome uncertain (%1)"_s.arg(d.value("rule"_L1).toString());
-            } else if (!c.endMs && event == "sent-again"_L1) {
-                c.outcome = u"sent again as id %1 in generation %2"_s
-                                .arg(idText(d.value("new_request_id"_L1)))
-                                .arg(d.value("new_generation"_L1).toInt());
-            } else if (!c.endMs && event == "breaker-refused"_L1) {
-                c.endMs = t;
-                c.isError = true;
-                c.errorType = event;
-                c.outcome =
-                    u"refused by the circuit breaker: %1"_s.arg(d.value("cause"_L1).toString());
-            }
+    CallPairer pairer(0, true, [&calls](ExportedCall &&c) { calls.append(std::move(c)); });
+    for (const QJsonObject &r : records)
+        pairer.add(r);
+    pairer.finish();
+    return calls;
+}
+
+CallPairer::CallPairer(qsizetype window, bool keepMessages, Settled settled)
+    : m_window(window), m_keepMessages(keepMessages), m_settled(std::move(settled))
+{
+}
+
+ExportedCall *CallPairer::callAt(qint64 index)
+{
+    return index < m_first ? nullptr : &m_calls[size_t(index - m_first)];
+}
+
+void CallPairer::handOnFirst()
+{
+    ExportedCall c = std::move(m_calls.front());
+    m_calls.pop_front();
+    const auto it = m_open.constFind(callKey(c.server, c.generation, c.id));
+    if (it != m_open.constEnd() && *it == m_first)
+        m_open.erase(it);
+    ++m_first;
+    if (!c.endMs && m_window > 0) {
+        ++m_early;
+        if (c.outcome == "no answer"_L1)
+            c.outcome = u"no answer within the export's window of %1 calls"_s.arg(m_window);
+    }
+    m_settled(std::move(c));
+}
+
+void CallPairer::finish()
+{
+    const qsizetype window = m_window;
+    m_window = 0; // what is left waited until the end: no answer is "within the window"
+    while (!m_calls.empty())
+        handOnFirst();
+    m_window = window;
+}
+
+void CallPairer::add(const QJsonObject &r)
+{
+    const QString dir = r.value("dir"_L1).toString();
+    if (dir != "send"_L1 && dir != "recv"_L1 && dir != "event"_L1)
+        return;
+    const QString server = r.value("server"_L1).toString();
+    const int gen = r.value("gen"_L1).toInt();
+    const qint64 t = r.value("t_ms"_L1).toInteger();
+    const QJsonObject msg = r.value("msg"_L1).toObject();
+    if (dir == "send"_L1 && msg.contains("method"_L1) && msg.contains("id"_L1)) {
+        ExportedCall c;
+        c.server = server;
+        c.generation = gen;
+        c.id = msg.value("id"_L1);
+        c.method = msg.value("method"_L1).toString();
+        c.startMs = t;
+        c.request = msg;
+        c.outcome = u"no answer"_s;
+        targetOf(c);
+        if (!m_keepMessages)
+            c.request = {};
+        m_open.insert(callKey(server, gen, c.id), m_first + qint64(m_calls.size()));
+        m_calls.push_back(std::move(c));
+        if (m_window > 0 && qsizetype(m_calls.size()) > m_window)
+            handOnFirst();
+    } else if (dir == "recv"_L1 && !msg.contains("method"_L1) && msg.contains("id"_L1)) {
+        const auto it = m_open.constFind(callKey(server, gen, msg.value("id"_L1)));
+        ExportedCall *c = it == m_open.constEnd() ? nullptr : callAt(*it);
+        if (!c || c->endMs)
+            return;
+        c->response = msg;
+        c->endMs = t;
+        describeResponse(*c);
+        if (!m_keepMessages)
+            c->response = {};
+    } else if (dir == "event"_L1) {
+        const QJsonValue id = ExportCalls::requestIdOf(r);
+        if (id.isUndefined())
+            return;
+        const QJsonObject d = r.value("details"_L1).toObject();
+        const int callGen = d.contains("generation"_L1) ? d.value("generation"_L1).toInt() : gen;
+        const auto it = m_open.constFind(callKey(server, callGen, id));
+        ExportedCall *c = it == m_open.constEnd() ? nullptr : callAt(*it);
+        if (!c)
+            return;
+        c->related.append(r);
+        const QString event = r.value("event"_L1).toString();
+        if (!c->endMs && (event == "request-failed"_L1 || event == "request-timed-out"_L1)) {
+            c->endMs = t;
+            c->isError = true;
+            c->errorType = d.value("kind"_L1).toString(event);
+            c->outcome = u"%1: %2"_s.arg(event, d.value("message"_L1).toString());
+        } else if (!c->endMs && event == "outcome-uncertain"_L1) {
+            c->outcome = u"outcome uncertain (%1)"_s.arg(d.value("rule"_L1).toString());
+        } else if (!c->endMs && event == "sent-again"_L1) {
+            c->outcome = u"sent again as id %1 in generation %2"_s
+                             .arg(ExportCalls::idText(d.value("new_request_id"_L1)))
+                             .arg(d.value("new_generation"_L1).toInt());
+        } else if (!c->endMs && event == "breaker-refused"_L1) {
+            c->endMs = t;
+            c->isError = true;
+            c->errorType = event;
+            c->outcome =
+                u"refused by the circuit breaker: %1"_s.arg(d.value("cause"_L1).toString());
         }
     }
-    return calls;
 }
 
 } // namespace Sonde

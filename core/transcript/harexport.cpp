@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/harexport.h"
 
+#include "transcript/exportreader.h"
+
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QHash>
@@ -27,30 +30,16 @@ QString legKey(const QJsonObject &r)
     return r.value("server"_L1).toString() + u'\x1f' + QString::number(r.value("gen"_L1).toInt());
 }
 
-struct Legs
+QJsonObject logOf(const QJsonArray &entries, const QString &comment)
 {
-    qsizetype exchanges = 0;
-    QSet<QString> httpLegs;
-    QSet<QString> stdioLegs;
-};
-
-Legs countLegs(const QList<QJsonObject> &records)
-{
-    Legs legs;
-    QSet<QString> wire;
-    for (const QJsonObject &r : records) {
-        const QString dir = r.value("dir"_L1).toString();
-        if (isExchange(r)) {
-            ++legs.exchanges;
-            legs.httpLegs.insert(legKey(r));
-        } else if (dir == "send"_L1 || dir == "recv"_L1 || dir == "stderr"_L1) {
-            wire.insert(legKey(r));
-        }
-    }
-    for (const QString &k : std::as_const(wire))
-        if (!legs.httpLegs.contains(k))
-            legs.stdioLegs.insert(k);
-    return legs;
+    const QString version = QCoreApplication::applicationVersion();
+    const QJsonObject log{
+        {"version"_L1, u"1.2"_s},
+        {"creator"_L1, QJsonObject{{"name"_L1, u"Sonde"_s},
+                                   {"version"_L1, version.isEmpty() ? u"unknown"_s : version}}},
+        {"entries"_L1, entries},
+        {"comment"_L1, comment}};
+    return QJsonObject{{"log"_L1, log}};
 }
 
 QString iso(qint64 ms)
@@ -173,34 +162,75 @@ QJsonObject entryOf(const QJsonObject &r, const QString &era)
 
 } // namespace
 
+void HarExport::Legs::add(const QJsonObject &r)
+{
+    const QString dir = r.value("dir"_L1).toString();
+    if (isExchange(r)) {
+        ++m_exchanges;
+        m_http.insert(legKey(r));
+    } else if (dir == "send"_L1 || dir == "recv"_L1 || dir == "stderr"_L1) {
+        m_wire.insert(legKey(r));
+    }
+}
+
+qsizetype HarExport::Legs::stdioLegs() const
+{
+    qsizetype n = 0;
+    for (const QString &k : m_wire)
+        n += !m_http.contains(k);
+    return n;
+}
+
+QString HarExport::describeLegs(qint64 exchanges, qsizetype stdioLegs)
+{
+    QString text = u"%1 HTTP exchanges"_s.arg(exchanges);
+    if (stdioLegs > 0)
+        text += u"; %1 stdio legs left out (they have no HTTP requests to show)"_s.arg(stdioLegs);
+    return text;
+}
+
 QString HarExport::describeLegs(const QList<QJsonObject> &records)
 {
-    const Legs legs = countLegs(records);
-    QString text = u"%1 HTTP exchanges"_s.arg(legs.exchanges);
-    if (!legs.stdioLegs.isEmpty())
-        text += u"; %1 stdio legs left out (they have no HTTP requests to show)"_s.arg(
-            legs.stdioLegs.size());
-    return text;
+    Legs legs;
+    for (const QJsonObject &r : records)
+        legs.add(r);
+    return describeLegs(legs.exchanges(), legs.stdioLegs());
 }
 
 QByteArray HarExport::write(const QList<QJsonObject> &records)
 {
+    const ListExportSource source(records);
+    ExportReader in = ExportReader::asIs(source, {});
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    ExportOutput out(buffer);
+    write(in, out);
+    return buffer.data();
+}
+
+bool HarExport::write(ExportReader &in, ExportOutput &out)
+{
     QHash<QString, QString> eras; // legKey -> the era chosen for it
-    for (const QJsonObject &r : records)
-        if (r.value("event"_L1).toString() == "era-chosen"_L1)
-            eras.insert(legKey(r), r.value("details"_L1)["era"_L1].toString());
-    QJsonArray entries;
-    for (const QJsonObject &r : records)
-        if (isExchange(r))
-            entries.append(entryOf(r, eras.value(legKey(r), u"legacy"_s)));
-    const QString version = QCoreApplication::applicationVersion();
-    const QJsonObject log{
-        {"version"_L1, u"1.2"_s},
-        {"creator"_L1, QJsonObject{{"name"_L1, u"Sonde"_s},
-                                   {"version"_L1, version.isEmpty() ? u"unknown"_s : version}}},
-        {"entries"_L1, entries},
-        {"comment"_L1, describeLegs(records)}};
-    return QJsonDocument(QJsonObject{{"log"_L1, log}}).toJson(QJsonDocument::Indented);
+    Legs legs;
+    if (!in.read([&](const QJsonObject &r) {
+            legs.add(r);
+            if (r.value("event"_L1).toString() == "era-chosen"_L1)
+                eras.insert(legKey(r), r.value("details"_L1)["era"_L1].toString());
+            return true;
+        }))
+        return false;
+    IndentedJsonSplice entries(logOf(QJsonArray{QLatin1StringView(IndentedJsonSplice::Placeholder)},
+                                     describeLegs(legs.exchanges(), legs.stdioLegs())),
+                               out);
+    // The exchanges are lifecycle events: the last pass reads those alone.
+    if (!in.read({}, {u"event"_s}, [&](const QJsonObject &r) {
+            if (isExchange(r))
+                entries.append(entryOf(r, eras.value(legKey(r), u"legacy"_s)));
+            return true;
+        }))
+        return false;
+    entries.finish();
+    return true;
 }
 
 } // namespace Sonde

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/jsonlexport.h"
 
+#include "transcript/exportreader.h"
+
+#include <QBuffer>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -11,27 +14,41 @@ namespace Sonde {
 QByteArray JsonlExport::write(const QList<QJsonObject> &records,
                               const TranscriptExport::Options &options)
 {
+    const ListExportSource source(records);
+    ExportReader in = ExportReader::asIs(source, options);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    ExportOutput out(buffer);
+    write(in, out);
+    return buffer.data();
+}
+
+bool JsonlExport::write(ExportReader &in, ExportOutput &out)
+{
     QStringList servers;
-    for (const QJsonObject &r : records) {
-        const QString s = r.value("server"_L1).toString();
-        if (!servers.contains(s))
-            servers.append(s);
-    }
+    qint64 events = 0;
+    if (!in.read([&](const QJsonObject &r) {
+            const QString s = r.value("server"_L1).toString();
+            if (!servers.contains(s))
+                servers.append(s);
+            ++events;
+            return true;
+        }))
+        return false;
+    const TranscriptExport::Options &options = in.options();
     const QJsonObject header{
         {"format"_L1, QLatin1StringView(FormatName)},
         {"version"_L1, Version},
-        {"events"_L1, records.size()},
+        {"events"_L1, events},
         {"servers"_L1, QJsonArray::fromStringList(servers)},
         {"redacted"_L1, options.redact},
         {"session_ids"_L1, options.includeSessionIds ? u"included"_s : u"masked"_s},
         {"payloads"_L1, options.includePayloads}};
-    QByteArray out = QJsonDocument(header).toJson(QJsonDocument::Compact);
-    out.append('\n');
-    for (const QJsonObject &r : records) {
-        out.append(QJsonDocument(r).toJson(QJsonDocument::Compact));
-        out.append('\n');
-    }
-    return out;
+    out.put(QJsonDocument(header).toJson(QJsonDocument::Compact) + '\n');
+    return in.read([&](const QJsonObject &r) {
+        out.put(QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n');
+        return true;
+    });
 }
 
 std::optional<QJsonObject> JsonlExport::headerOf(const QJsonObject &firstLine)

@@ -5,6 +5,9 @@
 
 namespace Sonde {
 
+class ExportOutput;
+class ExportReader;
+
 // The versioned JSON Lines export (docs/transcript-format.md): one header line
 // {"format":"sonde-transcript","version":Version,...}, then every record as
 // TranscriptEvent::toJson wrote it, verdicts and http-exchange events included. Pure.
@@ -16,6 +19,8 @@ public:
 
     static QByteArray write(const QList<QJsonObject> &records,
                             const TranscriptExport::Options &options);
+    // The same, streamed: a pass for the header's counts, then one line per record.
+    static bool write(ExportReader &in, ExportOutput &out);
     // The header of a file, or nullopt for a line that is an event (a version 1 file has
     // no header: its first line is an event).
     static std::optional<QJsonObject> headerOf(const QJsonObject &firstLine);

@@ -2,7 +2,9 @@
 #include "transcript/otlpexport.h"
 
 #include "transcript/exportcalls.h"
+#include "transcript/exportreader.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QHash>
@@ -52,36 +54,31 @@ bool isRecovery(const QString &event)
            event == "reconnect-attempt"_L1 || event == "session-end"_L1;
 }
 
-Legs readLegs(const QList<QJsonObject> &records)
+void readLeg(Legs &legs, const QJsonObject &r)
 {
-    Legs legs;
-    for (const QJsonObject &r : records) {
-        const QString server = r.value("server"_L1).toString();
-        const QString key = legKey(server, r.value("gen"_L1).toInt());
-        const QString event = r.value("event"_L1).toString();
-        const QJsonObject d = r.value("details"_L1).toObject();
-        if (event == "http-exchange"_L1) {
-            legs.transport.insert(key, u"tcp"_s);
-            for (const auto list : {"request_headers"_L1, "response_headers"_L1})
-                for (const QJsonValue &h : d.value(list).toArray())
-                    if (h["name"_L1].toString().compare("mcp-session-id"_L1, Qt::CaseInsensitive) ==
-                        0)
-                        legs.sessionId.insert(key, h["value"_L1].toString());
-        } else if (r.value("dir"_L1).toString() == "stderr"_L1) {
-            legs.transport.insert(key, u"pipe"_s);
-        } else if (event == "transport-open"_L1) {
-            const QString route = d.value("route"_L1).toString();
-            legs.transport.insert(key, route == "stdio"_L1 ? u"pipe"_s : u"tcp"_s);
-            if (d.contains("session_id"_L1))
-                legs.sessionId.insert(key, d.value("session_id"_L1).toString());
-        } else if (event == "ready"_L1 || event == "era-chosen"_L1) {
-            if (d.contains("protocol_version"_L1))
-                legs.protocolVersion.insert(key, d.value("protocol_version"_L1).toString());
-        } else if (isRecovery(event)) {
-            legs.recoveries[server].append(r);
-        }
+    const QString server = r.value("server"_L1).toString();
+    const QString key = legKey(server, r.value("gen"_L1).toInt());
+    const QString event = r.value("event"_L1).toString();
+    const QJsonObject d = r.value("details"_L1).toObject();
+    if (event == "http-exchange"_L1) {
+        legs.transport.insert(key, u"tcp"_s);
+        for (const auto list : {"request_headers"_L1, "response_headers"_L1})
+            for (const QJsonValue &h : d.value(list).toArray())
+                if (h["name"_L1].toString().compare("mcp-session-id"_L1, Qt::CaseInsensitive) == 0)
+                    legs.sessionId.insert(key, h["value"_L1].toString());
+    } else if (r.value("dir"_L1).toString() == "stderr"_L1) {
+        legs.transport.insert(key, u"pipe"_s);
+    } else if (event == "transport-open"_L1) {
+        const QString route = d.value("route"_L1).toString();
+        legs.transport.insert(key, route == "stdio"_L1 ? u"pipe"_s : u"tcp"_s);
+        if (d.contains("session_id"_L1))
+            legs.sessionId.insert(key, d.value("session_id"_L1).toString());
+    } else if (event == "ready"_L1 || event == "era-chosen"_L1) {
+        if (d.contains("protocol_version"_L1))
+            legs.protocolVersion.insert(key, d.value("protocol_version"_L1).toString());
+    } else if (isRecovery(event)) {
+        legs.recoveries[server].append(r);
     }
-    return legs;
 }
 
 QJsonObject spanEvent(const QJsonObject &r)
@@ -110,6 +107,72 @@ QByteArray spanSeed(const ExportedCall &c)
         .toUtf8();
 }
 
+// The span of a call; `repeated`: the span of the request it sends again, if it does.
+QJsonObject spanOf(const ExportedCall &c, const QString &spanId, const Legs &legs,
+                   const QString &repeated)
+{
+    const QString key = legKey(c.server, c.generation);
+    const QString traceId = OtlpExport::idFor(c.server.toUtf8(), 16);
+    QJsonArray attributes{attribute(u"mcp.method.name"_s, c.method),
+                          attribute(u"jsonrpc.request.id"_s, ExportCalls::idText(c.id)),
+                          attribute(u"network.transport"_s, legs.transport.value(key, u"pipe"_s))};
+    if (c.targetKind == "tool"_L1) {
+        attributes.append(attribute(u"gen_ai.tool.name"_s, c.target));
+        attributes.append(attribute(u"gen_ai.operation.name"_s, u"execute_tool"_s));
+    } else if (c.targetKind == "prompt"_L1) {
+        attributes.append(attribute(u"gen_ai.prompt.name"_s, c.target));
+    } else if (c.targetKind == "resource"_L1) {
+        attributes.append(attribute(u"mcp.resource.uri"_s, c.target));
+    }
+    if (legs.sessionId.contains(key))
+        attributes.append(attribute(u"mcp.session.id"_s, legs.sessionId.value(key)));
+    if (legs.protocolVersion.contains(key))
+        attributes.append(attribute(u"mcp.protocol.version"_s, legs.protocolVersion.value(key)));
+    if (c.isError)
+        attributes.append(attribute(u"error.type"_s, c.errorType));
+    // A call that got no answer ends where the last word about it was said.
+    qint64 endMs = c.endMs.value_or(c.startMs);
+    if (!c.endMs)
+        for (const QJsonObject &r : c.related)
+            endMs = qMax(endMs, r.value("t_ms"_L1).toInteger());
+    QList<QJsonObject> told = c.related;
+    QJsonArray links;
+    if (!repeated.isEmpty())
+        links.append(QJsonObject{
+            {"traceId"_L1, traceId},
+            {"spanId"_L1, repeated},
+            {"attributes"_L1, QJsonArray{attribute(u"sonde.link"_s, u"sent-again of"_s)}}});
+    for (const QJsonObject &r : legs.recoveries.value(c.server)) {
+        const qint64 t = r.value("t_ms"_L1).toInteger();
+        if (t >= c.startMs && t <= endMs)
+            told.append(r);
+    }
+    std::stable_sort(told.begin(), told.end(), [](const QJsonObject &a, const QJsonObject &b) {
+        return a.value("t_ms"_L1).toInteger() < b.value("t_ms"_L1).toInteger();
+    });
+    QJsonArray events;
+    for (const QJsonObject &r : std::as_const(told))
+        events.append(spanEvent(r));
+    QJsonObject status{{"code"_L1, c.isError ? StatusError : StatusOk}};
+    if (c.isError)
+        status.insert("message"_L1, c.outcome);
+    else if (!c.endMs)
+        status = QJsonObject{{"code"_L1, 0}, {"message"_L1, c.outcome}};
+    QJsonObject span{{"traceId"_L1, traceId},
+                     {"spanId"_L1, spanId},
+                     {"name"_L1, c.target.isEmpty() ? c.method : c.method + u' ' + c.target},
+                     {"kind"_L1, SpanKindClient},
+                     {"startTimeUnixNano"_L1, nanos(c.startMs)},
+                     {"endTimeUnixNano"_L1, nanos(endMs)},
+                     {"attributes"_L1, attributes},
+                     {"status"_L1, status}};
+    if (!events.isEmpty())
+        span.insert("events"_L1, events);
+    if (!links.isEmpty())
+        span.insert("links"_L1, links);
+    return span;
+}
+
 } // namespace
 
 QString OtlpExport::idFor(const QByteArray &seed, int bytes)
@@ -122,93 +185,23 @@ QString OtlpExport::idFor(const QByteArray &seed, int bytes)
 
 QByteArray OtlpExport::write(const QList<QJsonObject> &records)
 {
-    const Legs legs = readLegs(records);
-    const QList<ExportedCall> calls = ExportCalls::pair(records);
-    // A request sent again names the id and generation it was sent under: its span links to
-    // the span of the request it repeats.
-    QHash<QString, QString> spanByCall; // legKey + id -> span id
-    for (const ExportedCall &c : calls)
-        spanByCall.insert(legKey(c.server, c.generation) + u'\x1f' + ExportCalls::idText(c.id),
-                          idFor(spanSeed(c), 8));
-    QHash<QString, QString> repeats; // the call sent again -> the span of the one it repeats
-    for (const ExportedCall &c : calls) {
-        for (const QJsonObject &r : c.related) {
-            const QJsonObject d = r.value("details"_L1).toObject();
-            if (r.value("event"_L1).toString() != "sent-again"_L1 ||
-                !d.contains("new_request_id"_L1))
-                continue;
-            repeats.insert(legKey(c.server, d.value("new_generation"_L1).toInt(c.generation)) +
-                               u'\x1f' + ExportCalls::idText(d.value("new_request_id"_L1)),
-                           spanByCall.value(legKey(c.server, c.generation) + u'\x1f' +
-                                            ExportCalls::idText(c.id)));
-        }
-    }
-    QJsonArray spans;
-    for (const ExportedCall &c : calls) {
-        const QString key = legKey(c.server, c.generation);
-        const QString traceId = idFor(c.server.toUtf8(), 16);
-        QJsonArray attributes{
-            attribute(u"mcp.method.name"_s, c.method),
-            attribute(u"jsonrpc.request.id"_s, ExportCalls::idText(c.id)),
-            attribute(u"network.transport"_s, legs.transport.value(key, u"pipe"_s))};
-        if (c.targetKind == "tool"_L1) {
-            attributes.append(attribute(u"gen_ai.tool.name"_s, c.target));
-            attributes.append(attribute(u"gen_ai.operation.name"_s, u"execute_tool"_s));
-        } else if (c.targetKind == "prompt"_L1) {
-            attributes.append(attribute(u"gen_ai.prompt.name"_s, c.target));
-        } else if (c.targetKind == "resource"_L1) {
-            attributes.append(attribute(u"mcp.resource.uri"_s, c.target));
-        }
-        if (legs.sessionId.contains(key))
-            attributes.append(attribute(u"mcp.session.id"_s, legs.sessionId.value(key)));
-        if (legs.protocolVersion.contains(key))
-            attributes.append(
-                attribute(u"mcp.protocol.version"_s, legs.protocolVersion.value(key)));
-        if (c.isError)
-            attributes.append(attribute(u"error.type"_s, c.errorType));
-        // A call that got no answer ends where the last word about it was said.
-        qint64 endMs = c.endMs.value_or(c.startMs);
-        if (!c.endMs)
-            for (const QJsonObject &r : c.related)
-                endMs = qMax(endMs, r.value("t_ms"_L1).toInteger());
-        QList<QJsonObject> told = c.related;
-        QJsonArray links;
-        const QString self = key + u'\x1f' + ExportCalls::idText(c.id);
-        if (repeats.contains(self))
-            links.append(QJsonObject{
-                {"traceId"_L1, traceId},
-                {"spanId"_L1, repeats.value(self)},
-                {"attributes"_L1, QJsonArray{attribute(u"sonde.link"_s, u"sent-again of"_s)}}});
-        for (const QJsonObject &r : legs.recoveries.value(c.server)) {
-            const qint64 t = r.value("t_ms"_L1).toInteger();
-            if (t >= c.startMs && t <= endMs)
-                told.append(r);
-        }
-        std::stable_sort(told.begin(), told.end(), [](const QJsonObject &a, const QJsonObject &b) {
-            return a.value("t_ms"_L1).toInteger() < b.value("t_ms"_L1).toInteger();
-        });
-        QJsonArray events;
-        for (const QJsonObject &r : std::as_const(told))
-            events.append(spanEvent(r));
-        QJsonObject status{{"code"_L1, c.isError ? StatusError : StatusOk}};
-        if (c.isError)
-            status.insert("message"_L1, c.outcome);
-        else if (!c.endMs)
-            status = QJsonObject{{"code"_L1, 0}, {"message"_L1, c.outcome}};
-        QJsonObject span{{"traceId"_L1, traceId},
-                         {"spanId"_L1, spanByCall.value(key + u'\x1f' + ExportCalls::idText(c.id))},
-                         {"name"_L1, c.target.isEmpty() ? c.method : c.method + u' ' + c.target},
-                         {"kind"_L1, SpanKindClient},
-                         {"startTimeUnixNano"_L1, nanos(c.startMs)},
-                         {"endTimeUnixNano"_L1, nanos(endMs)},
-                         {"attributes"_L1, attributes},
-                         {"status"_L1, status}};
-        if (!events.isEmpty())
-            span.insert("events"_L1, events);
-        if (!links.isEmpty())
-            span.insert("links"_L1, links);
-        spans.append(span);
-    }
+    const ListExportSource source(records);
+    ExportReader in = ExportReader::asIs(source, {});
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    ExportOutput out(buffer);
+    write(in, out);
+    return buffer.data();
+}
+
+bool OtlpExport::write(ExportReader &in, ExportOutput &out, qsizetype window)
+{
+    Legs legs;
+    if (!in.read([&legs](const QJsonObject &r) {
+            readLeg(legs, r);
+            return true;
+        }))
+        return false;
     const QString version = QCoreApplication::applicationVersion();
     const QJsonObject scope{{"name"_L1, u"sonde"_s},
                             {"version"_L1, version.isEmpty() ? u"unknown"_s : version}};
@@ -216,10 +209,37 @@ QByteArray OtlpExport::write(const QList<QJsonObject> &records)
         {"attributes"_L1, QJsonArray{attribute(u"service.name"_s, u"sonde"_s)}}};
     const QJsonObject doc{
         {"resourceSpans"_L1,
-         QJsonArray{QJsonObject{{"resource"_L1, resource},
-                                {"scopeSpans"_L1, QJsonArray{QJsonObject{{"scope"_L1, scope},
-                                                                         {"spans"_L1, spans}}}}}}}};
-    return QJsonDocument(doc).toJson(QJsonDocument::Indented);
+         QJsonArray{QJsonObject{
+             {"resource"_L1, resource},
+             {"scopeSpans"_L1,
+              QJsonArray{QJsonObject{{"scope"_L1, scope},
+                                     {"spans"_L1, QJsonArray{QLatin1StringView(
+                                                      IndentedJsonSplice::Placeholder)}}}}}}}}};
+    IndentedJsonSplice spans(doc, out);
+    // A request sent again names the id and generation it was sent under: its span links to
+    // the span of the request it repeats, which was sent (and handed on) before it.
+    QHash<QString, QString> repeats; // the call sent again -> the span of the one it repeats
+    CallPairer pairer(window, false, [&](ExportedCall &&c) {
+        const QString spanId = idFor(spanSeed(c), 8);
+        for (const QJsonObject &r : std::as_const(c.related)) {
+            const QJsonObject d = r.value("details"_L1).toObject();
+            if (r.value("event"_L1).toString() == "sent-again"_L1 &&
+                d.contains("new_request_id"_L1))
+                repeats.insert(legKey(c.server, d.value("new_generation"_L1).toInt(c.generation)) +
+                                   u'\x1f' + ExportCalls::idText(d.value("new_request_id"_L1)),
+                               spanId);
+        }
+        const QString self = legKey(c.server, c.generation) + u'\x1f' + ExportCalls::idText(c.id);
+        spans.append(spanOf(c, spanId, legs, repeats.take(self)));
+    });
+    if (!in.read([&pairer](const QJsonObject &r) {
+            pairer.add(r);
+            return true;
+        }))
+        return false;
+    pairer.finish();
+    spans.finish();
+    return true;
 }
 
 } // namespace Sonde

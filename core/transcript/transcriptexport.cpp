@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/transcriptexport.h"
 
+#include "transcript/exportreader.h"
+#include "transcript/exportsource.h"
 #include "transcript/harexport.h"
 #include "transcript/jsonlexport.h"
 #include "transcript/markdownreport.h"
 #include "transcript/otlpexport.h"
-#include "transcript/redactor.h"
 
-#include <QJsonArray>
+#include <QBuffer>
 
 using namespace Qt::StringLiterals;
 
@@ -16,73 +17,6 @@ namespace Sonde {
 namespace {
 
 const char *const FormatNames[] = {"jsonl", "md", "har", "otlp"};
-
-template <class F> QJsonValue mapStrings(const QJsonValue &v, const F &f)
-{
-    if (v.isString())
-        return f(v.toString());
-    if (v.isArray()) {
-        QJsonArray a;
-        for (const QJsonValue &x : v.toArray())
-            a.append(mapStrings(x, f));
-        return a;
-    }
-    if (v.isObject()) {
-        QJsonObject o = v.toObject();
-        for (auto it = o.begin(); it != o.end(); ++it)
-            it.value() = mapStrings(it.value(), f);
-        return o;
-    }
-    return v;
-}
-
-// The frame without what it carries: the envelope (jsonrpc, id, method) stays, so the calls
-// and their outcomes can still be told.
-QJsonObject withoutPayload(QJsonObject msg)
-{
-    for (const auto key : {"params"_L1, "result"_L1}) {
-        if (msg.contains(key))
-            msg.insert(key, QJsonObject{{"_omitted"_L1, true}});
-    }
-    if (msg.contains("error"_L1)) {
-        QJsonObject e = msg.value("error"_L1).toObject();
-        e.remove("data"_L1);
-        msg.insert("error"_L1, e);
-    }
-    return msg;
-}
-
-QJsonObject withoutPayload(const QJsonObject &record, bool *changed)
-{
-    QJsonObject r = record;
-    if (r.value("msg"_L1).isObject()) {
-        r.insert("msg"_L1, withoutPayload(r.value("msg"_L1).toObject()));
-        *changed = true;
-    }
-    if (r.contains("raw"_L1) && r.value("dir"_L1).toString() != "violation"_L1) {
-        r.remove("raw"_L1);
-        *changed = true;
-    }
-    QJsonObject d = r.value("details"_L1).toObject();
-    bool detailsChanged = false;
-    for (const auto key : {"request_body"_L1, "response_body"_L1})
-        detailsChanged |= d.contains(key) && (d.remove(key), true);
-    if (d.contains("sse"_L1)) {
-        QJsonArray frames = d.value("sse"_L1).toArray();
-        for (auto it = frames.begin(); it != frames.end(); ++it) {
-            QJsonObject f = it->toObject();
-            f.remove("data"_L1);
-            *it = f;
-        }
-        d.insert("sse"_L1, frames);
-        detailsChanged = true;
-    }
-    if (detailsChanged) {
-        r.insert("details"_L1, d);
-        *changed = true;
-    }
-    return r;
-}
 
 } // namespace
 
@@ -102,63 +36,82 @@ QString TranscriptExport::formatName(Format f)
 QStringList TranscriptExport::sessionIds(const QList<QJsonObject> &records)
 {
     QStringList ids;
-    auto add = [&ids](const QString &id) {
-        if (!id.isEmpty() && !ids.contains(id))
-            ids.append(id);
-    };
-    for (const QJsonObject &r : records) {
-        const QJsonObject d = r.value("details"_L1).toObject();
-        add(d.value("session_id"_L1).toString());
-        for (const auto key : {"request_headers"_L1, "response_headers"_L1})
-            for (const QJsonValue &h : d.value(key).toArray())
-                if (h["name"_L1].toString().compare("mcp-session-id"_L1, Qt::CaseInsensitive) == 0)
-                    add(h["value"_L1].toString());
-    }
+    for (const QJsonObject &r : records)
+        ExportReader::addSessionIds(r, &ids);
     return ids;
 }
 
 QList<QJsonObject> TranscriptExport::prepare(const QList<QJsonObject> &records, const Options &o)
 {
-    Redactor redactor;
-    const QStringList ids = o.includeSessionIds ? QStringList() : sessionIds(records);
-    for (const QString &id : ids)
-        redactor.addSessionId(id);
-    const QString mask = QString::fromLatin1(Redactor::Mask);
-    auto maskIds = [&ids, &mask](const QString &s) {
-        QString out = s;
-        for (const QString &id : ids)
-            out.replace(id, mask);
-        return out;
-    };
+    const ListExportSource source(records);
+    ExportReader in(source, o);
     QList<QJsonObject> out;
     out.reserve(records.size());
-    for (const QJsonObject &r : records) {
-        bool changed = false;
-        QJsonObject x = o.includePayloads ? r : withoutPayload(r, &changed);
-        if (o.redact)
-            x = redactor.apply(x);
-        else if (!ids.isEmpty())
-            x = mapStrings(QJsonValue(x), maskIds).toObject();
-        out.append(x);
-    }
+    in.read([&out](const QJsonObject &r) {
+        out.append(r);
+        return true;
+    });
     return out;
+}
+
+TranscriptExport::Counts TranscriptExport::count(const QList<QJsonObject> &records)
+{
+    Counts counts;
+    QString error;
+    count(ListExportSource(records), {}, &counts, &error);
+    return counts;
+}
+
+bool TranscriptExport::count(const ExportSource &source, const QString &server, Counts *counts,
+                             QString *error, const Progress &progress)
+{
+    HarExport::Legs legs;
+    Counts c;
+    bool cancelled = false;
+    const bool whole = source.read(
+        server, {},
+        [&](const QJsonObject &r) {
+            legs.add(r);
+            const QString s = r.value("server"_L1).toString();
+            if (!c.servers.contains(s))
+                c.servers.append(s);
+            if (++c.events % 4096 == 0 && progress && !progress(c.events)) {
+                cancelled = true;
+                return false;
+            }
+            return true;
+        },
+        error);
+    if (cancelled)
+        *error = u"cancelled"_s;
+    if (!whole)
+        return false;
+    c.exchanges = legs.exchanges();
+    c.stdioLegs = legs.stdioLegs();
+    *counts = c;
+    return true;
 }
 
 QString TranscriptExport::describe(Format f, const QList<QJsonObject> &records, const Options &o)
 {
+    return describe(f, count(records), o);
+}
+
+QString TranscriptExport::describe(Format f, const Counts &counts, const Options &o)
+{
     QStringList parts;
     switch (f) {
     case Format::Jsonl:
-        parts << u"all %1 events, verdicts included"_s.arg(records.size());
+        parts << u"all %1 events, verdicts included"_s.arg(counts.events);
         break;
     case Format::Markdown:
-        parts << u"a report of %1 events: versions, calls, errors, recovery"_s.arg(records.size());
+        parts << u"a report of %1 events: versions, calls, errors, recovery"_s.arg(counts.events);
         break;
     case Format::Har:
-        parts << HarExport::describeLegs(records);
+        parts << HarExport::describeLegs(counts.exchanges, counts.stdioLegs);
         break;
     case Format::Otlp:
-        parts << u"one span per request (%1 events read)"_s.arg(records.size());
+        parts << u"one span per request (%1 events read)"_s.arg(counts.events);
         if (!o.collectorUrl.isEmpty())
             parts << u"to be sent to %1"_s.arg(o.collectorUrl);
         break;
@@ -171,18 +124,39 @@ QString TranscriptExport::describe(Format f, const QList<QJsonObject> &records, 
 
 QByteArray TranscriptExport::write(Format f, const QList<QJsonObject> &records, const Options &o)
 {
-    const QList<QJsonObject> prepared = prepare(records, o);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QString error;
+    write(f, ListExportSource(records), o, buffer, &error);
+    return buffer.data();
+}
+
+bool TranscriptExport::write(Format f, const ExportSource &source, const Options &o,
+                             QIODevice &device, QString *error, const QString &server,
+                             const Progress &progress)
+{
+    ExportReader in(source, o, server, progress);
+    ExportOutput out(device);
+    bool read = false;
     switch (f) {
     case Format::Jsonl:
-        return JsonlExport::write(prepared, o);
+        read = JsonlExport::write(in, out);
+        break;
     case Format::Markdown:
-        return MarkdownReport::write(prepared);
+        read = MarkdownReport::write(in, out);
+        break;
     case Format::Har:
-        return HarExport::write(prepared);
+        read = HarExport::write(in, out);
+        break;
     case Format::Otlp:
-        return OtlpExport::write(prepared);
+        read = OtlpExport::write(in, out);
+        break;
     }
-    return {};
+    if (!read) {
+        *error = in.error();
+        return false;
+    }
+    return out.ok(error);
 }
 
 } // namespace Sonde

@@ -2,13 +2,19 @@
 #pragma once
 
 #include <QByteArray>
+#include <QIODevice>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
+
+#include <functional>
 
 #include <optional>
 
 namespace Sonde {
+
+class ExportSource;
 
 // The one door to the exports of transcript records (TranscriptEvent::toJson): JSON Lines
 // (JsonlExport), a Markdown bug report (MarkdownReport), HAR 1.2 (HarExport) and OTLP/JSON
@@ -32,13 +38,36 @@ public:
         QString collectorUrl; // OTLP only: the caller may POST there (not here)
     };
 
+    // What an export would hold, counted in one pass whatever the options: for the dialog's
+    // text and its choice of servers, without holding the records.
+    struct Counts
+    {
+        qint64 events = 0;
+        QStringList servers;     // in the order they first appear
+        qint64 exchanges = 0;    // HTTP exchanges (HAR entries)
+        qsizetype stdioLegs = 0; // legs HAR leaves out
+    };
+    // Told the records read so far, now and then; false cancels.
+    using Progress = std::function<bool(qint64 recordsRead)>;
+
     static std::optional<Format> formatFromName(const QString &name); // jsonl md har otlp
     static QString formatName(Format f);
     // What the export will include, in words, for the export dialog.
     static QString describe(Format f, const QList<QJsonObject> &records, const Options &o);
+    static QString describe(Format f, const Counts &counts, const Options &o);
+    static Counts count(const QList<QJsonObject> &records);
+    // The records of `server` (every server's when empty) counted; false when the reading
+    // failed or was cancelled (`error` says which).
+    static bool count(const ExportSource &source, const QString &server, Counts *counts,
+                      QString *error, const Progress &progress = {});
     static QByteArray write(Format f, const QList<QJsonObject> &records, const Options &o);
+    // The same document streamed to `out` from a source read two or three times, a record at
+    // a time (ExportReader): what is held is a format's summary and a window of calls, not
+    // the records. False when reading or writing failed or was cancelled, with the reason.
+    static bool write(Format f, const ExportSource &source, const Options &o, QIODevice &out,
+                      QString *error, const QString &server = {}, const Progress &progress = {});
 
-    // The records as the options say: the one place redaction is applied for every format.
+    // The records as the options say (ExportReader, the one place redaction is applied).
     static QList<QJsonObject> prepare(const QList<QJsonObject> &records, const Options &o);
     // The MCP session ids the records hold (Mcp-Session-Id headers, transport details).
     static QStringList sessionIds(const QList<QJsonObject> &records);

@@ -18,6 +18,7 @@
 #include "historystore.h"
 #include "pagedtranscriptmodel.h"
 #include "storehistorycatalog.h"
+#include "transcript/transcriptexport.h"
 #include "transcriptfilterquery.h"
 #include "transcripthistorysource.h"
 
@@ -27,6 +28,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSaveFile>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -164,9 +166,45 @@ double msSince(const QElapsedTimer &t)
 
 } // namespace
 
+// The exports as they were before they streamed, for the baseline: every record of the
+// history read into a list (by id, as sonde-cli did last), then the document made whole and
+// written. Run as a child (--whole-export), so its peak memory is its own.
+int wholeExport(const QString &db, const QString &formatName, const QString &outPath)
+{
+    Sonde::HistoryStore store;
+    QString error;
+    if (!store.open(db, &error))
+        fail(1, error);
+    Sonde::HistoryFilter filter;
+    QList<QJsonObject> records;
+    for (;;) {
+        QList<qint64> ids;
+        const QList<QJsonObject> page = store.records(filter, 0, 10'000, &ids);
+        records += page;
+        if (page.size() < 10'000)
+            break;
+        filter.afterId = ids.last();
+    }
+    QSaveFile file(outPath);
+    if (!file.open(QIODevice::WriteOnly))
+        fail(1, file.errorString());
+    file.write(Sonde::TranscriptExport::write(*Sonde::TranscriptExport::formatFromName(formatName),
+                                              records, {}));
+    if (!file.commit())
+        fail(1, file.errorString());
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    // The exports name their writer's version: the same as sonde-cli's, for the same bytes.
+    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+    if (app.arguments().value(1) == "--whole-export"_L1)
+        return runGuarded("sonde-bench-history", [&] {
+            return wholeExport(app.arguments().value(2), app.arguments().value(3),
+                               app.arguments().value(4));
+        });
     return runGuarded("sonde-bench-history", [&] {
         qint64 events = 1'000'000;
         int floodBatches = 200; // 100,000 events, 10 s of flood
@@ -689,6 +727,36 @@ int main(int argc, char **argv)
             out(u"  the GUI thread now waits at most %1 ms (goal: under 50 ms): "_s.arg(
                     worstBlocked, 0, 'f', 1) +
                 verdict(worstBlocked < 50));
+        }
+        // ---- exports of the whole history ----
+        out(QString());
+        out(u"Export of the %1-event history to a file: sonde-cli history export (streamed) "
+            u"beside the whole list in memory (as before), the same bytes"_s.arg(events));
+        out(u"  format   streamed: s   peak MiB | whole list: s   peak MiB"_s);
+        for (const auto *format : {"jsonl", "md", "har", "otlp"}) {
+            const QString streamedPath = dir.filePath(u"streamed."_s + QLatin1StringView(format));
+            const QString wholePath = dir.filePath(u"whole."_s + QLatin1StringView(format));
+            const CliRun streamed = cliOneShot({QFile::encodeName(cliPath()), "history", "export",
+                                                "--db", QFile::encodeName(big), "--format", format,
+                                                "--out", QFile::encodeName(streamedPath)});
+            const CliRun whole =
+                cliOneShot({QFile::encodeName(app.applicationFilePath()), "--whole-export",
+                            QFile::encodeName(big), format, QFile::encodeName(wholePath)});
+            QFile a(streamedPath), b(wholePath);
+            a.open(QIODevice::ReadOnly);
+            b.open(QIODevice::ReadOnly);
+            const bool same = a.size() == b.size() && a.readAll() == b.readAll();
+            if (!same)
+                fail(1,
+                     u"the %1 exports differ (%2 against %3 bytes)"_s.arg(QLatin1StringView(format))
+                         .arg(a.size())
+                         .arg(b.size()));
+            out(u"  %1 %2 %3 | %4 %5   (%6 MB)"_s.arg(QLatin1StringView(format), -6)
+                    .arg(streamed.wallMs / 1000, 12, 'f', 1)
+                    .arg(streamed.ownPeakMiB, 10, 'f', 0)
+                    .arg(whole.wallMs / 1000, 14, 'f', 1)
+                    .arg(whole.ownPeakMiB, 10, 'f', 0)
+                    .arg(double(a.size()) / 1e6, 0, 'f', 0));
         }
         return 0;
     });

@@ -3,10 +3,12 @@
 // file, a server's payloads can be left out, retention and Clear delete what they say, the
 // schema refuses a newer file, and an import counts the lines it could not read.
 #include "config/serverconfig.h"
+#include "historyexportsource.h"
 #include "historyimporter.h"
 #include "historyrecorder.h"
 #include "historyschema.h"
 #include "historystore.h"
+#include "transcript/transcriptexport.h"
 
 #include <QBuffer>
 #include <QDir>
@@ -77,6 +79,59 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s), qPrintable(error));
         QVERIFY(store.hasFullText());
+    }
+
+    // An export reads the history a page at a time after the last id (HistoryExportSource):
+    // over several pages, every format gives the document of the records read whole, for all
+    // servers and for one.
+    void anExportReadByPagesIsTheDocumentOfAllRecords_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<QString>("server");
+        for (const auto &[f, name] : {std::pair{TranscriptExport::Format::Jsonl, "JSON Lines"},
+                                      std::pair{TranscriptExport::Format::Markdown, "Markdown"},
+                                      std::pair{TranscriptExport::Format::Har, "HAR"},
+                                      std::pair{TranscriptExport::Format::Otlp, "OTLP"}}) {
+            QTest::addRow("%s of every server", name) << int(f) << QString();
+            QTest::addRow("%s of beta alone", name) << int(f) << u"beta"_s;
+        }
+    }
+    void anExportReadByPagesIsTheDocumentOfAllRecords()
+    {
+        QFETCH(int, format);
+        QFETCH(QString, server);
+        QTemporaryDir dir;
+        HistoryStore store;
+        QString error;
+        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
+        TranscriptEvent open;
+        open.timeMs = T0;
+        open.server = u"beta"_s;
+        open.direction = D::Lifecycle;
+        open.event = u"transport-open"_s;
+        open.details = {{"route"_L1, u"streamable-http"_s},
+                        {"session_id"_L1, u"0123456789abcdef0123456789abcdef"_s}};
+        QVERIFY(store.append({open}, &error));
+        constexpr int Batches = 1'300; // 5,201 records: three pages
+        for (int i = 0; i < Batches; ++i)
+            QVERIFY2(store.append(sample(), &error), qPrintable(error));
+        QList<QJsonObject> all;
+        for (const QJsonObject &r : store.records({}, 0, 100'000))
+            if (server.isEmpty() || r.value("server"_L1).toString() == server)
+                all.append(r);
+        QCOMPARE(all.size(), server.isEmpty() ? 1 + 4 * Batches : 1 + Batches);
+        const auto f = TranscriptExport::Format(format);
+        const QByteArray whole = TranscriptExport::write(f, all, {});
+        QBuffer paged;
+        paged.open(QIODevice::WriteOnly);
+        const HistoryExportSource source(store, {});
+        QVERIFY2(TranscriptExport::write(f, source, {}, paged, &error, server), qPrintable(error));
+        QCOMPARE(paged.data().size(), whole.size());
+        QVERIFY(paged.data() == whole);
+        QVERIFY(!whole.contains("0123456789abcdef0123456789abcdef"));
+        TranscriptExport::Counts counts;
+        QVERIFY(TranscriptExport::count(source, server, &counts, &error));
+        QCOMPARE(counts.events, all.size());
     }
 
     void eventsComeBackInOrderAsRecords()
@@ -375,7 +430,7 @@ private Q_SLOTS:
                 recorder.record(sample());
             recorder.stop();
             QCOMPARE(recorder.eventsRecorded(), 200);
-            QVERIFY(recorder.firstError().isEmpty());
+            QVERIFY2(recorder.firstError().isEmpty(), qPrintable(recorder.firstError()));
         }
         HistoryStore store;
         QString error;

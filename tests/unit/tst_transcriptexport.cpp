@@ -2,11 +2,17 @@
 // The exports of transcript records (TranscriptExport and its formats) over records written
 // here in the shape TranscriptEvent::toJson gives them: a stdio server with a reconnect and
 // the verdicts of one call, and an HTTP server with an SSE answer.
+#include "transcript/exportcalls.h"
+#include "transcript/exportreader.h"
+#include "transcript/exportsource.h"
+#include "transcript/harexport.h"
 #include "transcript/jsonlexport.h"
+#include "transcript/markdownreport.h"
 #include "transcript/otlpexport.h"
 #include "transcript/transcriptevent.h"
 #include "transcript/transcriptexport.h"
 
+#include <QBuffer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -364,6 +370,142 @@ private Q_SLOTS:
               "| increment | sent again as id 5 in generation 2 |"_L1, "## Server `web`"_L1})
             QVERIFY2(md.contains(part),
                      QByteArray(part.data() + "\n"_ba + md.toUtf8()).constData());
+    }
+
+    // The streamed formats write the array an element at a time: the bytes must be what
+    // QJsonDocument writes for the array whole, at any depth and for any length.
+    void splicedArraysAreWhatQtWrites_data()
+    {
+        QTest::addColumn<int>("elements");
+        QTest::addColumn<bool>("deep");
+        QTest::newRow("an empty array at the top") << 0 << false;
+        QTest::newRow("one element at the top") << 1 << false;
+        QTest::newRow("three elements three levels down") << 3 << true;
+        QTest::newRow("an empty array three levels down") << 0 << true;
+    }
+    void splicedArraysAreWhatQtWrites()
+    {
+        QFETCH(int, elements);
+        QFETCH(bool, deep);
+        const auto documentWith = [deep](const QJsonArray &array) {
+            const QJsonObject inner{{"a"_L1, 1}, {"list"_L1, array}, {"z"_L1, u"end"_s}};
+            return deep ? QJsonObject{{"outer"_L1,
+                                       QJsonArray{QJsonObject{{"mid"_L1, QJsonArray{inner}}}}}}
+                        : inner;
+        };
+        QJsonArray whole;
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        ExportOutput out(buffer);
+        IndentedJsonSplice splice(
+            documentWith(QJsonArray{QLatin1StringView(IndentedJsonSplice::Placeholder)}), out);
+        for (int i = 0; i < elements; ++i) {
+            const QJsonObject e{{"n"_L1, i},
+                                {"text"_L1, u"line\nbreak"_s},
+                                {"nested"_L1, QJsonObject{{"k"_L1, QJsonArray{1, 2}}}}};
+            whole.append(e);
+            splice.append(e);
+        }
+        splice.finish();
+        QCOMPARE(buffer.data(), QJsonDocument(documentWith(whole)).toJson(QJsonDocument::Indented));
+    }
+
+    // Each format read from a source page by page (the history's way) gives the bytes the
+    // whole list gives, with the options applied on the way.
+    void aStreamedExportIsTheDocumentOfTheList_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<bool>("payloads");
+        for (const auto &[f, name] : {std::pair{TranscriptExport::Format::Jsonl, "JSON Lines"},
+                                      std::pair{TranscriptExport::Format::Markdown, "Markdown"},
+                                      std::pair{TranscriptExport::Format::Har, "HAR"},
+                                      std::pair{TranscriptExport::Format::Otlp, "OTLP"}}) {
+            QTest::addRow("%s with payloads", name) << int(f) << true;
+            QTest::addRow("%s without payloads", name) << int(f) << false;
+        }
+    }
+    void aStreamedExportIsTheDocumentOfTheList()
+    {
+        QFETCH(int, format);
+        QFETCH(bool, payloads);
+        const auto f = TranscriptExport::Format(format);
+        TranscriptExport::Options o;
+        o.includePayloads = payloads;
+        // The list's way, as it was: every record prepared, then the format over the list.
+        const QList<QJsonObject> prepared = TranscriptExport::prepare(records(), o);
+        QByteArray expected;
+        switch (f) {
+        case TranscriptExport::Format::Jsonl:
+            expected = JsonlExport::write(prepared, o);
+            break;
+        case TranscriptExport::Format::Markdown:
+            expected = MarkdownReport::write(prepared);
+            break;
+        case TranscriptExport::Format::Har:
+            expected = HarExport::write(prepared);
+            break;
+        case TranscriptExport::Format::Otlp:
+            expected = OtlpExport::write(prepared);
+            break;
+        }
+        const QList<QJsonObject> all = records();
+        const ListExportSource source(all);
+        QBuffer streamed;
+        streamed.open(QIODevice::WriteOnly);
+        QString error;
+        qint64 reads = 0;
+        QVERIFY2(TranscriptExport::write(f, source, o, streamed, &error, {},
+                                         [&reads](qint64) { return ++reads, true; }),
+                 qPrintable(error));
+        QCOMPARE(streamed.data(), expected);
+        // The session id of the HTTP leg is masked though only a later record says it is one.
+        QVERIFY(!streamed.data().contains(QByteArray(SessionId.data())));
+    }
+
+    void aCancelledExportSaysSo()
+    {
+        QList<QJsonObject> many;
+        for (int i = 0; i < 10'000; ++i)
+            many << records();
+        const ListExportSource source(many);
+        QBuffer out;
+        out.open(QIODevice::WriteOnly);
+        QString error;
+        qint64 told = 0;
+        QVERIFY(!TranscriptExport::write(TranscriptExport::Format::Jsonl, source, {}, out, &error,
+                                         {}, [&told](qint64 read) {
+                                             told = read;
+                                             return read < 50'000;
+                                         }));
+        QCOMPARE(error, u"cancelled"_s);
+        QVERIFY2(told >= 50'000 && told < 60'000, qPrintable(QString::number(told)));
+    }
+
+    // The streamed reports hold a window of calls: a call still unanswered when the window
+    // moves on says so, and one answered inside it is paired as in the whole list.
+    void aCallPastTheWindowSaysItHadNoAnswerYet()
+    {
+        QList<QJsonObject> r;
+        r << msg("s", 1, 0, "send", request(1, u"tools/call"_s, {{"name"_L1, u"slow"_s}}));
+        for (int id = 2; id <= 4; ++id) {
+            r << msg("s", 1, id, "send", request(id, u"tools/call"_s, {{"name"_L1, u"fast"_s}}));
+            r << msg("s", 1, id, "recv", result(id, {}));
+        }
+        r << msg("s", 1, 9, "recv", result(1, {}));
+        QList<ExportedCall> windowed;
+        CallPairer pairer(2, false, [&](ExportedCall &&c) { windowed.append(std::move(c)); });
+        for (const QJsonObject &x : std::as_const(r))
+            pairer.add(x);
+        pairer.finish();
+        QCOMPARE(windowed.size(), 4);
+        QCOMPARE(windowed[0].outcome, u"no answer within the export's window of 2 calls"_s);
+        QCOMPARE(pairer.handedOnEarly(), 1);
+        for (int i = 1; i < 4; ++i)
+            QCOMPARE(windowed[i].outcome, u"ok"_s);
+        const QList<ExportedCall> whole = ExportCalls::pair(r);
+        QCOMPARE(whole.size(), 4);
+        QCOMPARE(whole[0].outcome, u"ok"_s);
+        QCOMPARE(*whole[0].endMs, T0 + 9);
     }
 
     void describeSaysWhatIsIncluded_data()

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#include "historyexportsource.h"
+
+#include "historystore.h"
+
+namespace Sonde {
+
+bool HistoryExportSource::read(const QString &server, const QStringList &directions,
+                               const Each &each, QString *error) const
+{
+    HistoryFilter filter = m_filter;
+    if (!server.isEmpty()) {
+        if (!filter.server.isEmpty() && filter.server != server)
+            return true; // the filter's server is another one: nothing of `server` matches
+        filter.server = server;
+    }
+    if (!directions.isEmpty()) {
+        QStringList both;
+        const QStringList given = !filter.directions.isEmpty()  ? filter.directions
+                                  : !filter.direction.isEmpty() ? QStringList{filter.direction}
+                                                                : directions;
+        for (const QString &d : given)
+            if (directions.contains(d))
+                both.append(d);
+        if (both.isEmpty())
+            return true;
+        filter.direction.clear();
+        filter.directions = both;
+    }
+    for (;;) {
+        QList<qint64> ids;
+        // The store's error stays until the next one: a new one is what this read failed on.
+        const QString before = m_store.lastError();
+        const QList<QJsonObject> page = m_store.records(filter, 0, Page, &ids);
+        if (page.isEmpty() && m_store.lastError() != before) {
+            *error = m_store.lastError();
+            return false;
+        }
+        for (const QJsonObject &r : page)
+            if (!each(r))
+                return false;
+        if (page.size() < Page)
+            return true;
+        filter.afterId = ids.last();
+    }
+}
+
+} // namespace Sonde
