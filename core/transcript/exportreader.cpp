@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/exportreader.h"
 
+#include <QBuffer>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -89,6 +90,20 @@ ExportReader ExportReader::asIs(const ExportSource &source,
     reader.m_prepare = false;
     reader.m_idsFound = true;
     return reader;
+}
+
+QByteArray
+ExportReader::documentAsIs(const QList<QJsonObject> &records,
+                           const TranscriptExport::Options &options,
+                           const std::function<bool(ExportReader &, ExportOutput &)> &write)
+{
+    const ListExportSource source(records);
+    ExportReader in = asIs(source, options);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    ExportOutput out(buffer);
+    write(in, out);
+    return buffer.data();
 }
 
 void ExportReader::addSessionIds(const QJsonObject &record, QStringList *ids)

@@ -9,6 +9,8 @@
 
 namespace Sonde {
 
+class ExportOutput;
+
 // An export's view of its source: the records of one server or all (the scope), prepared as
 // the options say (secrets redacted, session ids masked, payloads left out), read as often as
 // the format needs. The session ids to mask are found first, in a pass over the lifecycle
@@ -26,6 +28,11 @@ public:
     // The records as they are (the formats' list entry points take records prepared already);
     // `options` only says what the file's header tells.
     static ExportReader asIs(const ExportSource &source, const TranscriptExport::Options &options);
+    // What a streamed writer makes of records prepared already, in memory: the formats' list
+    // entry points.
+    static QByteArray
+    documentAsIs(const QList<QJsonObject> &records, const TranscriptExport::Options &options,
+                 const std::function<bool(ExportReader &, ExportOutput &)> &write);
 
     // Every record of `server` (the scope when empty) whose dir is one of `directions` (any
     // when empty), prepared. False when the reading failed or was cancelled.

@@ -3,7 +3,6 @@
 
 #include "transcript/exportreader.h"
 
-#include <QBuffer>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QHash>
@@ -199,13 +198,8 @@ QString HarExport::describeLegs(const QList<QJsonObject> &records)
 
 QByteArray HarExport::write(const QList<QJsonObject> &records)
 {
-    const ListExportSource source(records);
-    ExportReader in = ExportReader::asIs(source, {});
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    ExportOutput out(buffer);
-    write(in, out);
-    return buffer.data();
+    return ExportReader::documentAsIs(
+        records, {}, [](ExportReader &in, ExportOutput &out) { return write(in, out); });
 }
 
 bool HarExport::write(ExportReader &in, ExportOutput &out)

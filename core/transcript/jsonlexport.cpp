@@ -3,7 +3,6 @@
 
 #include "transcript/exportreader.h"
 
-#include <QBuffer>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -14,13 +13,8 @@ namespace Sonde {
 QByteArray JsonlExport::write(const QList<QJsonObject> &records,
                               const TranscriptExport::Options &options)
 {
-    const ListExportSource source(records);
-    ExportReader in = ExportReader::asIs(source, options);
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    ExportOutput out(buffer);
-    write(in, out);
-    return buffer.data();
+    return ExportReader::documentAsIs(
+        records, options, [](ExportReader &in, ExportOutput &out) { return write(in, out); });
 }
 
 bool JsonlExport::write(ExportReader &in, ExportOutput &out)

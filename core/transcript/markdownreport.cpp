@@ -4,7 +4,6 @@
 #include "transcript/exportcalls.h"
 #include "transcript/exportreader.h"
 
-#include <QBuffer>
 #include <QDateTime>
 #include <QHash>
 #include <QJsonArray>
@@ -204,13 +203,8 @@ bool writeServer(ExportReader &in, ExportOutput &out, const QString &server, Ser
 
 QByteArray MarkdownReport::write(const QList<QJsonObject> &records)
 {
-    const ListExportSource source(records);
-    ExportReader in = ExportReader::asIs(source, {});
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    ExportOutput out(buffer);
-    write(in, out);
-    return buffer.data();
+    return ExportReader::documentAsIs(
+        records, {}, [](ExportReader &in, ExportOutput &out) { return write(in, out); });
 }
 
 bool MarkdownReport::write(ExportReader &in, ExportOutput &out)

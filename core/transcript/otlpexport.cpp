@@ -4,7 +4,6 @@
 #include "transcript/exportcalls.h"
 #include "transcript/exportreader.h"
 
-#include <QBuffer>
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QHash>
@@ -185,13 +184,9 @@ QString OtlpExport::idFor(const QByteArray &seed, int bytes)
 
 QByteArray OtlpExport::write(const QList<QJsonObject> &records)
 {
-    const ListExportSource source(records);
-    ExportReader in = ExportReader::asIs(source, {});
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    ExportOutput out(buffer);
-    write(in, out);
-    return buffer.data();
+    return ExportReader::documentAsIs(records, {}, [](ExportReader &in, ExportOutput &out) {
+        return write(in, out, OtlpExport::Window);
+    });
 }
 
 bool OtlpExport::write(ExportReader &in, ExportOutput &out, qsizetype window)
