@@ -5,6 +5,17 @@
 
 namespace Sonde {
 
+HistoryExportSource::HistoryExportSource(const HistoryStore &store, const HistoryFilter &filter)
+    : m_store(store), m_filter(filter)
+{
+    if (m_filter.untilId == 0) {
+        QList<qint64> ids;
+        m_store.newestRecords({}, 1, &ids);
+        // An empty history: nothing recorded yet; id 0 would mean "no bound", so -1 bounds it.
+        m_filter.untilId = ids.isEmpty() ? -1 : ids.first();
+    }
+}
+
 bool HistoryExportSource::read(const QString &server, const QStringList &directions,
                                const Each &each, QString *error) const
 {

@@ -2,18 +2,20 @@
 #include "exportdialog.h"
 
 #include "formlabels.h"
-#include "transcriptexporter.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -54,7 +56,9 @@ const FormatChoice &choiceOf(Format f)
 
 ExportDialog::ExportDialog(Source source, const Redactor &secrets, const QString &selectedServer,
                            QWidget *parent)
-    : QDialog(parent), m_source(std::move(source)), m_secrets(secrets)
+    : QDialog(parent), m_title(source.title), m_error(source.error),
+      m_selectedServer(selectedServer), m_secrets(secrets),
+      m_job(new TranscriptExportJob(std::move(source.input), this))
 {
     setWindowTitle(tr("Export"));
     setObjectName(u"exportDialog"_s);
@@ -70,14 +74,7 @@ ExportDialog::ExportDialog(Source source, const Redactor &secrets, const QString
 
     m_scope = new QComboBox(this);
     m_scope->setObjectName(u"exportScope"_s);
-    m_scope->addItem(tr("All servers"), QString());
-    const bool hasSelected =
-        !selectedServer.isEmpty() &&
-        std::any_of(m_source.records.cbegin(), m_source.records.cend(), [&](const QJsonObject &r) {
-            return r.value("server"_L1).toString() == selectedServer;
-        });
-    if (hasSelected)
-        m_scope->addItem(tr("Only %1").arg(selectedServer), selectedServer);
+    m_scope->addItem(tr("All servers"), QString()); // "Only <selected>" once counted
     form->addRow(tr("Servers"), m_scope);
 
     m_showSecrets = new QCheckBox(tr("Show secrets (tokens, keys, configured env and header "
@@ -129,21 +126,34 @@ ExportDialog::ExportDialog(Source source, const Redactor &secrets, const QString
     m_status->setObjectName(u"exportStatus"_s);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(u"exportProgress"_s);
+    m_progress->setAccessibleName(tr("Export progress"));
+    m_progress->setRange(0, 0); // how many passes a format makes is its own business
+    m_progress->setTextVisible(false);
+    m_progress->setVisible(false);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
     m_save = buttons->button(QDialogButtonBox::Save);
     m_save->setObjectName(u"exportSave"_s);
     m_save->setAccessibleName(tr("Save the export"));
+    m_stop = buttons->addButton(tr("Stop"), QDialogButtonBox::ActionRole);
+    m_stop->setObjectName(u"exportStop"_s);
+    m_stop->setAccessibleName(tr("Stop the export"));
+    m_stop->setToolTip(tr("Stop writing: the file is left as it was"));
+    m_stop->setVisible(false);
     connect(m_save, &QPushButton::clicked, this, &ExportDialog::saveClicked);
+    connect(m_stop, &QPushButton::clicked, this, &ExportDialog::stop);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *layout = new QVBoxLayout(this);
-    auto *what = new QLabel(tr("From %1").arg(m_source.title), this);
+    auto *what = new QLabel(tr("From %1").arg(m_title), this);
     what->setObjectName(u"exportSource"_s);
     layout->addWidget(what);
     layout->addLayout(form);
     layout->addWidget(new QLabel(tr("The file will hold:"), this));
     layout->addWidget(m_summary);
+    layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
 
@@ -165,6 +175,13 @@ ExportDialog::ExportDialog(Source source, const Redactor &secrets, const QString
         connect(box, &QCheckBox::toggled, this, &ExportDialog::update);
     connect(m_scope, &QComboBox::currentIndexChanged, this, &ExportDialog::update);
     connect(m_collector, &QLineEdit::textChanged, this, &ExportDialog::update);
+    connect(m_job, &TranscriptExportJob::counted, this, &ExportDialog::countDone);
+    connect(m_job, &TranscriptExportJob::progressed, this, &ExportDialog::writeProgressed);
+    connect(m_job, &TranscriptExportJob::written, this, &ExportDialog::writeDone);
+    if (m_error.isEmpty())
+        m_job->count();
+    else
+        m_counted = true;
     update();
     resize(620, sizeHint().height());
 }
@@ -172,6 +189,12 @@ ExportDialog::ExportDialog(Source source, const Redactor &secrets, const QString
 TranscriptExport::Format ExportDialog::format() const
 {
     return Format(m_format->currentData().toInt());
+}
+
+void ExportDialog::choose(TranscriptExport::Format f, bool showSecrets)
+{
+    m_format->setCurrentIndex(m_format->findData(int(f)));
+    m_showSecrets->setChecked(showSecrets);
 }
 
 TranscriptExport::Options ExportDialog::options() const
@@ -190,24 +213,38 @@ QString ExportDialog::description() const
     return m_summary->toPlainText();
 }
 
+void ExportDialog::countDone(const ExportCountAnswer &answer)
+{
+    m_counted = true;
+    if (!answer.ok())
+        m_error = answer.error;
+    m_tally = answer.tally;
+    if (!m_selectedServer.isEmpty() && m_tally.of(m_selectedServer).events > 0)
+        m_scope->addItem(tr("Only %1").arg(m_selectedServer), m_selectedServer);
+    update();
+    Q_EMIT counted();
+}
+
 void ExportDialog::update()
 {
     const QString server = m_scope->currentData().toString();
-    m_chosen.clear();
-    for (const QJsonObject &r : std::as_const(m_source.records))
-        if (server.isEmpty() || r.value("server"_L1).toString() == server)
-            m_chosen.append(r);
     const bool otlp = format() == Format::Otlp;
     m_collector->setVisible(otlp);
     m_collectorLabel->setVisible(otlp);
     m_secretsWarning->setVisible(m_showSecrets->isChecked());
-    if (!m_source.error.isEmpty()) {
-        m_summary->setPlainText(tr("Nothing can be exported: %1").arg(m_source.error));
+    if (!m_error.isEmpty()) {
+        m_summary->setPlainText(tr("Nothing can be exported: %1").arg(m_error));
         m_save->setEnabled(false);
         return;
     }
+    if (!m_counted) {
+        m_summary->setPlainText(tr("Counting the events…"));
+        m_save->setEnabled(false);
+        return;
+    }
+    const TranscriptExport::Counts counts = server.isEmpty() ? m_tally.all() : m_tally.of(server);
     QString text = tr("%1: %2").arg(tr(choiceOf(format()).label),
-                                    TranscriptExport::describe(format(), m_chosen, options()));
+                                    TranscriptExport::describe(format(), counts, options()));
     if (const QString url = options().collectorUrl; !url.isEmpty()) {
         if (const QString why = OtlpSender::checkUrl(QUrl(url, QUrl::StrictMode)); !why.isEmpty())
             text += u'\n' + tr("Not sent: %1 (the file is written).").arg(why);
@@ -217,7 +254,7 @@ void ExportDialog::update()
     else if (!server.isEmpty())
         text += u'\n' + tr("Only %1's events.").arg(server);
     m_summary->setPlainText(text);
-    m_save->setEnabled(!m_sender->isBusy());
+    m_save->setEnabled(!m_writing && !m_sender->isBusy());
 }
 
 void ExportDialog::chooseFile()
@@ -233,24 +270,83 @@ void ExportDialog::chooseFile()
 
 bool ExportDialog::save(const QString &path, QString *error)
 {
-    if (!m_source.error.isEmpty()) {
-        *error = m_source.error;
+    if (!m_error.isEmpty()) {
+        *error = m_error;
         return false;
     }
-    const TranscriptExport::Options o = options();
-    const QByteArray document = TranscriptExporter::document(format(), m_chosen, o, m_secrets);
-    if (!TranscriptExporter::write(path, document, error))
+    if (!m_counted || m_writing || m_sender->isBusy()) {
+        *error = !m_counted ? tr("the events are still being counted")
+                            : tr("an export is already under way");
         return false;
-    m_savedPath = path;
-    Q_EMIT saved(path);
-    if (!o.collectorUrl.isEmpty()) {
-        m_save->setEnabled(false);
-        m_status->setText(tr("Written to %1. Sending to %2…").arg(path, o.collectorUrl));
-        m_sender->send(QUrl(o.collectorUrl, QUrl::StrictMode), document);
-    } else {
-        m_status->setText(tr("Written to %1.").arg(path));
     }
+    ExportWriteRequest request;
+    request.format = format();
+    request.options = options();
+    request.secrets = m_secrets;
+    request.server = m_scope->currentData().toString();
+    request.path = path;
+    setWriting(true);
+    m_status->setText(tr("Writing %1…").arg(path));
+    m_job->write(request);
     return true;
+}
+
+void ExportDialog::stop()
+{
+    if (m_writing)
+        m_job->cancel();
+}
+
+void ExportDialog::setWriting(bool writing)
+{
+    m_writing = writing;
+    m_progress->setVisible(writing);
+    m_stop->setVisible(writing);
+    for (QWidget *w : std::initializer_list<QWidget *>{
+             m_format, m_scope, m_showSecrets, m_showSessionIds, m_payloads, m_collector, m_path})
+        w->setEnabled(!writing);
+    update();
+}
+
+void ExportDialog::writeProgressed(qint64 recordsRead, qint64 bytesWritten)
+{
+    // Formats read the records two or three times: the figure is reads, not events.
+    m_status->setText(tr("Writing %1… %2 records read, %3 written")
+                          .arg(m_path->text().trimmed(), QLocale().toString(recordsRead),
+                               QLocale().formattedDataSize(bytesWritten)));
+}
+
+void ExportDialog::writeDone(const ExportWriteAnswer &answer)
+{
+    setWriting(false);
+    const bool close = std::exchange(m_closeWhenWritten, false);
+    if (!answer.ok()) {
+        m_status->setText(answer.error == "cancelled"_L1
+                              ? tr("Stopped: %1 is left as it was.").arg(answer.path)
+                              : tr("Not written to %1: %2").arg(answer.path, answer.error));
+        Q_EMIT failed(answer.path, answer.error);
+        return;
+    }
+    m_savedPath = answer.path;
+    Q_EMIT saved(answer.path);
+    const QString url = options().collectorUrl;
+    if (url.isEmpty()) {
+        m_status->setText(
+            tr("Written to %1 (%2).").arg(answer.path, QLocale().formattedDataSize(answer.bytes)));
+        if (close)
+            accept();
+        return;
+    }
+    // The collector takes the document whole, in one POST: it is read back from the file.
+    QFile written(answer.path);
+    if (!written.open(QIODevice::ReadOnly)) {
+        m_status->setText(tr("Written to %1; not sent: cannot read it back: %2")
+                              .arg(answer.path, written.errorString()));
+        return;
+    }
+    m_save->setEnabled(false);
+    m_status->setText(tr("Written to %1. Sending to %2…").arg(answer.path, url));
+    m_sender->send(QUrl(url, QUrl::StrictMode), written.readAll());
 }
 
 void ExportDialog::saveClicked()
@@ -265,8 +361,14 @@ void ExportDialog::saveClicked()
         m_status->setText(tr("Not written to %1: %2").arg(path, error));
         return;
     }
-    if (options().collectorUrl.isEmpty())
-        accept();
+    m_closeWhenWritten = true;
+}
+
+void ExportDialog::reject()
+{
+    // Closing while writing stops the writing (the job waits for it to end, a few ms).
+    stop();
+    QDialog::reject();
 }
 
 void ExportDialog::sendDone(const OtlpSender::Result &result)

@@ -3,6 +3,7 @@
 
 #include "transcript/redactor.h"
 #include "transcript/transcriptexport.h"
+#include "transcriptexportjob.h"
 #include "transport/otlpsender.h"
 
 #include <QDialog>
@@ -14,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 
 namespace Sonde {
@@ -21,19 +23,21 @@ namespace Sonde {
 // Exports a transcript to a file: the format (JSON Lines, Markdown report, HAR 1.2,
 // OTLP/JSON), which servers, and the opt-ins (secrets, session ids: both off; payloads: on),
 // with a text that says what the file will hold for the choices made, updated as they change
-// (TranscriptExport::describe). Save writes the file atomically; for OTLP, a collector URL,
-// if one is given, gets the same document in one POST (OtlpSender) and its answer is shown:
-// a failed send leaves the file as written. Opened with open(); closes itself after a save
-// that sends nothing. Thread: GUI.
+// (TranscriptExport::describe). The records are counted, then written, off the GUI thread
+// (TranscriptExportJob), read a page at a time from a history: a million events cost the
+// window nothing, a bar shows how far the writing got and Stop leaves the file as it was.
+// For OTLP, a collector URL, if one is given, gets the written document in one POST
+// (OtlpSender) and its answer is shown: a failed send leaves the file as written. Opened
+// with open(); closes itself after a save that sends nothing. Thread: GUI.
 class ExportDialog : public QDialog
 {
     Q_OBJECT
 public:
-    // What is exported: the records (TranscriptEvent::toJson's shape) and what they are.
+    // What is exported: the records (a list, or a history file and a filter) and what they are.
     struct Source
     {
         QString title; // "the live transcript", "the events shown in the History tab"
-        QList<QJsonObject> records;
+        ExportInput input;
         QString error; // why they could not be read: shown, and Save is off
     };
 
@@ -46,27 +50,47 @@ public:
     QString description() const;
     TranscriptExport::Options options() const;
     TranscriptExport::Format format() const;
-    // The records the choices take (all servers or the selected one).
-    const QList<QJsonObject> &chosenRecords() const { return m_chosen; }
+    // The choices a caller starts the dialog with (the Transcript tab's buttons).
+    void choose(TranscriptExport::Format format, bool showSecrets);
     OtlpSender *sender() const { return m_sender; }
+    TranscriptExportJob *job() const { return m_job; }
+    // The records have been counted (or could not be): the text says what the file holds.
+    bool isCounted() const { return m_counted; }
+    bool isWriting() const { return m_writing; }
 
-    // Writes the file at `path` and starts the collector's POST when there is one; false with
-    // the reason when the file could not be written (nothing is sent then).
+    // Starts writing the file at `path` (saved() or failed() says how it ended), then the
+    // collector's POST when there is one; false with the reason when it cannot start (still
+    // counting, already writing, nothing to export).
     bool save(const QString &path, QString *error);
+    // Stops the writing under way: failed() then says "cancelled" and the file is as it was.
+    void stop();
 
 Q_SIGNALS:
+    void counted();
     void saved(const QString &path);
+    void failed(const QString &path, const QString &error);
     void sendFinished(const Sonde::OtlpSender::Result &result);
 
 private:
     void update();
     void chooseFile();
     void saveClicked();
+    void reject() override;
+    void countDone(const ExportCountAnswer &answer);
+    void writeProgressed(qint64 recordsRead, qint64 bytesWritten);
+    void writeDone(const ExportWriteAnswer &answer);
     void sendDone(const OtlpSender::Result &result);
+    void setWriting(bool writing);
 
-    Source m_source;
+    QString m_title;
+    QString m_error;
+    QString m_selectedServer;
     Redactor m_secrets;
-    QList<QJsonObject> m_chosen;
+    TranscriptExportJob *m_job;
+    ExportTally m_tally;
+    bool m_counted = false;
+    bool m_writing = false;
+    bool m_closeWhenWritten = false;
     QString m_savedPath;
     QComboBox *m_format;
     QComboBox *m_scope;
@@ -79,7 +103,9 @@ private:
     QLineEdit *m_path;
     QPlainTextEdit *m_summary;
     QLabel *m_status;
+    QProgressBar *m_progress;
     QPushButton *m_save;
+    QPushButton *m_stop;
     OtlpSender *m_sender;
 };
 

@@ -288,6 +288,7 @@ void HistoryPanel::showSession(int row)
     m_timeline->setEnabled(catalog && s.id);
     if (!catalog || !s.id) {
         m_awaited = 0;
+        m_shown.reset();
         m_events->setSource(nullptr);
         m_status->setText(!catalog           ? tr("History is not recorded in this window")
                           : server.isEmpty() ? tr("No server selected")
@@ -300,6 +301,7 @@ void HistoryPanel::showSession(int row)
         return;
     }
     m_awaited = 0;
+    m_shown.reset();
     m_events->setSource(catalog->sessionEvents(s.id));
     m_status->setText(tr("%n event(s) in this session", nullptr, m_events->rowCount()));
 }
@@ -315,6 +317,7 @@ void HistoryPanel::search()
         return;
     }
     m_awaited = 0;
+    m_shown.reset();
     m_events->setSource(catalog->search(text, currentServer()));
     m_status->setText(tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount())
                           .arg(currentServer(), text));
@@ -340,6 +343,11 @@ bool HistoryPanel::isReading() const
     return m_awaited != 0;
 }
 
+std::optional<std::pair<QString, HistoryFilter>> HistoryPanel::shownHistory() const
+{
+    return m_shown;
+}
+
 void HistoryPanel::showAnswer(const TranscriptFilterAnswer &answer)
 {
     // Every later view (another source, server, session or search, or the box cleared) asks
@@ -349,12 +357,19 @@ void HistoryPanel::showAnswer(const TranscriptFilterAnswer &answer)
     m_awaited = 0;
     HistoryCatalog *catalog = m_asked;
     const HistoryFilter &f = answer.filter;
-    if (answer.error.isEmpty())
+    m_shown.reset();
+    if (answer.error.isEmpty()) {
         m_events->setSource(catalog->pagesOf(answer), answer.firstRow, answer.records);
-    else if (!f.text.isEmpty()) // the query's thread could not open the file: read here
+        // The rows shown are those counted: an export reads no row recorded since.
+        HistoryFilter shown = f;
+        if (!shown.untilId && answer.newestId > 0)
+            shown.untilId = answer.newestId;
+        m_shown = std::pair(catalog->historyPath(), shown);
+    } else if (!f.text.isEmpty()) { // the query's thread could not open the file: read here
         m_events->setSource(catalog->search(f.text, f.server));
-    else
+    } else {
         m_events->setSource(catalog->sessionEvents(f.sessionId));
+    }
     m_status->setText(f.text.isEmpty()
                           ? tr("%n event(s) in this session", nullptr, m_events->rowCount())
                           : tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount())

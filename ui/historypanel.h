@@ -4,7 +4,11 @@
 #include "historycatalog.h"
 
 #include <QList>
+#include <QString>
 #include <QWidget>
+
+#include <optional>
+#include <utility>
 
 class QComboBox;
 class QLabel;
@@ -56,6 +60,9 @@ public:
     PagedTranscriptModel *eventModel() const { return m_events; }
     // A session's events or a search's hits are read off the GUI thread, not shown yet.
     bool isReading() const;
+    // The history file and the filter of what the events table shows, when it reads a file
+    // (an export then reads it there, a page at a time); nothing for another catalog.
+    std::optional<std::pair<QString, HistoryFilter>> shownHistory() const;
     // Clear history… from elsewhere (History settings): the workspace is shown, then the same
     // question as the tab's button. Nothing when the workspace records nothing.
     void requestClear();
@@ -103,6 +110,8 @@ private:
     TranscriptFilterQuery *m_query = nullptr; // made by the first view of a history file
     quint64 m_awaited = 0;                    // the ticket of the view asked; 0: none
     HistoryCatalog *m_asked = nullptr;        // whose file it asked about
+    // What the table shows when it came from a file: its path and filter.
+    std::optional<std::pair<QString, HistoryFilter>> m_shown;
 };
 
 } // namespace Sonde

@@ -728,14 +728,20 @@ void MainWindow::exportWithDialog()
     const PagedTranscriptModel *shown = m_history->eventModel();
     if (m_tabs->currentWidget() == m_history && shown->rowCount() > 0) {
         source.title = tr("the %n event(s) shown in the History tab", nullptr, shown->rowCount());
-        source.records = TranscriptExporter::modelRecords(
-            *shown, TranscriptExporter::MaxDialogRecords, &source.error);
+        if (const auto file = m_history->shownHistory()) {
+            // Read there by the dialog's job, a page at a time, off the GUI thread.
+            source.input.historyPath = file->first;
+            source.input.filter = file->second;
+        } else {
+            source.input.records = TranscriptExporter::modelRecords(
+                *shown, TranscriptExporter::MaxDialogRecords, &source.error);
+        }
     } else if (m_recorder) {
         exportRecording();
         return;
     } else {
         source.title = tr("the live transcript (%n event(s))", nullptr, m_transcript->size());
-        source.records = TranscriptExporter::storeRecords(*m_transcript);
+        source.input.records = TranscriptExporter::storeRecords(*m_transcript);
     }
     m_dialogs->exportTranscript(
         std::move(source), m_exportSecrets, m_current,
@@ -743,23 +749,17 @@ void MainWindow::exportWithDialog()
 }
 
 // This run from the history, once the batches the window already holds are committed: the
-// recorder writes each on its own thread, so the newest can still be on its way.
+// recorder writes each on its own thread, so the newest can still be on its way. The dialog
+// counts and writes it there, off the GUI thread, all of it however long the run.
 void MainWindow::exportRecording()
 {
     auto once = std::make_shared<QMetaObject::Connection>();
     *once = connect(m_recorder, &HistoryRecorder::flushed, this, [this, once] {
         QObject::disconnect(*once);
-        HistoryFilter run;
-        run.runId = m_recordingRun;
-        qint64 total = 0;
         ExportDialog::Source source;
-        source.records = TranscriptExporter::historyRecords(
-            *m_recordingReader, run, TranscriptExporter::MaxDialogRecords, &total);
-        source.title = total > source.records.size()
-                           ? tr("this run (the newest %1 of %2 events, from the history)")
-                                 .arg(source.records.size())
-                                 .arg(total)
-                           : tr("this run (%n event(s), from the history)", nullptr, int(total));
+        source.title = tr("this run, from the history");
+        source.input.historyPath = m_recordingReader->path();
+        source.input.filter.runId = m_recordingRun;
         m_dialogs->exportTranscript(
             std::move(source), m_exportSecrets, m_current,
             [this](const QString &path) { status(tr("Transcript written to %1").arg(path)); });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "transcriptpanel.h"
 
+#include "exportdialog.h"
 #include "historystore.h"
 #include "jsonview.h"
 #include "pagedtranscriptmodel.h"
@@ -147,6 +148,8 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     m_secrets->setToolTip(tr("Unchecked, exports mask secrets and session ids"));
     auto *jsonl = new QPushButton(tr("Export JSON Lines…"), this);
     auto *md = new QPushButton(tr("Export Markdown…"), this);
+    jsonl->setObjectName(u"transcriptExportJsonl"_s);
+    md->setObjectName(u"transcriptExportMarkdown"_s);
     auto *clear = new QPushButton(tr("Clear"), this);
     jsonl->setAccessibleName(tr("Export JSON Lines"));
     jsonl->setToolTip(tr("Save the rows shown as JSON Lines, as sonde-cli --transcript writes"));
@@ -555,6 +558,30 @@ void TranscriptPanel::copyCurrentJson() const
         QString::fromUtf8(QJsonDocument(record).toJson(QJsonDocument::Indented)));
 }
 
+bool TranscriptPanel::exportShownFromHistory(const QString &format)
+{
+    const auto *source =
+        m_paged ? dynamic_cast<const TranscriptHistorySource *>(m_paged->source()) : nullptr;
+    if (!source || !m_reader)
+        return false;
+    // The rows the filters show, read from the history file by the dialog's own thread, a
+    // page at a time: the rows counted so far, not those recorded while it writes.
+    ExportDialog::Source shown;
+    shown.title =
+        tr("the %n event(s) the Transcript tab's filters show", nullptr, m_paged->rowCount());
+    shown.input.historyPath = m_reader->path();
+    shown.input.filter = source->filter();
+    if (!shown.input.filter.untilId && source->lastId() > 0)
+        shown.input.filter.untilId = source->lastId();
+    auto *dialog = new ExportDialog(std::move(shown), m_redactor, {}, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->choose(format == "md"_L1 ? TranscriptExport::Format::Markdown
+                                     : TranscriptExport::Format::Jsonl,
+                   m_secrets->isChecked());
+    dialog->open();
+    return true;
+}
+
 QString TranscriptPanel::exportTo(const QString &path, const QString &format) const
 {
     QString error;
@@ -581,6 +608,8 @@ QString TranscriptPanel::exportTo(const QString &path, const QString &format) co
 
 void TranscriptPanel::exportWithDialog(const QString &format)
 {
+    if (exportShownFromHistory(format))
+        return;
     // Opened, not exec()'d: the engine's answers keep flowing into the store while it is up.
     auto *dialog =
         new QFileDialog(this, tr("Export transcript"), QString(),

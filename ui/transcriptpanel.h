@@ -100,6 +100,9 @@ protected:
 private:
     void onCurrentChanged();
     void exportWithDialog(const QString &format);
+    // Over a recording: the export dialog on what the filters show, read from the history off
+    // the GUI thread. False when the table is the live store's (the file dialog then).
+    bool exportShownFromHistory(const QString &format);
     void queryRecording();
     void followNow();
     void showRecordingFilter(const TranscriptFilterAnswer &answer);

@@ -174,14 +174,12 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
     // a million events hold a page and a window of calls, not a million records.
     const TranscriptExport::Options options; // redacted, session ids masked (docs)
     const HistoryExportSource source(store, filter);
-    TranscriptExport::Counts counts;
+    TranscriptExport::Counts counts; // learned on the way, for the summary line
     QString error;
-    if (!TranscriptExport::count(source, {}, &counts, &error))
-        return failure(error);
     QSaveFile out(o.value(u"--out"_s));
     if (!out.open(QIODevice::WriteOnly))
         return failure(u"cannot write %1: %2"_s.arg(out.fileName(), out.errorString()));
-    if (!TranscriptExport::write(*format, source, options, out, &error))
+    if (!TranscriptExport::write(*format, source, options, out, &error, {}, {}, &counts))
         return failure(u"cannot export to %1: %2"_s.arg(out.fileName(), error));
     if (!out.commit())
         return failure(u"cannot write %1: %2"_s.arg(out.fileName(), out.errorString()));

@@ -129,6 +129,10 @@ bool ExportReader::pass(const QString &server, const QStringList &directions,
         return false;
     QString why;
     bool cancelled = false;
+    // The first pass over every record of the scope is counted on its way (each format makes
+    // one): a counted pass costs a hash lookup a record, a pass of its own a whole reading.
+    const bool tally =
+        !m_tallied && directions.isEmpty() && (server.isEmpty() || server == m_scope);
     const bool whole = m_source.read(
         server.isEmpty() ? m_scope : server, directions,
         [&](const QJsonObject &r) {
@@ -136,9 +140,15 @@ bool ExportReader::pass(const QString &server, const QStringList &directions,
                 cancelled = true;
                 return false;
             }
+            if (tally)
+                m_tally.add(r);
             return each(r);
         },
         &why);
+    if (tally && whole)
+        m_tallied = true;
+    else if (tally)
+        m_tally = {};
     if (cancelled)
         m_error = u"cancelled"_s;
     else if (!whole && !why.isEmpty())
@@ -146,6 +156,13 @@ bool ExportReader::pass(const QString &server, const QStringList &directions,
     else if (!whole)
         m_error = u"the export stopped reading"_s;
     return whole;
+}
+
+std::optional<TranscriptExport::Counts> ExportReader::counts() const
+{
+    if (!m_tallied)
+        return std::nullopt;
+    return m_scope.isEmpty() ? m_tally.all() : m_tally.of(m_scope);
 }
 
 bool ExportReader::findSessionIds()

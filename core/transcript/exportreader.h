@@ -2,10 +2,13 @@
 #pragma once
 
 #include "transcript/exportsource.h"
+#include "transcript/exporttally.h"
 #include "transcript/redactor.h"
 #include "transcript/transcriptexport.h"
 
 #include <QIODevice>
+
+#include <optional>
 
 namespace Sonde {
 
@@ -17,7 +20,9 @@ class ExportOutput;
 // events (the only records with details, TranscriptEvent::toJson), so a record that names
 // an id before the event that says it is one is masked too. Counts what it reads, tells
 // `progress` every few thousand records (false from it cancels) and stops at the first
-// failure, which error() then names. Thread: the one that reads the source.
+// failure, which error() then names. Its first whole pass over the scope is tallied
+// (ExportTally), so the caller learns what was exported without a pass of its own. Thread: the
+// one that reads the source.
 class ExportReader
 {
 public:
@@ -42,6 +47,9 @@ public:
     const TranscriptExport::Options &options() const { return m_options; }
     QString error() const { return m_error; }
     qint64 recordsRead() const { return m_read; }
+    // What the scope holds, once a read of all its records (no server, no directions) has
+    // gone through to the end; nothing before.
+    std::optional<TranscriptExport::Counts> counts() const;
     // The record as the options say, with the session ids found so far (after the first read:
     // all of them).
     QJsonObject prepared(const QJsonObject &record) const;
@@ -62,6 +70,8 @@ private:
     Redactor m_redactor;
     QString m_error;
     qint64 m_read = 0;
+    ExportTally m_tally;
+    bool m_tallied = false;
 };
 
 // Writes what a format produces to a device and remembers the first failure, so a writer can

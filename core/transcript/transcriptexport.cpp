@@ -3,6 +3,7 @@
 
 #include "transcript/exportreader.h"
 #include "transcript/exportsource.h"
+#include "transcript/exporttally.h"
 #include "transcript/harexport.h"
 #include "transcript/jsonlexport.h"
 #include "transcript/markdownreport.h"
@@ -15,6 +16,32 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 namespace {
+
+// The records of `server` (all when empty) through a tally, in one pass.
+bool tallyOf(const ExportSource &source, const QString &server, ExportTally *tally, QString *error,
+             const TranscriptExport::Progress &progress)
+{
+    ExportTally t;
+    qint64 read = 0;
+    bool cancelled = false;
+    const bool whole = source.read(
+        server, {},
+        [&](const QJsonObject &r) {
+            t.add(r);
+            if (++read % 4096 == 0 && progress && !progress(read)) {
+                cancelled = true;
+                return false;
+            }
+            return true;
+        },
+        error);
+    if (cancelled)
+        *error = u"cancelled"_s;
+    if (!whole)
+        return false;
+    *tally = std::move(t);
+    return true;
+}
 
 const char *const FormatNames[] = {"jsonl", "md", "har", "otlp"};
 
@@ -65,31 +92,17 @@ TranscriptExport::Counts TranscriptExport::count(const QList<QJsonObject> &recor
 bool TranscriptExport::count(const ExportSource &source, const QString &server, Counts *counts,
                              QString *error, const Progress &progress)
 {
-    HarExport::Legs legs;
-    Counts c;
-    bool cancelled = false;
-    const bool whole = source.read(
-        server, {},
-        [&](const QJsonObject &r) {
-            legs.add(r);
-            const QString s = r.value("server"_L1).toString();
-            if (!c.servers.contains(s))
-                c.servers.append(s);
-            if (++c.events % 4096 == 0 && progress && !progress(c.events)) {
-                cancelled = true;
-                return false;
-            }
-            return true;
-        },
-        error);
-    if (cancelled)
-        *error = u"cancelled"_s;
-    if (!whole)
+    ExportTally tally;
+    if (!tallyOf(source, server, &tally, error, progress))
         return false;
-    c.exchanges = legs.exchanges();
-    c.stdioLegs = legs.stdioLegs();
-    *counts = c;
+    *counts = server.isEmpty() ? tally.all() : tally.of(server);
     return true;
+}
+
+bool TranscriptExport::count(const ExportSource &source, ExportTally *tally, QString *error,
+                             const Progress &progress)
+{
+    return tallyOf(source, {}, tally, error, progress);
 }
 
 QString TranscriptExport::describe(Format f, const QList<QJsonObject> &records, const Options &o)
@@ -133,7 +146,7 @@ QByteArray TranscriptExport::write(Format f, const QList<QJsonObject> &records, 
 
 bool TranscriptExport::write(Format f, const ExportSource &source, const Options &o,
                              QIODevice &device, QString *error, const QString &server,
-                             const Progress &progress)
+                             const Progress &progress, Counts *counts)
 {
     ExportReader in(source, o, server, progress);
     ExportOutput out(device);
@@ -156,7 +169,16 @@ bool TranscriptExport::write(Format f, const ExportSource &source, const Options
         *error = in.error();
         return false;
     }
-    return out.ok(error);
+    if (!out.ok(error))
+        return false;
+    if (counts) {
+        // Every format reads the whole scope once; a format that did not is counted here.
+        if (const std::optional<Counts> learned = in.counts())
+            *counts = *learned;
+        else if (!count(source, server, counts, error, progress))
+            return false;
+    }
+    return true;
 }
 
 } // namespace Sonde

@@ -15,6 +15,7 @@
 namespace Sonde {
 
 class ExportSource;
+class ExportTally;
 
 // The one door to the exports of transcript records (TranscriptEvent::toJson): JSON Lines
 // (JsonlExport), a Markdown bug report (MarkdownReport), HAR 1.2 (HarExport) and OTLP/JSON
@@ -60,12 +61,17 @@ public:
     // failed or was cancelled (`error` says which).
     static bool count(const ExportSource &source, const QString &server, Counts *counts,
                       QString *error, const Progress &progress = {});
+    // Every server's records counted in one pass, all together and each on its own.
+    static bool count(const ExportSource &source, ExportTally *tally, QString *error,
+                      const Progress &progress = {});
     static QByteArray write(Format f, const QList<QJsonObject> &records, const Options &o);
     // The same document streamed to `out` from a source read two or three times, a record at
     // a time (ExportReader): what is held is a format's summary and a window of calls, not
     // the records. False when reading or writing failed or was cancelled, with the reason.
+    // `counts`, when given, gets what was exported, learned on the way (ExportReader::counts).
     static bool write(Format f, const ExportSource &source, const Options &o, QIODevice &out,
-                      QString *error, const QString &server = {}, const Progress &progress = {});
+                      QString *error, const QString &server = {}, const Progress &progress = {},
+                      Counts *counts = nullptr);
 
     // The records as the options say (ExportReader, the one place redaction is applied).
     static QList<QJsonObject> prepare(const QList<QJsonObject> &records, const Options &o);

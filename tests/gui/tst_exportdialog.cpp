@@ -2,29 +2,39 @@
 // The export dialog: what it says the file will hold follows the format, the servers and the
 // opt-ins; Save writes a file that format's reader takes; secrets and session ids stay out
 // unless asked for; for OTLP a collector URL gets the same document in one POST, and a failed
-// send leaves the file as written.
+// send leaves the file as written. A history file is counted and written on the dialog's job
+// thread, byte for byte what the core's streamed writer makes of it, and Stop keeps the file.
 #include "../integration/fakecollector.h"
 #include "engine/corehost.h"
 #include "exportdialog.h"
+#include "exportdialogsave.h"
+#include "historyexportsource.h"
 #include "historyimporter.h"
+#include "historypanel.h"
 #include "historystore.h"
 #include "mainwindow.h"
 #include "mainwindowactions.h"
+#include "pagedtranscriptmodel.h"
+#include "storehistorycatalog.h"
 #include "transcriptstore.h"
 
 #include <QAction>
+#include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace Sonde;
 using namespace SondeTest;
@@ -86,15 +96,16 @@ ExportDialog::Source fixture()
                      QString::fromUtf8(QJsonDocument(call(2, {})).toJson(QJsonDocument::Compact))},
                     {"response_body"_L1,
                      QString::fromUtf8(QJsonDocument(answer(2)).toJson(QJsonDocument::Compact))}});
-    return {u"the fixture"_s,
-            {record(t, u"demo"_s, u"send"_s,
-                    call(1, {{"message"_L1, u"hello"_s},
-                             {"note"_L1, QString(u"uses "_s + ConfiguredSecret + u" and "_s +
-                                                 PatternSecret)}})),
-             record(t + 5, u"demo"_s, u"recv"_s, answer(1)),
-             record(t + 1000, u"web"_s, u"send"_s, call(2, {})),
-             record(t + 1010, u"web"_s, u"recv"_s, answer(2)), exchange},
-            {}};
+    ExportDialog::Source source;
+    source.title = u"the fixture"_s;
+    source.input.records = {record(t, u"demo"_s, u"send"_s,
+                                   call(1, {{"message"_L1, u"hello"_s},
+                                            {"note"_L1, QString(u"uses "_s + ConfiguredSecret +
+                                                                u" and "_s + PatternSecret)}})),
+                            record(t + 5, u"demo"_s, u"recv"_s, answer(1)),
+                            record(t + 1000, u"web"_s, u"send"_s, call(2, {})),
+                            record(t + 1010, u"web"_s, u"recv"_s, answer(2)), exchange};
+    return source;
 }
 
 Redactor configured()
@@ -119,6 +130,58 @@ QByteArray readAll(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+qsizetype lineCount(const QString &path)
+{
+    return readAll(path).count('\n');
+}
+
+// A history file holding the fixture's records `copies` times over (each copy a generation
+// of its own), as the window's recorder would have written them.
+QString writeHistory(const QTemporaryDir &dir, const QString &name, int copies)
+{
+    const QList<QJsonObject> one = fixture().input.records;
+    QList<QJsonObject> all;
+    all.reserve(one.size() * copies);
+    for (int c = 0; c < copies; ++c)
+        for (QJsonObject r : one) {
+            r.insert("gen"_L1, c + 1);
+            r.insert("t_ms"_L1, r.value("t_ms"_L1).toInteger() + c * 2000);
+            all.append(r);
+        }
+    const QString path = dir.filePath(name);
+    HistoryStore store;
+    QString error;
+    if (!store.open(path, &error, u"test"_s) || !store.appendRecords(all, &error))
+        qFatal("cannot write the history %s: %s", qPrintable(path), qPrintable(error));
+    return path;
+}
+
+ExportDialog::Source historySource(const QString &path, const HistoryFilter &filter = {})
+{
+    ExportDialog::Source source;
+    source.title = u"a history file"_s;
+    source.input.historyPath = path;
+    source.input.filter = filter;
+    return source;
+}
+
+// What sonde-cli history export writes from the same file (the one streamed writer).
+QByteArray writtenByTheCore(const QString &path, TranscriptExport::Format f,
+                            const TranscriptExport::Options &o, const QString &server)
+{
+    HistoryStore store;
+    QString error;
+    if (!store.open(path, &error))
+        return {};
+    const HistoryExportSource history(store, {});
+    const MaskedExportSource masked(history, configured());
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    if (!TranscriptExport::write(f, masked, o, buffer, &error, server))
+        return {};
+    return buffer.data();
 }
 
 } // namespace
@@ -171,6 +234,7 @@ private Q_SLOTS:
         QFETCH(QString, collector);
         QFETCH(QStringList, said);
         ExportDialog d(fixture(), configured(), u"web"_s);
+        QVERIFY(waitCounted(d));
         const QString before = d.description();
         chooseFormat(d, format);
         auto *scope = child<QComboBox>(d, "exportScope");
@@ -197,14 +261,15 @@ private Q_SLOTS:
         QVERIFY(!child<QCheckBox>(d, "exportShowSecrets")->isChecked());
         QVERIFY(!child<QCheckBox>(d, "exportShowSessionIds")->isChecked());
         QVERIFY(child<QCheckBox>(d, "exportPayloads")->isChecked());
+        QVERIFY(waitCounted(d));
         QCOMPARE(child<QComboBox>(d, "exportScope")->count(), 1); // no server selected
         QTemporaryDir dir;
-        QString error;
         for (const auto f : {TranscriptExport::Format::Jsonl, TranscriptExport::Format::Markdown,
                              TranscriptExport::Format::Har}) {
             chooseFormat(d, f);
             const QString path = dir.filePath(u"out-"_s + TranscriptExport::formatName(f));
-            QVERIFY2(d.save(path, &error), qPrintable(error));
+            const QString error = saveAndWait(d, path);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
             const QByteArray bytes = readAll(path);
             // The payload is there (HAR leaves the stdio leg out, the report sums the calls up).
             if (f == TranscriptExport::Format::Jsonl)
@@ -217,7 +282,7 @@ private Q_SLOTS:
         chooseFormat(d, TranscriptExport::Format::Jsonl);
         child<QCheckBox>(d, "exportShowSecrets")->setChecked(true);
         child<QCheckBox>(d, "exportShowSessionIds")->setChecked(true);
-        QVERIFY(d.save(dir.filePath(u"clear.jsonl"_s), &error));
+        QCOMPARE(saveAndWait(d, dir.filePath(u"clear.jsonl"_s)), QString());
         const QByteArray clear = readAll(dir.filePath(u"clear.jsonl"_s));
         QVERIFY(clear.contains(QByteArray(ConfiguredSecret.data())));
         QVERIFY(clear.contains(QByteArray(SessionId.data())));
@@ -242,7 +307,9 @@ private Q_SLOTS:
         child<QLineEdit>(d, "exportPath")->setText(path);
         QSignalSpy saved(&d, &ExportDialog::saved);
         d.open();
+        QVERIFY(waitCounted(d));
         child<QPushButton>(d, "exportSave")->click();
+        QVERIFY(saved.wait(20'000));
         QCOMPARE(saved.size(), 1);
         QCOMPARE(saved.first().first().toString(), path);
         QCOMPARE(d.result(), int(QDialog::Accepted)); // nothing to send: it closes
@@ -285,8 +352,11 @@ private Q_SLOTS:
         ExportDialog d(fixture(), configured(), {});
         child<QLineEdit>(d, "exportPath")->setText(u"/nonexistent-dir-4471/x.jsonl"_s);
         QSignalSpy saved(&d, &ExportDialog::saved);
+        QSignalSpy failed(&d, &ExportDialog::failed);
         d.open();
+        QVERIFY(waitCounted(d));
         child<QPushButton>(d, "exportSave")->click();
+        QVERIFY(failed.wait(20'000));
         QCOMPARE(saved.size(), 0);
         QVERIFY(d.isVisible());
         QVERIFY2(child<QLabel>(d, "exportStatus")->text().startsWith(u"Not written to"_s),
@@ -296,6 +366,7 @@ private Q_SLOTS:
     void aSourceThatCouldNotBeReadCannotBeSaved()
     {
         ExportDialog d({u"a huge session"_s, {}, u"2000000 events, over the limit"_s}, {}, {});
+        QVERIFY(d.isCounted()); // nothing to count
         QVERIFY(!child<QPushButton>(d, "exportSave")->isEnabled());
         QVERIFY(d.description().contains(u"2000000 events, over the limit"_s));
     }
@@ -323,6 +394,7 @@ private Q_SLOTS:
         child<QLineEdit>(d, "exportCollector")->setText(collector.url());
         QSignalSpy sent(&d, &ExportDialog::sendFinished);
         d.open();
+        QVERIFY(waitCounted(d));
         child<QPushButton>(d, "exportSave")->click();
         QVERIFY(sent.wait(10'000));
         QVERIFY(d.isVisible()); // it stays, to show the collector's answer
@@ -336,6 +408,167 @@ private Q_SLOTS:
             !shots.isEmpty() && status == 200) {
             child<QCheckBox>(d, "exportShowSecrets")->setChecked(true);
             d.grab().save(shots + u"/export-dialog.png"_s);
+        }
+    }
+
+    void aHistoryIsWrittenFromItsFileAsTheCoreWritesIt_data()
+    {
+        using F = TranscriptExport::Format;
+        QTest::addColumn<F>("format");
+        QTest::addColumn<bool>("onlyWeb");
+        QTest::newRow("JSON Lines of every server") << F::Jsonl << false;
+        QTest::newRow("JSON Lines of the selected server only") << F::Jsonl << true;
+        QTest::newRow("a Markdown report") << F::Markdown << false;
+        QTest::newRow("HAR of the selected server") << F::Har << true;
+        QTest::newRow("OTLP of every server") << F::Otlp << false;
+    }
+    void aHistoryIsWrittenFromItsFileAsTheCoreWritesIt()
+    {
+        QFETCH(TranscriptExport::Format, format);
+        QFETCH(bool, onlyWeb);
+        QTemporaryDir dir;
+        const QString db = writeHistory(dir, u"h.sqlite"_s, 600); // 3,000 events
+        ExportDialog d(historySource(db), configured(), u"web"_s);
+        QVERIFY(!d.isCounted()); // counted on the job's thread, not in the constructor
+        QVERIFY(d.description().contains(u"Counting"_s));
+        QVERIFY(!child<QPushButton>(d, "exportSave")->isEnabled());
+        QVERIFY(waitCounted(d));
+        auto *scope = child<QComboBox>(d, "exportScope");
+        QCOMPARE(scope->count(), 2); // "Only web": the tally found its events
+        scope->setCurrentIndex(onlyWeb ? 1 : 0);
+        chooseFormat(d, format);
+        if (format == TranscriptExport::Format::Jsonl)
+            QVERIFY2(d.description().contains(u"all %1 events"_s.arg(onlyWeb ? 1800 : 3000)),
+                     qPrintable(d.description()));
+        const QString path = dir.filePath(u"out"_s);
+        const QString error = saveAndWait(d, path);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QByteArray bytes = readAll(path);
+        QVERIFY(!bytes.isEmpty());
+        QVERIFY(bytes == writtenByTheCore(db, format, d.options(), onlyWeb ? u"web"_s : QString()));
+        QVERIFY(!bytes.contains(QByteArray(ConfiguredSecret.data())));
+        QVERIFY(!bytes.contains(QByteArray(SessionId.data())));
+    }
+
+    // The writing is the job's: save() returns at once, the window's loop runs on while the
+    // file is written, and saved() comes from the loop.
+    void theWindowRunsOnWhileAHistoryIsWritten()
+    {
+        QTemporaryDir dir;
+        const QString db = writeHistory(dir, u"h.sqlite"_s, 4000); // 20,000 events
+        ExportDialog d(historySource(db), configured(), {});
+        QVERIFY(waitCounted(d));
+        QVERIFY2(d.description().contains(u"all 20000 events"_s), qPrintable(d.description()));
+        QSignalSpy saved(&d, &ExportDialog::saved);
+        int ticks = 0;
+        QTimer tick;
+        tick.setInterval(0);
+        connect(&tick, &QTimer::timeout, this, [&] { ++ticks; });
+        tick.start();
+        QString error;
+        QVERIFY2(d.save(dir.filePath(u"out.jsonl"_s), &error), qPrintable(error));
+        QCOMPARE(saved.size(), 0);
+        QVERIFY(d.isWriting());
+        QVERIFY(child<QProgressBar>(d, "exportProgress")->isVisibleTo(&d));
+        QVERIFY(child<QPushButton>(d, "exportStop")->isVisibleTo(&d));
+        QVERIFY(!child<QPushButton>(d, "exportSave")->isEnabled());
+        QVERIFY(saved.wait(60'000));
+        QVERIFY2(ticks > 5, qPrintable(QString::number(ticks)));
+        QVERIFY(!child<QProgressBar>(d, "exportProgress")->isVisibleTo(&d));
+        QCOMPARE(lineCount(dir.filePath(u"out.jsonl"_s)), 20001); // the header and every event
+    }
+
+    void stopLeavesTheFileAsItWas_data()
+    {
+        QTest::addColumn<bool>("byClosing");
+        QTest::newRow("Stop ends the writing and keeps the dialog") << false;
+        QTest::newRow("closing the dialog ends the writing") << true;
+    }
+    void stopLeavesTheFileAsItWas()
+    {
+        QFETCH(bool, byClosing);
+        QTemporaryDir data;
+        const QString db = writeHistory(data, u"h.sqlite"_s, 4000);
+        QTemporaryDir out;
+        const QString path = out.filePath(u"kept.jsonl"_s);
+        {
+            QFile old(path);
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("what was there\n");
+        }
+        auto *d = new ExportDialog(historySource(db), configured(), {});
+        QVERIFY(waitCounted(*d));
+        QSignalSpy failed(d, &ExportDialog::failed);
+        QString error;
+        QVERIFY2(d->save(path, &error), qPrintable(error));
+        if (byClosing) {
+            delete d; // the job is told to stop and waited for
+        } else {
+            child<QPushButton>(*d, "exportStop")->click();
+            QVERIFY(failed.wait(20'000));
+            QCOMPARE(failed.first().at(1).toString(), u"cancelled"_s);
+            QVERIFY2(child<QLabel>(*d, "exportStatus")->text().startsWith(u"Stopped"_s),
+                     qPrintable(child<QLabel>(*d, "exportStatus")->text()));
+            QVERIFY(child<QPushButton>(*d, "exportSave")->isEnabled()); // it can be saved again
+            delete d;
+        }
+        QCOMPARE(readAll(path), QByteArray("what was there\n"));
+        QCOMPARE(QDir(out.path()).entryList(QDir::Files), QStringList{u"kept.jsonl"_s});
+    }
+
+    void aHistoryThatCannotBeOpenedIsSaid()
+    {
+        ExportDialog d(historySource(u"/nonexistent-dir-4471/h.sqlite"_s), configured(), {});
+        QVERIFY(waitCounted(d));
+        QVERIFY2(d.description().startsWith(u"Nothing can be exported"_s),
+                 qPrintable(d.description()));
+        QVERIFY(!child<QPushButton>(d, "exportSave")->isEnabled());
+    }
+
+    // On the History tab, Export is the session shown, read from the history file by the
+    // dialog's job (not the rows the table holds).
+    void theWindowsExportOfTheHistoryTabReadsTheFile()
+    {
+        QTemporaryDir dir;
+        const QString db = writeHistory(dir, u"h.sqlite"_s, 600);
+        StoreHistoryCatalog catalog;
+        QString error;
+        QVERIFY2(catalog.open(db, &error), qPrintable(error));
+        CoreHost host;
+        {
+            MainWindow window(host);
+            window.setHistoryCatalog(&catalog);
+            ServerConfig c;
+            c.name = u"web"_s;
+            c.program = u"/nonexistent/web-server"_s;
+            window.addServer(c, {}, false);
+            window.tabs()->setCurrentWidget(window.historyPanel());
+            QTRY_VERIFY(!window.historyPanel()->isReading());
+            const RecordedSession newest = window.historyPanel()->currentSession();
+            QCOMPARE(newest.server, u"web"_s);
+            QCOMPARE(newest.generation, 600);
+            QCOMPARE(window.historyPanel()->eventModel()->rowCount(), 3);
+            window.actions()->action(MainWindowActions::Export)->trigger();
+            auto *d = window.findChild<ExportDialog *>(u"exportDialog"_s);
+            QVERIFY(d);
+            QVERIFY(child<QLabel>(*d, "exportSource")->text().contains(u"3 event(s) shown"_s));
+            QVERIFY(d->job()->input().isHistory());
+            QCOMPARE(d->job()->input().historyPath, db);
+            QCOMPARE(d->job()->input().filter.sessionId, newest.id);
+            QVERIFY(waitCounted(*d));
+            QVERIFY2(d->description().contains(u"all 3 events"_s), qPrintable(d->description()));
+            const QString path = dir.filePath(u"session.jsonl"_s);
+            const QString written = saveAndWait(*d, path);
+            QVERIFY2(written.isEmpty(), qPrintable(written));
+            const QList<QByteArray> lines = readAll(path).split('\n');
+            QCOMPARE(lines.size(), 5); // the header, three events, the piece after the last
+            for (int i = 1; i < 4; ++i)
+                QCOMPARE(QJsonDocument::fromJson(lines.at(i)).object().value("gen"_L1).toInt(),
+                         600);
+            d->close();
+            QSignalSpy down(&host, &CoreHost::shutdownFinished);
+            host.shutdown();
+            QVERIFY(down.wait(5000));
         }
     }
 
@@ -364,10 +597,11 @@ private Q_SLOTS:
             QVERIFY(d);
             QVERIFY(d->isVisible());
             QVERIFY(child<QLabel>(*d, "exportSource")->text().contains(u"live transcript"_s));
+            QVERIFY(waitCounted(*d));
             QVERIFY2(d->description().contains(u"all 1 events"_s), qPrintable(d->description()));
             QTemporaryDir dir;
-            QString error;
-            QVERIFY2(d->save(dir.filePath(u"t.jsonl"_s), &error), qPrintable(error));
+            const QString error = saveAndWait(*d, dir.filePath(u"t.jsonl"_s));
+            QVERIFY2(error.isEmpty(), qPrintable(error));
             const QByteArray bytes = readAll(dir.filePath(u"t.jsonl"_s));
             QVERIFY(bytes.contains("tools/call"));
             QVERIFY(!bytes.contains(QByteArray(ConfiguredSecret.data())));

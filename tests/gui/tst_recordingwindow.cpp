@@ -6,6 +6,7 @@
 // And the Transcript tab follows a flood of committed batches at most once an interval.
 #include "engine/corehost.h"
 #include "exportdialog.h"
+#include "exportdialogsave.h"
 #include "historyrecorder.h"
 #include "historystore.h"
 #include "liverecording.h"
@@ -22,6 +23,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -29,6 +31,7 @@
 #include <QTest>
 
 using namespace Sonde;
+using namespace SondeTest;
 using namespace Qt::StringLiterals;
 
 namespace {
@@ -125,13 +128,15 @@ private Q_SLOTS:
             ExportDialog *d = nullptr;
             QTRY_VERIFY((d = window.findChild<ExportDialog *>(u"exportDialog"_s)));
             const QString title = d->findChild<QLabel *>(u"exportSource"_s)->text();
-            QVERIFY2(title.contains(u"this run (%1 event(s), from the history)"_s.arg(Events)),
-                     qPrintable(title));
+            QVERIFY2(title.contains(u"this run, from the history"_s), qPrintable(title));
+            // Read from the history file on the dialog's thread: all of the run, not a tail.
+            QVERIFY(d->job()->input().isHistory());
+            QVERIFY(waitCounted(*d));
             QVERIFY2(d->description().contains(u"all %1 events"_s.arg(Events)),
                      qPrintable(d->description()));
             QTemporaryDir out;
-            QString error;
-            QVERIFY2(d->save(out.filePath(u"run.jsonl"_s), &error), qPrintable(error));
+            const QString error = saveAndWait(*d, out.filePath(u"run.jsonl"_s));
+            QVERIFY2(error.isEmpty(), qPrintable(error));
             const QList<QByteArray> written = lines(out.filePath(u"run.jsonl"_s));
             // A header line, every event, and the empty piece after the last newline.
             QCOMPARE(written.size(), Events + 2);
@@ -180,6 +185,23 @@ private Q_SLOTS:
             QVERIFY(shown.first().contains("\"id\":0"));
             QVERIFY(shown.at(Exchanges * 2 - 1)
                         .contains(QByteArray("\"id\":" + QByteArray::number(Exchanges - 1))));
+            // Its buttons open the export dialog on the same rows, read from the history file
+            // on the dialog's thread: the versioned JSON Lines, a header and the rows.
+            panel->findChild<QPushButton *>(u"transcriptExportJsonl"_s)->click();
+            auto *shownDialog = panel->findChild<ExportDialog *>(u"exportDialog"_s);
+            QVERIFY(shownDialog);
+            QVERIFY(shownDialog->job()->input().isHistory());
+            QCOMPARE(shownDialog->job()->input().filter.methodContains, u"tools/call"_s);
+            QCOMPARE(shownDialog->format(), TranscriptExport::Format::Jsonl);
+            QVERIFY(waitCounted(*shownDialog));
+            QVERIFY2(shownDialog->description().contains(u"all %1 events"_s.arg(Exchanges * 2)),
+                     qPrintable(shownDialog->description()));
+            const QString viaDialog = saveAndWait(*shownDialog, out.filePath(u"dialog.jsonl"_s));
+            QVERIFY2(viaDialog.isEmpty(), qPrintable(viaDialog));
+            const QList<QByteArray> fromDialog = lines(out.filePath(u"dialog.jsonl"_s));
+            QCOMPARE(fromDialog.size(), Exchanges * 2 + 2);
+            QCOMPARE(fromDialog.mid(1), shown); // the same rows, after the header
+            shownDialog->close();
             QCOMPARE(panel->exportTo(out.filePath(u"shown.md"_s), u"md"_s), QString());
             QFile md(out.filePath(u"shown.md"_s));
             QVERIFY(md.open(QIODevice::ReadOnly));

@@ -454,10 +454,19 @@ private Q_SLOTS:
         streamed.open(QIODevice::WriteOnly);
         QString error;
         qint64 reads = 0;
-        QVERIFY2(TranscriptExport::write(f, source, o, streamed, &error, {},
-                                         [&reads](qint64) { return ++reads, true; }),
+        TranscriptExport::Counts learned;
+        QVERIFY2(TranscriptExport::write(
+                     f, source, o, streamed, &error, {}, [&reads](qint64) { return ++reads, true; },
+                     &learned),
                  qPrintable(error));
         QCOMPARE(streamed.data(), expected);
+        // What was exported is learned on the way: the counts of a pass of their own.
+        const TranscriptExport::Counts counted = TranscriptExport::count(all);
+        QCOMPARE(learned.events, counted.events);
+        QCOMPARE(learned.servers, counted.servers);
+        QCOMPARE(learned.exchanges, counted.exchanges);
+        QCOMPARE(learned.stdioLegs, counted.stdioLegs);
+        QVERIFY(counted.events > 0 && counted.exchanges > 0);
         // The session id of the HTTP leg is masked though only a later record says it is one.
         QVERIFY(!streamed.data().contains(QByteArray(SessionId.data())));
     }

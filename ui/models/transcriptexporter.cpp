@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "transcriptexporter.h"
 
-#include "historystore.h"
 #include "pagedtranscriptmodel.h"
 #include "timelinerecording.h"
 #include "transcript/redactor.h"
@@ -247,15 +246,6 @@ QList<QJsonObject> TranscriptExporter::modelRecords(const PagedTranscriptModel &
     return out;
 }
 
-QList<QJsonObject> TranscriptExporter::historyRecords(const HistoryStore &store,
-                                                      const HistoryFilter &filter, qint64 limit,
-                                                      qint64 *total)
-{
-    *total = store.count(filter);
-    const qint64 n = qMin(*total, limit);
-    return store.records(filter, *total - n, int(n));
-}
-
 void TranscriptExporter::appendRecords(TranscriptStore &store, const QList<QJsonObject> &records)
 {
     TranscriptBatch events;
@@ -263,25 +253,6 @@ void TranscriptExporter::appendRecords(TranscriptStore &store, const QList<QJson
     for (const QJsonObject &r : records)
         events.append(TimelineRecording::eventOf(r));
     store.append(events);
-}
-
-QByteArray TranscriptExporter::document(TranscriptExport::Format format,
-                                        const QList<QJsonObject> &records,
-                                        const TranscriptExport::Options &options,
-                                        const Redactor &secrets)
-{
-    if (!options.redact || secrets.knownValues().isEmpty())
-        return TranscriptExport::write(format, records, options);
-    QList<QJsonObject> masked;
-    masked.reserve(records.size());
-    for (const QJsonObject &r : records)
-        masked.append(secrets.apply(r));
-    return TranscriptExport::write(format, masked, options);
-}
-
-bool TranscriptExporter::write(const QString &path, const QByteArray &document, QString *error)
-{
-    return writeFile(path, document, error);
 }
 
 bool TranscriptExporter::writeJsonLines(const TranscriptStore &store, const QString &path,

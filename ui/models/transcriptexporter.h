@@ -13,8 +13,6 @@
 
 namespace Sonde {
 
-class HistoryStore;
-struct HistoryFilter;
 class PagedTranscriptModel;
 class TranscriptStore;
 
@@ -45,10 +43,9 @@ public:
     static QByteArray toMarkdown(const TranscriptStore &store, bool redactSecrets,
                                  const Redactor &redactor, const Rows &rows = std::nullopt);
 
-    // The export dialog's path: records (TranscriptEvent::toJson's shape) to any format of
-    // TranscriptExport. When the options redact, the values `secrets` knows (each server's
-    // configured env and header values) are masked first, then TranscriptExport's patterns
-    // and session ids.
+    // What the export dialog is given when its rows cannot be read from a history file (a
+    // catalog of another kind): records (TranscriptEvent::toJson's shape) in memory, so at
+    // most this many.
     static constexpr qint64 MaxDialogRecords = 1'000'000;
     // Every event of the store, of one server or of all (`server` empty), as records.
     static QList<QJsonObject> storeRecords(const TranscriptStore &store,
@@ -57,16 +54,9 @@ public:
     // time; nothing and the reason when it holds more than `limit` rows.
     static QList<QJsonObject> modelRecords(const PagedTranscriptModel &model, qint64 limit,
                                            QString *error);
-    // What `filter` matches in a history (this run's events: HistoryFilter::runId), the
-    // newest `limit` of them when there are more; `total` gets how many match.
-    static QList<QJsonObject> historyRecords(const HistoryStore &store, const HistoryFilter &filter,
-                                             qint64 limit, qint64 *total);
     // Records as a store of their own, for the writers above (e.g. a paged view's rows):
     // the same lines, report, pairs and masking as the live store's.
     static void appendRecords(TranscriptStore &store, const QList<QJsonObject> &records);
-    static QByteArray document(TranscriptExport::Format format, const QList<QJsonObject> &records,
-                               const TranscriptExport::Options &options, const Redactor &secrets);
-    static bool write(const QString &path, const QByteArray &document, QString *error);
 };
 
 } // namespace Sonde
