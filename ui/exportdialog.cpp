@@ -285,6 +285,7 @@ bool ExportDialog::save(const QString &path, QString *error)
     request.secrets = m_secrets;
     request.server = m_scope->currentData().toString();
     request.path = path;
+    m_writingPath = path;
     setWriting(true);
     m_status->setText(tr("Writing %1…").arg(path));
     m_job->write(request);
@@ -312,7 +313,7 @@ void ExportDialog::writeProgressed(qint64 recordsRead, qint64 bytesWritten)
 {
     // Formats read the records two or three times: the figure is reads, not events.
     m_status->setText(tr("Writing %1… %2 records read, %3 written")
-                          .arg(m_path->text().trimmed(), QLocale().toString(recordsRead),
+                          .arg(m_writingPath, QLocale().toString(recordsRead),
                                QLocale().formattedDataSize(bytesWritten)));
 }
 

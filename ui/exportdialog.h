@@ -92,6 +92,7 @@ private:
     bool m_writing = false;
     bool m_closeWhenWritten = false;
     QString m_savedPath;
+    QString m_writingPath;
     QComboBox *m_format;
     QComboBox *m_scope;
     QCheckBox *m_showSecrets;

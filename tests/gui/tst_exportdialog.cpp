@@ -472,7 +472,18 @@ private Q_SLOTS:
         QVERIFY(child<QProgressBar>(d, "exportProgress")->isVisibleTo(&d));
         QVERIFY(child<QPushButton>(d, "exportStop")->isVisibleTo(&d));
         QVERIFY(!child<QPushButton>(d, "exportSave")->isEnabled());
-        QVERIFY(saved.wait(60'000));
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves the dialog while it writes.
+        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            d.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&d));
+            QSignalSpy moved(d.job(), &TranscriptExportJob::progressed);
+            moved.wait(5000);
+            d.grab().save(shots + u"/export-dialog-writing.png"_s);
+            const QString status = child<QLabel>(d, "exportStatus")->text();
+            QVERIFY2(saved.size() || status.contains(dir.filePath(u"out.jsonl"_s)),
+                     qPrintable(status));
+        }
+        QVERIFY(!saved.isEmpty() || saved.wait(60'000));
         QVERIFY2(ticks > 5, qPrintable(QString::number(ticks)));
         QVERIFY(!child<QProgressBar>(d, "exportProgress")->isVisibleTo(&d));
         QCOMPARE(lineCount(dir.filePath(u"out.jsonl"_s)), 20001); // the header and every event
@@ -566,6 +577,29 @@ private Q_SLOTS:
                 QCOMPARE(QJsonDocument::fromJson(lines.at(i)).object().value("gen"_L1).toInt(),
                          600);
             d->close();
+
+            // Another server selected: the tab shows its sessions and events, and its export
+            // is that server's session.
+            ServerConfig demo;
+            demo.name = u"demo"_s;
+            demo.program = u"/nonexistent/demo-server"_s;
+            window.addServer(demo, {}, false);
+            window.selectServer(u"demo"_s);
+            QTRY_VERIFY(!window.historyPanel()->isReading());
+            QCOMPARE(window.historyPanel()->currentSession().server, u"demo"_s);
+            QCOMPARE(window.historyPanel()->eventModel()->rowCount(), 2);
+            const auto shown = window.historyPanel()->shownHistory();
+            QVERIFY(shown);
+            QCOMPARE(shown->second.sessionId, window.historyPanel()->currentSession().id);
+            // For looking at: SONDE_SCREENSHOT_DIR=dir saves the window as
+            // dir/window-history-switched.png.
+            if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
+                !shots.isEmpty()) {
+                window.resize(1200, 760);
+                window.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&window));
+                window.grab().save(shots + u"/window-history-switched.png"_s);
+            }
             QSignalSpy down(&host, &CoreHost::shutdownFinished);
             host.shutdown();
             QVERIFY(down.wait(5000));

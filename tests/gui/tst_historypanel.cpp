@@ -124,6 +124,23 @@ bool writeHistory(const QString &path)
     return store.open(path, &error, u"test"_s) && store.append(batch, &error);
 }
 
+// writeHistory's file in a folder of its own, and a catalog open on it.
+struct HistoryFile
+{
+    QTemporaryDir dir;
+    StoreHistoryCatalog catalog;
+    QString error;
+    QString path() const { return dir.filePath(u"h.db"_s); }
+    bool open()
+    {
+        if (!writeHistory(path())) {
+            error = u"cannot write the history "_s + path();
+            return false;
+        }
+        return catalog.open(path(), &error);
+    }
+};
+
 void grab(QWidget *w, const QString &name)
 {
     if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
@@ -190,12 +207,9 @@ private Q_SLOTS:
 
     void aSearchOfAHistoryFileIsCountedOffTheGuiThreadAndSoughtById()
     {
-        QTemporaryDir dir;
-        QVERIFY(writeHistory(dir.filePath(u"h.db"_s)));
-        StoreHistoryCatalog catalog;
-        QString error;
-        QVERIFY2(catalog.open(dir.filePath(u"h.db"_s), &error), qPrintable(error));
-        HistoryPanel panel(&catalog);
+        HistoryFile file;
+        QVERIFY2(file.open(), qPrintable(file.error));
+        HistoryPanel panel(&file.catalog);
         panel.setServer(u"alpha"_s);
         PagedTranscriptModel *model = panel.eventModel();
         QTRY_VERIFY(!panel.isReading());
@@ -220,12 +234,9 @@ private Q_SLOTS:
 
     void aSessionOfAHistoryFileIsReadOffTheGuiThreadAndSoughtById()
     {
-        QTemporaryDir dir;
-        QVERIFY(writeHistory(dir.filePath(u"h.db"_s)));
-        StoreHistoryCatalog catalog;
-        QString error;
-        QVERIFY2(catalog.open(dir.filePath(u"h.db"_s), &error), qPrintable(error));
-        HistoryPanel panel(&catalog);
+        HistoryFile file;
+        QVERIFY2(file.open(), qPrintable(file.error));
+        HistoryPanel panel(&file.catalog);
         panel.resize(900, 500);
         panel.show();
         panel.setServer(u"alpha"_s);
@@ -254,12 +265,9 @@ private Q_SLOTS:
 
     void hitsOfASearchGivenUpOnAreNotShown()
     {
-        QTemporaryDir dir;
-        QVERIFY(writeHistory(dir.filePath(u"h.db"_s)));
-        StoreHistoryCatalog catalog;
-        QString error;
-        QVERIFY2(catalog.open(dir.filePath(u"h.db"_s), &error), qPrintable(error));
-        HistoryPanel panel(&catalog);
+        HistoryFile file;
+        QVERIFY2(file.open(), qPrintable(file.error));
+        HistoryPanel panel(&file.catalog);
         panel.setServer(u"alpha"_s);
         QTRY_VERIFY(!panel.isReading());
         auto *search = panel.findChild<QLineEdit *>(u"historySearch"_s);

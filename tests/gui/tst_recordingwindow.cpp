@@ -39,15 +39,10 @@ namespace {
 using D = TranscriptEvent::Direction;
 const auto ConfiguredSecret = "cfg-secret-5be02c71"_L1;
 
-TranscriptEvent wire(qint64 id, D dir, const QByteArray &raw, const QString &server = u"demo"_s)
+// One wire event of the "demo" server (liverecording.h's, on demo).
+TranscriptEvent wire(qint64 id, D dir, const QByteArray &raw)
 {
-    TranscriptEvent e;
-    e.timeMs = 1'796'119'200'000 + id;
-    e.server = server;
-    e.generation = 1;
-    e.direction = dir;
-    e.raw = raw;
-    return e;
+    return SondeTest::liveWire(id, dir, raw, u"demo"_s);
 }
 
 // `count` exchanges from `first`: a call naming the configured secret, its answer, a stderr

@@ -64,6 +64,15 @@ QByteArray fileBytes(const QString &path)
     return all;
 }
 
+// A history in a folder of its own, open as a test opens it.
+struct TestHistory
+{
+    QTemporaryDir dir;
+    HistoryStore store;
+    QString error;
+    bool open() { return store.open(dir.filePath(u"h.db"_s), &error, u"test"_s); }
+};
+
 } // namespace
 
 class TestHistoryStore : public QObject
@@ -100,10 +109,8 @@ private Q_SLOTS:
     {
         QFETCH(int, format);
         QFETCH(QString, server);
-        QTemporaryDir dir;
-        HistoryStore store;
-        QString error;
-        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
         TranscriptEvent open;
         open.timeMs = T0;
         open.server = u"beta"_s;
@@ -111,12 +118,12 @@ private Q_SLOTS:
         open.event = u"transport-open"_s;
         open.details = {{"route"_L1, u"streamable-http"_s},
                         {"session_id"_L1, u"0123456789abcdef0123456789abcdef"_s}};
-        QVERIFY(store.append({open}, &error));
+        QVERIFY(h.store.append({open}, &h.error));
         constexpr int Batches = 1'300; // 5,201 records: three pages
         for (int i = 0; i < Batches; ++i)
-            QVERIFY2(store.append(sample(), &error), qPrintable(error));
+            QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error));
         QList<QJsonObject> all;
-        for (const QJsonObject &r : store.records({}, 0, 100'000))
+        for (const QJsonObject &r : h.store.records({}, 0, 100'000))
             if (server.isEmpty() || r.value("server"_L1).toString() == server)
                 all.append(r);
         QCOMPARE(all.size(), server.isEmpty() ? 1 + 4 * Batches : 1 + Batches);
@@ -124,18 +131,18 @@ private Q_SLOTS:
         const QByteArray whole = TranscriptExport::write(f, all, {});
         QBuffer paged;
         paged.open(QIODevice::WriteOnly);
-        const HistoryExportSource source(store, {});
+        const HistoryExportSource source(h.store, {});
         // Recorded after the source was made: in none of its passes (the recording goes on
         // while the window exports this run; a header's count must be the lines' count).
-        QVERIFY2(store.append(sample(), &error), qPrintable(error));
+        QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error));
         TranscriptExport::Counts learned;
-        QVERIFY2(TranscriptExport::write(f, source, {}, paged, &error, server, {}, &learned),
-                 qPrintable(error));
+        QVERIFY2(TranscriptExport::write(f, source, {}, paged, &h.error, server, {}, &learned),
+                 qPrintable(h.error));
         QCOMPARE(paged.data().size(), whole.size());
         QVERIFY(paged.data() == whole);
         QVERIFY(!whole.contains("0123456789abcdef0123456789abcdef"));
         TranscriptExport::Counts counts;
-        QVERIFY(TranscriptExport::count(source, server, &counts, &error));
+        QVERIFY(TranscriptExport::count(source, server, &counts, &h.error));
         QCOMPARE(counts.events, all.size());
         QCOMPARE(learned.events, all.size());
         QCOMPARE(learned.servers, counts.servers);
@@ -202,14 +209,12 @@ private Q_SLOTS:
     {
         QFETCH(HistoryFilter, filter);
         QFETCH(int, count);
-        QTemporaryDir dir;
-        HistoryStore store;
-        QString error;
-        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
-        QVERIFY2(store.append(sample(), &error), qPrintable(error));
-        QCOMPARE(store.count(filter), count);
-        QCOMPARE(store.records(filter, 0, 100).size(), count);
-        QVERIFY2(store.lastError().isEmpty(), qPrintable(store.lastError()));
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error));
+        QCOMPARE(h.store.count(filter), count);
+        QCOMPARE(h.store.records(filter, 0, 100).size(), count);
+        QVERIFY2(h.store.lastError().isEmpty(), qPrintable(h.store.lastError()));
     }
 
     void aPagedTallyNamesTheFirstIdOfEveryPage_data()
@@ -240,19 +245,17 @@ private Q_SLOTS:
         QFETCH(HistoryFilter, filter);
         QFETCH(int, pageSize);
         QFETCH(qint64, firstRow);
-        QTemporaryDir dir;
-        HistoryStore store;
-        QString error;
-        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
         // 40 events: alpha's call with a needle, its answer, beta's line, alpha's list call.
         for (int i = 0; i < 10; ++i)
-            QVERIFY2(store.append(sample(), &error), qPrintable(error));
+            QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error));
         QList<qint64> ids;
-        store.records(filter, 0, 1000, &ids);
-        const HistoryStore::Tally plain = store.tally(filter);
+        h.store.records(filter, 0, 1000, &ids);
+        const HistoryStore::Tally plain = h.store.tally(filter);
         QList<qint64> starts;
-        const HistoryStore::Tally paged = store.pagedTally(filter, pageSize, firstRow, &starts);
-        QVERIFY2(store.lastError().isEmpty(), qPrintable(store.lastError()));
+        const HistoryStore::Tally paged = h.store.pagedTally(filter, pageSize, firstRow, &starts);
+        QVERIFY2(h.store.lastError().isEmpty(), qPrintable(h.store.lastError()));
         QCOMPARE(paged.count, ids.size());
         QCOMPARE(paged.count, plain.count);
         QCOMPARE(paged.lastId, plain.lastId);
@@ -268,24 +271,22 @@ private Q_SLOTS:
     {
         // What a recount after each batch relies on: the rows counted end at newestId, so the
         // next tally, after newestId, counts each row once.
-        QTemporaryDir dir;
-        HistoryStore store;
-        QString error;
-        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
-        QVERIFY(store.append(sample(), &error));
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        QVERIFY(h.store.append(sample(), &h.error));
         QList<qint64> starts;
-        const HistoryStore::Tally first = store.pagedTally({}, 2, 0, &starts);
+        const HistoryStore::Tally first = h.store.pagedTally({}, 2, 0, &starts);
         QCOMPARE(first.count, 4);
-        QVERIFY(store.append(sample(), &error));
+        QVERIFY(h.store.append(sample(), &h.error));
         HistoryFilter since;
         since.afterId = first.newestId;
         starts.clear();
-        const HistoryStore::Tally next = store.pagedTally(since, 2, first.count, &starts);
+        const HistoryStore::Tally next = h.store.pagedTally(since, 2, first.count, &starts);
         QCOMPARE(next.count, 4);
         QCOMPARE(next.newestId, first.newestId + 4);
         QCOMPARE(starts, (QList<qint64>{first.newestId + 1, first.newestId + 3}));
         HistoryStore empty;
-        QVERIFY(empty.open(dir.filePath(u"empty.db"_s), &error, u"test"_s));
+        QVERIFY(empty.open(h.dir.filePath(u"empty.db"_s), &h.error, u"test"_s));
         starts.clear();
         const HistoryStore::Tally none = empty.pagedTally({}, 2, 0, &starts);
         QCOMPARE(none.count, 0);
@@ -295,12 +296,10 @@ private Q_SLOTS:
 
     void sessionsAreOnePerServerAndGeneration()
     {
-        QTemporaryDir dir;
-        HistoryStore store;
-        QString error;
-        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
-        QVERIFY(store.append(sample(), &error));
-        const QList<HistoryStore::Session> alpha = store.sessions(u"alpha"_s);
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        QVERIFY(h.store.append(sample(), &h.error));
+        const QList<HistoryStore::Session> alpha = h.store.sessions(u"alpha"_s);
         QCOMPARE(alpha.size(), 2);
         QCOMPARE(alpha.at(0).generation, 2); // newest first
         QCOMPARE(alpha.at(1).events, 2);
@@ -308,8 +307,8 @@ private Q_SLOTS:
         QCOMPARE(alpha.at(1).endedMs, T0 + 5);
         HistoryFilter f;
         f.sessionId = alpha.at(1).id;
-        QCOMPARE(store.count(f), 2);
-        QCOMPARE(store.servers(), (QStringList{u"alpha"_s, u"beta"_s}));
+        QCOMPARE(h.store.count(f), 2);
+        QCOMPARE(h.store.servers(), (QStringList{u"alpha"_s, u"beta"_s}));
     }
 
     void aSecondRunStartsItsOwnSessions()
@@ -391,39 +390,35 @@ private Q_SLOTS:
         QFETCH(qint64, maxAgeMs);
         QFETCH(bool, sizeOfTheTwoNewest);
         QFETCH(int, kept);
-        QTemporaryDir dir;
-        HistoryStore store;
-        QString error;
-        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
-        QVERIFY(store.append(sample(), &error));
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        QVERIFY(h.store.append(sample(), &h.error));
         RetentionPolicy policy;
         policy.maxAgeMs = maxAgeMs;
         if (sizeOfTheTwoNewest) {
-            const QList<QJsonObject> all = store.records({}, 0, 10);
+            const QList<QJsonObject> all = h.store.records({}, 0, 10);
             policy.maxBytes = QJsonDocument(all.at(3)).toJson(QJsonDocument::Compact).size() +
                               QJsonDocument(all.at(2)).toJson(QJsonDocument::Compact).size();
         }
-        QCOMPARE(store.applyRetention(policy, T0 + 9, &error), 4 - kept);
-        QCOMPARE(store.count({}), kept);
-        QCOMPARE(store.records({}, 0, 10).last(), sample().last().toJson());
+        QCOMPARE(h.store.applyRetention(policy, T0 + 9, &h.error), 4 - kept);
+        QCOMPARE(h.store.count({}), kept);
+        QCOMPARE(h.store.records({}, 0, 10).last(), sample().last().toJson());
         // The full-text index lost the deleted rows too.
         HistoryFilter f;
         f.text = u"haystack"_s;
-        QCOMPARE(store.count(f), kept == 4 ? 1 : 0);
+        QCOMPARE(h.store.count(f), kept == 4 ? 1 : 0);
     }
 
     void clearDeletesEverything()
     {
-        QTemporaryDir dir;
-        HistoryStore store;
-        QString error;
-        QVERIFY(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s));
-        QVERIFY(store.append(sample(), &error));
-        QVERIFY2(store.clear(&error), qPrintable(error));
-        QCOMPARE(store.count({}), 0);
-        QVERIFY(store.sessions().isEmpty());
-        QVERIFY2(store.append(sample(), &error), qPrintable(error)); // and records again
-        QCOMPARE(store.count({}), 4);
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        QVERIFY(h.store.append(sample(), &h.error));
+        QVERIFY2(h.store.clear(&h.error), qPrintable(h.error));
+        QCOMPARE(h.store.count({}), 0);
+        QVERIFY(h.store.sessions().isEmpty());
+        QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error)); // and records again
+        QCOMPARE(h.store.count({}), 4);
     }
 
     // stop() right after the last record(): every batch queued lands (QThread::quit() from
