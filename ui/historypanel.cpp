@@ -208,6 +208,11 @@ void HistoryPanel::removeSource(HistoryCatalog *catalog)
     for (int i = 1; i < m_sources.size(); ++i) {
         if (m_sources.at(i).catalog != catalog)
             continue;
+        // Its file is deleted next: the query's thread lets go of it first.
+        if (m_query && !catalog->historyPath().isEmpty())
+            m_query->release(catalog->historyPath());
+        if (m_asked == catalog)
+            m_awaited = 0; // its answer, if one is on its way, is not shown
         // The one shown gives way to the workspace (the combo box would show its neighbour).
         if (m_source->currentIndex() == i)
             m_source->setCurrentIndex(0);

@@ -741,7 +741,8 @@ void MainWindow::exportWithDialog()
         return;
     } else {
         source.title = tr("the live transcript (%n event(s))", nullptr, m_transcript->size());
-        source.input.records = TranscriptExporter::storeRecords(*m_transcript);
+        // Handed over shared; made records on the dialog's thread, not here.
+        source.input.events = m_transcript->events();
     }
     m_dialogs->exportTranscript(
         std::move(source), m_exportSecrets, m_current,

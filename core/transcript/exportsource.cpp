@@ -19,6 +19,21 @@ bool ListExportSource::read(const QString &server, const QStringList &directions
     return true;
 }
 
+bool EventListExportSource::read(const QString &server, const QStringList &directions,
+                                 const Each &each, QString *) const
+{
+    for (const TranscriptEvent &e : m_events) {
+        if (!server.isEmpty() && e.server != server)
+            continue;
+        if (!directions.isEmpty() &&
+            !directions.contains(TranscriptEvent::directionName(e.direction)))
+            continue;
+        if (!each(e.toJson()))
+            return false;
+    }
+    return true;
+}
+
 bool MaskedExportSource::read(const QString &server, const QStringList &directions,
                               const Each &each, QString *error) const
 {

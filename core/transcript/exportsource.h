@@ -2,6 +2,7 @@
 #pragma once
 
 #include "transcript/redactor.h"
+#include "transcript/transcriptevent.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -40,6 +41,20 @@ public:
 
 private:
     const QList<QJsonObject> &m_records;
+};
+
+// The records of transcript events (TranscriptEvent::toJson), made as they are read: the live
+// transcript's events are handed over as they are (an implicitly shared list, so the copy
+// costs nothing on the thread that gives it) and turned into records on the export's thread.
+class EventListExportSource final : public ExportSource
+{
+public:
+    explicit EventListExportSource(const TranscriptBatch &events) : m_events(events) {}
+    bool read(const QString &server, const QStringList &directions, const Each &each,
+              QString *error) const override;
+
+private:
+    const TranscriptBatch &m_events;
 };
 
 // Another source's records with the values `secrets` knows masked first (each server's

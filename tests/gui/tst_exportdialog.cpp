@@ -631,6 +631,9 @@ private Q_SLOTS:
             QVERIFY(d);
             QVERIFY(d->isVisible());
             QVERIFY(child<QLabel>(*d, "exportSource")->text().contains(u"live transcript"_s));
+            // The store's events themselves, made records on the dialog's thread.
+            QCOMPARE(d->job()->input().events.size(), 1);
+            QVERIFY(d->job()->input().records.isEmpty());
             QVERIFY(waitCounted(*d));
             QVERIFY2(d->description().contains(u"all 1 events"_s), qPrintable(d->description()));
             QTemporaryDir dir;

@@ -25,6 +25,10 @@
 
 #include <atomic>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 using namespace Sonde;
 using namespace Qt::StringLiterals;
 
@@ -107,6 +111,41 @@ private Q_SLOTS:
         QCOMPARE(a.ids.size(), 40);
         QCOMPARE(a.ids.last(), a.lastId);
         QCOMPARE(a.firstRow, 0);
+    }
+
+    // Before an opened file's temporary history is deleted: the count under way is waited
+    // for (it could make SQLite's files again in the folder being removed), what is queued
+    // for the file is skipped, and the query goes on with other files.
+    void releasingAFileWaitsForItsCountAndSkipsWhatIsQueued()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        HeldCompute held;
+        TranscriptFilterQuery query(held.compute());
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), rec.filter(u"alpha"_s), false);
+        QTRY_COMPARE(held.started->load(), 1);               // being counted, held at the gate
+        query.ask(rec.path(), rec.filter(u"beta"_s), false); // queued behind it
+        std::atomic<bool> opened = false;
+        std::thread opener([&] {
+            // release() blocks the GUI thread: the gate is opened from here.
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            opened = true;
+            held.gate->release();
+        });
+        query.release(rec.path());
+        const bool waited = opened.load();
+        opener.join();
+        QVERIFY(waited);                   // release() returned only after the count it waited for
+        QCOMPARE(held.started->load(), 1); // the queued ask was skipped
+        QVERIFY(!query.isPending());
+        // Another ask runs as before (the file is opened again, as any other).
+        query.ask(rec.path(), rec.filter(u"beta"_s), false);
+        const quint64 later = query.ticket();
+        QTRY_VERIFY(!answered.isEmpty() &&
+                    answerOf(answered, answered.count() - 1).ticket == later);
+        QCOMPARE(held.started->load(), 2);
+        QCOMPARE(answerOf(answered, answered.count() - 1).count, 10);
     }
 
     void aNewerFiltersAnswerWinsOverAnOlderOneThatArrivesLater()

@@ -471,6 +471,67 @@ private Q_SLOTS:
         QVERIFY(!streamed.data().contains(QByteArray(SessionId.data())));
     }
 
+    void anEventListIsReadAsItsRecords_data()
+    {
+        QTest::addColumn<QString>("server");
+        QTest::addColumn<QStringList>("directions");
+        QTest::addColumn<QList<int>>("expected"); // the events' rows
+        QTest::newRow("every event") << QString() << QStringList() << QList<int>{0, 1, 2, 3};
+        QTest::newRow("one server's") << u"b"_s << QStringList() << QList<int>{1, 3};
+        QTest::newRow("some directions")
+            << QString() << QStringList{u"send"_s, u"stderr"_s} << QList<int>{0, 3};
+        QTest::newRow("a server and a direction")
+            << u"a"_s << QStringList{u"recv"_s} << QList<int>{2};
+    }
+    void anEventListIsReadAsItsRecords()
+    {
+        QFETCH(QString, server);
+        QFETCH(QStringList, directions);
+        QFETCH(QList<int>, expected);
+        using D = TranscriptEvent::Direction;
+        TranscriptBatch events;
+        const auto add = [&](const QString &s, D d, const QByteArray &raw) {
+            TranscriptEvent e;
+            e.timeMs = 1'796'119'200'000 + events.size();
+            e.server = s;
+            e.generation = 1;
+            e.direction = d;
+            e.raw = raw;
+            events.append(e);
+        };
+        add(u"a"_s, D::Outgoing, QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"));
+        add(u"b"_s, D::Incoming, QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
+        add(u"a"_s, D::Incoming, QByteArray("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"));
+        add(u"b"_s, D::Stderr, QByteArray("a line"));
+        const EventListExportSource source(events);
+        QList<QJsonObject> read;
+        QString error;
+        QVERIFY(source.read(
+            server, directions,
+            [&](const QJsonObject &r) {
+                read.append(r);
+                return true;
+            },
+            &error));
+        QList<QJsonObject> want;
+        for (int row : expected)
+            want.append(events.at(row).toJson());
+        QCOMPARE(read, want);
+        // The same export as the records' list.
+        QList<QJsonObject> all;
+        for (const TranscriptEvent &e : std::as_const(events))
+            all.append(e.toJson());
+        QBuffer fromEvents;
+        fromEvents.open(QIODevice::WriteOnly);
+        QVERIFY(TranscriptExport::write(TranscriptExport::Format::Jsonl, source, {}, fromEvents,
+                                        &error, server));
+        QBuffer fromRecords;
+        fromRecords.open(QIODevice::WriteOnly);
+        QVERIFY(TranscriptExport::write(TranscriptExport::Format::Jsonl, ListExportSource(all), {},
+                                        fromRecords, &error, server));
+        QCOMPARE(fromEvents.data(), fromRecords.data());
+    }
+
     void aCancelledExportSaysSo()
     {
         QList<QJsonObject> many;

@@ -216,19 +216,6 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
     return md.toUtf8();
 }
 
-QList<QJsonObject> TranscriptExporter::storeRecords(const TranscriptStore &store,
-                                                    const QString &server)
-{
-    QList<QJsonObject> out;
-    out.reserve(store.size());
-    for (int row = 0; row < store.size(); ++row) {
-        const TranscriptEvent &e = store.event(row);
-        if (server.isEmpty() || e.server == server)
-            out.append(e.toJson());
-    }
-    return out;
-}
-
 QList<QJsonObject> TranscriptExporter::modelRecords(const PagedTranscriptModel &model, qint64 limit,
                                                     QString *error)
 {

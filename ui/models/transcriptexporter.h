@@ -47,9 +47,6 @@ public:
     // catalog of another kind): records (TranscriptEvent::toJson's shape) in memory, so at
     // most this many.
     static constexpr qint64 MaxDialogRecords = 1'000'000;
-    // Every event of the store, of one server or of all (`server` empty), as records.
-    static QList<QJsonObject> storeRecords(const TranscriptStore &store,
-                                           const QString &server = {});
     // Every row of a paged history (a recorded session, a search's hits), read a page at a
     // time; nothing and the reason when it holds more than `limit` rows.
     static QList<QJsonObject> modelRecords(const PagedTranscriptModel &model, qint64 limit,

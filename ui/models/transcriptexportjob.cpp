@@ -30,6 +30,8 @@ TranscriptExportWorker::~TranscriptExportWorker() = default;
 
 std::unique_ptr<ExportSource> TranscriptExportWorker::source(QString *error)
 {
+    if (!m_input.isHistory() && !m_input.events.isEmpty())
+        return std::make_unique<EventListExportSource>(m_input.events);
     if (!m_input.isHistory())
         return std::make_unique<ListExportSource>(m_input.records);
     if (!m_store) {

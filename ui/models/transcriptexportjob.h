@@ -4,6 +4,7 @@
 #include "historyfilter.h"
 #include "transcript/exporttally.h"
 #include "transcript/redactor.h"
+#include "transcript/transcriptevent.h"
 #include "transcript/transcriptexport.h"
 
 #include <QJsonObject>
@@ -20,12 +21,13 @@ namespace Sonde {
 
 class HistoryStore;
 
-// What an export reads: the records of a list (the live transcript), or what a filter matches
+// What an export reads: the events of the live transcript (or records), or what a filter matches
 // in a history file (a recorded session, a search's hits, this run), read there a page at a
 // time so that a million events are never held.
 struct ExportInput
 {
-    QList<QJsonObject> records; // used when historyPath is empty
+    QList<QJsonObject> records; // used when historyPath is empty and there are no events
+    TranscriptBatch events;     // the live store's, made records on the job's thread
     QString historyPath;
     HistoryFilter filter;
     bool isHistory() const { return !historyPath.isEmpty(); }

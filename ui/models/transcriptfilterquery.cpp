@@ -40,6 +40,13 @@ void TranscriptFilterWorker::compute(const TranscriptFilterRequest &request)
     Q_EMIT answered(m_compute(*m_store, request));
 }
 
+void TranscriptFilterWorker::release(const QString &path)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_store && m_store->path() == path)
+        m_store.reset();
+}
+
 TranscriptFilterQuery::TranscriptFilterQuery(QObject *parent)
     : TranscriptFilterQuery(&TranscriptFilterQuery::compute, parent)
 {
@@ -83,6 +90,21 @@ void TranscriptFilterQuery::askSoon(const QString &path, const HistoryFilter &fi
     m_latest->store(m_ticket);
     setPending(true);
     m_delay.start();
+}
+
+void TranscriptFilterQuery::release(const QString &path)
+{
+    if (m_next.path == path) {
+        m_delay.stop();
+        setPending(false);
+    }
+    m_latest->store(std::numeric_limits<quint64>::max()); // everything queued is skipped
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, path] { worker->release(path); },
+        Qt::BlockingQueuedConnection);
+    m_latest->store(m_ticket);
+    if (m_pending && !m_delay.isActive())
+        send(); // the ask of another file, skipped above
 }
 
 void TranscriptFilterQuery::send()

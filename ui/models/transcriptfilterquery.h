@@ -56,6 +56,8 @@ public:
     ~TranscriptFilterWorker() override;
 
     void compute(const Sonde::TranscriptFilterRequest &request);
+    // Closes the connection to `path` if it is the one held.
+    void release(const QString &path);
 
 Q_SIGNALS:
     void answered(const Sonde::TranscriptFilterAnswer &answer);
@@ -91,6 +93,11 @@ public:
     void askSoon(const QString &path, const HistoryFilter &filter, bool tail);
     void setTypingDelay(int ms) { m_delay.setInterval(ms); }
     int typingDelay() const { return m_delay.interval(); }
+    // Lets go of the history file at `path` before it is deleted (a closed offline file):
+    // what is queued is skipped, a count under way is waited for, then the query's thread
+    // closes its connection, so no file of SQLite's is left in (or made again in) a folder
+    // being removed. An ask of another file that was waiting is sent again.
+    void release(const QString &path);
     // Asked and not answered yet.
     bool isPending() const { return m_pending; }
     // An askSoon() waits for the typing delay to end.

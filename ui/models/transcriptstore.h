@@ -58,6 +58,9 @@ public:
     // (rowsDropped, pairs fixed), the newest always kept.
     void setCapacity(int capacity, qint64 capacityBytes);
     const TranscriptEvent &event(int row) const { return m_events.at(row); }
+    // Every event held, oldest first. Implicitly shared: a copy handed to another thread (an
+    // export) costs nothing here; the next change copies the list once, not its payloads.
+    const TranscriptBatch &events() const { return m_events; }
     const Entry &entry(int row) const { return m_entries.at(row); }
     // The servers seen since the last clear(), in order of first appearance.
     QStringList servers() const { return m_servers; }
