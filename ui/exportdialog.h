@@ -64,6 +64,8 @@ public:
     bool save(const QString &path, QString *error);
     // Stops the writing under way: failed() then says "cancelled" and the file is as it was.
     void stop();
+    // Closing while writing stops the writing too.
+    void reject() override;
 
 Q_SIGNALS:
     void counted();
@@ -75,7 +77,6 @@ private:
     void update();
     void chooseFile();
     void saveClicked();
-    void reject() override;
     void countDone(const ExportCountAnswer &answer);
     void writeProgressed(qint64 recordsRead, qint64 bytesWritten);
     void writeDone(const ExportWriteAnswer &answer);

@@ -527,6 +527,31 @@ private Q_SLOTS:
         QCOMPARE(QDir(out.path()).entryList(QDir::Files), QStringList{u"kept.jsonl"_s});
     }
 
+    // A history still recorded to: the file holds what the dialog counted and said, not the
+    // rows recorded between the count and Save.
+    void whatWasCountedIsWhatIsWritten()
+    {
+        QTemporaryDir dir;
+        const QString db = writeHistory(dir, u"h.sqlite"_s, 10); // 50 events
+        ExportDialog d(historySource(db), configured(), {});
+        QVERIFY(waitCounted(d));
+        QVERIFY2(d.description().contains(u"all 50 events"_s), qPrintable(d.description()));
+        {
+            HistoryStore recorder;
+            QString error;
+            QVERIFY2(recorder.open(db, &error, u"test"_s), qPrintable(error));
+            QVERIFY2(recorder.appendRecords(fixture().input.records, &error), qPrintable(error));
+        }
+        const QString path = dir.filePath(u"counted.jsonl"_s);
+        const QString error = saveAndWait(d, path);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(lineCount(path), 51); // the header and the 50 events counted
+        const QByteArray bytes = readAll(path);
+        const QJsonObject header =
+            QJsonDocument::fromJson(bytes.left(bytes.indexOf('\n'))).object();
+        QCOMPARE(header.value("events"_L1).toInt(), 50);
+    }
+
     void aHistoryThatCannotBeOpenedIsSaid()
     {
         ExportDialog d(historySource(u"/nonexistent-dir-4471/h.sqlite"_s), configured(), {});

@@ -40,7 +40,11 @@ std::unique_ptr<ExportSource> TranscriptExportWorker::source(QString *error)
             return nullptr;
         m_store = std::move(store);
     }
-    return std::make_unique<HistoryExportSource>(*m_store, m_input.filter);
+    auto history = std::make_unique<HistoryExportSource>(*m_store, m_input.filter);
+    // Pinned at the first reading (the count): the file then holds what the dialog said it
+    // would, however long the recording went on between the count and Save.
+    m_input.filter = history->filter();
+    return history;
 }
 
 void TranscriptExportWorker::count()
