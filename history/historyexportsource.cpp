@@ -10,7 +10,12 @@ HistoryExportSource::HistoryExportSource(const HistoryStore &store, const Histor
 {
     if (m_filter.untilId == 0) {
         QList<qint64> ids;
+        const QString before = m_store.lastError();
         m_store.newestRecords({}, 1, &ids);
+        // A failed read leaves it unbounded: the export's own reading then fails and says why,
+        // instead of exporting nothing as if the history were empty.
+        if (ids.isEmpty() && m_store.lastError() != before)
+            return;
         // An empty history: nothing recorded yet; id 0 would mean "no bound", so -1 bounds it.
         m_filter.untilId = ids.isEmpty() ? -1 : ids.first();
     }

@@ -154,13 +154,17 @@ void HistoryRecorder::stop()
     // The store closes on its own thread, after every batch queued before this.
     // Quit from inside, after every batch queued before this: QThread::quit() from here would
     // end the loop with queued batches still in it (and lose them).
-    QMetaObject::invokeMethod(w, [w] {
+    // What the writer ends with is kept here, on its thread, before it quits: once the thread
+    // finishes, the writer is deleted (finished -> deleteLater runs as the thread ends, before
+    // wait() returns), so reading it after wait() read freed memory, and now and then a
+    // "first error" that was never one. wait() orders these writes before the reads below.
+    QMetaObject::invokeMethod(w, [this, w] {
         w->store.reset();
+        m_stoppedError = w->firstError;
+        m_stoppedCount = w->written;
         QThread::currentThread()->quit();
     });
     m_thread->wait(); // the queued writes are the last of the history: they must land
-    m_stoppedError = w->firstError;
-    m_stoppedCount = w->written;
 }
 
 QString HistoryRecorder::firstError() const

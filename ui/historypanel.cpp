@@ -213,6 +213,8 @@ void HistoryPanel::removeSource(HistoryCatalog *catalog)
             m_query->release(catalog->historyPath());
         if (m_asked == catalog)
             m_awaited = 0; // its answer, if one is on its way, is not shown
+        if (m_shown && m_shown->first == catalog->historyPath())
+            m_shown.reset(); // an export must not open the file being deleted
         // The one shown gives way to the workspace (the combo box would show its neighbour).
         if (m_source->currentIndex() == i)
             m_source->setCurrentIndex(0);

@@ -513,6 +513,9 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(d->save(path, &error), qPrintable(error));
         if (byClosing) {
+            // Once it writes (the temporary file beside the old one exists), it is closed.
+            QSignalSpy moved(d->job(), &TranscriptExportJob::progressed);
+            QVERIFY(moved.wait(20'000));
             delete d; // the job is told to stop and waited for
         } else {
             child<QPushButton>(*d, "exportStop")->click();

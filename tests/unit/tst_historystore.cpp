@@ -150,6 +150,18 @@ private Q_SLOTS:
         QCOMPARE(learned.stdioLegs, counts.stdioLegs);
     }
 
+    void anExportOfAnEmptyHistoryStaysEmptyWhileItIsRecordedTo()
+    {
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        const HistoryExportSource source(h.store, {}); // nothing recorded yet: bounded at none
+        QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error));
+        TranscriptExport::Counts counts;
+        QVERIFY2(TranscriptExport::count(source, {}, &counts, &h.error), qPrintable(h.error));
+        QCOMPARE(counts.events, 0);
+        QCOMPARE(h.store.count({}), 4);
+    }
+
     void eventsComeBackInOrderAsRecords()
     {
         QTemporaryDir dir;

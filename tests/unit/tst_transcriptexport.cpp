@@ -467,6 +467,29 @@ private Q_SLOTS:
         QCOMPARE(learned.exchanges, counted.exchanges);
         QCOMPARE(learned.stdioLegs, counted.stdioLegs);
         QVERIFY(counted.events > 0 && counted.exchanges > 0);
+        // Learned by the reader on the format's own pass, not by a pass of its own.
+        ExportReader in(source, o);
+        QBuffer again;
+        again.open(QIODevice::WriteOnly);
+        ExportOutput sink(again);
+        QVERIFY(!in.counts());
+        switch (f) {
+        case TranscriptExport::Format::Jsonl:
+            QVERIFY(JsonlExport::write(in, sink));
+            break;
+        case TranscriptExport::Format::Markdown:
+            QVERIFY(MarkdownReport::write(in, sink));
+            break;
+        case TranscriptExport::Format::Har:
+            QVERIFY(HarExport::write(in, sink));
+            break;
+        case TranscriptExport::Format::Otlp:
+            QVERIFY(OtlpExport::write(in, sink));
+            break;
+        }
+        QVERIFY(in.counts());
+        QCOMPARE(in.counts()->events, counted.events);
+        QCOMPARE(in.counts()->exchanges, counted.exchanges);
         // The session id of the HTTP leg is masked though only a later record says it is one.
         QVERIFY(!streamed.data().contains(QByteArray(SessionId.data())));
     }
