@@ -5,9 +5,15 @@
 
 namespace Sonde {
 
-HistoryExportSource::HistoryExportSource(const HistoryStore &store, const HistoryFilter &filter)
+HistoryExportSource::HistoryExportSource(HistoryStore &store, const HistoryFilter &filter)
     : m_store(store), m_filter(filter)
 {
+    // Begun before the newest id is read: the bound and the rows are of one moment.
+    if (m_store.runId() == 0 && !m_store.holdsSnapshot()) {
+        if (!m_store.beginSnapshot(&m_error))
+            return;
+        m_snapshot = true;
+    }
     if (m_filter.untilId == 0) {
         QList<qint64> ids;
         const QString before = m_store.lastError();
@@ -21,9 +27,19 @@ HistoryExportSource::HistoryExportSource(const HistoryStore &store, const Histor
     }
 }
 
+HistoryExportSource::~HistoryExportSource()
+{
+    if (m_snapshot)
+        m_store.endSnapshot();
+}
+
 bool HistoryExportSource::read(const QString &server, const QStringList &directions,
                                const Each &each, QString *error) const
 {
+    if (!m_error.isEmpty()) {
+        *error = m_error;
+        return false;
+    }
     HistoryFilter filter = m_filter;
     if (!server.isEmpty()) {
         if (!filter.server.isEmpty() && filter.server != server)

@@ -86,9 +86,19 @@ HistoryImporter::Result HistoryImporter::import(QIODevice &in, HistoryStore &sto
             continue;
         // The versioned header of the JSONL format, whatever the order of its keys (JsonlExport
         // writes them sorted, so "format" is not first); parsed only when it may be one.
-        if (line.contains("\"sonde-transcript\"") &&
-            JsonlExport::headerOf(QJsonDocument::fromJson(line).object()))
-            continue;
+        if (line.contains("\"sonde-transcript\"")) {
+            if (const std::optional<QJsonObject> header =
+                    JsonlExport::headerOf(QJsonDocument::fromJson(line).object())) {
+                // Its records may mean what this build would read differently: none of them
+                // is imported, and the import stops there (what came before it is kept).
+                if (const QString why = JsonlExport::unreadableVersion(*header); !why.isEmpty()) {
+                    if (flush())
+                        r.error = u"line %1: %2"_s.arg(number).arg(why);
+                    return r;
+                }
+                continue;
+            }
+        }
         // A record of today's shape is not parsed (the store reads its frame off its bytes);
         // any other is, and checked.
         if (std::optional<TranscriptEvent> e = WireFrameRecord::eventOfRecordLine(line)) {

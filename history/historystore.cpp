@@ -78,6 +78,7 @@ HistoryStore::HistoryStore()
 HistoryStore::~HistoryStore()
 {
     m_statements.reset(); // its queries hold the connection
+    endSnapshot();
     if (m_db.isValid()) {
         m_db.close();
         m_db = QSqlDatabase();
@@ -246,7 +247,10 @@ HistoryStore::Row HistoryStore::rowOf(QJsonObject record) const
         row.method = record.value("event"_L1).toString();
         const QJsonObject details = record.value("details"_L1).toObject();
         row.era = details.value("era"_L1).toString();
-        row.protocolVersion = details.value("protocolVersion"_L1).toString();
+        // The lifecycle events say protocol_version (ready, era-chosen); protocolVersion is
+        // the initialize result's spelling, which an imported record may use.
+        row.protocolVersion = details.value("protocol_version"_L1)
+                                  .toString(details.value("protocolVersion"_L1).toString());
         if (m_noPayloads.contains(server) && record.contains("line"_L1)) {
             record.remove("line"_L1);
             record.insert("payload_omitted"_L1, true);
@@ -618,7 +622,8 @@ HistoryStore::Tally HistoryStore::tally(const HistoryFilter &filter) const
 }
 
 HistoryStore::Tally HistoryStore::pagedTally(const HistoryFilter &filter, int pageSize,
-                                             qint64 firstRow, QList<qint64> *pageStarts) const
+                                             qint64 firstRow, QList<qint64> *pageStarts,
+                                             const std::function<bool()> &stop) const
 {
     Q_ASSERT(pageSize > 0);
     // The newest id first, and the rows up to it: a batch committed between the two reads
@@ -650,8 +655,15 @@ HistoryStore::Tally HistoryStore::pagedTally(const HistoryFilter &filter, int pa
         return {};
     }
     std::vector<qint64> ids;
-    while (q.next())
+    for (;;) {
+        if (stop && ids.size() % StopCheckRows == 0 && stop()) {
+            t.stopped = true;
+            return t;
+        }
+        if (!q.next())
+            break;
         ids.push_back(q.value(0).toLongLong());
+    }
     if (!std::is_sorted(ids.begin(), ids.end()))
         std::sort(ids.begin(), ids.end());
     t.count = qint64(ids.size());
@@ -789,6 +801,37 @@ qint64 HistoryStore::applyRetention(const RetentionPolicy &policy, qint64 nowMs,
                   u" events.session = sessions.id)"_s);
     }
     return removed;
+}
+
+bool HistoryStore::beginSnapshot(QString *error)
+{
+    if (m_run != 0) {
+        *error = u"history: a snapshot is for a store that only reads"_s;
+        return false;
+    }
+    if (m_snapshot)
+        return true;
+    if (!m_db.transaction()) {
+        *error = u"history: cannot begin a read of %1: %2"_s.arg(m_path, m_db.lastError().text());
+        return false;
+    }
+    // BEGIN is deferred: the snapshot is taken by the transaction's first read, made here so
+    // that it is taken now and not at the caller's first page.
+    QSqlQuery q(m_db);
+    if (!q.exec(u"SELECT count(*) FROM runs"_s) || !q.next()) {
+        *error = u"history: cannot begin a read of %1: %2"_s.arg(m_path, q.lastError().text());
+        q.finish();
+        m_db.rollback();
+        return false;
+    }
+    m_snapshot = true;
+    return true;
+}
+
+void HistoryStore::endSnapshot()
+{
+    if (std::exchange(m_snapshot, false))
+        m_db.rollback(); // it only read: nothing to keep
 }
 
 bool HistoryStore::clear(QString *error)

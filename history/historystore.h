@@ -12,6 +12,7 @@
 #include <QSqlDatabase>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <utility>
 #include <variant>
@@ -77,6 +78,7 @@ public:
     struct Tally
     {
         qint64 count = 0, lastId = 0, newestId = 0;
+        bool stopped = false; // pagedTally's `stop` said so: the rest is partial
     };
     Tally tally(const HistoryFilter &filter) const;
     // The same tally, and in the same read the id of each row whose number, counted from
@@ -84,8 +86,12 @@ public:
     // seeks any page by id (HistoryFilter::afterId) instead of walking every row before it
     // with OFFSET (half a second to the middle of a million rows). It steps through the ids
     // where tally() counts inside SQLite: for a reader's own thread, or for a few new rows.
+    // `stop`, if given, is asked every StopCheckRows rows: true ends the count there (a newer
+    // filter was asked, the file is being let go), in a few milliseconds instead of the
+    // second a million rows take.
+    static constexpr int StopCheckRows = 4'096;
     Tally pagedTally(const HistoryFilter &filter, int pageSize, qint64 firstRow,
-                     QList<qint64> *pageStarts) const;
+                     QList<qint64> *pageStarts, const std::function<bool()> &stop = {}) const;
     // The run this store records into (0 for a store that only reads).
     qint64 runId() const { return m_run; }
     // `ids`, if given, gets each record's id (for a reader that pages on by id: OFFSET walks
@@ -106,6 +112,17 @@ public:
     qint64 applyRetention(const RetentionPolicy &policy, qint64 nowMs, QString *error);
     bool clear(QString *error);
     QString lastError() const { return m_lastError; }
+
+    // A snapshot is one read transaction: until endSnapshot(), every read of this store sees
+    // the rows as they were when it began, whatever another connection records or deletes
+    // meanwhile (WAL keeps the pages it reads). An export holds one over all of its passes,
+    // so that retention deleting the oldest rows of the run being exported cannot make a
+    // header's count differ from the lines after it. For a store that only reads (one that
+    // records begins its own transactions). While one is held the WAL cannot start again
+    // from its beginning, so it grows by what is recorded meanwhile. False with the reason.
+    bool beginSnapshot(QString *error);
+    void endSnapshot();
+    bool holdsSnapshot() const { return m_snapshot; }
 
     // How many requests the store remembers the method of until their response comes (the
     // oldest is forgotten first; a response to one forgotten is looked up in the table).
@@ -138,6 +155,7 @@ private:
     bool m_fts = false;
     bool m_redact = true;
     bool m_readFrames = true;
+    bool m_snapshot = false;
     Redactor m_redactor;
     qint64 m_run = 0;
     using SessionKey = std::pair<QString, int>; // server, generation

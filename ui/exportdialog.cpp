@@ -7,7 +7,6 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -285,6 +284,11 @@ bool ExportDialog::save(const QString &path, QString *error)
     request.secrets = m_secrets;
     request.server = m_scope->currentData().toString();
     request.path = path;
+    // Read back on the job's thread: a large document costs the window nothing.
+    if (request.format == Format::Otlp && !request.options.collectorUrl.isEmpty())
+        request.readBackBytes = m_maxSendBytes;
+    m_writingCounted =
+        (request.server.isEmpty() ? m_tally.all() : m_tally.of(request.server)).events;
     m_writingPath = path;
     setWriting(true);
     m_status->setText(tr("Writing %1…").arg(path));
@@ -329,25 +333,33 @@ void ExportDialog::writeDone(const ExportWriteAnswer &answer)
         return;
     }
     m_savedPath = answer.path;
+    // The rows were pinned at the count; only a deletion (the history's retention, or Clear
+    // in another window) can have made fewer of them since: said, not hidden.
+    QString &gone = m_savedNote;
+    gone.clear();
+    if (const qint64 fewer = m_writingCounted - answer.counts.events; fewer > 0)
+        gone = u' ' + tr("%1 of the %2 events counted were deleted from the history before "
+                         "the writing (its retention, or Clear).")
+                          .arg(QLocale().toString(fewer), QLocale().toString(m_writingCounted));
     Q_EMIT saved(answer.path);
     const QString url = options().collectorUrl;
     if (url.isEmpty()) {
         m_status->setText(
-            tr("Written to %1 (%2).").arg(answer.path, QLocale().formattedDataSize(answer.bytes)));
-        if (close)
+            tr("Written to %1 (%2).").arg(answer.path, QLocale().formattedDataSize(answer.bytes)) +
+            gone);
+        if (close && gone.isEmpty())
             accept();
         return;
     }
-    // The collector takes the document whole, in one POST: it is read back from the file.
-    QFile written(answer.path);
-    if (!written.open(QIODevice::ReadOnly)) {
-        m_status->setText(tr("Written to %1; not sent: cannot read it back: %2")
-                              .arg(answer.path, written.errorString()));
+    // The collector takes the document whole, in one POST: the job read it back.
+    if (!answer.readBackError.isEmpty()) {
+        m_status->setText(tr("Written to %1; not sent: %2").arg(answer.path, answer.readBackError) +
+                          gone);
         return;
     }
     m_save->setEnabled(false);
-    m_status->setText(tr("Written to %1. Sending to %2…").arg(answer.path, url));
-    m_sender->send(QUrl(url, QUrl::StrictMode), written.readAll());
+    m_status->setText(tr("Written to %1. Sending to %2…").arg(answer.path, url) + gone);
+    m_sender->send(QUrl(url, QUrl::StrictMode), answer.document);
 }
 
 void ExportDialog::saveClicked()
@@ -374,7 +386,7 @@ void ExportDialog::reject()
 
 void ExportDialog::sendDone(const OtlpSender::Result &result)
 {
-    m_status->setText(tr("Written to %1; %2.").arg(m_savedPath, result.describe()));
+    m_status->setText(tr("Written to %1; %2.").arg(m_savedPath, result.describe()) + m_savedNote);
     m_save->setEnabled(true);
     Q_EMIT sendFinished(result);
 }

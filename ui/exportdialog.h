@@ -57,6 +57,9 @@ public:
     // The records have been counted (or could not be): the text says what the file holds.
     bool isCounted() const { return m_counted; }
     bool isWriting() const { return m_writing; }
+    // The largest document sent to a collector (OtlpSender::DefaultMaxDocumentBytes); one
+    // over it is written and not sent, and the status names the limit.
+    void setMaxSendBytes(qint64 bytes) { m_maxSendBytes = bytes; }
 
     // Starts writing the file at `path` (saved() or failed() says how it ended), then the
     // collector's POST when there is one; false with the reason when it cannot start (still
@@ -92,7 +95,10 @@ private:
     bool m_counted = false;
     bool m_writing = false;
     bool m_closeWhenWritten = false;
+    qint64 m_maxSendBytes = OtlpSender::DefaultMaxDocumentBytes;
+    qint64 m_writingCounted = 0; // the events counted for what is being written
     QString m_savedPath;
+    QString m_savedNote; // what the saved file lacks of what was counted, if anything
     QString m_writingPath;
     QComboBox *m_format;
     QComboBox *m_scope;

@@ -40,6 +40,7 @@ COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
             docs/collections.md; its "server" replaces CONNECTION)
    or:    sonde-cli history import FILE.jsonl|INSPECTOR.json --db DB
           | history search TEXT --db DB [--server S] [--limit N]
+          | history sessions --db DB [--server S]   (newest first: the ids --session takes)
           | history export --db DB --format jsonl|md|har|otlp --out FILE [--session ID]
               [--to URL]   (otlp: also POST it to an OTLP/HTTP collector)
 )"_s;

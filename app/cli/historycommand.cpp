@@ -128,6 +128,28 @@ int search(const QStringList &positional, const QHash<QString, QString> &o)
     return store.lastError().isEmpty() ? 0 : failure(store.lastError());
 }
 
+// The sessions recorded, newest first, a JSON line each: their ids are what export --session
+// takes.
+int sessions(const QStringList &positional, const QHash<QString, QString> &o)
+{
+    if (!positional.isEmpty() || !o.contains(u"--db"_s))
+        return usage(u"history sessions --db DB [--server S]"_s);
+    HistoryStore store;
+    if (const QString why = openExisting(store, o.value(u"--db"_s)); !why.isEmpty())
+        return failure(why);
+    const QString before = store.lastError();
+    for (const HistoryStore::Session &s : store.sessions(o.value(u"--server"_s)))
+        printLine(QJsonObject{{"session"_L1, s.id},
+                              {"server"_L1, s.server},
+                              {"gen"_L1, s.generation},
+                              {"started_ms"_L1, s.startedMs},
+                              {"ended_ms"_L1, s.endedMs},
+                              {"events"_L1, s.events},
+                              {"era"_L1, s.era},
+                              {"protocol_version"_L1, s.protocolVersion}});
+    return store.lastError() == before ? 0 : failure(store.lastError());
+}
+
 // The command runs before any event loop: this one lives for the POST only.
 OtlpSender::Result sendToCollector(const QUrl &url, const QByteArray &document)
 {
@@ -165,7 +187,7 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
         bool ok = false;
         filter.sessionId = o.value(u"--session"_s).toLongLong(&ok);
         if (!ok || filter.sessionId <= 0)
-            return usage(u"--session takes a session id (history search shows them)"_s);
+            return usage(u"--session takes a session id (history sessions lists them)"_s);
     }
     HistoryStore store;
     if (const QString why = openExisting(store, o.value(u"--db"_s)); !why.isEmpty())
@@ -193,10 +215,14 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
     }
     // The file is written whatever the collector says; the send is one POST, bounded.
     // The collector takes the document whole (one POST): it is read back from the file.
-    QFile written(out.fileName());
-    if (!written.open(QIODevice::ReadOnly))
-        return failure(u"cannot read %1 back: %2"_s.arg(written.fileName(), written.errorString()));
-    const OtlpSender::Result sent = sendToCollector(collector, written.readAll());
+    QByteArray document;
+    if (!OtlpSender::readDocument(out.fileName(), OtlpSender::DefaultMaxDocumentBytes, &document,
+                                  &error)) {
+        summary.insert("sent"_L1, QJsonObject{{"url"_L1, collector.toString()}, {"ok"_L1, false}});
+        printLine(summary); // the file is written: said on stdout as for any export
+        return failure(u"not sent to the collector at %1: %2"_s.arg(collector.toString(), error));
+    }
+    const OtlpSender::Result sent = sendToCollector(collector, document);
     summary.insert("sent"_L1, QJsonObject{{"url"_L1, collector.toString()},
                                           {"status"_L1, sent.status},
                                           {"ok"_L1, sent.ok()}});
@@ -209,7 +235,7 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
 int HistoryCommand::run(const QStringList &args)
 {
     if (args.isEmpty())
-        return usage(u"history needs import, search or export"_s);
+        return usage(u"history needs import, search, sessions or export"_s);
     QStringList positional;
     QHash<QString, QString> values;
     QString error;
@@ -222,9 +248,12 @@ int HistoryCommand::run(const QStringList &args)
         return import(positional, values);
     if (args.first() == "search"_L1)
         return search(positional, values);
+    if (args.first() == "sessions"_L1)
+        return sessions(positional, values);
     if (args.first() == "export"_L1)
         return exportHistory(positional, values);
-    return usage(u"unknown history command %1 (import, search or export)"_s.arg(args.first()));
+    return usage(
+        u"unknown history command %1 (import, search, sessions or export)"_s.arg(args.first()));
 }
 
 } // namespace Sonde

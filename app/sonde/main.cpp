@@ -9,6 +9,7 @@
 #include "historystore.h"
 #include "mainwindow.h"
 #include "mainwindowactions.h"
+#include "recordingwiring.h"
 #include "schemaformwidget.h"
 #include "secretstorechooser.h"
 #include "serverlistmodel.h"
@@ -156,21 +157,9 @@ int main(int argc, char **argv)
         };
         QObject::connect(&recorder, &Sonde::HistoryRecorder::opened, &window, showRecording);
         showRecording(); // it may have opened before the window was there to hear it
-        // Each server's configured secrets are masked before they reach the disk.
-        Sonde::ServerStore *servers = window.serverStore();
-        QObject::connect(
-            servers, &Sonde::ServerStore::serverAdded, &recorder,
-            [servers, &recorder](int row) { recorder.addSecrets(servers->config(row)); });
-        QObject::connect(
-            servers, &Sonde::ServerStore::serverChanged, &recorder,
-            [servers, &recorder](int row) { recorder.addSecrets(servers->config(row)); });
-        // The server dialog's "Record payloads in the history", on add and on every edit.
-        for (const auto signal :
-             {&Sonde::ServerStore::serverAdded, &Sonde::ServerStore::serverChanged})
-            QObject::connect(servers, signal, &recorder, [servers, &recorder](int row) {
-                const Sonde::ServerConfig &c = servers->config(row);
-                recorder.setPayloadsRecorded(c.name, c.recordPayloads);
-            });
+        // Each server's configured secrets are masked before they reach the disk, and its
+        // "Record payloads in the history" switch holds, on add and on every edit.
+        Sonde::RecordingWiring::connectServers(window.serverStore(), &recorder);
     }
     if (!retentionProblem.isEmpty())
         window.showNotice(retentionProblem);
@@ -182,13 +171,9 @@ int main(int argc, char **argv)
             auto *dialog = new Sonde::HistorySettingsDialog(
                 Sonde::WorkspaceSettings::loadRetention(settings), !historyPath.isEmpty(), &window);
             dialog->setAttribute(Qt::WA_DeleteOnClose);
-            QObject::connect(dialog, &Sonde::HistorySettingsDialog::retentionChosen, &window,
-                             [&](const Sonde::HistoryRetention &r) {
-                                 if (!Sonde::WorkspaceSettings::saveRetention(settings, r))
-                                     window.showNotice(
-                                         QStringLiteral("The history settings could not be saved"));
-                                 recorder.setRetention(r.policy());
-                             });
+            Sonde::RecordingWiring::connectRetention(
+                dialog, &settings, &recorder,
+                [&window](const QString &notice) { window.showNotice(notice); });
             QObject::connect(dialog, &Sonde::HistorySettingsDialog::clearRequested, &window, [&] {
                 window.tabs()->setCurrentWidget(window.historyPanel());
                 window.historyPanel()->requestClear();

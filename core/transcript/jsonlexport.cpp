@@ -6,6 +6,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -50,6 +52,22 @@ std::optional<QJsonObject> JsonlExport::headerOf(const QJsonObject &firstLine)
     if (firstLine.value("format"_L1).toString() != QLatin1StringView(FormatName))
         return std::nullopt;
     return firstLine;
+}
+
+QString JsonlExport::unreadableVersion(const QJsonObject &header)
+{
+    const QJsonValue v = header.value("version"_L1);
+    const double version = v.toDouble(-1);
+    if (!v.isDouble() || version < 1 || version != std::floor(version))
+        return u"its header's \"version\" is not a version number (this Sonde reads %1 "
+               u"versions 1 to %2)"_s.arg(QLatin1StringView(FormatName))
+                   .arg(Version);
+    if (version > Version)
+        return u"it is %1 version %2, newer than this Sonde reads (1 to %3): a newer Sonde "
+               u"reads it"_s.arg(QLatin1StringView(FormatName))
+                   .arg(qint64(version))
+                   .arg(Version);
+    return {};
 }
 
 } // namespace Sonde

@@ -24,6 +24,9 @@ public:
     // The header of a file, or nullopt for a line that is an event (a version 1 file has
     // no header: its first line is an event).
     static std::optional<QJsonObject> headerOf(const QJsonObject &firstLine);
+    // Why a reader of this build cannot read the file `header` starts (empty when it can): a
+    // version it does not know (newer than Version, or none), named with the one it reads.
+    static QString unreadableVersion(const QJsonObject &header);
 };
 
 } // namespace Sonde

@@ -3,6 +3,8 @@
 
 #include "transport/httpexchange.h"
 
+#include <QFile>
+#include <QLocale>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
@@ -34,6 +36,28 @@ QString OtlpSender::checkUrl(const QUrl &url)
     if (url.host().isEmpty())
         return u"the collector URL %1 names no host"_s.arg(url.toString());
     return {};
+}
+
+bool OtlpSender::readDocument(const QString &path, qint64 maxBytes, QByteArray *document,
+                              QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = u"cannot read %1 back: %2"_s.arg(path, file.errorString());
+        return false;
+    }
+    if (file.size() > maxBytes) {
+        const QLocale c = QLocale::c();
+        *error = u"the export is %1 bytes, over the %2 bytes one send takes (the limit); the "
+                 u"file is written"_s.arg(c.toString(file.size()), c.toString(maxBytes));
+        return false;
+    }
+    *document = file.readAll();
+    if (document->size() != file.size()) {
+        *error = u"cannot read %1 back: %2"_s.arg(path, file.errorString());
+        return false;
+    }
+    return true;
 }
 
 void OtlpSender::send(const QUrl &url, const QByteArray &body)

@@ -25,6 +25,9 @@ class OtlpSender : public QObject
 public:
     static constexpr int DefaultTimeoutMs = 10'000;
     static constexpr qsizetype DefaultMaxAnswerBytes = 64 * 1024;
+    // The largest export one POST carries: the document is held whole to be sent, so this
+    // bounds that memory. An export over it is written to its file and not sent.
+    static constexpr qint64 DefaultMaxDocumentBytes = 64 * 1024 * 1024;
 
     struct Result
     {
@@ -45,6 +48,11 @@ public:
 
     // Why `url` cannot be a collector (empty when it can): http or https with a host.
     static QString checkUrl(const QUrl &url);
+    // The written export at `path`, read back to be sent (the collector takes it whole); a
+    // file over `maxBytes` is not read, and the error names the limit. On the thread that
+    // wrote it: a large file is read in a second or more.
+    static bool readDocument(const QString &path, qint64 maxBytes, QByteArray *document,
+                             QString *error);
     // Starts the POST; finished() comes later, also for a bad URL or a send while busy.
     void send(const QUrl &url, const QByteArray &body);
 

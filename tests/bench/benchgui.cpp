@@ -9,11 +9,14 @@
 // before, and without a history), so the memory after each can be put side by side.
 // Then the same idle figure for the real `sonde` binary, started on its own.
 #include "benchsupport.h"
+#include "historypanel.h"
 #include "historyrecorder.h"
 #include "historystore.h"
 #include "mainwindow.h"
+#include "pagedtranscriptmodel.h"
 #include "serverlistmodel.h"
 #include "serverviewstore.h"
+#include "storehistorycatalog.h"
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
@@ -29,7 +32,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScrollBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -63,6 +68,9 @@ struct Options
 {
     int rate = 10'000;
     double seconds = 10.0;
+    // --history-window FILE SERVER: only the History tab over that history (sonde-bench-history
+    // runs it as a child, so its memory is the window's own).
+    QString historyFile, historyServer;
 };
 
 QString mib(double v)
@@ -480,6 +488,7 @@ struct FloodFigures
 {
     double stallMs = 0, p99Ms = 0, afterRss = 0;
     int held = 0;
+    bool complete = false; // every notification is in the history
 };
 
 // One flood with the Transcript tab showing: the GUI thread's stalls while it lasts, the
@@ -585,6 +594,7 @@ FloodFigures flood(Sonde::CoreHost &host, Sonde::MainWindow &window,
     f.p99Ms = percentile(probe.gapsMs(), 99);
     f.afterRss = afterRss;
     f.held = store->size();
+    f.complete = complete;
     return f;
 }
 
@@ -593,7 +603,7 @@ Options parseOptions(const QStringList &args)
     Options o;
     OptionReader r(args);
     r.read(
-        u"usage: sonde-bench-gui [--rate N] [--seconds S]\n"
+        u"usage: sonde-bench-gui [--rate N] [--seconds S] | --history-window FILE SERVER\n"
         "  Opens Sonde's window, connects the demo server over stdio, shows the Transcript tab "
         "and\n"
         "  calls the demo server's flood tool (N notifications/message per second for S seconds;\n"
@@ -603,6 +613,9 @@ Options parseOptions(const QStringList &args)
         "the\n"
         "  history, the memory after each flood, and idle memory (this process, then the real "
         "sonde binary).\n"
+        "  --history-window: only the History tab over FILE, SERVER's newest session: the first "
+        "screen,\n"
+        "  20 jumps of its scroll bar and the memory, as one line (sonde-bench-history runs it).\n"
         "  Needs no display: run it with QT_QPA_PLATFORM=offscreen."_s,
         [&](const QString &a) {
             bool ok = false;
@@ -612,6 +625,9 @@ Options parseOptions(const QStringList &args)
                     fail(
                         2,
                         u"--rate wants notifications per second, 1 to 100000 (the demo server's cap)"_s);
+            } else if (a == "--history-window"_L1) {
+                o.historyFile = r.value();
+                o.historyServer = r.value();
             } else if (a == "--seconds"_L1) {
                 o.seconds = r.value().toDouble(&ok);
                 if (!ok || o.seconds <= 0 || o.seconds > 60)
@@ -627,6 +643,70 @@ Options parseOptions(const QStringList &args)
 }
 
 } // namespace
+
+// The History tab as the window has it (HistoryPanel: its sessions list, its events table
+// and JSON view), over a history file, shown offscreen: the time from its making to the first
+// screen of the newest session's events painted, the longest wait of the GUI thread for it,
+// then the table scrolled from top to bottom in 20 jumps of its scroll bar, each painted, and
+// the process's memory. One line of key=value figures for sonde-bench-history, then words.
+int historyWindow(const Options &o)
+{
+    const double rssBefore = selfMiB("VmRSS");
+    QElapsedTimer total;
+    total.start();
+    Sonde::StoreHistoryCatalog catalog;
+    QString error;
+    if (!catalog.open(o.historyFile, &error))
+        fail(1, error);
+    Sonde::HistoryPanel panel(&catalog);
+    panel.resize(1200, 800);
+    panel.setServer(o.historyServer);
+    panel.show();
+    auto *table = panel.findChild<QTableView *>();
+    if (!table)
+        fail(1, u"the History tab has no events table"_s);
+    // The GUI thread's longest turn while the first screen is read: a 1 ms timer's gaps.
+    double longestTurn = 0;
+    {
+        QEventLoop loop;
+        QTimer poll;
+        poll.setTimerType(Qt::PreciseTimer);
+        QElapsedTimer turn;
+        turn.start();
+        QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+            longestTurn = std::max(longestTurn, double(turn.nsecsElapsed()) / 1e6);
+            turn.restart();
+            if (!panel.isReading() && panel.eventModel()->rowCount() > 0)
+                loop.quit();
+        });
+        QTimer::singleShot(60'000, &loop, &QEventLoop::quit);
+        poll.start(1);
+        loop.exec();
+    }
+    table->viewport()->repaint(); // the first screen, painted
+    const double firstScreenMs = double(total.nsecsElapsed()) / 1e6;
+    const int rows = panel.eventModel()->rowCount();
+    if (rows == 0)
+        fail(1, u"the History tab showed no events of %1 within 60 s"_s.arg(o.historyServer));
+    QScrollBar *bar = table->verticalScrollBar();
+    std::vector<double> jumpMs;
+    constexpr int Jumps = 20;
+    for (int i = 1; i <= Jumps; ++i) {
+        QElapsedTimer t;
+        t.start();
+        bar->setValue(bar->maximum() * i / Jumps);
+        table->viewport()->repaint();
+        QCoreApplication::processEvents();
+        jumpMs.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    const double rss = selfMiB("VmRSS");
+    std::printf("history-window first_screen_ms=%.1f longest_turn_ms=%.1f jump_max_ms=%.1f "
+                "jump_p50_ms=%.1f rows=%d rss_mib=%.1f rss_before_mib=%.1f\n",
+                firstScreenMs, std::max(longestTurn - 1, 0.0), maxOf(jumpMs),
+                percentile(jumpMs, 50), rows, rss, rssBefore);
+    std::fflush(stdout);
+    return 0;
+}
 
 int runBenchmark(const Options &o)
 {
@@ -756,13 +836,17 @@ int runBenchmark(const Options &o)
             .arg(full.p99Ms, 0, 'f', 1));
     recorder.stop();
     out(QString());
+    // A figure is a figure, but a lost event is a bug: the run fails on it.
+    const bool lost = !bounded.complete || !full.complete;
+    if (lost)
+        out(u"Events were lost in a flood (see \"nothing missing\" above): exit 1"_s);
 
     bool closed = false;
     QObject::connect(&host, &Sonde::CoreHost::shutdownFinished, &host, [&] { closed = true; });
     host.shutdown();
     if (!spinUntil([&] { return closed; }, SetupTimeoutMs))
         out(u"  (the engine did not report its shutdown within %1 ms)"_s.arg(SetupTimeoutMs));
-    return 0;
+    return lost ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -774,6 +858,6 @@ int main(int argc, char **argv)
             args << QString::fromLocal8Bit(argv[i]);
         const Options o = parseOptions(args);
         QApplication app(argc, argv);
-        return runBenchmark(o);
+        return o.historyFile.isEmpty() ? runBenchmark(o) : historyWindow(o);
     });
 }

@@ -29,9 +29,11 @@
 #include "transcriptstore.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
+#include <QHash>
 #include <QJsonDocument>
 #include <QProcess>
 #include <QSaveFile>
@@ -39,6 +41,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -319,6 +322,67 @@ int main(int argc, char **argv)
             verdict(maxOf(enqueueMs) < 50));
         out(QString());
 
+        // ---- the same, while the flood runs ----
+        // A 10,000/s flood as the window gets it: a batch of 500 every 50 ms from a timer on
+        // this (the GUI) thread, recorded by HistoryRecorder on its writer thread, while a 5 ms
+        // probe timer measures this thread's longest stall. A batch's write is timed from
+        // record() to its recorded() (its transaction committed), beside the floor's p50 above.
+        {
+            Sonde::HistoryRecorder recorder;
+            recorder.start(dir.filePath(u"flood.db"_s), u"bench"_s);
+            std::vector<double> writeMs, gapsMs;
+            std::vector<QElapsedTimer> sent(static_cast<size_t>(floodBatches));
+            QElapsedTimer sinceProbe;
+            int next = 0, written = 0;
+            QEventLoop loop;
+            QObject::connect(&recorder, &Sonde::HistoryRecorder::recorded, &loop, [&](qint64) {
+                writeMs.push_back(msSince(sent[size_t(written)]));
+                if (++written == floodBatches)
+                    loop.quit();
+            });
+            QTimer flood, probe;
+            flood.setTimerType(Qt::PreciseTimer);
+            probe.setTimerType(Qt::PreciseTimer);
+            QObject::connect(&flood, &QTimer::timeout, &loop, [&] {
+                if (next == floodBatches)
+                    return flood.stop();
+                sent[size_t(next)].start();
+                recorder.record(batchAt(qint64(next) * BatchSize));
+                ++next;
+            });
+            QObject::connect(&probe, &QTimer::timeout, &loop, [&] {
+                gapsMs.push_back(msSince(sinceProbe));
+                sinceProbe.restart();
+            });
+            flood.start(50);
+            probe.start(5);
+            sinceProbe.start();
+            QTimer::singleShot(floodBatches * 50 + 30'000, &loop, &QEventLoop::quit);
+            loop.exec();
+            recorder.stop();
+            if (written != floodBatches || !recorder.firstError().isEmpty())
+                fail(1, u"the flood's batches were not all written: %1 of %2 (%3)"_s.arg(written)
+                            .arg(floodBatches)
+                            .arg(recorder.firstError()));
+            const double p50 = percentile(writeMs, 50);
+            const double stall = maxOf(gapsMs) - 5;
+            out(u"Insert while a 10,000/s flood runs (%1 batches of %2 every 50 ms, on the "
+                u"recorder's thread):"_s.arg(floodBatches)
+                    .arg(BatchSize));
+            out(u"  a batch from record() to committed: p50 %1 ms, p99 %2 ms, %3 events/s; the "
+                u"bare loop's p50 above: %4 ms, ratio %5x"_s.arg(p50, 0, 'f', 2)
+                    .arg(percentile(writeMs, 99), 0, 'f', 2)
+                    .arg(BatchSize / p50 * 1000, 0, 'f', 0)
+                    .arg(floor, 0, 'f', 2)
+                    .arg(p50 / floor, 0, 'f', 2));
+            out(u"  goal: within 1.3x of the bare insert loop: "_s + verdict(p50 <= floor * 1.3));
+            out(u"  the GUI thread meanwhile (a 5 ms probe timer): longest stall %1 ms, p99 gap "
+                u"%2 ms; goal: under 50 ms: "_s.arg(stall, 0, 'f', 1)
+                    .arg(percentile(gapsMs, 99), 0, 'f', 1) +
+                verdict(stall < 50));
+            out(QString());
+        }
+
         // ---- the N-event history and its JSONL ----
         const QString jsonl = dir.filePath(u"big.jsonl"_s);
         const qint64 needleAt = events / 2 + 7;
@@ -463,6 +527,47 @@ int main(int argc, char **argv)
                 u"; under 200 MiB RSS: "_s + verdict(selfMiB("VmRSS") < 200) +
                 u"; no stall over 50 ms: "_s + verdict(blocked < 50 && maxOf(now) < 50));
         }
+        // ---- the History tab itself, in a process of its own ----
+        // The widget as the window shows it (HistoryPanel: sessions, events table, JSON view),
+        // offscreen, by sonde-bench-gui --history-window: its memory is the tab's alone.
+        {
+            QProcess child;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+            child.setProcessEnvironment(env);
+            child.start(QDir(QCoreApplication::applicationDirPath()).filePath(u"sonde-bench-gui"_s),
+                        {u"--history-window"_s, big, u"flood"_s});
+            if (!child.waitForFinished(120'000) || child.exitCode() != 0)
+                fail(1, u"sonde-bench-gui --history-window failed: "_s +
+                            QString::fromUtf8(child.readAllStandardError()));
+            QHash<QString, double> figure;
+            for (const QByteArray &line : child.readAllStandardOutput().split('\n'))
+                if (line.startsWith("history-window "))
+                    for (const QByteArray &pair : line.mid(15).split(' '))
+                        if (const qsizetype eq = pair.indexOf('='); eq > 0)
+                            figure.insert(QString::fromLatin1(pair.left(eq)),
+                                          pair.mid(eq + 1).toDouble());
+            if (!figure.contains(u"first_screen_ms"_s))
+                fail(1, u"sonde-bench-gui --history-window printed no figures"_s);
+            const double first = figure.value(u"first_screen_ms"_s);
+            const double rss = figure.value(u"rss_mib"_s);
+            out(u"The History tab in the window (HistoryPanel offscreen, a process of its own) "
+                u"over the %1-event session: first screen painted %2 ms (the GUI thread's "
+                u"longest turn meanwhile %3 ms), 20 jumps of the scroll bar to the end: p50 %4 "
+                u"ms, max %5 ms; RSS %6 MiB (%7 MiB before the tab)"_s
+                    .arg(qint64(figure.value(u"rows"_s)))
+                    .arg(first, 0, 'f', 1)
+                    .arg(figure.value(u"longest_turn_ms"_s), 0, 'f', 1)
+                    .arg(figure.value(u"jump_p50_ms"_s), 0, 'f', 1)
+                    .arg(figure.value(u"jump_max_ms"_s), 0, 'f', 1)
+                    .arg(rss, 0, 'f', 1)
+                    .arg(figure.value(u"rss_before_mib"_s), 0, 'f', 1));
+            out(u"  goal: the first screen under 1 s: "_s + verdict(first < 1000) +
+                u"; under 200 MiB RSS: "_s + verdict(rss < 200) + u"; no jump over 50 ms: "_s +
+                verdict(figure.value(u"jump_max_ms"_s) < 50));
+            out(QString());
+        }
+
         // ---- the Transcript tab's filters over the same events ----
         {
             // What typing into a filter box costs the window (the GUI thread): the new source
@@ -607,6 +712,66 @@ int main(int argc, char **argv)
                     .arg(worstBlocked, 0, 'f', 1)
                     .arg(worstJump, 0, 'f', 1) +
                 verdict(worstBlocked < 50 && worstJump < 50));
+
+            // A newer filter asked while an older one is counted, and the file let go during a
+            // count (a closed offline file): the older count now stops at its next check.
+            // Before, it ran to its end first: the same count with nothing to stop it.
+            {
+                const auto toItsEnd = [](const Sonde::HistoryStore &store,
+                                         const Sonde::TranscriptFilterRequest &request) {
+                    Sonde::TranscriptFilterRequest never = request;
+                    never.latest.reset(); // never superseded: counted to its end
+                    return Sonde::TranscriptFilterQuery::compute(store, never);
+                };
+                const Sonde::HistoryFilter older =
+                    cases.last().filter; // text in every event: slowest
+                Sonde::HistoryFilter newer = older;
+                newer.text = u"unique-needle-41c7"_s;
+                const auto intoTheCount = [&](Sonde::TranscriptFilterQuery &q) {
+                    q.ask(big, older, true);
+                    QThread::msleep(20); // the older count is under way on the query's thread
+                };
+                const auto measure = [&](Sonde::TranscriptFilterQuery &q, double *answeredMs,
+                                         double *releaseMs) {
+                    std::vector<double> answered, released;
+                    q.ask(big, newer, true); // the query's thread opens the file first
+                    nextValue(&q, &Sonde::TranscriptFilterQuery::answered);
+                    for (int i = 0; i < 3; ++i) {
+                        intoTheCount(q);
+                        QElapsedTimer t;
+                        t.start();
+                        q.ask(big, newer, true);
+                        const Sonde::TranscriptFilterAnswer a =
+                            nextValue(&q, &Sonde::TranscriptFilterQuery::answered);
+                        answered.push_back(msSince(t));
+                        if (!a.error.isEmpty())
+                            fail(1, u"the newer filter was not answered: "_s + a.error);
+                        intoTheCount(q);
+                        t.restart();
+                        q.release(big);
+                        released.push_back(msSince(t));
+                    }
+                    *answeredMs = percentile(answered, 50);
+                    *releaseMs = percentile(released, 50);
+                };
+                double nowAnswered = 0, nowReleased = 0, beforeAnswered = 0, beforeReleased = 0;
+                {
+                    Sonde::TranscriptFilterQuery now;
+                    measure(now, &nowAnswered, &nowReleased);
+                }
+                {
+                    Sonde::TranscriptFilterQuery before(toItsEnd);
+                    measure(before, &beforeAnswered, &beforeReleased);
+                }
+                out(u"  a newer filter asked 20 ms into the count of a text in every event (median "
+                    u"of 3): "
+                    u"answered in %1 ms, against %2 ms when the older count ran to its end; the "
+                    u"file let go then: release() blocked the GUI thread %3 ms, against %4 ms"_s
+                        .arg(nowAnswered, 0, 'f', 1)
+                        .arg(beforeAnswered, 0, 'f', 1)
+                        .arg(nowReleased, 0, 'f', 1)
+                        .arg(beforeReleased, 0, 'f', 1));
+            }
 
             // A click in the timeline (an event of the newest 10,000, the window's tail) finds
             // its row: before, the rows before its millisecond were counted; now the rows from

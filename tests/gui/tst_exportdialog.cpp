@@ -555,6 +555,67 @@ private Q_SLOTS:
         QCOMPARE(header.value("events"_L1).toInt(), 50);
     }
 
+    // Rows the history's retention deleted between the count and Save are not in the file:
+    // the status says how many of those counted, and the dialog stays open to show it.
+    void eventsDeletedAfterTheCountAreSaidAtSave()
+    {
+        QTemporaryDir dir;
+        const QString db = writeHistory(dir, u"h.sqlite"_s, 10); // 50 events
+        ExportDialog d(historySource(db), configured(), {});
+        QVERIFY(waitCounted(d));
+        qint64 left = 0;
+        {
+            HistoryStore recorder;
+            QString error;
+            QVERIFY2(recorder.open(db, &error, u"test"_s), qPrintable(error));
+            RetentionPolicy half;
+            half.maxBytes = recorder.recordBytes() / 2;
+            QVERIFY2(recorder.applyRetention(half, 0, &error) > 0, qPrintable(error));
+            left = recorder.count({});
+        }
+        QVERIFY(left > 0 && left < 50);
+        d.open();
+        const QString path = dir.filePath(u"after-retention.jsonl"_s);
+        child<QLineEdit>(d, "exportPath")->setText(path);
+        QSignalSpy saved(&d, &ExportDialog::saved);
+        child<QPushButton>(d, "exportSave")->click();
+        QVERIFY(saved.wait(20'000));
+        QCOMPARE(lineCount(path), 1 + left);
+        const QString text = child<QLabel>(d, "exportStatus")->text();
+        const QString said = u"%1 of the 50 events counted were deleted"_s.arg(50 - left);
+        QVERIFY2(text.contains(said), qPrintable(text));
+        QVERIFY(d.isVisible());
+    }
+
+    // A document over what one send takes is written and not sent; the status names the
+    // limit, and the collector saw nothing.
+    void anExportOverTheSendLimitIsWrittenAndNotSent()
+    {
+        FakeCollector collector;
+        QVERIFY(collector.isListening());
+        ExportDialog d(fixture(), configured(), {});
+        d.setMaxSendBytes(100);
+        chooseFormat(d, TranscriptExport::Format::Otlp);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"spans.json"_s);
+        child<QLineEdit>(d, "exportPath")->setText(path);
+        child<QLineEdit>(d, "exportCollector")->setText(collector.url());
+        QSignalSpy saved(&d, &ExportDialog::saved);
+        QSignalSpy sent(&d, &ExportDialog::sendFinished);
+        d.open();
+        QVERIFY(waitCounted(d));
+        child<QPushButton>(d, "exportSave")->click();
+        QVERIFY(saved.wait(20'000));
+        const QString text = child<QLabel>(d, "exportStatus")->text();
+        QVERIFY2(text.contains(u"not sent"_s) && text.contains(u"over the 100 bytes"_s),
+                 qPrintable(text));
+        QVERIFY(QFileInfo(path).size() > 100);
+        QVERIFY(d.isVisible());
+        QVERIFY(child<QPushButton>(d, "exportSave")->isEnabled());
+        QCOMPARE(sent.count(), 0);
+        QCOMPARE(collector.posts(), 0);
+    }
+
     void aHistoryThatCannotBeOpenedIsSaid()
     {
         ExportDialog d(historySource(u"/nonexistent-dir-4471/h.sqlite"_s), configured(), {});

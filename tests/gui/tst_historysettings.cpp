@@ -5,6 +5,7 @@
 #include "historyrecorder.h"
 #include "historysettingsdialog.h"
 #include "historystore.h"
+#include "recordingwiring.h"
 #include "workspacesettings.h"
 
 #include <QDateTime>
@@ -142,10 +143,13 @@ private Q_SLOTS:
         recorder.record({sent(now - 30 * Day, 1), sent(now - 10 * Day, 2)});
         recorder.record({sent(now - 1 * Day, 3), sent(now - 60'000, 4)});
 
-        // What the window does with the dialog's choice (app/sonde/main.cpp).
+        // What the window does with the dialog's choice (RecordingWiring, as app/sonde/main.cpp
+        // connects it): stored, and applied by the recorder at once.
         HistorySettingsDialog d(HistoryRetention(), true);
-        connect(&d, &HistorySettingsDialog::retentionChosen, &recorder,
-                [&recorder](const HistoryRetention &r) { recorder.setRetention(r.policy()); });
+        QSettings settings(dir.filePath(u"sonde.ini"_s), QSettings::IniFormat);
+        QStringList notices;
+        RecordingWiring::connectRetention(&d, &settings, &recorder,
+                                          [&notices](const QString &n) { notices << n; });
         choose(d, HistoryRetention::Mode::Days, 7);
         QVERIFY(d.findChild<QLabel *>(u"historyRetentionEffect"_s)
                     ->text()
@@ -154,6 +158,8 @@ private Q_SLOTS:
         d.accept();
         recorder.stop(); // after every call queued before it
         QCOMPARE(opened.size(), 1);
+        QVERIFY(notices.isEmpty());
+        QCOMPARE(WorkspaceSettings::loadRetention(settings).policy().maxAgeMs, 7 * Day);
 
         HistoryStore store;
         QString error;

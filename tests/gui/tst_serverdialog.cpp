@@ -5,11 +5,14 @@
 // the workspace and, off, keeps the server's payloads out of the recorded history.
 #include "historyrecorder.h"
 #include "historystore.h"
+#include "recordingwiring.h"
 #include "serverdialog.h"
+#include "serverstore.h"
 #include "workspacesettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
@@ -148,13 +151,16 @@ private Q_SLOTS:
         again.setConfig(loaded.servers.first().config, {});
         QCOMPARE(again.findChild<QCheckBox *>(u"serverRecordPayloads"_s)->isChecked(), recorded);
 
-        // The window tells the recorder what the server's settings say (app/sonde/main.cpp).
+        // The window tells the recorder what the server's settings say, when the server is
+        // added (RecordingWiring, as app/sonde/main.cpp connects it).
         const QString db = dir.filePath(u"h.sqlite"_s);
         {
             HistoryRecorder recorder;
             QSignalSpy opened(&recorder, &HistoryRecorder::opened);
             recorder.start(db, u"test"_s);
-            recorder.setPayloadsRecorded(chosen.name, chosen.recordPayloads);
+            ServerStore servers;
+            RecordingWiring::connectServers(&servers, &recorder);
+            servers.addServer(chosen);
             TranscriptEvent call;
             call.timeMs = 1'796'119'200'000;
             call.server = chosen.name;
@@ -179,6 +185,59 @@ private Q_SLOTS:
         HistoryFilter needle;
         needle.text = u"payload-4471"_s;
         QCOMPARE(store.count(needle), recorded ? 1 : 0);
+    }
+
+    // A server's configured values are masked before the disk, from when it is added, and a
+    // value an edit gives it from the edit on (RecordingWiring, as the window connects it).
+    // The values look like no secret: only the configuration says they are one.
+    void aServersConfiguredValuesNeverReachTheHistory()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"h.sqlite"_s);
+        const QByteArray first = "plainvalue-7Q2x9zz", second = "othervalue-K4m8ww";
+        const auto echoing = [](const QByteArray &value, int id) {
+            TranscriptEvent e;
+            e.timeMs = 1'796'119'200'000 + id;
+            e.server = u"demo"_s;
+            e.generation = 1;
+            e.direction = TranscriptEvent::Direction::Incoming;
+            e.raw = "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(id) +
+                    ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"Echo: " + value +
+                    "\"}]}}";
+            return TranscriptBatch{e};
+        };
+        {
+            HistoryRecorder recorder;
+            recorder.start(db, u"test"_s);
+            ServerStore servers;
+            RecordingWiring::connectServers(&servers, &recorder);
+            ServerConfig c = stdioServer(ServerConfig::Era::Auto);
+            c.name = u"demo"_s;
+            c.environment.insert(u"DEMO_API_KEY"_s, QString::fromLatin1(first));
+            servers.addServer(c);
+            recorder.record(echoing(first, 1));
+            c.environment.insert(u"DEMO_API_KEY"_s, QString::fromLatin1(second)); // edited
+            servers.addServer(c);
+            recorder.record(echoing(second, 2));
+            recorder.stop();
+            QVERIFY2(recorder.firstError().isEmpty(), qPrintable(recorder.firstError()));
+            QCOMPARE(recorder.eventsRecorded(), 2);
+        }
+        QByteArray bytes;
+        for (const QString &p : QStringList{db, db + u"-wal"_s}) {
+            QFile f(p);
+            if (f.open(QIODevice::ReadOnly))
+                bytes += f.readAll();
+        }
+        QVERIFY(!bytes.isEmpty());
+        QVERIFY(!bytes.contains(first));
+        QVERIFY(!bytes.contains(second));
+        HistoryStore store;
+        QString error;
+        QVERIFY2(store.open(db, &error), qPrintable(error));
+        HistoryFilter echoes;
+        echoes.text = u"Echo"_s;
+        QCOMPARE(store.count(echoes), 2); // recorded, masked
     }
 };
 

@@ -13,6 +13,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSemaphore>
@@ -53,13 +54,21 @@ struct HeldCompute
         std::make_shared<std::atomic<QThread *>>(nullptr);
     // Only the first `held` counts wait at the gate.
     int held = 1;
+    // Waiting at the gate, a count that was superseded goes on (as the real count's loop
+    // stops: HistoryStore::pagedTally).
+    bool stoppable = false;
     TranscriptFilterQuery::Compute compute() const
     {
-        return [gate = gate, started = started, thread = thread,
-                held = held](const HistoryStore &store, const TranscriptFilterRequest &request) {
+        return [gate = gate, started = started, thread = thread, held = held,
+                stoppable = stoppable](const HistoryStore &store,
+                                       const TranscriptFilterRequest &request) {
             thread->store(QThread::currentThread());
-            if (started->fetch_add(1) < held)
-                gate->tryAcquire(1, 10000);
+            if (started->fetch_add(1) < held) {
+                for (int waitedMs = 0; waitedMs < 10'000 && !gate->tryAcquire(1, 10);
+                     waitedMs += 10)
+                    if (stoppable && request.superseded())
+                        break;
+            }
             return TranscriptFilterQuery::compute(store, request);
         };
     }
@@ -146,6 +155,72 @@ private Q_SLOTS:
                     answerOf(answered, answered.count() - 1).ticket == later);
         QCOMPARE(held.started->load(), 2);
         QCOMPARE(answerOf(answered, answered.count() - 1).count, 10);
+    }
+
+    // A count under way stops at its next check when its file is let go: release() does not
+    // wait for the whole count (a second at a million rows), and no answer comes of it.
+    void releasingAFileStopsItsCountUnderWay()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        HeldCompute held;
+        held.stoppable = true;
+        TranscriptFilterQuery query(held.compute());
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), rec.filter(u"alpha"_s), false);
+        QTRY_COMPARE(held.started->load(), 1); // held at the gate, which nobody opens
+        QElapsedTimer took;
+        took.start();
+        query.release(rec.path());
+        QVERIFY2(took.elapsed() < 5'000, QByteArray::number(took.elapsed()).constData());
+        QVERIFY(!query.isPending());
+        // An answer it made was queued to this thread before release() returned.
+        QCoreApplication::processEvents();
+        QCOMPARE(answered.count(), 0);
+    }
+
+    // A count superseded by a newer filter stops at its next check instead of running to its
+    // end for an answer nobody wants; the newer one is answered.
+    void aCountSupersededByANewerFilterStopsEarly()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        HeldCompute held;
+        held.stoppable = true;
+        TranscriptFilterQuery query(held.compute());
+        QSignalSpy answered(&query, &TranscriptFilterQuery::answered);
+        query.ask(rec.path(), rec.filter(u"alpha"_s), false);
+        QTRY_COMPARE(held.started->load(), 1);
+        QElapsedTimer took;
+        took.start();
+        query.ask(rec.path(), rec.filter(u"beta"_s), false);
+        const quint64 newer = query.ticket();
+        QTRY_COMPARE(answered.count(), 1); // the gate was never opened
+        QVERIFY2(took.elapsed() < 5'000, QByteArray::number(took.elapsed()).constData());
+        QCOMPARE(answerOf(answered, 0).ticket, newer);
+        QCOMPARE(answerOf(answered, 0).filter.server, u"beta"_s);
+        QCOMPARE(answerOf(answered, 0).count, 10);
+    }
+
+    // The real count asks whether its request was superseded (HistoryStore::pagedTally's
+    // stop): one that was is not counted, and says so.
+    void aSupersededRequestIsNotCounted()
+    {
+        Recording rec;
+        QVERIFY(rec.start(10));
+        HistoryStore store;
+        QString error;
+        QVERIFY2(store.open(rec.path(), &error), qPrintable(error));
+        const auto latest = std::make_shared<std::atomic<quint64>>(5);
+        TranscriptFilterRequest request{4, rec.path(), rec.filter(), false, latest};
+        QVERIFY(request.superseded());
+        const TranscriptFilterAnswer stopped = TranscriptFilterQuery::compute(store, request);
+        QCOMPARE(stopped.error, u"stopped"_s);
+        QCOMPARE(stopped.records.size(), 0);
+        request.ticket = 5; // the newest
+        const TranscriptFilterAnswer counted = TranscriptFilterQuery::compute(store, request);
+        QVERIFY2(counted.error.isEmpty(), qPrintable(counted.error));
+        QCOMPARE(counted.count, 40);
     }
 
     void aNewerFiltersAnswerWinsOverAnOlderOneThatArrivesLater()

@@ -168,6 +168,47 @@ private Q_SLOTS:
         QVERIFY(harBytes.contains("\"_mcp\""));
     }
 
+    // Each run is a session per generation: history sessions lists them newest first, and
+    // export --session writes the one named, without the other run's events.
+    void anExportOfOneSessionHoldsThatSessionAlone()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"h.db"_s);
+        for (const char *needle : {"first-run-needle-1", "second-run-needle-2"}) {
+            const Run r =
+                cli({u"--history"_s, db, u"--command"_s, demo(), u"tools"_s, u"call"_s, u"echo"_s,
+                     u"{\"message\":\"%1\"}"_s.arg(QLatin1StringView(needle))});
+            QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        }
+        const Run listed = hist({u"history"_s, u"sessions"_s, u"--db"_s, db});
+        QVERIFY2(listed.exitCode == 0, listed.err.constData());
+        const QList<QJsonObject> sessions = jsonLines(listed.out);
+        QCOMPARE(sessions.size(), 4); // each run: generation 0 (connecting), then 1
+        const QJsonObject newest = sessions.first();
+        QCOMPARE(newest.value("server"_L1).toString(), u"sonde-demo-server"_s);
+        QCOMPARE(newest.value("gen"_L1).toInt(), 1);
+        QVERIFY(newest.value("events"_L1).toInteger() > 0);
+        QVERIFY(newest.value("session"_L1).toInteger() >
+                sessions.last().value("session"_L1).toInteger());
+        const QString out = dir.filePath(u"newest.jsonl"_s);
+        const Run e =
+            hist({u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"jsonl"_s, u"--out"_s,
+                  out, u"--session"_s, QString::number(newest.value("session"_L1).toInteger())});
+        QVERIFY2(e.exitCode == 0, QByteArray(e.out + e.err).constData());
+        QCOMPARE(jsonLines(e.out).first().value("records"_L1).toInteger(),
+                 newest.value("events"_L1).toInteger());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.contains("second-run-needle-2"));
+        QVERIFY(!bytes.contains("first-run-needle-1"));
+        // A session id that is none is a usage error, as any other.
+        QCOMPARE(hist({u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"jsonl"_s,
+                       u"--out"_s, out, u"--session"_s, u"latest"_s})
+                     .exitCode,
+                 2);
+    }
+
     void anHttpRunExportsInEachFormat_data()
     {
         QTest::addColumn<QString>("format");

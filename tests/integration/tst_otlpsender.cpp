@@ -4,9 +4,11 @@
 #include "fakecollector.h"
 #include "transport/otlpsender.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace Sonde;
@@ -115,6 +117,44 @@ private Q_SLOTS:
         QCOMPARE(r.status, 0);
         QVERIFY2(r.error.contains(u"refused"_s, Qt::CaseInsensitive), qPrintable(r.error));
         QVERIFY(r.describe().startsWith(u"not sent to the collector at http://127.0.0.1:"_s));
+    }
+
+    // The written file is read back to be sent whole: within the limit it is read as it is,
+    // over it it is not read at all, and the error names the limit.
+    void aWrittenExportIsReadBackWithinTheSendLimit_data()
+    {
+        QTest::addColumn<qint64>("limit");
+        QTest::addColumn<bool>("exists");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("a file within the limit is read whole")
+            << qint64(1'000) << true << QString();
+        QTest::newRow("a file over the limit is not read and the limit is named")
+            << qint64(10) << true << u"bytes, over the 10 bytes one send takes (the limit)"_s;
+        QTest::newRow("a file that is gone says it cannot be read back")
+            << qint64(1'000) << false << u"cannot read"_s;
+    }
+    void aWrittenExportIsReadBackWithinTheSendLimit()
+    {
+        QFETCH(qint64, limit);
+        QFETCH(bool, exists);
+        QFETCH(QString, said);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"spans.json"_s);
+        if (exists) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(exportBody());
+        }
+        QByteArray document;
+        QString error;
+        const bool read = OtlpSender::readDocument(path, limit, &document, &error);
+        QCOMPARE(read, said.isEmpty());
+        if (read) {
+            QCOMPARE(document, exportBody());
+        } else {
+            QVERIFY2(error.contains(said), qPrintable(error));
+            QVERIFY(document.isEmpty());
+        }
     }
 
     void aUrlThatIsNoCollectorIsRefusedBeforeSending_data()

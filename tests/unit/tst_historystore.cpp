@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -150,6 +151,93 @@ private Q_SLOTS:
         QCOMPARE(learned.stdioLegs, counts.stdioLegs);
     }
 
+    // Retention deletes the oldest rows on the recorder's connection while an export reads on
+    // a connection of its own (the window's export of this run, sonde-cli's). Over a store
+    // that only reads, the source holds one snapshot for every pass: the JSON Lines header
+    // counts the lines after it. The other row is the reason: a store that holds none sees
+    // the deletion between the passes.
+    void anExportReadsOneSnapshotWhileRetentionDeletesTheOldestRows_data()
+    {
+        QTest::addColumn<bool>("readOnly");
+        QTest::newRow("a store that only reads reads one snapshot in every pass") << true;
+        QTest::newRow("a store without one sees the deletion between the passes") << false;
+    }
+    void anExportReadsOneSnapshotWhileRetentionDeletesTheOldestRows()
+    {
+        QFETCH(bool, readOnly);
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        constexpr int Batches = 1'300; // 5,200 records: a progress call at 4,096 in each pass
+        for (int i = 0; i < Batches; ++i)
+            QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error));
+        HistoryStore reader;
+        QVERIFY2(reader.open(h.store.path(), &h.error, readOnly ? QString() : u"other"_s),
+                 qPrintable(h.error));
+        RetentionPolicy newestTenth;
+        newestTenth.maxBytes = h.store.recordBytes() / 10;
+        qint64 deleted = 0;
+        QBuffer out;
+        out.open(QIODevice::WriteOnly);
+        {
+            const HistoryExportSource source(reader, {});
+            QCOMPARE(source.holdsSnapshot(), readOnly);
+            const auto retentionOnce = [&](qint64) {
+                if (deleted == 0)
+                    deleted = h.store.applyRetention(newestTenth, 0, &h.error);
+                return deleted > 0;
+            };
+            QVERIFY2(TranscriptExport::write(TranscriptExport::Format::Jsonl, source, {}, out,
+                                             &h.error, {}, retentionOnce),
+                     qPrintable(h.error));
+        }
+        QVERIFY(deleted > 4 * Batches / 2); // retention deleted most rows, during the export
+        const QList<QByteArray> lines = out.data().trimmed().split('\n');
+        const int header =
+            QJsonDocument::fromJson(lines.first()).object().value("events"_L1).toInt();
+        if (readOnly) {
+            QCOMPARE(header, 4 * Batches);
+            QCOMPARE(lines.size() - 1, 4 * Batches);
+            // The snapshot ended with the source: the reader sees the rows that are left.
+            QCOMPARE(reader.count({}), 4 * Batches - deleted);
+        } else {
+            QCOMPARE(lines.size() - 1, 4 * Batches - deleted);
+            QVERIFY(header > lines.size() - 1);
+        }
+    }
+
+    // The count of a filter is asked every StopCheckRows rows whether to stop (a newer filter,
+    // a file let go): it stops there, and says the tally is partial.
+    void aTallyAskedToStopStopsAtItsNextCheck()
+    {
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        for (int i = 0; i < 5'000; ++i) // 20,000 rows
+            QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error));
+        QList<qint64> starts;
+        int asked = 0;
+        const HistoryStore::Tally stopped =
+            h.store.pagedTally({}, 256, 0, &starts, [&asked] { return ++asked == 2; });
+        QVERIFY(stopped.stopped);
+        QCOMPARE(asked, 2); // at row 0 and at row StopCheckRows
+        QList<qint64> all;
+        asked = 0;
+        const HistoryStore::Tally whole =
+            h.store.pagedTally({}, 256, 0, &all, [&asked] { return ++asked < 0; });
+        QVERIFY(!whole.stopped);
+        QCOMPARE(whole.count, 20'000);
+        QCOMPARE(asked, 20'000 / HistoryStore::StopCheckRows + 1);
+        QCOMPARE(all.size(), 20'000 / 256 + 1);
+    }
+
+    void aSnapshotIsOnlyForAStoreThatReads()
+    {
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        QVERIFY(!h.store.beginSnapshot(&h.error));
+        QVERIFY2(h.error.contains(u"only reads"_s), qPrintable(h.error));
+        QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error)); // still records
+    }
+
     void anExportOfAnEmptyHistoryStaysEmptyWhileItIsRecordedTo()
     {
         TestHistory h;
@@ -160,6 +248,48 @@ private Q_SLOTS:
         QVERIFY2(TranscriptExport::count(source, {}, &counts, &h.error), qPrintable(h.error));
         QCOMPARE(counts.events, 0);
         QCOMPARE(h.store.count({}), 4);
+    }
+
+    // A session says its era and protocol version: from the lifecycle events (the
+    // 2026-07-28 revision has no initialize), or from a legacy initialize's result.
+    void aSessionSaysItsEraAndProtocolVersion_data()
+    {
+        QTest::addColumn<bool>("modern");
+        QTest::addColumn<QString>("version");
+        QTest::newRow("the 2026-07-28 revision, from its ready event") << true << u"2026-07-28"_s;
+        QTest::newRow("a legacy session, from its initialize result") << false << u"2025-11-25"_s;
+    }
+    void aSessionSaysItsEraAndProtocolVersion()
+    {
+        QFETCH(bool, modern);
+        QFETCH(QString, version);
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        TranscriptEvent chosen;
+        chosen.timeMs = T0;
+        chosen.server = u"demo"_s;
+        chosen.generation = 1;
+        chosen.direction = D::Lifecycle;
+        chosen.event = u"era-chosen"_s;
+        chosen.details = {{"era"_L1, modern ? u"modern"_s : u"legacy"_s}};
+        TranscriptBatch batch{chosen};
+        if (modern) {
+            TranscriptEvent ready = chosen;
+            ready.timeMs = T0 + 1;
+            ready.event = u"ready"_s;
+            ready.details = {{"era"_L1, u"modern"_s}, {"protocol_version"_L1, version}};
+            batch << ready;
+        } else {
+            batch << wire(1, D::Incoming,
+                          "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"" +
+                              version.toLatin1() + "\",\"capabilities\":{}}}",
+                          u"demo"_s, 1);
+        }
+        QVERIFY2(h.store.append(batch, &h.error), qPrintable(h.error));
+        const QList<HistoryStore::Session> sessions = h.store.sessions(u"demo"_s);
+        QCOMPARE(sessions.size(), 1);
+        QCOMPARE(sessions.first().era, modern ? u"modern"_s : u"legacy"_s);
+        QCOMPARE(sessions.first().protocolVersion, version);
     }
 
     void eventsComeBackInOrderAsRecords()
@@ -175,6 +305,58 @@ private Q_SLOTS:
         for (int i = 0; i < 4; ++i)
             QCOMPARE(all.at(i), sample().at(i).toJson());
         QCOMPARE(store.records({}, 1, 2).first(), sample().at(1).toJson());
+    }
+
+    // Without FTS5 (a SQLite built without it: no events_fts table), a text filter is a LIKE
+    // scan over method, tool and record, and finds what the full-text search finds; % and _
+    // are text, not wildcards. The table and its triggers are dropped here to make one.
+    void withoutFullTextASearchFallsBackToLike_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("count");
+        QTest::newRow("a word of the payload") << u"haystack"_s << 1;
+        QTest::newRow("a phrase of the payload") << u"needle in a"_s << 1;
+        QTest::newRow("a tool name: the call and its answer") << u"echo"_s << 2;
+        QTest::newRow("a wildcard of LIKE is taken as text") << u"needle%haystack"_s << 0;
+        QTest::newRow("a word nowhere") << u"absent-7731"_s << 0;
+    }
+    void withoutFullTextASearchFallsBackToLike()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, count);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"h.db"_s);
+        QString error;
+        {
+            HistoryStore first;
+            QVERIFY2(first.open(path, &error, u"test"_s), qPrintable(error));
+            QVERIFY2(first.append(sample(), &error), qPrintable(error));
+        }
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"no-fts"_s);
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QStringList triggers;
+            QVERIFY(q.exec(u"SELECT name FROM sqlite_master WHERE type = 'trigger' AND sql LIKE "
+                           u"'%events_fts%'"_s));
+            while (q.next())
+                triggers << q.value(0).toString();
+            for (const QString &t : std::as_const(triggers))
+                QVERIFY(q.exec(u"DROP TRIGGER "_s + t));
+            QVERIFY2(q.exec(u"DROP TABLE events_fts"_s), qPrintable(q.lastError().text()));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(u"no-fts"_s);
+        HistoryStore store;
+        QVERIFY2(store.open(path, &error, u"test"_s), qPrintable(error));
+        QVERIFY(!store.hasFullText());
+        QVERIFY2(store.append(sample(), &error), qPrintable(error)); // it records as before
+        HistoryFilter f;
+        f.text = text;
+        QCOMPARE(store.count(f), 2 * count);
+        QCOMPARE(store.records(f, 0, 10).size(), 2 * count);
+        QVERIFY2(store.lastError().isEmpty(), qPrintable(store.lastError()));
     }
 
     void filtersSelectWhatTheySay_data()
@@ -454,6 +636,72 @@ private Q_SLOTS:
         QCOMPARE(store.count({}), 200);
     }
 
+    // The recorder applies its retention when it opens the file, then again after every
+    // 10,000 events it writes: a long run stays within the size asked for.
+    void theRecorderAppliesItsRetentionWhenItOpensAndEveryTenThousandEvents()
+    {
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        TranscriptBatch hundred; // 400 events
+        for (int i = 0; i < 100; ++i)
+            hundred.append(sample());
+        QVERIFY2(h.store.append(hundred, &h.error), qPrintable(h.error));
+        RetentionPolicy quarter;
+        quarter.maxBytes = h.store.recordBytes() / 4; // about 100 events
+        const auto flushed = [](HistoryRecorder &recorder) {
+            QSignalSpy done(&recorder, &HistoryRecorder::flushed);
+            recorder.flush();
+            return done.wait(20'000);
+        };
+        HistoryRecorder recorder;
+        recorder.start(h.store.path(), u"test"_s, quarter);
+        QVERIFY(flushed(recorder));
+        const qint64 atOpen = h.store.count({});
+        QVERIFY2(atOpen > 0 && atOpen <= 100, QByteArray::number(atOpen).constData());
+        QVERIFY(h.store.recordBytes() <= quarter.maxBytes);
+        for (int i = 0; i < 26; ++i) // 10,400 events: past 10,000 once
+            recorder.record(hundred);
+        QVERIFY(flushed(recorder));
+        QVERIFY2(recorder.firstError().isEmpty(), qPrintable(recorder.firstError()));
+        QCOMPARE(recorder.eventsRecorded(), 10'400);
+        // Applied at the batch that passed 10,000: what is kept then, and the 400 after it.
+        const qint64 kept = h.store.count({});
+        QVERIFY2(kept <= 100 + 400, QByteArray::number(kept).constData());
+        recorder.stop();
+    }
+
+    // record() queues the batch to the writer's thread and returns: while another connection
+    // holds the write lock, the batch waits there (up to the 5 s busy timeout), not on the
+    // caller's thread, and lands once the lock is let go.
+    void theRecorderWritesOnItsOwnThreadWhileTheCallerGoesOn()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"h.db"_s);
+        HistoryRecorder recorder;
+        recorder.start(path, u"test"_s);
+        QSignalSpy flushed(&recorder, &HistoryRecorder::flushed);
+        recorder.flush();
+        QVERIFY(flushed.wait(20'000)); // opened, its run written
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"the-lock"_s);
+            db.setDatabaseName(path);
+            QVERIFY(db.open());
+            QSqlQuery lock(db);
+            QVERIFY2(lock.exec(u"BEGIN IMMEDIATE"_s), qPrintable(lock.lastError().text()));
+            QSignalSpy recorded(&recorder, &HistoryRecorder::recorded);
+            recorder.record(sample()); // returns: the writer waits for the lock
+            QCOMPARE(recorder.eventsRecorded(), 0);
+            QCOMPARE(recorded.count(), 0);
+            QVERIFY(lock.exec(u"ROLLBACK"_s));
+            QVERIFY(recorded.wait(20'000));
+            QCOMPARE(recorder.eventsRecorded(), 4);
+            QVERIFY2(recorder.firstError().isEmpty(), qPrintable(recorder.firstError()));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(u"the-lock"_s);
+        recorder.stop();
+    }
+
     void aRecorderThatCannotOpenSaysWhy()
     {
         HistoryRecorder recorder;
@@ -516,6 +764,45 @@ private Q_SLOTS:
         QVERIFY2(error.contains(says), qPrintable(error));
         if (!content.isEmpty())
             QCOMPARE(fileBytes(path), before); // nothing of the user's file lost
+    }
+
+    // A header of a version this build does not know stops the import with the reason: its
+    // records may mean what this build would read differently. Version 1 (no header) and 2
+    // are read.
+    void anImportReadsTheVersionsItKnowsAndRefusesTheOthers_data()
+    {
+        QTest::addColumn<QByteArray>("header");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("version 1 has no header") << QByteArray() << QString();
+        QTest::newRow("version 2 is read")
+            << QByteArray("{\"format\":\"sonde-transcript\",\"version\":2}") << QString();
+        QTest::newRow("a newer version is refused, naming both")
+            << QByteArray("{\"format\":\"sonde-transcript\",\"version\":3}")
+            << u"line 1: it is sonde-transcript version 3, newer than this Sonde reads (1 to 2)"_s;
+        QTest::newRow("a version that is no number is refused")
+            << QByteArray("{\"format\":\"sonde-transcript\",\"version\":\"2.1\"}")
+            << u"is not a version number"_s;
+    }
+    void anImportReadsTheVersionsItKnowsAndRefusesTheOthers()
+    {
+        QFETCH(QByteArray, header);
+        QFETCH(QString, said);
+        QByteArray jsonl = header.isEmpty() ? QByteArray() : header + '\n';
+        for (const TranscriptEvent &e : sample())
+            jsonl += QJsonDocument(e.toJson()).toJson(QJsonDocument::Compact) + '\n';
+        QBuffer in(&jsonl);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        const HistoryImporter::Result r = HistoryImporter::import(in, h.store);
+        if (said.isEmpty()) {
+            QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+            QCOMPARE(r.imported, 4);
+        } else {
+            QVERIFY2(r.error.contains(said), qPrintable(r.error));
+            QCOMPARE(r.imported, 0);
+            QCOMPARE(h.store.count({}), 0);
+        }
     }
 
     void anImportReadsEveryRecordAndCountsTheRest()

@@ -282,6 +282,24 @@ private Q_SLOTS:
                     .contains("Echo: hi"));
     }
 
+    // Each entry's _mcp.era is the era chosen on its leg (server and generation).
+    void aHarEntrySaysTheEraOfItsLeg()
+    {
+        QList<QJsonObject> r = records();
+        qsizetype open = -1;
+        for (qsizetype i = 0; i < r.size() && open < 0; ++i)
+            if (r.at(i).value("server"_L1).toString() == "web"_L1)
+                open = i;
+        QVERIFY(open >= 0);
+        r.insert(open + 1, ::event("web", 1, 100, "era-chosen",
+                                   {{"era"_L1, u"modern"_s}, {"reason"_L1, u"probed"_s}}));
+        const QJsonArray entries = json(TranscriptExport::write(TranscriptExport::Format::Har, r,
+                                                                {}))["log"_L1]["entries"_L1]
+                                       .toArray();
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.first()["_mcp"_L1]["era"_L1].toString(), u"modern"_s);
+    }
+
     void harHasTheHttpLegsOnly()
     {
         const QJsonObject log =
@@ -303,6 +321,7 @@ private Q_SLOTS:
         QCOMPARE(e["_mcp"_L1]["method"_L1].toString(), u"resources/read"_s);
         QCOMPARE(e["_mcp"_L1]["id"_L1].toInt(), 7);
         QCOMPARE(e["_mcp"_L1]["generation"_L1].toInt(), 1);
+        QCOMPARE(e["_mcp"_L1]["era"_L1].toString(), u"legacy"_s); // no era chosen on the leg
         const QJsonValue m = e["_eventSourceMessages"_L1][0];
         QCOMPARE(m["eventName"_L1].toString(), u"message"_s);
         QCOMPARE(m["eventId"_L1].toString(), u"e-1"_s);

@@ -4,6 +4,7 @@
 #include "historyexportsource.h"
 #include "historystore.h"
 #include "transcript/exportsource.h"
+#include "transport/otlpsender.h"
 
 #include <QElapsedTimer>
 #include <QSaveFile>
@@ -98,6 +99,9 @@ void TranscriptExportWorker::write(const ExportWriteRequest &request)
     answer.bytes = out.pos();
     if (!out.commit())
         answer.error = u"cannot write %1: %2"_s.arg(request.path, out.errorString());
+    else if (request.readBackBytes > 0)
+        OtlpSender::readDocument(request.path, request.readBackBytes, &answer.document,
+                                 &answer.readBackError);
     Q_EMIT written(answer);
 }
 

@@ -42,7 +42,8 @@ struct ExportCountAnswer
 };
 
 // One file to write: the format, the options, the configured values to mask when the options
-// redact, the server (all when empty) and where.
+// redact, the server (all when empty) and where. For a collector, the written file is read
+// back on the job's thread too, up to readBackBytes (0: it is not read back).
 struct ExportWriteRequest
 {
     TranscriptExport::Format format = TranscriptExport::Format::Jsonl;
@@ -50,6 +51,7 @@ struct ExportWriteRequest
     Redactor secrets;
     QString server;
     QString path;
+    qint64 readBackBytes = 0;
 };
 
 struct ExportWriteAnswer
@@ -58,6 +60,8 @@ struct ExportWriteAnswer
     QString error;                   // empty when the file was written; "cancelled" after cancel()
     TranscriptExport::Counts counts; // what the file holds
     qint64 bytes = 0;
+    QByteArray document;   // the file's bytes, when asked to read it back
+    QString readBackError; // why they were not read (the file is written)
     bool ok() const { return error.isEmpty(); }
 };
 

@@ -37,7 +37,11 @@ void TranscriptFilterWorker::compute(const TranscriptFilterRequest &request)
             return;
         }
     }
-    Q_EMIT answered(m_compute(*m_store, request));
+    TranscriptFilterAnswer answer = m_compute(*m_store, request);
+    // Superseded while it was counted (it may have stopped early): nobody wants it either.
+    if (request.ticket < m_latest->load())
+        return;
+    Q_EMIT answered(answer);
 }
 
 void TranscriptFilterWorker::release(const QString &path)
@@ -79,14 +83,14 @@ TranscriptFilterQuery::~TranscriptFilterQuery()
 void TranscriptFilterQuery::ask(const QString &path, const HistoryFilter &filter, bool tail)
 {
     m_delay.stop();
-    m_next = {++m_ticket, path, filter, tail};
+    m_next = {++m_ticket, path, filter, tail, m_latest};
     send();
 }
 
 void TranscriptFilterQuery::askSoon(const QString &path, const HistoryFilter &filter, bool tail)
 {
     // The ticket is taken now: an answer to what was asked before the keystroke is stale.
-    m_next = {++m_ticket, path, filter, tail};
+    m_next = {++m_ticket, path, filter, tail, m_latest};
     m_latest->store(m_ticket);
     setPending(true);
     m_delay.start();
@@ -140,7 +144,13 @@ TranscriptFilterAnswer TranscriptFilterQuery::compute(const HistoryStore &store,
     a.ticket = request.ticket;
     a.filter = request.filter;
     a.filter.afterId = 0;
-    const HistoryStore::Tally tally = store.pagedTally(a.filter, PageSize, 0, &a.pageStarts);
+    const HistoryStore::Tally tally = store.pagedTally(a.filter, PageSize, 0, &a.pageStarts,
+                                                       [&request] { return request.superseded(); });
+    if (tally.stopped) {
+        a.pageStarts.clear();
+        a.error = QStringLiteral("stopped");
+        return a;
+    }
     a.count = tally.count;
     a.lastId = tally.lastId;
     a.newestId = tally.newestId;

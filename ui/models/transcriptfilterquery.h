@@ -27,6 +27,9 @@ struct TranscriptFilterRequest
     QString path;
     HistoryFilter filter;
     bool tail = false;
+    // The newest ticket asked (the query's, shared): a count of an older one stops early.
+    std::shared_ptr<const std::atomic<quint64>> latest;
+    bool superseded() const { return latest && ticket < latest->load(); }
 };
 
 // What a TranscriptHistorySource and its PagedTranscriptModel need to show a filter's first
@@ -71,10 +74,11 @@ private:
 // Counts the Transcript tab's filters off the GUI thread: typing into a filter box over a
 // million recorded events costs the window a queued call, not the count (about a second).
 // Each ask gets a ticket; only the newest ticket's answer is emitted, so a slow count of an
-// older filter never replaces a newer one, and requests queued behind a newer one are skipped
-// before they run. askSoon() waits typingDelay() for the next keystroke first. Thread: GUI;
-// it owns a thread with a read connection of its own to the history (WAL: it blocks neither
-// the recorder's writer nor the GUI's reader). Emits answered() once per current filter.
+// older filter never replaces a newer one, requests queued behind a newer one are skipped
+// before they run, and a count under way when a newer one is asked stops early. askSoon() waits
+// typingDelay() for the next keystroke first. Thread: GUI; it owns a thread with a read connection
+// of its own to the history (WAL: it blocks neither the recorder's writer nor the GUI's reader).
+// Emits answered() once per current filter.
 class TranscriptFilterQuery : public QObject
 {
     Q_OBJECT
@@ -94,9 +98,10 @@ public:
     void setTypingDelay(int ms) { m_delay.setInterval(ms); }
     int typingDelay() const { return m_delay.interval(); }
     // Lets go of the history file at `path` before it is deleted (a closed offline file):
-    // what is queued is skipped, a count under way is waited for, then the query's thread
-    // closes its connection, so no file of SQLite's is left in (or made again in) a folder
-    // being removed. An ask of another file that was waiting is sent again.
+    // what is queued is skipped, a count under way stops at its next check (a few ms: see
+    // HistoryStore::pagedTally) and is waited for, then the query's thread closes its
+    // connection, so no file of SQLite's is left in (or made again in) a folder being
+    // removed. An ask of another file that was waiting is sent again.
     void release(const QString &path);
     // Asked and not answered yet.
     bool isPending() const { return m_pending; }
@@ -105,7 +110,7 @@ public:
     quint64 ticket() const { return m_ticket; }
 
     // The count, the newest id, where each page starts and the first screen's pages (the last
-    // two when `tail`).
+    // two when `tail`). A request superseded meanwhile stops early, with the error "stopped".
     static TranscriptFilterAnswer compute(const HistoryStore &store,
                                           const TranscriptFilterRequest &request);
 
