@@ -585,6 +585,11 @@ private Q_SLOTS:
         const QString said = u"%1 of the 50 events counted were deleted"_s.arg(50 - left);
         QVERIFY2(text.contains(said), qPrintable(text));
         QVERIFY(d.isVisible());
+        // For looking at: SONDE_SCREENSHOT_DIR=dir saves it as dir/export-dialog-retention.png.
+        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            QCoreApplication::processEvents(); // the layout makes room for the wrapped status
+            d.grab().save(shots + u"/export-dialog-retention.png"_s);
+        }
     }
 
     // A document over what one send takes is written and not sent; the status names the
