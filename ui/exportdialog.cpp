@@ -335,30 +335,30 @@ void ExportDialog::writeDone(const ExportWriteAnswer &answer)
     m_savedPath = answer.path;
     // The rows were pinned at the count; only a deletion (the history's retention, or Clear
     // in another window) can have made fewer of them since: said, not hidden.
-    QString &gone = m_savedNote;
-    gone.clear();
+    m_savedNote.clear();
     if (const qint64 fewer = m_writingCounted - answer.counts.events; fewer > 0)
-        gone = u' ' + tr("%1 of the %2 events counted were deleted from the history before "
-                         "the writing (its retention, or Clear).")
-                          .arg(QLocale().toString(fewer), QLocale().toString(m_writingCounted));
+        m_savedNote =
+            u' ' + tr("%1 of the %2 events counted were deleted from the history before "
+                      "the writing (its retention, or Clear).")
+                       .arg(QLocale().toString(fewer), QLocale().toString(m_writingCounted));
     Q_EMIT saved(answer.path);
     const QString url = options().collectorUrl;
     if (url.isEmpty()) {
         m_status->setText(
             tr("Written to %1 (%2).").arg(answer.path, QLocale().formattedDataSize(answer.bytes)) +
-            gone);
-        if (close && gone.isEmpty())
+            m_savedNote);
+        if (close && m_savedNote.isEmpty())
             accept();
         return;
     }
     // The collector takes the document whole, in one POST: the job read it back.
     if (!answer.readBackError.isEmpty()) {
         m_status->setText(tr("Written to %1; not sent: %2").arg(answer.path, answer.readBackError) +
-                          gone);
+                          m_savedNote);
         return;
     }
     m_save->setEnabled(false);
-    m_status->setText(tr("Written to %1. Sending to %2…").arg(answer.path, url) + gone);
+    m_status->setText(tr("Written to %1. Sending to %2…").arg(answer.path, url) + m_savedNote);
     m_sender->send(QUrl(url, QUrl::StrictMode), answer.document);
 }
 

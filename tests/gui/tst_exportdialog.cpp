@@ -126,6 +126,14 @@ void chooseFormat(ExportDialog &d, TranscriptExport::Format f)
     combo->setCurrentIndex(combo->findData(int(f)));
 }
 
+// OTLP to `path`, sent to the test's collector at `url` on Save.
+void chooseOtlpTo(ExportDialog &d, const QString &path, const QString &url)
+{
+    chooseFormat(d, TranscriptExport::Format::Otlp);
+    child<QLineEdit>(d, "exportPath")->setText(path);
+    child<QLineEdit>(d, "exportCollector")->setText(url);
+}
+
 QByteArray readAll(const QString &path)
 {
     QFile f(path);
@@ -387,11 +395,9 @@ private Q_SLOTS:
         FakeCollector collector(status, "down", "text/plain");
         QVERIFY(collector.isListening());
         ExportDialog d(fixture(), configured(), {});
-        chooseFormat(d, TranscriptExport::Format::Otlp);
         QTemporaryDir dir;
         const QString path = dir.filePath(u"spans.json"_s);
-        child<QLineEdit>(d, "exportPath")->setText(path);
-        child<QLineEdit>(d, "exportCollector")->setText(collector.url());
+        chooseOtlpTo(d, path, collector.url());
         QSignalSpy sent(&d, &ExportDialog::sendFinished);
         d.open();
         QVERIFY(waitCounted(d));
@@ -600,11 +606,9 @@ private Q_SLOTS:
         QVERIFY(collector.isListening());
         ExportDialog d(fixture(), configured(), {});
         d.setMaxSendBytes(100);
-        chooseFormat(d, TranscriptExport::Format::Otlp);
         QTemporaryDir dir;
         const QString path = dir.filePath(u"spans.json"_s);
-        child<QLineEdit>(d, "exportPath")->setText(path);
-        child<QLineEdit>(d, "exportCollector")->setText(collector.url());
+        chooseOtlpTo(d, path, collector.url());
         QSignalSpy saved(&d, &ExportDialog::saved);
         QSignalSpy sent(&d, &ExportDialog::sendFinished);
         d.open();

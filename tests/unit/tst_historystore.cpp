@@ -112,13 +112,10 @@ private Q_SLOTS:
         QFETCH(QString, server);
         TestHistory h;
         QVERIFY2(h.open(), qPrintable(h.error));
-        TranscriptEvent open;
-        open.timeMs = T0;
-        open.server = u"beta"_s;
-        open.direction = D::Lifecycle;
-        open.event = u"transport-open"_s;
-        open.details = {{"route"_L1, u"streamable-http"_s},
-                        {"session_id"_L1, u"0123456789abcdef0123456789abcdef"_s}};
+        const TranscriptEvent open =
+            TranscriptEvent::lifecycle(T0, u"beta"_s, 0, EventKind::TransportOpen,
+                                       {{"route"_L1, u"streamable-http"_s},
+                                        {"session_id"_L1, u"0123456789abcdef0123456789abcdef"_s}});
         QVERIFY(h.store.append({open}, &h.error));
         constexpr int Batches = 1'300; // 5,201 records: three pages
         for (int i = 0; i < Batches; ++i)
@@ -265,20 +262,13 @@ private Q_SLOTS:
         QFETCH(QString, version);
         TestHistory h;
         QVERIFY2(h.open(), qPrintable(h.error));
-        TranscriptEvent chosen;
-        chosen.timeMs = T0;
-        chosen.server = u"demo"_s;
-        chosen.generation = 1;
-        chosen.direction = D::Lifecycle;
-        chosen.event = u"era-chosen"_s;
-        chosen.details = {{"era"_L1, modern ? u"modern"_s : u"legacy"_s}};
-        TranscriptBatch batch{chosen};
+        TranscriptBatch batch{
+            TranscriptEvent::lifecycle(T0, u"demo"_s, 1, EventKind::EraChosen,
+                                       {{"era"_L1, modern ? u"modern"_s : u"legacy"_s}})};
         if (modern) {
-            TranscriptEvent ready = chosen;
-            ready.timeMs = T0 + 1;
-            ready.event = u"ready"_s;
-            ready.details = {{"era"_L1, u"modern"_s}, {"protocol_version"_L1, version}};
-            batch << ready;
+            batch << TranscriptEvent::lifecycle(
+                T0 + 1, u"demo"_s, 1, EventKind::Ready,
+                {{"era"_L1, u"modern"_s}, {"protocol_version"_L1, version}});
         } else {
             batch << wire(1, D::Incoming,
                           "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"" +
