@@ -48,7 +48,6 @@ using namespace SondeBench;
 namespace {
 
 constexpr int SetupTimeoutMs = 30'000;
-constexpr int ProbeIntervalMs = 5;
 constexpr double StallGoalMs = 50.0;
 constexpr double IdleGoalMiB = 45.0;
 constexpr double LaunchGoalMs = 500.0;
@@ -102,42 +101,6 @@ void spinFor(int ms)
     t.start();
     spinUntil([&] { return t.elapsed() >= ms; }, ms + 1000);
 }
-
-// Records the gaps between the timeouts of a 5 ms timer on the GUI thread: a gap much longer
-// than 5 ms is a time in which the window could not have reacted to the user either.
-class StallProbe
-{
-public:
-    StallProbe()
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(ProbeIntervalMs);
-        QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] {
-            m_gapsMs.push_back(double(m_clock.nsecsElapsed()) / 1e6);
-            m_clock.start();
-        });
-    }
-    void start()
-    {
-        m_gapsMs.clear();
-        m_clock.start();
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    const std::vector<double> &gapsMs() const { return m_gapsMs; }
-    double longestStallMs() const
-    {
-        return m_gapsMs.empty()
-                   ? 0
-                   : std::max(0.0, *std::max_element(m_gapsMs.begin(), m_gapsMs.end()) -
-                                       ProbeIntervalMs);
-    }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock;
-    std::vector<double> m_gapsMs;
-};
 
 // Counts the flood's notifications as the store accepts them, by their index ("flood i/N"),
 // so a duplicate cannot hide a loss and the store dropping its oldest rows (a flood larger
@@ -535,7 +498,7 @@ FloodFigures flood(Sonde::CoreHost &host, Sonde::MainWindow &window,
     QObject::disconnect(answered);
     out(u"Flood with the Transcript tab showing, %1 (probe: a %2 ms timer on the GUI thread, %3 "
         u"ticks)"_s.arg(what)
-            .arg(ProbeIntervalMs)
+            .arg(StallProbe::IntervalMs)
             .arg(probe.gapsMs().size()));
     if (!finished)
         out(u"  flood call: no answer within %1 ms"_s.arg(callTimeoutMs + 10'000));
@@ -554,7 +517,7 @@ FloodFigures flood(Sonde::CoreHost &host, Sonde::MainWindow &window,
     const double stall = probe.longestStallMs();
     out(u"  longest stall: %1 ms (largest gap minus the %2 ms interval); p99 gap %3 ms, p50 gap %4 ms"_s
             .arg(stall, 0, 'f', 1)
-            .arg(ProbeIntervalMs)
+            .arg(StallProbe::IntervalMs)
             .arg(percentile(probe.gapsMs(), 99), 0, 'f', 1)
             .arg(percentile(probe.gapsMs(), 50), 0, 'f', 1));
     out(u"  goal: longest stall under 50 ms: "_s + verdict(stall < StallGoalMs));
@@ -665,17 +628,15 @@ int historyWindow(const Options &o)
     auto *table = panel.findChild<QTableView *>();
     if (!table)
         fail(1, u"the History tab has no events table"_s);
-    // The GUI thread's longest turn while the first screen is read: a 1 ms timer's gaps.
-    double longestTurn = 0;
+    // The GUI thread's longest stall while the first screen is read (StallProbe), polled
+    // every millisecond for the rows, so the first screen's time is not a poll's late tick.
+    StallProbe probe;
+    probe.start();
     {
         QEventLoop loop;
         QTimer poll;
         poll.setTimerType(Qt::PreciseTimer);
-        QElapsedTimer turn;
-        turn.start();
         QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-            longestTurn = std::max(longestTurn, double(turn.nsecsElapsed()) / 1e6);
-            turn.restart();
             if (!panel.isReading() && panel.eventModel()->rowCount() > 0)
                 loop.quit();
         });
@@ -683,6 +644,7 @@ int historyWindow(const Options &o)
         poll.start(1);
         loop.exec();
     }
+    probe.stop();
     table->viewport()->repaint(); // the first screen, painted
     const double firstScreenMs = double(total.nsecsElapsed()) / 1e6;
     const int rows = panel.eventModel()->rowCount();
@@ -702,8 +664,8 @@ int historyWindow(const Options &o)
     const double rss = selfMiB("VmRSS");
     std::printf("history-window first_screen_ms=%.1f longest_turn_ms=%.1f jump_max_ms=%.1f "
                 "jump_p50_ms=%.1f rows=%d rss_mib=%.1f rss_before_mib=%.1f\n",
-                firstScreenMs, std::max(longestTurn - 1, 0.0), maxOf(jumpMs),
-                percentile(jumpMs, 50), rows, rss, rssBefore);
+                firstScreenMs, probe.longestStallMs(), maxOf(jumpMs), percentile(jumpMs, 50), rows,
+                rss, rssBefore);
     std::fflush(stdout);
     return 0;
 }

@@ -116,6 +116,44 @@ inline double maxOf(const std::vector<double> &v)
 {
     return *std::max_element(v.begin(), v.end());
 }
+// Records the gaps between the timeouts of a 5 ms timer on the GUI thread: a gap much longer
+// than 5 ms is a time in which the window could not have reacted to the user either.
+class StallProbe
+{
+public:
+    static constexpr int IntervalMs = 5;
+
+    StallProbe()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(IntervalMs);
+        QObject::connect(&m_timer, &QTimer::timeout, &m_timer, [this] {
+            m_gapsMs.push_back(double(m_clock.nsecsElapsed()) / 1e6);
+            m_clock.start();
+        });
+    }
+    void start()
+    {
+        m_gapsMs.clear();
+        m_clock.start();
+        m_timer.start();
+    }
+    void stop() { m_timer.stop(); }
+    const std::vector<double> &gapsMs() const { return m_gapsMs; }
+    double longestStallMs() const
+    {
+        return m_gapsMs.empty()
+                   ? 0
+                   : std::max(0.0,
+                              *std::max_element(m_gapsMs.begin(), m_gapsMs.end()) - IntervalMs);
+    }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    std::vector<double> m_gapsMs;
+};
+
 inline QString num(double v, int width, int prec = 1)
 {
     return QString::number(v, 'f', prec).rightJustified(width);
