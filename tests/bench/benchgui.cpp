@@ -662,7 +662,7 @@ int historyWindow(const Options &o)
         jumpMs.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     const double rss = selfMiB("VmRSS");
-    std::printf("history-window first_screen_ms=%.1f longest_turn_ms=%.1f jump_max_ms=%.1f "
+    std::printf("history-window first_screen_ms=%.1f longest_stall_ms=%.1f jump_max_ms=%.1f "
                 "jump_p50_ms=%.1f rows=%d rss_mib=%.1f rss_before_mib=%.1f\n",
                 firstScreenMs, probe.longestStallMs(), maxOf(jumpMs), percentile(jumpMs, 50), rows,
                 rss, rssBefore);

@@ -608,11 +608,11 @@ int main(int argc, char **argv)
             const double rss = figure.value(u"rss_mib"_s);
             out(u"The History tab in the window (HistoryPanel offscreen, a process of its own) "
                 u"over the %1-event session: first screen painted %2 ms (the GUI thread's "
-                u"longest turn meanwhile %3 ms), 20 jumps of the scroll bar to the end: p50 %4 "
+                u"longest stall meanwhile %3 ms), 20 jumps of the scroll bar to the end: p50 %4 "
                 u"ms, max %5 ms; RSS %6 MiB (%7 MiB before the tab)"_s
                     .arg(qint64(figure.value(u"rows"_s)))
                     .arg(first, 0, 'f', 1)
-                    .arg(figure.value(u"longest_turn_ms"_s), 0, 'f', 1)
+                    .arg(figure.value(u"longest_stall_ms"_s), 0, 'f', 1)
                     .arg(figure.value(u"jump_p50_ms"_s), 0, 'f', 1)
                     .arg(figure.value(u"jump_max_ms"_s), 0, 'f', 1)
                     .arg(rss, 0, 'f', 1)
