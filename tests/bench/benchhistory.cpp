@@ -336,9 +336,10 @@ int main(int argc, char **argv)
             std::vector<double> ms;
             double stallMs = 0, p99GapMs = 0;
         };
-        // `send(b, landed)` hands batch b over; landed() is called on this thread once it is
-        // committed.
-        const auto paced = [&](const std::function<void(int, std::function<void()>)> &send) {
+        // prepare(b) makes batch b's data on this thread, untimed, and returns what hands it
+        // over: called with landed(), which is called on this thread once it is committed.
+        using Send = std::function<void(std::function<void()>)>;
+        const auto paced = [&](const std::function<Send(int)> &prepare) {
             Paced p;
             std::vector<QElapsedTimer> sent(static_cast<size_t>(floodBatches));
             int next = 0, landed = 0;
@@ -350,8 +351,9 @@ int main(int argc, char **argv)
                 if (next == floodBatches)
                     return flood.stop();
                 const int b = next++;
+                const Send send = prepare(b);
                 sent[size_t(b)].start();
-                send(b, [&, b] {
+                send([&, b] {
                     p.ms.push_back(msSince(sent[size_t(b)]));
                     if (++landed == floodBatches)
                         loop.quit();
@@ -369,13 +371,6 @@ int main(int argc, char **argv)
             p.p99GapMs = percentile(probe.gapsMs(), 99);
             return p;
         };
-        // Made before either pass: each is timed on what it writes, not on making it.
-        QList<Sonde::TranscriptBatch> batches;
-        QList<QList<QByteArray>> floorRecords;
-        for (int b = 0; b < floodBatches; ++b) {
-            batches.append(batchAt(qint64(b) * BatchSize));
-            floorRecords.append(recordsOf(batches.last()));
-        }
         Paced recorded, bare;
         {
             Sonde::HistoryRecorder recorder;
@@ -383,9 +378,11 @@ int main(int argc, char **argv)
             QList<std::function<void()>> owed; // batches commit in order: the oldest is owed
             QObject::connect(&recorder, &Sonde::HistoryRecorder::recorded, &recorder,
                              [&](qint64) { owed.takeFirst()(); });
-            recorded = paced([&](int b, std::function<void()> done) {
-                owed.append(std::move(done));
-                recorder.record(batches.at(b));
+            recorded = paced([&](int b) -> Send {
+                return [&, batch = batchAt(qint64(b) * BatchSize)](std::function<void()> done) {
+                    owed.append(std::move(done));
+                    recorder.record(batch);
+                };
             });
             recorder.stop();
             if (!recorder.firstError().isEmpty())
@@ -405,11 +402,15 @@ int main(int argc, char **argv)
                 },
                 Qt::BlockingQueuedConnection);
             QObject here;
-            bare = paced([&](int b, std::function<void()> done) {
-                QMetaObject::invokeMethod(&onWriter, [&, b, done = std::move(done)] {
-                    floorLoop->insert(floorRecords.at(b), qint64(b) * BatchSize);
-                    QMetaObject::invokeMethod(&here, done, Qt::QueuedConnection);
-                });
+            bare = paced([&](int b) -> Send {
+                // The floor gets its records made, as in the loop above.
+                return [&, b, records = recordsOf(batchAt(qint64(b) * BatchSize))](
+                           std::function<void()> done) {
+                    QMetaObject::invokeMethod(&onWriter, [&, b, records, done = std::move(done)] {
+                        floorLoop->insert(records, qint64(b) * BatchSize);
+                        QMetaObject::invokeMethod(&here, done, Qt::QueuedConnection);
+                    });
+                };
             });
             QMetaObject::invokeMethod(
                 &onWriter, [&] { floorLoop.reset(); }, Qt::BlockingQueuedConnection);
