@@ -558,9 +558,20 @@ void MainWindow::onNotification(const ServerNotification &n)
 void MainWindow::onTranscript(const TranscriptBatch &batch)
 {
     m_transcript->append(batch);
+    const quint64 call = m_views->pendingToolCall();
     for (const TranscriptEvent &e : batch) {
         if (e.direction == TranscriptEvent::Direction::Stderr)
             m_views->appendStderr(e.server, QString::fromUtf8(e.raw));
+        // The running call's stream broke and is being resumed (or could not be): said while
+        // the call waits, instead of a bar that stands still.
+        if (call && e.server == m_current &&
+            (e.kind == EventKind::StreamResume || e.kind == EventKind::StreamResumeFailed) &&
+            e.details.value("progress_token"_L1).toString() == McpRequests::progressToken(call))
+            m_tools->showStreamNote(e.kind == EventKind::StreamResume
+                                        ? tr("stream dropped, resuming with Last-Event-ID %1…")
+                                              .arg(e.details.value("last_event_id"_L1).toString())
+                                        : tr("stream dropped, and resuming it failed: %1")
+                                              .arg(e.details.value("reason"_L1).toString()));
     }
 }
 
@@ -779,9 +790,11 @@ void MainWindow::addFirstRunDemos()
     ServerConfig demo;
     demo.name = u"demo"_s;
     demo.program = m_demoProgram;
+    // Both revisions on the first run: "demo" speaks 2026-07-28 (asked for: under auto a
+    // dual-era server over stdio answers the handshake, docs/protocol.md), and "demo-http"
+    // keeps a 2025-11-25 session, whose faults (expiry) the hint below shows.
+    demo.era = ServerConfig::Era::Modern;
     addServer(demo);
-    // Both revisions on the first run: "demo" is found to speak 2026-07-28 (era auto), and
-    // "demo-http" keeps a 2025-11-25 session, whose faults (expiry) the hint below shows.
     addBuiltInHttpDemo(u"demo-http"_s, {}, ServerConfig::Era::Legacy);
     // The HTTP one is shown first: its session faults are what the web Inspector lacks.
     selectServer(u"demo-http"_s);

@@ -189,6 +189,13 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     topLayout->addWidget(m_override);
     topLayout->addWidget(m_form, 1);
     topLayout->addLayout(buttons);
+    // What happens to the running call's stream, in words a narrow bar cannot hold.
+    m_streamNote = new QLabel(right);
+    m_streamNote->setObjectName(u"streamNote"_s);
+    m_streamNote->setWordWrap(true);
+    m_streamNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_streamNote->hide();
+    topLayout->addWidget(m_streamNote);
     auto *bottom = new QWidget(vsplit);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
@@ -424,6 +431,26 @@ void ToolsPanel::showProgress(double progress, double total, const QString &mess
         m_progress->setValue(int(1000.0 * progress / total));
     }
     m_progress->setFormat(message.isEmpty() ? u"%p%"_s : message);
+    m_progress->setToolTip(message);
+    // Progress again: the stream is back, and the note says it was.
+    if (QString note = m_streamNote->text(); note.startsWith(tr("stream dropped, resuming"))) {
+        note.replace(tr("resuming"), tr("resumed"));
+        if (note.endsWith(u'…'))
+            note.chop(1);
+        m_streamNote->setText(note);
+    }
+}
+
+void ToolsPanel::showStreamNote(const QString &note)
+{
+    // Under the bar, where the user is looking while the call runs, until the call ends.
+    m_streamNote->setText(note);
+    m_streamNote->show();
+}
+
+QString ToolsPanel::streamNote() const
+{
+    return m_streamNote->isVisible() ? m_streamNote->text() : QString();
 }
 
 QString ToolsPanel::bannerText() const
@@ -483,6 +510,9 @@ void ToolsPanel::callEnded()
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     m_progress->setFormat(u"%p%"_s);
+    m_progress->setToolTip(QString());
+    m_streamNote->hide();
+    m_streamNote->clear();
 }
 
 } // namespace Sonde

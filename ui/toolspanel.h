@@ -48,6 +48,11 @@ public:
     SchemaFormWidget *form() const { return m_form; }
     void callStarted();
     void showProgress(double progress, double total, const QString &message);
+    // What happened to the running call's stream ("stream dropped, resuming…"), under its
+    // bar until the call ends or progress comes again.
+    void showStreamNote(const QString &note);
+    QString streamNote() const; // empty when none is shown
+
     // The call in flight ended (on whichever server): Call is enabled again.
     void callFinished(const CallOutcome &outcome);
     // The call in flight will never be answered here (its server was removed).
@@ -99,6 +104,7 @@ private:
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_elapsed = nullptr;
+    QLabel *m_streamNote = nullptr;
     QPushButton *m_saveAnswer = nullptr;
     QPushButton *m_saveToCollection = nullptr;
     ToolAnswerView *m_answer = nullptr;

@@ -11,17 +11,25 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
+// The longest time any option takes, in seconds: a day (its milliseconds fit in an int).
+static constexpr int MaxSeconds = 86'400;
+
 QString CliOptions::usage()
 {
     return uR"(usage: sonde-cli CONNECTION [OPTIONS] COMMAND
 CONNECTION: --command PROGRAM [--arg A]... [--env K=V]... [--cwd DIR]
           | --url URL [--header "Name: value"]...
           | --config FILE --server NAME
-OPTIONS:  --era auto|legacy|modern (default auto: probe with server/discover)
+OPTIONS:  --era auto|legacy|modern (default auto: initialize first over stdio,
+            server/discover first over HTTP)
           --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
           --shutdown-grace MS (default 100)  --log-level LEVEL  --version  --help
           --max-frame-mb N (default 64: the largest line, SSE event or JSON body taken)
           --breaker-threshold N  --breaker-cooldown S  --recovery-budget S  --ping-interval S
+          --resume-timeout S (default 10: a resumed SSE stream that yields nothing this long
+            is a failed resumption)
+          --recovery interactive|agent (default interactive: a call while the server is
+            down waits for a reconnect made at once; agent: RECOVERY.md's refusals and waits)
           --read-only TOOL ...  --write-capable TOOL ...   (replay overrides)
           --root URI|PATH ...  --sampling-text TEXT  --sampling-model NAME
           --elicitation accept|decline|cancel  --elicitation-content JSON
@@ -92,7 +100,10 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString a = args[i];
         QString v;
-        if (!a.startsWith("--"_L1) || !o->command.isEmpty()) {
+        // Options are taken wherever they stand, after the command too (`tools call X '{}'
+        // --transcript t.jsonl`): one left unread would be a promise silently broken. The
+        // command's own words never start with "--".
+        if (!a.startsWith("--"_L1)) {
             o->command.append(a);
             continue;
         }
@@ -137,6 +148,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                                                  u"--breaker-cooldown"_s,
                                                  u"--recovery-budget"_s,
                                                  u"--ping-interval"_s,
+                                                 u"--resume-timeout"_s,
+                                                 u"--recovery"_s,
                                                  u"--read-only"_s,
                                                  u"--write-capable"_s,
                                                  u"--transcript"_s,
@@ -156,7 +169,10 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                                                  u"--secrets-file"_s};
         // Before asking for a value: a misspelt flag is unknown, not short of a value.
         if (!valueOptions.contains(a)) {
-            *error = u"unknown option %1"_s.arg(a);
+            *error =
+                o->command.isEmpty()
+                    ? u"unknown option %1"_s.arg(a)
+                    : u"unknown option %1 after the command %2"_s.arg(a, o->command.join(u' '));
             return false;
         }
         if (!need(i, &v))
@@ -219,8 +235,11 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         else if (a == "--timeout"_L1) {
             bool ok = false;
             const double s = v.toDouble(&ok);
-            if (!ok || s <= 0) {
-                *error = u"--timeout wants seconds > 0, got \"%1\""_s.arg(v);
+            // Finite and at most a day: 1e9 or inf overflowed the milliseconds into "timed
+            // out after 0 ms", and nan passed every comparison.
+            if (!ok || !(s > 0 && s <= MaxSeconds)) {
+                *error =
+                    u"--timeout wants seconds, 0 < S <= %1, got \"%2\""_s.arg(MaxSeconds).arg(v);
                 return false;
             }
             o->server.requestTimeoutMs = int(s * 1000);
@@ -228,7 +247,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         } else if (a == "--max-frame-mb"_L1) {
             bool ok = false;
             const double mb = v.toDouble(&ok);
-            if (!ok || mb <= 0 || mb > 4096) {
+            if (!ok || !(mb > 0 && mb <= 4096)) {
                 *error = u"--max-frame-mb wants 0 < N <= 4096, got \"%1\""_s.arg(v);
                 return false;
             }
@@ -242,14 +261,34 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             }
             o->server.shutdownGraceMs = ms;
             graceGiven = true;
+        } else if (a == "--recovery"_L1) {
+            const std::optional<ServerConfig::RecoveryProfile> p =
+                ServerConfig::recoveryProfileFromName(v);
+            if (!p) {
+                *error = u"--recovery wants interactive or agent, got \"%1\""_s.arg(v);
+                return false;
+            }
+            o->server.recoveryProfile = *p;
+        } else if (a == "--resume-timeout"_L1) {
+            bool ok = false;
+            const double s = v.toDouble(&ok);
+            if (!ok || !(s > 0) || s > 3600) {
+                *error = u"--resume-timeout wants seconds, 0 < S <= 3600, got \"%1\""_s.arg(v);
+                return false;
+            }
+            o->server.resumeTimeoutMs = int(s * 1000);
         } else if (a == "--breaker-threshold"_L1 || a == "--breaker-cooldown"_L1 ||
                    a == "--recovery-budget"_L1 || a == "--ping-interval"_L1) {
             bool ok = false;
             const double n = v.toDouble(&ok);
             const bool threshold = a == "--breaker-threshold"_L1;
-            if (!ok || n < 0 || (threshold && (n < 1 || n != double(int(n))))) {
+            if (!ok || !(n >= 0 && n <= MaxSeconds) ||
+                (threshold && (n < 1 || n > 1'000'000 || n != double(int(n))))) {
                 *error = u"%1 wants %2, got \"%3\""_s.arg(
-                    a, threshold ? u"a whole number >= 1"_s : u"seconds >= 0"_s, v);
+                    a,
+                    threshold ? u"a whole number, 1 to 1000000"_s
+                              : u"seconds, 0 to %1"_s.arg(MaxSeconds),
+                    v);
                 return false;
             }
             if (threshold)
@@ -268,9 +307,17 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             o->transcriptPath = v;
         else if (a == "--history"_L1)
             o->historyPath = v;
-        else if (a == "--log-level"_L1)
+        else if (a == "--log-level"_L1) {
+            // The levels of logging/setLevel (RFC 5424's, as MCP names them).
+            static const QStringList levels = {u"debug"_s,   u"info"_s,     u"notice"_s,
+                                               u"warning"_s, u"error"_s,    u"critical"_s,
+                                               u"alert"_s,   u"emergency"_s};
+            if (!levels.contains(v)) {
+                *error = u"--log-level wants one of %1, got \"%2\""_s.arg(levels.join(u", "_s), v);
+                return false;
+            }
             o->logLevel = v;
-        else if (a == "--root"_L1)
+        } else if (a == "--root"_L1)
             o->policy.roots.append(v);
         else if (a == "--sampling-text"_L1)
             o->policy.samplingText = v;
@@ -357,6 +404,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         c.breakerCooldownMs = flags.breakerCooldownMs;
         c.recoveryBudgetMs = flags.recoveryBudgetMs;
         c.pingIntervalMs = flags.pingIntervalMs;
+        c.resumeTimeoutMs = flags.resumeTimeoutMs;
+        c.recoveryProfile = flags.recoveryProfile;
         c.toolReadOnlyOverrides = flags.toolReadOnlyOverrides;
         o->server = c;
     } else if (!flags.url.isEmpty()) {
@@ -366,7 +415,11 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             return false;
         }
         o->server.route = ServerConfig::Route::StreamableHttp;
-        o->server.name = flags.url.host();
+        // Host and port: two servers on one host are two servers (the history, its exports
+        // and the tokens kept for each tell them apart by this name).
+        o->server.name = flags.url.port() > 0
+                             ? u"%1:%2"_s.arg(flags.url.host()).arg(flags.url.port())
+                             : flags.url.host();
     } else {
         o->server.name = QFileInfo(flags.program).fileName();
     }
@@ -408,7 +461,57 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         *error = u"no command given"_s;
         return false;
     }
-    return true;
+    // The whole command is checked before anything starts: a usage error must not cost a
+    // server start (or leave one behind) before it is said.
+    *error = commandError(o->command);
+    return error->isEmpty();
+}
+
+QString CliOptions::commandError(const QStringList &c)
+{
+    const QString verb = c.value(0);
+    const QString sub = c.value(1);
+    auto jsonObjectArg = [](const QString &text) -> QString {
+        if (text.isEmpty())
+            return {};
+        QJsonParseError pe;
+        const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
+        if (pe.error != QJsonParseError::NoError)
+            return u"arguments must be a JSON object: %1"_s.arg(pe.errorString());
+        if (!d.isObject())
+            return u"arguments must be a JSON object, got another JSON type"_s;
+        return {};
+    };
+    auto exactly = [&](qsizetype n) -> QString {
+        return c.size() == n
+                   ? QString()
+                   : u"\"%1\" takes %2 word(s) after it, got: %3"_s.arg(c.mid(0, 2).join(u' '))
+                         .arg(n - std::min<qsizetype>(2, n))
+                         .arg(c.join(u' '));
+    };
+    if (verb == "info"_L1 || verb == "ping"_L1)
+        return c.size() == 1 ? QString()
+                             : u"\"%1\" takes nothing after it, got: %2"_s.arg(verb, c.join(u' '));
+    if ((verb == "tools"_L1 && sub == "list"_L1) ||
+        (verb == "resources"_L1 && (sub == "list"_L1 || sub == "templates"_L1)) ||
+        (verb == "prompts"_L1 && sub == "list"_L1))
+        return exactly(2);
+    if ((verb == "tools"_L1 && sub == "call"_L1) || (verb == "prompts"_L1 && sub == "get"_L1)) {
+        if (c.size() < 3 || c.size() > 4)
+            return u"usage: %1 %2 NAME [JSON]"_s.arg(verb, sub);
+        return jsonObjectArg(c.value(3));
+    }
+    if (verb == "resources"_L1 && sub == "read"_L1)
+        return c.size() == 3 ? QString() : u"usage: resources read URI"_s;
+    if (verb == "exec"_L1)
+        return c.size() <= 2 ? QString() : u"usage: exec [FILE|-]"_s;
+    if (verb == "auth"_L1 || verb == "conformance-client"_L1)
+        return {}; // checked above
+    static const QStringList known = {u"info"_s,    u"ping"_s, u"tools"_s, u"resources"_s,
+                                      u"prompts"_s, u"exec"_s, u"auth"_s,  u"conformance-client"_s};
+    if (!known.contains(verb))
+        return u"unknown command \"%1\""_s.arg(verb);
+    return u"incomplete or unknown command: %1"_s.arg(c.join(u' '));
 }
 
 } // namespace Sonde

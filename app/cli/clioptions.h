@@ -26,6 +26,8 @@ struct CliOptions
     // Parses argv (without the program name). On failure returns false with a message (an
     // empty one for --help and --version, which are answered instead of run).
     static bool parse(const QStringList &args, CliOptions *out, QString *error);
+    // Why `command` is not one sonde-cli runs (empty: it is), from its words alone.
+    static QString commandError(const QStringList &command);
     static QString usage();
 };
 

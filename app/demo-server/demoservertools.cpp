@@ -49,8 +49,12 @@ void DemoServer::defineTools()
         annotations(true, false, true), none, [this](const ToolCall &c) {
             respond(c.id, textResult(u"counter = %1"_s.arg(m_state->counter())));
         });
-    add(u"increment-counter"_s, u"Adds `by` to the counter: changes server state."_s,
-        schema({{"by"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1}}}}),
+    add(u"increment-counter"_s,
+        u"Adds `by` to the counter: changes server state. With delay_ms, the counter moves at "
+        u"once and the answer comes that much later (a write still running when its connection "
+        u"fails)."_s,
+        schema({{"by"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1}}},
+                {"delay_ms"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 0}}}}),
         annotations(false, false, false), none, [this](const ToolCall &c) { incrementCounter(c); });
     add(u"echo"_s, u"Echoes the message back. Carries no annotations on purpose."_s,
         schema({{"message"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}, {u"message"_s}), none, none,
@@ -275,7 +279,13 @@ void DemoServer::incrementCounter(const ToolCall &c)
         notify(u"notifications/resources/updated"_s, {{"uri"_L1, "demo://counter"_L1}});
         m_related = previous;
     }
-    respond(id, textResult(u"counter = %1"_s.arg(m_state->counter())));
+    const QJsonObject answer = textResult(u"counter = %1"_s.arg(m_state->counter()));
+    const int delay = std::clamp(int(args.value("delay_ms"_L1).toInteger(0)), 0, 3'600'000);
+    if (delay == 0) {
+        respond(id, answer);
+        return;
+    }
+    QTimer::singleShot(delay, this, [this, id, answer] { respond(id, answer); });
 }
 
 void DemoServer::getWeather(const ToolCall &c)

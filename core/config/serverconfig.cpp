@@ -42,6 +42,19 @@ std::optional<ServerConfig::Era> ServerConfig::eraFromName(const QString &name)
     return enumFromName<Era>(kEraNames, name);
 }
 
+static const char *const kRecoveryProfileNames[] = {"interactive", "agent"};
+
+QString ServerConfig::recoveryProfileName(RecoveryProfile profile)
+{
+    return enumName(kRecoveryProfileNames, profile);
+}
+
+std::optional<ServerConfig::RecoveryProfile>
+ServerConfig::recoveryProfileFromName(const QString &name)
+{
+    return enumFromName<RecoveryProfile>(kRecoveryProfileNames, name);
+}
+
 static const char *const kAuthAgentNames[] = {"browser", "no-browser", "headless"};
 
 QString ServerConfig::authAgentName(Auth::Agent agent)

@@ -84,6 +84,12 @@ struct ServerConfig
     // How long auto waits for server/discover before taking the server for a legacy one
     // (stdio: a legacy server may not answer an unknown request before initialize at all).
     int discoverTimeoutMs = 5'000;
+    // Streamable HTTP: how long a resumed stream (GET + Last-Event-ID after a request's
+    // stream broke) may yield nothing before the resumption counts as failed. A server that
+    // kept nothing of the stream never answers it; the request then ends as §2 of
+    // docs/recovery.md says (a read is sent again, a write is uncertain) instead of at its
+    // own timeout.
+    int resumeTimeoutMs = 10'000;
     // Modern over HTTP: ask server/discover beside the first calls, for the capabilities (and
     // so the listen stream) and the server's identity. Off for a one-shot command that needs
     // neither: on a single-threaded server the extra request would delay the one that counts.
@@ -106,6 +112,18 @@ struct ServerConfig
     // Recovery (docs/recovery.md): breaker policy, one time budget per user action for waiting on
     // a reconnect, an optional keepalive ping, and the user's per-tool replay overrides
     // (true: read-only, replay after recovery; false: write-capable, never replay).
+    // Whose defaults recovery runs with (docs/recovery.md §10). Interactive, Sonde's own: a
+    // developer restarting their server wants Sonde back with it, so reconnects back off to
+    // 10 s (parked: probed every 30 s), and while the server is not connected the breaker
+    // does not refuse a call: the call asks for a reconnect at once and waits for it (nothing
+    // reaches a server that is not there; the reconnect closes the breaker). Agent: the
+    // contract of ../shared/RECOVERY.md as it is (60 s, 300 s, refused while open).
+    enum class RecoveryProfile
+    {
+        Interactive,
+        Agent
+    };
+    RecoveryProfile recoveryProfile = RecoveryProfile::Interactive;
     int breakerThreshold = 3;
     int breakerCooldownMs = 60'000;
     int recoveryBudgetMs = 15'000;
@@ -114,6 +132,9 @@ struct ServerConfig
 
     QString routeName() const;
     static QString eraName(Era era);
+    static QString recoveryProfileName(RecoveryProfile profile);
+    // "interactive" or "agent"; nullopt for anything else.
+    static std::optional<RecoveryProfile> recoveryProfileFromName(const QString &name);
     static QString authAgentName(Auth::Agent agent);
     // "browser", "no-browser" or "headless"; nullopt for anything else.
     static std::optional<Auth::Agent> authAgentFromName(const QString &name);

@@ -63,6 +63,11 @@ Error &Error::setCondition(Condition condition)
     m_condition = condition;
     return *this;
 }
+Error &Error::setReach(Reach reach)
+{
+    m_reach = reach;
+    return *this;
+}
 Error &Error::setSessionId(const QString &sessionId)
 {
     m_sessionId = sessionId;
@@ -98,11 +103,20 @@ QString Error::kindName(Kind kind)
     return name.isEmpty() ? QStringLiteral("unknown") : name;
 }
 
+QString Error::reachName(Reach reach)
+{
+    // In the order of Error::Reach.
+    static const char *const names[] = {"unknown", "not-written", "written", "response-started"};
+    return enumName(names, reach);
+}
+
 static QJsonObject nodeJson(const Error &e, int &budget)
 {
     QJsonObject o;
     o.insert(QStringLiteral("kind"), Error::kindName(e.kind()));
     o.insert(QStringLiteral("message"), e.message());
+    if (e.reach() != Error::Reach::Unknown)
+        o.insert(QStringLiteral("reach"), Error::reachName(e.reach()));
     if (e.httpStatus())
         o.insert(QStringLiteral("http_status"), *e.httpStatus());
     if (e.jsonRpcCode())

@@ -42,6 +42,19 @@ public:
         Refused,      // the server's address refused the connection: nothing was sent
     };
 
+    // How far the failed request itself had got, as the transport that carried it knows it
+    // (docs/recovery.md §1). Recovery classifies on this first: once a request was written,
+    // and above all once the server had begun answering it, it may have run, whatever a later
+    // exchange about it met (a resumption GET refused by a restarting server, a refresh of
+    // the token that failed). Such an exchange's failure is the cause, never the reach.
+    enum class Reach
+    {
+        Unknown,         // not said: made outside a transport; the cause chain decides
+        NotWritten,      // no byte of it reached the server (a refused connection)
+        Written,         // written; the server refused it with a status, or nothing came back
+        ResponseStarted, // the server had begun a 2xx answer to it: it may have run
+    };
+
     Error() = default;
     Error(Kind kind, QString message);
     Error(const Error &) = default;
@@ -62,6 +75,7 @@ public:
     Kind kind() const { return m_kind; }
     QString message() const { return m_message; }
     Condition condition() const { return m_condition; }
+    Reach reach() const { return m_reach; }
     std::optional<int> httpStatus() const { return m_httpStatus; }
     std::optional<int> jsonRpcCode() const { return m_jsonRpcCode; }
     // The Mcp-Session-Id the failed HTTP request carried (empty: none), so recovery can tell
@@ -75,20 +89,23 @@ public:
     Error &setJsonRpcCode(int code);
     Error &setData(const QJsonValue &data);
     Error &setCondition(Condition condition);
+    Error &setReach(Reach reach);
     Error &setSessionId(const QString &sessionId);
     Error &addChild(const Error &child);
     // Wraps: this error was caused by `cause`. The chain is immutable once shared.
     Error &setCause(const Error &cause);
 
     static QString kindName(Kind kind);
-    // {"kind","message","http_status"?,"code"?,"data"?,"children"?,"cause"?}; the cause chain
-    // is written iteratively and cut after `maxDepth` nodes so a hostile chain cannot blow
+    static QString reachName(Reach reach);
+    // {"kind","message","reach"?,"http_status"?,"code"?,"data"?,"children"?,"cause"?}; the cause
+    // chain is written iteratively and cut after `maxDepth` nodes so a hostile chain cannot blow
     // the stack or the output.
     QJsonObject toJson(int maxDepth = 64) const;
 
 private:
     Kind m_kind = Kind::None;
     Condition m_condition = Condition::Unspecified;
+    Reach m_reach = Reach::Unknown;
     QString m_message;
     std::optional<int> m_httpStatus;
     std::optional<int> m_jsonRpcCode;

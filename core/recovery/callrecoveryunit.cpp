@@ -4,6 +4,7 @@
 // What the verdict entries say is CallTrail's; the replay rules are ReplayPolicy's.
 #include "recovery/callrecoveryunit.h"
 
+#include "protocol/jsonrpcmessage.h"
 #include "recovery/breakerbookkeeper.h"
 #include "recovery/reconnectcontroller.h"
 #include "recovery/recoveryerrors.h"
@@ -101,7 +102,16 @@ void CallRecoveryUnit::call(const CallRequest &request)
     }
     if (request.method == ToolsCall) {
         const CircuitBreaker::Admission admission = m_breaker.admit(m_config.name);
-        if (!admission.allowed) {
+        // Interactive: while the server is not connected, an open breaker does not refuse:
+        // the call waits for the reconnect it asks for at once (dispatch below), so nothing
+        // reaches a server that is not there, and the developer whose server is back is not
+        // refused for the rest of a cooldown. A breaker tripped by hand always refuses.
+        const bool waitsInstead =
+            !admission.allowed &&
+            m_config.recoveryProfile == ServerConfig::RecoveryProfile::Interactive &&
+            !m_progress.ready() && !m_breaker.state().trippedBy &&
+            m_breaker.phase() == BreakerPhase::Open;
+        if (!admission.allowed && !waitsInstead) {
             m_ops.insert(request.ticket, op);
             CallOutcome o;
             o.error = Error(Error::Kind::Refused, admission.message);
@@ -234,7 +244,38 @@ void CallRecoveryUnit::onFailed(Operation &op, const CallOutcome &outcome)
         m_breaker.strike(e.kind() == Error::Kind::Application
                              ? u"the server is reachable and rejected the call (isError)"_s
                              : u"%1: %2"_s.arg(Error::kindName(e.kind()), e.message()));
+    // A refusal that may be the one of a task-required tool: the SDKs answer it as an error
+    // -32601, or as a tool result with isError that says so (server-everything).
+    if (toolCall && !m_progress.modern &&
+        (e.jsonRpcCode() == JsonRpcCode::MethodNotFound ||
+         (e.kind() == Error::Kind::Application && e.message().contains("task"_L1)))) {
+        explainTaskRequired(outcome);
+        return;
+    }
     finish(outcome.ticket, outcome);
+}
+
+void CallRecoveryUnit::explainTaskRequired(const CallOutcome &outcome)
+{
+    // 2025-11-25's experimental tasks: a tool that requires task-augmented execution refuses
+    // a plain call (server-everything's simulate-research-query answers -32601). Sonde
+    // follows tasks in 2026-07-28 (the tasks extension), not in this revision: said, with the
+    // server's own words, instead of a bare "method not found". The definition says which.
+    withToolEntry(outcome.ticket, [this, outcome](const QJsonObject &tool) {
+        CallOutcome o = outcome;
+        if (tool.value("execution"_L1).toObject().value("taskSupport"_L1).toString() ==
+            "required"_L1) {
+            Error e(Error::Kind::Remote,
+                    u"tool \"%1\" requires task-augmented execution (execution.taskSupport: "
+                    u"\"required\", the experimental tasks of 2025-11-25), which Sonde does not "
+                    u"do in this revision (it follows tasks for 2026-07-28 servers). The server "
+                    u"said: %2"_s.arg(tool.value("name"_L1).toString(), outcome.error.message()));
+            e.setCause(outcome.error);
+            e.setJsonRpcCode(JsonRpcCode::MethodNotFound);
+            o.error = e;
+        }
+        finish(o.ticket, o);
+    });
 }
 
 void CallRecoveryUnit::onTimedOutToolCall(quint64 ticket, int generation)
@@ -405,8 +446,11 @@ void CallRecoveryUnit::finishUncertain(quint64 ticket, ReconnectOutcome reconnec
     if (it == m_ops.end())
         return;
     const QString tool = it->request.params.value("name"_L1).toString();
-    const Error e = RecoveryErrors::outcomeUncertain(tool, m_config.name, it->rule, reconnect,
-                                                     m_progress.generation, it->firstError);
+    const bool reconnected =
+        !it->generations.isEmpty() && m_progress.generation > it->generations.last();
+    const Error e =
+        RecoveryErrors::outcomeUncertain(tool, m_config.name, it->rule, reconnect,
+                                         m_progress.generation, it->firstError, reconnected);
     Q_EMIT verdictGiven(it->trail.outcomeUncertain(
         it->rule, it->verdict ? it->verdict->reason : QString(), reconnect));
     CallOutcome o;
@@ -501,8 +545,8 @@ void CallRecoveryUnit::spendBudget(quint64 ticket, const Operation &op)
         if (op.request.method == ToolsCall)
             m_breaker.strike(u"not connected"_s);
     } else {
-        o.error =
-            RecoveryErrors::budgetSpent(op.firstError, m_config.recoveryBudgetMs, m_config.name);
+        o.error = RecoveryErrors::budgetSpent(op.firstError, m_config.recoveryBudgetMs,
+                                              m_config.name, neverRan);
     }
     CallRecovery answer;
     answer.reconnect = word;

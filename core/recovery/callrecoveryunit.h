@@ -94,6 +94,7 @@ private:
 
     void dispatch(quint64 ticket);
     void onFailed(Operation &op, const CallOutcome &outcome);
+    void explainTaskRequired(const CallOutcome &outcome);
     void onTimedOutToolCall(quint64 ticket, int generation);
     void handleExpired(quint64 ticket, const Error &error, const QString &rule);
     void resume(quint64 ticket);

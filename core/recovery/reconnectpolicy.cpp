@@ -17,6 +17,14 @@ ReconnectPolicy::ReconnectPolicy(Settings settings, Random random)
 {
 }
 
+ReconnectPolicy::Settings ReconnectPolicy::interactiveSettings()
+{
+    Settings s;
+    s.maxMs = 10'000;
+    s.parkedProbeMs = 30'000;
+    return s;
+}
+
 qint64 ReconnectPolicy::nextDelayMs() const
 {
     if (parked())

@@ -27,6 +27,10 @@ public:
 
     ReconnectPolicy();
     ReconnectPolicy(Settings settings, Random random);
+    // The settings of a recovery profile (ServerConfig::RecoveryProfile): the agent's are
+    // the defaults above; the interactive ones back off to 10 s and probe a parked server
+    // every 30 s, for a developer whose server is down for the seconds of a rebuild.
+    static Settings interactiveSettings();
 
     // The delay before the next attempt, given the failures so far.
     qint64 nextDelayMs() const;

@@ -7,18 +7,28 @@ namespace Sonde {
 
 Error RecoveryErrors::outcomeUncertain(const QString &tool, const QString &server,
                                        const QString &rule, ReconnectOutcome reconnect,
-                                       int generation, const Error &cause)
+                                       int generation, const Error &cause, bool reconnected)
 {
+    // What happened, in the words of what failed: a timeout is not a failed session, and
+    // the sessionless revision has no session to fail.
+    const QString what =
+        rule == "timeout"_L1 ? u"got no answer within its timeout"_s
+        : rule == "stream-broken"_L1
+            ? u"was sent, and its response stream broke before the answer (stream-broken)"_s
+            : u"was sent before its session failed (%1)"_s.arg(rule);
     const QString connection =
-        reconnect == ReconnectOutcome::Ok
-            ? u"has been re-established (generation %1)"_s.arg(generation)
-            : u"is not recovered yet (reconnect %1)"_s.arg(reconnectOutcomeName(reconnect));
+        reconnect != ReconnectOutcome::Ok
+            ? u"The connection is not recovered yet (reconnect %1)."_s.arg(
+                  reconnectOutcomeName(reconnect))
+        : reconnected ? u"The connection has been re-established (generation %1)."_s.arg(generation)
+        : rule == "timeout"_L1
+            ? u"The server still answers on the same connection (a check after the timeout did)."_s
+            : u"The connection is still up (generation %1)."_s.arg(generation);
     Error e(
         Error::Kind::Transport,
-        u"The call to tool \"%1\" on server \"%2\" was sent before its session failed (%3), so it "
-        u"may or may not have taken effect. "
-        "It was not sent again. The connection %4. Verify the server's state before invoking it again."_s
-            .arg(tool, server, rule, connection));
+        u"The call to tool \"%1\" on server \"%2\" %3, so it may or may not have taken "
+        u"effect. It was not sent again. %4 Verify the server's state before invoking it again."_s
+            .arg(tool, server, what, connection));
     e.setCause(cause);
     return e;
 }
@@ -35,13 +45,16 @@ Error RecoveryErrors::neverSent(const QString &server, int budgetMs, bool lastAt
         Error::Condition::NotConnected);
 }
 
-Error RecoveryErrors::budgetSpent(const Error &first, int budgetMs, const QString &server)
+Error RecoveryErrors::budgetSpent(const Error &first, int budgetMs, const QString &server,
+                                  bool neverSent)
 {
-    Error e = Error::transport(u"%1 (the recovery budget of %2 ms was spent before %3 came back)"_s
-                                   .arg(first.isError() ? first.message() : u"reconnect"_s)
-                                   .arg(budgetMs)
-                                   .arg(server),
-                               first.condition());
+    Error e =
+        Error::transport(u"%1 (the recovery budget of %2 ms was spent before %3 came back%4)"_s
+                             .arg(first.isError() ? first.message() : u"reconnect"_s)
+                             .arg(budgetMs)
+                             .arg(server)
+                             .arg(neverSent ? u"; the call was not sent"_s : QString()),
+                         first.condition());
     if (first.isError())
         e.setCause(first);
     return e;

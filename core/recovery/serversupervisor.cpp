@@ -12,6 +12,8 @@
 #include "transport/transport.h"
 #include "util/clock.h"
 
+#include <QRandomGenerator>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -27,7 +29,12 @@ ServerSupervisor::ServerSupervisor(const ServerConfig &config, const Clock &cloc
     m_session = new ServerSession(config, clock, clientCapabilities, std::move(factory), this);
     m_breaker =
         new BreakerBookkeeper(clock, {config.breakerThreshold, config.breakerCooldownMs}, this);
-    m_reconnect = new ReconnectController(clock, m_progress, config.pingIntervalMs, this);
+    m_reconnect = new ReconnectController(
+        clock, m_progress, config.pingIntervalMs, this,
+        config.recoveryProfile == ServerConfig::RecoveryProfile::Interactive
+            ? ReconnectPolicy(ReconnectPolicy::interactiveSettings(),
+                              [] { return QRandomGenerator::global()->generateDouble(); })
+            : ReconnectPolicy());
     m_calls = new CallRecoveryUnit(m_config, clock, m_progress, *m_session, *m_breaker,
                                    *m_reconnect, this);
 

@@ -30,6 +30,31 @@ static bool saysInvalidSession(const Error &e)
             text.contains("expired"_L1));
 }
 
+// A request that was written: what its own answer (or the lack of one) says, the top node
+// only. A refused connection or a text somewhere in the chain belongs to another exchange.
+static SessionExpiryClassifier::Result
+classifyWritten(const Error &e, SessionExpiryClassifier::Result r, bool modern)
+{
+    const int status = e.httpStatus().value_or(0);
+    if (!modern && status == 404 && !e.sessionId().isEmpty()) {
+        r.expired = true;
+        r.rule = u"http-404-with-session"_s;
+        r.detail = u"HTTP 404 for a request that carried Mcp-Session-Id"_s;
+    } else if (!modern && status == 400 && !e.sessionId().isEmpty() && saysInvalidSession(e)) {
+        r.expired = true;
+        r.rule = u"http-400-invalid-session"_s;
+        r.detail =
+            u"HTTP 400 saying the session id is not valid (a known deviation of the official SDK servers)"_s;
+    } else if (e.kind() == Error::Kind::Transport && e.condition() == Error::Condition::Closed) {
+        r.expired = true;
+        r.rule = modern ? u"stream-broken"_s : u"transport-closed"_s;
+        r.detail = u"the connection closed after the request was written, before its answer"_s;
+    } else {
+        r.rule = u"no-signal"_s;
+    }
+    return r;
+}
+
 SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &error,
                                                                   int nodeBudget, Era era)
 {
@@ -65,6 +90,25 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
         }
     }
     const bool modern = era == Era::Modern;
+    // The request's own reach, when its transport said it, decides before any node of the
+    // chain: a failure of another exchange about the request (its resumption, a token
+    // refresh) is only the cause, and must not make a request that was sent look unsent.
+    switch (error.reach()) {
+    case Error::Reach::ResponseStarted:
+        if (error.kind() != Error::Kind::Transport)
+            break; // an answer over the limit, say: that request fails, nothing more
+        r.expired = true;
+        r.rule = modern ? u"stream-broken"_s : u"transport-closed"_s;
+        r.detail =
+            u"the server had begun answering the request when its stream failed, so it may have run: %1"_s
+                .arg(error.message());
+        return r;
+    case Error::Reach::Written:
+        return classifyWritten(error, r, modern);
+    case Error::Reach::NotWritten:
+    case Error::Reach::Unknown:
+        break;
+    }
     for (const Error *e : std::as_const(visited)) {
         const int status = e->httpStatus().value_or(0);
         if (modern) {

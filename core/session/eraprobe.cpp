@@ -39,12 +39,23 @@ static QString howItFailed(const Error &error)
 }
 
 EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMessage &response,
-                                    const Error &error)
+                                    const Error &error, const Error &initializeRefusal)
 {
     Decision d;
-    const bool mayFallBack = setting != ServerConfig::Era::Modern;
+    const bool refused = initializeRefusal.isError();
+    const bool mayFallBack = setting != ServerConfig::Era::Modern && !refused;
     auto fallBack = [&](const QString &why) {
-        if (mayFallBack) {
+        if (refused) {
+            d.next = Decision::Next::Fail;
+            d.reason = why;
+            Error e = Error::protocol(
+                u"the server refused the initialize handshake (%1), and %2: it speaks neither 2025-11-25 nor 2026-07-28 as Sonde asked"_s
+                    .arg(initializeRefusal.message(), why));
+            e.setCause(initializeRefusal);
+            if (error.isError())
+                e.addChild(error);
+            d.error = e;
+        } else if (mayFallBack) {
             d.next = Decision::Next::Initialize;
             d.reason = why + u", so the initialize handshake (2025-11-25) is used"_s;
         } else {
@@ -68,6 +79,8 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
                 d.next = Decision::Next::Modern;
                 d.version = v;
                 d.reason = u"server/discover refused 2026-07-28 but offered %1"_s.arg(v);
+                if (refused)
+                    d.reason.prepend(u"initialize was refused; "_s);
                 return d;
             }
             if (mayFallBack && offersLegacy(d.offered)) {
@@ -107,6 +120,10 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
         d.next = Decision::Next::Modern;
         d.version = v;
         d.reason = u"server/discover offered %1"_s.arg(offered.join(u", "_s));
+        if (refused)
+            d.reason =
+                u"auto over stdio: initialize was refused (%1), and server/discover offered %2"_s
+                    .arg(initializeRefusal.message(), offered.join(u", "_s));
         return d;
     }
     if (offered.isEmpty())

@@ -16,7 +16,8 @@ class JsonRpcMessage;
 // (basic/versioning.mdx, "Backward Compatibility"): a DiscoverResult or a recognised modern
 // error means modern; any other error, an HTTP 4xx without a modern error body, or no
 // answer in time means legacy. The fallback is never keyed to one error code. What the
-// setting allows decides the rest: `modern` never falls back, and says why it cannot go on.
+// setting allows decides the rest: `modern` never falls back, and says why it cannot go on;
+// neither does a probe sent after the handshake was refused (auto over stdio).
 // Pure function; any thread.
 class EraProbe
 {
@@ -37,8 +38,10 @@ public:
         Error error;
     };
 
+    // `initializeRefusal`: the server already refused the initialize handshake (auto over
+    // stdio asks it first), so there is nothing to fall back to.
     static Decision decide(ServerConfig::Era setting, const JsonRpcMessage &response,
-                           const Error &error);
+                           const Error &error, const Error &initializeRefusal = {});
 };
 
 } // namespace Sonde

@@ -103,4 +103,9 @@ bool PendingRequests::contains(const QJsonValue &id) const
     return m_entries.contains(JsonRpcMessage::idKey(id));
 }
 
+QString PendingRequests::progressTokenOf(const QJsonValue &id) const
+{
+    return m_entries.value(JsonRpcMessage::idKey(id)).progressToken;
+}
+
 } // namespace Sonde

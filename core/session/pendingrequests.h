@@ -49,6 +49,8 @@ public:
     int size() const { return int(m_entries.size()); }
     bool isEmpty() const { return m_entries.isEmpty(); }
     bool contains(const QJsonValue &id) const;
+    // The progress token the request carried (empty: none, or not pending).
+    QString progressTokenOf(const QJsonValue &id) const;
 
     static qint64 deadlineOf(const Entry &e);
 

@@ -147,6 +147,9 @@ void ServerSession::start()
     // The era is decided again for each connection: a restarted server may be another build.
     m_era = Era::Undecided;
     m_eraReason.clear();
+    m_initializeFirst = false;
+    m_initializeRefusal = Error();
+    m_strayLine.clear();
     m_listen.reset();
     m_listenTimer->stop();
     m_listenReopened = false;
@@ -197,7 +200,14 @@ void ServerSession::start()
         Q_EMIT connectionLost(error);
     });
     connect(m_transport, &Transport::lifecycleEvent, this,
-            [this](EventKind kind, const QJsonObject &details) {
+            [this](EventKind kind, QJsonObject details) {
+                // A front end follows its call by the progress token, not the JSON-RPC id:
+                // what happens to the call's stream is said to the call's view.
+                if (kind == EventKind::StreamResume || kind == EventKind::StreamResumeFailed) {
+                    if (const QString token = m_pending.progressTokenOf(details.value("id"_L1));
+                        !token.isEmpty())
+                        details.insert("progress_token"_L1, token);
+                }
                 record(kind, details);
                 // An HTTP exchange is a record of the wire, not a change of the session: a
                 // snapshot for each would reach the front end once per request.
@@ -235,12 +245,24 @@ void ServerSession::onTransportOpened()
         record(EventKind::EraChosen, {{"era"_L1, u"modern"_s},
                                       {"reason"_L1, m_eraReason},
                                       {"protocol_version"_L1, m_protocolVersion}});
-        becomeReady();
-        if (!m_config.discoverBesideCalls)
+        // A reconnect follows a failure (a refused connection, a broken stream): nothing but
+        // an answer says the server is back, so calls wait for server/discover's instead of
+        // going out at once to be refused again.
+        const bool reconnecting = m_generation > 0;
+        if (!reconnecting)
+            becomeReady();
+        if (!m_config.discoverBesideCalls && !reconnecting)
             return;
         sendRequest(
             u"server/discover"_s, {}, m_config.initializeTimeoutMs, {},
-            [this](const JsonRpcMessage &r, const Error &e) {
+            [this, reconnecting](const JsonRpcMessage &r, const Error &e) {
+                if (reconnecting && m_state == SessionSnapshot::State::Initializing) {
+                    if (e.isError() && e.kind() != Error::Kind::Remote) {
+                        failHandshake(e, EventKind::InitializeFailed);
+                        return;
+                    }
+                    becomeReady(); // answered, even with an error: the server is there
+                }
                 if (e.isError()) {
                     record(TranscriptEvent::Direction::Violation, {},
                            u"server/discover failed: %1"_s.arg(explainModernError(e).message()));
@@ -258,6 +280,17 @@ void ServerSession::onTransportOpened()
                     openListen();
                 Q_EMIT snapshotChanged(snapshot());
             });
+        return;
+    }
+    if (m_config.era == ServerConfig::Era::Auto && m_config.route == ServerConfig::Route::Stdio) {
+        // Over stdio the handshake goes first, and server/discover only when it is refused:
+        // a probe before initialize breaks servers that work with the handshake (bridges such
+        // as supergateway start their own upstream session on any other first request, and
+        // the initialize that follows is refused), and a server that ignores unknown methods
+        // would cost the probe's whole timeout. A modern-only server names 2026-07-28 when it
+        // refuses initialize (basic/versioning.mdx), and discover then confirms it.
+        m_initializeFirst = true;
+        sendInitialize();
         return;
     }
     sendDiscover();
@@ -288,7 +321,8 @@ void ServerSession::handleDiscoverAnswer(const JsonRpcMessage &response, const E
 {
     if (m_state != SessionSnapshot::State::Initializing)
         return;
-    const EraProbe::Decision d = EraProbe::decide(m_config.era, response, error);
+    const EraProbe::Decision d =
+        EraProbe::decide(m_config.era, response, error, m_initializeRefusal);
     QJsonObject details{{"reason"_L1, d.reason},
                         {"supported"_L1, QJsonArray::fromStringList(d.offered)}};
     switch (d.next) {
@@ -358,6 +392,15 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
             m_instructions = result.value("instructions"_L1).toString();
         }
     }
+    if (failure.isError() && m_initializeFirst && failure.kind() == Error::Kind::Remote) {
+        // The server answered, and refused the handshake: whether it speaks 2026-07-28 is
+        // server/discover's to say (any refusal, not one code: a modern-only server names
+        // its versions, but need not).
+        m_initializeRefusal = failure;
+        record(EventKind::InitializeFailed, failure.toJson());
+        sendDiscover();
+        return;
+    }
     if (failure.isError()) {
         QString message = failure.message();
         // A modern-only server refusing the handshake names what it speaks: say so.
@@ -373,6 +416,10 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
                 message +=
                     u" (the server/discover probe before it did not say so: %1)"_s.arg(m_eraReason);
         }
+        // A program that is not an MCP server often says what it is on stdout instead.
+        if (failure.kind() == Error::Kind::Timeout && !m_strayLine.isEmpty())
+            message += u" (meanwhile it wrote \"%1\" on stdout, which is not JSON-RPC: is it "
+                       u"an MCP server?)"_s.arg(m_strayLine);
         Error e = Error::protocol(u"initialize failed: %1"_s.arg(message));
         e.setCause(failure);
         failHandshake(e, EventKind::InitializeFailed);
@@ -380,6 +427,15 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
     }
     if (m_transport)
         m_transport->setProtocolVersion(m_protocolVersion);
+    if (m_initializeFirst) {
+        m_era = Era::Legacy;
+        m_eraReason =
+            u"auto over stdio: the initialize handshake went first and the server answered %1"_s
+                .arg(m_protocolVersion);
+        record(EventKind::EraChosen, {{"era"_L1, u"legacy"_s},
+                                      {"reason"_L1, m_eraReason},
+                                      {"protocol_version"_L1, m_protocolVersion}});
+    }
     sendFrame(JsonRpcMessage::notification(u"notifications/initialized"_s));
     becomeReady();
 }
@@ -564,6 +620,8 @@ void ServerSession::processFrame(const QByteArray &frame)
         // print banners or logs to stdout by mistake).
         qCDebug(lcSession) << m_config.name << "protocol violation:" << parsed.error.message();
         record(TranscriptEvent::Direction::Violation, frame, parsed.error.message());
+        if (m_state == SessionSnapshot::State::Initializing && m_strayLine.isEmpty())
+            m_strayLine = QString::fromUtf8(frame.left(120)).simplified();
     }
     for (const JsonRpcMessage &m : parsed.messages)
         handleMessage(m);

@@ -214,7 +214,12 @@ private:
     // The 2026-07-28 revision (docs/protocol.md)
     Era m_era = Era::Undecided;
     QString m_eraReason;
-    QString m_logLevel; // modern: sent in every request's _meta once the user set one
+    // Auto over stdio asks with the handshake first (docs/protocol.md, "Choosing the era"):
+    // its refusal is kept here while server/discover decides.
+    bool m_initializeFirst = false;
+    Error m_initializeRefusal;
+    QString m_strayLine; // the first line that was not JSON-RPC, during the handshake
+    QString m_logLevel;  // modern: sent in every request's _meta once the user set one
     Modern::RequestContext m_requestContext; // its unchanging part, built on first use
     ListenSubscription m_listen;
     ClockTimer *m_listenTimer = nullptr;

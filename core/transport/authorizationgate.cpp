@@ -72,10 +72,19 @@ void AuthorizationGate::answer(const HttpAuthorization::Verdict &verdict,
 {
     m_asking = false;
     const QList<Held> waiting = std::exchange(m_waiting, {});
-    Error error = verdict.error;
-    if (!verdict.retry && !error.isError())
+    // The request's failure is its refusal at the door; the flow's own failure (a refresh
+    // whose connection was refused, say) is the cause, and says nothing of the request's
+    // session or whether it was sent (docs/recovery.md §1, §9).
+    Error error;
+    if (verdict.error.isError()) {
+        error = Error(verdict.error.kind(), verdict.error.message());
+        error.setCause(verdict.error);
+        if (verdict.error.httpStatus())
+            error.setHttpStatus(*verdict.error.httpStatus());
+    } else if (!verdict.retry) {
         error = Error::transport(u"the server refused the request (HTTP %1) and no credentials "
                                  u"could be obtained"_s.arg(c.status));
+    }
     // An authorization failure keeps its HTTP status: recovery reads it (no breaker strike, no
     // session-expiry rule: docs/recovery.md §9).
     if (!verdict.retry && !error.httpStatus())

@@ -54,8 +54,34 @@ QNetworkReply *HttpExchange::postOnce(QNetworkAccessManager *nam, QNetworkReques
     return reply;
 }
 
+QString HttpExchange::describeBody(int status, const QString &contentType, const QByteArray &body)
+{
+    const QByteArray trimmed = body.trimmed();
+    if (trimmed.isEmpty())
+        return {};
+    const bool html =
+        contentType.contains("html"_L1, Qt::CaseInsensitive) || trimmed.startsWith('<');
+    if (html) {
+        // A page (a proxy's 502, a framework's 404, python -m http.server's 501): its text
+        // says nothing a user needs on a terminal, what it is does.
+        const QString type = contentType.isEmpty() ? u"HTML"_s : contentType.section(u';', 0, 0);
+        QString hint = status >= 502 && status <= 504
+                           ? u"a proxy or gateway answered: is the server behind it up?"_s
+                           : u"not an MCP endpoint?"_s;
+        return u"%1, %2 bytes: %3"_s.arg(type).arg(body.size()).arg(hint);
+    }
+    // Other text: its first line, as the server wrote it.
+    const qsizetype newline = trimmed.indexOf('\n');
+    const QByteArray line = (newline < 0 ? trimmed : trimmed.left(newline)).left(200);
+    QString first = QString::fromUtf8(line).simplified();
+    if (line.size() < trimmed.size())
+        first += u"…"_s;
+    return first;
+}
+
 Error HttpExchange::httpError(const QString &what, int status, const QByteArray &body,
-                              const QString &sessionId, const QByteArray &retryAfter)
+                              const QString &sessionId, const QByteArray &retryAfter,
+                              const QString &contentType)
 {
     QString message = u"%1 answered HTTP %2"_s.arg(what).arg(status);
     if (const QByteArray wait = retryAfter.trimmed().left(64); !wait.isEmpty()) {
@@ -74,8 +100,8 @@ Error HttpExchange::httpError(const QString &what, int status, const QByteArray 
             code = err.value("code"_L1).toInt();
         message += u": "_s + err.value("message"_L1).toString();
         data = doc.object();
-    } else if (!body.trimmed().isEmpty()) {
-        message += u": "_s + QString::fromUtf8(body.trimmed().left(500));
+    } else if (const QString said = describeBody(status, contentType, body); !said.isEmpty()) {
+        message += u": "_s + said;
     }
     Error e(Error::Kind::Transport, message);
     e.setHttpStatus(status).setSessionId(sessionId);
@@ -128,6 +154,8 @@ Error HttpExchange::connectionFailure(const QString &what, QNetworkReply *reply,
                                : neverConnected && !answered ? Error::Condition::NotConnected
                                                              : Error::Condition::Closed);
     e.setSessionId(sessionId);
+    // Refused at connect: not a byte went out. Anything else may have reached the server.
+    e.setReach(refused && !answered ? Error::Reach::NotWritten : Error::Reach::Written);
     return e;
 }
 

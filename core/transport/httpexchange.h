@@ -38,8 +38,13 @@ public:
                                    const QByteArray &frame);
     // The error value for an HTTP failure: status, JSON-RPC error from the body if there is
     // one, and the session id the request carried.
+    // A body that is not a JSON-RPC error is said in one line: an HTML page by its content
+    // type, size and a hint ("not an MCP endpoint?"), other text by its first line.
     static Error httpError(const QString &what, int status, const QByteArray &body,
-                           const QString &sessionId, const QByteArray &retryAfter = {});
+                           const QString &sessionId, const QByteArray &retryAfter = {},
+                           const QString &contentType = {});
+    // What a body that is not JSON-RPC says, in one line (empty for an empty body).
+    static QString describeBody(int status, const QString &contentType, const QByteArray &body);
     // A 2xx answer to a request that is not its response: the content type and the first
     // 200 characters, so one line says what the URL really serves.
     static Error notAnAnswer(const QString &what, int status, QNetworkReply *reply,

@@ -78,6 +78,11 @@ protected:
         m_replies.insert(reply, std::move(entry));
         QObject::connect(reply, &QNetworkReply::readyRead, this,
                          [this, reply] { onReadyRead(reply); });
+        // The headers alone decide what an answer is: SDK servers flush an SSE stream's
+        // headers at once and its first byte only with a message or a keepalive comment 15 s
+        // later, and a stream is open from its headers, not from that byte.
+        QObject::connect(reply, &QNetworkReply::metaDataChanged, this,
+                         [this, reply] { onReadyRead(reply); });
         QObject::connect(reply, &QNetworkReply::finished, this,
                          [this, reply] { onFinished(reply); });
         return reply;

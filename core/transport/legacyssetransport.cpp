@@ -172,7 +172,9 @@ void LegacySseTransport::onFinished(QNetworkReply *reply)
         HttpExchange::logStream("closed", m_config.url, reply->errorString());
         finish(ok2xx    ? Error::transport(u"the legacy SSE stream %1 ended"_s.arg(where),
                                            Error::Condition::Closed)
-               : status ? HttpExchange::httpError(u"GET %1"_s.arg(where), status, x.body, QString())
+               : status ? HttpExchange::httpError(
+                              u"GET %1"_s.arg(where), status, x.body, QString(), {},
+                              reply->header(QNetworkRequest::ContentTypeHeader).toString())
                         : Error::transport(u"GET %1 failed: %2"_s.arg(where, reply->errorString()),
                                            Error::Condition::Closed));
         return;
@@ -180,9 +182,16 @@ void LegacySseTransport::onFinished(QNetworkReply *reply)
     if (ok2xx)
         return;
     const QString where = m_endpoint.toString();
-    const Error e =
-        status ? HttpExchange::httpError(u"POST %1"_s.arg(where), status, x.body, QString())
-               : Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString()));
+    Error e =
+        status
+            ? HttpExchange::httpError(u"POST %1"_s.arg(where), status, x.body, QString(), {},
+                                      reply->header(QNetworkRequest::ContentTypeHeader).toString())
+            : Error::transport(u"POST %1 failed: %2"_s.arg(where, reply->errorString()));
+    // Its answer would have come on the stream, so a dropped POST says little; but one
+    // refused at connect was never written (docs/recovery.md §1).
+    e.setReach(reply->error() == QNetworkReply::ConnectionRefusedError && !x.decided
+                   ? Error::Reach::NotWritten
+                   : Error::Reach::Written);
     if (x.requestId.isUndefined())
         Q_EMIT frameDropped(e.message());
     else

@@ -5,6 +5,7 @@
 #include "protocol/modernprotocol.h"
 #include "transport/httpexchange.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -18,6 +19,11 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 static constexpr int MaxResumes = 5;
+
+static QString contentType(QNetworkReply *reply)
+{
+    return reply->header(QNetworkRequest::ContentTypeHeader).toString();
+}
 
 StreamableHttpTransport::StreamableHttpTransport(const ServerConfig &config, QObject *parent)
     : HttpRoute(config, parent), m_get(this)
@@ -93,7 +99,14 @@ void StreamableHttpTransport::post(const QByteArray &frame, Stream s)
     }
     s.authSent = r.rawHeader("Authorization");
     const bool first = s.authRetries == 0;
-    track(HttpExchange::postOnce(m_nam, r, frame), std::move(s), frame);
+    QNetworkReply *reply = track(HttpExchange::postOnce(m_nam, r, frame), std::move(s), frame);
+    // How much of the body went out: a server that resets the connection before taking it
+    // all (a body over its limit, refused unread) cannot have run the request.
+    connect(reply, &QNetworkReply::uploadProgress, this, [this, reply](qint64 sent, qint64 total) {
+        // Qt reports (0, 0) as the reply ends: the furthest point reached stays.
+        if (const auto it = m_replies.find(reply); it != m_replies.end() && total > 0)
+            it->uploaded = std::max(it->uploaded, sent);
+    });
     // Open the standalone stream together with notifications/initialized rather than after
     // its 202: servers send requests that belong to no POST (elicitation from inside a tool,
     // say) on it and drop them while it is missing, and the first calls follow at once.
@@ -150,6 +163,8 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
         if (s.isInitialize && status >= 200 && status < 300 && m_sessionId.isEmpty())
             m_sessionId = QString::fromUtf8(reply->rawHeader("Mcp-Session-Id"));
         s.isSse = HttpExchange::isEventStream(reply);
+        if (s.kind == Stream::Kind::Post && status >= 200 && status < 300)
+            s.reach = Error::Reach::ResponseStarted;
         if (s.kind == Stream::Kind::Get && s.isSse) {
             HttpExchange::logStream("open", m_config.url, m_get.lastEventId());
             Q_EMIT lifecycleEvent(EventKind::GetStreamOpen, m_get.opened());
@@ -169,8 +184,10 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
         return;
     }
     const QList<SseEvent> events = s.sse.feed(bytes);
-    for (const SseEvent &e : events)
+    for (const SseEvent &e : events) {
         s.exchange.addSseEvent(e);
+        s.yielded = s.yielded || (!e.data.isEmpty() && e.type == "message"_L1);
+    }
     if (s.kind == Stream::Kind::Get)
         m_get.setLastEventId(s.sse.lastEventId());
     onEvents(reply, events, s.sse.takeOversizedError());
@@ -213,10 +230,36 @@ void StreamableHttpTransport::deliver(Stream &stream, const QByteArray &data)
 void StreamableHttpTransport::failRequest(const Stream &stream, const Error &error)
 {
     if (!stream.requestId.isUndefined()) {
-        Q_EMIT requestFailed(stream.requestId, error);
+        // The request's own reach goes with its failure: once the server had begun answering
+        // it, nothing that happens later (to its stream or a resumption) makes it unsent.
+        Error e = error;
+        if (stream.reach == Error::Reach::ResponseStarted)
+            e.setReach(Error::Reach::ResponseStarted);
+        else if (e.reach() == Error::Reach::Unknown)
+            e.setReach(Error::Reach::Written);
+        Q_EMIT requestFailed(stream.requestId, e);
         return;
     }
     Q_EMIT frameDropped(error.message());
+}
+
+void StreamableHttpTransport::failResumption(const Stream &s, const Error &why)
+{
+    // The request was sent and the server had begun its answer (an SSE stream with event
+    // ids): whatever the resumption met, the request may have run.
+    Error e = Error::transport(
+        u"the answer to request %1 had begun when its stream broke, and resuming it with GET + Last-Event-ID %2 failed: %3"_s
+            .arg(QString::fromUtf8(
+                     QJsonDocument(QJsonArray{s.requestId}).toJson(QJsonDocument::Compact))
+                     .mid(1)
+                     .chopped(1),
+                 s.resumedFromId, why.message()),
+        Error::Condition::Closed);
+    e.setCause(why);
+    Q_EMIT lifecycleEvent(EventKind::StreamResumeFailed, {{"id"_L1, s.requestId},
+                                                          {"last_event_id"_L1, s.resumedFromId},
+                                                          {"reason"_L1, why.message()}});
+    failRequest(s, e);
 }
 
 void StreamableHttpTransport::onFinished(QNetworkReply *reply)
@@ -261,7 +304,11 @@ void StreamableHttpTransport::onAnswerFinished(Stream &s, QNetworkReply *reply)
                           .toString()
                           .contains("json"_L1, Qt::CaseInsensitive) ||
                       start == "{" || start == "[";
-    if (!s.isSse && !json && !s.requestId.isUndefined()) {
+    if (s.kind == Stream::Kind::Resume && !s.isSse && (s.body.trimmed().isEmpty() || !json)) {
+        failResumption(s,
+                       HttpExchange::notAnAnswer(u"GET %1 (resume)"_s.arg(m_config.url.toString()),
+                                                 status, reply, s.body));
+    } else if (!s.isSse && !json && !s.requestId.isUndefined()) {
         // HTML where JSON belongs (a login page, a proxy, the wrong URL): one error with the
         // content type and the first bytes, not the page as a frame.
         failRequest(s, HttpExchange::notAnAnswer(what, status, reply, s.body));
@@ -275,8 +322,10 @@ void StreamableHttpTransport::onAnswerFinished(Stream &s, QNetworkReply *reply)
     } else if (!s.isSse && !s.requestId.isUndefined()) {
         failRequest(s, HttpExchange::notAnAnswer(what, status, reply, s.body));
     } else if (s.isSse && !s.requestId.isUndefined() && !s.answered) {
-        if (!m_modern && !s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
+        if (mayResume(s)) {
             resume(s, s.sse.retryMs().value_or(0));
+        } else if (s.kind == Stream::Kind::Resume) {
+            failResumption(s, HttpExchange::streamEndedUnanswered(s.requestId));
         } else {
             failRequest(s, HttpExchange::streamEndedUnanswered(s.requestId));
         }
@@ -288,9 +337,31 @@ void StreamableHttpTransport::onAnswerFailed(const Stream &s, QNetworkReply *rep
     const QString where = m_config.url.toString();
     if (status == 0 || (status >= 200 && status < 300)) {
         // No HTTP answer at all (refused, reset), or a 2xx stream that broke midway.
-        if (!m_modern && s.isSse && !s.requestId.isUndefined() && !s.answered &&
-            !s.sse.lastEventId().isEmpty() && s.resumes < MaxResumes) {
+        if (s.isSse && !s.requestId.isUndefined() && !s.answered && mayResume(s)) {
             resume(s, s.sse.retryMs().value_or(0)); // a disconnect is not a cancellation
+            return;
+        }
+        if (s.kind == Stream::Kind::Resume) {
+            // The resumption's own failure (a refused connection: the server restarting) is
+            // not the request's: that one was sent.
+            failResumption(s, HttpExchange::connectionFailure(u"GET %1 (resume)"_s.arg(where),
+                                                              reply, s.decided, s.sessionIdSent));
+            return;
+        }
+        // Only a partial count proves it: a body written in one go may close before Qt
+        // reported any progress at all.
+        if (!s.decided && s.uploaded > 0 && s.uploaded < s.frame.size()) {
+            // The connection went before the whole body did: the server cannot have parsed,
+            // let alone run, a request it never received in full. Most likely it refused the
+            // size (a 413 the reset swallowed): that request fails, nothing is reconnected.
+            Error e = Error::transport(
+                u"POST %1: the server closed the connection after %2 of the request's %3 bytes, "
+                u"so it did not run (most likely a body over the server's size limit, HTTP 413, "
+                u"whose answer the reset lost)"_s.arg(where)
+                    .arg(s.uploaded)
+                    .arg(s.frame.size()));
+            e.setReach(Error::Reach::NotWritten).setSessionId(s.sessionIdSent);
+            failRequest(s, e);
             return;
         }
         failRequest(s, HttpExchange::connectionFailure(u"POST %1"_s.arg(where), reply, s.decided,
@@ -298,19 +369,16 @@ void StreamableHttpTransport::onAnswerFailed(const Stream &s, QNetworkReply *rep
         return;
     }
     if (s.kind == Stream::Kind::Resume) {
-        // The request was sent and its stream broke; the resumption being refused says
-        // nothing about whether the request ran.
-        Error e = Error::transport(u"the stream of a request broke and could not be resumed"_s,
-                                   Error::Condition::Closed);
-        e.setCause(HttpExchange::httpError(u"GET %1 (resume)"_s.arg(where), status, s.body,
-                                           s.sessionIdSent));
-        failRequest(s, e);
+        // The request was sent and its stream broke; the resumption being refused (a 404 for
+        // a session the restarted server does not know) says nothing about whether it ran.
+        failResumption(s, HttpExchange::httpError(u"GET %1 (resume)"_s.arg(where), status, s.body,
+                                                  s.sessionIdSent, {}, contentType(reply)));
         return;
     }
     // An initialize refused with 400, 404 or 405 is where HttpFallbackTransport tries the
     // legacy route: it reads the status from this error.
     failRequest(s, HttpExchange::httpError(u"POST %1"_s.arg(where), status, s.body, s.sessionIdSent,
-                                           reply->rawHeader("Retry-After")));
+                                           reply->rawHeader("Retry-After"), contentType(reply)));
 }
 
 void StreamableHttpTransport::onGetFinished(const Stream &s, QNetworkReply *reply, int status)
@@ -324,10 +392,23 @@ void StreamableHttpTransport::onGetFinished(const Stream &s, QNetworkReply *repl
     if (verdict == GetStream::Verdict::SessionLost) {
         // The stream worked for this session and is now refused: the session is gone.
         Q_EMIT connectionLost(HttpExchange::httpError(u"GET %1"_s.arg(m_config.url.toString()),
-                                                      status, s.body, s.sessionIdSent));
+                                                      status, s.body, s.sessionIdSent, {},
+                                                      contentType(reply)));
         return;
     }
     Q_EMIT lifecycleEvent(event, details);
+}
+
+bool StreamableHttpTransport::mayResume(const Stream &s) const
+{
+    if (m_modern || s.resumes >= MaxResumes)
+        return false; // 2026-07-28 has no resumption: a broken stream loses the request
+    if (!s.sse.lastEventId().isEmpty())
+        return true;
+    // A resumption that ended or broke before any event of its own is tried once more from
+    // the same id: server-everything's event store, for one, ends a resumed GET when another
+    // GET names an id it registered, and replays to the next one what it holds.
+    return s.kind == Stream::Kind::Resume && !s.yielded && s.quietRetries == 0;
 }
 
 void StreamableHttpTransport::resume(const Stream &dropped, int delayMs)
@@ -337,7 +418,14 @@ void StreamableHttpTransport::resume(const Stream &dropped, int delayMs)
     s.requestId = dropped.requestId;
     s.resumes = dropped.resumes + 1;
     s.sessionIdSent = m_sessionId;
-    const QString lastId = dropped.sse.lastEventId();
+    s.reach = Error::Reach::ResponseStarted;
+    // A resumption that broke or stayed quiet before any event of its own goes on from
+    // where the one before it started.
+    const QString lastId =
+        !dropped.sse.lastEventId().isEmpty() ? dropped.sse.lastEventId() : dropped.resumedFromId;
+    s.resumedFromId = lastId;
+    s.quietRetries =
+        dropped.kind == Stream::Kind::Resume && !dropped.yielded ? dropped.quietRetries + 1 : 0;
     Q_EMIT lifecycleEvent(
         EventKind::StreamResume,
         {{"id"_L1, dropped.requestId}, {"last_event_id"_L1, lastId}, {"delay_ms"_L1, delayMs}});
@@ -348,8 +436,8 @@ void StreamableHttpTransport::resume(const Stream &dropped, int delayMs)
         // still come; once the transport is closed or closing for good it cannot, and the
         // request must fail now rather than wait for its timeout.
         if (m_finished || (m_closing && !m_draining)) {
-            Q_EMIT requestFailed(
-                s.requestId,
+            failRequest(
+                s,
                 Error::transport(
                     u"the stream of a request broke, and the transport closed before it could be resumed"_s,
                     Error::Condition::Closed));
@@ -359,7 +447,28 @@ void StreamableHttpTransport::resume(const Stream &dropped, int delayMs)
         QNetworkRequest r = request(true);
         r.setRawHeader("Last-Event-ID", lastId.toUtf8());
         HttpExchange::logStream("resume", m_config.url, lastId);
-        track(m_nam->get(r), std::move(s));
+        QNetworkReply *reply = track(m_nam->get(r), std::move(s));
+        // A server that kept nothing of the stream may hold the GET open and send nothing:
+        // that is a failed resumption too, not a wait until the request's own timeout.
+        QTimer::singleShot(m_config.resumeTimeoutMs, reply, [this, reply] {
+            const auto it = m_replies.find(reply);
+            if (it == m_replies.end() || it->abandoned || it->yielded)
+                return;
+            const Stream quiet = *it;
+            it->abandoned = true;
+            reply->abort();
+            if (quiet.quietRetries == 0 && quiet.resumes < MaxResumes) {
+                // Some servers replay only what they held when the GET came (server-
+                // everything's event store): a second GET from the same event id gets what
+                // was stored since. Nothing on that one either, and the resumption failed.
+                resume(quiet, 0);
+                return;
+            }
+            failResumption(quiet, Error::transport(u"nothing came on it within %1 ms, twice"_s.arg(
+                                                       m_config.resumeTimeoutMs),
+                                                   Error::Condition::Closed));
+            finishDrainIfDone();
+        });
     });
 }
 

@@ -33,7 +33,16 @@ struct StreamableHttpStream
     bool isSse = false;
     bool answered = false;
     bool abandoned = false;
+    // How far the request got (Error::Reach): a Post's becomes ResponseStarted with the
+    // headers of a 2xx answer; a Resume's is that from the start. Every failure of the
+    // request carries it, so a resumption refused by a restarting server cannot make a
+    // request that was sent look unsent (docs/recovery.md §1).
+    Error::Reach reach = Error::Reach::Unknown;
     int resumes = 0;
+    qint64 uploaded = 0;   // Post: bytes of the body written so far
+    bool yielded = false;  // Resume: a message came on it
+    int quietRetries = 0;  // Resume: the resumptions before it that yielded nothing
+    QString resumedFromId; // Resume: the Last-Event-ID it carried
     SseParser sse;
     HttpExchangeRecord exchange;
     QByteArray body;
@@ -79,7 +88,9 @@ private:
     void post(const QByteArray &frame, Stream s);
     bool holdForAuthorization(const Stream &s, QNetworkReply *reply, int status);
     void openGetStream();
+    bool mayResume(const Stream &s) const;
     void resume(const Stream &dropped, int delayMs);
+    void failResumption(const Stream &s, const Error &why);
     QNetworkReply *sendDelete(std::function<void(int status, const QString &error)> done);
     void onReadyRead(QNetworkReply *reply) override;
     void onEvents(QNetworkReply *reply, const QList<SseEvent> &events, const QString &oversized);

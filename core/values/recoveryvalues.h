@@ -52,6 +52,7 @@ enum class EventKind
     SessionDelete,
     TornDown,
     StreamResume,
+    StreamResumeFailed, // the resumption of a request's stream failed: the request may have run
     FaultExpireSession,
     // ServerSupervisor: the server's history
     Classification,

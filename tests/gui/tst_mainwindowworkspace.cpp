@@ -264,7 +264,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo-http"_s).state,
                                   SessionSnapshot::State::Ready, 10000);
         // Both revisions: demo-http keeps a 2025-11-25 session (its faults are the hint's), and
-        // auto finds that demo speaks 2026-07-28.
+        // demo speaks 2026-07-28.
         QCOMPARE(host.lastSnapshot(u"demo-http"_s).era, u"legacy"_s);
         QVERIFY(!host.lastSnapshot(u"demo-http"_s).sessionId.isEmpty());
         QCOMPARE(host.lastSnapshot(u"demo-http"_s).route, u"streamable-http"_s);

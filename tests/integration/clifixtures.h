@@ -93,10 +93,11 @@ public:
             m_process.kill();
     }
     // `stateFile`: the counter lives there, so a test reads side effects from the server's
-    // own record instead of back through Sonde.
-    bool start(const QString &stateFile = {})
+    // own record instead of back through Sonde. `port` 0: a free one; another: that one (the
+    // same server started again after kill()).
+    bool start(const QString &stateFile = {}, quint16 port = 0)
     {
-        QStringList args{u"--http"_s, u"127.0.0.1:0"_s};
+        QStringList args{u"--http"_s, u"127.0.0.1:%1"_s.arg(port)};
         if (!stateFile.isEmpty())
             args << u"--state-file"_s << stateFile;
         m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), args);
@@ -107,6 +108,12 @@ public:
     }
     QString url() const { return m_url; }
     quint16 port() const { return quint16(QUrl(m_url).port()); }
+    // SIGKILL: no goodbye, every connection reset, as a crash or `kill -9` leaves them.
+    void kill()
+    {
+        m_process.kill();
+        m_process.waitForFinished(3000);
+    }
     QByteArray log()
     {
         m_process.waitForReadyRead(100);

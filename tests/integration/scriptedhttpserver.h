@@ -72,7 +72,8 @@ public:
         m_rejectReadFirst = readBodyFirst;
     }
     int earlyRejections() const { return m_earlyRejections; }
-    // Replaces the default answer to this JSON-RPC method ("GET" for the GET stream).
+    // Replaces the default answer to this JSON-RPC method ("GET" for the GET stream,
+    // "DELETE" for the end of a session).
     void on(const QString &rpcMethod, Handler handler)
     {
         m_handlers.insert(rpcMethod, std::move(handler));
@@ -83,6 +84,9 @@ public:
         return m_posts.value(tool.isEmpty() ? rpcMethod : rpcMethod + u'/' + tool);
     }
     int deletes() const { return m_deletes; }
+    // The connection of the request being handled, for a handler that answers later (write
+    // to it from a timer) or cuts it alone.
+    QTcpSocket *currentSocket() const { return m_current; }
     // Ends every GET stream left open (its response was written in part), as a server does
     // when it drops a session.
     void endGetStreams()
@@ -148,6 +152,7 @@ private:
             r.rpcMethod = r.body.value("method"_L1).toString();
             r.id = r.body.value("id"_L1);
             r.tool = r.body.value("params"_L1).toObject().value("name"_L1).toString();
+            m_current = s;
             const QByteArray answer = handle(r);
             if (r.method == "GET")
                 m_getSockets.append(s);
@@ -173,7 +178,8 @@ private:
             return m_handlers.contains(u"GET"_s) ? m_handlers[u"GET"_s](r) : response(405, {}, {});
         if (r.method == "DELETE") {
             ++m_deletes;
-            return response(200, {}, {});
+            return m_handlers.contains(u"DELETE"_s) ? m_handlers[u"DELETE"_s](r)
+                                                    : response(200, {}, {});
         }
         ++m_posts[r.rpcMethod];
         if (!r.tool.isEmpty())
@@ -210,6 +216,7 @@ private:
     QHash<QString, int> m_posts;
     QHash<QString, Handler> m_handlers;
     QList<QPointer<QTcpSocket>> m_getSockets;
+    QPointer<QTcpSocket> m_current;
     int m_deletes = 0;
     qsizetype m_rejectOver = -1;
     QByteArray m_rejectResponse;

@@ -2,6 +2,7 @@
 // The HTTP route's door to a server's credentials (AuthorizationGate), against a
 // ScriptedHttpServer that counts every POST on its side: a request refused at the door is
 // sent once more after the credentials are fixed, the same frame, and never more than that.
+#include "recovery/sessionexpiryclassifier.h"
 #include "scriptedhttpserver.h"
 #include "transport/authorizationgate.h"
 #include "transport/httpfallbacktransport.h"
@@ -41,7 +42,9 @@ public:
         QTimer::singleShot(20, [this, done] {
             Verdict v;
             if (refuse) {
-                v.error = Error::transport(u"needs_reauth: the refresh token was revoked"_s);
+                v.error = refusal.isError()
+                              ? refusal
+                              : Error::transport(u"needs_reauth: the refresh token was revoked"_s);
             } else {
                 m_token = "t" + QByteArray::number(challenges.size());
                 v.retry = true;
@@ -62,6 +65,7 @@ public:
     QList<Challenge> challenges;
     int answered = 0;
     bool refuse = false;
+    Error refusal;     // what a refused challenge says (a default text when unset)
     bool hold = false; // challenges wait for release(), so a test can act while one runs
 
 private:
@@ -204,6 +208,44 @@ private Q_SLOTS:
         const Error e = failed.first().at(1).value<Error>();
         QCOMPARE(e.httpStatus().value_or(0), 401);
         QVERIFY2(e.message().startsWith("needs_reauth:"_L1), qPrintable(e.message()));
+        QCOMPARE(server.posts(u"tools/call"_s), 1);
+        t.abort();
+    }
+
+    // A refresh of the token is another exchange: its failure is the reason the request
+    // failed, not a sign that the request was never sent or that the session expired.
+    void aFailedRefreshIsNoSessionSignalForTheRequest_data()
+    {
+        QTest::addColumn<Error>("refreshFailure");
+        QTest::newRow("the authorization server refused the connection")
+            << Error::transport(u"refresh: Connection refused"_s, Error::Condition::Refused);
+        QTest::newRow("the authorization server closed the connection")
+            << Error::transport(u"refresh: Connection closed"_s, Error::Condition::Closed);
+        QTest::newRow("the refresh's words carry a session text marker")
+            << Error(Error::Kind::Remote, u"needs_reauth: refresh: session expired"_s);
+    }
+    void aFailedRefreshIsNoSessionSignalForTheRequest()
+    {
+        QFETCH(Error, refreshFailure);
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        server.on(u"tools/call"_s, [&](const ScriptedHttpServer::Request &) -> QByteArray {
+            return refusal(401, "Bearer error=\"invalid_token\"");
+        });
+        FakeAuthorization auth;
+        auth.refuse = true;
+        auth.refusal = refreshFailure;
+        HttpFallbackTransport t(configFor(server));
+        t.setAuthorization(&auth);
+        QSignalSpy failed(&t, &Transport::requestFailed);
+        t.open();
+        t.send(call(4));
+        QTRY_COMPARE(failed.size(), 1);
+        const Error e = failed.first().at(1).value<Error>();
+        QCOMPARE(e.reach(), Error::Reach::Written);
+        const auto c = SessionExpiryClassifier::classify(e);
+        QCOMPARE(c.rule, u"no-signal"_s);
+        QVERIFY(!c.expired);
         QCOMPARE(server.posts(u"tools/call"_s), 1);
         t.abort();
     }

@@ -34,7 +34,7 @@ QList<QJsonObject> answers(const QByteArray &out)
 
 Run replayExec(const QString &recording, const QByteArray &steps)
 {
-    return cli({u"--era"_s, u"auto"_s, u"--quiet"_s, u"--command"_s, kDemo, u"--arg"_s,
+    return cli({u"--era"_s, u"modern"_s, u"--quiet"_s, u"--command"_s, kDemo, u"--arg"_s,
                 u"--replay"_s, u"--arg"_s, recording, u"exec"_s, u"-"_s},
                steps);
 }
@@ -53,7 +53,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         m_recording = m_dir.filePath(u"session.jsonl"_s);
-        const Run r = cli({u"--era"_s, u"auto"_s, u"--quiet"_s, u"--transcript"_s, m_recording,
+        // A 2026-07-28 recording (over stdio auto would take the handshake the demo answers).
+        const Run r = cli({u"--era"_s, u"modern"_s, u"--quiet"_s, u"--transcript"_s, m_recording,
                            u"--command"_s, kDemo, u"--arg"_s, u"--state-file"_s, u"--arg"_s,
                            m_dir.filePath(u"state.json"_s), u"exec"_s, u"-"_s},
                           kSteps);
@@ -86,7 +87,7 @@ private Q_SLOTS:
 
     void aCallTheRecordingNeverSawGetsMethodNotFoundNamingTheFile()
     {
-        const Run r = cli({u"--era"_s, u"auto"_s, u"--quiet"_s, u"--command"_s, kDemo, u"--arg"_s,
+        const Run r = cli({u"--era"_s, u"modern"_s, u"--quiet"_s, u"--command"_s, kDemo, u"--arg"_s,
                            u"--replay"_s, u"--arg"_s, m_recording, u"tools"_s, u"call"_s, u"echo"_s,
                            u"{\"message\":\"never said\"}"_s});
         QCOMPARE(r.exitCode, 1);

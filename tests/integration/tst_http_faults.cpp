@@ -130,7 +130,7 @@ private Q_SLOTS:
             "a server that reads the body and answers 413: that request fails, the session stays")
             << true;
         QTest::newRow("a server that answers 413 with the body unread: the reset loses the status, "
-                      "so the write is uncertain, and still not sent again")
+                      "but the body was cut short, so that request fails and nothing else")
             << false;
     }
     void aBodyOverTheServersLimitIsOfferedOnce()
@@ -164,7 +164,12 @@ private Q_SLOTS:
             QVERIFY(!first.value("outcome_uncertain"_L1).toBool());
             QCOMPARE(server.sessions(), 1);
         } else {
-            QVERIFY2(first.value("outcome_uncertain"_L1).toBool(), shown.constData());
+            // A request whose body the server never took whole cannot have run: it is not
+            // "outcome uncertain", and the session is not torn down for it.
+            QVERIFY2(!first.value("outcome_uncertain"_L1).toBool(), shown.constData());
+            QVERIFY2(first.value("error"_L1).toString().contains("so it did not run"_L1),
+                     shown.constData());
+            QCOMPARE(server.sessions(), 1);
         }
     }
 
@@ -416,6 +421,21 @@ private Q_SLOTS:
         QCOMPARE(answer.value("generation"_L1).toInt(), 2);
         QCOMPARE(first.posts(u"tools/call"_s), 0);
         QCOMPARE(second.posts(u"tools/call"_s), 1);
+    }
+
+    // SDK servers flush a GET stream's headers at once and its first byte only with a message
+    // or a keepalive comment 15 s later: the stream is open from its headers (it was said to
+    // come back only "after 16 s" when its reconnect delay was 1 s).
+    void aGetStreamIsOpenFromItsHeadersNotItsFirstByte()
+    {
+        ScriptedHttpServer server;
+        QVERIFY(server.listen());
+        server.on(u"GET"_s, [](const ScriptedHttpServer::Request &) {
+            return QByteArray("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n");
+        });
+        const Run r = execOn(server.url(), {R"({"op":"sleep","ms":500})", R"({"op":"state"})"});
+        QCOMPARE(r.lines.size(), 2);
+        QVERIFY2(r.lines.at(1).value("get_stream"_L1).toString() == "open"_L1, r.out.constData());
     }
 
     void aCallWhoseStreamBreaksWhileItsSessionIsReplacedIsAnsweredNotLeftToTimeOut()

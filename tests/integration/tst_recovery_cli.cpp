@@ -15,6 +15,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 using namespace SondeTest;
@@ -370,6 +371,39 @@ private Q_SLOTS:
         QVERIFY(transition);
         QCOMPARE(r.lines[6].value("state"_L1).toString(), u"closed"_s);
         QCOMPARE(counterIn(r.lines[7]), 1);
+    }
+
+    // docs/recovery.md §10: the demo server is down for a few seconds while the developer
+    // keeps calling (each call waits its budget and strikes: the breaker opens), then it is
+    // back. The next call reconnects at once and runs, instead of being refused for the rest
+    // of a 60 s cooldown while the reconnects are parked.
+    void aCallAfterAnOutageIsAnsweredAsSoonAsTheServerIsBack()
+    {
+        QTemporaryDir dir;
+        const QString state = dir.filePath(u"state.json"_s);
+        DemoHttpServer demo;
+        QVERIFY(demo.start(state));
+        const quint16 port = demo.port();
+        QTimer::singleShot(500, [&] { demo.kill(); });
+        QTimer::singleShot(4500, [&, port] { QVERIFY(demo.start(state, port)); });
+        const QByteArray write = JSON_TEXT({"op" : "call", "tool" : "increment-counter"});
+        const Run r =
+            exec({u"--url"_s, demo.url(), u"--recovery-budget"_s, u"1"_s},
+                 {JSON_TEXT({"op" : "call", "tool" : "get-counter"}),
+                  JSON_TEXT({"op" : "sleep", "ms" : 700}), write, write, write,
+                  JSON_TEXT({"op" : "state"}), JSON_TEXT({"op" : "sleep", "ms" : 2500}), write});
+        QVERIFY2(r.lines.size() == 8, r.out.constData());
+        for (int i = 2; i <= 4; ++i) // during the outage: not sent, and said so
+            QVERIFY2(r.lines[i].value("error"_L1).toString().contains("not sent"_L1),
+                     QJsonDocument(r.lines[i]).toJson().constData());
+        QCOMPARE(r.lines[5].value("breaker"_L1).toObject().value("state"_L1).toString(), u"open"_s);
+        const QJsonObject after = r.lines[7];
+        QVERIFY2(!after.contains("breaker"_L1) && !after.contains("error"_L1),
+                 QJsonDocument(after).toJson().constData());
+        QCOMPARE(counterIn(after), 1);
+        QVERIFY2(after.value("elapsed_ms"_L1).toInt() < 3000,
+                 QJsonDocument(after).toJson().constData());
+        QCOMPARE(counterOnServer(state), 1);
     }
 
     void aLostSessionIsNoticedWithoutAnyCall_data()

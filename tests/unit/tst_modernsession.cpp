@@ -35,7 +35,9 @@ struct Fixture
     std::unique_ptr<ServerSession> session;
     QList<TranscriptEvent> events;
 
-    explicit Fixture(ServerConfig::Era era = ServerConfig::Era::Auto,
+    // Modern over stdio by default: the probe goes first, as it does for auto over HTTP
+    // (auto over stdio asks with the handshake first: its own tests say so).
+    explicit Fixture(ServerConfig::Era era = ServerConfig::Era::Modern,
                      ServerConfig::Route route = ServerConfig::Route::Stdio)
     {
         ServerConfig c;
@@ -97,9 +99,9 @@ class TestModernSession : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void autoAsksServerDiscoverFirstAndGoesModern()
+    void autoOverHttpAsksServerDiscoverFirstAndGoesModern()
     {
-        Fixture f;
+        Fixture f(ServerConfig::Era::Auto, ServerConfig::Route::StreamableHttp);
         f.startModern();
         const QJsonObject probe = f.transport->sent.at(0);
         QCOMPARE(probe.value("method"_L1).toString(), u"server/discover"_s);
@@ -155,7 +157,7 @@ private Q_SLOTS:
     void aLegacyServerGetsTheHandshakeAfterTheProbe()
     {
         QFETCH(bool, timesOut);
-        Fixture f;
+        Fixture f(ServerConfig::Era::Auto, ServerConfig::Route::StreamableHttp);
         f.session->start();
         if (timesOut) {
             f.clock.advance(5'001);
@@ -179,6 +181,87 @@ private Q_SLOTS:
         // A timed-out probe is not cancelled: a legacy server has not been initialized.
         for (const QJsonObject &sent : std::as_const(f.transport->sent))
             QVERIFY(sent.value("method"_L1).toString() != "notifications/cancelled"_L1);
+    }
+
+    // Over stdio, auto asks with the handshake first: a probe before initialize breaks
+    // bridges that start their own upstream session on any other first request, and costs
+    // its whole timeout on a server that ignores unknown methods. server/discover is asked
+    // only when the handshake is refused; no refusal, and it is never sent.
+    void autoOverStdioAsksWithTheHandshakeFirst_data()
+    {
+        QTest::addColumn<QString>("initializeAnswer"); // "result" or a JSON-RPC error code
+        QTest::addColumn<QString>("discoverAnswer");   // "result", an error code, or none
+        QTest::addColumn<QString>("era");              // or "failed"
+        QTest::newRow("a legacy server answers the handshake: one round trip, no probe")
+            << u"result"_s << QString() << u"legacy"_s;
+        QTest::newRow("a modern-only server names 2026-07-28 in its refusal: discover confirms")
+            << u"-32022"_s << u"result"_s << u"modern"_s;
+        QTest::newRow("a modern server refusing the handshake another way: discover decides")
+            << u"-32601"_s << u"result"_s << u"modern"_s;
+        QTest::newRow("refused both ways: the session fails, naming both answers")
+            << u"-32600"_s << u"-32601"_s << u"failed"_s;
+    }
+    void autoOverStdioAsksWithTheHandshakeFirst()
+    {
+        QFETCH(QString, initializeAnswer);
+        QFETCH(QString, discoverAnswer);
+        QFETCH(QString, era);
+        Fixture f(ServerConfig::Era::Auto, ServerConfig::Route::Stdio);
+        f.session->start();
+        const QJsonObject init = f.transport->sent.at(0);
+        QCOMPARE(init.value("method"_L1).toString(), u"initialize"_s);
+        QVERIFY(!init.value("params"_L1).toObject().contains("_meta"_L1));
+        if (initializeAnswer == "result"_L1) {
+            f.transport->answer(init, obj(JSON_TEXT({
+                                    "protocolVersion" : "2025-11-25",
+                                    "capabilities" : {},
+                                    "serverInfo" : {"name" : "old"}
+                                })));
+        } else if (initializeAnswer == "-32022"_L1) {
+            QJsonObject refusal = obj(JSON_TEXT({
+                "jsonrpc" : "2.0",
+                "error" : {
+                    "code" : -32022,
+                    "message" : "Unsupported protocol version: 2025-11-25",
+                    "data" : {"supported" : ["2026-07-28"], "requested" : "2025-11-25"}
+                }
+            }));
+            refusal.insert("id"_L1, init.value("id"_L1));
+            f.transport->deliver(refusal);
+        } else {
+            f.transport->answerError(init, initializeAnswer.toInt(), u"no handshake here"_s);
+        }
+        if (!discoverAnswer.isEmpty()) {
+            const QJsonObject probe = f.transport->last();
+            QCOMPARE(probe.value("method"_L1).toString(), u"server/discover"_s);
+            if (discoverAnswer == "result"_L1)
+                f.transport->answer(
+                    probe,
+                    obj(JSON_TEXT(
+                        {"supportedVersions" : ["2026-07-28"], "capabilities" : {"tools" : {}}})));
+            else
+                f.transport->answerError(probe, discoverAnswer.toInt(), u"Method not found"_s);
+        }
+        QStringList methods;
+        for (const QJsonObject &sent : std::as_const(f.transport->sent))
+            methods.append(sent.value("method"_L1).toString());
+        QCOMPARE(methods.count(u"server/discover"_s), discoverAnswer.isEmpty() ? 0 : 1);
+        QCOMPARE(methods.count(u"initialize"_s), 1);
+        const SessionSnapshot s = f.session->snapshot();
+        if (era == "failed"_L1) {
+            QCOMPARE(s.state, SessionSnapshot::State::Failed);
+            QVERIFY2(s.lastError.message().contains("no handshake here"_L1) &&
+                         s.lastError.message().contains("-32601"_L1),
+                     qPrintable(s.lastError.message()));
+            return;
+        }
+        QCOMPARE(s.state, SessionSnapshot::State::Ready);
+        QCOMPARE(s.era, era);
+        QVERIFY2(s.eraReason.contains("auto over stdio"_L1), qPrintable(s.eraReason));
+        if (era == "legacy"_L1)
+            QCOMPARE(methods.last(), u"notifications/initialized"_s);
+        else
+            QCOMPARE(s.protocolVersion, u"2026-07-28"_s);
     }
 
     void modernModeNeverFallsBackAndSaysWhatTheServerOffers()
@@ -544,7 +627,7 @@ private Q_SLOTS:
     {
         QFETCH(int, route);
         QFETCH(bool, notifies);
-        Fixture f(ServerConfig::Era::Auto, ServerConfig::Route(route));
+        Fixture f(ServerConfig::Era::Modern, ServerConfig::Route(route));
         f.startModern();
         f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "slow"})));
         const qsizetype before = f.transport->sent.size();

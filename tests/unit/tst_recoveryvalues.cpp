@@ -68,6 +68,7 @@ private Q_SLOTS:
             {EventKind::SessionDelete, "session-delete"},
             {EventKind::TornDown, "torn-down"},
             {EventKind::StreamResume, "stream-resume"},
+            {EventKind::StreamResumeFailed, "stream-resume-failed"},
             {EventKind::FaultExpireSession, "fault-expire-session"},
             {EventKind::Classification, "classification"},
             {EventKind::SessionStart, "session-start"},

@@ -28,11 +28,15 @@ struct Fixture
     std::unique_ptr<ServerSupervisor> supervisor;
     std::unique_ptr<QSignalSpy> done;
 
-    explicit Fixture(ServerConfig::Route route = ServerConfig::Route::StreamableHttp)
+    // The agent's profile by default: these rows hold the contract's own numbers (60 s,
+    // 300 s, refused while open); the interactive departures have rows of their own.
+    explicit Fixture(ServerConfig::Route route = ServerConfig::Route::StreamableHttp,
+                     ServerConfig::RecoveryProfile profile = ServerConfig::RecoveryProfile::Agent)
     {
         ServerConfig c;
         c.name = u"wpcom"_s;
         c.route = route;
+        c.recoveryProfile = profile;
         c.era = ServerConfig::Era::Legacy; // session expiry exists in the handshake era only
         supervisor = std::make_unique<ServerSupervisor>(
             c, clock, QJsonObject{}, nullptr, [this](const ServerConfig &, const Clock &) {
@@ -355,6 +359,82 @@ private Q_SLOTS:
         QCOMPARE(r.reconnect.failedAttempts, 0);
         QCOMPARE(r.breaker.strikes, 0);
         QCOMPARE(f.supervisor->snapshot().generation, 2);
+    }
+
+    // docs/recovery.md §10: a developer's server down for the seconds of a rebuild. Four
+    // failed reconnects open the breaker (3 strikes); when the server is back, the agent's
+    // profile refuses the next call unsent for the rest of the cooldown, the interactive one
+    // reconnects at once for it and sends it, once.
+    void aCallAfterAnOutageIsSentAsSoonAsTheServerIsBackInTheInteractiveProfile_data()
+    {
+        QTest::addColumn<int>("profile");
+        QTest::addColumn<bool>("sent");
+        QTest::addColumn<qint64>("backoffCapMs");
+        QTest::addColumn<qint64>("parkedProbeMs");
+        QTest::newRow("interactive: the call reconnects at once and is sent")
+            << int(ServerConfig::RecoveryProfile::Interactive) << true << qint64(10'000)
+            << qint64(30'000);
+        QTest::newRow("agent: refused unsent while the breaker is open, as RECOVERY.md says")
+            << int(ServerConfig::RecoveryProfile::Agent) << false << qint64(60'000)
+            << qint64(300'000);
+    }
+    void aCallAfterAnOutageIsSentAsSoonAsTheServerIsBackInTheInteractiveProfile()
+    {
+        QFETCH(int, profile);
+        QFETCH(bool, sent);
+        QFETCH(qint64, backoffCapMs);
+        QFETCH(qint64, parkedProbeMs);
+        Fixture f(ServerConfig::Route::StreamableHttp, ServerConfig::RecoveryProfile(profile));
+        f.start();
+        f.t()->die(u"connection refused"_s);  // the server goes down
+        f.call(u"sonde/reconnect"_s, {}, 99); // and the developer asks for a reconnect
+        auto recovery = [&] { return f.supervisor->snapshot().recovery.value(); };
+        qint64 longest = 0;
+        for (int attempt = 1; attempt <= 5; ++attempt) {
+            f.t()->die(u"connect: Connection refused"_s);
+            const qint64 next = recovery().reconnect.nextAttemptInMs;
+            if (attempt < 5) {
+                longest = std::max(longest, next);
+                f.clock.advance(next);
+            } else {
+                QCOMPARE(next, parkedProbeMs);
+            }
+        }
+        QVERIFY2(longest <= backoffCapMs * 12 / 10, qPrintable(QString::number(longest)));
+        QCOMPARE(recovery().breaker.phase, BreakerPhase::Open);
+        // The server is back; the developer calls a tool before any probe ran.
+        const qsizetype before = f.transports.size();
+        const qsizetype answered = f.done->size(); // the reconnect by hand's own answer
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
+        if (!sent) {
+            QCOMPARE(f.done->size(), answered + 1);
+            QCOMPARE(f.outcome().recovery->breaker, BreakerPhase::Open);
+            QCOMPARE(f.transports.size(), before);
+            return;
+        }
+        QCOMPARE(f.done->size(), answered);
+        QCOMPARE(f.transports.size(), before + 1); // a reconnect now, for the call
+        f.initialize();
+        QCOMPARE(recovery().breaker.phase, BreakerPhase::Closed);
+        QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), 1);
+        f.t()->answer(f.lastRequest(), {{"content"_L1, QJsonArray{}}});
+        QCOMPARE(f.done->size(), answered + 1);
+        QVERIFY(f.outcome().ok());
+    }
+
+    void aBreakerTrippedByHandRefusesEvenWhileDisconnectedInTheInteractiveProfile()
+    {
+        Fixture f(ServerConfig::Route::StreamableHttp, ServerConfig::RecoveryProfile::Interactive);
+        f.start();
+        f.supervisor->tripBreaker();
+        f.t()->die(u"connection refused"_s);
+        const qsizetype answered = f.done->size();
+        const qsizetype before = f.transports.size();
+        f.call(u"tools/call"_s, {{"name"_L1, "t"_L1}});
+        QCOMPARE(f.done->size(), answered + 1);
+        QVERIFY2(f.outcome().error.message().contains("tripped by hand"_L1),
+                 qPrintable(f.outcome().error.message()));
+        QCOMPARE(f.transports.size(), before);
     }
 
     void aSuccessfulReconnectResetsTheBreaker()

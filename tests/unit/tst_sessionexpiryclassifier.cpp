@@ -141,6 +141,71 @@ private Q_SLOTS:
         QCOMPARE(r.rule, u"cancelled-by-user"_s);
     }
 
+    void aRequestsOwnReachDecidesOverAnotherExchangesFailure_data()
+    {
+        QTest::addColumn<Error>("error");
+        QTest::addColumn<bool>("modern");
+        QTest::addColumn<QString>("rule");
+        // The case: the POST's SSE answer had begun (event ids), the server went down,
+        // and the GET that resumes the stream was refused.
+        Error refusedResume = Error::transport(u"GET /mcp (resume) failed: Connection refused"_s,
+                                               Error::Condition::Refused);
+        refusedResume.setReach(Error::Reach::NotWritten);
+        Error afterRefused =
+            Error::transport(u"resuming the answer failed"_s, Error::Condition::Closed);
+        afterRefused.setCause(refusedResume).setReach(Error::Reach::ResponseStarted);
+        QTest::newRow("a resumption refused at connect is not the request's refusal")
+            << afterRefused << false << u"transport-closed"_s;
+        QTest::newRow("in the sessionless era too the request may have run")
+            << afterRefused << true << u"stream-broken"_s;
+        Error lost404 = Error::transport(u"GET /mcp (resume) answered HTTP 404"_s);
+        lost404.setHttpStatus(404).setSessionId(u"s-1"_s);
+        Error after404 =
+            Error::transport(u"resuming the answer failed"_s, Error::Condition::Closed);
+        after404.setCause(lost404).setReach(Error::Reach::ResponseStarted);
+        QTest::newRow("a resumption answered 404 for the session is not an expiry of the request")
+            << after404 << false << u"transport-closed"_s;
+        Error bareRefusal = Error::transport(u"resumption refused"_s, Error::Condition::Refused);
+        bareRefusal.setReach(Error::Reach::ResponseStarted);
+        QTest::newRow("even a refusal on the top node is no refusal once the answer had begun")
+            << bareRefusal << false << u"transport-closed"_s;
+        Error refresh = Error::remote(0, u"needs_reauth: refresh: Connection closed"_s);
+        refresh.setHttpStatus(401).setReach(Error::Reach::Written);
+        QTest::newRow("a failed token refresh's words are no text marker for the request")
+            << refresh << false << u"no-signal"_s;
+        Error written404 = Error::transport(u"POST /mcp answered HTTP 404"_s);
+        written404.setHttpStatus(404).setSessionId(u"s-1"_s).setReach(Error::Reach::Written);
+        QTest::newRow("a 404 to the request's own POST is still the spec's expiry")
+            << written404 << false << u"http-404-with-session"_s;
+        Error writtenRefusedCause =
+            Error::transport(u"the connection closed after the request was sent"_s);
+        writtenRefusedCause.setCause(
+            Error::transport(u"connection refused"_s, Error::Condition::Refused));
+        writtenRefusedCause.setReach(Error::Reach::Written);
+        QTest::newRow("a written request is never 'connection-refused' from its cause chain")
+            << writtenRefusedCause << false << u"no-signal"_s;
+        Error notWritten =
+            Error::transport(u"POST /mcp failed: Connection refused"_s, Error::Condition::Refused);
+        notWritten.setReach(Error::Reach::NotWritten);
+        QTest::newRow("a POST refused at connect was never sent")
+            << notWritten << false << u"connection-refused"_s;
+        Error oversized = Error::protocol(u"an SSE event is over the 1 MiB frame limit"_s);
+        oversized.setReach(Error::Reach::ResponseStarted);
+        QTest::newRow("an answer over the limit fails its request without recovery")
+            << oversized << false << u"no-signal"_s;
+    }
+    void aRequestsOwnReachDecidesOverAnotherExchangesFailure()
+    {
+        QFETCH(Error, error);
+        QFETCH(bool, modern);
+        QFETCH(QString, rule);
+        const auto r = SessionExpiryClassifier::classify(
+            error, SessionExpiryClassifier::DefaultNodeBudget,
+            modern ? SessionExpiryClassifier::Era::Modern : SessionExpiryClassifier::Era::Legacy);
+        QCOMPARE(r.rule, rule);
+        QCOMPARE(r.expired, rule != "no-signal"_L1);
+    }
+
     void aCancellationVetoesEvenAStructuredSignal()
     {
         Error closed = Error::transport(u"closed"_s, Error::Condition::Closed);
