@@ -139,7 +139,11 @@ void CliRunner::start()
             answer =
                 o.result.isObject() ? o.result.toObject() : QJsonObject{{"result"_L1, o.result}};
         } else {
-            answer.insert("error"_L1, masked(o.error.message()));
+            QString message = masked(o.error.message());
+            // The core names the limit; the flag that raises it is this front end's to say.
+            if (message.contains("frame limit"_L1))
+                message += u" (sonde-cli --max-frame-mb N raises the limit)"_s;
+            answer.insert("error"_L1, message);
             answer.insert("kind"_L1, Error::kindName(o.error.kind()));
             if (o.error.jsonRpcCode())
                 answer.insert("code"_L1, *o.error.jsonRpcCode());
@@ -178,8 +182,10 @@ void CliRunner::start()
                 std::fprintf(stderr, "[%s] %s\n", qPrintable(e.server),
                              qPrintable(masked(QString::fromUtf8(e.raw))));
             else if (e.direction == TranscriptEvent::Direction::Violation)
-                reportViolation(e.raw.left(200), "[" + e.server.toUtf8() +
-                                                     "] protocol violation: " + e.event.toUtf8() +
+                // Sonde's own notice, not a line of the server's stderr ("[name] ..."): said
+                // as sonde-cli says everything of its own.
+                reportViolation(e.raw.left(200), "sonde-cli: " + e.server.toUtf8() +
+                                                     ": protocol violation: " + e.event.toUtf8() +
                                                      ": " + e.raw.left(200) + '\n');
         }
     });
@@ -296,6 +302,24 @@ void CliRunner::call(const QString &method, const QJsonObject &params, Done done
     m_waiting.insert(ticket, std::move(done));
     if (m_stepStarting)
         m_execTickets.insert(m_stepStarting, ticket);
+}
+
+static QString jsonTypeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Array:
+        return u"an array"_s;
+    case QJsonValue::String:
+        return u"a string"_s;
+    case QJsonValue::Double:
+        return u"a number"_s;
+    case QJsonValue::Bool:
+        return u"a boolean"_s;
+    case QJsonValue::Null:
+        return u"null"_s;
+    default:
+        return u"an object"_s;
+    }
 }
 
 static QJsonObject parseJsonArg(const QString &text, QString *error)
@@ -530,6 +554,15 @@ void CliRunner::runStep(const QJsonObject &step, Done done)
 {
     const QString op = step.value("op"_L1).toString();
     auto object = [&](const char *key) { return step.value(QLatin1StringView(key)).toObject(); };
+    // What the step carries for the server is passed as it is or refused: an array or a
+    // number where an object belongs must not become {} on the way.
+    for (const char *key : {"args", "params", "ref", "argument", "context"}) {
+        const QJsonValue v = step.value(QLatin1StringView(key));
+        if (!v.isUndefined() && !v.isObject())
+            return done({{"error"_L1, u"\"%1\" must be a JSON object, got %2"_s.arg(
+                                          QLatin1StringView(key), jsonTypeName(v))}},
+                        false);
+    }
     if (op == "call"_L1) {
         if (!step.value("tool"_L1).isString())
             return done({{"error"_L1, "call needs \"tool\""_L1}}, false);

@@ -72,9 +72,13 @@ void CliServerRequestHandler::handleServerRequest(const ServerRequest &request)
         QString what = reply.error.isError()
                            ? u"declined ("_s + reply.error.message() + u')'
                            : reply.result.value("action"_L1).toString(u"answered"_s);
+        if (request.method == "roots/list"_L1 && !reply.error.isError())
+            what =
+                u"answered with %1 root(s)"_s.arg(reply.result.value("roots"_L1).toArray().size());
         if (request.params.contains("url"_L1))
             what += u" url="_s + request.params.value("url"_L1).toString();
-        std::fprintf(stderr, "[%s] %s: %s\n", qPrintable(request.server),
+        // Sonde's own notice: "[name] ..." is how the server's stderr lines are shown.
+        std::fprintf(stderr, "sonde-cli: %s asked %s: %s\n", qPrintable(request.server),
                      qPrintable(request.method), qPrintable(what));
     }
     m_host.reply(reply);

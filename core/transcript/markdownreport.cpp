@@ -20,23 +20,15 @@ namespace {
 // losses, resumptions and the breaker.
 const QSet<QString> &recoveryEvents()
 {
-    static const QSet<QString> events{u"connection-lost"_s,
-                                      u"restarting"_s,
-                                      u"reconnect"_s,
-                                      u"reconnect-scheduled"_s,
-                                      u"reconnect-attempt"_s,
-                                      u"session-end"_s,
-                                      u"breaker"_s,
-                                      u"outcome-uncertain"_s,
-                                      u"sent-again"_s,
-                                      u"breaker-refused"_s,
-                                      u"stream-resume"_s,
-                                      u"suspect-session"_s,
-                                      u"recovery-budget-spent"_s,
-                                      u"keepalive-failed"_s,
-                                      u"call-waits-for-reconnect"_s,
-                                      u"request-timed-out"_s,
-                                      u"fault"_s};
+    static const QSet<QString> events{u"connection-lost"_s,   u"restarting"_s,
+                                      u"reconnect"_s,         u"reconnect-scheduled"_s,
+                                      u"reconnect-attempt"_s, u"session-end"_s,
+                                      u"breaker"_s,           u"outcome-uncertain"_s,
+                                      u"sent-again"_s,        u"breaker-refused"_s,
+                                      u"stream-resume"_s,     u"stream-resume-failed"_s,
+                                      u"suspect-session"_s,   u"recovery-budget-spent"_s,
+                                      u"keepalive-failed"_s,  u"call-waits-for-reconnect"_s,
+                                      u"request-timed-out"_s, u"fault"_s};
     return events;
 }
 
@@ -220,9 +212,12 @@ bool MarkdownReport::write(ExportReader &in, ExportOutput &out)
                 it = facts.insert(s, {});
             }
             learn(*it, r);
-            lastMs = r.value("t_ms"_L1).toInteger();
-            if (events++ == 0)
-                firstMs = lastMs;
+            // The span of the events, whatever order they come in (a history holds runs
+            // and imports in the order they were recorded, not in time).
+            const qint64 t = r.value("t_ms"_L1).toInteger();
+            firstMs = events == 0 ? t : std::min(firstMs, t);
+            lastMs = events == 0 ? t : std::max(lastMs, t);
+            ++events;
             return true;
         }))
         return false;

@@ -72,6 +72,8 @@ void OtlpSender::send(const QUrl &url, const QByteArray &body)
     }
     m_result = r;
     m_overLimit = false;
+    m_uploaded = 0;
+    m_documentBytes = body.size();
     QNetworkRequest request(url);
     request.setHeader(QNetworkRequest::ContentTypeHeader, "application/json"_ba);
     request.setRawHeader("Accept", "application/json");
@@ -91,6 +93,11 @@ void OtlpSender::send(const QUrl &url, const QByteArray &body)
             reply->abort();
         }
     });
+    connect(reply, &QNetworkReply::uploadProgress, this, [this](qint64 sent, qint64 total) {
+        // Qt reports (0, 0) as the reply ends: the furthest point reached stays.
+        if (total > 0)
+            m_uploaded = std::max(m_uploaded, sent);
+    });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { finish(reply); });
 }
 
@@ -108,8 +115,20 @@ void OtlpSender::finish(QNetworkReply *reply)
             u"the collector's answer is over %1 bytes (the limit); the rest was not read"_s.arg(
                 m_maxAnswerBytes);
     } else if (r.status == 0) {
+        // Qt says "Unknown error" for a connection closed with no answer it could read:
+        // said in words, with how much of the export went out (a collector that refuses an
+        // export unread, a wrong path or one over its size limit, closes the connection
+        // under it, and its status goes with the connection).
+        const bool cut = m_uploaded > 0 && m_uploaded < m_documentBytes;
         r.error = reply->error() == QNetworkReply::OperationCanceledError
                       ? u"no answer within %1 ms (the timeout)"_s.arg(m_timeoutMs)
+                  : cut ? u"the collector closed the connection after %1 of the export's %2 "
+                          u"bytes, without an answer Sonde could read: it refused the export "
+                          u"unread (a wrong path, or a body over its size limit?)"_s.arg(m_uploaded)
+                              .arg(m_documentBytes)
+                  : reply->error() == QNetworkReply::ContentReSendError ||
+                          reply->error() == QNetworkReply::RemoteHostClosedError
+                      ? u"the collector closed the connection without answering"_s
                       : reply->errorString();
     } else if (r.status < 200 || r.status >= 300) {
         r.error = u"the collector answered HTTP %1%2"_s.arg(r.status).arg(

@@ -68,6 +68,8 @@ private:
     int m_timeoutMs = DefaultTimeoutMs;
     qsizetype m_maxAnswerBytes = DefaultMaxAnswerBytes;
     bool m_overLimit = false;
+    qint64 m_uploaded = 0; // bytes of the document written so far
+    qint64 m_documentBytes = 0;
 };
 
 } // namespace Sonde

@@ -10,7 +10,9 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QDateTime>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -275,6 +277,41 @@ private Q_SLOTS:
         } else {
             QVERIFY2(bytes.startsWith("#") && bytes.contains("echo"), bytes.left(300).constData());
         }
+    }
+
+    // Two servers on one host are two servers: each --url run is named host:port (it was the
+    // host alone, and the Markdown report put both into one section), and the report's time
+    // range runs from the earliest event to the latest whatever order the history holds
+    // them in (an import of an older transcript after a newer run printed it backwards).
+    void theMarkdownReportHasASectionPerServerAndItsRangeForwards()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"h.db"_s);
+        DemoHttpServer first, second;
+        QVERIFY(first.start());
+        QVERIFY(second.start());
+        const QString transcript = dir.filePath(u"older.jsonl"_s);
+        // An older run, written to a transcript first and imported after the newer ones.
+        QVERIFY(cli({u"--transcript"_s, transcript, u"--command"_s, demo(), u"ping"_s}).exitCode ==
+                0);
+        QTest::qWait(50);
+        for (const DemoHttpServer *s : {&first, &second})
+            QCOMPARE(cli({u"--history"_s, db, u"--url"_s, s->url(), u"ping"_s}).exitCode, 0);
+        QCOMPARE(hist({u"history"_s, u"import"_s, transcript, u"--db"_s, db}).exitCode, 0);
+        const QString md = dir.filePath(u"report.md"_s);
+        const Run r = hist({u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"md"_s,
+                            u"--out"_s, md});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString report = QString::fromUtf8(fileBytes(md));
+        for (const DemoHttpServer *s : {&first, &second})
+            QVERIFY2(report.contains(u"127.0.0.1:%1"_s.arg(s->port())), qPrintable(report));
+        QVERIFY2(report.contains(u"3 server(s)"_s), qPrintable(report.left(400)));
+        static const QRegularExpression range(u"events from (\\S+) to (\\S+) \\(UTC\\)"_s);
+        const QRegularExpressionMatch m = range.match(report);
+        QVERIFY2(m.hasMatch(), qPrintable(report.left(400)));
+        QVERIFY2(QDateTime::fromString(m.captured(1), Qt::ISODateWithMs) <=
+                     QDateTime::fromString(m.captured(2), Qt::ISODateWithMs),
+                 qPrintable(m.captured(0)));
     }
 
     void anImportReadsATranscriptAndNamesTheLinesItSkipped()

@@ -40,6 +40,31 @@ class TestOtlpSender : public QObject
     }
 
 private Q_SLOTS:
+    // A collector that refuses an export unread (a wrong path, a size limit) closes the
+    // connection under the upload, and Qt loses its status: it said "Unknown error" with
+    // status 0. Now what happened, with how much went out.
+    void aCollectorThatRefusesTheExportUnreadIsSaidInWords()
+    {
+        ScriptedHttpServer collector;
+        QVERIFY(collector.listen());
+        collector.rejectBodiesOver(
+            1024 * 1024,
+            ScriptedHttpServer::response(413, "text/plain", "too large", "Connection: close\r\n"),
+            false);
+        OtlpSender sender;
+        QSignalSpy done(&sender, &OtlpSender::finished);
+        const QByteArray big =
+            "{\"resourceSpans\":[],\"pad\":\"" + QByteArray(8 << 20, 'x') + "\"}";
+        sender.send(QUrl(u"http://127.0.0.1:%1/v1/traces"_s.arg(collector.port())), big);
+        QVERIFY(done.wait(10'000));
+        const OtlpSender::Result r = done.first().first().value<OtlpSender::Result>();
+        QVERIFY(!r.ok());
+        QVERIFY2(!r.error.contains("Unknown error"_L1), qPrintable(r.error));
+        QVERIFY2(r.error.contains("closed the connection"_L1) || r.error.contains("413"_L1),
+                 qPrintable(r.error));
+        QCOMPARE(collector.earlyRejections(), 1);
+    }
+
     void theCollectorReceivesExactlyOnePostWithTheJsonBody()
     {
         FakeCollector collector;
