@@ -65,10 +65,12 @@ QString HttpExchange::describeBody(int status, const QString &contentType, const
         // A page (a proxy's 502, a framework's 404, python -m http.server's 501): its text
         // says nothing a user needs on a terminal, what it is does.
         const QString type = contentType.isEmpty() ? u"HTML"_s : contentType.section(u';', 0, 0);
-        QString hint = status >= 502 && status <= 504
-                           ? u"a proxy or gateway answered: is the server behind it up?"_s
-                           : u"not an MCP endpoint?"_s;
-        return u"%1, %2 bytes: %3"_s.arg(type).arg(body.size()).arg(hint);
+        const QString size = u"%1, %2 bytes"_s.arg(type).arg(body.size());
+        if (status >= 502 && status <= 504)
+            return size + u": a proxy or gateway answered: is the server behind it up?"_s;
+        if (status == 404 || status == 405 || status == 501)
+            return size + u": not an MCP endpoint?"_s;
+        return size + u" (an error page)"_s;
     }
     // Other text: its first line, as the server wrote it.
     const qsizetype newline = trimmed.indexOf('\n');

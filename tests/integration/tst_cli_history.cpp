@@ -6,11 +6,11 @@
 // HTTP+SSE) is recorded, found and exported whole, its HAR passing har-validator.
 #include "clifixtures.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QDateTime>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -299,8 +299,8 @@ private Q_SLOTS:
             QCOMPARE(cli({u"--history"_s, db, u"--url"_s, s->url(), u"ping"_s}).exitCode, 0);
         QCOMPARE(hist({u"history"_s, u"import"_s, transcript, u"--db"_s, db}).exitCode, 0);
         const QString md = dir.filePath(u"report.md"_s);
-        const Run r = hist({u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"md"_s,
-                            u"--out"_s, md});
+        const Run r = hist(
+            {u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s, u"md"_s, u"--out"_s, md});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QString report = QString::fromUtf8(fileBytes(md));
         for (const DemoHttpServer *s : {&first, &second})

@@ -41,9 +41,15 @@ private Q_SLOTS:
         })) << QString() << -32000 << u"Not Acceptable"_s;
         QTest::newRow("415 wrong content type")
             << 415 << QByteArray() << QString() << 0 << u"HTTP 415"_s;
-        QTest::newRow("500 server error with an HTML body")
+        QTest::newRow("500 server error with an HTML body: its type and size, not the page")
             << 500 << QByteArray("<html>oops</html>") << u"s-2"_s << 0
-            << u"HTTP 500: <html>oops</html>"_s;
+            << u"HTTP 500: HTML, 17 bytes (an error page)"_s;
+        QTest::newRow("404 with an HTML page: not an MCP endpoint")
+            << 404 << QByteArray("<!DOCTYPE html><pre>Cannot POST /mcp</pre>") << QString() << 0
+            << u"HTTP 404: HTML, 42 bytes: not an MCP endpoint?"_s;
+        QTest::newRow("a plain text body: its first line")
+            << 500 << QByteArray("database is down\nat line 2\n") << QString() << 0
+            << u"HTTP 500: database is down…"_s;
         QTest::newRow("503 unavailable") << 503 << QByteArray() << QString() << 0 << u"HTTP 503"_s;
     }
     void keepsStatusBodyAndSession()
