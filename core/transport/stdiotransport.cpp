@@ -164,6 +164,10 @@ void StdioTransport::close()
 
 void StdioTransport::onReadyReadStdout()
 {
+    // Drained again on exit and on a kill: a channel Qt already closed has nothing more, and
+    // reading it only prints Qt's "QIODevice::read (QProcess): device not open" on stderr.
+    if (!m_process->isOpen())
+        return;
     const QList<QByteArray> lines = m_stdout.feed(m_process->readAllStandardOutput());
     const QList<QByteArray> heads = m_stdout.takeOversizedHeads();
     if (const QString why = m_stdout.takeOversizedError(u"stdout line"_s); !why.isEmpty()) {
@@ -184,6 +188,8 @@ void StdioTransport::onReadyReadStdout()
 
 void StdioTransport::onReadyReadStderr()
 {
+    if (!m_process->isOpen())
+        return;
     const QList<QByteArray> lines = m_stderr.feed(m_process->readAllStandardError());
     for (const QByteArray &line : lines)
         Q_EMIT stderrLine(QString::fromUtf8(line));
