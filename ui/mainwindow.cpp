@@ -25,6 +25,7 @@
 #include "pagedtranscriptmodel.h"
 #include "promptspanel.h"
 #include "protocol/mcprequests.h"
+#include "recoverytext.h"
 #include "replaylauncher.h"
 #include "resourcespanel.h"
 #include "serverlistmodel.h"
@@ -526,6 +527,17 @@ void MainWindow::onCallFinished(const CallOutcome &o)
     const bool shown = o.server == m_current;
     const QJsonObject result = o.result.toObject();
     if (pending->kind == Kind::ToolCall) {
+        // A reconnect that happened before the call (the session expired and was noticed
+        // outside any call) is told on the first answer of the generation it made: the answer
+        // alone would look as if nothing had happened.
+        if (o.generation > m_views->explainedGeneration(o.server)) {
+            if (const int row = m_servers->indexOf(o.server); row >= 0) {
+                const QString note = RecoveryText::reconnectBefore(m_servers->snapshot(row), o);
+                if (!note.isEmpty())
+                    m_views->setToolAnswerNote(o.server, pending->name, note);
+            }
+            m_views->setExplainedGeneration(o.server, o.generation);
+        }
         m_tools->callFinished(o);
         status(o.ok() ? tr("%1: answered in %2 ms").arg(o.server).arg(o.finishedMs - o.startedMs)
                       : tr("%1: %2").arg(o.server, o.error.message()));
@@ -798,9 +810,12 @@ void MainWindow::addFirstRunDemos()
     addBuiltInHttpDemo(u"demo-http"_s, {}, ServerConfig::Era::Legacy);
     // The HTTP one is shown first: its session faults are what the web Inspector lacks.
     selectServer(u"demo-http"_s);
-    m_hint->showText(tr("New here? On <b>demo-http</b>, press <b>Health → Expire session</b>, "
-                        "then call a tool: Sonde sees the session gone, reconnects and "
-                        "answers. <a href=\"demo-http\">Show me</a>"));
+    // What really happens, in order: the expiry is noticed at once by the session's event
+    // stream (HTTP 404), Sonde reconnects before any call, and the next answer says so.
+    m_hint->showText(tr("New here? On <b>demo-http</b>, press <b>Health → Expire session</b>: "
+                        "the server forgets the session, Sonde notices and reconnects. Then "
+                        "call a tool: its answer tells what happened. <a href=\"demo-http\">"
+                        "Show me</a>"));
 }
 
 void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots,

@@ -3,6 +3,7 @@
 
 #include "jsonview.h"
 #include "protocol/mcp.h"
+#include "recoverytext.h"
 #include "textdisplay.h"
 
 #include <QFileDialog>
@@ -72,7 +73,8 @@ QWidget *ToolAnswerView::firstFocusWidget() const
     return m_answerTabs->tabBar();
 }
 
-void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool)
+void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool,
+                                 const QString &reconnectNote)
 {
     const QJsonObject result = o.result.toObject();
     QJsonObject shown = o.toJson();
@@ -85,7 +87,7 @@ void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool)
             ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
             : o.error.message(),
         rest);
-    showBanner(o);
+    showBanner(o, reconnectNote);
 
     const QJsonValue structured = result.value("structuredContent"_L1);
     const QJsonObject outputSchema = tool.value("outputSchema"_L1).toObject();
@@ -107,31 +109,41 @@ void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool)
     showContent(result.value("content"_L1).toArray());
 }
 
-// The banner's text and colour for an answer: one block, so the rules read in order.
-void ToolAnswerView::showBanner(const CallOutcome &o)
+// The banner's words are RecoveryText's; its colours follow the palette, so a dark window
+// does not get light boxes.
+QString ToolAnswerView::bannerStyle(RecoveryText::Banner::Tone tone) const
 {
-    QString banner, style;
-    if (o.recovery && o.recovery->outcomeUncertain.value_or(false)) {
-        banner = tr("Outcome uncertain — %1").arg(o.error.message());
-        style = u"background:#fff8e1; color:#8d6e00; border:1px solid #ffb300; padding:6px"_s;
-    } else if (o.error.kind() == Error::Kind::Refused) {
-        banner = tr("Not sent — %1").arg(o.error.message());
-        style = u"background:#ffebee; color:#b71c1c; border:1px solid #e53935; padding:6px"_s;
-    } else if (o.error.kind() == Error::Kind::Application) {
-        banner = tr("The tool reported an error (isError)");
-        style = u"background:#fbe9e7; color:#bf360c; padding:6px"_s;
-    } else if (!o.ok()) {
-        banner = tr("%1 error — %2").arg(Error::kindName(o.error.kind()), o.error.message());
-        style = u"background:#ffebee; color:#b71c1c; padding:6px"_s;
-    } else if (o.recovery && o.recovery->replayed) {
-        banner = tr("Answered after a reconnect (sent again on generation %1: %2)")
-                     .arg(o.generation)
-                     .arg(o.recovery->rule);
-        style = u"background:#e8f5e9; color:#1b5e20; padding:6px"_s;
-    }
-    m_banner->setText(banner);
-    m_banner->setStyleSheet(style);
-    m_banner->setVisible(!banner.isEmpty());
+    using Tone = RecoveryText::Banner::Tone;
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    struct Colours
+    {
+        const char *light[3]; // background, text, border
+        const char *dark[3];
+    };
+    static const Colours good{{"#e8f5e9", "#1b5e20", "#66bb6a"}, {"#1b3320", "#a5d6a7", "#2e7d32"}};
+    static const Colours uncertain{{"#fff8e1", "#8d6e00", "#ffb300"},
+                                   {"#3a3000", "#ffe082", "#ffb300"}};
+    static const Colours refused{{"#ffebee", "#b71c1c", "#e53935"},
+                                 {"#3b1518", "#ef9a9a", "#e53935"}};
+    static const Colours error{{"#fbe9e7", "#bf360c", "#ff7043"},
+                               {"#3a1d14", "#ffab91", "#bf360c"}};
+    const Colours &c = tone == Tone::Good        ? good
+                       : tone == Tone::Uncertain ? uncertain
+                       : tone == Tone::Refused   ? refused
+                                                 : error;
+    const char *const *p = dark ? c.dark : c.light;
+    return u"background:%1; color:%2; border:1px solid %3; padding:6px"_s.arg(
+        QLatin1StringView(p[0]), QLatin1StringView(p[1]), QLatin1StringView(p[2]));
+}
+
+void ToolAnswerView::showBanner(const CallOutcome &o, const QString &reconnectNote)
+{
+    const RecoveryText::Banner b = RecoveryText::forAnswer(o, reconnectNote);
+    m_banner->setText(b.text);
+    m_banner->setToolTip(b.toolTip);
+    m_banner->setStyleSheet(b.tone == RecoveryText::Banner::Tone::None ? QString()
+                                                                       : bannerStyle(b.tone));
+    m_banner->setVisible(!b.text.isEmpty());
 }
 
 void ToolAnswerView::clear()
@@ -148,7 +160,8 @@ void ToolAnswerView::clear()
 void ToolAnswerView::showProblem(const QString &text)
 {
     m_banner->setText(text);
-    m_banner->setStyleSheet(u"background:#fff3e0; color:#e65100; padding:6px"_s);
+    m_banner->setToolTip(QString());
+    m_banner->setStyleSheet(bannerStyle(RecoveryText::Banner::Tone::Error));
     m_banner->show();
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "recoverytext.h"
+
 #include "values/callvalues.h"
 
 #include <QJsonObject>
@@ -24,7 +26,10 @@ class ToolAnswerView : public QWidget
 public:
     explicit ToolAnswerView(QWidget *parent = nullptr);
     // `tool` is the tool's entry from tools/list, for its outputSchema.
-    void showOutcome(const CallOutcome &outcome, const QJsonObject &tool);
+    // `reconnectNote`: what happened before the call, when nothing in the answer says it
+    // (RecoveryText::reconnectBefore).
+    void showOutcome(const CallOutcome &outcome, const QJsonObject &tool,
+                     const QString &reconnectNote = {});
     void clear();
     // A problem found before anything was sent (arguments that do not fit the schema).
     void showProblem(const QString &text);
@@ -38,7 +43,8 @@ public:
     bool saveAnswer(const QString &path) const;
 
 private:
-    void showBanner(const CallOutcome &o);
+    void showBanner(const CallOutcome &o, const QString &reconnectNote);
+    QString bannerStyle(RecoveryText::Banner::Tone tone) const;
     void showContent(const QJsonArray &content);
 
     QLabel *m_banner = nullptr;

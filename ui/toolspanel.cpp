@@ -66,6 +66,11 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     leftLayout->addWidget(m_list, 1);
     connect(m_search, &QLineEdit::textChanged, m_proxy,
             &QSortFilterProxyModel::setFilterFixedString);
+    // Each server keeps its own search: what was typed for one is not applied to the next.
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString &text) {
+        if (!m_restoring && !m_server.isEmpty())
+            m_store->setToolSearch(m_server, text);
+    });
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &ToolsPanel::updateCount);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &ToolsPanel::updateCount);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, &ToolsPanel::updateCount);
@@ -206,7 +211,8 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_tick = new QTimer(this);
     m_tick->setInterval(100);
     connect(m_tick, &QTimer::timeout, this, [this] {
-        m_elapsed->setText(tr("%1 s").arg(double(m_clock.elapsed()) / 1000.0, 0, 'f', 1));
+        if (m_callServer == m_server) // another server's call is not this one's to time
+            m_elapsed->setText(tr("%1 s").arg(double(m_clock.elapsed()) / 1000.0, 0, 'f', 1));
     });
 
     connect(m_form, &SchemaFormWidget::valueChanged, this, [this] {
@@ -282,6 +288,9 @@ void ToolsPanel::showServer(const QString &server)
     const QString selected = m_store->selectedTool(server);
     m_server = server;
     m_currentTool = {};
+    const bool restoring = std::exchange(m_restoring, true);
+    m_search->setText(m_store->toolSearch(server));
+    m_restoring = restoring;
     showBreaker();
     showHeaderHints();
     setTools(m_store->tools(server), selected);
@@ -389,15 +398,23 @@ void ToolsPanel::showAnswer()
 {
     const std::optional<CallOutcome> outcome = m_store->toolAnswer(m_server, currentToolName());
     if (outcome)
-        m_answer->showOutcome(*outcome, m_currentTool);
+        m_answer->showOutcome(*outcome, m_currentTool,
+                              m_store->toolAnswerNote(m_server, currentToolName()));
     else
         m_answer->clear();
     m_saveAnswer->setEnabled(m_answer->hasAnswer());
     m_saveToCollection->setEnabled(outcome.has_value());
-    if (m_call->isEnabled()) { // no call running: the time and the bar are this answer's
+    // The time and the bar are this answer's unless a call of this server runs: a call of
+    // another server (the window runs one at a time) is not shown here.
+    if (!m_cancel->isEnabled() || m_callServer != m_server) {
         m_elapsed->setText(outcome ? tr("%1 ms").arg(outcome->finishedMs - outcome->startedMs)
                                    : QString());
+        m_progress->setRange(0, 1000);
+        m_progress->setFormat(u"%p%"_s);
         m_progress->setValue(outcome && outcome->ok() ? 1000 : 0);
+        m_streamNote->setVisible(false);
+    } else if (m_progress->value() <= 0) {
+        m_progress->setRange(0, 0); // back on the call's server: busy again
     }
 }
 
@@ -416,6 +433,7 @@ void ToolsPanel::requestCall()
 
 void ToolsPanel::callStarted()
 {
+    m_callServer = m_server;
     m_call->setEnabled(false);
     m_cancel->setEnabled(true);
     m_progress->setRange(0, 0); // busy until the first progress notification

@@ -110,6 +110,7 @@ private:
     ToolAnswerView *m_answer = nullptr;
     QElapsedTimer m_clock;
     QTimer *m_tick = nullptr;
+    QString m_callServer; // whose call runs (the window runs one at a time)
     QJsonObject m_currentTool;
 };
 

@@ -212,7 +212,8 @@ void ServerSupervisor::onConnectionLost(const Error &error)
     e.rule = c.rule;
     e.detail = c.detail;
     e.expired = c.expired;
-    e.source = u"connection lost outside any call"_s;
+    // Only the Streamable HTTP GET stream reports a lost session outside any call.
+    e.source = u"by the session's event stream (GET), outside any call"_s;
     record(e);
     if (c.expired)
         m_reconnect->request(u"connection lost (%1)"_s.arg(c.rule));

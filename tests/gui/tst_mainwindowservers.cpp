@@ -21,6 +21,7 @@
 #include <QListView>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -148,6 +149,35 @@ private Q_SLOTS:
         QVERIFY(tools()->selectTool(u"echo"_s));
         QCOMPARE(tools()->resultText(), u"Echo: only on a"_s);
         QCOMPARE(tools()->bannerText(), QString());
+    }
+
+    // A server whose program does not start lists no tools: nothing of a's last call (its
+    // "100 %", its "9 ms") may show there; and what was searched on a is a's alone.
+    void theBarTheTimeAndTheSearchStayWithTheirServer()
+    {
+        ServerConfig broken;
+        broken.name = u"broken"_s;
+        broken.program = u"/nonexistent/sonde-test-no-such-server"_s;
+        m_window->addServer(broken);
+        call(u"get-counter"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"counter"_s), 10000);
+        auto *bar = tools()->findChild<QProgressBar *>(u"progressBar"_s);
+        auto *elapsed = tools()->findChild<QLabel *>(u"elapsedLabel"_s);
+        QCOMPARE(bar->value(), 1000);
+        QVERIFY(!elapsed->text().isEmpty());
+        auto *search = tools()->findChild<QLineEdit *>(u"toolSearch"_s);
+        QTest::keyClicks(search, u"count"_s);
+        m_window->selectServer(u"broken"_s);
+        grab(u"broken-after-a-call-on-a"_s);
+        QCOMPARE(tools()->currentToolName(), QString());
+        QCOMPARE(bar->value(), 0);
+        QCOMPARE(elapsed->text(), QString());
+        QCOMPARE(search->text(), QString());
+        select(u"b"_s);
+        QCOMPARE(search->text(), QString());
+        m_window->selectServer(u"a"_s); // filtered: two rows, not the nineteen select() waits for
+        QCOMPARE(search->text(), u"count"_s);
+        QVERIFY(toolRows() < 19); // filtered: the counter tools, not every one
     }
 
     void valuesTypedInAFormStayWithTheirServer()

@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "serverstore.h"
 #include "testpaths.h"
+#include "toolspanel.h"
 #include "workspacesettings.h"
 
 #include <QAbstractButton>
@@ -248,6 +249,47 @@ private Q_SLOTS:
             QCOMPARE(store.config(store.indexOf(u"still-legacy"_s)).era, ServerConfig::Era::Legacy);
             QCOMPARE(store.config(store.indexOf(u"modern"_s)).era, ServerConfig::Era::Modern);
         });
+        shutDown(window);
+    }
+
+    // The hint's whole path, as a new user follows it: Expire session on demo-http, then a
+    // call. The event stream notices the expiry at once and Sonde reconnects before the call,
+    // so the answer itself would look as if nothing happened: it says what did.
+    void theFirstRunHintsStoryIsTold()
+    {
+        CoreHost host;
+        MainWindow window(host);
+        QSettings settings(ini(), QSettings::IniFormat);
+        window.autosaveTo(&settings);
+        window.setDemoServerProgram(QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
+        window.addFirstRunDemos();
+        window.resize(1200, 760);
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo-http"_s).state,
+                                  SessionSnapshot::State::Ready, 10000);
+        const QString hint = window.findChild<QLabel *>(u"firstRunHint"_s)->text();
+        QVERIFY2(hint.contains(u"Sonde notices and reconnects"_s), qPrintable(hint));
+        ToolsPanel *tools = window.toolsPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tools->findChild<QListView *>(u"toolList"_s)->model()->rowCount() >= 19, 10000);
+        auto *expire = window.healthPanel()->findChild<QPushButton *>(u"fault:expire-session"_s);
+        QTRY_VERIFY(expire->isEnabled());
+        QTest::mouseClick(expire, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo-http"_s).generation, 2, 10000);
+        window.tabs()->setCurrentWidget(tools);
+        QVERIFY(tools->selectTool(u"get-counter"_s));
+        QTRY_VERIFY(tools->findChild<QPushButton *>(u"callButton"_s)->isEnabled());
+        QTest::mouseClick(tools->findChild<QPushButton *>(u"callButton"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(tools->resultText().contains(u"counter"_s), 10000);
+        const QString banner = tools->bannerText();
+        QVERIFY2(banner.contains(u"Sonde had reconnected before this call"_s), qPrintable(banner));
+        QVERIFY2(banner.contains(u"HTTP 404 for the session"_s), qPrintable(banner));
+        QVERIFY2(banner.contains(u"expire-session"_s), qPrintable(banner));
+        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !shots.isEmpty())
+            window.grab().save(shots + u"/first-run-story.png"_s);
+        // Said once: the next answer on the same generation is a plain answer.
+        QTest::mouseClick(tools->findChild<QPushButton *>(u"callButton"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(tools->bannerText().isEmpty(), 10000);
         shutDown(window);
     }
 

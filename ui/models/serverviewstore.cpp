@@ -136,7 +136,48 @@ void ServerViewStore::setToolAnswer(const QString &server, const QString &tool,
     if (!e)
         return;
     e->toolAnswers.insert(tool, outcome);
+    e->toolAnswerNotes.remove(tool);
     Q_EMIT toolAnswerChanged(server, tool);
+}
+
+QString ServerViewStore::toolAnswerNote(const QString &server, const QString &tool) const
+{
+    const Entry *e = find(server);
+    return e ? e->toolAnswerNotes.value(tool) : QString();
+}
+
+void ServerViewStore::setToolAnswerNote(const QString &server, const QString &tool,
+                                        const QString &note)
+{
+    Entry *e = writable(server);
+    if (!e)
+        return;
+    e->toolAnswerNotes.insert(tool, note);
+    Q_EMIT toolAnswerChanged(server, tool);
+}
+
+QString ServerViewStore::toolSearch(const QString &server) const
+{
+    const Entry *e = find(server);
+    return e ? e->toolSearch : QString();
+}
+
+void ServerViewStore::setToolSearch(const QString &server, const QString &text)
+{
+    if (Entry *e = writable(server))
+        e->toolSearch = text;
+}
+
+int ServerViewStore::explainedGeneration(const QString &server) const
+{
+    const Entry *e = find(server);
+    return e ? e->explainedGeneration : 0;
+}
+
+void ServerViewStore::setExplainedGeneration(const QString &server, int generation)
+{
+    if (Entry *e = writable(server))
+        e->explainedGeneration = generation;
 }
 
 QJsonArray ServerViewStore::list(const QString &server, const QString &method) const

@@ -65,6 +65,9 @@ public:
     int listsFetchedForGeneration(const QString &server) const;
     void setListsFetchedForGeneration(const QString &server, int generation);
 
+    // What the user typed in the Tools tab's search for this server.
+    QString toolSearch(const QString &server) const;
+    void setToolSearch(const QString &server, const QString &text);
     QString selectedTool(const QString &server) const;
     void setSelectedTool(const QString &server, const QString &tool);
     std::optional<QJsonObject> formValues(const QString &server, const QString &tool) const;
@@ -74,6 +77,14 @@ public:
     void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     std::optional<CallOutcome> toolAnswer(const QString &server, const QString &tool) const;
     void setToolAnswer(const QString &server, const QString &tool, const CallOutcome &outcome);
+    // What happened before a tool's last answer that the answer itself does not say (a
+    // reconnect outside any call: RecoveryText::reconnectBefore). A new answer clears it.
+    QString toolAnswerNote(const QString &server, const QString &tool) const;
+    void setToolAnswerNote(const QString &server, const QString &tool, const QString &note);
+    // The newest generation the user has been told about in an answer: a reconnect is said
+    // once, on the first answer that came on the generation it made.
+    int explainedGeneration(const QString &server) const;
+    void setExplainedGeneration(const QString &server, int generation);
 
     // By list method: "resources/list", "resources/templates/list", "prompts/list".
     QJsonArray list(const QString &server, const QString &method) const;
@@ -111,9 +122,12 @@ private:
         QJsonArray tools;
         int listsFetchedForGeneration = 0;
         QString selectedTool;
+        QString toolSearch;
         QHash<QString, QJsonObject> formValues;
         QHash<QString, bool> toolOverrides;
         QHash<QString, CallOutcome> toolAnswers;
+        QHash<QString, QString> toolAnswerNotes;
+        int explainedGeneration = 0;
         QHash<QString, QJsonArray> lists;
         QMap<PendingCommand::Kind, CallOutcome> lastAnswers;
         QStringList stderrLines;
