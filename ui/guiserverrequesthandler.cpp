@@ -161,6 +161,8 @@ void GuiServerRequestHandler::elicitation(const ServerRequest &r)
     } else {
         form = new SchemaFormWidget(dialog);
         form->setObjectName(u"elicitationForm"_s);
+        // Accept sends the defaults the user left (SEP-1034), and the form says so.
+        form->setDefaultsSent(true);
         form->setSchema(r.params.value("requestedSchema"_L1).toObject());
         layout->addWidget(form, 1);
     }

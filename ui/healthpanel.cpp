@@ -140,7 +140,18 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
             ++row;
         }
     }
+    // What is armed waits for a request; a delay stays until cleared: said, not guessed.
+    m_armed = new QLabel(this);
+    m_armed->setObjectName(u"armedFaults"_s);
+    m_armed->setAccessibleName(tr("Armed faults"));
+    m_armed->setWordWrap(true);
+    m_armed->setTextInteractionFlags(Qt::TextSelectableByMouse);
     outer->addWidget(faults);
+    outer->addWidget(m_armed);
+    // The Faults menu mirrors the buttons; its entries say the parameter they will use.
+    connect(m_delayMs, &QSpinBox::valueChanged, this, &HealthPanel::updateMenuTexts);
+    connect(m_status, &QSpinBox::valueChanged, this, &HealthPanel::updateMenuTexts);
+    updateMenuTexts();
 
     m_history = new HistoryModel(this);
     m_table = new QTableView(this);
@@ -184,12 +195,23 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
     if (reconnect.inProgress)
         r += tr(" · reconnecting");
     if (reconnect.parked)
-        r += tr(" · parked (probed every 300 s; reconnect by hand any time)");
+        r += reconnect.nextAttemptInMs >= 0
+                 ? tr(" · parked (next probe in %1 s; reconnect by hand any time)")
+                       .arg((reconnect.nextAttemptInMs + 999) / 1000)
+                 : tr(" · parked (reconnect by hand any time)");
     else if (reconnect.failedAttempts > 0)
         r += tr(" · %1 failed attempts").arg(reconnect.failedAttempts);
     m_reconnect->setText(r);
     m_history->setHistory(recovery.history);
     m_table->scrollToBottom();
+
+    QStringList armed;
+    if (!s.armedFaults.isEmpty())
+        armed.append(tr("Armed: %1.").arg(s.armedFaults.join(u"; "_s)));
+    if (!s.droppedFaults.isEmpty())
+        armed.append(tr("Dropped before they applied, with the connection that held them: %1.")
+                         .arg(s.droppedFaults.join(u"; "_s)));
+    m_armed->setText(armed.isEmpty() ? tr("No fault armed.") : armed.join(u' '));
 
     const bool http = s.route != "stdio"_L1;
     // 2026-07-28 has no session to expire or whose id could be corrupted.
@@ -260,6 +282,23 @@ QList<QPair<QString, QPushButton *>> HealthPanel::actionButtons() const
 QString HealthPanel::breakerText() const
 {
     return m_breaker->text();
+}
+
+QString HealthPanel::armedText() const
+{
+    return m_armed->text();
+}
+
+void HealthPanel::updateMenuTexts()
+{
+    for (const auto &[button, kind] : std::as_const(m_faultButtons)) {
+        QString text = button->text();
+        if (kind == Fault::Kind::Delay)
+            text = tr("%1 (%2 ms each, until cleared)").arg(button->text()).arg(m_delayMs->value());
+        else if (kind == Fault::Kind::HttpStatus)
+            text = tr("%1 (%2, next request)").arg(button->text()).arg(m_status->value());
+        button->setProperty("menuText", text);
+    }
 }
 
 } // namespace Sonde

@@ -28,6 +28,8 @@ public:
     explicit HealthPanel(QWidget *parent = nullptr);
     void setSnapshot(const SessionSnapshot &snapshot);
     QString breakerText() const;
+    // The faults armed for a request still to come, and those a closed connection dropped.
+    QString armedText() const;
     HistoryModel *historyModel() const { return m_history; }
     // Reset, Trip and one button per fault, in the panel's order: the window's Faults menu
     // mirrors them (same text, same click, enabled when they are).
@@ -40,10 +42,12 @@ Q_SIGNALS:
 
 private:
     void updateCountdown();
+    void updateMenuTexts();
 
     QLabel *m_breaker = nullptr;
     QLabel *m_strikes = nullptr;
     QLabel *m_reconnect = nullptr;
+    QLabel *m_armed = nullptr;
     HistoryModel *m_history = nullptr;
     QTableView *m_table = nullptr;
     QList<QPair<QPushButton *, Fault::Kind>> m_faultButtons;

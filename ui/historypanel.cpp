@@ -195,6 +195,27 @@ void HistoryPanel::setServer(const QString &server)
     refresh();
 }
 
+void HistoryPanel::noteSessionStarted(const QString &server)
+{
+    if (server == m_server && isWorkspace())
+        m_sessionsStale = true;
+}
+
+void HistoryPanel::noteRecorded()
+{
+    if (m_sessionsStale && isVisible() && isWorkspace() && m_search->text().isEmpty()) {
+        m_sessionsStale = false;
+        refresh();
+    }
+}
+
+void HistoryPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (std::exchange(m_sessionsStale, false) && isWorkspace())
+        refresh();
+}
+
 void HistoryPanel::addSource(const QString &name, HistoryCatalog *catalog)
 {
     m_sources.append({name, catalog});
@@ -319,15 +340,18 @@ void HistoryPanel::search()
     HistoryCatalog *catalog = currentCatalog();
     if (!catalog || text.isEmpty())
         return;
-    if (ask(catalog, HistoryCatalog::searchFilter(text, currentServer()))) {
-        m_status->setText(tr("Searching for \"%1\"…").arg(text));
+    // The whole history, as the field says: every server of the source (its Server column
+    // tells them apart), not the selected one alone.
+    if (ask(catalog, HistoryCatalog::searchFilter(text, QString()))) {
+        m_status->setText(tr("Searching the whole history for \"%1\"…").arg(text));
         return;
     }
     m_awaited = 0;
     m_shown.reset();
-    m_events->setSource(catalog->search(text, currentServer()));
-    m_status->setText(tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount())
-                          .arg(currentServer(), text));
+    m_events->setSource(catalog->search(text, QString()));
+    m_status->setText(
+        tr("%n event(s) in the whole history hold \"%1\"", nullptr, m_events->rowCount())
+            .arg(text));
 }
 
 bool HistoryPanel::ask(HistoryCatalog *catalog, const HistoryFilter &filter)
@@ -377,10 +401,11 @@ void HistoryPanel::showAnswer(const TranscriptFilterAnswer &answer)
     } else {
         m_events->setSource(catalog->sessionEvents(f.sessionId));
     }
-    m_status->setText(f.text.isEmpty()
-                          ? tr("%n event(s) in this session", nullptr, m_events->rowCount())
-                          : tr("%n event(s) of %1 hold \"%2\"", nullptr, m_events->rowCount())
-                                .arg(f.server, f.text));
+    m_status->setText(
+        f.text.isEmpty()
+            ? tr("%n event(s) in this session", nullptr, m_events->rowCount())
+            : tr("%n event(s) in the whole history hold \"%1\"", nullptr, m_events->rowCount())
+                  .arg(f.text));
 }
 
 void HistoryPanel::showSelectedEvent()

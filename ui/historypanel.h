@@ -42,6 +42,10 @@ public:
 
     // The workspace's catalog (source 0).
     void setCatalog(HistoryCatalog *catalog);
+    // A session of `server` began: its row is listed once the recorder has written it
+    // (noteRecorded), or when the tab is shown next.
+    void noteSessionStarted(const QString &server);
+    void noteRecorded();
     void setServer(const QString &server);
     // Adds an opened file's history as a source named `name`, and shows it. The catalog must
     // outlive the panel or be removed first.
@@ -77,6 +81,9 @@ Q_SIGNALS:
     // with removeSource() and frees it.
     void closeRequested(Sonde::HistoryCatalog *catalog);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     struct Source
     {
@@ -102,6 +109,7 @@ private:
     QPushButton *m_clear;
     QPushButton *m_timeline;
     QPushButton *m_replay;
+    bool m_sessionsStale = false;
     QListWidget *m_sessions;
     QTableView *m_table;
     JsonView *m_json;

@@ -456,6 +456,9 @@ void MainWindow::showRecording(HistoryRecorder *recorder,
     m_transcriptPanel->showRecording(m_recordingReader, m_recordingRun);
     connect(recorder, &HistoryRecorder::recorded, m_transcriptPanel,
             &TranscriptPanel::followRecording);
+    // A session begun since the History tab listed its server's sessions is listed once it
+    // is written (a new run's own sessions were missing until another server was picked).
+    connect(recorder, &HistoryRecorder::recorded, m_history, &HistoryPanel::noteRecorded);
     // Nothing reads the whole store any more: the table and the exports read the history.
     m_transcript->setCapacity(RecordingTailEvents, RecordingTailBytes);
     m_timelineTab->setTailInHistory(true);
@@ -574,6 +577,8 @@ void MainWindow::onTranscript(const TranscriptBatch &batch)
     for (const TranscriptEvent &e : batch) {
         if (e.direction == TranscriptEvent::Direction::Stderr)
             m_views->appendStderr(e.server, QString::fromUtf8(e.raw));
+        if (e.kind == EventKind::Ready)
+            m_history->noteSessionStarted(e.server);
         // The running call's stream broke and is being resumed (or could not be): said while
         // the call waits, instead of a bar that stands still.
         if (call && e.server == m_current &&

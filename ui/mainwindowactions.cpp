@@ -111,7 +111,8 @@ MainWindowActions::MainWindowActions(QMainWindow *window) : QObject(window), m_w
 void MainWindowActions::mirrorButtons(const QList<QPair<QString, QPushButton *>> &buttons)
 {
     for (const auto &[name, button] : buttons) {
-        auto *a = new QAction(button->text(), m_window);
+        const QString menuText = button->property("menuText").toString();
+        auto *a = new QAction(menuText.isEmpty() ? button->text() : menuText, m_window);
         a->setObjectName(u"action:"_s + name);
         a->setToolTip(button->toolTip());
         a->setStatusTip(button->toolTip());
@@ -129,6 +130,12 @@ bool MainWindowActions::eventFilter(QObject *watched, QEvent *event)
         auto *button = static_cast<QPushButton *>(watched);
         if (auto *a = button->property("mirroredBy").value<QAction *>())
             a->setEnabled(button->isEnabled());
+    } else if (event->type() == QEvent::DynamicPropertyChange &&
+               static_cast<QDynamicPropertyChangeEvent *>(event)->propertyName() == "menuText") {
+        // The panel's parameter changed (the delay, the status): the entry says the new one.
+        auto *button = static_cast<QPushButton *>(watched);
+        if (auto *a = button->property("mirroredBy").value<QAction *>())
+            a->setText(button->property("menuText").toString());
     }
     return QObject::eventFilter(watched, event);
 }

@@ -132,7 +132,7 @@ void SchemaFormField::collectEditors(QList<QWidget *> *editors) const
     }
 }
 
-QString SchemaFormField::helpText() const
+QString SchemaFormField::helpText(bool defaultsSent) const
 {
     QStringList parts;
     const QString title = codec.schema().value("title"_L1).toString();
@@ -143,8 +143,9 @@ QString SchemaFormField::helpText() const
         parts << description;
     const QString d = codec.defaultText();
     if (!d.isEmpty())
-        parts << (required ? SchemaFormCodec::tr("Default: %1.")
-                           : SchemaFormCodec::tr("Default: %1 (not sent unless set)."))
+        parts << (required       ? SchemaFormCodec::tr("Default: %1.")
+                  : defaultsSent ? SchemaFormCodec::tr("Default: %1 (sent unless you change it).")
+                                 : SchemaFormCodec::tr("Default: %1 (not sent unless set)."))
                      .arg(d);
     return parts.join(u" · "_s);
 }

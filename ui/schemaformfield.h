@@ -60,7 +60,8 @@ struct SchemaFormField
     void collectEditors(QList<QWidget *> *editors) const;
     // The help line under the editor: the title (when it is not the key), the description
     // and the default (said not to be sent, for an optional property); empty without any.
-    QString helpText() const;
+    // `defaultsSent`: the form sends an optional property's default too (elicitation).
+    QString helpText(bool defaultsSent = false) const;
     // The names of the keys kept in `extra`, here and below.
     void collectExtras(QStringList *names) const;
 };

@@ -43,6 +43,7 @@ struct SchemaFormWidget::Private
     Mode mode = Mode::Form;
     int updating = 0; // > 0 while the widget itself fills editors: no valueChanged per field
     bool headerHints = false;
+    bool defaultsSent = false;
 
     QTabBar *tabs = nullptr;
     QStackedWidget *stack = nullptr;
@@ -58,7 +59,7 @@ struct SchemaFormWidget::Private
     bool rawInSync = false;
 
     void build(Field &parent, const QJsonObject &objectSchema, QFormLayout *layout);
-    static QLabel *helpLine(const Field &f);
+    QLabel *helpLine(const Field &f) const;
     static QLabel *headerLine(const Field &f);
     QWidget *createEditor(Field &f);
     void rebuild();
@@ -144,9 +145,9 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
 
 // The line under a field (title, description, default), so they are seen without hovering.
 // None for a field without any of them.
-QLabel *SchemaFormWidget::Private::helpLine(const Field &f)
+QLabel *SchemaFormWidget::Private::helpLine(const Field &f) const
 {
-    const QString text = f.helpText();
+    const QString text = f.helpText(defaultsSent);
     return text.isEmpty() ? nullptr : FormLabels::note(text);
 }
 
@@ -395,6 +396,11 @@ void SchemaFormWidget::setHeaderHints(bool shown)
     const QJsonObject kept = value();
     d->rebuild();
     setValue(kept);
+}
+
+void SchemaFormWidget::setDefaultsSent(bool sent)
+{
+    d->defaultsSent = sent;
 }
 
 bool SchemaFormWidget::headerHints() const

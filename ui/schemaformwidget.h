@@ -68,6 +68,10 @@ public:
     // connection over HTTP mirrors those arguments into headers. Off by default; the form is
     // rebuilt, keeping its value, when it changes.
     void setHeaderHints(bool shown);
+    // An elicitation's form sends every default the user did not change (SEP-1034: a client
+    // fills them in), so its help lines say "sent unless you change it"; a tool's form sends
+    // only what is set. Before setSchema.
+    void setDefaultsSent(bool sent);
     bool headerHints() const;
 
     // Puts the mode tabs and then every editor, in the form's order, after `before` in the

@@ -33,6 +33,8 @@ TimelineLayout::Hit TimelineGeometry::hitAt(const TimelineLayout &layout, const 
             if (y >= trackTop(k) - 1 && y < trackTop(k) + TrackHeight + 1)
                 track = k;
         }
+        if (track < 0 && y >= streamTop() - 2 && y < LaneHeight)
+            track = TimelineLayout::StreamTrack;
         // Bars are at least 3 px wide on screen, so a call of 0 ms is still a target.
         if (track >= 0 &&
             (hit.index = layout.spanAt(lane, t, std::llround(2 * msPerPx), now, track)) >= 0) {
@@ -63,6 +65,8 @@ QRect TimelineGeometry::itemRect(const TimelineLayout &layout, int storeRow, qin
         const TimelineLayout::Span &s = layout.spans(hit.lane).at(hit.index);
         const double x0 = xForTime(double(s.startMs));
         const double x1 = qMax(x0 + 3, xForTime(double(TimelineLayout::spanEndMs(s, now))));
+        if (s.track == TimelineLayout::StreamTrack)
+            return QRectF(x0, top + streamTop() - 1, x1 - x0, StreamHeight + 2).toAlignedRect();
         return QRectF(x0, top + trackTop(s.track), x1 - x0, TrackHeight).toAlignedRect();
     }
     case TimelineLayout::HitType::Marker: {

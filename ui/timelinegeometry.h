@@ -31,6 +31,9 @@ struct TimelineGeometry
     double timeAtX(double x) const { return viewStartMs + (x - labelWidth) * msPerPx; }
     int laneTop(int lane) const { return axisHeight + lane * LaneHeight - scrollY; }
     static int trackTop(int track) { return MarkerStrip + 2 + track * (TrackHeight + TrackGap); }
+    // The session's listen stream (TimelineLayout::StreamTrack): a line at the lane's foot.
+    static constexpr int StreamHeight = 2;
+    static int streamTop() { return LaneHeight - StreamHeight - 1; }
 
     // The bar or glyph under a viewport position (a band when there is none; nothing outside
     // the plot), with "now" ending the open spans and bands.

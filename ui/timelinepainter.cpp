@@ -23,6 +23,8 @@ constexpr int MarkerStrip = TimelineGeometry::MarkerStrip;
 constexpr int TrackHeight = TimelineGeometry::TrackHeight;
 constexpr int GlyphSize = TimelineGeometry::GlyphSize;
 constexpr int MinTickPx = 90;
+// How wide a notable call (TimelineLayout::isNotable) is drawn at least, whatever the zoom.
+constexpr double NotableMinWidth = 6;
 
 QColor mix(const QColor &a, const QColor &b, double f)
 {
@@ -255,7 +257,9 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
         Outcome outcome = Outcome::Ok;
     };
     Pending pending[TimelineLayout::MaxTracks];
-    QList<std::pair<QRectF, int>> replays; // the bar sent again, the row it was sent as
+    QList<std::pair<QRectF, int>> replays;     // the bar sent again, the row it was sent as
+    QList<std::pair<QRectF, Outcome>> notable; // short calls that must stay visible
+    QList<std::pair<QRectF, bool>> streams;    // listen streams; true: open or ended well
     // A leg of a multi round-trip call: where its bar ends, the next leg's row, the call's
     // outcome.
     struct Join
@@ -276,6 +280,17 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
     };
     p.setRenderHint(QPainter::Antialiasing, false);
     m_layout.forEachSpan(lane, from, to, m_f.now, [&](int index, const TimelineLayout::Span &s) {
+        if (s.track == TimelineLayout::StreamTrack) {
+            // The session's listen stream: a line along the lane's foot, live while open.
+            const double sx0 = qMax(left, g.xForTime(double(s.startMs)));
+            const double sx1 =
+                qMin(right, g.xForTime(double(TimelineLayout::spanEndMs(s, m_f.now))));
+            if (sx1 > sx0)
+                streams.append({QRectF(sx0, top + TimelineGeometry::streamTop(), sx1 - sx0,
+                                       TimelineGeometry::StreamHeight),
+                                s.outcome == Outcome::Open || s.outcome == Outcome::Ok});
+            return;
+        }
         const double x0 = qMax(left, g.xForTime(double(s.startMs)));
         const double x1 =
             qMin(right, qMax(g.xForTime(double(s.startMs)) + 3,
@@ -284,6 +299,13 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
             return;
         // Every leg of a multi round-trip call shows the call's outcome: its last leg's.
         const Outcome outcome = s.nextLegRow >= 0 ? m_layout.callOutcome(lane, index) : s.outcome;
+        // The calls that matter after a fault are the short ones next to its reconnect marker
+        // (an 8 ms "outcome uncertain"): each keeps a mark of its own, drawn over the markers.
+        if (x1 - x0 < NotableMinWidth && TimelineLayout::isNotable(outcome))
+            notable.append(
+                {QRectF(g.xForTime(double(s.startMs)) - 1,
+                        top + TimelineGeometry::trackTop(s.track), NotableMinWidth, TrackHeight),
+                 outcome});
         if (s.nextLegRow >= 0)
             joins.append(
                 {QPointF(x1, top + TimelineGeometry::trackTop(s.track) + TrackHeight / 2.0),
@@ -306,6 +328,15 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
     });
     for (int k = 0; k < TimelineLayout::MaxTracks; ++k)
         flush(k);
+    for (const auto &[r, well] : std::as_const(streams)) {
+        if (well) {
+            p.fillRect(r, QColor(0x00, 0x89, 0x7b));
+        } else { // broken: dashed, in the colour of an answer that never came
+            p.setPen(QPen(TimelineLayout::outcomeColor(Outcome::Unanswered), r.height(),
+                          Qt::DashLine, Qt::FlatCap));
+            p.drawLine(QPointF(r.left(), r.center().y()), QPointF(r.right(), r.center().y()));
+        }
+    }
     // A call sent again: a dashed link from where the original ended to the new request.
     for (const auto &[from, row] : std::as_const(replays)) {
         const QRect to = m_f.geometry.itemRect(m_layout, row, m_f.now);
@@ -354,6 +385,12 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
             drawGlyph(p, m.kind, QPointF(x, top + 2 + GlyphSize / 2.0), GlyphSize);
         });
     p.setRenderHint(QPainter::Antialiasing, false);
+    for (const auto &[r, outcome] : std::as_const(notable)) {
+        p.fillRect(r, TimelineLayout::outcomeColor(outcome));
+        p.setPen(QPen(m_f.palette.color(QPalette::Base), 1));
+        p.setBrush(Qt::NoBrush); // the glyphs left theirs: an outline only
+        p.drawRect(r.adjusted(0, 0, -1, -1));
+    }
 }
 
 void TimelinePainter::paintOutline(QPainter &p, int storeRow, const QColor &color) const

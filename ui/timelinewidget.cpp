@@ -213,8 +213,9 @@ void TimelineWidget::setViewStart(double startMs)
     if (!m_layout->isEmpty()) {
         const double maxStart = maxViewStart();
         startMs = std::clamp(startMs, minViewStart(), maxStart);
-        // Half a pixel short of the end still counts as being at the end.
-        setFollowing(startMs >= maxStart - m_msPerPx / 2);
+        // Half a pixel short of the end still counts as being at the end (not for a wheel
+        // zoom: it left following on purpose).
+        setFollowing(!m_noFollowFromScroll && startMs >= maxStart - m_msPerPx / 2);
     }
     m_viewStartMs = startMs;
     if (m_following)
@@ -223,13 +224,22 @@ void TimelineWidget::setViewStart(double startMs)
     viewport()->update();
 }
 
-void TimelineWidget::zoomBy(double factor, double anchorX)
+void TimelineWidget::zoomBy(double factor, double anchorX, bool aroundAnchor)
 {
     const double anchorTime = timeAtX(anchorX);
     const double before = m_msPerPx;
     m_msPerPx = std::clamp(m_msPerPx * factor, MinMsPerPx, MaxMsPerPx);
     if (m_msPerPx == before)
         return;
+    if (aroundAnchor) {
+        // The wheel zooms around what is under the cursor, live or not: following stops until
+        // asked again (End, Follow), instead of snapping back to now.
+        setFollowing(false);
+        m_noFollowFromScroll = true;
+        setViewStart(anchorTime - (anchorX - m_labelWidth) * m_msPerPx);
+        m_noFollowFromScroll = false;
+        return;
+    }
     if (m_following) {
         // Zooming keeps the latest time in view rather than what is under the cursor.
         applyFollow();
@@ -428,7 +438,7 @@ void TimelineWidget::wheelEvent(QWheelEvent *event)
     } else if (delta.y() != 0) {
         // Plain wheel and Ctrl+wheel both zoom: the timeline has no other use for the wheel
         // (lanes scroll with their scroll bar), and 25% per notch around the cursor.
-        zoomBy(std::pow(1.25, -delta.y() / 120.0), event->position().x());
+        zoomBy(std::pow(1.25, -delta.y() / 120.0), event->position().x(), true);
     }
     event->accept();
 }

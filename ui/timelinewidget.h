@@ -109,7 +109,7 @@ private:
     qint64 liveEndMs() const;
     double minViewStart() const;
     double maxViewStart() const;
-    void zoomBy(double factor, double anchorX);
+    void zoomBy(double factor, double anchorX, bool aroundAnchor = false);
     void panBy(double pixels);
     void setViewStart(double startMs);
     void applyFollow();
@@ -124,7 +124,8 @@ private:
     QTimer *m_tick = nullptr;
 
     double m_viewStartMs = 0;
-    double m_msPerPx = 100; // a minute across 600 px until there is data to fit
+    double m_msPerPx = 100;            // a minute across 600 px until there is data to fit
+    bool m_noFollowFromScroll = false; // a wheel zoom in progress: it does not re-follow
     bool m_following = true;
     // fitAll() before the widget had its size (hidden, not laid out yet): fit again on resize.
     bool m_fitPending = false;

@@ -261,7 +261,14 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
         e.generation = s.generation;
         e.cause = s.lastError.message();
         record(e);
+        const bool duringAttempt = m_reconnect->inProgress();
         m_reconnect->sessionFailed(s.lastError.message());
+        // A session that was up and failed on its own (a stdio server killed or crashed while
+        // idle): reconnected now, not left "failed" until a call comes. Backoff and parking
+        // hold a server that keeps dying.
+        if (!duringAttempt && previous == SessionSnapshot::State::Ready && !m_progress.stopping)
+            m_reconnect->request(
+                u"the connection was lost outside any call: %1"_s.arg(s.lastError.message()));
     } else if (s.state == SessionSnapshot::State::Closed &&
                previous != SessionSnapshot::State::Closed &&
                previous != SessionSnapshot::State::Closing) {

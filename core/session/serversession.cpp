@@ -23,6 +23,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
+#include <QScopeGuard>
 #include <QThread>
 #include <QTimer>
 
@@ -104,6 +105,9 @@ SessionSnapshot ServerSession::snapshot() const
     s.restartCount = std::max(0, m_starts - 1);
     s.startedMs = m_readyMs;
     s.lastError = m_lastError;
+    s.armedFaults = (m_transport ? m_transport->armedOnce() : QStringList()) +
+                    FaultInjectingTransport::describeStanding(*m_standingFaults);
+    s.droppedFaults = m_droppedFaults;
     return s;
 }
 
@@ -517,9 +521,10 @@ bool ServerSession::drainAndStartAgain()
     // for a write could only be "outcome uncertain". Their ids stay pending in this session,
     // and ids are never reused, so the answers find their callers whichever transport
     // brings them. The new session starts at once beside it.
-    Transport *old = m_transport;
+    FaultInjectingTransport *old = m_transport;
     if (!old->canDrain())
         return false;
+    noteDroppedFaults(old, u"the session was replaced before a request came"_s);
     // Before drain(): it may close `old` at once, and that is no longer this session's end.
     disconnect(old, &Transport::closed, this, &ServerSession::onTransportClosed);
     disconnect(old, &Transport::opened, this, &ServerSession::onTransportOpened);
@@ -551,6 +556,9 @@ bool ServerSession::drainAndStartAgain()
 Error ServerSession::injectFault(const Fault &fault)
 {
     record(EventKind::Fault, {{"kind"_L1, fault.describe()}});
+    m_droppedFaults.clear();
+    // What is armed now shows at once (the Health tab lists it).
+    const auto armedShown = qScopeGuard([this] { Q_EMIT snapshotChanged(snapshot()); });
     if (m_transport)
         return m_transport->injectFault(fault);
     // Between transports only the faults that outlive one can be applied.
@@ -561,9 +569,22 @@ Error ServerSession::injectFault(const Fault &fault)
                             Error::Condition::NotConnected);
 }
 
+void ServerSession::noteDroppedFaults(const FaultInjectingTransport *t, const QString &why)
+{
+    const QStringList armed = t ? t->armedOnce() : QStringList();
+    if (armed.isEmpty())
+        return;
+    // Said, not silently lost: they waited for a request on a connection that is gone.
+    m_droppedFaults = armed;
+    record(EventKind::Fault, {{"dropped"_L1, QJsonArray::fromStringList(armed)}, {"why"_L1, why}});
+}
+
 void ServerSession::onTransportClosed(const Error &reason)
 {
-    Transport *t = m_transport;
+    FaultInjectingTransport *t = m_transport;
+    if (reason.isError() && m_state != SessionSnapshot::State::Closing)
+        noteDroppedFaults(
+            t, u"the connection closed before a request came: %1"_s.arg(reason.message()));
     m_lastTransportDetails = t ? t->details() : QJsonObject();
     m_transport = nullptr;
     if (t)

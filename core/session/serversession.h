@@ -121,6 +121,7 @@ private:
     void onTransportOpened();
     void processFrame(const QByteArray &frame);
     void onTransportClosed(const Error &reason);
+    void noteDroppedFaults(const FaultInjectingTransport *t, const QString &why);
     // restart() on a route whose requests are independent (Transport::drain): true if done.
     bool drainAndStartAgain();
     void handleMessage(const JsonRpcMessage &message);
@@ -216,6 +217,7 @@ private:
     QString m_eraReason;
     // Auto over stdio asks with the handshake first (docs/protocol.md, "Choosing the era"):
     // its refusal is kept here while server/discover decides.
+    QStringList m_droppedFaults;
     bool m_initializeFirst = false;
     Error m_initializeRefusal;
     QString m_strayLine; // the first line that was not JSON-RPC, during the handshake

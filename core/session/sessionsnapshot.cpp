@@ -3,6 +3,8 @@
 
 #include "util/enumnames.h"
 
+#include <QJsonArray>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -36,6 +38,10 @@ QJsonObject SessionSnapshot::toJson() const
         o.insert(it.key(), it.value());
     if (lastError.isError())
         o.insert("last_error"_L1, lastError.toJson());
+    if (!armedFaults.isEmpty())
+        o.insert("armed_faults"_L1, QJsonArray::fromStringList(armedFaults));
+    if (!droppedFaults.isEmpty())
+        o.insert("dropped_faults"_L1, QJsonArray::fromStringList(droppedFaults));
     if (recovery) {
         const QJsonObject r = recovery->toJson();
         for (auto it = r.begin(); it != r.end(); ++it)

@@ -53,6 +53,10 @@ struct SessionSnapshot
     int restartCount = 0;  // spawns or connects after the first
     qint64 startedMs = 0;  // when the current generation became ready
     Error lastError;
+    // Faults waiting for a request (kill-during-next-call, a delay until cleared...), and the
+    // ones a closed connection took with it before they applied, in words.
+    QStringList armedFaults;
+    QStringList droppedFaults;
     // Recovery state: breaker, reconnect/parking, and the server's history of events. Set by
     // the supervisor's snapshot; a bare session's has none.
     std::optional<RecoveryState> recovery;

@@ -128,7 +128,10 @@ void CallPairer::add(const QJsonObject &r)
     const int gen = r.value("gen"_L1).toInt();
     const qint64 t = r.value("t_ms"_L1).toInteger();
     const QJsonObject msg = r.value("msg"_L1).toObject();
-    if (dir == "send"_L1 && msg.contains("method"_L1) && msg.contains("id"_L1)) {
+    // The 2026-07-28 listen stream is a request on the wire but the session's stream, not a
+    // call: it stays out of the calls tables (it is "no answer" for as long as it is open).
+    if (dir == "send"_L1 && msg.contains("method"_L1) && msg.contains("id"_L1) &&
+        msg.value("method"_L1).toString() != "subscriptions/listen"_L1) {
         ExportedCall c;
         c.server = server;
         c.generation = gen;

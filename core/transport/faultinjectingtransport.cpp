@@ -159,6 +159,34 @@ void FaultInjectingTransport::deliverLocally(const QJsonValue &id, const QJsonOb
     QTimer::singleShot(0, this, [this, bytes] { Q_EMIT frameReceived(bytes); });
 }
 
+QStringList FaultInjectingTransport::armedOnce() const
+{
+    QStringList armed;
+    if (m_killOnNextRequest)
+        armed.append(u"kill-during-next-call"_s);
+    if (m_statusToFake)
+        armed.append(u"http-status %1"_s.arg(m_statusToFake));
+    if (m_holding)
+        armed.append(u"expire-session (its DELETE is under way)"_s);
+    if (m_dropNextStream)
+        armed.append(u"drop-stream"_s);
+    if (m_refuseNextVersion)
+        armed.append(u"unsupported-version"_s);
+    if (m_inputRequiredLeft > 0)
+        armed.append(u"input-required-twice (%1 round(s) left)"_s.arg(m_inputRequiredLeft));
+    return armed;
+}
+
+QStringList FaultInjectingTransport::describeStanding(const Standing &standing)
+{
+    QStringList armed;
+    if (standing.delayMs > 0)
+        armed.append(u"delay %1 ms (each answer, until cleared)"_s.arg(standing.delayMs));
+    if (standing.expireNextAnswer)
+        armed.append(u"expire-after-dispatch"_s);
+    return armed;
+}
+
 Error FaultInjectingTransport::injectFault(const Fault &fault)
 {
     if (fault.kind == Fault::Kind::DropStream || fault.kind == Fault::Kind::UnsupportedVersion ||

@@ -47,6 +47,10 @@ public:
     // The faults that need no transport (delay, expire-after-dispatch, clear), applied to
     // `standing`; nothing for the others.
     static std::optional<Error> applyStanding(Standing &standing, const Fault &fault);
+    // What waits for a request still to come on this transport ("kill-during-next-call",
+    // "http-status 503"...): gone with it. And what `standing` keeps until cleared.
+    QStringList armedOnce() const;
+    static QStringList describeStanding(const Standing &standing);
 
     void send(const QByteArray &frame) override;
     void close() override;

@@ -16,6 +16,9 @@ public:
     explicit EventLoopTimer(QObject *parent) : ClockTimer(parent), m_timer(new QTimer(this))
     {
         m_timer->setSingleShot(true);
+        // Precise: a coarse timer may fire up to 5 % early, so a 2000 ms delay fault held an
+        // answer 1910 ms, and a timeout came before its time.
+        m_timer->setTimerType(Qt::PreciseTimer);
         connect(m_timer, &QTimer::timeout, this, &ClockTimer::timeout);
     }
     void start(qint64 inMs) override

@@ -10,6 +10,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QJsonArray>
+#include <QLabel>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -136,6 +137,25 @@ private Q_SLOTS:
         }
         for (QPushButton *b : dialog->findChildren<QPushButton *>())
             QVERIFY2(inside(b, dialog, dialog), qPrintable(b->objectName()));
+    }
+
+    // Accept sends the defaults a user leaves (SEP-1034, what the conformance suite checks):
+    // the help line under an optional field says so, instead of the tool form's "not sent
+    // unless set", which the dialog contradicted.
+    void anElicitationSaysItSendsTheDefaultsItSends()
+    {
+        const QJsonObject schema{
+            {"type"_L1, "object"_L1},
+            {"properties"_L1, QJsonObject{{"count"_L1, QJsonObject{{"type"_L1, "integer"_L1},
+                                                                   {"default"_L1, 42}}}}}};
+        QDialog *dialog = open(u"elicitation/create"_s,
+                               {{"message"_L1, "How many?"_L1}, {"requestedSchema"_L1, schema}});
+        QVERIFY(dialog);
+        auto *help = dialog->findChild<QLabel *>(u"help:count"_s);
+        QVERIFY(help);
+        QVERIFY2(help->text().contains(u"42 (sent unless you change it)"_s),
+                 qPrintable(help->text()));
+        QVERIFY(!help->text().contains(u"not sent"_s));
     }
 
     void aFormTallerThanTheScreenScrollsInADialogThatFitsTheScreen()

@@ -20,6 +20,7 @@
 #include "transcriptstore.h"
 #include "util/memorysecretstore.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDialog>
@@ -37,6 +38,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -270,6 +272,45 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(m_window->healthPanel()->breakerText(), u"CLOSED"_s, 5000);
         call(u"get-counter"_s);
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"counter = "_s), 5000);
+    }
+
+    // Faults, as a user sees them: a killed idle server comes back by itself instead of
+    // staying "failed" until a call; an armed "kill during next call" the kill took with it is
+    // said; a delay stays armed and says so, its menu entry names its value, and the delayed
+    // call takes at least that long.
+    void faultsSayWhatIsArmedAndWhatWasDropped()
+    {
+        HealthPanel *health = m_window->healthPanel();
+        QCOMPARE(health->armedText(), u"No fault armed."_s);
+        QTest::mouseClick(button(health, u"fault:kill-during-next-call"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(health->armedText().contains(u"kill-during-next-call"_s), 5000);
+        QTest::mouseClick(button(health, u"fault:kill-process"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(health->armedText().contains(u"Dropped"_s), 5000);
+        QVERIFY2(health->armedText().contains(u"kill-during-next-call"_s),
+                 qPrintable(health->armedText()));
+        // Back by itself, no call needed.
+        QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionPanel()->shownGeneration(), 2, 10000);
+
+        auto *delay = health->findChild<QSpinBox *>();
+        QVERIFY(delay);
+        delay->setValue(600);
+        QAction *menuEntry = nullptr;
+        for (QAction *a : m_window->findChildren<QAction *>())
+            if (a->objectName() == "action:fault:delay"_L1)
+                menuEntry = a;
+        QVERIFY(menuEntry);
+        QVERIFY2(menuEntry->text().contains(u"600 ms"_s), qPrintable(menuEntry->text()));
+        QTest::mouseClick(button(health, u"fault:delay"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(health->armedText().contains(u"delay 600 ms"_s), 5000);
+        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !shots.isEmpty())
+            health->grab().save(shots + u"/health-armed.png"_s);
+        call(u"get-counter"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"counter = "_s), 10000);
+        const QString elapsed = tools()->findChild<QLabel *>(u"elapsedLabel"_s)->text();
+        QVERIFY2(elapsed.endsWith(u" ms"_s) && elapsed.chopped(3).toInt() >= 600,
+                 qPrintable(elapsed));
+        button(health, u"fault:clear"_s)->click();
+        QTRY_COMPARE_WITH_TIMEOUT(health->armedText(), u"No fault armed."_s, 10000);
     }
 
     void anImportedInputIsAskedForAsAPasswordAndNeverPassedLiterally()

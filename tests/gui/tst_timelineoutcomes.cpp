@@ -6,6 +6,7 @@
 // mark; the legend beside the lanes listing every outcome; colours that stay apart and
 // readable on a light and on a dark base.
 #include "timelinelayout.h"
+#include "timelinelegend.h"
 #include "timelinewidget.h"
 #include "transcriptstore.h"
 
@@ -247,6 +248,71 @@ class TestTimelineOutcomes : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The 2026-07-28 listen stream is the session's stream, not a call: it is drawn on the
+    // stream track at the lane's foot (not in a call's row, where it took the first row for
+    // the whole session), says what it is, and is not "no response" when the session ends.
+    void theListenStreamIsTheSessionsStreamNotACall()
+    {
+        TranscriptStore store;
+        TimelineWidget w;
+        w.setStore(&store);
+        w.setNowFunction([] { return T0 + 5000; });
+        w.resize(900, 300);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const TranscriptEvent listen = wire(
+            50, Direction::Outgoing,
+            R"({"id":3,"jsonrpc":"2.0","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}})",
+            1);
+        store.append(connected() + TranscriptBatch{listen, send(100, 4, 1), answer(130, 4, 1)});
+        const auto &spans = w.timelineLayout()->spans(0);
+        QCOMPARE(spans.size(), 2);
+        QCOMPARE(spans.at(0).track, TimelineLayout::StreamTrack);
+        QCOMPARE(spans.at(1).track, 0); // the call takes the first row, not the stream
+        const QRect stream = w.itemRect(spans.at(0).requestRow);
+        const QRect call = w.itemRect(spans.at(1).requestRow);
+        QVERIFY2(stream.top() > call.bottom(), "the stream is below the calls");
+        QVERIFY(stream.height() <= 5);
+        const QString tip = TimelineLegend::describe(
+            *w.timelineLayout(),
+            TimelineLayout::Hit{TimelineLayout::HitType::Span, 0, 0, spans.at(0).requestRow},
+            T0 + 5000);
+        QVERIFY2(tip.contains(u"the session's listen stream"_s), qPrintable(tip));
+        QVERIFY2(!tip.contains(u"outcome:"_s), qPrintable(tip));
+    }
+
+    // An 8 ms "outcome uncertain" next to the reconnect marker it caused stays visible at
+    // the default scale: drawn over the marker's tick, at least 6 px wide.
+    void aShortUncertainCallIsVisibleOverItsReconnectMarker()
+    {
+        TranscriptStore store;
+        TimelineWidget w;
+        w.setStore(&store);
+        w.setNowFunction([] { return T0 + 600'000; });
+        w.resize(900, 300);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        store.append(connected() + expiredAfterDispatch("increment-counter") +
+                     TranscriptBatch{lifecycle(
+                         175, u"outcome-uncertain"_s,
+                         verdict(u"outcome-uncertain"_s, u"increment-counter"_s,
+                                 {{"rule"_L1, "text-marker"_L1}, {"reconnect"_L1, "ok"_L1}}),
+                         2)});
+        // Ten minutes: 8 ms is far below a pixel.
+        w.setVisibleRange(T0 - 60'000, T0 + 540'000);
+        const auto &spans = w.timelineLayout()->spans(0);
+        QCOMPARE(spans.at(0).outcome, TimelineLayout::Outcome::Uncertain);
+        const QRect r = w.itemRect(spans.at(0).requestRow);
+        const QImage shot = w.viewport()->grab().toImage();
+        if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+            w.grab().save(dir + u"/timeline-short-uncertain.png"_s);
+        const QColor uncertain = TimelineLayout::outcomeColor(TimelineLayout::Outcome::Uncertain);
+        int seen = 0;
+        for (int x = r.left() - 2; x <= r.left() + 6; ++x)
+            seen += shot.pixelColor(x, r.center().y()).rgb() == uncertain.rgb();
+        QVERIFY2(seen >= 3, qPrintable(u"%1 px of the uncertain colour"_s.arg(seen)));
+    }
+
     void eachOutcomeHasItsEndAndItsWords_data()
     {
         QTest::addColumn<TranscriptBatch>("events");

@@ -689,6 +689,40 @@ private Q_SLOTS:
         QVERIFY(qAbs(w.visibleSpanMs() - before) < 1);
     }
 
+    // The wheel while live zooms around the cursor and stops following (it snapped back to
+    // now); End asks for following again.
+    void aWheelZoomWhileLiveZoomsAroundTheCursorAndStopsFollowing()
+    {
+        TranscriptStore store;
+        store.append(scenario());
+        TimelineWidget w;
+        w.setNowFunction([] { return Now; });
+        w.setStore(&store);
+        w.resize(900, 260);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.fitAll();
+        QVERIFY(w.isFollowing());
+        // A quarter of the way in: the time under the cursor stays under it.
+        const QPointF at(w.viewport()->width() / 4.0, w.viewport()->height() / 2.0);
+        const double start = w.visibleStartMs();
+        const double span = w.visibleSpanMs();
+        const double timeUnder = start + span * (at.x() / w.viewport()->width());
+        for (int notch = 0; notch < 3; ++notch) {
+            QWheelEvent in(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton,
+                           Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(w.viewport(), &in);
+        }
+        QVERIFY(!w.isFollowing());
+        QVERIFY2(w.visibleEndMs() < Now, "zoomed in where the cursor is, not at now");
+        const double after =
+            w.visibleStartMs() + w.visibleSpanMs() * (at.x() / w.viewport()->width());
+        QVERIFY2(qAbs(after - timeUnder) < span / 20,
+                 qPrintable(u"%1 vs %2"_s.arg(after).arg(timeUnder)));
+        QTest::keyClick(&w, Qt::Key_End);
+        QVERIFY(w.isFollowing());
+    }
+
     void panningStopsFollowingAndEndResumesIt()
     {
         TranscriptStore store;

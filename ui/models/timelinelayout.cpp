@@ -197,9 +197,12 @@ void TimelineLayout::take(int row)
                 lane.awaitingLeg.erase(it);
             }
         }
-        span.track =
-            quint8(previousLeg >= 0 ? lane.spans.at(previousLeg).track : pickTrack(lane, t));
-        lane.trackLastRow[span.track] = row;
+        const bool stream = !span.fromServer && entry.method == "subscriptions/listen"_L1;
+        span.track = stream ? StreamTrack
+                            : quint8(previousLeg >= 0 ? lane.spans.at(previousLeg).track
+                                                      : pickTrack(lane, t));
+        if (!stream)
+            lane.trackLastRow[span.track] = row;
         lane.maxEnd.append(lane.maxEnd.isEmpty() ? t : qMax(lane.maxEnd.last(), t));
         lane.spans.append(span);
         lane.unresolved.append(row);

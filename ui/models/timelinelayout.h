@@ -45,6 +45,15 @@ public:
         Unanswered, // no response, and the session ended (closed, failed, replaced)
         Open,       // still waiting: drawn up to "now"
     };
+    // The outcomes a user looks for after a fault (not plain answers or open calls): a call
+    // with one of these keeps a visible mark at any zoom.
+    // The 2026-07-28 subscriptions/listen stream is the session's, not a call: its span lives
+    // on this track, drawn as a line along the lane's foot, never in a call's row.
+    static constexpr quint8 StreamTrack = 0xff;
+    static bool isNotable(Outcome outcome)
+    {
+        return outcome != Outcome::Ok && outcome != Outcome::Open;
+    }
     enum class MarkerKind : quint8
     {
         ReconnectOk,

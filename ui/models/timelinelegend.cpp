@@ -187,6 +187,19 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
     case TimelineLayout::HitType::Span: {
         const TimelineLayout::Span &s = layout.spans(hit.lane).at(hit.index);
         const TranscriptStore::Entry &request = store->entry(s.requestRow);
+        if (s.track == TimelineLayout::StreamTrack) {
+            // A stream, not a call: when it was open, and how it ended.
+            lines << u"the session's listen stream (subscriptions/listen, id "_s + request.id +
+                         u')';
+            if (s.outcome == Outcome::Open)
+                lines << timeText(s.startMs) + u" → open for "_s +
+                             durationText(TimelineLayout::spanEndMs(s, nowMs) - s.startMs);
+            else
+                lines << timeText(s.startMs) + u" → "_s + timeText(s.endMs) +
+                             (s.outcome == Outcome::Ok ? u" (the server ended it)"_s
+                                                       : u" (broken)"_s);
+            break;
+        }
         lines << (s.fromServer ? u"server request: "_s : QString()) + request.method + "  id "_L1 +
                      request.id;
         if (!request.summary.isEmpty())
