@@ -298,6 +298,20 @@ void MainWindow::connectPanels()
             [this](const QString &tool, std::optional<bool> readOnly) {
                 m_host.setToolOverride(m_current, tool, readOnly);
             });
+    connect(m_tools, &ToolsPanel::appResourceRequested, this, [this](const QString &uri) {
+        m_tabs->setCurrentWidget(m_resources);
+        m_resources->read(uri);
+    });
+    connect(m_tools, &ToolsPanel::transcriptRequested, this, [this](const QString &tool) {
+        const int row = m_transcript->lastToolCall(m_current, tool);
+        if (row < 0) {
+            status(tr("No call of %1 on %2 is in the transcript").arg(tool, m_current));
+            return;
+        }
+        m_tabs->setCurrentWidget(m_transcriptPanel);
+        if (!m_transcriptPanel->selectStoreRow(row))
+            status(tr("The last call of %1 is hidden by the transcript's filters").arg(tool));
+    });
     connect(m_timeline, &TimelineWidget::activated, this, [this](int row) {
         if (m_timelineTab->isRecorded())
             return; // a past session's rows are not the transcript's
