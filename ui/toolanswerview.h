@@ -40,6 +40,9 @@ public:
 private:
     void showBanner(const CallOutcome &o);
     void showContent(const QJsonArray &content);
+    // The tab the user chose last when this answer has something in it, else the first that
+    // has: a tool without structuredContent does not open on an empty Structured pane.
+    void showFittingTab(bool structured, bool content);
 
     QLabel *m_banner = nullptr;
     QTabWidget *m_answerTabs = nullptr;
@@ -51,6 +54,8 @@ private:
     QLabel *m_structuredVerdict = nullptr;
     QWidget *m_content = nullptr;
     QVBoxLayout *m_contentLayout = nullptr;
+    int m_chosenTab = 0;        // the user's, kept while answers without it come and go
+    bool m_choosingTab = false; // the view switches, not the user
 };
 
 } // namespace Sonde
