@@ -170,7 +170,10 @@ void MainWindow::buildActions()
     on(A::CancelCall, [this] { cancelCall(); });
     m_actions->action(A::DarkMode)->setChecked(DarkPalette::isApplied());
     connect(m_actions->action(A::DarkMode), &QAction::toggled, this, &MainWindow::setDarkMode);
-    on(A::About, [this] { (new AboutDialog(this))->open(); });
+    on(A::About, [this] {
+        const QString settings = m_settingsFile.isEmpty() ? QSettings().fileName() : m_settingsFile;
+        (new AboutDialog({settings, m_historyFile}, this))->open();
+    });
     on(A::Shortcuts, [this] { (new ShortcutsDialog(m_actions->withShortcuts(), this))->open(); });
 }
 
@@ -472,6 +475,12 @@ void MainWindow::showRecording(HistoryRecorder *recorder,
     // Nothing reads the whole store any more: the table and the exports read the history.
     m_transcript->setCapacity(RecordingTailEvents, RecordingTailBytes);
     m_timelineTab->setTailInHistory(true);
+}
+
+void MainWindow::setRunPaths(const QString &settingsFile, const QString &historyFile)
+{
+    m_settingsFile = settingsFile;
+    m_historyFile = historyFile;
 }
 
 void MainWindow::showCurrent()
