@@ -171,7 +171,10 @@ void MainWindow::buildActions()
     on(A::CancelCall, [this] { cancelCall(); });
     m_actions->action(A::DarkMode)->setChecked(DarkPalette::isApplied());
     connect(m_actions->action(A::DarkMode), &QAction::toggled, this, &MainWindow::setDarkMode);
-    on(A::About, [this] { (new AboutDialog(this))->open(); });
+    on(A::About, [this] {
+        const QString settings = m_settingsFile.isEmpty() ? QSettings().fileName() : m_settingsFile;
+        (new AboutDialog({settings, m_historyFile}, this))->open();
+    });
     on(A::Shortcuts, [this] { (new ShortcutsDialog(m_actions->withShortcuts(), this))->open(); });
 }
 
@@ -299,6 +302,20 @@ void MainWindow::connectPanels()
             [this](const QString &tool, std::optional<bool> readOnly) {
                 m_host.setToolOverride(m_current, tool, readOnly);
             });
+    connect(m_tools, &ToolsPanel::appResourceRequested, this, [this](const QString &uri) {
+        m_tabs->setCurrentWidget(m_resources);
+        m_resources->read(uri);
+    });
+    connect(m_tools, &ToolsPanel::transcriptRequested, this, [this](const QString &tool) {
+        const int row = m_transcript->lastToolCall(m_current, tool);
+        if (row < 0) {
+            status(tr("No call of %1 on %2 is in the transcript").arg(tool, m_current));
+            return;
+        }
+        m_tabs->setCurrentWidget(m_transcriptPanel);
+        if (!m_transcriptPanel->selectStoreRow(row))
+            status(tr("The last call of %1 is hidden by the transcript's filters").arg(tool));
+    });
     connect(m_timeline, &TimelineWidget::activated, this, [this](int row) {
         if (m_timelineTab->isRecorded())
             return; // a past session's rows are not the transcript's
@@ -462,6 +479,12 @@ void MainWindow::showRecording(HistoryRecorder *recorder,
     // Nothing reads the whole store any more: the table and the exports read the history.
     m_transcript->setCapacity(RecordingTailEvents, RecordingTailBytes);
     m_timelineTab->setTailInHistory(true);
+}
+
+void MainWindow::setRunPaths(const QString &settingsFile, const QString &historyFile)
+{
+    m_settingsFile = settingsFile;
+    m_historyFile = historyFile;
 }
 
 void MainWindow::showCurrent()

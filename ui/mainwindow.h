@@ -112,6 +112,9 @@ public:
     // The application's dark palette on or off, remembered in the workspace.
     void setDarkMode(bool on);
     MainWindowActions *actions() const { return m_actions; }
+    // Where this run keeps its settings and its history (empty: none recorded), for Help →
+    // About. Until it is set, About names QSettings' default file and no history.
+    void setRunPaths(const QString &settingsFile, const QString &historyFile);
 
     ServerStore *serverStore() const { return m_servers; }
     ServerViewStore *viewStore() const { return m_views; }
@@ -226,6 +229,7 @@ private:
     qint64 m_recordingRun = 0;
     QString m_current;
     QString m_demoProgram;
+    QString m_settingsFile, m_historyFile;
     QSettings *m_autosave = nullptr;
     bool m_loading = false;
     // What the export dialog masks: every configured value of every server ever added (an

@@ -8,21 +8,37 @@
 #include "serverviewstore.h"
 #include "textdisplay.h"
 
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QUrl>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
+
+namespace {
+
+bool writeContents(const QString &path, const ResourceContents &contents)
+{
+    if (contents.isEmpty())
+        return false;
+    QSaveFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(contents.bytesToSave()) >= 0 && f.commit();
+}
+
+} // namespace
 
 QStringList ResourcesPanel::templateVariables(const QString &uriTemplate)
 {
@@ -102,11 +118,28 @@ ResourcesPanel::ResourcesPanel(ServerViewStore *store, QWidget *parent)
     buttons->addWidget(subscribe);
     buttons->addWidget(unsubscribe);
     buttons->addStretch();
+    m_save = new QPushButton(tr("Save…"), right);
+    m_save->setObjectName(u"saveResource"_s);
+    m_save->setAccessibleName(tr("Save the resource"));
+    m_save->setToolTip(tr("Write the resource's whole contents to a file: a text as it came, "
+                          "a blob decoded"));
+    m_save->setEnabled(false);
+    connect(m_save, &QPushButton::clicked, this, &ResourcesPanel::saveWithDialog);
+    buttons->addWidget(m_save);
     m_updates = new QLabel(right);
     m_updates->setObjectName(u"resourceUpdates"_s);
-    m_content = new JsonView(right);
+    m_views = new QTabWidget(right);
+    m_views->setObjectName(u"resourceViews"_s);
+    m_views->setAccessibleName(tr("Resource views"));
+    m_textView = new QPlainTextEdit(m_views);
+    m_textView->setObjectName(u"resourceText"_s);
+    m_textView->setAccessibleName(tr("Resource contents"));
+    m_textView->setReadOnly(true);
+    m_content = new JsonView(m_views);
     m_content->setObjectName(u"resourceContent"_s);
-    m_content->setAccessibleName(tr("Resource content"));
+    m_content->setAccessibleName(tr("Resource answer JSON"));
+    m_views->addTab(m_textView, tr("Contents"));
+    m_views->addTab(m_content, tr("JSON"));
     m_completion = new CompletionField(m_parameters, u"templateSuggestButton"_s,
                                        u"templateSuggestions"_s, right);
     m_completion->setToolTip(
@@ -118,7 +151,7 @@ ResourcesPanel::ResourcesPanel(ServerViewStore *store, QWidget *parent)
     rightLayout->addWidget(m_uri);
     rightLayout->addLayout(buttons);
     rightLayout->addWidget(m_updates);
-    rightLayout->addWidget(m_content, 1);
+    rightLayout->addWidget(m_views, 1);
     split->setStretchFactor(1, 3);
 
     connect(m_resourceList->selectionModel(), &QItemSelectionModel::currentChanged, this,
@@ -203,35 +236,77 @@ void ResourcesPanel::showRead()
 {
     const std::optional<CallOutcome> read =
         m_store->lastAnswer(m_server, PendingCommand::Kind::Read);
+    m_contents =
+        read && read->ok() ? ResourceContents(read->result.toObject()) : ResourceContents();
+    m_save->setEnabled(!m_contents.isEmpty());
     if (!read) {
         m_text.clear();
+        m_textView->clear();
         m_content->clear();
         return;
     }
     const CallOutcome &o = *read;
     if (!o.ok()) {
         m_text = o.error.message();
-        TextDisplay::show(m_content, m_text);
+        TextDisplay::show(m_textView, m_text);
+        m_content->clear();
+        m_views->setCurrentWidget(m_textView);
         return;
     }
-    QStringList texts;
-    for (const QJsonValue &c : o.result.toObject().value("contents"_L1).toArray()) {
-        const QJsonObject block = c.toObject();
-        texts.append(
-            block.contains("text"_L1)
-                ? block.value("text"_L1).toString()
-                : tr("(%1 bytes of %2)")
-                      .arg(QByteArray::fromBase64(block.value("blob"_L1).toString().toLatin1())
-                               .size())
-                      .arg(block.value("mimeType"_L1).toString()));
-    }
-    m_text = texts.join(u"\n\n"_s);
-    m_content->setJson(QJsonDocument(o.result.toObject()).toJson());
+    m_text = m_contents.text();
+    const QString rest = tr("in Save…");
+    TextDisplay::show(m_textView, m_text, rest);
+    m_content->setJson(QJsonDocument(o.result.toObject()).toJson(), rest);
 }
 
 QString ResourcesPanel::contentText() const
 {
     return m_text;
+}
+
+bool ResourcesPanel::saveContents(const QString &path) const
+{
+    return writeContents(path, m_contents);
+}
+
+void ResourcesPanel::saveWithDialog()
+{
+    // open(), not a static getter: no nested event loop, so answers keep coming.
+    auto *dialog = new QFileDialog(this, tr("Save resource"));
+    dialog->setObjectName(u"saveResourceDialog"_s);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->selectFile(m_contents.suggestedFileName());
+    // What is saved is the read shown when Save… was pressed, whatever is read meanwhile.
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this, contents = m_contents](const QString &path) {
+                if (writeContents(path, contents))
+                    return;
+                auto *box =
+                    new QMessageBox(QMessageBox::Warning, tr("Save resource"),
+                                    tr("Could not write %1.").arg(path), QMessageBox::Ok, this);
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                box->open();
+            });
+    dialog->open();
+}
+
+void ResourcesPanel::read(const QString &uri)
+{
+    m_template.clear();
+    m_parameters->hide();
+    m_completion->hide();
+    m_uri->setText(uri);
+    // Selected in the list too when it is listed, so the list agrees with the URI.
+    m_resourceList->clearSelection();
+    for (int i = 0; i < m_resources->rowCount(); ++i) {
+        const QModelIndex idx = m_resources->index(i, 0);
+        if (idx.data(JsonListModel::ObjectRole).toJsonObject().value("uri"_L1).toString() == uri) {
+            m_resourceList->setCurrentIndex(idx);
+            break;
+        }
+    }
+    Q_EMIT readRequested(uri);
 }
 
 void ResourcesPanel::setCompletionsAvailable(bool available)

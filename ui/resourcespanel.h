@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "resourcecontents.h"
 #include "values/callvalues.h"
 
 #include <QJsonArray>
@@ -9,6 +10,9 @@
 class QLabel;
 class QLineEdit;
 class QListView;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
 
 namespace Sonde {
 
@@ -20,7 +24,10 @@ class ServerViewStore;
 
 // Resources and resource templates: list, fill a template's parameters, read, subscribe and
 // unsubscribe, and see update notifications. It shows one server of the ServerViewStore: its
-// lists and its last read. Thread: GUI. It asks; the window calls the core.
+// lists and its last read, whose text blocks (HTML, Markdown, plain) are shown as text and its
+// blobs as their size and type, beside the answer's JSON; Save… writes the contents whole
+// (the views show at most TextDisplay::MaxShownChars). Thread: GUI. It asks; the window calls
+// the core.
 class ResourcesPanel : public QWidget
 {
     Q_OBJECT
@@ -31,7 +38,12 @@ public:
     void showCompletion(const QString &argument, const QStringList &values);
     void setCompletionsAvailable(bool available);
     QString uri() const;
+    // The last read's contents as text (ResourceContents::text), or its error.
     QString contentText() const;
+    // Writes the last read's contents whole (ResourceContents::bytesToSave).
+    bool saveContents(const QString &path) const;
+    // Reads `uri`, as if typed and Read pressed (the link from an MCP App tool).
+    void read(const QString &uri);
 
     // The URI a template gives with these values ({name} replaced, percent-encoded).
     static QString expandTemplate(const QString &uriTemplate, const QJsonObject &values);
@@ -47,11 +59,13 @@ private:
     void onTemplateChanged(const QModelIndex &index);
     void showLists();
     void showRead();
+    void saveWithDialog();
 
     ServerViewStore *m_store = nullptr;
     QString m_server;
-    QString m_template; // the selected template; empty while a resource is selected
-    QString m_text;     // the last read's text, for contentText()
+    QString m_template;          // the selected template; empty while a resource is selected
+    QString m_text;              // the last read's text, for contentText()
+    ResourceContents m_contents; // the last read's, for Save…
     bool m_completionsAvailable = true;
     JsonListModel *m_resources = nullptr;
     JsonListModel *m_templates = nullptr;
@@ -61,7 +75,10 @@ private:
     QLineEdit *m_uri = nullptr;
     QLabel *m_updates = nullptr;
     CompletionField *m_completion = nullptr;
+    QTabWidget *m_views = nullptr;
+    QPlainTextEdit *m_textView = nullptr;
     JsonView *m_content = nullptr;
+    QPushButton *m_save = nullptr;
 };
 
 } // namespace Sonde

@@ -364,8 +364,14 @@ SchemaFormWidget::SchemaFormWidget(QWidget *parent)
     layout->addWidget(d->tabs);
     layout->addWidget(d->stack);
 
-    connect(d->tabs, &QTabBar::currentChanged, this,
-            [this](int index) { setMode(index == 0 ? Mode::Form : Mode::Raw); });
+    connect(d->tabs, &QTabBar::currentChanged, this, [this](int index) {
+        if (index >= 2) { // a page of addPage(), at the same index in the stack
+            d->stack->setCurrentIndex(index);
+            Q_EMIT pageShown(d->stack->currentWidget());
+        } else {
+            setMode(index == 0 ? Mode::Form : Mode::Raw);
+        }
+    });
     connect(d->raw, &QPlainTextEdit::textChanged, this, [this] {
         if (d->updating > 0)
             return;
@@ -482,6 +488,12 @@ void SchemaFormWidget::setMode(Mode mode)
         d->writeForm(d->rawValue);
     }
     d->switchTo(Mode::Form);
+}
+
+int SchemaFormWidget::addPage(const QString &title, QWidget *page)
+{
+    d->stack->addWidget(page);
+    return d->tabs->addTab(title);
 }
 
 SchemaFormWidget::Mode SchemaFormWidget::mode() const

@@ -74,6 +74,11 @@ public:
     void setDefaultsSent(bool sent);
     bool headerHints() const;
 
+    // A page of the caller's, its tab after Form and JSON (a tool's definition): choosing it
+    // shows `page` in place of the editors, and the value and mode stay as they were, so
+    // Form or JSON comes back as it was left. The widget takes `page`; returns its tab's index.
+    int addPage(const QString &title, QWidget *page);
+
     // Puts the mode tabs and then every editor, in the form's order, after `before` in the
     // focus chain (the editors are made anew by setSchema); returns the last one.
     QWidget *chainTabOrder(QWidget *before);
@@ -86,6 +91,8 @@ public:
 Q_SIGNALS:
     void valueChanged();
     void modeChanged(Sonde::SchemaFormWidget::Mode mode);
+    // The user chose the tab of a page of addPage().
+    void pageShown(QWidget *page);
 
 private:
     struct Private;

@@ -61,6 +61,10 @@ ToolAnswerView::ToolAnswerView(QWidget *parent) : QWidget(parent)
     m_answerTabs->addTab(m_json, tr("JSON"));
     m_answerTabs->addTab(structuredPage, tr("Structured"));
     m_answerTabs->addTab(scroll, tr("Content"));
+    connect(m_answerTabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (!m_choosingTab)
+            m_chosenTab = index;
+    });
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -106,7 +110,29 @@ void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool,
                                          ? QString()
                                          : tr("✘ outputSchema declared but no structuredContent"));
     }
-    showContent(result.value("content"_L1).toArray());
+    const QJsonArray content = result.value("content"_L1).toArray();
+    showContent(content);
+    showFittingTab(structured.isObject() || !m_structuredVerdict->text().isEmpty(),
+                   !content.isEmpty());
+}
+
+void ToolAnswerView::showFittingTab(bool structured, bool content)
+{
+    enum Tab
+    {
+        Text,
+        Json,
+        Structured,
+        Content
+    };
+    const bool text = !m_text->document()->isEmpty();
+    const auto has = [&](int tab) {
+        return tab == Text ? text : tab == Json ? true : tab == Structured ? structured : content;
+    };
+    const int tab = has(m_chosenTab) ? m_chosenTab : text ? int(Text) : int(Json);
+    m_choosingTab = true;
+    m_answerTabs->setCurrentIndex(tab);
+    m_choosingTab = false;
 }
 
 // The banner's words are RecoveryText's; its colours follow the palette, so a dark window

@@ -46,6 +46,9 @@ private:
     void showBanner(const CallOutcome &o, const QString &reconnectNote);
     QString bannerStyle(RecoveryText::Banner::Tone tone) const;
     void showContent(const QJsonArray &content);
+    // The tab the user chose last when this answer has something in it, else the first that
+    // has: a tool without structuredContent does not open on an empty Structured pane.
+    void showFittingTab(bool structured, bool content);
 
     QLabel *m_banner = nullptr;
     QTabWidget *m_answerTabs = nullptr;
@@ -57,6 +60,8 @@ private:
     QLabel *m_structuredVerdict = nullptr;
     QWidget *m_content = nullptr;
     QVBoxLayout *m_contentLayout = nullptr;
+    int m_chosenTab = 0;        // the user's, kept while answers without it come and go
+    bool m_choosingTab = false; // the view switches, not the user
 };
 
 } // namespace Sonde

@@ -25,7 +25,25 @@ QString secondLine(const QModelIndex &index)
     return index.data(ToolListModel::DescriptionRole).toString().section(u'\n', 0, 0);
 }
 
+// Smaller than the row's text, so the badge reads as a mark and not as part of the title.
+QFont badgeFont(QFont font)
+{
+    font.setPointSizeF(font.pointSizeF() * 0.85);
+    return font;
+}
+
+QString appBadgeText()
+{
+    return ToolListDelegate::tr("App");
+}
+
 } // namespace
+
+QSize ToolListDelegate::appBadgeSize(const QFont &font)
+{
+    const QFontMetrics metrics(badgeFont(font));
+    return {metrics.horizontalAdvance(appBadgeText()) + 2 * Margin, metrics.height()};
+}
 
 void ToolListDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
                              const QModelIndex &index) const
@@ -48,9 +66,28 @@ void ToolListDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->setPen(
         option.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Text));
     const QString title = index.data(ToolListModel::TitleRole).toString();
-    painter->drawText(QRect(text.left(), text.top(), text.width(), titleMetrics.height()),
+    int titleWidth = text.width();
+    if (!index.data(ToolListModel::AppResourceRole).toString().isEmpty()) {
+        // At the line's end, so a long title is elided before it and never hides it.
+        const QSize size = appBadgeSize(option.font);
+        const QRect badge(text.right() - size.width() + 1,
+                          text.top() + (titleMetrics.height() - size.height()) / 2, size.width(),
+                          size.height());
+        titleWidth -= size.width() + Margin;
+        const QColor ink =
+            option.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Link);
+        painter->setPen(ink);
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->drawRoundedRect(QRectF(badge).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+        painter->setFont(badgeFont(option.font));
+        painter->drawText(badge, Qt::AlignCenter, appBadgeText());
+        painter->setFont(bold);
+        painter->setPen(
+            option.palette.color(group, selected ? QPalette::HighlightedText : QPalette::Text));
+    }
+    painter->drawText(QRect(text.left(), text.top(), titleWidth, titleMetrics.height()),
                       Qt::AlignLeft | Qt::AlignVCenter,
-                      titleMetrics.elidedText(title, Qt::ElideRight, text.width()));
+                      titleMetrics.elidedText(title, Qt::ElideRight, titleWidth));
     painter->setFont(option.font);
     QColor dim = option.palette.color(group, selected ? QPalette::HighlightedText
                                                       : QPalette::PlaceholderText);
@@ -76,6 +113,8 @@ int ToolListDelegate::widthHint(const QFont &font, const QModelIndex &index)
     const QString name = index.data(ToolListModel::NameRole).toString();
     const QString title = index.data(ToolListModel::TitleRole).toString();
     int width = QFontMetrics(titleFont(font)).horizontalAdvance(title);
+    if (!index.data(ToolListModel::AppResourceRole).toString().isEmpty())
+        width += Margin + appBadgeSize(font).width();
     if (title != name)
         width = std::max(width, QFontMetrics(font).horizontalAdvance(name));
     return width + 2 * Margin;

@@ -7,15 +7,20 @@
 #include "serverstore.h"
 #include "serverviewstore.h"
 #include "toolanswerview.h"
+#include "tooldefinitionview.h"
 #include "toollistdelegate.h"
 #include "toollistmodel.h"
 
+#include <QClipboard>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QFileDialog>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -86,6 +91,13 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_description->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_badges = new QLabel(right);
     m_badges->setObjectName(u"toolBadges"_s);
+    m_appLink = new QLabel(right);
+    m_appLink->setObjectName(u"toolAppLink"_s);
+    m_appLink->setTextFormat(Qt::RichText);
+    m_appLink->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_appLink->setAccessibleName(tr("The tool's MCP App page"));
+    m_appLink->hide();
+    connect(m_appLink, &QLabel::linkActivated, this, &ToolsPanel::appResourceRequested);
     m_breaker = new BreakerBanner(right);
     m_override = new QComboBox(right);
     m_override->setObjectName(u"toolOverride"_s);
@@ -109,6 +121,8 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     });
     m_form = new SchemaFormWidget(right);
     m_form->setObjectName(u"argumentsForm"_s);
+    m_definition = new ToolDefinitionView;
+    m_form->addPage(tr("Definition"), m_definition);
     auto *buttons = new QHBoxLayout;
     m_call = new QPushButton(tr("Call"), right);
     m_call->setObjectName(u"callButton"_s);
@@ -185,12 +199,15 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_answer = new ToolAnswerView(right);
 
     auto *vsplit = new QSplitter(Qt::Vertical, right);
+    vsplit->setObjectName(u"toolAnswerSplitter"_s);
+    m_answerSplit = vsplit;
     auto *top = new QWidget(vsplit);
     auto *topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(m_breaker);
     topLayout->addWidget(m_description);
     topLayout->addWidget(m_badges);
+    topLayout->addWidget(m_appLink);
     topLayout->addWidget(m_override);
     topLayout->addWidget(m_form, 1);
     topLayout->addLayout(buttons);
@@ -207,6 +224,9 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     bottomLayout->addWidget(m_answer, 1);
     rightLayout->addWidget(vsplit);
     split->setStretchFactor(1, 3);
+
+    buildToolMenu();
+    connect(m_form, &SchemaFormWidget::pageShown, this, &ToolsPanel::roomForDefinition);
 
     m_tick = new QTimer(this);
     m_tick->setInterval(100);
@@ -297,6 +317,8 @@ void ToolsPanel::showServer(const QString &server)
     if (m_currentTool.isEmpty()) {
         m_description->clear();
         m_badges->clear();
+        m_definition->setTool({});
+        showAppLink();
         m_form->setSchema({});
         showToolControls();
         showAnswer();
@@ -364,6 +386,9 @@ void ToolsPanel::onCurrentChanged()
         idx.data(ToolListModel::BadgesRole).toStringList().join(u" · "_s),
         replay ? tr("sent again") : tr("outcome uncertain, never replayed"),
         idx.data(ToolListModel::VerdictSourceRole).toString()));
+    // The same name may come with a new definition (a refetch after list_changed).
+    m_definition->setTool(tool);
+    showAppLink();
     if (!changed)
         return;
     m_store->setSelectedTool(m_server, currentToolName());
@@ -378,6 +403,88 @@ void ToolsPanel::onCurrentChanged()
     showToolControls();
     chainTabOrder();
     showAnswer();
+}
+
+void ToolsPanel::showAppLink()
+{
+    const QString uri = ToolListModel::appResourceUri(m_currentTool);
+    m_appLink->setVisible(!uri.isEmpty());
+    m_appLink->setText(uri.isEmpty() ? QString()
+                                     : tr("MCP App: its page is <a href=\"%1\">%2</a>")
+                                           .arg(uri.toHtmlEscaped(), uri.toHtmlEscaped()));
+    m_appLink->setToolTip(uri.isEmpty() ? QString() : tr("Read %1 on the Resources tab").arg(uri));
+}
+
+void ToolsPanel::roomForDefinition()
+{
+    // The argument area is as tall as a form of a few fields wants; a definition needs room
+    // to be read (the header above it takes a good part): two thirds of the height, taken
+    // from the answer, and only when asked for.
+    QList<int> sizes = m_answerSplit->sizes();
+    if (sizes.size() != 2)
+        return;
+    const int total = sizes.at(0) + sizes.at(1);
+    const int wanted = total * 2 / 3;
+    if (sizes.at(0) < wanted)
+        m_answerSplit->setSizes({wanted, total - wanted});
+}
+
+void ToolsPanel::buildToolMenu()
+{
+    m_copyName = new QAction(tr("Copy name"), this);
+    m_copyName->setObjectName(u"toolCopyName"_s);
+    connect(m_copyName, &QAction::triggered, this,
+            [this] { QGuiApplication::clipboard()->setText(currentToolName()); });
+    m_copyDefinition = new QAction(tr("Copy definition"), this);
+    m_copyDefinition->setObjectName(u"toolCopyDefinition"_s);
+    m_copyDefinition->setToolTip(tr("Copy the tool's whole definition as JSON"));
+    connect(m_copyDefinition, &QAction::triggered, this, [this] {
+        QGuiApplication::clipboard()->setText(ToolDefinitionView::textOf(m_currentTool));
+    });
+    m_callTool = new QAction(tr("Call"), this);
+    m_callTool->setObjectName(u"toolCall"_s);
+    m_callTool->setToolTip(tr("Call the tool with the form's arguments"));
+    connect(m_callTool, &QAction::triggered, this, &ToolsPanel::requestCall);
+    m_showInTranscript = new QAction(tr("Show in transcript"), this);
+    m_showInTranscript->setObjectName(u"toolShowInTranscript"_s);
+    m_showInTranscript->setToolTip(tr("The last call of this tool on the Transcript tab"));
+    connect(m_showInTranscript, &QAction::triggered, this,
+            [this] { Q_EMIT transcriptRequested(currentToolName()); });
+    m_toolMenu = new QMenu(this);
+    m_toolMenu->setObjectName(u"toolMenu"_s);
+    m_toolMenu->setAccessibleName(tr("Tool"));
+    m_toolMenu->setToolTipsVisible(true);
+    m_toolMenu->addActions({m_copyName, m_copyDefinition});
+    m_toolMenu->addSeparator();
+    m_toolMenu->addActions({m_callTool, m_showInTranscript});
+    // A right click comes to the viewport, the menu key to the list (it has the focus).
+    m_list->viewport()->installEventFilter(this);
+    m_list->installEventFilter(this);
+}
+
+bool ToolsPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() != QEvent::ContextMenu)
+        return QWidget::eventFilter(watched, event);
+    const auto *e = static_cast<QContextMenuEvent *>(event);
+    QPoint at = e->globalPos();
+    if (e->reason() == QContextMenuEvent::Mouse && watched == m_list->viewport()) {
+        // The menu is about the row under the mouse: it becomes the tool shown.
+        const QModelIndex row = m_list->indexAt(m_list->viewport()->mapFromGlobal(at));
+        if (!row.isValid())
+            return true;
+        m_list->setCurrentIndex(row);
+    } else if (e->reason() != QContextMenuEvent::Mouse && watched == m_list) {
+        const QModelIndex row = m_list->currentIndex();
+        if (!row.isValid())
+            return true;
+        at = m_list->viewport()->mapToGlobal(m_list->visualRect(row).center());
+    } else {
+        return QWidget::eventFilter(watched, event);
+    }
+    m_callTool->setEnabled(m_call->isEnabled());
+    m_toolMenu->popup(at);
+    return true;
 }
 
 void ToolsPanel::chainTabOrder()

@@ -11,11 +11,14 @@
 
 class QComboBox;
 class QLabel;
+class QAction;
 class QLineEdit;
 class QListView;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTimer;
 
 namespace Sonde {
@@ -25,6 +28,7 @@ class SchemaFormWidget;
 class ServerStore;
 class ServerViewStore;
 class ToolAnswerView;
+class ToolDefinitionView;
 class ToolListModel;
 
 // A server's tools: searchable list with annotation badges and the replay verdict (and its
@@ -33,7 +37,10 @@ class ToolListModel;
 // audio with Save), structuredContent checked against outputSchema, and a banner for errors,
 // "outcome uncertain" and breaker refusals (ToolAnswerView). It shows one server of the
 // ServerViewStore: that server's tools, its selected tool, the form values typed for each
-// tool and each tool's last answer, and writes the selection and the typing back.
+// tool and each tool's last answer, and writes the selection and the typing back. Beside the
+// form's Form and JSON, Definition shows the tool as the server listed it; a row's menu
+// copies its name or definition, calls it or asks for its last call in the transcript; an
+// MCP App tool links to its ui:// page.
 // Thread: GUI. It asks; the window calls the core.
 class ToolsPanel : public QWidget
 {
@@ -46,6 +53,9 @@ public:
     bool selectTool(const QString &name);
     QString currentToolName() const;
     SchemaFormWidget *form() const { return m_form; }
+    ToolDefinitionView *definitionView() const { return m_definition; }
+    // The tool list's row menu (right click, the menu key).
+    QMenu *toolMenu() const { return m_toolMenu; }
     void callStarted();
     void showProgress(double progress, double total, const QString &message);
     // What happened to the running call's stream ("stream dropped, resuming…"), under its
@@ -73,6 +83,13 @@ Q_SIGNALS:
     void callRequested(const QString &tool, const QJsonObject &arguments);
     void cancelRequested();
     void overrideChanged(const QString &tool, std::optional<bool> readOnly);
+    // The link to an MCP App tool's page: read that ui:// resource.
+    void appResourceRequested(const QString &uri);
+    // Show in transcript: the last tools/call of `tool` on the shown server.
+    void transcriptRequested(const QString &tool);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void setTools(const QJsonArray &tools, const QString &keep);
@@ -85,6 +102,9 @@ private:
     void updateCount();
     void fitListToNames();
     void chainTabOrder();
+    void buildToolMenu();
+    void showAppLink();
+    void roomForDefinition();
 
     ServerViewStore *m_store = nullptr;
     const ServerStore *m_servers = nullptr;
@@ -98,8 +118,15 @@ private:
     BreakerBanner *m_breaker = nullptr;
     QLabel *m_description = nullptr;
     QLabel *m_badges = nullptr;
+    QLabel *m_appLink = nullptr;
     QComboBox *m_override = nullptr;
     SchemaFormWidget *m_form = nullptr;
+    ToolDefinitionView *m_definition = nullptr;
+    QMenu *m_toolMenu = nullptr;
+    QAction *m_copyName = nullptr;
+    QAction *m_copyDefinition = nullptr;
+    QAction *m_callTool = nullptr;
+    QAction *m_showInTranscript = nullptr;
     QPushButton *m_call = nullptr;
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_progress = nullptr;
@@ -108,6 +135,7 @@ private:
     QPushButton *m_saveAnswer = nullptr;
     QPushButton *m_saveToCollection = nullptr;
     ToolAnswerView *m_answer = nullptr;
+    QSplitter *m_answerSplit = nullptr; // the arguments above, the answer below
     QElapsedTimer m_clock;
     QTimer *m_tick = nullptr;
     QString m_callServer; // whose call runs (the window runs one at a time)

@@ -180,11 +180,24 @@ QJsonArray DemoServer::resources() const
                          {"name"_L1, "counter"_L1},
                          {"mimeType"_L1, "application/json"_L1},
                          {"description"_L1, "The counter; subscribe to hear when it changes"_L1}});
+    r.append(QJsonObject{{"uri"_L1, QString::fromLatin1(CounterAppUri)},
+                         {"name"_L1, "counter app"_L1},
+                         {"mimeType"_L1, QString::fromLatin1(McpAppMimeType)},
+                         {"description"_L1, "The page an MCP App host shows for counter-app"_L1}});
     for (int i = 1; i <= 10; ++i)
         r.append(QJsonObject{{"uri"_L1, u"demo://notes/%1"_s.arg(i)},
                              {"name"_L1, u"note %1"_s.arg(i)},
                              {"mimeType"_L1, "text/plain"_L1}});
     return r;
+}
+
+QString DemoServer::counterAppPage() const
+{
+    // A page a host could render; a client that renders none shows its source.
+    return u"<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>Counter</title></head>\n"
+           "<body>\n<h1>Counter</h1>\n<p id=\"counter\">%1</p>\n"
+           "<p>Call counter-app again to read it anew.</p>\n</body>\n</html>\n"_s.arg(
+               m_state->counter());
 }
 
 QJsonArray DemoServer::prompts() const
@@ -337,6 +350,9 @@ void DemoServer::readResource(const QJsonValue &id, const QJsonObject &params)
         text = QString::fromUtf8(QJsonDocument(QJsonObject{{"counter"_L1, m_state->counter()}})
                                      .toJson(QJsonDocument::Compact));
         mime = u"application/json"_s;
+    } else if (uri == QLatin1StringView(CounterAppUri)) {
+        text = counterAppPage();
+        mime = QString::fromLatin1(McpAppMimeType);
     } else if (uri.startsWith("demo://notes/"_L1)) {
         bool ok = false;
         const int n = uri.mid(13).toInt(&ok);

@@ -53,6 +53,10 @@ public:
     static constexpr int ToolsPageSize = 5;
     static constexpr int ResourcesPageSize = 5;
     static constexpr int PromptsPageSize = 2;
+    // The MCP Apps extension: a tool names, in _meta.ui.resourceUri, a ui:// page of this
+    // mime type that a host renders beside its answers (counter-app's).
+    static constexpr auto CounterAppUri = "ui://demo/counter-app.html";
+    static constexpr auto McpAppMimeType = "text/html;profile=mcp-app";
 
 Q_SIGNALS:
     // `relatedRequest` is the id of the client request this frame answers or belongs to
@@ -136,6 +140,7 @@ private:
     // recovery benchmark) does not pay for two dozen definitions.
     const std::vector<Tool> &toolTable();
     QJsonArray resources() const;
+    QString counterAppPage() const;
     QJsonArray prompts() const;
     bool page(const QJsonValue &id, const QJsonObject &params, const QJsonArray &all, int size,
               const QString &key);

@@ -94,6 +94,17 @@ void DemoServer::defineTools()
                 {"conditions"_L1, QJsonObject{{"type"_L1, "string"_L1}}}},
                {u"city"_s, u"temperature"_s, u"conditions"_s}),
         [this](const ToolCall &c) { getWeather(c); });
+    // An MCP App: _meta.ui.resourceUri names a ui:// page, served as a resource like any
+    // other, and the answer stands alone for a host that shows no apps.
+    add(u"counter-app"_s,
+        u"Reads the counter; an MCP App host also shows it in the page its _meta.ui.resourceUri "
+        u"names."_s,
+        schema({}), annotations(true, false, true), none, [this](const ToolCall &c) {
+            respond(c.id, textResult(u"counter = %1"_s.arg(m_state->counter())));
+        });
+    m_tools.back().definition.insert(
+        "_meta"_L1, QJsonObject{{"ui"_L1, QJsonObject{{"resourceUri"_L1,
+                                                       QString::fromLatin1(CounterAppUri)}}}});
     add(u"tiny-image"_s, u"Returns a 1x1 PNG as image content."_s, schema({}),
         annotations(true, false, true), none, [this](const ToolCall &c) {
             respond(c.id, {{"content"_L1,

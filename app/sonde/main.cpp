@@ -136,6 +136,7 @@ int main(int argc, char **argv)
                          &Sonde::HistoryRecorder::record);
     }
     Sonde::MainWindow window(host);
+    window.setRunPaths(settings.fileName(), historyPath);
     if (!historyPath.isEmpty()) {
         QString why;
         if (catalog.open(historyPath, &why))

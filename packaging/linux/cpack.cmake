@@ -4,29 +4,12 @@
 # so the package and the software centres say the same thing; its Depends come from
 # dpkg-shlibdeps (dpkg-dev and file), so they name the Qt 6 libraries the programs link.
 
-set(_metainfo ${CMAKE_CURRENT_LIST_DIR}/io.github.sonde.Sonde.metainfo.xml)
-set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_metainfo})
-file(READ ${_metainfo} _metainfo_text)
-
-# The text of the first <tag ...>text</tag> in the metainfo, whitespace folded to single spaces.
-function(_sonde_metainfo_text out tag)
-  string(REGEX MATCH "<${tag}[^>]*>([^<]*)</${tag}>" _m "${_metainfo_text}")
-  if(NOT CMAKE_MATCH_1)
-    message(FATAL_ERROR "packaging: no <${tag}> in ${_metainfo}")
-  endif()
-  string(REGEX REPLACE "[ \t\r\n]+" " " _t "${CMAKE_MATCH_1}")
-  string(STRIP "${_t}" _t)
-  set(${out} "${_t}" PARENT_SCOPE)
-endfunction()
-
-_sonde_metainfo_text(_summary summary)
-_sonde_metainfo_text(_developer developer_name)
-_sonde_metainfo_text(_contact update_contact)
-string(REGEX MATCH "<url type=\"homepage\">([^<]*)</url>" _m "${_metainfo_text}")
-set(_homepage "${CMAKE_MATCH_1}")
-if(NOT _homepage)
-  message(FATAL_ERROR "packaging: no <url type=\"homepage\"> in ${_metainfo}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/metainfo.cmake)
+set(_metainfo_text "${SONDE_METAINFO_TEXT}")
+sonde_metainfo_text(_summary summary)
+sonde_metainfo_text(_developer developer_name)
+sonde_metainfo_text(_contact update_contact)
+set(_homepage "${SONDE_HOMEPAGE}")
 # The extended description: the component's own paragraphs (the first <description>, not a
 # release's), one Debian paragraph each.
 string(FIND "${_metainfo_text}" "<description>" _begin)

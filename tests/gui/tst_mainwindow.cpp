@@ -387,7 +387,7 @@ private Q_SLOTS:
         ResourcesPanel *panel = m_window->resourcesPanel();
         m_window->tabs()->setCurrentWidget(panel);
         auto *resources = panel->findChild<QListView *>(u"resourceList"_s);
-        QTRY_VERIFY_WITH_TIMEOUT(resources->model()->rowCount() == 12, 10000); // all three pages
+        QTRY_VERIFY_WITH_TIMEOUT(resources->model()->rowCount() == 13, 10000); // all three pages
         const QModelIndexList hits =
             resources->model()->match(resources->model()->index(0, 0), Qt::DisplayRole,
                                       u"demo://notes/3"_s, 1, Qt::MatchContains);

@@ -3,10 +3,14 @@
 // the actions (found by object name, so this test builds against a window without them),
 // the Faults menu does what the Health tab's buttons do and is disabled where they are, the
 // title and the server's row say its state (an open breaker and its cause too), Remove asks
-// first, and the shortcuts dialog is generated from the actions.
+// first, the shortcuts dialog is generated from the actions, and About says what a bug
+// report needs (licence, homepage, revisions, paths) and copies it as plain text.
+#include "aboutdialog.h"
 #include "engine/corehost.h"
 #include "healthpanel.h"
 #include "mainwindow.h"
+#include "protocol/mcp.h"
+#include "protocol/modernprotocol.h"
 #include "serverlistmodel.h"
 #include "serverstore.h"
 #include "sessionpanel.h"
@@ -15,14 +19,19 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QClipboard>
 #include <QDialog>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QListView>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSysInfo>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
@@ -75,6 +84,17 @@ class TestMainWindowShell : public QObject
         // The session faults and the wording of a session: the handshake era's.
         c.era = ServerConfig::Era::Legacy;
         return c;
+    }
+    // Help → About, opened (null if it did not open).
+    QDialog *openAbout() const
+    {
+        action(u"about"_s)->trigger();
+        QDialog *about = nullptr;
+        const bool shown = QTest::qWaitFor([&] {
+            about = m_window->findChild<QDialog *>(u"aboutDialog"_s);
+            return about && about->isVisible();
+        });
+        return shown ? about : nullptr;
     }
     QMessageBox *confirmation() const
     {
@@ -331,6 +351,98 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QString::fromLatin1(QT_VERSION_STR)), qPrintable(text));
         QVERIFY2(text.contains(u"KSyntaxHighlighting"_s) || text.contains(u"built-in JSON"_s),
                  qPrintable(text));
+        about->close();
+    }
+
+    void theAboutDialogSaysWhatABugReportNeeds_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QStringList>("says");
+        QFile metainfo(QString::fromUtf8(SONDE_METAINFO_PATH));
+        QVERIFY(metainfo.open(QIODevice::ReadOnly));
+        const QString xml = QString::fromUtf8(metainfo.readAll());
+        const auto tag = [&xml](const QString &pattern) {
+            return QRegularExpression(pattern).match(xml).captured(1);
+        };
+        const QString homepage = tag(u"<url type=\"homepage\">([^<]+)</url>"_s);
+        const QString licence = tag(u"<project_license>([^<]+)</project_license>"_s);
+        QVERIFY(!homepage.isEmpty() && !licence.isEmpty());
+        QTest::newRow("the licence is the metainfo's") << u"aboutLicence"_s << QStringList{licence};
+        QTest::newRow("the homepage is the metainfo's, as a link")
+            << u"aboutHomepage"_s << QStringList{u"href=\"%1\""_s.arg(homepage)};
+        QTest::newRow("the protocol revisions are the ones the protocol code speaks")
+            << u"aboutRevisions"_s
+            << Modern::supportedProtocolVersions() + Mcp::supportedProtocolVersions();
+        QTest::newRow("the settings file is the one this run uses")
+            << u"aboutSettings"_s << QStringList{QDir::homePath() + u"/.config/Sonde/Sonde.conf"_s};
+        QTest::newRow("the history file is this run's")
+            << u"aboutHistory"_s << QStringList{QDir::homePath() + u"/data/history.sqlite"_s};
+        QTest::newRow("the logs say where they go, there being no file")
+            << u"aboutLogs"_s << QStringList{u"no log file"_s, u"standard error"_s};
+    }
+
+    void theAboutDialogSaysWhatABugReportNeeds()
+    {
+        QFETCH(QString, field);
+        QFETCH(QStringList, says);
+        m_window->setRunPaths(QDir::homePath() + u"/.config/Sonde/Sonde.conf"_s,
+                              QDir::homePath() + u"/data/history.sqlite"_s);
+        QDialog *about = openAbout();
+        QVERIFY(about);
+        auto *label = about->findChild<QLabel *>(field);
+        QVERIFY(label);
+        for (const QString &s : says)
+            QVERIFY2(label->text().contains(s), qPrintable(label->text() + u" lacks "_s + s));
+        if (field == u"aboutLogs"_s)
+            if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+                about->grab().save(dir + u"/about.png"_s);
+        about->close();
+    }
+
+    void copyForABugReportCopiesPlainTextWithoutSecrets_data()
+    {
+        QTest::addColumn<bool>("recording");
+        QTest::newRow("a run that records its history names the file") << true;
+        QTest::newRow("a run without history says none is recorded") << false;
+    }
+
+    void copyForABugReportCopiesPlainTextWithoutSecrets()
+    {
+        QFETCH(bool, recording);
+        // A server with secrets of both kinds: none of them belongs in a bug report.
+        ServerConfig secret = demo(u"secret"_s);
+        secret.environment.insert(u"API_TOKEN"_s, u"env-s3cret-value"_s);
+        m_window->addServer(secret, {}, false);
+        const QString history = QDir::homePath() + u"/data/history.sqlite"_s;
+        m_window->setRunPaths(QDir::homePath() + u"/.config/Sonde/Sonde.conf"_s,
+                              recording ? history : QString());
+        QDialog *about = openAbout();
+        QVERIFY(about);
+        QGuiApplication::clipboard()->clear();
+        auto *copy = about->findChild<QPushButton *>(u"aboutCopyReport"_s);
+        QVERIFY(copy);
+        QTest::mouseClick(copy, Qt::LeftButton);
+        const QString report = QGuiApplication::clipboard()->text();
+        QStringList lines = report.split(u'\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.size() >= 8, qPrintable(report));
+        QCOMPARE(lines.mid(0, 3), AboutDialog::versionLines());
+        const auto line = [&lines](const QString &head) {
+            for (const QString &l : lines)
+                if (l.startsWith(head))
+                    return l;
+            return QString();
+        };
+        QVERIFY2(line(u"OS: "_s).contains(QSysInfo::kernelType()), qPrintable(report));
+        for (const QString &v :
+             Modern::supportedProtocolVersions() + Mcp::supportedProtocolVersions())
+            QVERIFY2(line(u"Protocol revisions: "_s).contains(v), qPrintable(report));
+        QCOMPARE(line(u"Settings: "_s), u"Settings: ~/.config/Sonde/Sonde.conf"_s);
+        QCOMPARE(line(u"History: "_s), recording ? u"History: ~/data/history.sqlite"_s
+                                                 : u"History: none recorded in this run"_s);
+        QVERIFY2(line(u"Logs: "_s).contains(u"standard error"_s), qPrintable(report));
+        QVERIFY2(!report.contains(QDir::homePath() + u'/'), qPrintable(report));
+        QVERIFY2(!report.contains(u"s3cret"_s), qPrintable(report));
+        QVERIFY2(!report.contains(u'<'), qPrintable(report)); // plain text, not HTML
         about->close();
     }
 

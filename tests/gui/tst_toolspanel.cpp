@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Tools tab as a user meets it: the list (a count, the title with the name under it, the
 // description on hover, a search over all three, no name cut off), the form's values of every
-// kind kept per server and per tool, the tab order, and the banner of an open breaker in the
-// real window.
+// kind kept per server and per tool, the tab order, the answer opening on a tab that has
+// something in it, and the banner of an open breaker in the real window.
 #include "breakerbanner.h"
 #include "demowindow.h"
 #include "healthpanel.h"
@@ -22,6 +22,7 @@
 #include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
 
@@ -413,6 +414,70 @@ private Q_SLOTS:
         QVERIFY2(order.size() > expected.size() &&
                      order.at(expected.size()).startsWith(u"answer"_s),
                  qPrintable(order.join(u", "_s)));
+    }
+
+    void theAnswerOpensOnATabThatHasSomethingInIt_data()
+    {
+        QTest::addColumn<QString>("chosen");
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("Structured chosen, an answer without structuredContent opens on Text")
+            << u"Structured"_s << u"echo"_s << u"Text"_s;
+        QTest::newRow("Structured chosen, an answer with structuredContent stays there")
+            << u"Structured"_s << u"weather"_s << u"Structured"_s;
+        QTest::newRow("Structured chosen, an outputSchema answered without it stays to say so")
+            << u"Structured"_s << u"weather-without"_s << u"Structured"_s;
+        QTest::newRow("Content chosen, an answer without blocks or text opens on JSON")
+            << u"Content"_s << u"nothing"_s << u"JSON"_s;
+        QTest::newRow("JSON chosen stays on JSON") << u"JSON"_s << u"echo"_s << u"JSON"_s;
+    }
+
+    void theAnswerOpensOnATabThatHasSomethingInIt()
+    {
+        QFETCH(QString, chosen);
+        QFETCH(QString, tool);
+        QFETCH(QString, shown);
+        const QJsonObject outputSchema{{"type"_L1, "object"_L1}};
+        const QJsonArray tools{
+            QJsonObject{{"name"_L1, "echo"_L1}},
+            QJsonObject{{"name"_L1, "weather"_L1}, {"outputSchema"_L1, outputSchema}},
+            QJsonObject{{"name"_L1, "weather-without"_L1}, {"outputSchema"_L1, outputSchema}},
+            QJsonObject{{"name"_L1, "nothing"_L1}}};
+        Shown s(tools);
+        const auto answer = [&](const QString &name, const QJsonObject &result) {
+            CallOutcome o;
+            o.method = u"tools/call"_s;
+            o.result = result;
+            s.store.setToolAnswer(u"a"_s, name, o);
+        };
+        const QJsonArray text{QJsonObject{{"type"_L1, "text"_L1}, {"text"_L1, "said"_L1}}};
+        answer(u"echo"_s, {{"content"_L1, text}});
+        answer(u"weather"_s, {{"content"_L1, text},
+                              {"structuredContent"_L1, QJsonObject{{"city"_L1, "Paris"_L1}}}});
+        answer(u"weather-without"_s, {{"content"_L1, text}});
+        answer(u"nothing"_s, {{"content"_L1, QJsonArray()}});
+        auto *tabs = s.panel.findChild<QTabWidget *>(u"answerTabs"_s);
+        QVERIFY(tabs);
+        const auto tabNamed = [tabs](const QString &name) {
+            for (int i = 0; i < tabs->count(); ++i)
+                if (tabs->tabText(i) == name)
+                    return i;
+            return -1;
+        };
+        // The user chooses the tab on an answer that has everything.
+        QVERIFY(s.panel.selectTool(u"weather"_s));
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {},
+                          tabs->tabBar()->tabRect(tabNamed(chosen)).center());
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), chosen);
+
+        QVERIFY(s.panel.selectTool(tool));
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), shown);
+        if (chosen == u"Structured"_s && tool == u"echo"_s)
+            if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+                s.panel.grab().save(dir + u"/tools-answer-without-structured.png"_s);
+        // The choice was the user's: an answer that has it opens on it again.
+        QVERIFY(s.panel.selectTool(u"weather"_s));
+        QCOMPARE(tabs->tabText(tabs->currentIndex()), chosen);
     }
 
     void theBannerNamesTheBreakersCause_data()

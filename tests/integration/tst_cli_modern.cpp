@@ -343,7 +343,7 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QJsonObject> lines = jsonLines(r.out);
         QCOMPARE(lines.size(), 7);
-        QCOMPARE(lines[0].value("tools"_L1).toArray().size(), 23); // every page of five
+        QCOMPARE(lines[0].value("tools"_L1).toArray().size(), 24); // every page of five
         QVERIFY(lines[1].value("result"_L1).toString().contains("hi"_L1));
         QVERIFY2(lines[2].value("result"_L1).toString().contains("action=accept"_L1),
                  QJsonDocument(lines[2]).toJson().constData());

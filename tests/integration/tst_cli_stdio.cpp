@@ -269,7 +269,8 @@ private Q_SLOTS:
         const QList<QJsonObject> l = jsonLines(r.out);
         QCOMPARE(l.size(), 10);
         QCOMPARE(l[1].value("result"_L1).toString(), u"counter = 2"_s);
-        QCOMPARE(l[3].value("tools"_L1).toArray().size(), 24); // with confirm-twice and long-job
+        QCOMPARE(l[3].value("tools"_L1).toArray().size(),
+                 25); // with confirm-twice, long-job, counter-app
         QStringList methods;
         for (const QJsonValue &n : l[4].value("notifications"_L1).toArray())
             methods.append(n.toObject().value("method"_L1).toString());

@@ -22,6 +22,7 @@ void ToolListModel::setTools(const QJsonArray &tools)
         r.title = title(r.tool);
         r.description = r.tool.value("description"_L1).toString();
         r.search = r.name + u'\n' + r.title + u'\n' + r.description;
+        r.appUri = appResourceUri(r.tool);
         m_rows.append(std::move(r));
     }
     endResetModel();
@@ -63,11 +64,22 @@ int ToolListModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
+QString ToolListModel::appResourceUri(const QJsonObject &tool)
+{
+    const QJsonObject meta = tool.value("_meta"_L1).toObject();
+    QString uri = meta.value("ui"_L1).toObject().value("resourceUri"_L1).toString();
+    if (uri.isEmpty())
+        uri = meta.value("ui/resourceUri"_L1).toString();
+    return uri.startsWith("ui://"_L1) ? uri : QString();
+}
+
 QStringList ToolListModel::badges(const QJsonObject &tool)
 {
     // The spec's defaults apply when a hint is absent: destructive and open-world are true.
     const QJsonObject a = tool.value("annotations"_L1).toObject();
     QStringList out;
+    if (!appResourceUri(tool).isEmpty())
+        out.append(u"App"_s);
     if (a.value("readOnlyHint"_L1).toBool(false) && a.value("readOnlyHint"_L1).isBool())
         out.append(u"read-only"_s);
     else if (a.value("destructiveHint"_L1).toBool(true))
@@ -111,6 +123,8 @@ QVariant ToolListModel::data(const QModelIndex &index, int role) const
         return name;
     case BadgesRole:
         return badges(t);
+    case AppResourceRole:
+        return row.appUri;
     case VerdictRole:
         return m_policy.verdict(u"tools/call"_s, name, t).replay;
     case VerdictSourceRole:

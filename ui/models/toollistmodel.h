@@ -13,7 +13,8 @@ namespace Sonde {
 // source of that verdict: server hint, user override or default. A row shows the tool's
 // title ("title", else "annotations.title", else the name) with the name under it; the texts
 // are worked out once per tools/list, so a list of a thousand tools is not re-read on every
-// paint, filter or switch. Thread: GUI.
+// paint, filter or switch. A tool with an MCP App page (the ui:// resource in its _meta) is
+// badged "App". Thread: GUI.
 class ToolListModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -27,7 +28,8 @@ public:
         VerdictSourceRole,
         TitleRole, // what DisplayRole shows: the title, else the name
         DescriptionRole,
-        SearchRole // name, title and description: what the search box matches
+        SearchRole,     // name, title and description: what the search box matches
+        AppResourceRole // the ui:// page of an MCP App tool; empty for any other tool
     };
     using QAbstractListModel::QAbstractListModel;
 
@@ -43,7 +45,12 @@ public:
 
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;
+    // "App" first for an MCP App tool, then what the annotations say.
     static QStringList badges(const QJsonObject &tool);
+    // The ui:// resource an MCP App host shows for the tool: _meta.ui.resourceUri, or the
+    // flat "ui/resourceUri" key of the extension's first drafts (deprecated, still sent).
+    // Empty when it names none, or names something that is not a ui:// URI.
+    static QString appResourceUri(const QJsonObject &tool);
 
 private:
     struct Row
@@ -53,6 +60,7 @@ private:
         QString title;
         QString description;
         QString search;
+        QString appUri;
     };
     QJsonArray m_tools;
     QList<Row> m_rows;

@@ -473,6 +473,23 @@ void TranscriptStore::dropFront(int count)
     Q_EMIT rowsDropped(count);
 }
 
+int TranscriptStore::lastToolCall(const QString &server, const QString &tool) const
+{
+    // Only the few tools/call rows are parsed again, newest first: the summary keeps no name.
+    for (int row = size() - 1; row >= 0; --row) {
+        const TranscriptEvent &e = m_events.at(row);
+        const Entry &entry = m_entries.at(row);
+        if (!entry.isRequest || entry.method != "tools/call"_L1 ||
+            e.direction != TranscriptEvent::Direction::Outgoing || e.server != server)
+            continue;
+        const QJsonObject params =
+            QJsonDocument::fromJson(e.raw).object().value("params"_L1).toObject();
+        if (params.value("name"_L1).toString() == tool)
+            return row;
+    }
+    return -1;
+}
+
 void TranscriptStore::clear()
 {
     Q_ASSERT(QThread::currentThread() == thread());

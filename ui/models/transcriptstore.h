@@ -62,6 +62,8 @@ public:
     // export) costs nothing here; the next change copies the list once, not its payloads.
     const TranscriptBatch &events() const { return m_events; }
     const Entry &entry(int row) const { return m_entries.at(row); }
+    // The row of the newest tools/call request of `tool` sent to `server`; -1 when none is held.
+    int lastToolCall(const QString &server, const QString &tool) const;
     // The servers seen since the last clear(), in order of first appearance.
     QStringList servers() const { return m_servers; }
 
