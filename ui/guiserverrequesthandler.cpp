@@ -12,6 +12,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -78,10 +79,16 @@ void GuiServerRequestHandler::sampling(const ServerRequest &r)
     auto *model = new QLineEdit(u"sonde-user"_s, dialog);
     model->setObjectName(u"samplingModel"_s);
     model->setAccessibleName(tr("Model name"));
-    model->setToolTip(tr("The model named in the reply"));
+    // A label in a row, not a tooltip alone: the tooltip covered Send reply.
+    auto *modelLabel = new QLabel(tr("&Model named in the reply:"), dialog);
+    modelLabel->setObjectName(u"samplingModelLabel"_s);
+    modelLabel->setBuddy(model);
+    auto *modelRow = new QHBoxLayout;
+    modelRow->addWidget(modelLabel);
+    modelRow->addWidget(model, 1);
     layout->addWidget(messages, 2);
     layout->addWidget(reply, 1);
-    layout->addWidget(model);
+    layout->addLayout(modelRow);
     auto *buttons = new QDialogButtonBox(dialog);
     QPushButton *send = buttons->addButton(tr("Send reply"), QDialogButtonBox::AcceptRole);
     send->setObjectName(u"samplingSend"_s);

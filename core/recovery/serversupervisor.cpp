@@ -13,6 +13,7 @@
 #include "util/clock.h"
 
 #include <QRandomGenerator>
+#include <QTimer>
 
 using namespace Qt::StringLiterals;
 
@@ -266,9 +267,15 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
         // A session that was up and failed on its own (a stdio server killed or crashed while
         // idle): reconnected now, not left "failed" until a call comes. Backoff and parking
         // hold a server that keeps dying.
+        // Posted: this runs inside the session's own handling of the close, which must end
+        // before a new connection starts; a call that comes first asks for the reconnect
+        // itself, and this one then finds it under way.
         if (!duringAttempt && previous == SessionSnapshot::State::Ready && !m_progress.stopping)
-            m_reconnect->request(
-                u"the connection was lost outside any call: %1"_s.arg(s.lastError.message()));
+            QTimer::singleShot(0, this, [this, why = s.lastError.message()] {
+                if (m_progress.state == SessionSnapshot::State::Failed && !m_progress.stopping)
+                    m_reconnect->request(
+                        u"the connection was lost outside any call: %1"_s.arg(why));
+            });
     } else if (s.state == SessionSnapshot::State::Closed &&
                previous != SessionSnapshot::State::Closed &&
                previous != SessionSnapshot::State::Closing) {

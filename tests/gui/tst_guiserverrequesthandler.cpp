@@ -178,6 +178,11 @@ private Q_SLOTS:
         for (const QString &name :
              {u"samplingMessages"_s, u"samplingReply"_s, u"samplingModel"_s, u"samplingSend"_s})
             QVERIFY2(inside(dialog->findChild<QWidget *>(name), dialog, dialog), qPrintable(name));
+        // The model name's field says what it is, beside it.
+        auto *label = dialog->findChild<QLabel *>(u"samplingModelLabel"_s);
+        QVERIFY(label);
+        QCOMPARE(label->buddy(), dialog->findChild<QWidget *>(u"samplingModel"_s));
+        QVERIFY(label->isVisible());
     }
 };
 
