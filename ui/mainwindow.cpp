@@ -231,6 +231,7 @@ void MainWindow::buildPanels()
     m_session = new SessionPanel(m_views, m_tabs);
     m_tools = new ToolsPanel(m_views, m_tabs);
     m_tools->watchServers(m_servers);
+    m_tools->watchAuth(m_auth);
     m_health = new HealthPanel(m_tabs);
     m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
@@ -576,6 +577,13 @@ void MainWindow::onTranscript(const TranscriptBatch &batch)
                                               .arg(e.details.value("last_event_id"_L1).toString())
                                         : tr("stream dropped, and resuming it failed: %1")
                                               .arg(e.details.value("reason"_L1).toString()));
+        // The call was refused at the door for more scope and waits for the user to sign in
+        // with it: kept for its server, shown whenever that server is (ToolsPanel).
+        if (call && e.kind == EventKind::AuthChallenge &&
+            e.details.value("progress_token"_L1).toString() == McpRequests::progressToken(call))
+            if (const std::optional<StepUpNote> note =
+                    StepUpNote::fromChallenge(e.details, m_auth->state(e.server).scopes))
+                m_views->setStepUp(call, *note);
     }
 }
 

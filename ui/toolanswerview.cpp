@@ -72,7 +72,7 @@ QWidget *ToolAnswerView::firstFocusWidget() const
     return m_answerTabs->tabBar();
 }
 
-void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool)
+void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool, const QString &note)
 {
     const QJsonObject result = o.result.toObject();
     QJsonObject shown = o.toJson();
@@ -85,7 +85,7 @@ void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool)
             ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
             : o.error.message(),
         rest);
-    showBanner(o);
+    showBanner(o, note);
 
     const QJsonValue structured = result.value("structuredContent"_L1);
     const QJsonObject outputSchema = tool.value("outputSchema"_L1).toObject();
@@ -108,7 +108,7 @@ void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool)
 }
 
 // The banner's text and colour for an answer: one block, so the rules read in order.
-void ToolAnswerView::showBanner(const CallOutcome &o)
+void ToolAnswerView::showBanner(const CallOutcome &o, const QString &note)
 {
     QString banner, style;
     if (o.recovery && o.recovery->outcomeUncertain.value_or(false)) {
@@ -128,6 +128,13 @@ void ToolAnswerView::showBanner(const CallOutcome &o)
                      .arg(o.generation)
                      .arg(o.recovery->rule);
         style = u"background:#e8f5e9; color:#1b5e20; padding:6px"_s;
+    }
+    // A line of its own under whatever else is said: the answer came, but only after the
+    // user signed in again.
+    if (!note.isEmpty()) {
+        banner = banner.isEmpty() ? note : banner + u'\n' + note;
+        if (style.isEmpty())
+            style = u"background:#e3f2fd; color:#0d47a1; padding:6px"_s;
     }
     m_banner->setText(banner);
     m_banner->setStyleSheet(style);

@@ -24,7 +24,8 @@ class ToolAnswerView : public QWidget
 public:
     explicit ToolAnswerView(QWidget *parent = nullptr);
     // `tool` is the tool's entry from tools/list, for its outputSchema.
-    void showOutcome(const CallOutcome &outcome, const QJsonObject &tool);
+    // `note`: a line more for the banner (the call needed a step-up first).
+    void showOutcome(const CallOutcome &outcome, const QJsonObject &tool, const QString &note = {});
     void clear();
     // A problem found before anything was sent (arguments that do not fit the schema).
     void showProblem(const QString &text);
@@ -38,7 +39,7 @@ public:
     bool saveAnswer(const QString &path) const;
 
 private:
-    void showBanner(const CallOutcome &o);
+    void showBanner(const CallOutcome &o, const QString &note);
     void showContent(const QJsonArray &content);
 
     QLabel *m_banner = nullptr;

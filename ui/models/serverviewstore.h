@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "stepupnote.h"
 #include "values/callvalues.h"
 
 #include <QHash>
@@ -95,6 +96,13 @@ public:
     std::optional<PendingCommand> settle(const CallOutcome &outcome);
     // The tools/call waiting for its answer (the window runs one at a time), or 0.
     quint64 pendingToolCall() const;
+    // The pending tool call `ticket` was refused for a step-up and waits for it (StepUpNote).
+    // Kept with its answer when it comes (toolAnswerStepUp); dropped with the ticket.
+    void setStepUp(quint64 ticket, const StepUpNote &note);
+    // The step-up the server's pending tool call waits for, if it does.
+    std::optional<StepUpNote> pendingStepUp(const QString &server) const;
+    // Whether the tool's last answer needed a step-up first.
+    std::optional<StepUpNote> toolAnswerStepUp(const QString &server, const QString &tool) const;
     int pendingCount(const QString &server) const;
 
 Q_SIGNALS:
@@ -103,6 +111,7 @@ Q_SIGNALS:
     void toolAnswerChanged(const QString &server, const QString &tool);
     void lastAnswerChanged(const QString &server, Sonde::PendingCommand::Kind kind);
     void stderrAppended(const QString &server, const QString &line);
+    void stepUpChanged(const QString &server);
 
 private:
     struct Entry
@@ -114,6 +123,7 @@ private:
         QHash<QString, QJsonObject> formValues;
         QHash<QString, bool> toolOverrides;
         QHash<QString, CallOutcome> toolAnswers;
+        QHash<QString, StepUpNote> toolStepUps; // of the answers that needed one
         QHash<QString, QJsonArray> lists;
         QMap<PendingCommand::Kind, CallOutcome> lastAnswers;
         QStringList stderrLines;
@@ -123,6 +133,7 @@ private:
 
     QHash<QString, Entry> m_entries;
     QHash<quint64, PendingCommand> m_pending;
+    QHash<quint64, StepUpNote> m_stepUps; // of pending tool calls
 };
 
 } // namespace Sonde
