@@ -662,6 +662,7 @@ void MainWindow::updateMissingSecrets(const QString &server, const ServerConfig 
         return;
     if (m_missing.isEmpty()) {
         m_hint->dismiss(u"missing-secrets"_s);
+        status(tr("Every secret is entered again"));
         return;
     }
     QStringList lines;

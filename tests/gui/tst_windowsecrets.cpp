@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -287,6 +288,7 @@ private Q_SLOTS:
                  qPrintable(hint(window)));
         enterAgain(u"beta"_s, u"serverEnv"_s, u"ghp_again-456"_s);
         QVERIFY2(hint(window).isEmpty(), qPrintable(hint(window)));
+        QCOMPARE(window.statusBar()->currentMessage(), u"Every secret is entered again"_s);
         grab(&window, u"window-secrets-entered"_s);
         const ServerStore *servers = window.serverStore();
         QCOMPARE(servers->config(servers->indexOf(u"alpha"_s)).headers.value(0).second,
