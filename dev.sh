@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PACKAGES=(cmake ninja-build ccache g++ qt6-base-dev qt6-base-dev-tools libgl-dev xvfb xauth clang libfuzzer-14-dev clang-format
-  dpkg-dev file desktop-file-utils appstream groff-base bash-completion qt6-networkauth-dev qtkeychain-qt6-dev
+  dpkg-dev file desktop-file-utils appstream groff-base bash-completion qtkeychain-qt6-dev
   dbus-daemon gnome-keyring libqt6sql6-sqlite)
 
 as_root() {

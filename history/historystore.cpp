@@ -143,7 +143,7 @@ void HistoryStore::setPayloadsRecorded(const QString &server, bool recorded)
         m_noPayloads.insert(server);
 }
 
-HistoryStore::Row HistoryStore::rowOfEvent(const TranscriptEvent &e) const
+HistoryStore::Row HistoryStore::rowOfEvent(const TranscriptEvent &e)
 {
     // Most frames are read off their bytes (WireFrameRecord); the rest, and every frame of a
     // server recorded without payloads, go through the record object.
@@ -165,7 +165,7 @@ HistoryStore::Row HistoryStore::rowOfEvent(const TranscriptEvent &e) const
     row.isError = wire->isError;
     row.isMessage = true;
     row.isResponse = wire->isResponse;
-    row.record = std::move(wire->record);
+    row.record = m_sessionIdMask.apply(std::move(wire->record));
     return row;
 }
 
@@ -211,9 +211,11 @@ bool HistoryStore::appendRecords(const QList<QJsonObject> &records, QString *err
     return insert(rows, error);
 }
 
-HistoryStore::Row HistoryStore::rowOf(QJsonObject record) const
+HistoryStore::Row HistoryStore::rowOf(QJsonObject record)
 {
     const QString server = record.value("server"_L1).toString();
+    // Before the redactor: it may mask the places the ids are learned from.
+    m_sessionIdMask.learn(record);
     // apply() keeps a record with nothing to mask as it is (Redactor::mayHoldSecret).
     if (m_redact)
         record = m_redactor.apply(record);
@@ -256,7 +258,7 @@ HistoryStore::Row HistoryStore::rowOf(QJsonObject record) const
             record.insert("payload_omitted"_L1, true);
         }
     }
-    row.record = QJsonDocument(record).toJson(QJsonDocument::Compact);
+    row.record = m_sessionIdMask.apply(QJsonDocument(record).toJson(QJsonDocument::Compact));
     row.isMessage = !msg.isEmpty();
     row.isResponse = row.isMessage && row.method.isEmpty() && !row.requestId.isEmpty() &&
                      (msg.contains("result"_L1) || msg.contains("error"_L1));

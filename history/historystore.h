@@ -2,6 +2,7 @@
 #pragma once
 
 #include "historyfilter.h"
+#include "sessionidmask.h"
 #include "transcript/redactor.h"
 #include "transcript/transcriptevent.h"
 
@@ -140,8 +141,8 @@ private:
     bool insertOnce(const QList<Row> &rows, QString *error);
     qint64 sessionFor(const Row &row, QString *error);
     QString where(const HistoryFilter &filter, QVariantList *binds) const;
-    Row rowOf(QJsonObject record) const;
-    Row rowOfEvent(const TranscriptEvent &event) const;
+    Row rowOf(QJsonObject record);
+    Row rowOfEvent(const TranscriptEvent &event);
     // False with the reason for a store opened to read only (no run).
     bool writable(QString *error) const;
     bool prepareStatements(QString *error);
@@ -157,6 +158,8 @@ private:
     bool m_readFrames = true;
     bool m_snapshot = false;
     Redactor m_redactor;
+    // MCP session ids are never written as they are (docs/history.md).
+    SessionIdMask m_sessionIdMask;
     qint64 m_run = 0;
     using SessionKey = std::pair<QString, int>; // server, generation
     QHash<SessionKey, qint64> m_sessionIds;     // of this run

@@ -56,8 +56,8 @@ void SecretStoreChooser::choose()
     }
     if (!sessionBusReachable()) {
         QTimer::singleShot(0, this, [this] {
-            finish(Choice::Kind::Memory, memoryOnly(u"No keyring: there is no D-Bus session bus "
-                                                    u"(DBUS_SESSION_BUS_ADDRESS is unset)"_s));
+            finish(Choice::Kind::Memory, u"No keyring: there is no D-Bus session bus "
+                                         u"(DBUS_SESSION_BUS_ADDRESS is unset)"_s);
         });
         return;
     }
@@ -65,14 +65,14 @@ void SecretStoreChooser::choose()
     m_probeStore = KeyringModule::create(m_options.service, &moduleError);
     if (!m_probeStore) {
         QTimer::singleShot(0, this, [this, moduleError] {
-            finish(Choice::Kind::Memory, memoryOnly(u"No keyring: "_s + moduleError));
+            finish(Choice::Kind::Memory, u"No keyring: "_s + moduleError);
         });
         return;
     }
     m_timer = m_options.clock->createTimer(this);
     connect(m_timer, &ClockTimer::timeout, this, [this] {
-        finish(Choice::Kind::Memory, memoryOnly(u"The keyring did not answer within %1 s"_s.arg(
-                                         m_options.probeTimeoutMs / 1000.0)));
+        finish(Choice::Kind::Memory,
+               u"The keyring did not answer within %1 s"_s.arg(m_options.probeTimeoutMs / 1000.0));
     });
     m_timer->start(m_options.probeTimeoutMs);
     // A read of a key never written: found or not found, the keyring answered. A late answer
@@ -84,11 +84,11 @@ void SecretStoreChooser::choose()
         if (error.isEmpty())
             finish(Choice::Kind::Keyring, {});
         else
-            finish(Choice::Kind::Memory, memoryOnly(u"No keyring answered (%1)"_s.arg(error)));
+            finish(Choice::Kind::Memory, u"No keyring answered (%1)"_s.arg(error));
     });
 }
 
-void SecretStoreChooser::finish(Choice::Kind kind, const QString &notice)
+void SecretStoreChooser::finish(Choice::Kind kind, const QString &reason)
 {
     if (m_done)
         return;
@@ -97,7 +97,8 @@ void SecretStoreChooser::finish(Choice::Kind kind, const QString &notice)
         m_timer->stop();
     Choice choice;
     choice.kind = kind;
-    choice.notice = notice;
+    choice.reason = reason;
+    choice.notice = reason.isEmpty() ? QString() : memoryOnly(reason);
     choice.service = m_options.service;
     if (kind == Choice::Kind::EncryptedFile) {
         choice.encryptedFile = m_options.encryptedFile;

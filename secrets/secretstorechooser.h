@@ -46,6 +46,7 @@ public:
         };
         Kind kind = Kind::Memory;
         QString notice; // empty unless the front end must tell the user something
+        QString reason; // the notice's first part: why no keyring is used
         QString encryptedFile;
         QByteArray passphrase;
         QString service;
@@ -66,7 +67,7 @@ Q_SIGNALS:
     void chosen(const Sonde::SecretStoreChooser::Choice &choice);
 
 private:
-    void finish(Choice::Kind kind, const QString &notice);
+    void finish(Choice::Kind kind, const QString &reason);
 
     Options m_options;
     std::unique_ptr<Clock> m_ownClock;

@@ -3,6 +3,8 @@
 
 #include <QFormLayout>
 #include <QLabel>
+#include <QLayout>
+#include <QWidget>
 
 namespace Sonde::FormLabels {
 
@@ -26,6 +28,18 @@ void nameFields(QFormLayout *form)
             if (w->accessibleName().isEmpty())
                 w->setAccessibleName(name);
     }
+}
+
+void fitHeight(QWidget *window)
+{
+    QLayout *layout = window->layout();
+    if (!layout || !window->isVisible())
+        return;
+    layout->activate();
+    const int need = layout->hasHeightForWidth() ? layout->totalHeightForWidth(window->width())
+                                                 : layout->totalMinimumSize().height();
+    if (need > window->height())
+        window->resize(window->width(), need);
 }
 
 QLabel *note(const QString &text)

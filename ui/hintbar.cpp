@@ -35,10 +35,19 @@ HintBar::HintBar(QWidget *parent) : QWidget(parent)
     hide();
 }
 
-void HintBar::showText(const QString &html)
+void HintBar::showText(const QString &html, const QString &topic)
 {
     m_text->setText(html);
+    m_topic = topic;
     show();
+}
+
+void HintBar::dismiss(const QString &topic)
+{
+    if (m_topic == topic && !topic.isEmpty()) {
+        m_topic.clear();
+        hide();
+    }
 }
 
 } // namespace Sonde

@@ -28,6 +28,8 @@
 #include "recoverytext.h"
 #include "replaylauncher.h"
 #include "resourcespanel.h"
+#include "secretsfileprompt.h"
+#include "serverdialog.h"
 #include "serverlistmodel.h"
 #include "serverlistpanel.h"
 #include "sessionpanel.h"
@@ -44,6 +46,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDir>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -69,6 +72,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_handler = new GuiServerRequestHandler(host, m_views, this);
     m_ownSecrets = std::make_unique<MemorySecretStore>();
     m_secrets = new WorkspaceSecrets(m_ownSecrets.get(), this);
+    m_secretsPrompt = new SecretsFilePrompt(this);
     host.setServerRequestHandler(m_handler);
     buildPanels();
     connectPanels();
@@ -231,6 +235,7 @@ void MainWindow::buildPanels()
     m_session = new SessionPanel(m_views, m_tabs);
     m_tools = new ToolsPanel(m_views, m_tabs);
     m_tools->watchServers(m_servers);
+    m_tools->watchAuth(m_auth);
     m_health = new HealthPanel(m_tabs);
     m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
@@ -612,6 +617,13 @@ void MainWindow::onTranscript(const TranscriptBatch &batch)
                                               .arg(e.details.value("last_event_id"_L1).toString())
                                         : tr("stream dropped, and resuming it failed: %1")
                                               .arg(e.details.value("reason"_L1).toString()));
+        // The call was refused at the door for more scope and waits for the user to sign in
+        // with it: kept for its server, shown whenever that server is (ToolsPanel).
+        if (call && e.kind == EventKind::AuthChallenge &&
+            e.details.value("progress_token"_L1).toString() == McpRequests::progressToken(call))
+            if (const std::optional<StepUpNote> note =
+                    StepUpNote::fromChallenge(e.details, m_auth->state(e.server).scopes))
+                m_views->setStepUp(call, *note);
     }
 }
 
@@ -632,14 +644,81 @@ void MainWindow::cancelCall()
 
 void MainWindow::addServerWithDialog()
 {
-    m_dialogs->editServer(nullptr, {}, [this](const ServerConfig &c, const QStringList &roots) {
-        if (m_servers->indexOf(c.name) >= 0) {
-            m_dialogs->warn(tr("Server"), tr("There is already a server named %1.").arg(c.name));
-            return;
-        }
-        addServer(c, roots);
-        selectServer(c.name);
-    });
+    ServerDialog *dialog =
+        m_dialogs->editServer(nullptr, {}, [this](const ServerConfig &c, const QStringList &roots) {
+            if (m_servers->indexOf(c.name) >= 0) {
+                m_dialogs->warn(tr("Server"),
+                                tr("There is already a server named %1.").arg(c.name));
+                return;
+            }
+            addServer(c, roots);
+            selectServer(c.name);
+        });
+    dialog->setSecretStorage(secretStorage());
+    connect(dialog, &ServerDialog::encryptedFileRequested, this,
+            [this, dialog] { keepSecretsInFile(dialog); });
+}
+
+void MainWindow::keepSecretsInFile(ServerDialog *asking)
+{
+    QPointer<ServerDialog> dialog(asking);
+    m_secretsPrompt->choose(
+        SecretsFileOpener::defaultPath(),
+        [this, dialog](std::unique_ptr<SecretStore> store, const QString &path) {
+            // The window's own from now on; every secret it holds goes into it at once (the
+            // engine's tokens follow from the next start, which opens the file).
+            m_ownSecrets = std::move(store);
+            m_secrets->setStore(m_ownSecrets.get());
+            m_secrets->keep(workspace());
+            m_secretsNotice.clear();
+            m_hint->dismiss(u"secret-storage"_s);
+            status(tr("Secrets are kept in %1 from now on").arg(QDir::toNativeSeparators(path)));
+            if (dialog)
+                dialog->setSecretStorage(secretStorage());
+            Q_EMIT secretsFileChosen(path);
+        });
+}
+
+SecretStorage MainWindow::secretStorage() const
+{
+    return SecretStorage::of(m_secrets->store(), m_secretsNotice);
+}
+
+void MainWindow::unlockSecretsFile(
+    const QString &path, std::function<void(std::unique_ptr<SecretStore>, QByteArray)> done)
+{
+    m_secretsPrompt->unlock(path, std::move(done));
+}
+
+void MainWindow::updateMissingSecrets(const QString &server, const ServerConfig *config)
+{
+    const QStringList missing = config ? WorkspaceSecrets::missing(*config) : QStringList();
+    const bool had = m_missing.contains(server);
+    if (missing.isEmpty())
+        m_missing.remove(server);
+    else
+        m_missing.insert(server, missing);
+    if (!had && missing.isEmpty())
+        return;
+    if (m_missing.isEmpty()) {
+        m_hint->dismiss(u"missing-secrets"_s);
+        status(tr("Every secret is entered again"));
+        return;
+    }
+    QStringList lines;
+    for (auto it = m_missing.cbegin(); it != m_missing.cend(); ++it)
+        lines.append(tr("%1: the secret %2 is not in the %3 secret store; enter it again "
+                        "(Edit server)")
+                         .arg(it.key(), it.value().join(u", "_s), m_secrets->store()->kind()));
+    showMissingSecrets(lines);
+}
+
+void MainWindow::showMissingSecrets(const QStringList &lines)
+{
+    // A line each, in the hint bar; the status line only points at it (it would be cut off).
+    m_hint->showText(lines.join(u'\n').toHtmlEscaped().replace(u'\n', u"<br>"_s),
+                     u"missing-secrets"_s);
+    status(tr("Secrets to enter again: see the note above the panels"));
 }
 
 void MainWindow::editCurrentServer()
@@ -648,10 +727,14 @@ void MainWindow::editCurrentServer()
     if (row < 0)
         return;
     const ServerConfig config = m_servers->config(row);
-    m_dialogs->editServer(&config, m_views->roots(m_current),
-                          [this, old = m_current](const ServerConfig &c, const QStringList &roots) {
-                              replaceServer(old, c, roots);
-                          });
+    ServerDialog *dialog = m_dialogs->editServer(
+        &config, m_views->roots(m_current),
+        [this, old = m_current](const ServerConfig &c, const QStringList &roots) {
+            replaceServer(old, c, roots);
+        });
+    dialog->setSecretStorage(secretStorage());
+    connect(dialog, &ServerDialog::encryptedFileRequested, this,
+            [this, dialog] { keepSecretsInFile(dialog); });
 }
 
 void MainWindow::replaceServer(const QString &old, const ServerConfig &c, const QStringList &roots)
@@ -673,6 +756,8 @@ void MainWindow::replaceServer(const QString &old, const ServerConfig &c, const 
             m_current.clear();
         removeServerState(old);
     }
+    // Its secrets entered again: the notice asking for them goes (or names the others).
+    updateMissingSecrets(c.name, &c);
     m_servers->moveServer(m_servers->indexOf(c.name), at); // where it was
     selectServer(c.name);
     stopUnusedDemo();
@@ -694,6 +779,7 @@ void MainWindow::removeServerState(const QString &name)
     m_views->removeServer(name);
     m_auth->removeServer(name);
     m_timeline->setServerRemoved(name, true);
+    updateMissingSecrets(name, nullptr);
     // Its call in flight went with it and will never be answered here: Call works again.
     if (call && !m_views->pendingToolCall())
         m_tools->callEnded();
@@ -911,15 +997,22 @@ void MainWindow::saveWorkspace(QSettings &settings) const
     WorkspaceSettings::save(settings, w);
 }
 
-void MainWindow::setSecretStore(SecretStore *store)
+void MainWindow::setSecretStore(SecretStore *store, const QString &reason)
 {
     m_secrets->setStore(store);
+    m_secretsNotice = reason;
+    const SecretStorage storage = secretStorage();
+    if (storage.kind == SecretStorage::Kind::Session && !reason.isEmpty())
+        showNotice(tr("%1: secret values are kept for this session only. To keep them, choose "
+                      "an encrypted file in Add or Edit server.")
+                       .arg(reason),
+                   u"secret-storage"_s);
 }
 
-void MainWindow::showNotice(const QString &text)
+void MainWindow::showNotice(const QString &text, const QString &topic)
 {
     status(text);
-    m_hint->showText(text.toHtmlEscaped());
+    m_hint->showText(text.toHtmlEscaped().replace(u'\n', u"<br>"_s), topic);
 }
 
 void MainWindow::loadWorkspace(QSettings &settings)
@@ -948,8 +1041,11 @@ void MainWindow::applyWorkspace(const WorkspaceSecrets::Loaded &loaded, const Er
     setDarkMode(w.darkMode);
     if (error.isError())
         status(error.message());
+    for (const Workspace::Server &s : w.servers)
+        if (const QStringList missing = WorkspaceSecrets::missing(s.config); !missing.isEmpty())
+            m_missing.insert(s.config.name, missing);
     if (!loaded.errors.isEmpty())
-        showNotice(loaded.errors.join(u'\n'));
+        showMissingSecrets(loaded.errors);
     m_loadedGeometry = w.geometry;
     m_loadedState = w.windowState;
     m_loadedSplitter = w.splitter;

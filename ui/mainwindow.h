@@ -3,6 +3,7 @@
 
 #include "config/serverconfig.h"
 #include "config/workspace.h"
+#include "secretstorage.h"
 #include "serverviewstore.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/redactor.h"
@@ -13,6 +14,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
 #include <memory>
 
 class QSettings;
@@ -30,6 +32,8 @@ class AuthStateStore;
 class CoreHost;
 class DemoServerProcess;
 class SecretStore;
+class SecretsFilePrompt;
+class ServerDialog;
 class HintBar;
 class MainWindowActions;
 class WindowDialogs;
@@ -94,11 +98,20 @@ public:
     // From now on every change to the workspace is written to `settings` at once (and
     // synced), not only on a clean exit. Not owned; null stops it.
     void autosaveTo(QSettings *settings);
-    // Where secret header values are kept (the application's keyring, memory or encrypted
-    // file store); not owned. Until it is set, a memory store of the window's own.
-    void setSecretStore(SecretStore *store);
+    // Where secret values (headers, environment) are kept: the application's keyring, memory
+    // or encrypted file store; not owned. Until it is set, a memory store of the window's
+    // own. `reason`, for a store that forgets at quit, says why ("No keyring: ..."); it is
+    // said in the hint bar until secrets are kept in a file, and in the server dialog.
+    void setSecretStore(SecretStore *store, const QString &reason = {});
+    // What the server dialog says of where secrets are kept.
+    SecretStorage secretStorage() const;
+    // Asks for the passphrase of the encrypted secrets file the settings name (once, at
+    // start); `done` gets the opened store, or null when the user went on without it.
+    void unlockSecretsFile(const QString &path,
+                           std::function<void(std::unique_ptr<SecretStore>, QByteArray)> done);
+    SecretsFilePrompt *secretsFilePrompt() const { return m_secretsPrompt; }
     // A notice the user must see once (where secrets are kept): the hint bar and the status.
-    void showNotice(const QString &text);
+    void showNotice(const QString &text, const QString &topic = {});
     // The built-in demo server, for the first run and for a saved built-in HTTP demo.
     void setDemoServerProgram(const QString &path) { m_demoProgram = path; }
     // What a first start opens: the built-in demo over stdio ("demo") and over HTTP
@@ -159,6 +172,9 @@ Q_SIGNALS:
     // loadWorkspace() is done: its servers are in the store (those whose secrets failed are
     // there unconnected, the reason in the status bar and the hint).
     void workspaceLoaded();
+    // The user chose to keep secrets in this encrypted file (from the server dialog): the
+    // settings name it from now on, so the next start asks for its passphrase.
+    void secretsFileChosen(const QString &path);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -200,6 +216,10 @@ private:
     void callTool(const QString &tool, const QJsonObject &args);
     void cancelCall();
     void status(const QString &text);
+    void keepSecretsInFile(ServerDialog *asking);
+    // The "enter it again" notice follows the servers still missing a secret.
+    void updateMissingSecrets(const QString &server, const ServerConfig *config);
+    void showMissingSecrets(const QStringList &lines);
 
     CoreHost &m_host;
     ServerStore *m_servers = nullptr;
@@ -238,6 +258,9 @@ private:
     Redactor m_exportSecrets;
     std::unique_ptr<SecretStore> m_ownSecrets;
     WorkspaceSecrets *m_secrets = nullptr;
+    SecretsFilePrompt *m_secretsPrompt = nullptr;
+    QString m_secretsNotice;              // why secrets do not outlive the run, if they do not
+    QMap<QString, QStringList> m_missing; // server -> its secrets the store did not have
     // Until the window is first shown its layout is not one anybody saw (the first run and an
     // import add servers before that): the autosave writes the layout it was loaded with.
     bool m_everShown = false;

@@ -2,6 +2,8 @@
 #include "serverdialog.h"
 
 #include "formlabels.h"
+#include "namevalueeditor.h"
+#include "workspacesecrets.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -33,6 +35,9 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("Server"));
     setObjectName(u"serverDialog"_s);
+    // Wide enough for a header's name, value and switch in a row, and for the sentence on
+    // where secrets are kept to take two or three lines.
+    setMinimumWidth(600);
     auto *form = new QFormLayout;
     m_name = new QLineEdit(this);
     m_route = new QComboBox(this);
@@ -52,18 +57,29 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     m_program = new QLineEdit(this);
     m_arguments = new QPlainTextEdit(this);
     m_arguments->setPlaceholderText(tr("one argument per line (no shell: quotes are literal)"));
-    m_environment = new QPlainTextEdit(this);
-    m_environment->setPlaceholderText(tr("NAME=value, one per line"));
+    // A variable's name rarely says whether it holds a secret (DATABASE_URL with its
+    // password): each is one unless the user says otherwise.
+    m_environment = new NameValueEditor(
+        {tr("variable"), tr("NAME"), true, std::function<bool(const QString &)>()}, this);
     m_cwd = new QLineEdit(this);
     m_url = new QLineEdit(this);
     m_url->setPlaceholderText(u"http://127.0.0.1:3001/mcp"_s);
-    m_headers = new QPlainTextEdit(this);
-    m_headers->setPlaceholderText(tr("Name: value, one per line"));
-    m_secretHeaders = new QLineEdit(this);
-    m_secretHeaders->setPlaceholderText(tr("header names, comma-separated"));
-    m_secretHeaders->setToolTip(
-        tr("Kept in the system keyring, not in Sonde's settings. Authorization and headers "
-           "whose name says token, key, secret or cookie always are."));
+    m_headers = new NameValueEditor(
+        {tr("header"), tr("Name"), false,
+         [](const QString &name) { return WorkspaceSecrets::isSecretHeader({}, name.toUtf8()); }},
+        this);
+    m_headers->setToolTip(tr("Authorization and headers whose name says token, key, secret or "
+                             "cookie are always secret; mark any other one Secret."));
+    m_storage = new QLabel(this);
+    m_storage->setWordWrap(true);
+    m_storage->setTextFormat(Qt::PlainText);
+    m_useFile = new QPushButton(tr("Keep secrets in an encrypted file…"), this);
+    connect(m_useFile, &QPushButton::clicked, this, &ServerDialog::encryptedFileRequested);
+    auto *storage = new QWidget(this);
+    auto *storageRows = new QVBoxLayout(storage);
+    storageRows->setContentsMargins(0, 0, 0, 0);
+    storageRows->addWidget(m_storage);
+    storageRows->addWidget(m_useFile, 0, Qt::AlignLeft);
     m_timeout = new QDoubleSpinBox(this);
     m_timeout->setRange(1, 3600);
     m_timeout->setValue(60);
@@ -96,7 +112,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Working directory"), m_cwd);
     form->addRow(tr("URL"), m_url);
     form->addRow(tr("Headers"), m_headers);
-    form->addRow(tr("Secret headers"), m_secretHeaders);
+    form->addRow(tr("Secrets"), storage);
     form->addRow(tr("Request timeout"), m_timeout);
     form->addRow(tr("Breaker threshold"), m_threshold);
     form->addRow(tr("Breaker cooldown"), m_cooldown);
@@ -113,7 +129,8 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
                                                         {m_cwd, "serverCwd"},
                                                         {m_url, "serverUrl"},
                                                         {m_headers, "serverHeaders"},
-                                                        {m_secretHeaders, "serverSecretHeaders"},
+                                                        {m_storage, "serverSecretStorage"},
+                                                        {m_useFile, "serverSecretsFile"},
                                                         {m_timeout, "serverTimeout"},
                                                         {m_threshold, "serverBreakerThreshold"},
                                                         {m_cooldown, "serverBreakerCooldown"},
@@ -123,7 +140,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     for (const auto &[w, name] : names)
         w->setObjectName(QLatin1StringView(name));
     m_stdioRows = {m_program, m_arguments, m_environment, m_cwd};
-    m_httpRows = {m_url, m_headers, m_secretHeaders};
+    m_httpRows = {m_url, m_headers};
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setAccessibleName(tr("Save the server"));
     buttons->button(QDialogButtonBox::Cancel)->setAccessibleName(tr("Cancel"));
@@ -134,6 +151,15 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     layout->addWidget(buttons);
     connect(m_route, &QComboBox::currentIndexChanged, this, &ServerDialog::updateVisibility);
     updateVisibility();
+    setSecretStorage({});
+}
+
+void ServerDialog::setSecretStorage(const SecretStorage &storage)
+{
+    m_storage->setText(storage.sentence());
+    m_storage->setAccessibleName(storage.sentence());
+    m_useFile->setVisible(storage.offersFile());
+    FormLabels::fitHeight(this);
 }
 
 void ServerDialog::updateVisibility()
@@ -154,20 +180,23 @@ void ServerDialog::setConfig(const ServerConfig &c, const QStringList &roots)
     m_era->setCurrentIndex(m_era->findData(int(c.era)));
     m_program->setText(c.program);
     m_arguments->setPlainText(c.arguments.join(u'\n'));
-    QStringList env;
-    for (auto it = c.environment.begin(); it != c.environment.end(); ++it)
-        env.append(it.key() + u'=' + it.value());
-    m_environment->setPlainText(env.join(u'\n'));
+    // A reference stands for a value the secret store could not give back: never shown.
+    QList<NameValueEditor::Entry> env;
+    for (auto it = c.environment.begin(); it != c.environment.end(); ++it) {
+        const bool missing = !WorkspaceSecrets::keyOf(it.value()).isEmpty();
+        env.append({it.key(), missing ? QString() : it.value(),
+                    WorkspaceSecrets::isSecretEnvironment(c, it.key()), missing});
+    }
+    m_environment->setEntries(env);
     m_cwd->setText(c.workingDirectory);
     m_url->setText(c.url.toString());
-    QStringList headers;
-    for (const auto &[k, v] : c.headers)
-        headers.append(QString::fromUtf8(k) + u": "_s + QString::fromUtf8(v));
-    m_headers->setPlainText(headers.join(u'\n'));
-    QStringList marked;
-    for (const QByteArray &name : c.secretHeaders)
-        marked.append(QString::fromUtf8(name));
-    m_secretHeaders->setText(marked.join(u", "_s));
+    QList<NameValueEditor::Entry> headers;
+    for (const auto &[k, v] : c.headers) {
+        const bool missing = !WorkspaceSecrets::keyOf(v).isEmpty();
+        headers.append({QString::fromUtf8(k), missing ? QString() : QString::fromUtf8(v),
+                        WorkspaceSecrets::isSecretHeader(c, k), missing});
+    }
+    m_headers->setEntries(headers);
     m_timeout->setValue(c.requestTimeoutMs / 1000.0);
     m_threshold->setValue(c.breakerThreshold);
     m_cooldown->setValue(c.breakerCooldownMs / 1000.0);
@@ -184,25 +213,31 @@ ServerConfig ServerDialog::config() const
     c.era = ServerConfig::Era(m_era->currentData().toInt());
     c.program = m_program->text().trimmed();
     c.arguments = lines(m_arguments);
+    // A secret left empty where the store had none keeps its reference: it may be there
+    // next time (a keyring unlocked later), and the server stays unconnected meanwhile.
     c.environment.clear();
-    for (const QString &l : lines(m_environment)) {
-        const qsizetype eq = l.indexOf(u'=');
-        if (eq > 0)
-            c.environment.insert(l.left(eq).trimmed(), l.mid(eq + 1));
+    c.plainEnvironment.clear();
+    for (const NameValueEditor::Entry &e : m_environment->entries()) {
+        c.environment.insert(e.name, e.missing ? m_base.environment.value(e.name) : e.value);
+        if (!e.secret)
+            c.plainEnvironment.append(e.name);
     }
     c.workingDirectory = m_cwd->text().trimmed();
     c.url = QUrl(m_url->text().trimmed(), QUrl::StrictMode);
+    const auto before = [this](const QByteArray &name) {
+        for (const auto &[k, v] : m_base.headers)
+            if (k == name)
+                return v;
+        return QByteArray();
+    };
     c.headers.clear();
-    for (const QString &l : lines(m_headers)) {
-        const qsizetype colon = l.indexOf(u':');
-        if (colon > 0)
-            c.headers.append(
-                {l.left(colon).trimmed().toUtf8(), l.mid(colon + 1).trimmed().toUtf8()});
-    }
     c.secretHeaders.clear();
-    for (const QString &name : m_secretHeaders->text().split(u',', Qt::SkipEmptyParts))
-        if (!name.trimmed().isEmpty())
-            c.secretHeaders.append(name.trimmed().toUtf8());
+    for (const NameValueEditor::Entry &e : m_headers->entries()) {
+        const QByteArray name = e.name.toUtf8();
+        c.headers.append({name, e.missing ? before(name) : e.value.trimmed().toUtf8()});
+        if (e.secret && !WorkspaceSecrets::isSecretHeader({}, name))
+            c.secretHeaders.append(name);
+    }
     c.requestTimeoutMs = int(m_timeout->value() * 1000);
     c.breakerThreshold = m_threshold->value();
     c.breakerCooldownMs = int(m_cooldown->value() * 1000);

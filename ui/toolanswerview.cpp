@@ -78,7 +78,7 @@ QWidget *ToolAnswerView::firstFocusWidget() const
 }
 
 void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool,
-                                 const QString &reconnectNote)
+                                 const QString &reconnectNote, const QString &note)
 {
     const QJsonObject result = o.result.toObject();
     QJsonObject shown = o.toJson();
@@ -91,7 +91,7 @@ void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool,
             ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
             : o.error.message(),
         rest);
-    showBanner(o, reconnectNote);
+    showBanner(o, reconnectNote, note);
 
     const QJsonValue structured = result.value("structuredContent"_L1);
     const QJsonObject outputSchema = tool.value("outputSchema"_L1).toObject();
@@ -162,9 +162,17 @@ QString ToolAnswerView::bannerStyle(RecoveryText::Banner::Tone tone) const
         QLatin1StringView(p[0]), QLatin1StringView(p[1]), QLatin1StringView(p[2]));
 }
 
-void ToolAnswerView::showBanner(const CallOutcome &o, const QString &reconnectNote)
+void ToolAnswerView::showBanner(const CallOutcome &o, const QString &reconnectNote,
+                                const QString &note)
 {
-    const RecoveryText::Banner b = RecoveryText::forAnswer(o, reconnectNote);
+    RecoveryText::Banner b = RecoveryText::forAnswer(o, reconnectNote);
+    // A line of its own under whatever else is said: the answer came, but only after the
+    // user signed in again.
+    if (!note.isEmpty()) {
+        b.text = b.text.isEmpty() ? note : b.text + u'\n' + note;
+        if (b.tone == RecoveryText::Banner::Tone::None)
+            b.tone = RecoveryText::Banner::Tone::Good;
+    }
     m_banner->setText(b.text);
     m_banner->setToolTip(b.toolTip);
     m_banner->setStyleSheet(b.tone == RecoveryText::Banner::Tone::None ? QString()

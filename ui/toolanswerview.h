@@ -27,9 +27,10 @@ public:
     explicit ToolAnswerView(QWidget *parent = nullptr);
     // `tool` is the tool's entry from tools/list, for its outputSchema.
     // `reconnectNote`: what happened before the call, when nothing in the answer says it
-    // (RecoveryText::reconnectBefore).
+    // (RecoveryText::reconnectBefore); `note`: a line more under it (the call needed a
+    // step-up first).
     void showOutcome(const CallOutcome &outcome, const QJsonObject &tool,
-                     const QString &reconnectNote = {});
+                     const QString &reconnectNote = {}, const QString &note = {});
     void clear();
     // A problem found before anything was sent (arguments that do not fit the schema).
     void showProblem(const QString &text);
@@ -43,7 +44,7 @@ public:
     bool saveAnswer(const QString &path) const;
 
 private:
-    void showBanner(const CallOutcome &o, const QString &reconnectNote);
+    void showBanner(const CallOutcome &o, const QString &reconnectNote, const QString &note);
     QString bannerStyle(RecoveryText::Banner::Tone tone) const;
     void showContent(const QJsonArray &content);
     // The tab the user chose last when this answer has something in it, else the first that

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "toolspanel.h"
 
+#include "authstatestore.h"
+
 #include "breakerbanner.h"
 #include "collectionwriter.h"
 #include "schemaformwidget.h"
@@ -218,6 +220,17 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_streamNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_streamNote->hide();
     topLayout->addWidget(m_streamNote);
+    // A call held at the door until the user signs in with more scope: without it the bar
+    // would run on with nothing said while the browser waits for them.
+    m_stepUpNote = new QLabel(right);
+    m_stepUpNote->setObjectName(u"stepUpNote"_s);
+    m_stepUpNote->setWordWrap(true);
+    m_stepUpNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stepUpNote->setAccessibleName(tr("Step-up"));
+    m_stepUpNote->setStyleSheet(
+        u"background:#e3f2fd; color:#0d47a1; border:1px solid #64b5f6; padding:6px"_s);
+    m_stepUpNote->hide();
+    topLayout->addWidget(m_stepUpNote);
     auto *bottom = new QWidget(vsplit);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
@@ -248,6 +261,36 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
                 if (server == m_server && tool == currentToolName())
                     showAnswer();
             });
+    connect(m_store, &ServerViewStore::stepUpChanged, this, [this](const QString &server) {
+        if (server == m_server)
+            showStepUp();
+    });
+}
+
+void ToolsPanel::watchAuth(const AuthStateStore *auth)
+{
+    m_auth = auth;
+    connect(auth, &AuthStateStore::stateChanged, this, [this](const QString &server) {
+        if (server == m_server)
+            showStepUp();
+    });
+}
+
+void ToolsPanel::showStepUp()
+{
+    const std::optional<StepUpNote> note = m_store->pendingStepUp(m_server);
+    if (!note) {
+        m_stepUpNote->hide();
+        m_stepUpNote->clear();
+        return;
+    }
+    m_stepUpNote->setText(note->waiting(m_auth ? m_auth->state(m_server) : AuthState()));
+    m_stepUpNote->show();
+}
+
+QString ToolsPanel::stepUpNote() const
+{
+    return m_stepUpNote->isVisible() ? m_stepUpNote->text() : QString();
 }
 
 void ToolsPanel::watchServers(const ServerStore *servers)
@@ -313,6 +356,7 @@ void ToolsPanel::showServer(const QString &server)
     m_restoring = restoring;
     showBreaker();
     showHeaderHints();
+    showStepUp();
     setTools(m_store->tools(server), selected);
     if (m_currentTool.isEmpty()) {
         m_description->clear();
@@ -504,10 +548,17 @@ void ToolsPanel::chainTabOrder()
 void ToolsPanel::showAnswer()
 {
     const std::optional<CallOutcome> outcome = m_store->toolAnswer(m_server, currentToolName());
-    if (outcome)
+    if (outcome) {
+        const std::optional<StepUpNote> stepUp =
+            m_store->toolAnswerStepUp(m_server, currentToolName());
+        // Still refused at the door in the end: the step-up did not get the call through.
+        const std::optional<int> status = outcome->error.httpStatus();
+        const bool through =
+            !outcome->error.isError() || !status || (*status != 401 && *status != 403);
         m_answer->showOutcome(*outcome, m_currentTool,
-                              m_store->toolAnswerNote(m_server, currentToolName()));
-    else
+                              m_store->toolAnswerNote(m_server, currentToolName()),
+                              stepUp ? stepUp->answered(through) : QString());
+    } else
         m_answer->clear();
     m_saveAnswer->setEnabled(m_answer->hasAnswer());
     m_saveToCollection->setEnabled(outcome.has_value());

@@ -23,6 +23,7 @@ class QTimer;
 
 namespace Sonde {
 
+class AuthStateStore;
 class BreakerBanner;
 class SchemaFormWidget;
 class ServerStore;
@@ -49,6 +50,8 @@ public:
     explicit ToolsPanel(ServerViewStore *store, QWidget *parent = nullptr);
     // The servers' snapshots, for the shown server's breaker banner.
     void watchServers(const ServerStore *servers);
+    // The servers' authorization, for what a call held for a step-up waits for.
+    void watchAuth(const AuthStateStore *auth);
     void showServer(const QString &server);
     bool selectTool(const QString &name);
     QString currentToolName() const;
@@ -62,6 +65,9 @@ public:
     // bar until the call ends or progress comes again.
     void showStreamNote(const QString &note);
     QString streamNote() const; // empty when none is shown
+    // The shown server's call held for a step-up: "waiting for you to sign in with scope
+    // mcp:write in the browser". Empty when none is shown.
+    QString stepUpNote() const;
 
     // The call in flight ended (on whichever server): Call is enabled again.
     void callFinished(const CallOutcome &outcome);
@@ -97,6 +103,7 @@ private:
     void showAnswer();
     void showToolControls();
     void showBreaker();
+    void showStepUp();
     // A modern (2026-07-28) HTTP connection: the form says which fields go as headers.
     void showHeaderHints();
     void updateCount();
@@ -108,6 +115,7 @@ private:
 
     ServerViewStore *m_store = nullptr;
     const ServerStore *m_servers = nullptr;
+    const AuthStateStore *m_auth = nullptr;
     QString m_server;
     bool m_restoring = false; // the form is being set from the store, not typed in
     ToolListModel *m_model = nullptr;
@@ -132,6 +140,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_elapsed = nullptr;
     QLabel *m_streamNote = nullptr;
+    QLabel *m_stepUpNote = nullptr;
     QPushButton *m_saveAnswer = nullptr;
     QPushButton *m_saveToCollection = nullptr;
     ToolAnswerView *m_answer = nullptr;

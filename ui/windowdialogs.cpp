@@ -27,9 +27,9 @@ void WindowDialogs::warn(const QString &title, const QString &text)
     box->open();
 }
 
-void WindowDialogs::editServer(
-    const ServerConfig *config, const QStringList &roots,
-    std::function<void(const ServerConfig &, const QStringList &)> accepted)
+ServerDialog *
+WindowDialogs::editServer(const ServerConfig *config, const QStringList &roots,
+                          std::function<void(const ServerConfig &, const QStringList &)> accepted)
 {
     auto *dialog = new ServerDialog(m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -39,6 +39,7 @@ void WindowDialogs::editServer(
         accepted(dialog->config(), dialog->roots());
     });
     dialog->open();
+    return dialog;
 }
 
 void WindowDialogs::confirmRemove(const QString &name, std::function<void()> yes)

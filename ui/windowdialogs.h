@@ -14,6 +14,8 @@ class QWidget;
 
 namespace Sonde {
 
+class ServerDialog;
+
 // The window's dialogs, each opened with open() and never exec(), so the engine's answers
 // keep flowing while one is up; what the user chose comes back through the callback (not
 // called when the dialog is cancelled). Tests find them by object name and click their
@@ -25,9 +27,11 @@ public:
     explicit WindowDialogs(QWidget *window);
 
     void warn(const QString &title, const QString &text);
-    // Add (config null) or edit a server ("serverDialog").
-    void editServer(const ServerConfig *config, const QStringList &roots,
-                    std::function<void(const ServerConfig &, const QStringList &)> accepted);
+    // Add (config null) or edit a server ("serverDialog"); the dialog, open, for the caller
+    // to tell where secrets are kept and to hear its request for an encrypted file.
+    ServerDialog *
+    editServer(const ServerConfig *config, const QStringList &roots,
+               std::function<void(const ServerConfig &, const QStringList &)> accepted);
     // "Remove the server "NAME"?", Yes/No, No by default ("confirmRemove").
     void confirmRemove(const QString &name, std::function<void()> yes);
     void chooseImportFile(std::function<void(const QString &path)> chosen);

@@ -211,18 +211,46 @@ int main(int argc, char **argv)
             : settings.value(QStringLiteral("secrets/encryptedFile")).toString();
     secretOptions.passphrase = qgetenv("SONDE_SECRETS_PASSPHRASE");
     Sonde::SecretStoreChooser chooser(secretOptions);
-    QObject::connect(&chooser, &Sonde::SecretStoreChooser::chosen, &window,
-                     [&](const Sonde::SecretStoreChooser::Choice &choice) {
-                         secrets = Sonde::SecretStoreChooser::create(choice);
-                         window.setSecretStore(secrets.get());
-                         host.setSecretStoreFactory(
-                             [choice] { return Sonde::SecretStoreChooser::create(choice); });
-                         if (!choice.notice.isEmpty())
-                             window.showNotice(choice.notice);
+    const auto useStore = [&](const Sonde::SecretStoreChooser::Choice &choice,
+                              std::unique_ptr<Sonde::SecretStore> store) {
+        secrets = store ? std::move(store) : Sonde::SecretStoreChooser::create(choice);
+        window.setSecretStore(secrets.get(), choice.reason);
+        host.setSecretStoreFactory([choice] { return Sonde::SecretStoreChooser::create(choice); });
+        if (parser.isSet(fresh))
+            afterLoad();
+        else
+            window.loadWorkspace(settings);
+    };
+    QObject::connect(
+        &chooser, &Sonde::SecretStoreChooser::chosen, &window,
+        [&](const Sonde::SecretStoreChooser::Choice &choice) {
+            if (choice.kind != Sonde::SecretStoreChooser::Choice::Kind::EncryptedFile ||
+                !choice.passphrase.isEmpty()) {
+                useStore(choice, nullptr);
+                return;
+            }
+            // The file the settings name, and no passphrase in the environment: asked once.
+            window.unlockSecretsFile(
+                choice.encryptedFile,
+                [&, choice](std::unique_ptr<Sonde::SecretStore> store, QByteArray passphrase) {
+                    Sonde::SecretStoreChooser::Choice opened = choice;
+                    if (store) {
+                        opened.passphrase = passphrase;
+                    } else {
+                        opened.kind = Sonde::SecretStoreChooser::Choice::Kind::Memory;
+                        opened.reason = QStringLiteral("The secrets file %1 was not opened")
+                                            .arg(choice.encryptedFile);
+                    }
+                    useStore(opened, std::move(store));
+                });
+        });
+    // Chosen in the server dialog: the next start opens it (and asks for its passphrase).
+    QObject::connect(&window, &Sonde::MainWindow::secretsFileChosen, &window,
+                     [&](const QString &path) {
                          if (parser.isSet(fresh))
-                             afterLoad();
-                         else
-                             window.loadWorkspace(settings);
+                             return;
+                         settings.setValue(QStringLiteral("secrets/encryptedFile"), path);
+                         settings.sync();
                      });
     chooser.choose();
     window.show();

@@ -6,14 +6,16 @@
 #include "util/clock.h"
 #include "util/clocktimer.h"
 
+#include <QUrlQuery>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
 LoopbackUserAgent::LoopbackUserAgent(std::function<void(QUrl)> open, const Clock &clock,
-                                     int timeoutMs, QString kind, QObject *parent)
+                                     int timeoutMs, QString kind, QString server, QObject *parent)
     : QObject(parent), m_open(std::move(open)), m_clock(clock), m_timeoutMs(timeoutMs),
-      m_kind(std::move(kind))
+      m_kind(std::move(kind)), m_server(std::move(server))
 {
     m_timer = m_clock.createTimer(this);
     connect(m_timer, &ClockTimer::timeout, this, [this] {
@@ -38,38 +40,42 @@ quint16 LoopbackUserAgent::listeningPort() const
 void LoopbackUserAgent::prepare(std::function<void(QUrl, QString)> done)
 {
     finish();
-    QString error;
-    m_listener = RedirectListenerModule::listen(
-        u"Sonde received the authorization answer. You can close this page."_s,
-        [this](const QVariantMap &values) {
-            // Qt 6.4 hands the query values over half-decoded (QUrl::PrettyDecoded: "%2B"
-            // stays, '+' is not a space); decoded here as the form encoding they are in
-            // (RFC 9207 §2.4 compares the decoded iss).
-            const auto value = [&values](const QString &key) {
-                QString v = values.value(key).toString();
-                v.replace(u'+', u' ');
-                return QUrl::fromPercentEncoding(v.toUtf8());
-            };
-            Response r;
-            r.code = value(u"code"_s);
-            r.state = value(u"state"_s);
-            r.issPresent = values.contains(u"iss"_s);
-            r.iss = value(u"iss"_s);
-            r.error = value(u"error"_s);
-            r.errorDescription = value(u"error_description"_s);
-            answer(r);
+    using Request = RedirectListener::Request;
+    auto listener = std::make_unique<RedirectListener>(
+        [this](const Request &request) -> RedirectListener::Answer {
+            // Only while a flow waits, and only the answer to its own authorize URL.
+            if (!m_done || request.value(u"state"_s) != m_expectedState)
+                return {RedirectPage::wrongState(m_server)};
+            const QString error = request.value(u"error"_s);
+            if (!error.isEmpty())
+                return {
+                    RedirectPage::refused(m_server, error, request.value(u"error_description"_s)),
+                    true};
+            return {RedirectPage::signedIn(m_server), true};
         },
-        &error);
-    if (!m_listener) {
+        [this](const Request &request) {
+            Response r;
+            r.code = request.value(u"code"_s);
+            r.state = request.value(u"state"_s);
+            r.issPresent = request.contains(u"iss"_s);
+            r.iss = request.value(u"iss"_s);
+            r.error = request.value(u"error"_s);
+            r.errorDescription = request.value(u"error_description"_s);
+            answer(r);
+        });
+    QString error;
+    if (!listener->listen(&error)) {
         done({}, error);
         return;
     }
+    m_listener = std::move(listener);
     done(m_listener->callback(), {});
 }
 
 void LoopbackUserAgent::authorize(const QUrl &authorizeUrl, std::function<void(Response)> done)
 {
     m_done = std::move(done);
+    m_expectedState = QUrlQuery(authorizeUrl).queryItemValue(u"state"_s, QUrl::FullyDecoded);
     m_timer->start(m_timeoutMs);
     if (m_open)
         m_open(authorizeUrl);
@@ -78,8 +84,8 @@ void LoopbackUserAgent::authorize(const QUrl &authorizeUrl, std::function<void(R
 void LoopbackUserAgent::answer(const Response &response)
 {
     m_timer->stop();
-    // One answer only: nothing more is accepted once it is in. The listener itself stays until
-    // finish(): it is still writing its page to the browser.
+    // One answer only: the listener took no more after it, and its page to the browser is
+    // finished even when finish() deletes the listener from inside `done`.
     if (m_listener)
         m_listener->close();
     if (auto done = std::exchange(m_done, nullptr))

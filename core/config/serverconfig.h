@@ -47,6 +47,9 @@ struct ServerConfig
     QString program;
     QStringList arguments;
     QMap<QString, QString> environment; // added to (overriding) the inherited environment
+    // Variables the user marked plain: the window keeps their values in its settings. Every
+    // other value of `environment` is a secret it keeps in its SecretStore (WorkspaceSecrets).
+    QStringList plainEnvironment;
     QString workingDirectory;
 
     // HTTP

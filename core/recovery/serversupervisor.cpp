@@ -99,9 +99,9 @@ userAgentFor(const ServerConfig &config, QNetworkAccessManager *nam, const Clock
         return std::make_unique<HeadlessUserAgent>(nam);
     // The window and the CLI open (or print) the URL from the AuthState that carries it; the
     // listener waits as long as the whole flow may take, the person included.
-    return std::make_unique<LoopbackUserAgent>([](const QUrl &) {}, clock,
-                                               config.auth.flowTimeoutMs,
-                                               ServerConfig::authAgentName(config.auth.agent));
+    return std::make_unique<LoopbackUserAgent>(
+        [](const QUrl &) {}, clock, config.auth.flowTimeoutMs,
+        ServerConfig::authAgentName(config.auth.agent), config.name);
 }
 
 Authorizer *ServerSupervisor::authorizer()

@@ -206,8 +206,10 @@ void ServerSession::start()
     connect(m_transport, &Transport::lifecycleEvent, this,
             [this](EventKind kind, QJsonObject details) {
                 // A front end follows its call by the progress token, not the JSON-RPC id:
-                // what happens to the call's stream is said to the call's view.
-                if (kind == EventKind::StreamResume || kind == EventKind::StreamResumeFailed) {
+                // what happens to the call's stream, and that it waits for new credentials
+                // (a step-up), is said to the call's view.
+                if (kind == EventKind::StreamResume || kind == EventKind::StreamResumeFailed ||
+                    kind == EventKind::AuthChallenge) {
                     if (const QString token = m_pending.progressTokenOf(details.value("id"_L1));
                         !token.isEmpty())
                         details.insert("progress_token"_L1, token);

@@ -6,7 +6,7 @@
 
 namespace Sonde {
 
-// The modules loaded on first use (the keyring, the OAuth redirect listener): the symbol
+// The modules loaded on first use (the keyring): the symbol
 // `symbol` from the first of `candidates` that loads and has it, or null with what each
 // candidate said in `tried`. QLibrary keeps a loaded module loaded for the process.
 inline QFunctionPointer resolveModuleSymbol(const QStringList &candidates, const char *symbol,

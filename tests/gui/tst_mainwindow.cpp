@@ -537,7 +537,12 @@ private Q_SLOTS:
         const int row = servers->indexOf(u"remote"_s);
         QVERIFY(row >= 0);
         QCOMPARE(servers->snapshot(row).state, SessionSnapshot::State::Idle);
-        QVERIFY2(restored.statusBar()->currentMessage().contains(u"Authorization"_s),
+        // Said whole in the note above the panels; the status line points at it.
+        const QString note = restored.findChild<QLabel *>(u"firstRunHint"_s)->text();
+        QVERIFY2(note.contains(u"remote"_s) && note.contains(u"Authorization"_s) &&
+                     note.contains(u"enter it again"_s),
+                 qPrintable(note));
+        QVERIFY2(restored.statusBar()->currentMessage().contains(u"Secrets to enter again"_s),
                  qPrintable(restored.statusBar()->currentMessage()));
         QSignalSpy down(&host2, &CoreHost::shutdownFinished);
         host2.shutdown();

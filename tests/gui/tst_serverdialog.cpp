@@ -2,18 +2,27 @@
 // The server dialog: its protocol era choice (auto, legacy, modern) is named for a screen
 // reader, explained in a tooltip and round-trips the ServerConfig; an edited server keeps
 // what the dialog does not show. Its "Record payloads in the history" switch is saved with
-// the workspace and, off, keeps the server's payloads out of the recorded history.
+// the workspace and, off, keeps the server's payloads out of the recorded history. Secret
+// headers and environment values are shown masked in their own rows, as they were entered,
+// never as the reference the settings hold; one the store did not have asks to be entered
+// again; and the dialog says where secrets are kept, offering a file where they would be
+// lost at quit.
 #include "historyrecorder.h"
 #include "historystore.h"
+#include "namevalueeditor.h"
 #include "recordingwiring.h"
 #include "serverdialog.h"
 #include "serverstore.h"
+#include "workspacesecrets.h"
 #include "workspacesettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -27,6 +36,51 @@ Q_DECLARE_METATYPE(Sonde::ServerConfig::Era)
 class TestServerDialog : public QObject
 {
     Q_OBJECT
+
+    static ServerConfig httpServer()
+    {
+        ServerConfig c;
+        c.name = u"remote"_s;
+        c.route = ServerConfig::Route::StreamableHttp;
+        c.url = QUrl(u"http://127.0.0.1:9/mcp"_s);
+        return c;
+    }
+    // Every text a user could read in the dialog: fields, placeholders, labels, tooltips.
+    static QString everyText(QWidget *dialog)
+    {
+        QStringList all;
+        for (auto *e : dialog->findChildren<QLineEdit *>())
+            all << e->text() << e->displayText() << e->placeholderText() << e->toolTip();
+        for (auto *e : dialog->findChildren<QPlainTextEdit *>())
+            all << e->toPlainText();
+        for (auto *l : dialog->findChildren<QLabel *>())
+            all << l->text();
+        return all.join(u'\n');
+    }
+    struct Row
+    {
+        QLineEdit *name = nullptr, *value = nullptr;
+        QCheckBox *secret = nullptr;
+    };
+    static Row row(NameValueEditor *editor, const QString &name)
+    {
+        for (QWidget *w : editor->findChildren<QWidget *>(u"row"_s)) {
+            auto *n = w->findChild<QLineEdit *>(u"name"_s);
+            if (n && n->text() == name)
+                return {n, w->findChild<QLineEdit *>(u"value"_s),
+                        w->findChild<QCheckBox *>(u"secret"_s)};
+        }
+        return {};
+    }
+    static void grab(QWidget *dialog, const QString &name)
+    {
+        if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            dialog->resize(dialog->sizeHint().expandedTo(QSize(640, 0)));
+            dialog->show();
+            QTest::qWait(50);
+            dialog->grab().save(dir + u'/' + name + u".png"_s);
+        }
+    }
 
     static ServerConfig stdioServer(ServerConfig::Era era)
     {
@@ -106,13 +160,155 @@ private Q_SLOTS:
         ServerDialog dialog;
         dialog.setConfig(c, {});
         // The fields it shows still win: a variable removed in the dialog is gone.
-        dialog.findChild<QWidget *>(u"serverEnv"_s)->setProperty("plainText", u"A=1"_s);
+        dialog.findChild<NameValueEditor *>(u"serverEnv"_s)->setEntries({{u"A"_s, u"1"_s, false}});
         const ServerConfig out = dialog.config();
         QCOMPARE(out.toolReadOnlyOverrides, c.toolReadOnlyOverrides);
         QCOMPARE(out.initializeTimeoutMs, 7'000);
         QCOMPARE(out.discoverTimeoutMs, 1'500);
         QCOMPARE(out.environment, (QMap<QString, QString>{{u"A"_s, u"1"_s}}));
         QCOMPARE(out.arguments, c.arguments);
+    }
+
+    // The Edit dialog showed "sonde-secret:header/remote/Authorization" in the Headers box and
+    // an empty "Secret headers" field.
+    void aSecretHeaderIsShownMaskedInItsRowAsEntered_data()
+    {
+        QTest::addColumn<QByteArray>("header");
+        QTest::addColumn<QList<QByteArray>>("marked");
+        QTest::addColumn<bool>("locked"); // secret by its name, whatever the switch
+        QTest::newRow("Authorization is masked and always secret")
+            << QByteArray("Authorization") << QList<QByteArray>{} << true;
+        QTest::newRow("an API key header is masked and always secret")
+            << QByteArray("X-Api-Key") << QList<QByteArray>{} << true;
+        QTest::newRow("a header the user marked is masked and may be unmarked")
+            << QByteArray("X-Tenant") << QList<QByteArray>{"X-Tenant"} << false;
+    }
+    void aSecretHeaderIsShownMaskedInItsRowAsEntered()
+    {
+        QFETCH(QByteArray, header);
+        QFETCH(QList<QByteArray>, marked);
+        QFETCH(bool, locked);
+        ServerConfig c = httpServer();
+        c.headers = {{header, "secret-value-123"}, {"Accept-Language", "de"}};
+        c.secretHeaders = marked;
+        ServerDialog dialog;
+        dialog.setConfig(c, {});
+        auto *headers = dialog.findChild<NameValueEditor *>(u"serverHeaders"_s);
+        QVERIFY(headers);
+        const Row secret = row(headers, QString::fromUtf8(header));
+        QVERIFY(secret.value);
+        QCOMPARE(secret.value->text(), u"secret-value-123"_s);   // as entered
+        QCOMPARE(secret.value->echoMode(), QLineEdit::Password); // masked
+        QVERIFY(secret.secret->isChecked());
+        QCOMPARE(secret.secret->isEnabled(), !locked);
+        const Row plain = row(headers, u"Accept-Language"_s);
+        QCOMPARE(plain.value->echoMode(), QLineEdit::Normal);
+        QVERIFY(!plain.secret->isChecked());
+        QVERIFY(!everyText(&dialog).contains(u"sonde-secret:"_s));
+        // Saved as it came.
+        const ServerConfig out = dialog.config();
+        QCOMPARE(out.headers, c.headers);
+        QVERIFY(WorkspaceSecrets::isSecretHeader(out, header));
+        QVERIFY(!WorkspaceSecrets::isSecretHeader(out, "Accept-Language"));
+    }
+
+    // After a quit with no keyring the store has nothing: the row says so and waits for it.
+    void aSecretTheStoreDidNotHaveAsksToBeEnteredAgain()
+    {
+        ServerConfig c = httpServer();
+        const QByteArray reference = WorkspaceSecrets::referenceFor(c.name, "Authorization");
+        c.headers = {{"Authorization", reference}};
+        ServerDialog dialog;
+        dialog.setConfig(c, {});
+        auto *headers = dialog.findChild<NameValueEditor *>(u"serverHeaders"_s);
+        const Row r = row(headers, u"Authorization"_s);
+        QVERIFY(r.value);
+        QVERIFY(r.value->text().isEmpty());
+        QVERIFY2(r.value->placeholderText().contains(u"enter it again"_s),
+                 qPrintable(r.value->placeholderText()));
+        QVERIFY(!everyText(&dialog).contains(u"sonde-secret:"_s));
+        grab(&dialog, u"server-dialog-missing-secret"_s);
+        // Left empty, it stays the reference (a keyring unlocked later may still have it).
+        QCOMPARE(dialog.config().headers.value(0).second, reference);
+        QTest::keyClicks(r.value, u"Bearer again-77"_s);
+        QCOMPARE(dialog.config().headers.value(0).second, QByteArray("Bearer again-77"));
+        QVERIFY(WorkspaceSecrets::missing(dialog.config()).isEmpty());
+    }
+
+    // GITHUB_TOKEN went to Sonde.conf as it was: every variable is secret unless unmarked.
+    void environmentValuesAreSecretUnlessUnmarked()
+    {
+        ServerConfig c = stdioServer(ServerConfig::Era::Auto);
+        c.environment = {{u"GITHUB_TOKEN"_s, u"ghp_dialog0123"_s}, {u"LOG_LEVEL"_s, u"debug"_s}};
+        c.plainEnvironment = {u"LOG_LEVEL"_s};
+        ServerDialog dialog;
+        dialog.setConfig(c, {});
+        auto *env = dialog.findChild<NameValueEditor *>(u"serverEnv"_s);
+        const Row token = row(env, u"GITHUB_TOKEN"_s);
+        QCOMPARE(token.value->echoMode(), QLineEdit::Password);
+        QVERIFY(token.secret->isChecked() && token.secret->isEnabled());
+        QCOMPARE(row(env, u"LOG_LEVEL"_s).value->echoMode(), QLineEdit::Normal);
+        // A new variable starts secret.
+        QTest::mouseClick(env->findChild<QPushButton *>(u"add"_s), Qt::LeftButton);
+        QCOMPARE(env->rowCount(), 3);
+        auto rows = env->findChildren<QWidget *>(u"row"_s);
+        QWidget *added = nullptr;
+        for (QWidget *w : rows)
+            if (w->findChild<QLineEdit *>(u"name"_s)->text().isEmpty())
+                added = w;
+        QVERIFY(added);
+        QTest::keyClicks(added->findChild<QLineEdit *>(u"name"_s), u"API_BASE"_s);
+        QTest::keyClicks(added->findChild<QLineEdit *>(u"value"_s), u"https://api.example"_s);
+        QVERIFY(added->findChild<QCheckBox *>(u"secret"_s)->isChecked());
+        grab(&dialog, u"server-dialog-environment"_s);
+        added->findChild<QCheckBox *>(u"secret"_s)->setChecked(false); // the user unmarks it
+        const ServerConfig out = dialog.config();
+        QCOMPARE(out.environment.value(u"GITHUB_TOKEN"_s), u"ghp_dialog0123"_s);
+        QCOMPARE(out.environment.value(u"API_BASE"_s), u"https://api.example"_s);
+        QVERIFY(WorkspaceSecrets::isSecretEnvironment(out, u"GITHUB_TOKEN"_s));
+        QVERIFY(!WorkspaceSecrets::isSecretEnvironment(out, u"API_BASE"_s));
+        QVERIFY(!WorkspaceSecrets::isSecretEnvironment(out, u"LOG_LEVEL"_s));
+    }
+
+    void theDialogSaysWhereSecretsAreKept_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("saying");
+        QTest::addColumn<bool>("offersFile");
+        QTest::newRow("with a keyring it says the keyring")
+            << int(SecretStorage::Kind::Keyring) << u"system keyring"_s << false;
+        QTest::newRow("with an encrypted file it names the file")
+            << int(SecretStorage::Kind::EncryptedFile) << u"/home/u/secrets.sonde"_s << false;
+        QTest::newRow("without either it says this session only and offers a file")
+            << int(SecretStorage::Kind::Session) << u"for this session only"_s << true;
+    }
+    void theDialogSaysWhereSecretsAreKept()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, saying);
+        QFETCH(bool, offersFile);
+        ServerDialog dialog;
+        ServerConfig c = httpServer();
+        c.headers = {{"Authorization", "Bearer abc-9876"}, {"Accept-Language", "de"}};
+        dialog.setConfig(c, {});
+        SecretStorage storage;
+        storage.kind = SecretStorage::Kind(kind);
+        storage.file = u"/home/u/secrets.sonde"_s;
+        storage.why = u"No keyring: there is no D-Bus session bus"_s;
+        dialog.setSecretStorage(storage);
+        dialog.show();
+        auto *said = dialog.findChild<QLabel *>(u"serverSecretStorage"_s);
+        QVERIFY(said && said->isVisible());
+        QVERIFY(said->wordWrap()); // the whole sentence, never cut off
+        QVERIFY2(said->text().contains(saying), qPrintable(said->text()));
+        auto *offer = dialog.findChild<QPushButton *>(u"serverSecretsFile"_s);
+        QCOMPARE(offer->isVisible(), offersFile);
+        if (offersFile) {
+            grab(&dialog, u"server-dialog-secrets-session"_s);
+            QSignalSpy asked(&dialog, &ServerDialog::encryptedFileRequested);
+            QTest::mouseClick(offer, Qt::LeftButton);
+            QCOMPARE(asked.size(), 1);
+        }
     }
 
     void payloadsAreRecordedUnlessTheSwitchIsOff_data()

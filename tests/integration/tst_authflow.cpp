@@ -908,9 +908,11 @@ private Q_SLOTS:
         }
 
         std::optional<AuthorizationUserAgent::Response> response;
-        agent.authorize(QUrl(u"https://as.example/authorize"_s),
+        // The listener takes the redirect whose state is the authorize URL's.
+        const QUrl authorize(u"https://as.example/authorize?state=s%201"_s);
+        agent.authorize(authorize,
                         [&response](const AuthorizationUserAgent::Response &r) { response = r; });
-        QCOMPARE(opened, QUrl(u"https://as.example/authorize"_s));
+        QCOMPARE(opened, authorize);
         QUrl back = redirect;
         back.setQuery(u"code=c%2B1&state=s+1&iss=http%3A%2F%2F127.0.0.1%3A9"_s);
         QNetworkReply *reply = m_nam.get(QNetworkRequest(back));

@@ -131,27 +131,6 @@ private Q_SLOTS:
         QCOMPARE(stats.value("refused_401"_L1).toInt(), 1);
     }
 
-    // The redirect listener (QtNetworkAuth) is a module loaded on the first browser flow, so
-    // that a call which never needs it does not pay for loading it; without it, the flow
-    // stops at its first step with the reason, and nothing is asked of the server.
-    void aBrowserFlowWithoutTheListenerModuleSaysWhyAndAuthorizesNothing()
-    {
-        ProtectedDemo demo;
-        QVERIFY(demo.start());
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(u"SONDE_OAUTH_LISTENER_MODULE"_s, u"/nonexistent/libsonde-oauth-listener.so"_s);
-        const Run r =
-            runProgram(QString::fromUtf8(SONDE_CLI_PATH),
-                       {u"--url"_s, demo.url(), u"--era"_s, u"legacy"_s, u"--no-browser"_s,
-                        u"tools"_s, u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s},
-                       {}, env, 60000);
-        QVERIFY2(r.exitCode != 0, QByteArray(r.out + r.err).constData());
-        QVERIFY2(QString::fromUtf8(r.out + r.err)
-                     .contains("OAuth redirect listener module could not be loaded"_L1),
-                 QByteArray(r.out + r.err).constData());
-        QCOMPARE(demo.stats().value("authorization_requests"_L1).toInt(), 0);
-    }
-
     void aRevokedTokenEndsInNeedsReauthWithoutANewFlow()
     {
         ProtectedDemo demo;

@@ -104,10 +104,10 @@ for program in sonde sonde-cli sonde-demo-server; do
         [[ $depends == *"$name (>= 6."* ]] || fail "$program links libQt6$lib.so.6 but Depends lacks $name"
     done
 done
-# What only a flow that asks for it needs is in modules loaded on first use, not linked into
-# the programs (each cost every sonde-cli start its loading time): the keyring (qtkeychain)
-# and the OAuth redirect listener (Qt NetworkAuth).
-for module in libsonde-keyring.so:libqt6keychain libsonde-oauth-listener.so:libQt6NetworkAuth; do
+# What only a flow that asks for it needs is in a module loaded on first use, not linked into
+# the programs (it cost every sonde-cli start its loading time): the keyring (qtkeychain).
+# The OAuth redirect listener is Sonde's own, on Qt Network, which the programs link anyway.
+for module in libsonde-keyring.so:libqt6keychain; do
     file=${module%%:*} lib=${module##*:}
     found=$(find "$root/usr/lib" -path "*/sonde/$file" | head -1)
     [[ -n $found ]] || fail "the package has no $file under /usr/lib/<triplet>/sonde"

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The SQLite history: what goes in comes back in order and by filter, secrets never reach the
 // file, a server's payloads can be left out, retention and Clear delete what they say, the
-// schema refuses a newer file, and an import counts the lines it could not read.
+// schema refuses a newer file, and an import counts the lines it could not read. MCP session
+// ids are kept masked (a keyed hash per recording run), sessions still group, and a history
+// written with plain ids still opens and exports masked.
 #include "config/serverconfig.h"
 #include "historyexportsource.h"
 #include "historyimporter.h"
@@ -13,7 +15,9 @@
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -537,6 +541,107 @@ private Q_SLOTS:
         QVERIFY(bytes.contains("login"));
         QVERIFY(!bytes.contains("sk-abcdefghijklmnop123456"));
         QVERIFY(!bytes.contains("configured-value-7d1f"));
+    }
+
+    // Session ids sat in plain text in history.sqlite, masked only at export.
+    void sessionIdsAreKeptMaskedWhereverTheyAppear()
+    {
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        const QString first = u"3f1c9a7e-5b2d-4e8f-9a6b-1c2d3e4f5a6b"_s;
+        const QString second = u"77aa0011-2233-4455-6677-8899aabbccdd"_s;
+        const auto exchange = [](qint64 t, int gen, const QString &id) {
+            return TranscriptEvent::lifecycle(
+                T0 + t, u"alpha"_s, gen, EventKind::HttpExchange,
+                {{"method"_L1, u"POST"_s},
+                 {"request_headers"_L1,
+                  QJsonArray{QJsonObject{{"name"_L1, u"Mcp-Session-Id"_s}, {"value"_L1, id}}}}});
+        };
+        const TranscriptBatch batch{
+            TranscriptEvent::lifecycle(
+                T0, u"alpha"_s, 1, EventKind::TransportOpen,
+                {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, first}}),
+            exchange(1, 1, first),
+            TranscriptEvent::lifecycle(
+                T0 + 2, u"alpha"_s, 1, EventKind::RequestFailed,
+                {{"message"_L1, u"HTTP 404: session %1 is gone"_s.arg(first)}}),
+            wire(3, D::Stderr, "session " + first.toUtf8() + " closed"),
+            TranscriptEvent::lifecycle(
+                T0 + 4, u"alpha"_s, 2, EventKind::TransportOpen,
+                {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, second}}),
+            exchange(5, 2, second)};
+        QVERIFY2(h.store.append(batch, &h.error), qPrintable(h.error));
+        const QByteArray bytes = fileBytes(h.dir.filePath(u"h.db"_s));
+        QVERIFY(bytes.contains("streamable-http"));
+        QVERIFY(!bytes.contains(first.toUtf8()));
+        QVERIFY(!bytes.contains(second.toUtf8()));
+        // Still one session per generation, and each id one mask wherever it is.
+        QCOMPARE(h.store.sessions(u"alpha"_s).size(), 2);
+        const QList<QJsonObject> records = h.store.records({}, 0, 100);
+        QCOMPARE(records.size(), batch.size());
+        const auto text = [](const QJsonObject &r) {
+            return QString::fromUtf8(QJsonDocument(r).toJson(QJsonDocument::Compact));
+        };
+        const QRegularExpression mask(u"sid:[0-9a-f]{16}"_s);
+        const QString firstMask = mask.match(text(records.at(1))).captured();
+        const QString secondMask = mask.match(text(records.at(5))).captured();
+        QVERIFY2(!firstMask.isEmpty(), qPrintable(text(records.at(1))));
+        QVERIFY(!secondMask.isEmpty());
+        QVERIFY(firstMask != secondMask);
+        QVERIFY2(text(records.at(2)).contains(firstMask), qPrintable(text(records.at(2))));
+        QVERIFY2(text(records.at(3)).contains(firstMask), qPrintable(text(records.at(3))));
+        // An export of it holds no id either, and tells the two sessions apart when asked to
+        // include them (the masks are what the history has).
+        TranscriptExport::Options include;
+        include.includeSessionIds = true;
+        const QByteArray jsonl =
+            TranscriptExport::write(TranscriptExport::Format::Jsonl, records, include);
+        QVERIFY(!jsonl.contains(first.toUtf8()) && !jsonl.contains(second.toUtf8()));
+        QVERIFY2(jsonl.contains(firstMask.toUtf8()) && jsonl.contains(secondMask.toUtf8()),
+                 jsonl.constData());
+    }
+
+    // A history written before the ids were masked keeps them plain: it opens, groups, and
+    // its export masks them as before.
+    void aHistoryWithPlainIdsStillOpensAndExportsMasked()
+    {
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        const QString id = u"0123456789abcdef0123456789abcdef"_s;
+        QVERIFY(
+            h.store.append({TranscriptEvent::lifecycle(T0, u"beta"_s, 1, EventKind::TransportOpen,
+                                                       {{"session_id"_L1, id}})},
+                           &h.error));
+        QVERIFY(h.store.append(sample(), &h.error));
+        const QString written =
+            QRegularExpression(u"sid:[0-9a-f]{16}"_s)
+                .match(QString::fromUtf8(QJsonDocument(h.store.records({}, 0, 1).first())
+                                             .toJson(QJsonDocument::Compact)))
+                .captured();
+        QVERIFY(!written.isEmpty());
+        {
+            // What an older Sonde wrote: the id as it was.
+            QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"old-writer"_s);
+            db.setDatabaseName(h.dir.filePath(u"h.db"_s));
+            QVERIFY(db.open());
+            QSqlQuery q(db);
+            QVERIFY2(q.exec(u"UPDATE events SET record = replace(record, '%1', '%2')"_s.arg(written,
+                                                                                            id)),
+                     qPrintable(q.lastError().text()));
+            q.finish();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(u"old-writer"_s);
+        HistoryStore reader;
+        QString error;
+        QVERIFY2(reader.open(h.dir.filePath(u"h.db"_s), &error), qPrintable(error));
+        QCOMPARE(reader.sessions(u"beta"_s).size(), 1);
+        QCOMPARE(reader.sessions(u"alpha"_s).size(), 2);
+        const QList<QJsonObject> records = reader.records({}, 0, 100);
+        QVERIFY(QJsonDocument(records.first()).toJson().contains(id.toUtf8()));
+        const QByteArray exported =
+            TranscriptExport::write(TranscriptExport::Format::Jsonl, records, {});
+        QVERIFY(!exported.contains(id.toUtf8()));
     }
 
     void aServerCanBeRecordedWithoutPayloads()

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// WorkspaceSecrets: which headers are secret, the settings file holding only references,
-// values coming back through the store, plaintext values of an older Sonde migrated out of
-// the INI file, a missing secret said in words, and a removed server's secret removed.
+// WorkspaceSecrets: which headers and environment values are secret, the settings file
+// holding only references, values coming back through the store, plaintext values of an
+// older Sonde migrated out of the INI file, a missing secret said in words, and a removed
+// server's secret removed.
 #include "secretstorewait.h"
 #include "util/memorysecretstore.h"
 #include "workspacesecrets.h"
@@ -24,6 +25,15 @@ ServerConfig remote(const QList<QPair<QByteArray, QByteArray>> &headers)
     c.route = ServerConfig::Route::StreamableHttp;
     c.url = QUrl(u"http://127.0.0.1:9/mcp"_s);
     c.headers = headers;
+    return c;
+}
+
+ServerConfig stdioServer(const QMap<QString, QString> &environment)
+{
+    ServerConfig c;
+    c.name = u"github"_s;
+    c.program = u"/usr/bin/env"_s;
+    c.environment = environment;
     return c;
 }
 
@@ -235,6 +245,109 @@ private Q_SLOTS:
         secrets.keep(w);
         QCOMPARE(readNow(store, u"header/remote/Authorization"_s),
                  std::optional<QByteArray>("Bearer d4e5f6"));
+    }
+
+    void whichEnvironmentValuesAreSecret_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("plain");
+        QTest::addColumn<bool>("secret");
+        QTest::newRow("a token variable is secret") << u"GITHUB_TOKEN"_s << QStringList{} << true;
+        QTest::newRow("a variable whose name says nothing is secret too")
+            << u"DATABASE_URL"_s << QStringList{} << true;
+        QTest::newRow("a variable the user marked plain is not")
+            << u"LOG_LEVEL"_s << QStringList{u"LOG_LEVEL"_s} << false;
+        QTest::newRow("the mark is for that name only")
+            << u"GITHUB_TOKEN"_s << QStringList{u"LOG_LEVEL"_s} << true;
+    }
+    void whichEnvironmentValuesAreSecret()
+    {
+        QFETCH(QString, name);
+        QFETCH(QStringList, plain);
+        QFETCH(bool, secret);
+        ServerConfig c = stdioServer({{name, u"v"_s}});
+        c.plainEnvironment = plain;
+        QCOMPARE(WorkspaceSecrets::isSecretEnvironment(c, name), secret);
+    }
+
+    // The GITHUB_TOKEN of a stdio server was written to Sonde.conf as it was.
+    void anEnvironmentValueIsKeptInTheStoreUnlessMarkedPlain()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(u"sonde.ini"_s);
+        MemorySecretStore store;
+        WorkspaceSecrets secrets(&store);
+        Workspace w;
+        ServerConfig c = stdioServer(
+            {{u"GITHUB_TOKEN"_s, u"ghp_env0123456789"_s}, {u"LOG_LEVEL"_s, u"debug-level-7"_s}});
+        c.plainEnvironment = {u"LOG_LEVEL"_s};
+        w.servers.append({c, {}, false});
+        secrets.keep(w);
+        {
+            QSettings settings(ini, QSettings::IniFormat);
+            QVERIFY(WorkspaceSettings::saveNow(settings, w));
+        }
+        const QByteArray file = fileContents(ini);
+        QVERIFY(!file.contains("ghp_env0123456789"));
+        QVERIFY(file.contains("sonde-secret:env/github/GITHUB_TOKEN"));
+        QVERIFY(file.contains("debug-level-7")); // marked plain: in the settings as it is
+        QCOMPARE(readNow(store, u"env/github/GITHUB_TOKEN"_s),
+                 std::optional<QByteArray>("ghp_env0123456789"));
+        QVERIFY(!readNow(store, u"env/github/LOG_LEVEL"_s));
+
+        WorkspaceSecrets after(&store);
+        QSettings settings(ini, QSettings::IniFormat);
+        const WorkspaceSecrets::Loaded loaded =
+            resolveNow(after, WorkspaceSettings::load(settings));
+        QVERIFY2(loaded.errors.isEmpty(), qPrintable(loaded.errors.join(u'\n')));
+        QVERIFY(!loaded.migrated);
+        const ServerConfig &r = loaded.workspace.servers.at(0).config;
+        QCOMPARE(r.environment, c.environment);
+        QCOMPARE(r.plainEnvironment, c.plainEnvironment);
+        QVERIFY(WorkspaceSecrets::missing(r).isEmpty());
+    }
+
+    void plaintextEnvironmentOfAnOlderSondeMovesIntoTheStore()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(u"sonde.ini"_s);
+        {
+            QSettings settings(ini, QSettings::IniFormat);
+            settings.setValue(u"workspace/servers"_s,
+                              QByteArray("{\"mcpServers\":{\"github\":{\"command\":\"gh-mcp\","
+                                         "\"env\":{\"GITHUB_TOKEN\":\"ghp_old0123456789\"}}}}"));
+        }
+        MemorySecretStore store;
+        WorkspaceSecrets secrets(&store);
+        QSettings settings(ini, QSettings::IniFormat);
+        const WorkspaceSecrets::Loaded loaded =
+            resolveNow(secrets, WorkspaceSettings::load(settings));
+        QVERIFY(loaded.migrated);
+        QCOMPARE(loaded.workspace.servers.at(0).config.environment.value(u"GITHUB_TOKEN"_s),
+                 u"ghp_old0123456789"_s);
+        QVERIFY(WorkspaceSettings::saveNow(settings, loaded.workspace));
+        QVERIFY(!fileContents(ini).contains("ghp_old0123456789"));
+        QCOMPARE(readNow(store, u"env/github/GITHUB_TOKEN"_s),
+                 std::optional<QByteArray>("ghp_old0123456789"));
+    }
+
+    void whatTheStoreDidNotHaveIsNamed()
+    {
+        MemorySecretStore empty;
+        WorkspaceSecrets secrets(&empty);
+        Workspace w;
+        ServerConfig c = stdioServer({{u"GITHUB_TOKEN"_s, WorkspaceSecrets::environmentReferenceFor(
+                                                              u"github"_s, u"GITHUB_TOKEN"_s)}});
+        w.servers.append({c, {}, false});
+        const WorkspaceSecrets::Loaded loaded = resolveNow(secrets, w);
+        QCOMPARE(loaded.unresolved, QStringList{u"github"_s});
+        QVERIFY2(loaded.errors.value(0).contains(u"variable GITHUB_TOKEN"_s),
+                 qPrintable(loaded.errors.value(0)));
+        QCOMPARE(WorkspaceSecrets::missing(loaded.workspace.servers.at(0).config),
+                 QStringList{u"variable GITHUB_TOKEN"_s});
+        ServerConfig typed = loaded.workspace.servers.at(0).config;
+        typed.environment.insert(u"GITHUB_TOKEN"_s, u"ghp_new"_s);
+        QVERIFY(WorkspaceSecrets::missing(typed).isEmpty());
     }
 };
 

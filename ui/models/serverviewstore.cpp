@@ -6,7 +6,7 @@
 namespace Sonde {
 
 namespace {
-template <typename T> std::optional<T> lookup(const QHash<QString, T> &hash, const QString &key)
+template <typename K, typename T> std::optional<T> lookup(const QHash<K, T> &hash, const K &key)
 {
     const auto it = hash.constFind(key);
     return it == hash.cend() ? std::nullopt : std::optional<T>(*it);
@@ -35,6 +35,7 @@ void ServerViewStore::removeServer(const QString &server)
 {
     m_entries.remove(server);
     m_pending.removeIf([&](const auto &it) { return it.value().server == server; });
+    m_stepUps.removeIf([this](const auto &it) { return !m_pending.contains(it.key()); });
 }
 
 bool ServerViewStore::holds(const QString &server) const
@@ -245,14 +246,25 @@ std::optional<PendingCommand> ServerViewStore::takePending(quint64 ticket)
         return std::nullopt;
     const PendingCommand command = it.value();
     m_pending.erase(it);
+    if (m_stepUps.remove(ticket))
+        Q_EMIT stepUpChanged(command.server);
     return command;
 }
 
 std::optional<PendingCommand> ServerViewStore::settle(const CallOutcome &o)
 {
+    const std::optional<StepUpNote> stepUp = lookup(m_stepUps, o.ticket);
     std::optional<PendingCommand> pending = takePending(o.ticket);
     if (!pending)
         return pending;
+    if (pending->kind == PendingCommand::Kind::ToolCall) {
+        if (Entry *e = writable(o.server)) {
+            if (stepUp)
+                e->toolStepUps.insert(pending->name, *stepUp);
+            else
+                e->toolStepUps.remove(pending->name);
+        }
+    }
     using Kind = PendingCommand::Kind;
     const QJsonObject result = o.result.toObject();
     if (pending->kind == Kind::ToolList && o.ok())
@@ -264,6 +276,30 @@ std::optional<PendingCommand> ServerViewStore::settle(const CallOutcome &o)
     else if (pending->kind == Kind::Read || pending->kind == Kind::PromptGet)
         setLastAnswer(o.server, pending->kind, o);
     return pending;
+}
+
+void ServerViewStore::setStepUp(quint64 ticket, const StepUpNote &note)
+{
+    const auto it = m_pending.constFind(ticket);
+    if (it == m_pending.cend())
+        return;
+    m_stepUps.insert(ticket, note);
+    Q_EMIT stepUpChanged(it->server);
+}
+
+std::optional<StepUpNote> ServerViewStore::pendingStepUp(const QString &server) const
+{
+    for (auto it = m_stepUps.cbegin(); it != m_stepUps.cend(); ++it)
+        if (m_pending.value(it.key()).server == server)
+            return it.value();
+    return std::nullopt;
+}
+
+std::optional<StepUpNote> ServerViewStore::toolAnswerStepUp(const QString &server,
+                                                            const QString &tool) const
+{
+    const Entry *e = find(server);
+    return e ? lookup(e->toolStepUps, tool) : std::nullopt;
 }
 
 quint64 ServerViewStore::pendingToolCall() const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "stepupnote.h"
 #include "values/callvalues.h"
 
 #include <QHash>
@@ -106,6 +107,13 @@ public:
     std::optional<PendingCommand> settle(const CallOutcome &outcome);
     // The tools/call waiting for its answer (the window runs one at a time), or 0.
     quint64 pendingToolCall() const;
+    // The pending tool call `ticket` was refused for a step-up and waits for it (StepUpNote).
+    // Kept with its answer when it comes (toolAnswerStepUp); dropped with the ticket.
+    void setStepUp(quint64 ticket, const StepUpNote &note);
+    // The step-up the server's pending tool call waits for, if it does.
+    std::optional<StepUpNote> pendingStepUp(const QString &server) const;
+    // Whether the tool's last answer needed a step-up first.
+    std::optional<StepUpNote> toolAnswerStepUp(const QString &server, const QString &tool) const;
     int pendingCount(const QString &server) const;
 
 Q_SIGNALS:
@@ -114,6 +122,7 @@ Q_SIGNALS:
     void toolAnswerChanged(const QString &server, const QString &tool);
     void lastAnswerChanged(const QString &server, Sonde::PendingCommand::Kind kind);
     void stderrAppended(const QString &server, const QString &line);
+    void stepUpChanged(const QString &server);
 
 private:
     struct Entry
@@ -128,6 +137,7 @@ private:
         QHash<QString, CallOutcome> toolAnswers;
         QHash<QString, QString> toolAnswerNotes;
         int explainedGeneration = 0;
+        QHash<QString, StepUpNote> toolStepUps; // of the answers that needed one
         QHash<QString, QJsonArray> lists;
         QMap<PendingCommand::Kind, CallOutcome> lastAnswers;
         QStringList stderrLines;
@@ -137,6 +147,7 @@ private:
 
     QHash<QString, Entry> m_entries;
     QHash<quint64, PendingCommand> m_pending;
+    QHash<quint64, StepUpNote> m_stepUps; // of pending tool calls
 };
 
 } // namespace Sonde

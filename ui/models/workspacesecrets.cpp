@@ -15,9 +15,61 @@ namespace Sonde {
 namespace {
 constexpr QByteArrayView ReferencePrefix = "sonde-secret:";
 
-QString keyFor(const QString &server, const QByteArray &header)
+// One secret value of a server's configuration, where it sits and under which store key.
+struct Field
+{
+    enum class Kind
+    {
+        Header,
+        Environment
+    };
+    Kind kind;
+    qsizetype header = -1; // index into headers
+    QString name;
+    QByteArray value;
+    QString key;
+    QString words() const
+    {
+        return kind == Kind::Header ? WorkspaceSecrets::tr("header %1").arg(name)
+                                    : WorkspaceSecrets::tr("variable %1").arg(name);
+    }
+};
+
+QString headerKey(const QString &server, const QByteArray &header)
 {
     return u"header/%1/%2"_s.arg(server, QString::fromUtf8(header));
+}
+
+QString environmentKey(const QString &server, const QString &name)
+{
+    return u"env/%1/%2"_s.arg(server, name);
+}
+
+// The values of `c` that belong in the store: secret ones, and any that is a reference
+// already (a mark the settings do not hold any more still finds its value).
+QList<Field> secretFields(const ServerConfig &c)
+{
+    QList<Field> fields;
+    for (qsizetype i = 0; i < c.headers.size(); ++i) {
+        const auto &[name, value] = c.headers.at(i);
+        if (WorkspaceSecrets::isSecretHeader(c, name) || !WorkspaceSecrets::keyOf(value).isEmpty())
+            fields.append(
+                {Field::Kind::Header, i, QString::fromUtf8(name), value, headerKey(c.name, name)});
+    }
+    for (auto it = c.environment.cbegin(); it != c.environment.cend(); ++it)
+        if (WorkspaceSecrets::isSecretEnvironment(c, it.key()) ||
+            !WorkspaceSecrets::keyOf(it.value()).isEmpty())
+            fields.append({Field::Kind::Environment, -1, it.key(), it.value().toUtf8(),
+                           environmentKey(c.name, it.key())});
+    return fields;
+}
+
+void setValue(ServerConfig &c, const Field &f, const QByteArray &value)
+{
+    if (f.kind == Field::Kind::Header)
+        c.headers[f.header].second = value;
+    else
+        c.environment.insert(f.name, QString::fromUtf8(value));
 }
 } // namespace
 
@@ -46,9 +98,19 @@ bool WorkspaceSecrets::isSecretHeader(const ServerConfig &config, const QByteArr
     return false;
 }
 
+bool WorkspaceSecrets::isSecretEnvironment(const ServerConfig &config, const QString &name)
+{
+    return !config.plainEnvironment.contains(name);
+}
+
 QByteArray WorkspaceSecrets::referenceFor(const QString &server, const QByteArray &header)
 {
-    return ReferencePrefix.toByteArray() + keyFor(server, header).toUtf8();
+    return ReferencePrefix.toByteArray() + headerKey(server, header).toUtf8();
+}
+
+QString WorkspaceSecrets::environmentReferenceFor(const QString &server, const QString &name)
+{
+    return QString::fromUtf8(ReferencePrefix.toByteArray()) + environmentKey(server, name);
 }
 
 QString WorkspaceSecrets::keyOf(const QByteArray &value)
@@ -62,26 +124,33 @@ Workspace WorkspaceSecrets::withReferences(const Workspace &workspace)
 {
     Workspace w = workspace;
     for (Workspace::Server &s : w.servers)
-        for (auto &[name, value] : s.config.headers)
-            if (isSecretHeader(s.config, name))
-                value = referenceFor(s.config.name, name);
+        for (const Field &f : secretFields(s.config))
+            setValue(s.config, f, ReferencePrefix.toByteArray() + f.key.toUtf8());
     return w;
+}
+
+QStringList WorkspaceSecrets::missing(const ServerConfig &config)
+{
+    QStringList out;
+    for (const Field &f : secretFields(config))
+        if (!keyOf(f.value).isEmpty())
+            out.append(f.words());
+    return out;
 }
 
 void WorkspaceSecrets::keep(const Workspace &workspace)
 {
     QHash<QString, QByteArray> now;
-    for (const Workspace::Server &s : workspace.servers)
-        for (const auto &[name, value] : s.config.headers)
-            if (isSecretHeader(s.config, name) && keyOf(value).isEmpty())
-                now.insert(keyFor(s.config.name, name), value);
     // A reference still standing in for its value (it could not be read) keeps what the
-    // store holds: only a header or server that is gone is removed.
+    // store holds: only a value or server that is gone is removed.
     QSet<QString> referenced;
     for (const Workspace::Server &s : workspace.servers)
-        for (const auto &[name, value] : s.config.headers)
-            if (!keyOf(value).isEmpty())
-                referenced.insert(keyOf(value));
+        for (const Field &f : secretFields(s.config)) {
+            if (const QString key = keyOf(f.value); !key.isEmpty())
+                referenced.insert(key);
+            else
+                now.insert(f.key, f.value);
+        }
     const auto failed = [this](const QString &what) {
         return [this, what](QString error) {
             if (!error.isEmpty())
@@ -123,47 +192,45 @@ void WorkspaceSecrets::resolve(const Workspace &workspace, std::function<void(co
     pending->waiting = 1;
     for (qsizetype si = 0; si < workspace.servers.size(); ++si) {
         const ServerConfig &c = workspace.servers.at(si).config;
-        for (qsizetype hi = 0; hi < c.headers.size(); ++hi) {
-            const auto &[name, value] = c.headers.at(hi);
-            const QString key = keyOf(value);
-            if (key.isEmpty() && !isSecretHeader(c, name))
-                continue;
+        for (const Field &f : secretFields(c)) {
+            const QString key = keyOf(f.value);
             ++pending->waiting;
             if (key.isEmpty()) {
                 // Written by a Sonde that kept secrets in the settings: into the store.
-                m_kept.insert(keyFor(c.name, name), value);
+                m_kept.insert(f.key, f.value);
                 pending->loaded.migrated = true;
-                m_store->write(keyFor(c.name, name), value,
-                               [pending, answered, server = c.name, name](QString error) {
+                m_store->write(f.key, f.value,
+                               [pending, answered, server = c.name, f](QString error) {
                                    if (!error.isEmpty())
                                        pending->loaded.errors.append(
-                                           tr("%1: the header %2 could not be moved to the "
-                                              "secret store: %3")
-                                               .arg(server, QString::fromUtf8(name), error));
+                                           tr("%1: the %2 could not be moved to the secret "
+                                              "store: %3")
+                                               .arg(server, f.words(), error));
                                    answered();
                                });
                 continue;
             }
-            if (!isSecretHeader(c, name))
-                pending->loaded.workspace.servers[si].config.secretHeaders.append(name);
+            // A header kept as a secret although no rule says so: the user's mark.
+            if (f.kind == Field::Kind::Header && !isSecretHeader(c, f.name.toUtf8()))
+                pending->loaded.workspace.servers[si].config.secretHeaders.append(f.name.toUtf8());
             m_store->read(key, [this, self = QPointer<WorkspaceSecrets>(this), pending, answered,
-                                si, hi, key, server = c.name,
-                                name](std::optional<QByteArray> read, QString error) {
+                                si, key, server = c.name,
+                                f](std::optional<QByteArray> read, QString error) {
                 if (!self)
                     return;
                 if (read) {
                     m_kept.insert(key, *read);
-                    pending->loaded.workspace.servers[si].config.headers[hi].second = *read;
+                    setValue(pending->loaded.workspace.servers[si].config, f, *read);
                 } else {
                     if (!pending->loaded.unresolved.contains(server))
                         pending->loaded.unresolved.append(server);
                     pending->loaded.errors.append(
                         error.isEmpty()
-                            ? tr("%1: the secret header %2 is not in the %3 secret store; "
-                                 "enter it again (Edit server)")
-                                  .arg(server, QString::fromUtf8(name), m_store->kind())
-                            : tr("%1: the secret header %2 could not be read: %3")
-                                  .arg(server, QString::fromUtf8(name), error));
+                            ? tr("%1: the secret %2 is not in the %3 secret store; enter it "
+                                 "again (Edit server)")
+                                  .arg(server, f.words(), m_store->kind())
+                            : tr("%1: the secret %2 could not be read: %3")
+                                  .arg(server, f.words(), error));
                 }
                 answered();
             });
