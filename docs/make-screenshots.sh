@@ -18,7 +18,7 @@ shot() { # tab-index name [extra sonde options]
 shot 0 session
 shot 1 tools
 shot 2 health
-shot 3 transcript
-shot 4 timeline
-shot 5 resources
+shot 4 transcript
+shot 5 timeline
+shot 6 resources
 shot 1 tools-dark --dark
