@@ -174,7 +174,7 @@ QWidget *AuthPanel::buildWaiting()
     row->addWidget(m_urlField, 1);
     auto *copy = button(tr("Copy"), u"authCopyUrl"_s, tr("Copy the authorization address"), box);
     connect(copy, &QPushButton::clicked, this,
-            [this] { QGuiApplication::clipboard()->setText(m_url.toString()); });
+            [this] { QGuiApplication::clipboard()->setText(m_url.toString(QUrl::FullyEncoded)); });
     auto *again = button(tr("Open again"), u"authOpenUrl"_s,
                          tr("Open the authorization address in the browser again"), box);
     connect(again, &QPushButton::clicked, this, [this] { open(m_server, m_url); });
@@ -260,7 +260,7 @@ void AuthPanel::render()
 
     m_url = s.status == Status::AwaitingUser ? s.authorizationUrl : QUrl();
     m_waiting->setVisible(!m_url.isEmpty());
-    m_urlField->setText(m_url.toString());
+    m_urlField->setText(m_url.toString(QUrl::FullyEncoded));
     m_urlField->setCursorPosition(0);
     m_waitingText->setText(
         m_browserFailed.contains(m_server)

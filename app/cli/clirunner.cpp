@@ -250,9 +250,9 @@ void CliRunner::onAuthChanged(const AuthState &state)
         state.authorizationUrl == m_printedAuthorizationUrl)
         return;
     m_printedAuthorizationUrl = state.authorizationUrl;
-    std::fprintf(stderr,
-                 "sonde-cli: %s asks for authorization; open this URL in a browser:\n  %s\n",
-                 qPrintable(state.server), qPrintable(state.authorizationUrl.toString()));
+    std::fprintf(
+        stderr, "sonde-cli: %s asks for authorization; open this URL in a browser:\n  %s\n",
+        qPrintable(state.server), qPrintable(state.authorizationUrl.toString(QUrl::FullyEncoded)));
     std::fflush(stderr);
 }
 

@@ -72,7 +72,7 @@ QJsonObject AuthState::toJson() const
     if (expiresAtMs != 0)
         o.insert("expires_at_ms"_L1, expiresAtMs);
     if (!authorizationUrl.isEmpty())
-        o.insert("authorization_url"_L1, authorizationUrl.toString());
+        o.insert("authorization_url"_L1, authorizationUrl.toString(QUrl::FullyEncoded));
     return o;
 }
 

@@ -37,8 +37,10 @@ namespace {
 using AuthFlowData::flow;
 using AuthFlowData::Start;
 
+// With a scope of two words: the space must be shown as the browser gets it (%20).
 const QUrl AuthorizeUrl(u"http://127.0.0.1:3000/authorize?response_type=code&client_id=sonde-7&"
-                        "code_challenge=E9Melhoa2Ow&code_challenge_method=S256&state=af0ifjsld"_s);
+                        "code_challenge=E9Melhoa2Ow&code_challenge_method=S256&state=af0ifjsld&"
+                        "scope=mcp:read mcp:write"_s);
 
 AuthState state(const QString &server, Status status, const QList<AuthStep> &steps)
 {
@@ -437,7 +439,8 @@ private Q_SLOTS:
         QVERIFY(p.opened.isEmpty());
         p.store.update(state(u"a"_s, Status::AwaitingUser, flow().mid(0, 3)));
         QVERIFY(shown(&p.panel, u"authWaiting"_s));
-        QCOMPARE(text(&p.panel, u"authUrl"_s), AuthorizeUrl.toString());
+        QCOMPARE(text(&p.panel, u"authUrl"_s), AuthorizeUrl.toString(QUrl::FullyEncoded));
+        QVERIFY2(!text(&p.panel, u"authUrl"_s).contains(u' '), "an unencoded space in scope");
         // No token yet: the client's side only.
         QVERIFY(!shown(&p.panel, u"authScopes"_s));
         QVERIFY(!shown(&p.panel, u"authExpiry"_s));
@@ -450,7 +453,7 @@ private Q_SLOTS:
         p.store.update(state(u"a"_s, Status::AwaitingUser, flow().mid(0, 4)));
         QCOMPARE(p.opened.size(), 1);
         QTest::mouseClick(button(&p.panel, u"authCopyUrl"_s), Qt::LeftButton);
-        QCOMPARE(QGuiApplication::clipboard()->text(), AuthorizeUrl.toString());
+        QCOMPARE(QGuiApplication::clipboard()->text(), AuthorizeUrl.toString(QUrl::FullyEncoded));
         // By hand it opens again, as often as asked.
         QTest::mouseClick(button(&p.panel, u"authOpenUrl"_s), Qt::LeftButton);
         QCOMPARE(p.opened.size(), 2);
