@@ -208,14 +208,13 @@ void TimelineWidget::applyFollow()
         m_viewStartMs = maxViewStart();
 }
 
-void TimelineWidget::setViewStart(double startMs)
+void TimelineWidget::setViewStart(double startMs, bool mayFollow)
 {
     if (!m_layout->isEmpty()) {
         const double maxStart = maxViewStart();
         startMs = std::clamp(startMs, minViewStart(), maxStart);
-        // Half a pixel short of the end still counts as being at the end (not for a wheel
-        // zoom: it left following on purpose).
-        setFollowing(!m_noFollowFromScroll && startMs >= maxStart - m_msPerPx / 2);
+        // Half a pixel short of the end still counts as being at the end.
+        setFollowing(mayFollow && startMs >= maxStart - m_msPerPx / 2);
     }
     m_viewStartMs = startMs;
     if (m_following)
@@ -235,9 +234,7 @@ void TimelineWidget::zoomBy(double factor, double anchorX, bool aroundAnchor)
         // The wheel zooms around what is under the cursor, live or not: following stops until
         // asked again (End, Follow), instead of snapping back to now.
         setFollowing(false);
-        m_noFollowFromScroll = true;
-        setViewStart(anchorTime - (anchorX - m_labelWidth) * m_msPerPx);
-        m_noFollowFromScroll = false;
+        setViewStart(anchorTime - (anchorX - m_labelWidth) * m_msPerPx, false);
         return;
     }
     if (m_following) {

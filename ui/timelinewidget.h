@@ -111,7 +111,9 @@ private:
     double maxViewStart() const;
     void zoomBy(double factor, double anchorX, bool aroundAnchor = false);
     void panBy(double pixels);
-    void setViewStart(double startMs);
+    // `mayFollow` false: the view stays put even at the end (a wheel zoom left following on
+    // purpose).
+    void setViewStart(double startMs, bool mayFollow = true);
     void applyFollow();
     void setFollowing(bool following);
     void syncScrollBars();
@@ -124,8 +126,7 @@ private:
     QTimer *m_tick = nullptr;
 
     double m_viewStartMs = 0;
-    double m_msPerPx = 100;            // a minute across 600 px until there is data to fit
-    bool m_noFollowFromScroll = false; // a wheel zoom in progress: it does not re-follow
+    double m_msPerPx = 100; // a minute across 600 px until there is data to fit
     bool m_following = true;
     // fitAll() before the widget had its size (hidden, not laid out yet): fit again on resize.
     bool m_fitPending = false;

@@ -4,6 +4,7 @@
 #include "conformanceplan.h"
 
 #include "historyrecorder.h"
+#include "protocol/jsonschemavalidator.h"
 #include "protocol/mcp.h"
 #include "secretstorechooser.h"
 #include "transcript/redactor.h"
@@ -304,24 +305,6 @@ void CliRunner::call(const QString &method, const QJsonObject &params, Done done
         m_execTickets.insert(m_stepStarting, ticket);
 }
 
-static QString jsonTypeName(const QJsonValue &v)
-{
-    switch (v.type()) {
-    case QJsonValue::Array:
-        return u"an array"_s;
-    case QJsonValue::String:
-        return u"a string"_s;
-    case QJsonValue::Double:
-        return u"a number"_s;
-    case QJsonValue::Bool:
-        return u"a boolean"_s;
-    case QJsonValue::Null:
-        return u"null"_s;
-    default:
-        return u"an object"_s;
-    }
-}
-
 static QJsonObject parseJsonArg(const QString &text, QString *error)
 {
     if (text.isEmpty())
@@ -556,13 +539,14 @@ void CliRunner::runStep(const QJsonObject &step, Done done)
     auto object = [&](const char *key) { return step.value(QLatin1StringView(key)).toObject(); };
     // What the step carries for the server is passed as it is or refused: an array or a
     // number where an object belongs must not become {} on the way.
-    for (const char *key : {"args", "params", "ref", "argument", "context"}) {
-        const QJsonValue v = step.value(QLatin1StringView(key));
-        if (!v.isUndefined() && !v.isObject())
-            return done({{"error"_L1, u"\"%1\" must be a JSON object, got %2"_s.arg(
-                                          QLatin1StringView(key), jsonTypeName(v))}},
-                        false);
-    }
+    static const QJsonObject objectMembers = [] {
+        QJsonObject properties;
+        for (const char *key : {"args", "params", "ref", "argument", "context"})
+            properties.insert(QLatin1StringView(key), QJsonObject{{"type"_L1, "object"_L1}});
+        return QJsonObject{{"properties"_L1, properties}};
+    }();
+    if (const auto wrong = JsonSchemaValidator::validate(step, objectMembers); !wrong.isEmpty())
+        return done({{"error"_L1, wrong.first().text()}}, false);
     if (op == "call"_L1) {
         if (!step.value("tool"_L1).isString())
             return done({{"error"_L1, "call needs \"tool\""_L1}}, false);

@@ -2,10 +2,10 @@
 #include "transport/streamablehttptransport.h"
 
 #include "protocol/jsonrpcmessage.h"
+#include "protocol/jsonschemavalidator.h"
 #include "protocol/modernprotocol.h"
 #include "transport/httpexchange.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkAccessManager>
@@ -249,11 +249,7 @@ void StreamableHttpTransport::failResumption(const Stream &s, const Error &why)
     // ids): whatever the resumption met, the request may have run.
     Error e = Error::transport(
         u"the answer to request %1 had begun when its stream broke, and resuming it with GET + Last-Event-ID %2 failed: %3"_s
-            .arg(QString::fromUtf8(
-                     QJsonDocument(QJsonArray{s.requestId}).toJson(QJsonDocument::Compact))
-                     .mid(1)
-                     .chopped(1),
-                 s.resumedFromId, why.message()),
+            .arg(JsonSchemaValidator::jsonText(s.requestId), s.resumedFromId, why.message()),
         Error::Condition::Closed);
     e.setCause(why);
     Q_EMIT lifecycleEvent(EventKind::StreamResumeFailed, {{"id"_L1, s.requestId},

@@ -10,6 +10,7 @@
 #include "authstatestore.h"
 #include "authstepmodel.h"
 #include "darkpalette.h"
+#include "demohttpfixture.h"
 #include "engine/corehost.h"
 #include "mainwindow.h"
 #include "testpaths.h"
@@ -20,7 +21,6 @@
 #include <QDateTime>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -568,12 +568,9 @@ private Q_SLOTS:
     // asked fills with its steps and the token, and the other server's tab stays its own.
     void aRealFlowAgainstTheProtectedDemoFillsThatServersTab()
     {
-        QProcess demo;
-        demo.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
-                   {u"--http"_s, u"127.0.0.1:0"_s, u"--auth"_s});
-        QVERIFY(demo.waitForStarted(5000) && demo.waitForReadyRead(5000));
-        const QString url = QString::fromUtf8(demo.readLine().trimmed());
-        QVERIFY2(url.startsWith("http://127.0.0.1:"_L1), qPrintable(url));
+        SondeTest::DemoHttpServer demo;
+        QVERIFY2(demo.startWith({u"--auth"_s}), "sonde-demo-server --http --auth did not start");
+        const QString url = demo.url();
         CoreHost host;
         MainWindow window(host);
         int opened = 0;
@@ -611,8 +608,6 @@ private Q_SLOTS:
         QSignalSpy down(&host, &CoreHost::shutdownFinished);
         host.shutdown();
         QVERIFY(down.wait(5000));
-        demo.terminate();
-        demo.waitForFinished(3000);
     }
 
     void signInGoesToTheEngineAndItsAnswerIsShown()

@@ -85,6 +85,20 @@ class TestMainWindowWorkspace : public QObject
         host.shutdown();
         QVERIFY(down.wait(5000));
     }
+    // A first start, as the program makes it: the two demo servers added, the workspace
+    // saved to ini() as it changes. Not shown yet, so a test can size the window first.
+    struct FirstRun
+    {
+        CoreHost host;
+        MainWindow window{host};
+        QSettings settings;
+        explicit FirstRun(const QString &ini) : settings(ini, QSettings::IniFormat)
+        {
+            window.autosaveTo(&settings);
+            window.setDemoServerProgram(QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
+            window.addFirstRunDemos();
+        }
+    };
     static bool processGone(qint64 pid) { return ::kill(pid_t(pid), 0) == -1 && errno == ESRCH; }
 
 private Q_SLOTS:
@@ -257,12 +271,9 @@ private Q_SLOTS:
     // so the answer itself would look as if nothing happened: it says what did.
     void theFirstRunHintsStoryIsTold()
     {
-        CoreHost host;
-        MainWindow window(host);
-        QSettings settings(ini(), QSettings::IniFormat);
-        window.autosaveTo(&settings);
-        window.setDemoServerProgram(QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
-        window.addFirstRunDemos();
+        FirstRun run(ini());
+        CoreHost &host = run.host;
+        MainWindow &window = run.window;
         window.resize(1200, 760);
         window.show();
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo-http"_s).state,
@@ -295,12 +306,9 @@ private Q_SLOTS:
 
     void theFirstRunShowsTheDemoOverStdioAndHttp()
     {
-        CoreHost host;
-        MainWindow window(host);
-        QSettings settings(ini(), QSettings::IniFormat);
-        window.autosaveTo(&settings);
-        window.setDemoServerProgram(QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
-        window.addFirstRunDemos();
+        FirstRun run(ini());
+        CoreHost &host = run.host;
+        MainWindow &window = run.window;
         window.show();
         QCOMPARE(window.serverStore()->names(), (QStringList{u"demo"_s, u"demo-http"_s}));
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo-http"_s).state,
@@ -361,12 +369,9 @@ private Q_SLOTS:
 
     void removingTheHttpDemoStopsItsChild()
     {
-        CoreHost host;
-        MainWindow window(host);
-        QSettings settings(ini(), QSettings::IniFormat);
-        window.autosaveTo(&settings);
-        window.setDemoServerProgram(QString::fromUtf8(SONDE_DEMO_SERVER_PATH));
-        window.addFirstRunDemos();
+        FirstRun run(ini());
+        CoreHost &host = run.host;
+        MainWindow &window = run.window;
         window.show();
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo-http"_s).state,
                                   SessionSnapshot::State::Ready, 10000);

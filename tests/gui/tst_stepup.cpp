@@ -7,6 +7,7 @@
 // QNetworkAccessManager that follows the authorize URL to the loopback listener, whose page
 // it reads: "Signed in to protected".
 #include "authpanel.h"
+#include "demohttpfixture.h"
 #include "engine/corehost.h"
 #include "mainwindow.h"
 #include "testpaths.h"
@@ -14,7 +15,6 @@
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -70,12 +70,9 @@ class TestStepUp : public QObject
 private Q_SLOTS:
     void aCallHeldForAStepUpSaysWhatItWaitsForAndItsAnswerThatItNeededOne()
     {
-        QProcess demo;
-        demo.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
-                   {u"--http"_s, u"127.0.0.1:0"_s, u"--auth"_s});
-        QVERIFY(demo.waitForStarted(5000) && demo.waitForReadyRead(5000));
-        const QString url = QString::fromUtf8(demo.readLine().trimmed());
-        QVERIFY2(url.startsWith("http://127.0.0.1:"_L1), qPrintable(url));
+        SondeTest::DemoHttpServer demo;
+        QVERIFY2(demo.startWith({u"--auth"_s}), "sonde-demo-server --http --auth did not start");
+        const QString url = demo.url();
 
         CoreHost host;
         MainWindow window(host);
@@ -144,8 +141,6 @@ private Q_SLOTS:
         QSignalSpy down(&host, &CoreHost::shutdownFinished);
         host.shutdown();
         QVERIFY(down.wait(5000));
-        demo.terminate();
-        demo.waitForFinished(3000);
     }
 };
 

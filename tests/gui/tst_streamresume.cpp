@@ -3,6 +3,7 @@
 // events with ids; Health's "Drop connection" cuts the running call's stream, and the bar says
 // "stream dropped, resuming with Last-Event-ID …" while Sonde resumes it, instead of standing
 // still; the call then ends with its own answer, sent once.
+#include "demohttpfixture.h"
 #include "engine/corehost.h"
 #include "healthpanel.h"
 #include "mainwindow.h"
@@ -11,7 +12,6 @@
 
 #include <QLineEdit>
 #include <QListView>
-#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -27,11 +27,9 @@ class TestStreamResume : public QObject
 private Q_SLOTS:
     void aDroppedStreamIsSaidOnTheBarWhileItIsResumed()
     {
-        QProcess demo;
-        demo.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
-        QVERIFY(demo.waitForStarted(5000) && demo.waitForReadyRead(5000));
-        const QString url = QString::fromUtf8(demo.readLine().trimmed());
-        QVERIFY(url.startsWith("http://127.0.0.1:"_L1));
+        SondeTest::DemoHttpServer demo;
+        QVERIFY2(demo.start(), "sonde-demo-server --http did not start");
+        const QString url = demo.url();
         {
             CoreHost host;
             MainWindow window(host);
@@ -76,8 +74,6 @@ private Q_SLOTS:
             host.shutdown();
             down.wait(5000);
         }
-        demo.terminate();
-        demo.waitForFinished(3000);
     }
 };
 

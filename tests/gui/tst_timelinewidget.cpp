@@ -229,6 +229,15 @@ bool imageHasColor(const QImage &image, const QColor &color)
     return false;
 }
 
+// One notch of the wheel over the timeline at `at`: up (+1) zooms in, down (-1) out.
+void wheel(TimelineWidget &w, const QPointF &at, int notch,
+           Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+{
+    QWheelEvent e(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, 120 * notch), Qt::NoButton,
+                  modifiers, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(w.viewport(), &e);
+}
+
 QImage renderImage(TimelineWidget &w)
 {
     QImage image(w.size(), QImage::Format_ARGB32);
@@ -679,13 +688,9 @@ private Q_SLOTS:
         // The wheel zooms too, 25% a notch, plain or with Ctrl.
         const double before = w.visibleSpanMs();
         const QPointF at = w.viewport()->rect().center();
-        QWheelEvent in(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton,
-                       Qt::NoModifier, Qt::NoScrollPhase, false);
-        QApplication::sendEvent(w.viewport(), &in);
+        wheel(w, at, +1);
         QVERIFY(qAbs(w.visibleSpanMs() - before / 1.25) < 1);
-        QWheelEvent out(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, -120), Qt::NoButton,
-                        Qt::ControlModifier, Qt::NoScrollPhase, false);
-        QApplication::sendEvent(w.viewport(), &out);
+        wheel(w, at, -1, Qt::ControlModifier);
         QVERIFY(qAbs(w.visibleSpanMs() - before) < 1);
     }
 
@@ -708,11 +713,8 @@ private Q_SLOTS:
         const double start = w.visibleStartMs();
         const double span = w.visibleSpanMs();
         const double timeUnder = start + span * (at.x() / w.viewport()->width());
-        for (int notch = 0; notch < 3; ++notch) {
-            QWheelEvent in(at, w.viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton,
-                           Qt::NoModifier, Qt::NoScrollPhase, false);
-            QApplication::sendEvent(w.viewport(), &in);
-        }
+        for (int notch = 0; notch < 3; ++notch)
+            wheel(w, at, +1);
         QVERIFY(!w.isFollowing());
         QVERIFY2(w.visibleEndMs() < Now, "zoomed in where the cursor is, not at now");
         const double after =

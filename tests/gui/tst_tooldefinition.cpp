@@ -11,6 +11,7 @@
 #include "resourcespanel.h"
 #include "schemaformwidget.h"
 #include "serverviewstore.h"
+#include "showntoolspanel.h"
 #include "testpaths.h"
 #include "tooldefinitionview.h"
 #include "toollistdelegate.h"
@@ -124,21 +125,7 @@ class TestToolDefinition : public QObject
 {
     Q_OBJECT
 
-    struct Shown
-    {
-        ServerViewStore store;
-        ToolsPanel panel{&store};
-        explicit Shown(const QJsonArray &tools, const QStringList &servers = {u"a"_s})
-        {
-            for (const QString &s : servers) {
-                store.addServer(s, {});
-                store.setTools(s, tools);
-            }
-            panel.resize(1000, 700);
-            panel.show();
-            panel.showServer(servers.first());
-        }
-    };
+    using Shown = ShownToolsPanel;
 
     // The real window on two demo servers over stdio, "a" selected, its tools listed.
     struct DemoPair

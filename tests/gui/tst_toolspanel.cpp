@@ -10,6 +10,7 @@
 #include "schemaformwidget.h"
 #include "serverstore.h"
 #include "serverviewstore.h"
+#include "showntoolspanel.h"
 #include "toollistmodel.h"
 #include "toolspanel.h"
 
@@ -98,28 +99,7 @@ class TestToolsPanel : public QObject
 {
     Q_OBJECT
 
-    struct Shown
-    {
-        ServerViewStore store;
-        ToolsPanel panel{&store};
-        explicit Shown(const QJsonArray &tools, const QStringList &servers = {u"a"_s})
-        {
-            for (const QString &s : servers) {
-                store.addServer(s, {});
-                store.setTools(s, tools);
-            }
-            panel.resize(1000, 700);
-            panel.show();
-            panel.showServer(servers.first());
-        }
-        QListView *list() const { return panel.findChild<QListView *>(u"toolList"_s); }
-        QLineEdit *search() const { return panel.findChild<QLineEdit *>(u"toolSearch"_s); }
-        QLabel *count() const { return panel.findChild<QLabel *>(u"toolCount"_s); }
-        template <typename W> W *field(const QString &name) const
-        {
-            return panel.findChild<W *>(u"field:"_s + name);
-        }
-    };
+    using Shown = ShownToolsPanel;
 
 private Q_SLOTS:
     void theListCountsItsToolsAndTheMatches_data()

@@ -3,6 +3,7 @@
 // open") are rows of the transcript view, from the real engine against sonde-demo-server,
 // and lines of both exports, naming the original request; and the timeline over what the
 // real engine recorded tells each outcome (over stdio, and an HTTP 503 over HTTP).
+#include "demohttpfixture.h"
 #include "engine/corehost.h"
 #include "testpaths.h"
 #include "timelinelayout.h"
@@ -14,7 +15,6 @@
 #include "transport/fault.h"
 
 #include <QJsonDocument>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -150,12 +150,9 @@ private Q_SLOTS:
 
     void theTimelineTellsTheOutcomesTheRealEngineRecorded()
     {
-        QProcess http;
-        http.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), {u"--http"_s, u"127.0.0.1:0"_s});
-        QVERIFY(http.waitForStarted(5000));
-        QTRY_VERIFY_WITH_TIMEOUT(http.canReadLine(), 5000);
-        const QUrl url(QString::fromUtf8(http.readLine().trimmed()));
-        QVERIFY(url.isValid());
+        SondeTest::DemoHttpServer http;
+        QVERIFY2(http.start(), "sonde-demo-server --http did not start");
+        const QUrl url(http.url());
 
         CoreHost host;
         TranscriptStore store;
@@ -246,8 +243,6 @@ private Q_SLOTS:
         QSignalSpy done(&host, &CoreHost::shutdownFinished);
         host.shutdown();
         QTRY_VERIFY_WITH_TIMEOUT(done.size() > 0, 10000);
-        http.terminate();
-        http.waitForFinished(3000);
     }
 
     void theTranscriptViewShowsTheVerdictsOfTheRealEngine()

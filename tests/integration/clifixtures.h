@@ -3,6 +3,7 @@
 // What the integration tests share: the reference server and the demo server as HTTP
 // processes on free loopback ports, and running sonde-cli without blocking the event loop.
 
+#include "demohttpfixture.h"
 #include "testpaths.h"
 
 #include <QElapsedTimer>
@@ -80,51 +81,6 @@ private:
     QProcess m_process;
     QByteArray m_log;
     quint16 m_port = 0;
-};
-
-// sonde-demo-server --http 127.0.0.1:0, which prints its URL on stdout.
-class DemoHttpServer
-{
-public:
-    ~DemoHttpServer()
-    {
-        m_process.terminate();
-        if (!m_process.waitForFinished(3000))
-            m_process.kill();
-    }
-    // `stateFile`: the counter lives there, so a test reads side effects from the server's
-    // own record instead of back through Sonde. `port` 0: a free one; another: that one (the
-    // same server started again after kill()).
-    bool start(const QString &stateFile = {}, quint16 port = 0)
-    {
-        QStringList args{u"--http"_s, u"127.0.0.1:%1"_s.arg(port)};
-        if (!stateFile.isEmpty())
-            args << u"--state-file"_s << stateFile;
-        m_process.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH), args);
-        if (!m_process.waitForStarted(5000) || !m_process.waitForReadyRead(5000))
-            return false;
-        m_url = QString::fromUtf8(m_process.readLine().trimmed());
-        return m_url.startsWith("http://127.0.0.1:"_L1);
-    }
-    QString url() const { return m_url; }
-    quint16 port() const { return quint16(QUrl(m_url).port()); }
-    // SIGKILL: no goodbye, every connection reset, as a crash or `kill -9` leaves them.
-    void kill()
-    {
-        m_process.kill();
-        m_process.waitForFinished(3000);
-    }
-    QByteArray log()
-    {
-        m_process.waitForReadyRead(100);
-        m_log += m_process.readAllStandardError();
-        return m_log;
-    }
-
-private:
-    QProcess m_process;
-    QString m_url;
-    QByteArray m_log;
 };
 
 // One raw HTTP exchange, to send what a well-behaved client never would.

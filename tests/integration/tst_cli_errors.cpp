@@ -156,8 +156,7 @@ private Q_SLOTS:
                           "\n");
         const QList<QJsonObject> lines = jsonLines(r.out);
         QCOMPARE(lines.size(), 2);
-        QCOMPARE(lines[0].value("error"_L1).toString(),
-                 u"\"args\" must be a JSON object, got an array"_s);
+        QCOMPARE(lines[0].value("error"_L1).toString(), u"\"args\" must be an object"_s);
         QCOMPARE(lines[1].value("result"_L1).toString(), u"Echo: after"_s);
     }
 
