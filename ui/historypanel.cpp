@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "historypanel.h"
 
+#include "eventtablecolumns.h"
 #include "jsonview.h"
 #include "pagedtranscriptmodel.h"
 #include "replayrequest.h"
@@ -132,8 +133,13 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(p
     m_sessions = new QListWidget(split);
     m_sessions->setObjectName(u"historySessions"_s);
     m_sessions->setAccessibleName(tr("Recorded sessions"));
-    m_sessions->setMinimumWidth(
-        fontMetrics().horizontalAdvance(u"0000-00-00 00:00:00 – 00:00:00"_s) + 24);
+    // A row's date and times; the rest of a long row is in its tooltip.
+    m_sessions->setMinimumWidth(fontMetrics().horizontalAdvance(u"0000-00-00 00:00 – 00:00"_s) +
+                                24);
+    // Rows wider than the list end in "…" (each has its whole text as a tooltip) instead of
+    // sliding under a horizontal scroll bar.
+    m_sessions->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_sessions->setTextElideMode(Qt::ElideRight);
     connect(m_sessions, &QListWidget::currentRowChanged, this, [this](int row) {
         if (m_search->text().isEmpty())
             showSession(row);
@@ -149,19 +155,7 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(p
     // Fixed row heights: a view that measured each row would read every page of a million.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    // Widths from the header's words and a typical value, never from the rows (the same).
-    const QFontMetrics fm = fontMetrics();
-    m_table->setColumnWidth(PagedTranscriptModel::TimeColumn,
-                            fm.horizontalAdvance(u"00:00:00.000"_s) + 16);
-    m_table->setColumnWidth(PagedTranscriptModel::ServerColumn,
-                            fm.horizontalAdvance(u"a server name"_s) + 16);
-    m_table->setColumnWidth(PagedTranscriptModel::GenerationColumn,
-                            fm.horizontalAdvance(u"Gen 00"_s) + 8);
-    m_table->setColumnWidth(PagedTranscriptModel::DirectionColumn,
-                            fm.horizontalAdvance(u"violation"_s) + 16);
-    m_table->setColumnWidth(PagedTranscriptModel::MethodColumn,
-                            fm.horizontalAdvance(u"notifications/progress"_s) + 16);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    sizeEventColumns(m_table);
     m_table->setWordWrap(false);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &HistoryPanel::showSelectedEvent);
@@ -170,7 +164,8 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(p
     m_json->setAccessibleName(tr("Recorded event JSON"));
     split->setStretchFactor(1, 3);
     right->setStretchFactor(0, 3);
-    split->setSizes({m_sessions->minimumWidth() + 60, 3 * m_sessions->minimumWidth()});
+    // The list at its least, so the events' Summary fits beside it in a 1024-wide window.
+    split->setSizes({m_sessions->minimumWidth(), 3 * m_sessions->minimumWidth()});
     outer->addWidget(split, 1);
     m_status = new QLabel(this);
     m_status->setObjectName(u"historyStatus"_s);

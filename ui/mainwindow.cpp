@@ -11,6 +11,7 @@
 #include "collectionrundialog.h"
 #include "darkpalette.h"
 #include "demoserverprocess.h"
+#include "elidingstatusbar.h"
 #include "engine/corehost.h"
 #include "guiserverrequesthandler.h"
 #include "healthpanel.h"
@@ -106,6 +107,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
             m_host.requestSnapshot(m_current);
     });
     refresh->start();
+    setStatusBar(new ElidingStatusBar(this));
     statusBar()->showMessage(tr("Ready"));
     statusBar()->setAccessibleName(tr("Status"));
     updateShell();

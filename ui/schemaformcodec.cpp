@@ -32,14 +32,53 @@ std::optional<QJsonValue> parseJson(const QString &text)
     return doc.array().first();
 }
 
+// Beyond this many, a multi-select is a text field: a column of check boxes would not fit.
+constexpr qsizetype MaxChoices = 24;
+
+// A schema's options and their titles: "enum" (with "enumNames", an older elicitation form)
+// or, as 2025-11-25 elicitation writes a titled enum, "oneOf"/"anyOf" of {"const", "title"}.
+// No options for anything else; titles empty or one per option.
+struct Options
+{
+    QJsonArray values;
+    QStringList titles;
+};
+
+Options optionsOf(const QJsonObject &s)
+{
+    Options o;
+    o.values = s.value("enum"_L1).toArray();
+    if (!o.values.isEmpty()) {
+        const QJsonArray names = s.value("enumNames"_L1).toArray();
+        for (qsizetype i = 0; names.size() == o.values.size() && i < names.size(); ++i)
+            o.titles << (names.at(i).isString() ? names.at(i).toString() : QString());
+        return o;
+    }
+    for (const auto key : {"oneOf"_L1, "anyOf"_L1}) {
+        const QJsonArray branches = s.value(key).toArray();
+        for (const QJsonValue &b : branches) {
+            const QJsonObject branch = b.toObject();
+            if (!branch.contains("const"_L1))
+                return {};
+            o.values.append(branch.value("const"_L1));
+            o.titles << branch.value("title"_L1).toString();
+        }
+        if (!o.values.isEmpty())
+            return o;
+    }
+    return o;
+}
+
 Kind kindOf(const QJsonObject &s)
 {
-    if (!s.value("enum"_L1).toArray().isEmpty())
+    if (!optionsOf(s).values.isEmpty())
         return Kind::Enum;
     const QString type = s.value("type"_L1).toString();
     if (type == "array"_L1) {
         const QJsonObject items = SchemaFormCodec::effectiveSchema(s.value("items"_L1).toObject());
-        const QJsonArray options = items.value("enum"_L1).toArray();
+        const QJsonArray options = optionsOf(items).values;
+        if (!options.isEmpty() && options.size() <= MaxChoices)
+            return Kind::Choices;
         bool strings = !options.isEmpty();
         for (const QJsonValue &o : options)
             strings = strings && o.isString();
@@ -130,8 +169,13 @@ SchemaFormCodec::SchemaFormCodec(const QJsonObject &schema) : m_schema(effective
         for (const QJsonValue &o : schema.value(key).toArray())
             m_nullable = m_nullable || o.toObject().value("type"_L1) == "null"_L1;
     }
+    Options o;
     if (m_kind == Kind::Enum)
-        m_options = m_schema.value("enum"_L1).toArray();
+        o = optionsOf(m_schema);
+    else if (m_kind == Kind::Choices)
+        o = optionsOf(effectiveSchema(m_schema.value("items"_L1).toObject()));
+    m_options = o.values;
+    m_optionTitles = o.titles;
 }
 
 SchemaFormCodec::Reading SchemaFormCodec::fromText(const QString &text) const
@@ -176,6 +220,7 @@ SchemaFormCodec::Reading SchemaFormCodec::fromText(const QString &text) const
     }
     case Kind::Boolean:
     case Kind::Enum:
+    case Kind::Choices:
     case Kind::Object:
         break; // not shown as text
     }
@@ -238,6 +283,17 @@ QString SchemaFormCodec::defaultText() const
         const int i = toIndex(d);
         return i > 0 ? optionTexts().at(i - 1) : jsonText(d);
     }
+    case Kind::Choices: {
+        if (!misfit(d).isEmpty())
+            return jsonText(d);
+        const QList<bool> checks = toChecks(d);
+        QStringList names;
+        for (qsizetype i = 0; i < checks.size(); ++i) {
+            if (checks.at(i))
+                names << optionTexts().at(i);
+        }
+        return names.isEmpty() ? tr("none") : names.join(", "_L1);
+    }
     case Kind::Object:
         return jsonText(d);
     default:
@@ -265,17 +321,34 @@ Qt::CheckState SchemaFormCodec::toCheckState(const QJsonValue &v)
 
 QStringList SchemaFormCodec::optionTexts() const
 {
-    // Elicitation schemas may give display names for a string enum.
-    const QJsonArray names = m_schema.value("enumNames"_L1).toArray();
     QStringList texts;
     for (qsizetype i = 0; i < m_options.size(); ++i) {
         const QJsonValue o = m_options.at(i);
-        texts << (names.size() == m_options.size() && names.at(i).isString()
-                      ? names.at(i).toString()
-                  : o.isString() ? o.toString()
-                                 : jsonText(o));
+        const QString title = m_optionTitles.value(i);
+        texts << (!title.isEmpty() ? title : o.isString() ? o.toString() : jsonText(o));
     }
     return texts;
+}
+
+QList<bool> SchemaFormCodec::toChecks(const QJsonValue &v) const
+{
+    QList<bool> checks(m_options.size(), false);
+    const QJsonArray values = v.toArray();
+    for (qsizetype i = 0; i < m_options.size(); ++i)
+        checks[i] = values.contains(m_options.at(i));
+    return checks;
+}
+
+QJsonValue SchemaFormCodec::fromChecks(const QList<bool> &checked, bool required) const
+{
+    QJsonArray values;
+    for (qsizetype i = 0; i < m_options.size() && i < checked.size(); ++i) {
+        if (checked.at(i))
+            values.append(m_options.at(i));
+    }
+    // A required list may be empty (its minItems says whether the server takes that); an
+    // optional one nobody ticked is left out, as an optional field left empty.
+    return values.isEmpty() && !required ? QJsonValue(QJsonValue::Undefined) : QJsonValue(values);
 }
 
 QJsonValue SchemaFormCodec::fromIndex(int index) const
@@ -317,6 +390,13 @@ QString SchemaFormCodec::misfit(const QJsonValue &v) const
         return m_options.contains(v)
                    ? QString()
                    : expects(tr("one of %1").arg(JsonSchemaValidator::enumList(m_options)));
+    case Kind::Choices: {
+        bool known = v.isArray();
+        for (const QJsonValue &item : v.toArray())
+            known = known && m_options.contains(item);
+        return known ? QString()
+                     : expects(tr("an array of %1").arg(JsonSchemaValidator::enumList(m_options)));
+    }
     case Kind::StringList: {
         bool strings = v.isArray();
         for (const QJsonValue &item : v.toArray())

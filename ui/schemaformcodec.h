@@ -19,6 +19,8 @@ namespace Sonde {
 //   Boolean           Qt::Checked, Qt::Unchecked; Qt::PartiallyChecked is absent (only when
 //                     the schema allows null: otherwise the box has two states)
 //   Enum              combo box item 1..n is option 1..n; item 0 is absent
+//   Choices           an array of options (a multi-select enum): one check box per option,
+//                     the value the checked ones in the options' order; none checked is absent
 //   StringList        "a, b, c"; a text starting with '[' is read as a JSON array, which is
 //                     how strings holding commas (or lists starting with '[') are written
 //   JsonArray, Json   JSON text ("[1, 2]", any value)
@@ -35,6 +37,7 @@ public:
         Integer,
         Boolean,
         Enum,
+        Choices,
         StringList,
         JsonArray,
         Object,
@@ -73,8 +76,14 @@ public:
     static QString checkText(Qt::CheckState state, bool sent);
 
     // Kind::Enum: the combo box's items after "(not set)", and the item showing a value.
+    // Kind::Choices: the check boxes' values and texts. An option's text is its title where
+    // the schema gives one (the 2025-11-25 elicitation forms: "oneOf"/"anyOf" of
+    // {"const", "title"}, or the older "enumNames").
     const QJsonArray &options() const { return m_options; }
     QStringList optionTexts() const;
+    // Kind::Choices: the options a value checks, by index; the value the checked ones make.
+    QList<bool> toChecks(const QJsonValue &value) const;
+    QJsonValue fromChecks(const QList<bool> &checked, bool required) const;
     QJsonValue fromIndex(int index) const;
     int toIndex(const QJsonValue &value) const;
 
@@ -88,6 +97,7 @@ private:
     bool m_nullable = false;
     QJsonObject m_schema;
     QJsonArray m_options;
+    QStringList m_optionTitles; // empty, or one per option
 };
 
 } // namespace Sonde

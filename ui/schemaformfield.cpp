@@ -33,6 +33,12 @@ QJsonValue SchemaFormField::read(QString *error) const
         return SchemaFormCodec::fromCheckState(static_cast<QCheckBox *>(editor)->checkState());
     case Kind::Enum:
         return codec.fromIndex(static_cast<QComboBox *>(editor)->currentIndex());
+    case Kind::Choices: {
+        QList<bool> checked;
+        for (const QCheckBox *box : choiceBoxes())
+            checked << box->isChecked();
+        return codec.fromChecks(checked, required);
+    }
     default: {
         const SchemaFormCodec::Reading r = codec.fromText(static_cast<QLineEdit *>(editor)->text());
         if (!r.problem.isEmpty() && error && error->isEmpty())
@@ -67,6 +73,13 @@ void SchemaFormField::write(const QJsonValue &value)
     case Kind::Enum:
         static_cast<QComboBox *>(editor)->setCurrentIndex(codec.toIndex(value));
         break;
+    case Kind::Choices: {
+        const QList<bool> checks = codec.toChecks(value);
+        const QList<QCheckBox *> boxes = choiceBoxes();
+        for (qsizetype i = 0; i < boxes.size() && i < checks.size(); ++i)
+            boxes.at(i)->setChecked(checks.at(i));
+        break;
+    }
     default:
         static_cast<QLineEdit *>(editor)->setText(codec.toText(value));
     }
@@ -122,11 +135,20 @@ QString SchemaFormField::misfit(const QJsonValue &value) const
     return {};
 }
 
+QList<QCheckBox *> SchemaFormField::choiceBoxes() const
+{
+    // Created in the options' order, and children keep the order they were added in.
+    return editor->findChildren<QCheckBox *>(Qt::FindDirectChildrenOnly);
+}
+
 void SchemaFormField::collectEditors(QList<QWidget *> *editors) const
 {
     for (const auto &child : children) {
         if (child->isGroup())
             child->collectEditors(editors);
+        else if (child->codec.kind() == Kind::Choices)
+            for (QCheckBox *box : child->choiceBoxes())
+                editors->append(box);
         else
             editors->append(child->editor);
     }

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QWidget;
 
 namespace Sonde {
@@ -56,6 +57,8 @@ struct SchemaFormField
     // Why the form cannot show `value` as it is (switching to it would change the value),
     // naming the property; empty when it can.
     QString misfit(const QJsonValue &value) const;
+    // Kind::Choices: the editor's check boxes, one per option in the options' order.
+    QList<QCheckBox *> choiceBoxes() const;
     // The editors here and below, in the form's order.
     void collectEditors(QList<QWidget *> *editors) const;
     // The help line under the editor: the title (when it is not the key), the description

@@ -131,6 +131,23 @@ QWidget *SchemaFormWidget::Private::createEditor(Field &f)
         QObject::connect(combo, &QComboBox::currentIndexChanged, q, [this] { edited(); });
         return combo;
     }
+    case Kind::Choices: {
+        // A multi-select enum: each option a check box, so the choices are seen and ticked,
+        // not typed as a list.
+        auto *choices = new QWidget;
+        auto *column = new QVBoxLayout(choices);
+        column->setContentsMargins(0, 0, 0, 0);
+        column->setSpacing(2);
+        const QStringList texts = f.codec.optionTexts();
+        for (qsizetype i = 0; i < texts.size(); ++i) {
+            auto *box = new QCheckBox(texts.at(i), choices);
+            box->setObjectName(u"choice:%1:%2"_s.arg(f.name()).arg(i));
+            box->setAccessibleName(texts.at(i));
+            column->addWidget(box);
+            QObject::connect(box, &QCheckBox::toggled, q, [this] { edited(); });
+        }
+        return choices;
+    }
     case Kind::Object: {
         auto *box = new QGroupBox(f.codec.schema().value("title"_L1).toString());
         auto *layout = new QFormLayout(box);
@@ -521,6 +538,17 @@ int scrollChrome(const QScrollArea *scroll)
     return 2 * scroll->frameWidth() + scroll->verticalScrollBar()->sizeHint().width();
 }
 } // namespace
+
+int SchemaFormWidget::heightLacking() const
+{
+    const QWidget *form = d->scroll->widget();
+    if (!form)
+        return 0;
+    const QWidget *viewport = d->scroll->viewport();
+    const int needed = form->hasHeightForWidth() ? form->heightForWidth(viewport->width())
+                                                 : form->sizeHint().height();
+    return std::max(0, needed - viewport->height());
+}
 
 QSize SchemaFormWidget::sizeHint() const
 {

@@ -87,6 +87,9 @@ public:
     // (Not as heightForWidth: a layout asks a widget's own layout for that, which would
     // answer with the scroll area's default again.)
     QSize sizeHint() const override;
+    // How much taller the form's area must be to show every field without scrolling, at its
+    // width now; 0 when all fit.
+    int heightLacking() const;
 
 Q_SIGNALS:
     void valueChanged();

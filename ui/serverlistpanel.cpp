@@ -5,6 +5,8 @@
 
 #include <QListView>
 #include <QPushButton>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -25,6 +27,10 @@ ServerListPanel::ServerListPanel(ServerListModel *model, QWidget *parent)
     m_list->setDefaultDropAction(Qt::MoveAction);
     m_list->setDropIndicatorShown(true);
     layout->addWidget(m_list, 1);
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(model, signal, this, &QWidget::updateGeometry);
+    connect(model, &QAbstractItemModel::dataChanged, this, &QWidget::updateGeometry);
+    connect(model, &QAbstractItemModel::modelReset, this, &QWidget::updateGeometry);
     struct Button
     {
         QString text;
@@ -50,6 +56,22 @@ ServerListPanel::ServerListPanel(ServerListModel *model, QWidget *parent)
             [this](const QModelIndex &i) {
                 Q_EMIT currentServerChanged(i.data(ServerListModel::NameRole).toString());
             });
+}
+
+QSize ServerListPanel::sizeHint() const
+{
+    QSize hint = QWidget::sizeHint();
+    QStyleOptionViewItem option;
+    option.initFrom(m_list);
+    int widest = 0;
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        widest =
+            std::max(widest, m_list->itemDelegate()->sizeHint(option, m_model->index(row)).width());
+    const int chrome = 2 * (m_list->frameWidth() + m_list->spacing()) +
+                       m_list->style()->pixelMetric(QStyle::PM_ScrollBarExtent) +
+                       layout()->contentsMargins().left() + layout()->contentsMargins().right();
+    hint.setWidth(std::clamp(widest + chrome, hint.width(), 420));
+    return hint;
 }
 
 void ServerListPanel::setCurrentRow(int row)

@@ -23,6 +23,9 @@ public:
     QString currentServer() const;
     // The list's context menu (the window's actions on the selected server).
     void addContextActions(const QList<QAction *> &actions);
+    // Wide enough for the widest row (a long name, "· breaker open"), up to a third of a
+    // 1280-wide screen: the window's splitter starts the list there, and a user may widen it.
+    QSize sizeHint() const override;
 
 Q_SIGNALS:
     void currentServerChanged(const QString &name);

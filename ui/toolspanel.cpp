@@ -93,6 +93,7 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_description->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_badges = new QLabel(right);
     m_badges->setObjectName(u"toolBadges"_s);
+    m_badges->setWordWrap(true); // hints and the replay rule: a narrow window wraps them
     m_appLink = new QLabel(right);
     m_appLink->setObjectName(u"toolAppLink"_s);
     m_appLink->setTextFormat(Qt::RichText);
@@ -447,6 +448,23 @@ void ToolsPanel::onCurrentChanged()
     showToolControls();
     chainTabOrder();
     showAnswer();
+    roomForForm();
+}
+
+void ToolsPanel::roomForForm()
+{
+    // The argument area gets what the tool's form asks for, up to two thirds of the height
+    // (the answer keeps the rest, as beside a definition): a tool of a few fields shows them all
+    // without a scroll bar, and a long form scrolls in an area as big as the answer's.
+    const QList<int> sizes = m_answerSplit->sizes();
+    if (sizes.size() != 2 || sizes.at(0) + sizes.at(1) == 0)
+        return; // not laid out yet: the splitter starts from the size hints anyway
+    const int total = sizes.at(0) + sizes.at(1);
+    // Laid out now, so the new tool's description and badges have their heights.
+    m_answerSplit->widget(0)->layout()->activate();
+    const int wanted = std::min(sizes.at(0) + m_form->heightLacking(), total * 2 / 3);
+    if (sizes.at(0) < wanted)
+        m_answerSplit->setSizes({wanted, total - wanted});
 }
 
 void ToolsPanel::showAppLink()

@@ -112,6 +112,7 @@ private:
     void buildToolMenu();
     void showAppLink();
     void roomForDefinition();
+    void roomForForm();
 
     ServerViewStore *m_store = nullptr;
     const ServerStore *m_servers = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "transcriptpanel.h"
 
+#include "eventtablecolumns.h"
 #include "exportdialog.h"
 #include "historystore.h"
 #include "jsonview.h"
@@ -125,16 +126,14 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 4);
-    m_table->horizontalHeader()->setSectionResizeMode(TranscriptModel::SummaryColumn,
-                                                      QHeaderView::Stretch);
+    sizeEventColumns(m_table);
     m_table->setWordWrap(false);
     m_detail = new JsonView(split);
     m_detail->setObjectName(u"transcriptDetail"_s);
     m_detail->setAccessibleName(tr("Selected message"));
     split->setStretchFactor(0, 3);
     outer->addWidget(split, 1);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &TranscriptPanel::onCurrentChanged);
+    watchSelection();
     buildRowMenu();
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
         if (m_follow->isChecked())
@@ -182,8 +181,7 @@ void TranscriptPanel::showRecording(std::shared_ptr<const HistoryStore> reader, 
         const QByteArray layout = saveLayout();
         m_table->setModel(m_paged);
         restoreLayout(layout);
-        connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-                &TranscriptPanel::onCurrentChanged);
+        watchSelection();
         connect(m_paged, &QAbstractItemModel::rowsInserted, this, [this] {
             if (m_follow->isChecked())
                 m_table->scrollToBottom();
@@ -376,10 +374,26 @@ void TranscriptPanel::focusFilter()
     m_text->selectAll();
 }
 
+// The detail shows the selected row, and nothing once a filter hid it: the table then keeps a
+// neighbour as current but selects none, and a model reset (the history's paged rows, at each
+// filter change) clears the current row without a signal.
+void TranscriptPanel::watchSelection()
+{
+    QItemSelectionModel *selection = m_table->selectionModel();
+    connect(selection, &QItemSelectionModel::currentRowChanged, this,
+            &TranscriptPanel::onCurrentChanged);
+    connect(selection, &QItemSelectionModel::selectionChanged, this,
+            &TranscriptPanel::onCurrentChanged);
+    connect(m_table->model(), &QAbstractItemModel::modelReset, this,
+            &TranscriptPanel::onCurrentChanged);
+}
+
 void TranscriptPanel::onCurrentChanged()
 {
     updateRowActions();
-    const QModelIndex idx = m_table->currentIndex();
+    QModelIndex idx = m_table->currentIndex();
+    if (!m_table->selectionModel()->isRowSelected(idx.row(), idx.parent()))
+        idx = {};
     if (m_paged) {
         const QJsonObject r = idx.data(PagedTranscriptModel::RecordRole).toJsonObject();
         QByteArray shown;

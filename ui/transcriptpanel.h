@@ -98,6 +98,7 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    void watchSelection();
     void onCurrentChanged();
     void exportWithDialog(const QString &format);
     // Over a recording: the export dialog on what the filters show, read from the history off

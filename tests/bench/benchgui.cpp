@@ -9,6 +9,7 @@
 // before, and without a history), so the memory after each can be put side by side.
 // Then the same idle figure for the real `sonde` binary, started on its own.
 #include "benchsupport.h"
+#include "config/workspace.h"
 #include "historypanel.h"
 #include "historyrecorder.h"
 #include "historystore.h"
@@ -20,6 +21,7 @@
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
+#include "workspacesettings.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -33,6 +35,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QScrollBar>
+#include <QSettings>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -244,12 +247,24 @@ struct IdleFigure
     bool childrenKnown = false;
 };
 
-// The real binary, on its own: what a user starts, idle after SondeSettleMs.
-IdleFigure idleSonde(const QString &sonde, const QStringList &args)
+// The real binary, on its own: what a user starts, idle after SondeSettleMs. With `saved`
+// servers, they are the saved workspace it starts with (and connects to, as a user's saved
+// servers are).
+IdleFigure idleSonde(const QString &sonde, const QStringList &args,
+                     const QList<Sonde::Workspace::Server> &saved = {})
 {
     QTemporaryDir home;
     if (!home.isValid())
         fail(2, u"cannot create a temporary directory for sonde's HOME"_s);
+    if (!saved.isEmpty()) {
+        // Where sonde's QSettings (organization and application "Sonde") live under this HOME.
+        QSettings settings(home.filePath(u"config/Sonde/Sonde.conf"_s), QSettings::IniFormat);
+        Sonde::Workspace w;
+        w.servers = saved;
+        w.current = saved.first().config.name;
+        if (!Sonde::WorkspaceSettings::saveNow(settings, w))
+            fail(2, u"cannot write the saved workspace of the one-server run"_s);
+    }
     QProcess p;
     p.setProcessEnvironment(freshHome(home));
     p.setStandardInputFile(QProcess::nullDevice());
@@ -280,27 +295,34 @@ void measureSonde(const QString &sonde, const QString &demo)
 {
     out(u"Idle memory of the real sonde binary %1 s after start (offscreen; VmRSS of sonde alone,"
         " its demo server children apart)"_s.arg(SondeSettleMs / 1000));
-    // The baseline: one server over stdio, from an imported config (no first-run demos).
+    // The baselines: the same window connected to one demo server over stdio (a saved
+    // workspace, no first-run demos), and the window with one imported server it does not
+    // connect to (imported servers wait to be asked), so no session at all.
     QTemporaryDir dir;
     const QString config = dir.filePath(u"one.json"_s);
     QFile f(config);
     if (!dir.isValid() || !f.open(QIODevice::WriteOnly))
-        fail(2, u"cannot write a config file for the one-server run"_s);
+        fail(2, u"cannot write a config file for the unconnected run"_s);
     f.write(
         QJsonDocument(QJsonObject{{"mcpServers"_L1,
                                    QJsonObject{{"demo"_L1, QJsonObject{{"command"_L1, demo}}}}}})
             .toJson());
     f.close();
+    Sonde::Workspace::Server stdioDemo;
+    stdioDemo.config.name = u"demo"_s;
+    stdioDemo.config.program = demo;
     const IdleFigure first = idleSonde(sonde, {u"--no-saved-workspace"_s});
-    const IdleFigure one = idleSonde(sonde, {u"--no-saved-workspace"_s, u"--import"_s, config});
+    const IdleFigure one = idleSonde(sonde, {}, {stdioDemo});
+    const IdleFigure none = idleSonde(sonde, {u"--no-saved-workspace"_s, u"--import"_s, config});
     auto line = [](const QString &what, const IdleFigure &i) {
-        out(u"  %1 %2   children: %3 (%4)"_s.arg(what, -46)
+        out(u"  %1 %2   children: %3 (%4)"_s.arg(what, -50)
                 .arg(mib(i.rssMiB), 9)
                 .arg(i.childrenKnown ? QString::number(i.children.size()) : u"unknown"_s)
                 .arg(mib(i.childrenMiB)));
     };
     line(u"first run: the demo over stdio and over HTTP"_s, first);
-    line(u"baseline: one stdio demo server (--import)"_s, one);
+    line(u"baseline: one stdio demo server (saved workspace)"_s, one);
+    line(u"floor: the window, no session (an imported server)"_s, none);
     out(u"  goal: idle memory connected to the two demo servers under 45 MiB RSS: "_s +
         verdict(first.rssMiB < IdleGoalMiB &&
                 (!first.childrenKnown || first.children.size() == 2)));

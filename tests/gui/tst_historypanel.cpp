@@ -13,6 +13,7 @@
 #include "transcripthistorysource.h"
 
 #include <QComboBox>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -177,6 +178,25 @@ private Q_SLOTS:
         QCOMPARE(panel.eventModel()->rowCount(), 1);
         QCOMPARE(panel.eventModel()->record(0).value("server"_L1).toString(), u"beta"_s);
         grab(&panel, u"history-beta-after-switching"_s);
+    }
+
+    // The History tab of a 1024x700 window is about 740 pixels wide: the Summary column is on
+    // screen beside the sessions, not behind a horizontal scroll bar.
+    void theSummaryIsOnScreenInA1024WideWindow()
+    {
+        FakeCatalog catalog;
+        HistoryPanel panel(&catalog);
+        panel.resize(740, 560);
+        panel.setServer(u"alpha"_s);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *table = panel.findChild<QTableView *>(u"historyEvents"_s);
+        QHeaderView *header = table->horizontalHeader();
+        const int left = header->sectionViewportPosition(PagedTranscriptModel::SummaryColumn);
+        QVERIFY2(left + 100 <= table->viewport()->width(),
+                 qPrintable(u"the Summary starts at %1 of %2"_s.arg(left).arg(
+                     table->viewport()->width())));
+        grab(&panel, u"history-1024"_s);
     }
 
     void theSelectedEventShowsItsRecord()

@@ -6,12 +6,14 @@
 // first, the shortcuts dialog is generated from the actions, and About says what a bug
 // report needs (licence, homepage, revisions, paths) and copies it as plain text.
 #include "aboutdialog.h"
+#include "elidingstatusbar.h"
 #include "engine/corehost.h"
 #include "healthpanel.h"
 #include "mainwindow.h"
 #include "protocol/mcp.h"
 #include "protocol/modernprotocol.h"
 #include "serverlistmodel.h"
+#include "serverlistpanel.h"
 #include "serverstore.h"
 #include "sessionpanel.h"
 #include "testpaths.h"
@@ -312,6 +314,46 @@ private Q_SLOTS:
                  qPrintable(tip));
         // The other server's row is untouched.
         QVERIFY(!row(u"b"_s).data(Qt::ToolTipRole).toString().contains(u"breaker"_s));
+    }
+
+    // A status longer than the bar ends in "…" and its tooltip holds it whole; a short one
+    // has no tooltip to hover for.
+    void aLongStatusIsElidedWithItsWholeTextInATooltip()
+    {
+        m_window->resize(800, 600);
+        auto *bar = qobject_cast<ElidingStatusBar *>(m_window->statusBar());
+        QVERIFY(bar);
+        const QString longText =
+            u"demo: the call to tool \"increment-counter\" was sent before its session failed, "
+            "so it may or may not have taken effect; it was not sent again, and the connection "
+            "has been re-established"_s;
+        bar->showMessage(longText);
+        QCOMPARE(bar->currentMessage(), longText);
+        QTRY_VERIFY(bar->isMessageElided());
+        QCOMPARE(bar->toolTip(), longText);
+        bar->showMessage(u"demo: answered in 4 ms"_s);
+        QVERIFY(!bar->isMessageElided());
+        QVERIFY(bar->toolTip().isEmpty());
+    }
+
+    // A long server name widens the list (up to a limit) rather than being cut, and a row's
+    // tooltip starts with all of its words.
+    void aLongServerNameWidensTheListAndIsInItsTooltip()
+    {
+        const QString name = u"github-enterprise-production-east"_s;
+        m_window->addServer(demo(name));
+        m_window->resize(1280, 800);
+        auto *list = m_window->findChild<QListView *>(u"serverList"_s);
+        const QModelIndex index = row(name);
+        QVERIFY(index.data(Qt::ToolTipRole).toString().startsWith(index.data().toString()));
+        // The splitter starts the list at its hint, at every start.
+        auto *panel = m_window->findChild<ServerListPanel *>();
+        const int nameWidth = list->fontMetrics().horizontalAdvance(name);
+        QVERIFY2(
+            panel->sizeHint().width() > nameWidth + 40,
+            qPrintable(u"the list asks for %1 for a name of %2"_s.arg(panel->sizeHint().width())
+                           .arg(nameWidth)));
+        QVERIFY(panel->sizeHint().width() <= 420);
     }
 
     void removeAsksFirst_data()

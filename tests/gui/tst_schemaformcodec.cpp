@@ -15,6 +15,17 @@ using Kind = SchemaFormCodec::Kind;
 
 namespace {
 
+// A multi-select of 25 options ("a" to "y"): one more than the form shows as check boxes.
+QByteArray manyChoices()
+{
+    QJsonArray letters;
+    for (char c = 'a'; c < 'a' + 25; ++c)
+        letters.append(QString(QLatin1Char(c)));
+    return QJsonDocument(QJsonObject{{"type"_L1, "array"_L1},
+                                     {"items"_L1, QJsonObject{{"enum"_L1, letters}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
 QJsonObject object(const QByteArray &json)
 {
     return QJsonDocument::fromJson(json).object();
@@ -47,9 +58,19 @@ private Q_SLOTS:
         QTest::newRow("an array of strings")
             << QByteArray(JSON_TEXT({"type" : "array", "items" : {"type" : "string"}}))
             << Kind::StringList;
-        QTest::newRow("an array of a string enum")
+        QTest::newRow("a titled single-select is an enum") << QByteArray(JSON_TEXT({
+            "type" : "string",
+            "oneOf" : [ {"const" : "r", "title" : "Red"}, {"const" : "g", "title" : "Green"} ]
+        })) << Kind::Enum;
+        QTest::newRow("an array of a string enum is a multi-select")
             << QByteArray(JSON_TEXT({"type" : "array", "items" : {"enum" : [ "a", "b" ]}}))
-            << Kind::StringList;
+            << Kind::Choices;
+        QTest::newRow("a titled multi-select is a multi-select") << QByteArray(JSON_TEXT({
+            "type" : "array",
+            "items" : {"anyOf" : [ {"const" : "r", "title" : "Red"}, {"const" : "g"} ]}
+        })) << Kind::Choices;
+        QTest::newRow("a multi-select of 25 options is typed as a list")
+            << manyChoices() << Kind::StringList;
         QTest::newRow("an array of numbers")
             << QByteArray(JSON_TEXT({"type" : "array", "items" : {"type" : "number"}}))
             << Kind::JsonArray;
@@ -185,6 +206,26 @@ private Q_SLOTS:
         QCOMPARE(plain.optionTexts(), (QStringList{u"a"_s, u"2"_s}));
     }
 
+    void aMultiSelectTicksItsOptionsAndSendsThemInOrder()
+    {
+        const SchemaFormCodec c(object(JSON_TEXT({
+            "type" : "array",
+            "items" :
+                {"anyOf" : [ {"const" : "r", "title" : "Red"}, {"const" : "g"}, {"const" : "b"} ]},
+            "default" : [ "b", "r" ]
+        })));
+        QCOMPARE(c.kind(), Kind::Choices);
+        QCOMPARE(c.optionTexts(), (QStringList{u"Red"_s, u"g"_s, u"b"_s}));
+        QCOMPARE(c.toChecks(QJsonArray{u"b"_s, u"r"_s}), (QList<bool>{true, false, true}));
+        QCOMPARE(c.fromChecks({true, false, true}, false), QJsonValue(QJsonArray{u"r"_s, u"b"_s}));
+        QVERIFY(c.fromChecks({false, false, false}, false).isUndefined());
+        QCOMPARE(c.fromChecks({false, false, false}, true), QJsonValue(QJsonArray()));
+        QCOMPARE(c.defaultText(), u"Red, b"_s);
+        QVERIFY(c.misfit(QJsonArray{u"g"_s}).isEmpty());
+        QVERIFY(!c.misfit(QJsonArray{u"purple"_s}).isEmpty());
+        QVERIFY(!c.misfit(u"r"_s).isEmpty());
+    }
+
     void aValueTheEditorCannotShowIsNamed_data()
     {
         QTest::addColumn<QByteArray>("schema");
@@ -229,9 +270,10 @@ private Q_SLOTS:
             << u"YYYY-MM-DDThh:mm:ssZ"_s;
         QTest::newRow("an unknown format is shown by name")
             << QByteArray(JSON_TEXT({"type" : "string", "format" : "ipv4"})) << u"ipv4"_s;
-        QTest::newRow("a list from an enum lists the choices")
-            << QByteArray(JSON_TEXT({"type" : "array", "items" : {"enum" : [ "a", "b" ]}}))
-            << u"comma-separated, from: \"a\", \"b\""_s;
+        // Up to 24 options are check boxes; more are typed, and the placeholder names them.
+        QTest::newRow("a list from a long enum lists the choices")
+            << manyChoices()
+            << u"comma-separated, from: \"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"i\", \"j\", \"k\", \"l\", \"m\", \"n\", \"o\", \"p\", \"q\", \"r\", \"s\", \"t\", \"u\", \"v\", \"w\", \"x\", \"y\""_s;
     }
     void placeholdersHintAtTheFormat()
     {

@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -37,6 +38,19 @@ const QByteArray everyKind = JSON_TEXT({
         }
     }
 });
+
+// An object whose "tags" pick from 25 options ("a" to "y"): too many for check boxes, so the
+// form takes them as a typed list.
+QByteArray longChoices()
+{
+    QJsonArray letters;
+    for (char c = 'a'; c < 'a' + 25; ++c)
+        letters.append(QString(QLatin1Char(c)));
+    const QJsonObject tags{{"type"_L1, "array"_L1},
+                           {"items"_L1, QJsonObject{{"enum"_L1, letters}}}};
+    return QJsonDocument(QJsonObject{{"properties"_L1, QJsonObject{{"tags"_L1, tags}}}})
+        .toJson(QJsonDocument::Compact);
+}
 
 struct Shown
 {
@@ -96,11 +110,9 @@ private Q_SLOTS:
                    {"properties" : {"tags" : {"type" : "array", "items" : {"type" : "string"}}}}))
             << u"field:tags"_s << u"[\"a,b\", \"c\"]"_s
             << QByteArray(JSON_TEXT({"tags" : [ "a,b", "c" ]}));
-        QTest::newRow("an array of enum strings is a comma-separated line too")
-            << QByteArray(JSON_TEXT({
-                   "properties" : {"tags" : {"type" : "array", "items" : {"enum" : [ "x", "y" ]}}}
-               }))
-            << u"field:tags"_s << u"y, x"_s << QByteArray(JSON_TEXT({"tags" : [ "y", "x" ]}));
+        QTest::newRow("an array of a long enum is a comma-separated line too")
+            << longChoices() << u"field:tags"_s << u"y, x"_s
+            << QByteArray(JSON_TEXT({"tags" : [ "y", "x" ]}));
         QTest::newRow("an array of numbers is a JSON array line")
             << QByteArray(JSON_TEXT(
                    {"properties" : {"nums" : {"type" : "array", "items" : {"type" : "number"}}}}))
@@ -308,6 +320,44 @@ private Q_SLOTS:
         QCOMPARE(compact(s.widget.value()), compact(object(expected)));
     }
 
+    // A multi-select enum (elicitation's "array of enum") is a column of check boxes, not a
+    // text field the user must type a list into.
+    void aMultiSelectIsACheckBoxPerOption()
+    {
+        Shown s(JSON_TEXT({
+            "properties" : {
+                "colors" : {
+                    "type" : "array",
+                    "items" : {
+                        "anyOf" : [
+                            {"const" : "#f00", "title" : "Red"},
+                            {"const" : "#0f0", "title" : "Green"},
+                            {"const" : "#00f", "title" : "Blue"}
+                        ]
+                    }
+                }
+            }
+        }));
+        QVERIFY(!s.find<QLineEdit>(u"field:colors"_s));
+        auto *red = s.find<QCheckBox>(u"choice:colors:0"_s);
+        auto *blue = s.find<QCheckBox>(u"choice:colors:2"_s);
+        QVERIFY(red && blue);
+        QCOMPARE(red->text(), u"Red"_s);
+        QVERIFY(red->isVisible());
+        QCOMPARE(compact(s.widget.value()), QByteArray("{}"));
+        QSignalSpy changed(&s.widget, &SchemaFormWidget::valueChanged);
+        QTest::mouseClick(blue, Qt::LeftButton, {}, QPoint(4, blue->height() / 2));
+        QTest::mouseClick(red, Qt::LeftButton, {}, QPoint(4, red->height() / 2));
+        QVERIFY(changed.count() >= 2);
+        QCOMPARE(compact(s.widget.value()),
+                 compact(object(JSON_TEXT({"colors" : [ "#f00", "#00f" ]}))));
+
+        s.widget.setValue(object(JSON_TEXT({"colors" : ["#0f0"]})));
+        QVERIFY(!red->isChecked());
+        QVERIFY(s.find<QCheckBox>(u"choice:colors:1"_s)->isChecked());
+        QCOMPARE(compact(s.widget.value()), compact(object(JSON_TEXT({"colors" : ["#0f0"]}))));
+    }
+
     void requiredDefaultsPrefillTheForm()
     {
         Shown s(JSON_TEXT({
@@ -403,9 +453,8 @@ private Q_SLOTS:
             << QByteArray(JSON_TEXT(
                    {"properties" : {"nums" : {"type" : "array", "items" : {"type" : "number"}}}}))
             << u"field:nums"_s << u"[1, \"x\"]"_s << u"\"nums/1\" must be a number"_s;
-        QTest::newRow("a listed string outside its enum is invalid") << QByteArray(JSON_TEXT({
-            "properties" : {"tags" : {"type" : "array", "items" : {"enum" : [ "a", "b" ]}}}
-        })) << u"field:tags"_s << u"a, z"_s << u"\"tags/1\" must be one of"_s;
+        QTest::newRow("a listed string outside its enum is invalid")
+            << longChoices() << u"field:tags"_s << u"a, z"_s << u"\"tags/1\" must be one of"_s;
         QTest::newRow("a required property the form cannot show still counts")
             << QByteArray(JSON_TEXT({"required" : ["x"]})) << QString() << QString()
             << u"\"x\" is required"_s;

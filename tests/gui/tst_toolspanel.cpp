@@ -22,6 +22,8 @@
 #include <QLineEdit>
 #include <QListView>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabBar>
 #include <QTabWidget>
@@ -203,6 +205,53 @@ private Q_SLOTS:
 
     // A server that lists no tools (yet: an idle one) shows no form, no replay choice and no
     // usable Call, rather than an empty schema's "describes no properties" under nothing.
+    // In a 1024x700 window the Tools tab is about 740x560, and a tool's description, badges
+    // and the replay choice take their share: a form of three described fields still shows
+    // every field without a scroll bar.
+    void aFormOfAFewFieldsNeedsNoScrollBar()
+    {
+        const auto field = [](const char *type, const char *description) {
+            return QJsonObject{{"type"_L1, QLatin1StringView(type)},
+                               {"description"_L1, QLatin1StringView(description)}};
+        };
+        const QJsonObject slow{
+            {"name"_L1, "slow-task"_L1},
+            {"description"_L1, QStringLiteral("Takes duration_ms, reports progress in steps and "
+                                              "can be cancelled while it runs; a description "
+                                              "this long wraps over two lines or more here")},
+            {"inputSchema"_L1,
+             QJsonObject{{"type"_L1, "object"_L1},
+                         {"properties"_L1,
+                          QJsonObject{{"duration_ms"_L1, field("integer", "How long, in ms")},
+                                      {"steps"_L1, field("integer", "How many steps")},
+                                      {"label"_L1, field("string", "Shown in the progress")}}}}}};
+        const QJsonArray tools{QJsonObject{{"name"_L1, "first"_L1}}, slow};
+        Shown s(tools);
+        s.panel.resize(740, 560);
+        QVERIFY(QTest::qWaitForWindowExposed(&s.panel));
+        QVERIFY(s.panel.selectTool(u"slow-task"_s));
+        auto *scroll =
+            s.panel.findChild<SchemaFormWidget *>(u"argumentsForm"_s)->findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QTRY_COMPARE(scroll->verticalScrollBar()->maximum(), 0);
+        for (const QString &name : {u"duration_ms"_s, u"steps"_s, u"label"_s}) {
+            QWidget *field = s.field<QWidget>(name);
+            QVERIFY(field && field->isVisible());
+            const auto shown = [&] {
+                return scroll->viewport()->rect().contains(
+                    QRect(field->mapTo(scroll->viewport(), QPoint()), field->size()));
+            };
+            QTRY_VERIFY2(shown(), qPrintable(name));
+        }
+        // The hints and the replay rule above the form wrap rather than run off the edge.
+        auto *badges = s.panel.findChild<QLabel *>(u"toolBadges"_s);
+        QVERIFY(badges->fontMetrics().horizontalAdvance(badges->text()) > badges->width());
+        QTRY_VERIFY2(badges->height() >= 2 * badges->fontMetrics().lineSpacing(),
+                     qPrintable(u"%1 px tall"_s.arg(badges->height())));
+        if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty())
+            s.panel.grab().save(dir + u"/tools-form-room.png"_s);
+    }
+
     void aServerWithoutToolsShowsNoFormAndNoCall()
     {
         Shown s(array(threeTools), {u"a"_s, u"b"_s});

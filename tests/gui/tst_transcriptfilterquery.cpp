@@ -16,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTableView>
@@ -483,6 +484,30 @@ private Q_SLOTS:
         rec.recorder.record(exchange(11));
         QTRY_COMPARE(model->rowCount(), 36); // and it goes on following
         QCOMPARE(model->record(35).value("dir"_L1).toString(), u"recv"_s);
+    }
+
+    // A filter change reads the recording's rows again (a model reset, which drops the table's
+    // current row without a signal): the detail must not keep showing the row it hid.
+    void theDetailForgetsARecordedRowTheFilterHid()
+    {
+        Recording rec;
+        QVERIFY(rec.start(5));
+        TranscriptStore store;
+        TranscriptPanel panel(&store);
+        panel.resize(900, 600);
+        panel.show();
+        panel.showRecording(rec.reader, rec.recorder.runId());
+        PagedTranscriptModel *model = panel.recordingModel();
+        QTRY_COMPARE(model->rowCount(), 20);
+        auto *table = panel.findChild<QTableView *>(u"transcriptTable"_s);
+        auto *detail = panel.findChild<QPlainTextEdit *>(u"transcriptDetail"_s);
+        table->selectRow(2); // exchange 0's stderr line
+        QTRY_VERIFY2(detail->toPlainText().contains(u"beta says 0"_s),
+                     qPrintable(detail->toPlainText()));
+        panel.findChild<QCheckBox *>(u"dir:stderr"_s)->setChecked(false);
+        QTRY_COMPARE(model->rowCount(), 15);
+        QVERIFY2(!detail->toPlainText().contains(u"beta says"_s),
+                 qPrintable(detail->toPlainText()));
     }
 };
 

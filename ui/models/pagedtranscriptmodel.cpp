@@ -199,6 +199,11 @@ QVariant PagedTranscriptModel::data(const QModelIndex &index, int role) const
             return r->summary;
         }
         return {};
+    case Qt::ToolTipRole:
+        // Narrow columns: a long name is cut, its tooltip holds it whole.
+        return index.column() == ServerColumn   ? QVariant(r->server)
+               : index.column() == MethodColumn ? QVariant(r->method)
+                                                : QVariant();
     case Qt::ForegroundRole:
         return r->isError ? QVariant(QColor(Qt::red)) : QVariant();
     case RecordRole:

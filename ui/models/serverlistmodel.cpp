@@ -116,7 +116,9 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         return breakerShut ? stateColor(s.state) : breakerColor();
     case Qt::ToolTipRole: {
-        QString tip = m_store->config(index.row()).displayCommand();
+        // The row's own words first: a narrow list cuts them.
+        QString tip = data(index, Qt::DisplayRole).toString() + u"\n"_s +
+                      m_store->config(index.row()).displayCommand();
         if (!s.era.isEmpty())
             tip += u"\n"_s + tr("Protocol era: %1").arg(s.era) +
                    (s.eraReason.isEmpty() ? QString() : u" — "_s + s.eraReason);

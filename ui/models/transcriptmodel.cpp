@@ -147,6 +147,9 @@ QVariant TranscriptModel::data(const QModelIndex &index, int role) const
             return directionToolTip(e.direction);
         case SummaryColumn:
             return entry.summary;
+        case ServerColumn:
+        case MethodColumn: // narrow columns: a long name is cut, its tooltip holds it whole
+            return data(index, Qt::DisplayRole);
         }
         return {};
     case Qt::ForegroundRole:
