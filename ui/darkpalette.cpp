@@ -38,6 +38,10 @@ QPalette dark()
     p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
     p.setColor(QPalette::ToolTipBase, QColor(0x3a, 0x3a, 0x3a));
     p.setColor(QPalette::ToolTipText, QColor(0xe0, 0xe0, 0xe0));
+    // Links (the hint's "Show me", an App badge) keep the light palette's blue otherwise,
+    // which is unreadable on these dark backgrounds.
+    p.setColor(QPalette::Link, QColor(0x8a, 0xb4, 0xf8));
+    p.setColor(QPalette::LinkVisited, QColor(0xc5, 0x8a, 0xf9));
     // setColor(role, ...) sets every group alike, so a disabled button kept the enabled
     // text colour and looked clickable. Disabled text is dimmed towards its background
     // (a contrast of about 2 against the button, against 8 enabled) and the faces flatten.

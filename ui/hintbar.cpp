@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "hintbar.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolButton>
@@ -40,6 +41,19 @@ void HintBar::showText(const QString &html, const QString &topic)
     m_text->setText(html);
     m_topic = topic;
     show();
+}
+
+void HintBar::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // A link's colour is fixed when the rich text is parsed: parsed again, a link set before
+    // the dark palette was applied (or taken away) takes the palette's link colour. (The
+    // constructor changes the palette before m_text exists.)
+    if (event->type() == QEvent::PaletteChange && m_text && !m_text->text().isEmpty()) {
+        const QString html = m_text->text();
+        m_text->clear();
+        m_text->setText(html);
+    }
 }
 
 void HintBar::dismiss(const QString &topic)

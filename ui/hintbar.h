@@ -27,6 +27,9 @@ public:
     void dismiss(const QString &topic);
     QString topic() const { return m_topic; }
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     QLabel *m_text = nullptr;
     QString m_topic;

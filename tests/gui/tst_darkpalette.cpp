@@ -2,6 +2,7 @@
 // The dark palette: applied and taken back at run time, and in it a disabled button looks
 // disabled (its text is far closer to the button's colour than an enabled one's).
 #include "darkpalette.h"
+#include "hintbar.h"
 
 #include <QApplication>
 #include <QPushButton>
@@ -71,6 +72,48 @@ private Q_SLOTS:
                                 .arg(contrast(offText, offFace))));
         // Still readable: dimmer, not gone.
         QVERIFY(contrast(offText, offFace) >= 1.5);
+    }
+
+    // Links and the App badge drawn in the link colour read on the dark window and fields.
+    void aLinkReadsOnTheDarkBackgrounds_data()
+    {
+        QTest::addColumn<QPalette::ColorRole>("background");
+        QTest::newRow("on the window (the hint bar's Show me)") << QPalette::Window;
+        QTest::newRow("on a list (a tool's App badge)") << QPalette::Base;
+    }
+    void aLinkReadsOnTheDarkBackgrounds()
+    {
+        QFETCH(QPalette::ColorRole, background);
+        DarkPalette::apply();
+        const QPalette p = QApplication::palette();
+        for (const auto role : {QPalette::Link, QPalette::LinkVisited}) {
+            const double c = contrast(p.color(role), p.color(background));
+            QVERIFY2(c >= 4.5, qPrintable(u"%1 on %2: %3"_s
+                                              .arg(p.color(role).name(), p.color(background).name())
+                                              .arg(c)));
+        }
+    }
+
+    // The first-run hint's "Show me" was set before the palette turned dark: it is drawn in
+    // the dark palette's link colour, not the light one's.
+    void aHintsLinkTakesTheDarkLinkColour()
+    {
+        HintBar bar;
+        bar.showText(u"New here? <a href=\"demo\">Show me the way, in a long link</a>"_s);
+        bar.resize(600, 40);
+        DarkPalette::apply();
+        QCoreApplication::sendPostedEvents(); // the palette reaches the widgets by events
+        const QColor link = QApplication::palette().color(QPalette::Link);
+        const QImage shot = bar.grab().toImage();
+        int linkPixels = 0;
+        for (int y = 0; y < shot.height(); ++y)
+            for (int x = 0; x < shot.width(); ++x) {
+                const QColor c = shot.pixelColor(x, y);
+                linkPixels += std::abs(c.red() - link.red()) + std::abs(c.green() - link.green()) +
+                                  std::abs(c.blue() - link.blue()) <
+                              40;
+            }
+        QVERIFY2(linkPixels > 20, qPrintable(QString::number(linkPixels)));
     }
 
     void theSystemPaletteComesBack()

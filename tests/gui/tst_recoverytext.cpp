@@ -3,6 +3,7 @@
 // answer in words a user reads (never a raw rule name in the text; the rule in the tooltip),
 // why a write sent again was safe, a cancellation said once, and the reconnect that happened
 // before a call told from the server's history.
+#include "recovery/recoveryerrors.h"
 #include "recoverytext.h"
 
 #include <QTest>
@@ -61,6 +62,19 @@ private Q_SLOTS:
             ReplayVerdict{true, ReplaySource::ServerHint, u"the server says readOnlyHint: true"_s};
         QTest::newRow("a read sent again names the hint that allowed it")
             << read << u"Sent again"_s << u"Safe: the server says readOnlyHint: true"_s
+            << u"text-marker"_s;
+
+        CallOutcome uncertain = answered();
+        uncertain.result = QJsonValue();
+        uncertain.error = RecoveryErrors::outcomeUncertain(
+            u"increment-counter"_s, u"demo-http"_s, u"text-marker"_s, ReconnectOutcome::Ok, 2,
+            Error::transport(u"session not found"_s), true);
+        uncertain.recovery = CallRecovery{};
+        uncertain.recovery->rule = u"text-marker"_s;
+        uncertain.recovery->outcomeUncertain = true;
+        QTest::newRow("an uncertain write says why in words, the rule only in the tooltip")
+            << uncertain << u"Outcome uncertain — The call to tool"_s
+            << u"before its session failed (the server's answer said the session was gone)"_s
             << u"text-marker"_s;
 
         CallOutcome cancelled = answered();

@@ -62,7 +62,11 @@ Banner forAnswer(const CallOutcome &o, const QString &reconnectNote)
     const QString rule = r ? r->rule : QString();
     if (r && r->outcomeUncertain.value_or(false)) {
         b.tone = Banner::Tone::Uncertain;
-        b.text = tr("Outcome uncertain — %1").arg(o.error.message());
+        // The core's message names the rule for logs and transcripts; here it is said in words.
+        QString message = o.error.message();
+        if (!rule.isEmpty())
+            message.replace(u'(' + rule + u')', u'(' + ruleInWords(rule) + u')');
+        b.text = tr("Outcome uncertain — %1").arg(message);
         b.toolTip = tr("rule: %1 (%2)").arg(rule, ruleInWords(rule));
         return b;
     }
