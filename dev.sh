@@ -84,7 +84,8 @@ build_fuzz() {
   cmake --build build-fuzz
 }
 
-FUZZ_TARGETS=(lineframer sseparser peekenvelope jsonrpc serverconfig schemavalidator redactor wireframerecord)
+# The one list of targets (tests/fuzz/CMakeLists.txt reads it too).
+mapfile -t FUZZ_TARGETS < tests/fuzz/targets.txt
 
 # Runs every target for $1 seconds, two at a time, each learning into its own corpus under
 # build-fuzz/fuzz/<name>/ (reproducers in .../artifacts); one line per target, in order.

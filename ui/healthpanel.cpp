@@ -60,38 +60,6 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
 
     auto *faults = new QGroupBox(tr("Inject a fault"), this);
     auto *grid = new QGridLayout(faults);
-    struct Spec
-    {
-        Fault::Kind kind;
-        const char *label;
-        const char *tip;
-    };
-    const QList<Spec> specs = {
-        {Fault::Kind::ExpireSession, "Expire session",
-         "HTTP: end the session on the server (DELETE) while Sonde keeps its id"},
-        {Fault::Kind::CorruptSessionId, "Corrupt session id",
-         "HTTP: replace the stored session id with a random one"},
-        {Fault::Kind::ExpireAfterDispatch, "Expire after dispatch",
-         "Send the next request, then replace its answer with an expired session"},
-        {Fault::Kind::KillProcess, "Kill process", "stdio: SIGKILL the server now"},
-        {Fault::Kind::KillDuringNextCall, "Kill during next call",
-         "stdio: SIGKILL right after the next request is written"},
-        {Fault::Kind::DropConnection, "Drop connection",
-         "HTTP: abort the open replies and streams"},
-        {Fault::Kind::Delay, "Delay answers", "Hold each answer the given time until cleared"},
-        {Fault::Kind::HttpStatus, "Answer HTTP status",
-         "HTTP: answer the next request with the given status, locally"},
-        {Fault::Kind::DropStream, "Drop stream",
-         "2026-07-28, HTTP: the next request runs on the server and its response stream breaks "
-         "before the answer"},
-        {Fault::Kind::UnsupportedVersion, "Refuse version",
-         "2026-07-28: answer the next request -32022 UnsupportedProtocolVersion, locally"},
-        {Fault::Kind::InputRequiredTwice, "Ask for input twice",
-         "2026-07-28: answer the next call input_required twice, locally, before it goes out"},
-        {Fault::Kind::DropListen, "Drop listen stream",
-         "2026-07-28: break the subscriptions/listen stream (Sonde opens it again)"},
-        {Fault::Kind::Clear, "Clear faults", "Remove every standing fault"},
-    };
     m_delayMs = new QSpinBox(faults);
     m_delayMs->setRange(0, 600'000);
     m_delayMs->setValue(2000);
@@ -104,11 +72,11 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
     m_status->setAccessibleName(tr("HTTP status to answer"));
     m_status->setToolTip(tr("The status Answer HTTP status fakes"));
     int row = 0, col = 0;
-    for (const Spec &s : specs) {
-        auto *b = new QPushButton(tr(s.label), faults);
-        b->setObjectName(u"fault:"_s + Fault::kindName(s.kind));
-        b->setToolTip(tr(s.tip));
-        b->setAccessibleName(tr(s.label));
+    for (const Fault::Info &s : Fault::all()) {
+        auto *b = new QPushButton(s.label, faults);
+        b->setObjectName(u"fault:"_s + s.name);
+        b->setToolTip(s.description);
+        b->setAccessibleName(s.label);
         const Fault::Kind kind = s.kind;
         connect(b, &QPushButton::clicked, this, [this, kind] {
             Fault f;
@@ -213,42 +181,14 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
                          .arg(s.droppedFaults.join(u"; "_s)));
     m_armed->setText(armed.isEmpty() ? tr("No fault armed.") : armed.join(u' '));
 
-    const bool http = s.route != "stdio"_L1;
+    Fault::Target target;
+    target.http = s.route != "stdio"_L1;
+    target.streamableHttp = s.route == "streamable-http"_L1;
     // 2026-07-28 has no session to expire or whose id could be corrupted.
-    const bool sessions = s.era != "modern"_L1;
-    for (const auto &[button, kind] : std::as_const(m_faultButtons)) {
-        bool allowed = true;
-        switch (kind) {
-        case Fault::Kind::ExpireSession:
-        case Fault::Kind::CorruptSessionId:
-            allowed = sessions && http && s.route == "streamable-http"_L1;
-            break;
-        case Fault::Kind::ExpireAfterDispatch:
-            allowed = sessions;
-            break;
-        case Fault::Kind::DropConnection:
-        case Fault::Kind::HttpStatus:
-            allowed = http;
-            break;
-        case Fault::Kind::KillProcess:
-        case Fault::Kind::KillDuringNextCall:
-            allowed = !http;
-            break;
-        case Fault::Kind::DropStream:
-            allowed = !sessions && http;
-            break;
-        case Fault::Kind::UnsupportedVersion:
-        case Fault::Kind::InputRequiredTwice:
-            allowed = !sessions;
-            break;
-        case Fault::Kind::DropListen:
-            allowed = !sessions && s.subscriptions.value("id"_L1).isDouble();
-            break;
-        default:
-            break;
-        }
-        button->setEnabled(allowed);
-    }
+    target.sessions = s.era != "modern"_L1;
+    target.listening = s.subscriptions.value("id"_L1).isDouble();
+    for (const auto &[button, kind] : std::as_const(m_faultButtons))
+        button->setEnabled(Fault::appliesTo(kind, target));
 }
 
 void HealthPanel::updateCountdown()

@@ -29,6 +29,7 @@
 #include "recoverytext.h"
 #include "replaylauncher.h"
 #include "resourcespanel.h"
+#include "secrets/memorysecretstore.h"
 #include "secretsfileprompt.h"
 #include "serverdialog.h"
 #include "serverlistmodel.h"
@@ -41,7 +42,6 @@
 #include "transcriptexporter.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
-#include "util/memorysecretstore.h"
 #include "windowdialogs.h"
 #include "workspacesettings.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "replayrequest.h"
+#include "protocol/mcp.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -9,12 +10,6 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 namespace {
-
-// Handshakes describe the client; sent into a live session they are protocol errors.
-bool isHandshake(const QString &method)
-{
-    return method == "initialize"_L1 || method == "server/discover"_L1;
-}
 
 bool isVerdict(const QString &event)
 {
@@ -46,7 +41,7 @@ std::optional<ReplayRequest> ReplayRequest::fromRecord(const QJsonObject &record
         return fail(u"the record holds no JSON-RPC request"_s);
     if (!msg.contains("id"_L1))
         return fail(u"%1 is a notification: it has no answer to compare"_s.arg(method));
-    if (isHandshake(method))
+    if (Mcp::isHandshake(method))
         return fail(
             u"%1 is the session's handshake: it cannot be sent into a live session"_s.arg(method));
     ReplayRequest r;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "secretsfileprompt.h"
 
+#include "secrets/secretstore.h"
 #include "secretsfiledialog.h"
 #include "secretstorage.h"
-#include "util/secretstore.h"
 
 #include <QPointer>
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sessionpanel.h"
+#include "util/durationtext.h"
 
 #include "formlabels.h"
 #include "jsonview.h"
@@ -36,15 +37,6 @@ static QLabel *selectable(QWidget *parent, const QString &objectName)
 }
 
 namespace {
-
-QString durationText(qint64 ms)
-{
-    if (ms % 60'000 == 0 && ms >= 120'000)
-        return SessionPanel::tr("%1 min").arg(ms / 60'000);
-    if (ms % 1000 == 0)
-        return SessionPanel::tr("%1 s").arg(ms / 1000);
-    return SessionPanel::tr("%1 ms").arg(ms);
-}
 
 } // namespace
 

@@ -6,9 +6,9 @@
 #include "historyrecorder.h"
 #include "protocol/jsonschemavalidator.h"
 #include "protocol/mcp.h"
+#include "secrets/secretstore.h"
 #include "secretstorechooser.h"
 #include "transcript/redactor.h"
-#include "util/secretstore.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -578,13 +578,9 @@ void CliRunner::runStep(const QJsonObject &step, Done done)
     } else if (op == "fault"_L1) {
         const auto kind = Fault::parseKind(step.value("kind"_L1).toString());
         if (!kind)
-            return done(
-                {{"error"_L1,
-                  u"unknown fault kind \"%1\" (expire-session, corrupt-session-id, "
-                  u"expire-after-dispatch, "
-                  "kill-process, kill-during-next-call, drop-connection, delay, http-status, clear)"_s
-                      .arg(step.value("kind"_L1).toString())}},
-                false);
+            return done({{"error"_L1, u"unknown fault kind \"%1\" (%2)"_s.arg(
+                                          step.value("kind"_L1).toString(), Fault::nameList())}},
+                        false);
         Fault f;
         f.kind = *kind;
         f.ms = step.value("ms"_L1).toInt();

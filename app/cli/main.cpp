@@ -4,6 +4,7 @@
 #include "collectioncommand.h"
 #include "historycommand.h"
 #include "util/signalwatcher.h"
+#include "util/version.h"
 
 #include <QCoreApplication>
 
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
         ::open("/dev/null", O_RDONLY);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"sonde-cli"_s);
-    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(SONDE_VERSION));
 
     // The recorded history needs no server: its own small command line.
     if (const QStringList args = app.arguments().mid(1);

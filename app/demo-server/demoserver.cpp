@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "demoserver.h"
+#include "util/version.h"
 
 #include "demojson.h"
 
@@ -147,7 +148,7 @@ QJsonObject DemoServer::serverInfo()
 {
     return {{"name"_L1, "sonde-demo-server"_L1},
             {"title"_L1, "Sonde demo server"_L1},
-            {"version"_L1, "0.1.0"_L1}};
+            {"version"_L1, QStringLiteral(SONDE_VERSION)}};
 }
 
 QString DemoServer::instructions()

@@ -8,6 +8,7 @@
 #include "replaybook.h"
 #include "stdiolinechannel.h"
 #include "util/signalwatcher.h"
+#include "util/version.h"
 
 #include <QCoreApplication>
 
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"sonde-demo-server"_s);
-    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(SONDE_VERSION));
 
     QStringList args = app.arguments().mid(1);
     QString stateFile, http, replay;

@@ -11,14 +11,15 @@
 #include "mainwindowactions.h"
 #include "recordingwiring.h"
 #include "schemaformwidget.h"
+#include "secrets/secretstore.h"
 #include "secretstorechooser.h"
 #include "serverlistmodel.h"
 #include "serverstore.h"
 #include "storehistorycatalog.h"
 #include "timelinewidget.h"
 #include "toolspanel.h"
-#include "util/secretstore.h"
 #include "util/signalwatcher.h"
+#include "util/version.h"
 #include "workspacesettings.h"
 
 #include <QAbstractItemView>
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
     // QCommandLineParser's.
     for (int i = 1; i < argc; ++i) {
         if (qstrcmp(argv[i], "--version") == 0) {
-            std::printf("Sonde 0.1.0\n");
+            std::printf("Sonde %s\n", SONDE_VERSION);
             return 0;
         }
     }
@@ -56,7 +57,7 @@ int main(int argc, char **argv)
     Sonde::SignalWatcher watcher;
     QApplication::setOrganizationName(QStringLiteral("Sonde"));
     QApplication::setApplicationName(QStringLiteral("Sonde"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(SONDE_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("io.github.sonde.Sonde"));
     QIcon icon;
     icon.addFile(QStringLiteral(":/icons/io.github.sonde.Sonde-48.png"));

@@ -9,9 +9,9 @@
 #include "auth/tokenrequest.h"
 #include "auth/tokenset.h"
 #include "auth/wwwauthenticate.h"
+#include "secrets/secretstore.h"
 #include "util/clock.h"
 #include "util/clocktimer.h"
-#include "util/secretstore.h"
 
 #include <QLoggingCategory>
 #include <QPointer>

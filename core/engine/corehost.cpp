@@ -3,8 +3,8 @@
 
 #include "engine/engine.h"
 #include "protocol/jsonrpcmessage.h"
+#include "secrets/secretstore.h"
 #include "util/clock.h"
-#include "util/secretstore.h"
 
 #include <QThread>
 

@@ -2,9 +2,9 @@
 #include "engine/engine.h"
 
 #include "recovery/serversupervisor.h"
+#include "secrets/secretstore.h"
 #include "util/clock.h"
 #include "util/logging.h"
-#include "util/secretstore.h"
 
 #include <QThread>
 #include <QTimer>

@@ -401,6 +401,17 @@ std::optional<JsonRpcMessage::Envelope> JsonRpcMessage::peekEnvelope(QByteArrayV
     }
 }
 
+QString JsonRpcMessage::idText(const QJsonValue &id)
+{
+    if (id.isString())
+        return id.toString();
+    if (!id.isDouble())
+        return {};
+    // toInteger keeps an integer Qt's parser holds exactly (beyond 2^53 too).
+    const double d = id.toDouble();
+    return isInt64(d) ? QString::number(id.toInteger()) : QString::number(d, 'g', 17);
+}
+
 QString JsonRpcMessage::idKey(const QJsonValue &id)
 {
     if (id.isString())

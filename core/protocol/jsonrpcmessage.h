@@ -90,6 +90,10 @@ public:
     // A stable key for pairing responses with requests: "n:5" for numbers, "s:abc" for
     // strings, so 5 and "5" are different ids as JSON-RPC says they are.
     static QString idKey(const QJsonValue &id);
+    // An id as people read it ("5", "abc"), in tables, summaries and exports; empty for none
+    // (absent, null). A number outside qint64, or not whole, is written as JSON would, never
+    // cast (the undefined behaviour the fuzzer found).
+    static QString idText(const QJsonValue &id);
 
 private:
     Type m_type = Type::Invalid;

@@ -20,6 +20,11 @@ bool isSupportedProtocolVersion(const QString &version)
     return supportedProtocolVersions().contains(version);
 }
 
+bool isHandshake(const QString &method)
+{
+    return method == "initialize"_L1 || method == "server/discover"_L1;
+}
+
 QString listKeyFor(const QString &method)
 {
     static const struct

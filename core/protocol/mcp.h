@@ -12,6 +12,10 @@ inline constexpr auto LatestProtocolVersion = "2025-11-25";
 QStringList supportedProtocolVersions();
 bool isSupportedProtocolVersion(const QString &version);
 
+// The requests that open a connection and describe the client (initialize, and the
+// 2026-07-28 server/discover): not a user's call, and a protocol error inside a live session.
+bool isHandshake(const QString &method);
+
 // Methods whose list answers are paginated with nextCursor, and the key holding the items.
 QString listKeyFor(const QString &method);
 

@@ -9,6 +9,7 @@
 // cut is the request table with its timeouts and continuations as a class of its own, which
 // the modern half below would then use without the session's other state.
 #include "session/serversession.h"
+#include "util/version.h"
 
 #include "protocol/mcp.h"
 #include "session/eraprobe.h"
@@ -307,7 +308,7 @@ static QJsonObject clientInfo()
     return QJsonObject{{"name"_L1, u"sonde"_s},
                        {"title"_L1, u"Sonde"_s},
                        {"version"_L1, QCoreApplication::applicationVersion().isEmpty()
-                                          ? u"0.1.0"_s
+                                          ? QStringLiteral(SONDE_VERSION)
                                           : QCoreApplication::applicationVersion()}};
 }
 

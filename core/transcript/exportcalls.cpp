@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/exportcalls.h"
+#include "protocol/jsonrpcmessage.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -12,7 +13,7 @@ namespace {
 
 QString callKey(const QString &server, int generation, const QJsonValue &id)
 {
-    return server + u'\x1f' + QString::number(generation) + u'\x1f' + ExportCalls::idText(id);
+    return server + u'\x1f' + QString::number(generation) + u'\x1f' + JsonRpcMessage::idText(id);
 }
 
 void describeResponse(ExportedCall &c)
@@ -54,15 +55,6 @@ void targetOf(ExportedCall &c)
 }
 
 } // namespace
-
-QString ExportCalls::idText(const QJsonValue &id)
-{
-    if (id.isString())
-        return id.toString();
-    if (id.isDouble())
-        return QString::number(id.toDouble(), 'g', 17);
-    return {};
-}
 
 QJsonValue ExportCalls::requestIdOf(const QJsonObject &record)
 {
@@ -178,7 +170,7 @@ void CallPairer::add(const QJsonObject &r)
             c->outcome = u"outcome uncertain (%1)"_s.arg(d.value("rule"_L1).toString());
         } else if (!c->endMs && event == "sent-again"_L1) {
             c->outcome = u"sent again as id %1 in generation %2"_s
-                             .arg(ExportCalls::idText(d.value("new_request_id"_L1)))
+                             .arg(JsonRpcMessage::idText(d.value("new_request_id"_L1)))
                              .arg(d.value("new_generation"_L1).toInt());
         } else if (!c->endMs && event == "breaker-refused"_L1) {
             c->endMs = t;

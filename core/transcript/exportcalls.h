@@ -71,8 +71,6 @@ class ExportCalls
 {
 public:
     static QList<ExportedCall> pair(const QList<QJsonObject> &records);
-    // An id in one textual form, whatever JSON type it travelled as.
-    static QString idText(const QJsonValue &id);
     // What a lifecycle record says about the request it is tied to, or undefined.
     static QJsonValue requestIdOf(const QJsonObject &record);
 };

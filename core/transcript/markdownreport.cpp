@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/markdownreport.h"
+#include "protocol/jsonrpcmessage.h"
 
 #include "transcript/exportcalls.h"
 #include "transcript/exportreader.h"
@@ -167,12 +168,13 @@ bool writeServer(ExportReader &in, ExportOutput &out, const QString &server, Ser
     CallPairer pairer(MarkdownReport::Window, false, [&](ExportedCall &&c) {
         out.put(u"| %1 | %2 | %3 | %4 | %5 | %6 | %7 |\n"_s.arg(clock(c.startMs))
                     .arg(c.generation)
-                    .arg(cell(ExportCalls::idText(c.id)), cell(c.method), cell(c.target),
+                    .arg(cell(JsonRpcMessage::idText(c.id)), cell(c.method), cell(c.target),
                          cell(c.outcome), c.endMs ? QString::number(*c.endMs - c.startMs) : u"–"_s)
                     .toUtf8());
         if (c.isError)
-            f.errors.add(u"- %1 `%2 %3` (id %4): %5"_s.arg(
-                clock(c.startMs), c.method, c.target, ExportCalls::idText(c.id), cell(c.outcome)));
+            f.errors.add(u"- %1 `%2 %3` (id %4): %5"_s.arg(clock(c.startMs), c.method, c.target,
+                                                           JsonRpcMessage::idText(c.id),
+                                                           cell(c.outcome)));
     });
     // The calls are in sends, answers and verdicts: a server's other records are not read.
     if (!in.read(server, {u"send"_s, u"recv"_s, u"event"_s}, [&pairer](const QJsonObject &r) {

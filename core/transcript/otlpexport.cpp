@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/otlpexport.h"
+#include "protocol/jsonrpcmessage.h"
 
 #include "transcript/exportcalls.h"
 #include "transcript/exportreader.h"
@@ -102,7 +103,7 @@ QJsonObject spanEvent(const QJsonObject &r)
 QByteArray spanSeed(const ExportedCall &c)
 {
     return (c.server + u'\x1f' + QString::number(c.generation) + u'\x1f' +
-            ExportCalls::idText(c.id) + u'\x1f' + QString::number(c.startMs))
+            JsonRpcMessage::idText(c.id) + u'\x1f' + QString::number(c.startMs))
         .toUtf8();
 }
 
@@ -113,7 +114,7 @@ QJsonObject spanOf(const ExportedCall &c, const QString &spanId, const Legs &leg
     const QString key = legKey(c.server, c.generation);
     const QString traceId = OtlpExport::idFor(c.server.toUtf8(), 16);
     QJsonArray attributes{attribute(u"mcp.method.name"_s, c.method),
-                          attribute(u"jsonrpc.request.id"_s, ExportCalls::idText(c.id)),
+                          attribute(u"jsonrpc.request.id"_s, JsonRpcMessage::idText(c.id)),
                           attribute(u"network.transport"_s, legs.transport.value(key, u"pipe"_s))};
     if (c.targetKind == "tool"_L1) {
         attributes.append(attribute(u"gen_ai.tool.name"_s, c.target));
@@ -221,10 +222,11 @@ bool OtlpExport::write(ExportReader &in, ExportOutput &out, qsizetype window)
             if (r.value("event"_L1).toString() == "sent-again"_L1 &&
                 d.contains("new_request_id"_L1))
                 repeats.insert(legKey(c.server, d.value("new_generation"_L1).toInt(c.generation)) +
-                                   u'\x1f' + ExportCalls::idText(d.value("new_request_id"_L1)),
+                                   u'\x1f' + JsonRpcMessage::idText(d.value("new_request_id"_L1)),
                                spanId);
         }
-        const QString self = legKey(c.server, c.generation) + u'\x1f' + ExportCalls::idText(c.id);
+        const QString self =
+            legKey(c.server, c.generation) + u'\x1f' + JsonRpcMessage::idText(c.id);
         spans.append(spanOf(c, spanId, legs, repeats.take(self)));
     });
     if (!in.read([&pairer](const QJsonObject &r) {

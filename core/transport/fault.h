@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QList>
 #include <QMetaType>
 #include <QString>
 
@@ -34,6 +35,33 @@ struct Fault
     Kind kind = Kind::Clear;
     int ms = 0;
     int status = 0;
+
+    // One kind as everything that lists faults says it: its name (`exec`, the transcript),
+    // its label (the Health tab, the Faults menu) and what it does (their tooltips).
+    struct Info
+    {
+        Kind kind;
+        QString name;
+        QString label;
+        QString description;
+    };
+    // Every kind, in the order the Health tab and the Faults menu show them (Clear last): the
+    // one list every list of faults is made from.
+    static const QList<Info> &all();
+    static const Info &info(Kind kind);
+    // "expire-session, corrupt-session-id, …, clear": the names, for an error or a help text.
+    static QString nameList();
+
+    // What a connection is, as far as faults care.
+    struct Target
+    {
+        bool http = false;           // any HTTP route, not stdio
+        bool streamableHttp = false; // the Streamable HTTP route (sessions live in a header)
+        bool sessions = true;        // the initialize era; 2026-07-28 has none
+        bool listening = false;      // a 2026-07-28 subscriptions/listen stream is open
+    };
+    // Whether injecting `kind` into such a connection does what it says.
+    static bool appliesTo(Kind kind, const Target &target);
 
     static std::optional<Kind> parseKind(const QString &name);
     static QString kindName(Kind kind);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "transport/faultinjectingtransport.h"
+#include "protocol/mcp.h"
 
 #include "protocol/jsonrpcmessage.h"
 #include "transport/httpcontrol.h"
@@ -17,13 +18,6 @@
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
-
-// Faults aimed at "the next request" mean the user's next call, never the handshake or the
-// era probe a reconnect sends before it.
-static bool isHandshake(const QString &method)
-{
-    return method == "initialize"_L1 || method == "server/discover"_L1;
-}
 
 static bool isRequest(const Transport::Outgoing &out);
 
@@ -274,7 +268,7 @@ void FaultInjectingTransport::send(const QByteArray &frame)
     const Outgoing out = outgoing(frame);
     if (out.method == "subscriptions/listen"_L1) {
         m_listenId = out.requestId;
-    } else if (isRequest(out) && !isHandshake(out.method)) {
+    } else if (isRequest(out) && !Mcp::isHandshake(out.method)) {
         if (answerLocally(out))
             return;
         if (std::exchange(m_dropNextStream, false))
@@ -282,7 +276,7 @@ void FaultInjectingTransport::send(const QByteArray &frame)
     }
     if (m_standing->expireNextAnswer) {
         // Marked when the session sends it, as the request it is, even if held below.
-        if (isRequest(out) && !isHandshake(out.method)) {
+        if (isRequest(out) && !Mcp::isHandshake(out.method)) {
             m_standing->expireNextAnswer = false;
             m_expireAnswerOf.insert(JsonRpcMessage::idKey(out.requestId));
         }
@@ -312,7 +306,7 @@ bool FaultInjectingTransport::fakeStatus(const Outgoing &out)
 {
     // Only a route that answers each POST by itself can answer this one with a status.
     HttpControl *http = next()->httpControl();
-    if (!http || !http->answersEachPost() || isHandshake(out.method))
+    if (!http || !http->answersEachPost() || Mcp::isHandshake(out.method))
         return false;
     // The request never leaves: its answer is the injected status, as if the server sent it.
     const int status = std::exchange(m_statusToFake, 0);

@@ -205,7 +205,7 @@ void HttpExchange::logSent(const char *verb, const QUrl &url, const QByteArray &
     const auto e = JsonRpcMessage::peekEnvelope(frame);
     const QJsonValue id = e ? e->id : QJsonValue(QJsonValue::Undefined);
     const QString idText = id.isString()   ? u'"' + id.toString() + u'"'
-                           : id.isDouble() ? QString::number(id.toInteger())
+                           : id.isDouble() ? JsonRpcMessage::idText(id)
                                            : u"-"_s;
     qCDebug(lcWire).noquote() << verb << url.toString(QUrl::RemoveUserInfo)
                               << (e && !e->method.isEmpty() ? e->method : u"(response)"_s) << "id"

@@ -27,6 +27,7 @@
 #include "transcriptfilterquery.h"
 #include "transcripthistorysource.h"
 #include "transcriptstore.h"
+#include "util/version.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -227,7 +228,7 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     // The exports name their writer's version: the same as sonde-cli's, for the same bytes.
-    QCoreApplication::setApplicationVersion(u"0.1.0"_s);
+    QCoreApplication::setApplicationVersion(QStringLiteral(SONDE_VERSION));
     if (app.arguments().value(1) == "--whole-export"_L1)
         return runGuarded("sonde-bench-history", [&] {
             return wholeExport(app.arguments().value(2), app.arguments().value(3),

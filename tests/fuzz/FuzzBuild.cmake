@@ -8,9 +8,8 @@ endif()
 find_package(Qt6 6.4 REQUIRED COMPONENTS Core Network)
 qt_standard_project_setup()
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
-add_compile_definitions(QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_NO_URL_CAST_FROM_STRING
-                        QT_USE_QSTRINGBUILDER QT_NO_FOREACH)
-add_compile_options(-Wall -Wextra -fsanitize=fuzzer-no-link,address,undefined
+# The definitions and warnings are the main build's (the top-level CMakeLists.txt).
+add_compile_options(-fsanitize=fuzzer-no-link,address,undefined
                     -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 add_link_options(-fsanitize=address,undefined)
 add_subdirectory(core)

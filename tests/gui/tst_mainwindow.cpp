@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "promptspanel.h"
 #include "resourcespanel.h"
+#include "secrets/memorysecretstore.h"
 #include "serverlistmodel.h"
 #include "sessionpanel.h"
 #include "testpaths.h"
@@ -18,7 +19,6 @@
 #include "toolspanel.h"
 #include "transcriptpanel.h"
 #include "transcriptstore.h"
-#include "util/memorysecretstore.h"
 
 #include <QAction>
 #include <QApplication>

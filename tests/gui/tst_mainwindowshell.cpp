@@ -18,6 +18,7 @@
 #include "sessionpanel.h"
 #include "testpaths.h"
 #include "toolspanel.h"
+#include "util/version.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -392,7 +393,7 @@ private Q_SLOTS:
         QString text;
         for (const QLabel *l : about->findChildren<QLabel *>())
             text += l->text() + u'\n';
-        QVERIFY2(text.contains(u"Sonde 0.1.0"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"Sonde " SONDE_VERSION ""_s), qPrintable(text));
         QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
         QVERIFY2(text.contains(QString::fromLatin1(QT_VERSION_STR)), qPrintable(text));
         QVERIFY2(text.contains(u"KSyntaxHighlighting"_s) || text.contains(u"built-in JSON"_s),

@@ -124,7 +124,7 @@ private Q_SLOTS:
         QVERIFY(!shown(&panel, u"getStreamLabel"_s));
         QVERIFY(shown(&panel, u"cacheHintsLabel"_s));
         const QString hints = text(&panel, u"cacheHintsLabel"_s);
-        QVERIFY2(hints.contains(u"tools/list: fresh for 60 s, private"_s), qPrintable(hints));
+        QVERIFY2(hints.contains(u"tools/list: fresh for 1 min, private"_s), qPrintable(hints));
         QVERIFY2(hints.contains(u"prompts/list: stale at once, public"_s), qPrintable(hints));
     }
 

@@ -8,11 +8,11 @@
 #include "engine/corehost.h"
 #include "mainwindow.h"
 #include "namevalueeditor.h"
+#include "secrets/encryptedfilesecretstore.h"
+#include "secrets/memorysecretstore.h"
 #include "secretsfileprompt.h"
 #include "serverstore.h"
 #include "testpaths.h"
-#include "util/encryptedfilesecretstore.h"
-#include "util/memorysecretstore.h"
 #include "workspacesecrets.h"
 
 #include <QAction>

@@ -8,8 +8,8 @@
 #include "auth/headlessuseragent.h"
 #include "auth/loopbackuseragent.h"
 #include "auth/pkce.h"
+#include "secrets/secretstore.h"
 #include "util/clock.h"
-#include "util/secretstore.h"
 
 #include <QHostAddress>
 #include <QJsonArray>

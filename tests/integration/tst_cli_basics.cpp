@@ -4,6 +4,7 @@
 // resolved or named, never passed on.
 #include "clifixtures.h"
 #include "testpaths.h"
+#include "util/version.h"
 
 #include <QDir>
 #include <QFile>
@@ -78,12 +79,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("program");
         QTest::addColumn<QByteArray>("expected");
         QTest::newRow("sonde-cli")
-            << QString::fromUtf8(SONDE_CLI_PATH) << QByteArray("sonde-cli 0.1.0\n");
-        QTest::newRow("sonde-demo-server")
-            << QString::fromUtf8(SONDE_DEMO_SERVER_PATH) << QByteArray("sonde-demo-server 0.1.0\n");
+            << QString::fromUtf8(SONDE_CLI_PATH) << QByteArray("sonde-cli " SONDE_VERSION "\n");
+        QTest::newRow("sonde-demo-server") << QString::fromUtf8(SONDE_DEMO_SERVER_PATH)
+                                           << QByteArray("sonde-demo-server " SONDE_VERSION "\n");
         // Without any display: --version must not need one.
         QTest::newRow("sonde, the GUI, on a machine without a display")
-            << QString::fromUtf8(SONDE_GUI_PATH) << QByteArray("Sonde 0.1.0\n");
+            << QString::fromUtf8(SONDE_GUI_PATH) << QByteArray("Sonde " SONDE_VERSION "\n");
     }
     void everyProgramAnswersVersion()
     {

@@ -6,6 +6,7 @@
 // cancellation by closing a stream, subscriptions/listen, MRTR, per-request logging, and
 // --era legacy|modern.
 #include "testpaths.h"
+#include "util/version.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -580,7 +581,7 @@ void TestDemoServerModern::modernResultsAreDecorated()
                  .toObject()
                  .value("version"_L1)
                  .toString(),
-             u"0.1.0"_s);
+             QStringLiteral(SONDE_VERSION));
     QCOMPARE(r.contains("ttlMs"_L1), cacheable);
     QCOMPARE(r.contains("cacheScope"_L1), cacheable);
     if (cacheable) {

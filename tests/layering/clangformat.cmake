@@ -7,8 +7,7 @@ if(NOT CLANG_FORMAT)
 endif()
 file(GLOB_RECURSE sources
      ${SOURCE_DIR}/core/*.cpp ${SOURCE_DIR}/core/*.h ${SOURCE_DIR}/ui/*.cpp ${SOURCE_DIR}/ui/*.h
-     ${SOURCE_DIR}/app/*.cpp ${SOURCE_DIR}/app/*.h ${SOURCE_DIR}/tests/*.cpp ${SOURCE_DIR}/tests/*.h
-     ${SOURCE_DIR}/secrets/*.cpp ${SOURCE_DIR}/secrets/*.h)
+     ${SOURCE_DIR}/app/*.cpp ${SOURCE_DIR}/app/*.h ${SOURCE_DIR}/tests/*.cpp ${SOURCE_DIR}/tests/*.h)
 list(FILTER sources EXCLUDE REGEX "/node_modules/|/tests/tools/")
 set(bad "")
 foreach(f ${sources})

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A SecretStore's answers waited for, for the store tests: "no answer" when none came.
-#include "util/secretstore.h"
+#include "secrets/secretstore.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // EncryptedFileSecretStore: secrets survive a new store on the same file, the file holds no
 // secret in clear, a wrong passphrase and a tampered file are clear errors (never garbage,
 // never overwritten), each write replaces the file whole with new randomness, mode 0600.
+#include "secrets/encryptedfilesecretstore.h"
 #include "secretstorewait.h"
-#include "util/encryptedfilesecretstore.h"
 
 #include <QDir>
 #include <QFile>

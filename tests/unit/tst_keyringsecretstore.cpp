@@ -2,10 +2,10 @@
 // KeyringSecretStore against a real Secret Service (gnome-keyring on a private session bus):
 // the chooser finds it, and a secret is written, read back, replaced and removed.
 #include "keyringmodule.h"
+#include "secrets/secretstore.h"
 #include "secretservicebus.h"
 #include "secretstorechooser.h"
 #include "secretstorewait.h"
-#include "util/secretstore.h"
 
 #include <QSignalSpy>
 #include <QTest>

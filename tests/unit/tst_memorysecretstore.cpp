@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // MemorySecretStore: what is written reads back, a removed or unknown key reads as absent,
 // and every answer comes later from the event loop, never inside the call.
-#include "util/memorysecretstore.h"
+#include "secrets/memorysecretstore.h"
 
 #include <QTest>
 

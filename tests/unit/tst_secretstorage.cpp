@@ -3,9 +3,9 @@
 // encrypted secrets file opened from the window (SecretsFileOpener): what the passphrase
 // fields must hold, a new file created at once, a wrong passphrase said in words and no store
 // handed over for it.
+#include "secrets/encryptedfilesecretstore.h"
+#include "secrets/memorysecretstore.h"
 #include "secretstorage.h"
-#include "util/encryptedfilesecretstore.h"
-#include "util/memorysecretstore.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>

@@ -4,8 +4,8 @@
 // instead of writing a plaintext file (qtkeychain's insecure fallback is off); the user's
 // encrypted file is taken without asking any keyring.
 #include "keyringmodule.h"
+#include "secrets/secretstore.h"
 #include "secretstorechooser.h"
-#include "util/secretstore.h"
 
 #include <QCoreApplication>
 #include <QDirIterator>

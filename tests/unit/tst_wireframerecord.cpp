@@ -116,7 +116,8 @@ private slots:
             << QByteArrayList{"recv:{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":"
                               "\"2025-11-25\",\"capabilities\":{}}}"}
             << QList<bool>{true} << s;
-        QTest::newRow("a fractional id is 0 and a large one too, as Qt makes them")
+        QTest::newRow(
+            "a fractional id and one beyond qint64 are written as JSON numbers, never cast")
             << QByteArrayList{"recv:{\"jsonrpc\":\"2.0\",\"id\":1.5,\"result\":{}}",
                               "recv:{\"jsonrpc\":\"2.0\",\"id\":1e2,\"result\":{}}",
                               "recv:{\"jsonrpc\":\"2.0\",\"id\":123456789012345678901,"

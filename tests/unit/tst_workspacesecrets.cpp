@@ -3,8 +3,8 @@
 // holding only references, values coming back through the store, plaintext values of an
 // older Sonde migrated out of the INI file, a missing secret said in words, and a removed
 // server's secret removed.
+#include "secrets/memorysecretstore.h"
 #include "secretstorewait.h"
-#include "util/memorysecretstore.h"
 #include "workspacesecrets.h"
 #include "workspacesettings.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "authstepmodel.h"
+#include "util/durationtext.h"
 
 #include <QDateTime>
 
@@ -98,15 +99,6 @@ QColor AuthStepModel::errorColor()
 {
     // Luminance about 0.2: 3.3:1 on the dark window (#2b2b2b), 3.7:1 on a light one (#f0f0f0).
     return QColor(0xe5, 0x39, 0x35);
-}
-
-QString AuthStepModel::durationText(qint64 ms)
-{
-    if (ms < 1000)
-        return tr("%1 ms").arg(ms);
-    if (ms < 60'000)
-        return tr("%1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
-    return tr("%1 min %2 s").arg(ms / 60'000).arg((ms % 60'000) / 1000);
 }
 
 QVariant AuthStepModel::data(const QModelIndex &index, int role) const

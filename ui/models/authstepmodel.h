@@ -48,8 +48,6 @@ public:
     static QString stepTitle(const QString &name);
     // A failed step's error: 3:1 or more against both the light and the dark palette's bases.
     static QColor errorColor();
-    // "84 ms", "2.5 s", "1 min 23 s"
-    static QString durationText(qint64 ms);
 
 private:
     QList<AuthStep> m_steps;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "moderneventsummary.h"
+#include "protocol/jsonrpcmessage.h"
 
 #include <QJsonArray>
 
@@ -9,16 +10,9 @@ namespace Sonde {
 
 namespace {
 
-QString idText(const QJsonValue &id)
-{
-    if (id.isDouble())
-        return QString::number(id.toInteger());
-    return id.toString();
-}
-
 QString listenName(const QJsonObject &details)
 {
-    const QString id = idText(details.value("id"_L1));
+    const QString id = JsonRpcMessage::idText(details.value("id"_L1));
     return id.isEmpty() ? u"listen"_s : u"listen #"_s + id;
 }
 
@@ -87,14 +81,14 @@ std::optional<ModernEventSummary> ModernEventSummary::of(const TranscriptEvent &
         for (auto it = requests.begin(); it != requests.end(); ++it)
             asked.append(it.value().toString() + u" ("_s + it.key() + u')');
         s.method = d.value("method"_L1).toString();
-        s.id = idText(d.value("id"_L1));
+        s.id = JsonRpcMessage::idText(d.value("id"_L1));
         const QString name = d.value("name"_L1).toString();
         const QString call = s.method + (name.isEmpty() ? QString() : u' ' + name) +
                              (s.id.isEmpty() ? QString() : u" #"_s + s.id);
         s.summary = tr("input required: %1 asked for %2, round %3")
                         .arg(call, joined(asked))
                         .arg(d.value("round"_L1).toInt(1));
-        const QString next = idText(d.value("next_id"_L1));
+        const QString next = JsonRpcMessage::idText(d.value("next_id"_L1));
         if (!next.isEmpty())
             s.summary += tr("; answered as #%1").arg(next);
         return s;
@@ -103,7 +97,7 @@ std::optional<ModernEventSummary> ModernEventSummary::of(const TranscriptEvent &
         const QJsonObject requested = d.value("requested"_L1).toObject();
         const QJsonObject granted = d.value("granted"_L1).toObject();
         s.method = u"subscriptions/listen"_s;
-        s.id = idText(d.value("id"_L1));
+        s.id = JsonRpcMessage::idText(d.value("id"_L1));
         s.summary =
             tr("%1 acknowledged: granted %2").arg(listenName(d), joined(filterItems(granted)));
         if (const QStringList refused = notGranted(requested, granted); !refused.isEmpty())
@@ -112,14 +106,14 @@ std::optional<ModernEventSummary> ModernEventSummary::of(const TranscriptEvent &
     }
     case EventKind::ListenEnded:
         s.method = u"subscriptions/listen"_s;
-        s.id = idText(d.value("id"_L1));
+        s.id = JsonRpcMessage::idText(d.value("id"_L1));
         s.summary = d.value("graceful"_L1).toBool()
                         ? tr("%1 ended: the server completed it").arg(listenName(d))
                         : tr("%1 ended").arg(listenName(d));
         return s;
     case EventKind::ListenDropped: {
         s.method = u"subscriptions/listen"_s;
-        s.id = idText(d.value("id"_L1));
+        s.id = JsonRpcMessage::idText(d.value("id"_L1));
         s.isError = true;
         const QString reason = d.value("reason"_L1).toString();
         s.summary =
@@ -133,7 +127,7 @@ std::optional<ModernEventSummary> ModernEventSummary::of(const TranscriptEvent &
     case EventKind::TaskStatus: {
         // A call the server turned into a task: filed with the call that started it.
         s.method = u"tools/call"_s;
-        s.id = idText(d.value("id"_L1));
+        s.id = JsonRpcMessage::idText(d.value("id"_L1));
         const QString status = d.value("status"_L1).toString();
         const QString message = d.value("message"_L1).toString();
         s.summary = tr("task %1 %2").arg(d.value("task_id"_L1).toString(), status);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "pagedtranscriptmodel.h"
+#include "protocol/jsonrpcmessage.h"
 
 #include "transcriptmodel.h"
 #include "transcriptpagesource.h"
@@ -18,11 +19,6 @@ namespace Sonde {
 namespace {
 
 constexpr int SummaryMaxChars = 160;
-
-QString idText(const QJsonValue &id)
-{
-    return id.isString() ? id.toString() : QString::number(id.toInteger());
-}
 
 QString oneLine(const QJsonValue &value)
 {
@@ -113,7 +109,7 @@ PagedTranscriptModel::Row PagedTranscriptModel::rowOf(const QJsonObject &record)
         if (msg.contains("method"_L1))
             r.method = msg.value("method"_L1).toString();
         else if (msg.contains("id"_L1))
-            r.method = u"response #"_s + idText(msg.value("id"_L1));
+            r.method = u"response #"_s + JsonRpcMessage::idText(msg.value("id"_L1));
         r.isError = msg.contains("error"_L1) ||
                     msg.value("result"_L1).toObject().value("isError"_L1).toBool();
         const QJsonValue body = msg.contains("params"_L1)   ? msg.value("params"_L1)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "timelinelegend.h"
+#include "util/durationtext.h"
 
 #include "moderneventsummary.h"
 #include "transcriptstore.h"
@@ -97,16 +98,6 @@ template <typename Enum, std::size_t N> QColor colorOf(const QRgb (&colors)[N], 
 QString timeText(qint64 ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(u"hh:mm:ss.zzz"_s);
-}
-
-QString durationText(qint64 ms)
-{
-    if (ms < 1000)
-        return QString::number(ms) + " ms"_L1;
-    if (ms < 60'000)
-        return QString::number(double(ms) / 1000.0, 'f', 1) + " s"_L1;
-    return QString::number(ms / 60'000) + " min "_L1 + QString::number((ms % 60'000) / 1000) +
-           " s"_L1;
 }
 
 QString valueText(const QJsonValue &v)

@@ -125,15 +125,6 @@ QString plainLine(const QString &text)
     return oneLine(text.left(TranscriptStore::SummaryMaxChars * 2).simplified());
 }
 
-QString idText(const QJsonValue &id)
-{
-    if (id.isString())
-        return id.toString();
-    if (id.isDouble())
-        return QString::number(qint64(id.toDouble()));
-    return u"null"_s;
-}
-
 QString requestSummary(const QJsonObject &params)
 {
     // tools/call and prompts/get say what they call; resources/read what it reads.
@@ -212,14 +203,14 @@ Message summarizeMessage(const QJsonObject &o)
         m.entry.summary = requestSummary(o.value("params"_L1).toObject());
         if (hasId) {
             m.entry.isRequest = true;
-            m.entry.id = idText(id);
+            m.entry.id = JsonRpcMessage::idText(id);
             m.idKey = JsonRpcMessage::idKey(id);
         }
         return m;
     }
     if (o.contains("result"_L1) || o.contains("error"_L1)) {
         m.entry.isResponse = true;
-        m.entry.id = idText(id);
+        m.entry.id = hasId ? JsonRpcMessage::idText(id) : u"null"_s; // an error's null id
         m.entry.method = u"response #"_s + m.entry.id;
         if (hasId)
             m.idKey = JsonRpcMessage::idKey(id);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "workspacesecrets.h"
 
-#include "util/secretstore.h"
+#include "secrets/secretstore.h"
 
 #include <QPointer>
 #include <QSet>

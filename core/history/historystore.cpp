@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "historystore.h"
+#include "protocol/jsonrpcmessage.h"
 
 #include "config/serverconfig.h"
 #include "historyschema.h"
@@ -41,13 +42,6 @@ struct HistoryStore::Statements
 };
 
 namespace {
-
-QString idText(const QJsonValue &id)
-{
-    if (id.isString())
-        return id.toString();
-    return id.isDouble() ? QString::number(id.toInteger()) : QString();
-}
 
 // A null QString binds as NULL; the columns want ''.
 QString text(const QString &s)
@@ -227,7 +221,7 @@ HistoryStore::Row HistoryStore::rowOf(QJsonObject record)
     const QJsonObject msg = record.value("msg"_L1).toObject();
     if (!msg.isEmpty()) {
         row.method = msg.value("method"_L1).toString();
-        row.requestId = idText(msg.value("id"_L1));
+        row.requestId = JsonRpcMessage::idText(msg.value("id"_L1));
         const QJsonObject params = msg.value("params"_L1).toObject();
         if (row.method == "tools/call"_L1 || row.method == "prompts/get"_L1)
             row.tool = params.value("name"_L1).toString();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "secretstorage.h"
 
-#include "util/encryptedfilesecretstore.h"
+#include "secrets/encryptedfilesecretstore.h"
 
 #include <QCoreApplication>
 #include <QDir>

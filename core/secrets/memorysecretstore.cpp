@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "util/memorysecretstore.h"
+#include "secrets/memorysecretstore.h"
 
 #include <QTimer>
 

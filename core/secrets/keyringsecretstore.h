@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "util/secretstore.h"
+#include "secrets/secretstore.h"
 
 namespace Sonde {
 

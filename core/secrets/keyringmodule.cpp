@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "keyringmodule.h"
 
+#include "secrets/secretstore.h"
 #include "util/modulesymbol.h"
-#include "util/secretstore.h"
 
 #include <QCoreApplication>
 #include <QStringList>

@@ -2,10 +2,10 @@
 #include "secretstorechooser.h"
 
 #include "keyringmodule.h"
+#include "secrets/encryptedfilesecretstore.h"
+#include "secrets/memorysecretstore.h"
 #include "util/clock.h"
 #include "util/clocktimer.h"
-#include "util/encryptedfilesecretstore.h"
-#include "util/memorysecretstore.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "util/encryptedfilesecretstore.h"
+#include "secrets/encryptedfilesecretstore.h"
 
 #include <QCryptographicHash>
 #include <QFile>

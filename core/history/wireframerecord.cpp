@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "wireframerecord.h"
+#include "protocol/jsonrpcmessage.h"
 
 #include "protocol/jsonscanner.h"
 #include "transcript/redactor.h"
@@ -94,15 +95,15 @@ bool hasControlByte(QByteArrayView bytes)
     return std::any_of(bytes.begin(), bytes.end(), [](char c) { return uchar(c) < 0x20; });
 }
 
-// HistoryStore's idText for a number as Qt's parser keeps it: an integer as it is, anything
-// else through QJsonValue::toInteger (0 when not integral).
+// JsonRpcMessage::idText for a number as Qt's parser keeps it: an integer as it is, anything
+// else as the double it parses to.
 QString idOfNumber(QByteArrayView token)
 {
     bool ok = false;
     const qint64 v = token.toLongLong(&ok);
     if (ok)
         return QString::number(v);
-    return QString::number(QJsonValue(token.toDouble()).toInteger());
+    return JsonRpcMessage::idText(QJsonValue(token.toDouble()));
 }
 
 struct Found
