@@ -133,7 +133,14 @@ case "${1:-}" in
     exec build/bin/sonde "${@:2}" ;;
   test)
     install_missing; build
-    QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j2 "${@:2}" ;;
+    rc=0
+    QT_QPA_PLATFORM=offscreen ctest --test-dir build --output-on-failure -j2 "${@:2}" |
+      tee build/ctest-last.log || rc=$?
+    # Where the time goes, so a slow test is seen when it appears.
+    echo "The 10 slowest tests:"
+    sed -n -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' build/ctest-last.log |
+      sort -rn | head -10 | awk '{printf "  %7.2f s  %s\n", $1, $2}'
+    exit "$rc" ;;
   bench)
     install_missing; build
     build/bin/sonde-bench-stdio "${@:2}"

@@ -652,19 +652,35 @@ private Q_SLOTS:
         QVERIFY(imageHasColor(fitted, TimelineLayout::markerColor(MarkerKind::BreakerOpen)));
         if (qEnvironmentVariableIsSet("SONDE_TIMELINE_PNG"))
             fitted.save(qEnvironmentVariable("SONDE_TIMELINE_PNG"));
+        // Zooming in narrows the span at each step, down to a floor, and paints the widget.
+        double span = w.visibleEndMs() - w.visibleStartMs();
         for (int i = 0; i < 12; ++i) {
             w.zoomIn();
-            QVERIFY(!renderImage(w).isNull());
+            const double narrower = w.visibleEndMs() - w.visibleStartMs();
+            QVERIFY2(narrower < span || narrower <= 1.0,
+                     qPrintable(u"step %1: %2 ms after %3 ms"_s.arg(i).arg(narrower).arg(span)));
+            span = narrower;
+            QCOMPARE(renderImage(w).size(), w.size());
         }
+        // Zoomed out, the whole run is in view at every step: every outcome is still drawn.
         for (int i = 0; i < 30; ++i) {
             w.zoomOut();
-            QVERIFY(!renderImage(w).isNull());
+            const QImage out = renderImage(w);
+            QVERIFY2(imageHasColor(out, TimelineLayout::outcomeColor(Outcome::Ok)) &&
+                         imageHasColor(out, TimelineLayout::outcomeColor(Outcome::ToolError)),
+                     qPrintable(u"zoom-out step %1"_s.arg(i)));
         }
         w.setVisibleRange(T0 + 100, T0 + 101); // deeper than a pixel per millisecond
-        QVERIFY(!renderImage(w).isNull());
+        QCOMPARE(renderImage(w).size(), w.size());
+        // Given an empty store, it draws what a new timeline with nothing recorded draws: no
+        // bar of the old store is left.
         TranscriptStore empty;
         w.setStore(&empty);
-        QVERIFY(!renderImage(w).isNull());
+        TimelineWidget fresh;
+        fresh.setNowFunction([] { return Now; });
+        fresh.setStore(&empty);
+        fresh.resize(w.size());
+        QCOMPARE(renderImage(w), renderImage(fresh));
     }
 
     void zoomChangesTheVisibleSpan()
