@@ -2,6 +2,7 @@
 // sonde: the desktop inspector. Wiring only: the core host, the window, where secrets are
 // kept (SecretStoreChooser), the saved workspace (or, on a first start, the built-in demo
 // server).
+#include "devhooks.h"
 #include "engine/corehost.h"
 #include "historypanel.h"
 #include "historyrecorder.h"
@@ -10,29 +11,22 @@
 #include "mainwindow.h"
 #include "mainwindowactions.h"
 #include "recordingwiring.h"
-#include "schemaformwidget.h"
 #include "secrets/secretstore.h"
 #include "secretstorechooser.h"
-#include "serverlistmodel.h"
 #include "serverstore.h"
 #include "storehistorycatalog.h"
-#include "timelinewidget.h"
-#include "toolspanel.h"
 #include "util/signalwatcher.h"
 #include "util/version.h"
 #include "workspacesettings.h"
 
-#include <QAbstractItemView>
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QIcon>
-#include <QJsonObject>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTimer>
 
 #include <cstdio>
 
@@ -68,15 +62,8 @@ int main(int argc, char **argv)
     parser.setApplicationDescription(QStringLiteral("Sonde, an inspector for MCP servers"));
     parser.addHelpOption();
     parser.addVersionOption();
-    // For documentation and visual checks on machines without a screen grabber.
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Save a PNG of the window after DELAY ms, then quit."),
-        QStringLiteral("file"));
-    const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
-                                   QStringLiteral("Delay in ms (default 1500)."),
-                                   QStringLiteral("ms"), QStringLiteral("1500"));
-    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Open on this tab (0-4)."),
+    const QCommandLineOption tab(QStringLiteral("tab"),
+                                 QStringLiteral("Open on this tab (0-9, Session to History)."),
                                  QStringLiteral("index"));
     const QCommandLineOption fresh(
         QStringLiteral("no-saved-workspace"),
@@ -84,16 +71,9 @@ int main(int argc, char **argv)
     const QCommandLineOption import(QStringLiteral("import"),
                                     QStringLiteral("Import servers from an MCP JSON file."),
                                     QStringLiteral("file"));
-    const QCommandLineOption exercise(
-        QStringLiteral("exercise"),
-        QStringLiteral("For screenshots: call a tool, then expire a session under a write."));
     const QCommandLineOption dark(
         QStringLiteral("dark"),
         QStringLiteral("Use a dark Fusion palette (the system palette is used otherwise)."));
-    const QCommandLineOption exitWhenReady(
-        QStringLiteral("exit-when-ready"),
-        QStringLiteral("For the launch benchmark: print \"ready MS ms: ...\" once the first "
-                       "server's tool list is on screen, then quit."));
     const QCommandLineOption secretsFile(
         QStringLiteral("secrets-file"),
         QStringLiteral("Keep secrets (tokens, secret headers) in this encrypted file, with the "
@@ -107,8 +87,9 @@ int main(int argc, char **argv)
         QStringLiteral("file"));
     const QCommandLineOption noHistory(QStringLiteral("no-history"),
                                        QStringLiteral("Record nothing for this run."));
-    parser.addOptions({screenshot, delay, tab, fresh, import, exercise, dark, exitWhenReady,
-                       secretsFile, history, noHistory});
+    const Sonde::DevHooks hooks;
+    parser.addOptions({tab, fresh, import, dark, secretsFile, history, noHistory});
+    parser.addOptions(hooks.options());
     parser.process(app);
 
     Sonde::CoreHost host;
@@ -199,7 +180,7 @@ int main(int argc, char **argv)
         if (parser.isSet(dark))
             window.setDarkMode(true);
         // Every change is on disk at once from now on: a crash loses nothing.
-        if (!parser.isSet(fresh) && !parser.isSet(screenshot))
+        if (!parser.isSet(fresh) && !hooks.screenshot(parser))
             window.autosaveTo(&settings);
         if (parser.isSet(tab))
             window.tabs()->setCurrentIndex(parser.value(tab).toInt());
@@ -256,66 +237,7 @@ int main(int argc, char **argv)
     chooser.choose();
     window.show();
 
-    if (parser.isSet(exercise)) {
-        // A short scripted session on the demo server, so screenshots show real traffic,
-        // a structured answer, a reconnect, an uncertain write, a cancelled and a slow call
-        // (bars long enough to see on the timeline), and then the uncertain write's answer.
-        auto call = [&window](const QString &tool, const QJsonObject &args = {}) {
-            window.toolsPanel()->selectTool(tool);
-            if (!args.isEmpty())
-                window.toolsPanel()->form()->setValue(args);
-            window.toolsPanel()->requestCall();
-        };
-        const QJsonObject slow1500{{QStringLiteral("duration_ms"), 1500}};
-        const QJsonObject slow400{{QStringLiteral("duration_ms"), 400}};
-        QTimer::singleShot(700, &window, [call] { call(QStringLiteral("get-weather")); });
-        QTimer::singleShot(1000, &window, [&window, &host, call] {
-            Sonde::Fault f;
-            f.kind = Sonde::Fault::Kind::ExpireAfterDispatch;
-            host.injectFault(window.currentServer(), f);
-            call(QStringLiteral("increment-counter"));
-        });
-        QTimer::singleShot(1300, &window,
-                           [call, slow1500] { call(QStringLiteral("slow-task"), slow1500); });
-        QTimer::singleShot(2000, &window,
-                           [&window] { Q_EMIT window.toolsPanel()->cancelRequested(); });
-        QTimer::singleShot(2100, &window,
-                           [call, slow400] { call(QStringLiteral("slow-task"), slow400); });
-        QTimer::singleShot(2700, &window, [&window] {
-            window.toolsPanel()->selectTool(QStringLiteral("increment-counter"));
-        });
-    }
-    if (parser.isSet(exitWhenReady)) {
-        // Polled rather than tied to a model signal: "on screen" is the view showing rows
-        // after a paint, whichever model and proxy feed it.
-        auto *poll = new QTimer(&window);
-        poll->setInterval(2);
-        QObject::connect(poll, &QTimer::timeout, &window, [&window, &sinceMain, poll] {
-            // The Tools tab's list by name: other views of the panel (the answer's) have rows
-            // too, and they are not what "the tool list is on screen" means.
-            const auto *list =
-                window.toolsPanel()->findChild<QAbstractItemView *>(QStringLiteral("toolList"));
-            if (!list || !list->isVisible() || !list->model() || list->model()->rowCount() == 0)
-                return;
-            window.repaint();
-            std::printf("ready %lld ms: %d tools of %s\n",
-                        static_cast<long long>(sinceMain.elapsed()), list->model()->rowCount(),
-                        qPrintable(window.currentServer()));
-            std::fflush(stdout);
-            poll->stop();
-            window.close();
-        });
-        poll->start();
-    }
-    if (parser.isSet(screenshot)) {
-        QTimer::singleShot(parser.value(delay).toInt(), &window,
-                           [&window, path = parser.value(screenshot)] {
-                               if (window.tabs()->currentWidget() == window.timeline())
-                                   window.timeline()->fitAll();
-                               window.grab().save(path);
-                               window.close();
-                           });
-    }
+    hooks.start(parser, window, host, sinceMain);
     // Quitting is the window's: it closes the sessions first, with the event loop running,
     // within its bound, and says when the application may go.
     QApplication::setQuitOnLastWindowClosed(false);
@@ -328,8 +250,8 @@ int main(int argc, char **argv)
         window.close();
     });
     QObject::connect(&app, &QApplication::aboutToQuit, &window, [&] {
-        if (loaded && !parser.isSet(fresh) && !parser.isSet(screenshot) &&
-            !parser.isSet(exitWhenReady))
+        if (loaded && !parser.isSet(fresh) && !hooks.screenshot(parser) &&
+            !hooks.exitWhenReady(parser))
             window.saveWorkspace(settings);
         host.shutdown(); // for a quit that did not come through the window: nothing waits
     });
