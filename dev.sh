@@ -139,7 +139,7 @@ case "${1:-}" in
     # Where the time goes, so a slow test is seen when it appears.
     echo "The 10 slowest tests:"
     sed -n -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' build/ctest-last.log |
-      sort -rn | head -10 | awk '{printf "  %7.2f s  %s\n", $1, $2}'
+      sort -rn | awk 'NR <= 10 {printf "  %7.2f s  %s\n", $1, $2}' # no head: pipefail
     exit "$rc" ;;
   bench)
     install_missing; build
