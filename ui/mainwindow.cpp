@@ -34,6 +34,7 @@
 #include "serverdialog.h"
 #include "serverlistmodel.h"
 #include "serverlistpanel.h"
+#include "serverregistry.h"
 #include "sessionpanel.h"
 #include "shortcutsdialog.h"
 #include "timelinetab.h"
@@ -65,10 +66,11 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
 {
     setWindowTitle(u"Sonde"_s);
     setObjectName(u"mainWindow"_s);
-    m_servers = new ServerStore(this);
+    m_registry = new ServerRegistry(host, this);
+    m_servers = m_registry->servers();
     m_serverModel = new ServerListModel(m_servers, this);
-    m_views = new ServerViewStore(this);
-    m_auth = new AuthStateStore(this);
+    m_views = m_registry->views();
+    m_auth = m_registry->auth();
     m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
     m_handler = new GuiServerRequestHandler(host, m_views, this);
     m_ownSecrets = std::make_unique<MemorySecretStore>();
@@ -287,6 +289,15 @@ void MainWindow::reconnectCurrent()
 
 void MainWindow::connectPanels()
 {
+    // What keeps something per server follows the registry, rather than being told by hand.
+    m_transcriptPanel->followServers(m_registry);
+    m_timeline->followServers(m_registry);
+    connect(m_registry, &ServerRegistry::serverAdded, this,
+            [this](const ServerConfig &c) { m_exportSecrets.addSecrets(c); });
+    connect(m_registry, &ServerRegistry::serverRemoved, this, [this](const QString &name) {
+        stopUnusedDemo();
+        updateMissingSecrets(name, nullptr); // its notice of secrets to enter again goes
+    });
     connect(m_session, &SessionPanel::reconnectRequested, this, &MainWindow::reconnectCurrent);
     connect(m_session, &SessionPanel::disconnectRequested, this,
             [this] { m_host.disconnectServer(m_current); });
@@ -439,13 +450,7 @@ void MainWindow::status(const QString &text)
 
 void MainWindow::addServer(const ServerConfig &config, const QStringList &roots, bool connectNow)
 {
-    m_servers->addServer(config);
-    m_transcriptPanel->addSecrets(config);
-    m_exportSecrets.addSecrets(config);
-    m_views->addServer(config.name, roots);
-    m_auth->addServer(config.name, config.auth.agent == ServerConfig::Auth::Agent::Browser);
-    m_timeline->setServerRemoved(config.name, false);
-    m_host.addServer(config, connectNow);
+    m_registry->add(config, roots, connectNow);
     if (m_current.isEmpty())
         selectServer(config.name);
     updateShell();
@@ -775,13 +780,7 @@ void MainWindow::stopUnusedDemo()
 void MainWindow::removeServerState(const QString &name)
 {
     const quint64 call = m_views->pendingToolCall();
-    m_host.removeServer(name);
-    m_servers->removeServer(name);
-    stopUnusedDemo();
-    m_views->removeServer(name);
-    m_auth->removeServer(name);
-    m_timeline->setServerRemoved(name, true);
-    updateMissingSecrets(name, nullptr);
+    m_registry->remove(name);
     // Its call in flight went with it and will never be answered here: Call works again.
     if (call && !m_views->pendingToolCall())
         m_tools->callEnded();

@@ -45,6 +45,7 @@ class ReplayLauncher;
 class ResourcesPanel;
 class ServerListModel;
 class ServerListPanel;
+class ServerRegistry;
 class ServerStore;
 class ServerViewStore;
 class SessionPanel;
@@ -222,6 +223,7 @@ private:
     void showMissingSecrets(const QStringList &lines);
 
     CoreHost &m_host;
+    ServerRegistry *m_registry = nullptr; // owns the three per-server stores below
     ServerStore *m_servers = nullptr;
     ServerListModel *m_serverModel = nullptr;
     ServerViewStore *m_views = nullptr;

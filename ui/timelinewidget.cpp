@@ -5,6 +5,8 @@
 // (hit testing included) TimelineGeometry's.
 #include "timelinewidget.h"
 
+#include "serverregistry.h"
+
 #include "timelinelegendview.h"
 #include "timelinepainter.h"
 #include "transcriptstore.h"
@@ -69,6 +71,14 @@ void TimelineWidget::placeLegend()
 }
 
 TimelineWidget::~TimelineWidget() = default;
+
+void TimelineWidget::followServers(const ServerRegistry *registry)
+{
+    connect(registry, &ServerRegistry::serverAdded, this,
+            [this](const ServerConfig &c) { setServerRemoved(c.name, false); });
+    connect(registry, &ServerRegistry::serverRemoved, this,
+            [this](const QString &name) { setServerRemoved(name, true); });
+}
 
 void TimelineWidget::setServerRemoved(const QString &server, bool removed)
 {

@@ -13,6 +13,8 @@ class QTimer;
 
 namespace Sonde {
 
+class ServerRegistry;
+
 class TimelineLegendView;
 class TranscriptStore;
 
@@ -39,6 +41,8 @@ public:
     TranscriptStore *store() const;
     const TimelineLayout *timelineLayout() const { return m_layout; }
     void setServerRemoved(const QString &server, bool removed);
+    // Marks each server's lane removed or back as the registry removes or adds it.
+    void followServers(const ServerRegistry *registry);
 
     // "Now" on the transcript's clock (ms since the epoch), where open calls and the current
     // generation end. The wall clock unless set (tests, or a transcript read from a file).

@@ -6,6 +6,7 @@
 #include "historystore.h"
 #include "jsonview.h"
 #include "pagedtranscriptmodel.h"
+#include "serverregistry.h"
 #include "textdisplay.h"
 #include "transcriptexporter.h"
 #include "transcriptfilterproxymodel.h"
@@ -170,6 +171,11 @@ TranscriptPanel::TranscriptPanel(TranscriptStore *store, QWidget *parent)
 }
 
 TranscriptPanel::~TranscriptPanel() = default;
+
+void TranscriptPanel::followServers(const ServerRegistry *registry)
+{
+    connect(registry, &ServerRegistry::serverAdded, this, &TranscriptPanel::addSecrets);
+}
 
 void TranscriptPanel::showRecording(std::shared_ptr<const HistoryStore> reader, qint64 runId)
 {

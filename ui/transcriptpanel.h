@@ -20,6 +20,8 @@ class QTableView;
 
 namespace Sonde {
 
+class ServerRegistry;
+
 class Clock;
 class ClockTimer;
 class HistoryStore;
@@ -48,6 +50,8 @@ public:
     // What exports mask verbatim; values are only ever added, because events holding an
     // edited or removed server's old values stay in the store.
     void addSecrets(const ServerConfig &config) { m_redactor.addSecrets(config); }
+    // Masks each server's secrets in exports from the moment the registry adds it.
+    void followServers(const ServerRegistry *registry);
     void addSessionId(const QString &id) { m_redactor.addSessionId(id); }
     // Writes what the filters show; format "jsonl" or "md". Returns an error text or empty.
     QString exportTo(const QString &path, const QString &format) const;
