@@ -6,6 +6,7 @@
 // a server sends. The input is the frame; a first byte 's' makes it an outgoing one. The
 // same bytes are also read as a record line to import (WireFrameRecord::eventOfRecordLine).
 #include "fuzzsupport.h"
+#include "protocol/jsonrpcmessage.h"
 #include "transcript/redactor.h"
 #include "wireframerecord.h"
 
@@ -14,17 +15,6 @@
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QString idText(const QJsonValue &id)
-{
-    if (id.isString())
-        return id.toString();
-    return id.isDouble() ? QString::number(id.toInteger()) : QString();
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -57,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QJsonObject msg = doc.object();
     const QString method = msg.value("method"_L1).toString();
     FUZZ_CHECK(r->method == method);
-    FUZZ_CHECK(r->requestId == idText(msg.value("id"_L1)));
+    FUZZ_CHECK(r->requestId == JsonRpcMessage::idText(msg.value("id"_L1)));
     const QJsonObject params = msg.value("params"_L1).toObject();
     QString tool;
     if (method == "tools/call"_L1 || method == "prompts/get"_L1)
