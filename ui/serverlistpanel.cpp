@@ -27,9 +27,10 @@ ServerListPanel::ServerListPanel(ServerListModel *model, QWidget *parent)
     m_list->setDefaultDropAction(Qt::MoveAction);
     m_list->setDropIndicatorShown(true);
     layout->addWidget(m_list, 1);
+    // Rows come and go, so the hint does; a row's state changes with every snapshot, and
+    // measuring every row again for each would be GUI-thread work no splitter looks at.
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(model, signal, this, &QWidget::updateGeometry);
-    connect(model, &QAbstractItemModel::dataChanged, this, &QWidget::updateGeometry);
     connect(model, &QAbstractItemModel::modelReset, this, &QWidget::updateGeometry);
     struct Button
     {

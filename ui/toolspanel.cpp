@@ -32,6 +32,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <limits>
+
 #include <utility>
 
 using namespace Qt::StringLiterals;
@@ -453,18 +455,13 @@ void ToolsPanel::onCurrentChanged()
 
 void ToolsPanel::roomForForm()
 {
-    // The argument area gets what the tool's form asks for, up to two thirds of the height
-    // (the answer keeps the rest, as beside a definition): a tool of a few fields shows them all
-    // without a scroll bar, and a long form scrolls in an area as big as the answer's.
-    const QList<int> sizes = m_answerSplit->sizes();
-    if (sizes.size() != 2 || sizes.at(0) + sizes.at(1) == 0)
+    // The argument area gets what the tool's form asks for: a tool of a few fields shows them
+    // all without a scroll bar, and a long form scrolls in an area as big as the answer allows.
+    if (m_answerSplit->sizes().value(0) == 0)
         return; // not laid out yet: the splitter starts from the size hints anyway
-    const int total = sizes.at(0) + sizes.at(1);
     // Laid out now, so the new tool's description and badges have their heights.
     m_answerSplit->widget(0)->layout()->activate();
-    const int wanted = std::min(sizes.at(0) + m_form->heightLacking(), total * 2 / 3);
-    if (sizes.at(0) < wanted)
-        m_answerSplit->setSizes({wanted, total - wanted});
+    growArgumentArea(m_answerSplit->sizes().value(0) + m_form->heightLacking());
 }
 
 void ToolsPanel::showAppLink()
@@ -480,13 +477,18 @@ void ToolsPanel::showAppLink()
 void ToolsPanel::roomForDefinition()
 {
     // The argument area is as tall as a form of a few fields wants; a definition needs room
-    // to be read (the header above it takes a good part): two thirds of the height, taken
-    // from the answer, and only when asked for.
-    QList<int> sizes = m_answerSplit->sizes();
+    // to be read (the header above it takes a good part), and only when asked for.
+    growArgumentArea(std::numeric_limits<int>::max());
+}
+
+void ToolsPanel::growArgumentArea(int wanted)
+{
+    // Taken from the answer, which keeps a third of the height at least; never shrunk here.
+    const QList<int> sizes = m_answerSplit->sizes();
     if (sizes.size() != 2)
         return;
     const int total = sizes.at(0) + sizes.at(1);
-    const int wanted = total * 2 / 3;
+    wanted = std::min(wanted, total * 2 / 3);
     if (sizes.at(0) < wanted)
         m_answerSplit->setSizes({wanted, total - wanted});
 }

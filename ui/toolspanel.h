@@ -113,6 +113,7 @@ private:
     void showAppLink();
     void roomForDefinition();
     void roomForForm();
+    void growArgumentArea(int wanted);
 
     ServerViewStore *m_store = nullptr;
     const ServerStore *m_servers = nullptr;
