@@ -85,4 +85,29 @@ QString describeUnsupportedVersion(const Error &error)
              ours.join(u", "_s));
 }
 
+Error explain(const Error &error)
+{
+    const QJsonObject rpc = jsonRpcErrorOf(error);
+    if (rpc.isEmpty())
+        return error;
+    const int code = rpc.value("code"_L1).toInt();
+    QString text;
+    if (code == UnsupportedProtocolVersion)
+        text = describeUnsupportedVersion(error);
+    else if (code == HeaderMismatch)
+        text =
+            u"header mismatch (error -32020): the server says the request's headers do not match its body: %1"_s
+                .arg(rpc.value("message"_L1).toString());
+    else if (code == MissingRequiredClientCapability)
+        text = u"missing client capability (error -32021): %1"_s.arg(
+            rpc.value("message"_L1).toString());
+    else
+        return error;
+    Error e = Error::remote(code, text, rpc.value("data"_L1));
+    e.setCause(error);
+    if (error.httpStatus())
+        e.setHttpStatus(*error.httpStatus());
+    return e;
+}
+
 } // namespace Sonde::Modern

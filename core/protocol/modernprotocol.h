@@ -53,5 +53,9 @@ QJsonObject jsonRpcErrorOf(const Error &error);
 QStringList offeredVersions(const Error &error);
 // A refusal of a version in words that name what the server offers and what Sonde speaks.
 QString describeUnsupportedVersion(const Error &error);
+// An error this revision defines, said in words (its code named, what it means for the
+// request); any other error as it came. Whichever era the session is in: a server may answer
+// with one before the era is known.
+Error explain(const Error &error);
 
 } // namespace Sonde::Modern

@@ -11,10 +11,11 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-static QString firstModern(const QStringList &offered)
+// The newest revision both sides speak: `revisions` is in Sonde's order of preference.
+static QString chooseRevision(const QStringList &offered, const QStringList &revisions)
 {
-    for (const QString &v : offered)
-        if (Modern::isModernProtocolVersion(v))
+    for (const QString &v : revisions)
+        if (offered.contains(v))
             return v;
     return {};
 }
@@ -39,7 +40,8 @@ static QString howItFailed(const Error &error)
 }
 
 EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMessage &response,
-                                    const Error &error, const Error &initializeRefusal)
+                                    const Error &error, const Error &initializeRefusal,
+                                    const QStringList &revisions)
 {
     Decision d;
     const bool refused = initializeRefusal.isError();
@@ -75,7 +77,7 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
         const int code = rpc.value("code"_L1).toInt();
         if (!rpc.isEmpty() && code == Modern::UnsupportedProtocolVersion) {
             d.offered = Modern::offeredVersions(error);
-            if (const QString v = firstModern(d.offered); !v.isEmpty()) {
+            if (const QString v = chooseRevision(d.offered, revisions); !v.isEmpty()) {
                 d.next = Decision::Next::Modern;
                 d.version = v;
                 d.reason = u"server/discover refused 2026-07-28 but offered %1"_s.arg(v);
@@ -116,7 +118,7 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
         offered.append(v.toString());
     d.offered = offered;
     d.discover = result;
-    if (const QString v = firstModern(offered); !v.isEmpty()) {
+    if (const QString v = chooseRevision(offered, revisions); !v.isEmpty()) {
         d.next = Decision::Next::Modern;
         d.version = v;
         d.reason = u"server/discover offered %1"_s.arg(offered.join(u", "_s));

@@ -3,6 +3,7 @@
 
 #include "config/serverconfig.h"
 #include "protocol/error.h"
+#include "protocol/modernprotocol.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -39,9 +40,11 @@ public:
     };
 
     // `initializeRefusal`: the server already refused the initialize handshake (auto over
-    // stdio asks it first), so there is nothing to fall back to.
+    // stdio asks it first), so there is nothing to fall back to. `revisions`: the versions
+    // the probe may choose, in Sonde's order of preference (the session's eras say which).
     static Decision decide(ServerConfig::Era setting, const JsonRpcMessage &response,
-                           const Error &error, const Error &initializeRefusal = {});
+                           const Error &error, const Error &initializeRefusal = {},
+                           const QStringList &revisions = Modern::supportedProtocolVersions());
 };
 
 } // namespace Sonde
