@@ -2,7 +2,7 @@
 #include "aboutdialog.h"
 
 #include "protocol/mcp.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 #include "sonde-ui-config.h"
 
 #include <QClipboard>
@@ -65,7 +65,7 @@ QStringList AboutDialog::versionLines()
 
 QStringList AboutDialog::protocolRevisions()
 {
-    return Modern::supportedProtocolVersions() + Mcp::supportedProtocolVersions();
+    return Rev20260728::supportedProtocolVersions() + Mcp::supportedProtocolVersions();
 }
 
 QString AboutDialog::historyText(const Paths &paths)

@@ -185,7 +185,7 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
     target.http = s.route != "stdio"_L1;
     target.streamableHttp = s.route == "streamable-http"_L1;
     // 2026-07-28 has no session to expire or whose id could be corrupted.
-    target.sessions = s.era != "modern"_L1;
+    target.sessions = !s.sessionless;
     target.listening = s.subscriptions.value("id"_L1).isDouble();
     for (const auto &[button, kind] : std::as_const(m_faultButtons))
         button->setEnabled(Fault::appliesTo(kind, target));

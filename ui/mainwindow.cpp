@@ -920,9 +920,9 @@ void MainWindow::addFirstRunDemos()
     // Both revisions on the first run: "demo" speaks 2026-07-28 (asked for: under auto a
     // dual-era server over stdio answers the handshake, docs/protocol.md), and "demo-http"
     // keeps a 2025-11-25 session, whose faults (expiry) the hint below shows.
-    demo.era = ServerConfig::Era::Modern;
+    demo.era = ServerConfig::Era::Rev20260728;
     addServer(demo);
-    addBuiltInHttpDemo(u"demo-http"_s, {}, ServerConfig::Era::Legacy);
+    addBuiltInHttpDemo(u"demo-http"_s, {}, ServerConfig::Era::Initialize);
     // The HTTP one is shown first: its session faults are what the web Inspector lacks.
     selectServer(u"demo-http"_s);
     // What really happens, in order: the expiry is noticed at once by the session's event

@@ -47,9 +47,9 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     m_route->addItem(tr("Legacy HTTP+SSE"), int(ServerConfig::Route::LegacySse));
     m_era = new QComboBox(this);
     m_era->addItem(tr("Auto — detect with server/discover"), int(ServerConfig::Era::Auto));
-    m_era->addItem(tr("Legacy — 2025-11-25, initialize and sessions"),
-                   int(ServerConfig::Era::Legacy));
-    m_era->addItem(tr("Modern — 2026-07-28, sessionless"), int(ServerConfig::Era::Modern));
+    m_era->addItem(tr("Initialize — 2025-11-25 and earlier, a handshake and sessions"),
+                   int(ServerConfig::Era::Initialize));
+    m_era->addItem(tr("2026-07-28 — sessionless"), int(ServerConfig::Era::Rev20260728));
     m_era->setAccessibleName(tr("Protocol era"));
     m_era->setToolTip(
         tr("Which protocol revision to speak. Auto asks server/discover first and uses "

@@ -207,7 +207,7 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
     m_generation = s.generation;
     m_state->setText(u"<span style='color:%1'>●</span> %2"_s.arg(
         ServerListModel::stateColor(s.state).name(), SessionSnapshot::stateName(s.state)));
-    const bool modern = s.era == "modern"_L1;
+    const bool modern = s.sessionless;
     m_era->setText(s.era.isEmpty()         ? u"–"_s
                    : s.eraReason.isEmpty() ? s.era
                                            : u"%1 — %2"_s.arg(s.era, s.eraReason));

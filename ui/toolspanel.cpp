@@ -315,7 +315,7 @@ void ToolsPanel::showHeaderHints()
     const SessionSnapshot *s = row >= 0 ? &m_servers->snapshot(row) : nullptr;
     // Only HTTP has headers; a stdio connection may ignore the annotations.
     const bool restoring = std::exchange(m_restoring, true);
-    m_form->setHeaderHints(s && s->era == "modern"_L1 && s->route != "stdio"_L1);
+    m_form->setHeaderHints(s && s->toolHeaders);
     m_restoring = restoring;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "clioptions.h"
 
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -20,7 +20,7 @@ QString CliOptions::usage()
 CONNECTION: --command PROGRAM [--arg A]... [--env K=V]... [--cwd DIR]
           | --url URL [--header "Name: value"]...
           | --config FILE --server NAME
-OPTIONS:  --era auto|legacy|modern (default auto: initialize first over stdio,
+OPTIONS:  --era auto|initialize|2026-07-28 (default auto: initialize first over stdio,
             server/discover first over HTTP)
           --timeout SECONDS  --transcript FILE  --quiet  --show-secrets
           --shutdown-grace MS (default 100)  --log-level LEVEL  --version  --help
@@ -195,7 +195,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         else if (a == "--era"_L1) {
             era = ServerConfig::eraFromName(v);
             if (!era) {
-                *error = u"--era wants auto, legacy or modern, got \"%1\""_s.arg(v);
+                *error = u"--era wants auto, initialize or 2026-07-28, got \"%1\""_s.arg(v);
                 return false;
             }
         } else if (a == "--secrets-file"_L1) {
@@ -362,8 +362,8 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
         // 2026-07-28) the client speaks the handshake revision the scenario expects.
         if (!era) {
             const QString version = qEnvironmentVariable("MCP_CONFORMANCE_PROTOCOL_VERSION");
-            era = Modern::isModernProtocolVersion(version) ? ServerConfig::Era::Modern
-                                                           : ServerConfig::Era::Legacy;
+            era = Rev20260728::isProtocolVersion(version) ? ServerConfig::Era::Rev20260728
+                                                          : ServerConfig::Era::Initialize;
         }
     }
     const ServerConfig flags = o->server;

@@ -3,8 +3,8 @@
 
 #include "demoresourceguard.h" // for the destructor
 #include "demoserver.h"
-#include "modernhttpendpoint.h"
 #include "protocol/jsonrpcmessage.h"
+#include "rev20260728httpendpoint.h"
 #include "util/clock.h"
 
 #include <QJsonArray>
@@ -28,8 +28,8 @@ DemoHttpServer::DemoHttpServer(std::shared_ptr<DemoState> state, QObject *parent
 {
     m_server = new QTcpServer(this);
     connect(m_server, &QTcpServer::newConnection, this, &DemoHttpServer::onConnection);
-    m_modern = new ModernHttpEndpoint(m_state, this);
-    connect(m_modern, &ModernHttpEndpoint::logLine, this, &DemoHttpServer::logLine);
+    m_modern = new Rev20260728HttpEndpoint(m_state, this);
+    connect(m_modern, &Rev20260728HttpEndpoint::logLine, this, &DemoHttpServer::logLine);
 }
 
 DemoHttpServer::~DemoHttpServer() = default;
@@ -211,7 +211,7 @@ void DemoHttpServer::handle(QTcpSocket *socket, const Request &r)
         reply(socket, 404, jsonError(-32000, u"Not found: the endpoint is /mcp"_s));
         return;
     }
-    if (m_era == DemoEra::Modern && r.method != "POST") {
+    if (m_era == DemoEra::Rev20260728 && r.method != "POST") {
         // 2026-07-28 has no GET stream and no session to DELETE.
         reply(socket, 405,
               jsonError(-32000, u"Method not allowed: this server speaks only "
@@ -259,8 +259,8 @@ DemoHttpServer::Session *DemoHttpServer::createSession()
     Session &s = m_sessions[id];
     s.id = id;
     s.server = new DemoServer(m_state, this);
-    // Modern requests never reach a session: ModernHttpEndpoint takes them first.
-    s.server->setEra(DemoEra::Legacy);
+    // Modern requests never reach a session: Rev20260728HttpEndpoint takes them first.
+    s.server->setEra(DemoEra::Initialize);
     connect(s.server, &DemoServer::sessionExpiryRequested, this, [this, id] {
         // After the current frame is handled: the session is forgotten, its streams closed.
         QTimer::singleShot(0, this, [this, id] {

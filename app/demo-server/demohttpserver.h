@@ -23,7 +23,7 @@ class DemoAuthServer;
 class DemoResourceGuard;
 class DemoServer;
 class DemoState;
-class ModernHttpEndpoint;
+class Rev20260728HttpEndpoint;
 
 // The demo server over Streamable HTTP (MCP 2025-11-25), so the engine's HTTP transport can
 // be tested without Node. One DemoServer per session; POST answers JSON when the request is
@@ -35,7 +35,7 @@ class ModernHttpEndpoint;
 // request after request (pipelined ones too) until an answer closes it ("Connection: close",
 // an HTTP/1.0 client, an error) or turns it into an SSE stream, which is the rest of it.
 // 2026-07-28 POSTs (per-request _meta, or that MCP-Protocol-Version) go to a
-// ModernHttpEndpoint instead, sessionless; setEra() restricts the server to one era.
+// Rev20260728HttpEndpoint instead, sessionless; setEra() restricts the server to one era.
 // enableAuthorization() (--auth) makes /mcp a protected resource with the demo's own
 // authorization server on the same origin (DemoResourceGuard, DemoAuthServer).
 class DemoHttpServer : public QObject
@@ -111,7 +111,7 @@ private:
     QHash<QTcpSocket *, QByteArray> m_buffers;
     QTcpSocket *m_keepAlive = nullptr; // the request being handled may keep its connection
     DemoEra m_era = DemoEra::Both;
-    ModernHttpEndpoint *m_modern = nullptr;
+    Rev20260728HttpEndpoint *m_modern = nullptr;
     qint64 m_tokenTtlMs = 0; // 0: no authorization
     const Clock *m_clock = nullptr;
     std::unique_ptr<Clock> m_ownClock;

@@ -13,15 +13,15 @@ namespace Sonde {
 // server does.
 enum class DemoEra
 {
-    Legacy,
-    Modern,
+    Initialize,
+    Rev20260728,
     Both
 };
 
 // The demo server's own version lists, kept apart from the client's (core/protocol/mcp.h):
 // what the demo speaks must not change when the client learns a new revision.
 namespace DemoProtocol {
-inline constexpr auto ModernVersion = "2026-07-28";
+inline constexpr auto Rev20260728Version = "2026-07-28";
 inline constexpr auto LegacyVersion = "2025-11-25";
 // The _meta keys of the modern revision (basic/index.mdx, "_meta").
 inline constexpr QLatin1StringView ProtocolVersionKey("io.modelcontextprotocol/protocolVersion");
@@ -41,7 +41,7 @@ inline constexpr int LegacyResourceNotFound = -32002;
 // The versions initialize accepts (and MCP-Protocol-Version on a legacy session).
 QStringList legacyVersions();
 // The versions served per request, with _meta.
-QStringList modernVersions(DemoEra era);
+QStringList rev20260728Versions(DemoEra era);
 // What server/discover and -32022 list: newest first.
 QStringList supportedVersions(DemoEra era);
 std::optional<DemoEra> parseEra(const QString &name);

@@ -243,8 +243,8 @@ bool DemoServer::page(const QJsonValue &id, const QJsonObject &params, const QJs
 void DemoServer::handleRequest(const JsonRpcMessage &m)
 {
     const QJsonValue previous = std::exchange(m_related, m.id());
-    if (m_validator.isModern(m))
-        handleModernRequest(m);
+    if (m_validator.isRev20260728(m))
+        handleRev20260728Request(m);
     else
         handleRequestFor(m, false);
     m_related = previous;
@@ -315,7 +315,7 @@ void DemoServer::callTool(const QJsonValue &id, const QJsonObject &params)
                   params.value("arguments"_L1).toObject(),
                   params.value("_meta"_L1).toObject().value("progressToken"_L1),
                   name,
-                  isModern(id),
+                  isRev20260728(id),
                   {}};
     if (call.modern) {
         // The answers of earlier rounds come back sealed in requestState; this round's in

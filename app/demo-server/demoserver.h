@@ -5,9 +5,9 @@
 #include "demostate.h"
 #include "demosubscriptions.h"
 #include "demotasks.h"
-#include "modernrequestvalidator.h"
 #include "mrtrstate.h"
 #include "protocol/jsonrpcmessage.h"
+#include "rev20260728requestvalidator.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -38,9 +38,9 @@ public:
     explicit DemoServer(std::shared_ptr<DemoState> state = std::make_shared<DemoState>(),
                         QObject *parent = nullptr);
     void handleFrame(const QByteArray &frame);
-    void setEra(DemoEra era) { m_validator = ModernRequestValidator(era); }
+    void setEra(DemoEra era) { m_validator = Rev20260728RequestValidator(era); }
     DemoEra era() const { return m_validator.era(); }
-    const ModernRequestValidator &validator() const { return m_validator; }
+    const Rev20260728RequestValidator &validator() const { return m_validator; }
     // What a notifications/cancelled for `id` does: stop its work, answer nothing, end its
     // subscription. HTTP calls it when a modern request's stream is closed.
     void cancelRequest(const QJsonValue &id);
@@ -85,9 +85,9 @@ private:
     };
     using Answered = std::function<void(const QJsonObject &responses)>;
     // A modern request being served: what its result needs.
-    struct ModernCall
+    struct Rev20260728Call
     {
-        ModernRequest meta;
+        Rev20260728Request meta;
         QJsonObject cacheHints; // ttlMs and cacheScope, for a complete result
     };
     using ToolHandler = std::function<void(const ToolCall &call)>;
@@ -115,13 +115,13 @@ private:
     // modern one only at or above its _meta logLevel; a legacy one at or above setLevel's
     // (`always`: regardless of it, for the flood's exact count).
     bool mayLog(const QString &level, bool always = false) const;
-    bool isModern(const QJsonValue &id) const;
+    bool isRev20260728(const QJsonValue &id) const;
     // Gets the answers to `requests` ({key: {method, params}}), then calls `then`. Legacy:
     // asks the client, one request after the other. Modern: answers input_required with a
     // sealed requestState until the retry carries them all (MRTR).
     void need(const ToolCall &c, const QJsonObject &requests, Answered then);
     void askInTurn(const QJsonValue &id, QJsonObject pending, QJsonObject gathered, Answered then);
-    void handleModernRequest(const JsonRpcMessage &m);
+    void handleRev20260728Request(const JsonRpcMessage &m);
     QStringList resourceUris() const;
     QJsonObject discover() const;
     void listen(const QJsonValue &id, const QJsonObject &params);
@@ -170,9 +170,9 @@ private:
     qint64 m_nextOutgoingId = 1;
     QHash<QString, Continuation> m_waiting; // our requests to the client, by idKey
     QHash<QString, QTimer *> m_running;     // slow tasks by the client's request idKey
-    ModernRequestValidator m_validator;
+    Rev20260728RequestValidator m_validator;
     MrtrState m_mrtr;
-    QHash<QString, ModernCall> m_modern; // modern requests not answered yet, by idKey
+    QHash<QString, Rev20260728Call> m_modern; // modern requests not answered yet, by idKey
     DemoSubscriptions m_listens;
     DemoTasks m_tasks;
 };

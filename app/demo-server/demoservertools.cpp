@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // DemoServer's tool table: each tool's definition next to what a call does, and the tools
 // with timers (the slow task, the flood). Kept apart from demoserver.cpp (the dispatch) and
-// demoservermodern.cpp (2026-07-28) so no file passes 500 lines.
+// demoserverrev20260728.cpp (2026-07-28) so no file passes 500 lines.
 #include "demojson.h"
 #include "demoserver.h"
 

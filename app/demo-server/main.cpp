@@ -97,7 +97,7 @@ int main(int argc, char **argv)
         } else if (args[i] == "--era"_L1 && i + 1 < args.size()) {
             const std::optional<DemoEra> era = DemoProtocol::parseEra(args[++i]);
             if (!era) {
-                logLine(u"sonde-demo-server: --era wants legacy, modern or both"_s);
+                logLine(u"sonde-demo-server: --era wants initialize, 2026-07-28 or both"_s);
                 return 2;
             }
             options.era = *era;
@@ -124,11 +124,11 @@ int main(int argc, char **argv)
             return 0;
         } else {
             logLine(
-                u"usage: sonde-demo-server [--http HOST:PORT] [--era legacy|modern|both] "
+                u"usage: sonde-demo-server [--http HOST:PORT] [--era initialize|2026-07-28|both] "
                 u"[--state-file PATH] [--tools N] [--listen-keepalive MS] [--auth] "
                 u"[--auth-token-ttl SECONDS] [--replay SESSION.jsonl] [--version]\n"
-                "  --era picks the protocol revisions served: legacy (2025-11-25 and earlier, "
-                "initialize and sessions), modern (2026-07-28, per-request _meta) or both "
+                "  --era picks the protocol revisions served: initialize (2025-11-25 and "
+                "earlier, the handshake and sessions), 2026-07-28 (per-request _meta) or both "
                 "(the default)\n"
                 "  --state-file keeps the counter in PATH, so side effects can be counted across "
                 "restarts\n"

@@ -30,7 +30,10 @@ QString ServerConfig::routeName() const
     return {};
 }
 
-static const char *const kEraNames[] = {"auto", "legacy", "modern"};
+static const char *const kEraNames[] = {"auto", "initialize", "2026-07-28"};
+// What the settings were called before the next revision made "modern" and "legacy" wrong:
+// still read (saved workspaces, scripts), never written.
+static const char *const kOldEraNames[] = {"", "legacy", "modern"};
 
 QString ServerConfig::eraName(Era era)
 {
@@ -39,7 +42,11 @@ QString ServerConfig::eraName(Era era)
 
 std::optional<ServerConfig::Era> ServerConfig::eraFromName(const QString &name)
 {
-    return enumFromName<Era>(kEraNames, name);
+    if (const std::optional<Era> e = enumFromName<Era>(kEraNames, name))
+        return e;
+    if (name.isEmpty())
+        return std::nullopt;
+    return enumFromName<Era>(kOldEraNames, name);
 }
 
 static const char *const kRecoveryProfileNames[] = {"interactive", "agent"};
@@ -328,7 +335,7 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
         if (const QJsonValue era = s.value("era"_L1); !era.isUndefined()) {
             const std::optional<ServerConfig::Era> e = ServerConfig::eraFromName(era.toString());
             if (!e) {
-                fail(u"unknown era \"%1\" (auto, legacy or modern)"_s.arg(
+                fail(u"unknown era \"%1\" (auto, initialize or 2026-07-28)"_s.arg(
                     era.isString()
                         ? era.toString()
                         : QString::fromUtf8(

@@ -29,14 +29,14 @@ struct ServerConfig
         StreamableHttp,
         LegacySse
     };
-    // Which protocol revisions the connection speaks (docs/protocol.md): legacy is the
-    // initialize handshake and sessions (2025-11-25 and earlier), modern the sessionless
-    // 2026-07-28 revision; auto probes with server/discover and falls back to legacy.
+    // Which protocol revisions the connection speaks (docs/protocol.md): Initialize is the
+    // initialize handshake and sessions (2025-11-25 and earlier), Rev20260728 the sessionless
+    // 2026-07-28 revision; Auto probes and falls back to the handshake.
     enum class Era
     {
         Auto,
-        Legacy,
-        Modern
+        Initialize,
+        Rev20260728
     };
 
     QString name;
@@ -93,7 +93,7 @@ struct ServerConfig
     // docs/recovery.md says (a read is sent again, a write is uncertain) instead of at its
     // own timeout.
     int resumeTimeoutMs = 10'000;
-    // Modern over HTTP: ask server/discover beside the first calls, for the capabilities (and
+    // 2026-07-28 over HTTP: ask server/discover beside the first calls, for the capabilities (and
     // so the listen stream) and the server's identity. Off for a one-shot command that needs
     // neither: on a single-threaded server the extra request would delay the one that counts.
     bool discoverBesideCalls = true;
@@ -141,7 +141,8 @@ struct ServerConfig
     static QString authAgentName(Auth::Agent agent);
     // "browser", "no-browser" or "headless"; nullopt for anything else.
     static std::optional<Auth::Agent> authAgentFromName(const QString &name);
-    // "auto", "legacy" or "modern"; nullopt for anything else.
+    // "auto", "initialize" or "2026-07-28" (and the old "legacy" and "modern"); nullopt for
+    // anything else.
     static std::optional<Era> eraFromName(const QString &name);
     // The exact command line, quoted for display (shown before an imported entry runs).
     QString displayCommand() const;

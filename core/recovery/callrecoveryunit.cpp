@@ -215,10 +215,10 @@ void CallRecoveryUnit::onFailed(Operation &op, const CallOutcome &outcome)
         finish(outcome.ticket, outcome);
         return;
     }
-    const auto c =
-        SessionExpiryClassifier::classify(e, SessionExpiryClassifier::DefaultNodeBudget,
-                                          m_progress.modern ? SessionExpiryClassifier::Era::Modern
-                                                            : SessionExpiryClassifier::Era::Legacy);
+    const auto c = SessionExpiryClassifier::classify(
+        e, SessionExpiryClassifier::DefaultNodeBudget,
+        m_progress.sessionless ? SessionExpiryClassifier::Era::Rev20260728
+                               : SessionExpiryClassifier::Era::Initialize);
     HistoryEvent h;
     h.kind = EventKind::Classification;
     h.method = op.request.method;
@@ -246,7 +246,7 @@ void CallRecoveryUnit::onFailed(Operation &op, const CallOutcome &outcome)
                              : u"%1: %2"_s.arg(Error::kindName(e.kind()), e.message()));
     // A refusal that may be the one of a task-required tool: the SDKs answer it as an error
     // -32601, or as a tool result with isError that says so (server-everything).
-    if (toolCall && !m_progress.modern &&
+    if (toolCall && !m_progress.sessionless &&
         (e.jsonRpcCode() == JsonRpcCode::MethodNotFound ||
          (e.kind() == Error::Kind::Application && e.message().contains("task"_L1)))) {
         explainTaskRequired(outcome);

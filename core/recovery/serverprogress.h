@@ -13,7 +13,7 @@ struct ServerProgress
     SessionSnapshot::State state = SessionSnapshot::State::Idle;
     int generation = 0;
     bool stopping = false;
-    bool modern = false; // the era of the newest generation: 2026-07-28 has no session
+    bool sessionless = false; // the era of the newest generation has no session (2026-07-28)
 
     bool ready() const { return state == SessionSnapshot::State::Ready; }
 };

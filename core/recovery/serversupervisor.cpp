@@ -204,10 +204,10 @@ void ServerSupervisor::record(HistoryEvent event)
 
 void ServerSupervisor::onConnectionLost(const Error &error)
 {
-    const auto c =
-        SessionExpiryClassifier::classify(error, SessionExpiryClassifier::DefaultNodeBudget,
-                                          m_progress.modern ? SessionExpiryClassifier::Era::Modern
-                                                            : SessionExpiryClassifier::Era::Legacy);
+    const auto c = SessionExpiryClassifier::classify(
+        error, SessionExpiryClassifier::DefaultNodeBudget,
+        m_progress.sessionless ? SessionExpiryClassifier::Era::Rev20260728
+                               : SessionExpiryClassifier::Era::Initialize);
     HistoryEvent e;
     e.kind = EventKind::Classification;
     e.rule = c.rule;
@@ -241,7 +241,7 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
     const SessionSnapshot::State previous = m_progress.state;
     m_progress.state = s.state;
     if (!s.era.isEmpty())
-        m_progress.modern = s.era == "modern"_L1;
+        m_progress.sessionless = s.sessionless;
     // First: what follows may finish calls, and their results must not overtake this state.
     Q_EMIT changed();
     if (s.state == SessionSnapshot::State::Ready && s.generation != m_progress.generation) {

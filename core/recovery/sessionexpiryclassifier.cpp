@@ -89,7 +89,7 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
             return r;
         }
     }
-    const bool modern = era == Era::Modern;
+    const bool modern = era == Era::Rev20260728;
     // The request's own reach, when its transport said it, decides before any node of the
     // chain: a failure of another exchange about the request (its resumption, a token
     // refresh) is only the cause, and must not make a request that was sent look unsent.

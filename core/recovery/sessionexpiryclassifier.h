@@ -34,11 +34,11 @@ public:
     // again with a new id, or answered as uncertain) say anything there.
     enum class Era
     {
-        Legacy,
-        Modern
+        Initialize,
+        Rev20260728
     };
     static Result classify(const Error &error, int nodeBudget = DefaultNodeBudget,
-                           Era era = Era::Legacy);
+                           Era era = Era::Initialize);
     static const QStringList &textMarkers();
 };
 

@@ -3,7 +3,7 @@
 
 #include "protocol/jsonrpcmessage.h"
 #include "protocol/mcp.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 
 #include <QJsonArray>
 
@@ -45,7 +45,7 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
 {
     Decision d;
     const bool refused = initializeRefusal.isError();
-    const bool mayFallBack = setting != ServerConfig::Era::Modern && !refused;
+    const bool mayFallBack = setting != ServerConfig::Era::Rev20260728 && !refused;
     auto fallBack = [&](const QString &why) {
         if (refused) {
             d.next = Decision::Next::Fail;
@@ -64,7 +64,7 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
             d.next = Decision::Next::Fail;
             d.reason = why;
             Error e = Error::protocol(
-                u"%1; the server does not speak 2026-07-28 (era is set to modern; use auto or legacy for a 2025-11-25 server)"_s
+                u"%1; the server does not speak 2026-07-28 (era is set to 2026-07-28; use auto or initialize for a 2025-11-25 server)"_s
                     .arg(why));
             if (error.isError())
                 e.setCause(error);
@@ -73,12 +73,12 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
         return d;
     };
     if (error.isError()) {
-        const QJsonObject rpc = Modern::jsonRpcErrorOf(error);
+        const QJsonObject rpc = Rev20260728::jsonRpcErrorOf(error);
         const int code = rpc.value("code"_L1).toInt();
-        if (!rpc.isEmpty() && code == Modern::UnsupportedProtocolVersion) {
-            d.offered = Modern::offeredVersions(error);
+        if (!rpc.isEmpty() && code == Rev20260728::UnsupportedProtocolVersion) {
+            d.offered = Rev20260728::offeredVersions(error);
             if (const QString v = chooseRevision(d.offered, revisions); !v.isEmpty()) {
-                d.next = Decision::Next::Modern;
+                d.next = Decision::Next::Revision;
                 d.version = v;
                 d.reason = u"server/discover refused 2026-07-28 but offered %1"_s.arg(v);
                 if (refused)
@@ -93,12 +93,12 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
             }
             d.next = Decision::Next::Fail;
             d.reason = u"no protocol version in common"_s;
-            Error e = Error::protocol(Modern::describeUnsupportedVersion(error));
+            Error e = Error::protocol(Rev20260728::describeUnsupportedVersion(error));
             e.setJsonRpcCode(code).setData(rpc.value("data"_L1));
             d.error = e;
             return d;
         }
-        if (!rpc.isEmpty() && Modern::isModernErrorCode(code)) {
+        if (!rpc.isEmpty() && Rev20260728::isErrorCode(code)) {
             // A modern server that refused the probe itself (a header or a capability):
             // falling back would only hide what it said.
             d.next = Decision::Next::Fail;
@@ -119,7 +119,7 @@ EraProbe::Decision EraProbe::decide(ServerConfig::Era setting, const JsonRpcMess
     d.offered = offered;
     d.discover = result;
     if (const QString v = chooseRevision(offered, revisions); !v.isEmpty()) {
-        d.next = Decision::Next::Modern;
+        d.next = Decision::Next::Revision;
         d.version = v;
         d.reason = u"server/discover offered %1"_s.arg(offered.join(u", "_s));
         if (refused)

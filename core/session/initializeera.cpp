@@ -9,7 +9,7 @@ namespace Sonde {
 
 QString InitializeEra::name() const
 {
-    return u"legacy"_s;
+    return u"initialize"_s;
 }
 
 bool InitializeEra::speaks(const QString &version) const

@@ -2,7 +2,7 @@
 #include "session/listenstream.h"
 
 #include "config/serverconfig.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 #include "session/sessionera.h"
 #include "session/sessionhost.h"
 #include "transport/faultinjectingtransport.h"
@@ -112,7 +112,7 @@ bool ListenStream::takeNotification(const JsonRpcMessage &message)
     const QJsonValue subscription = message.params()
                                         .value("_meta"_L1)
                                         .toObject()
-                                        .value(QLatin1StringView(Modern::MetaSubscriptionId));
+                                        .value(QLatin1StringView(Rev20260728::MetaSubscriptionId));
     if (subscription.isUndefined())
         return false; // request-scoped (progress, log messages): the session's
     if (!m_subscription.isCurrent(subscription)) {

@@ -27,17 +27,17 @@ Rev20260728Era::Rev20260728Era(SessionHost &host)
 
 QString Rev20260728Era::name() const
 {
-    return u"modern"_s;
+    return u"2026-07-28"_s;
 }
 
 bool Rev20260728Era::speaks(const QString &version) const
 {
-    return Modern::isModernProtocolVersion(version);
+    return Rev20260728::isProtocolVersion(version);
 }
 
 QStringList Rev20260728Era::probedVersions() const
 {
-    return Modern::supportedProtocolVersions();
+    return Rev20260728::supportedProtocolVersions();
 }
 
 void Rev20260728Era::reset()
@@ -57,7 +57,7 @@ QJsonObject Rev20260728Era::requestParams(const QString &method, const QJsonObje
     // The probe, before a version is chosen, asks with this revision's own.
     m_context.protocolVersion = m_version.isEmpty() ? probedVersions().constFirst() : m_version;
     m_context.logLevel = m_logLevel;
-    return Modern::withRequestMeta(params, m_context);
+    return Rev20260728::withRequestMeta(params, m_context);
 }
 
 QJsonObject Rev20260728Era::capabilities() const
@@ -74,6 +74,8 @@ QJsonObject Rev20260728Era::capabilities() const
 void Rev20260728Era::describe(SessionSnapshot &snapshot) const
 {
     snapshot.sessionId.clear(); // this revision has none; an id a server sends means nothing
+    snapshot.sessionless = true;
+    snapshot.toolHeaders = m_host.config().route != ServerConfig::Route::Stdio;
     snapshot.subscriptions = m_listen.toJson();
     snapshot.cacheHints = m_host.lists().hints();
 }
@@ -159,7 +161,7 @@ bool Rev20260728Era::continueWithResult(quint64 ticket, const JsonRpcMessage &re
     if (!op)
         return true;
     const QJsonObject result = response.result().toObject();
-    const QString type = Modern::resultType(result);
+    const QString type = Rev20260728::resultType(result);
     if (type == "complete"_L1)
         return false;
     if (type == "task"_L1) {
@@ -343,7 +345,7 @@ bool Rev20260728Era::retryAfterHeaderMismatch(quint64 ticket, const Error &error
 {
     Operation *op = m_host.operation(ticket);
     if (!op || op->headersRefreshed || op->request.method != "tools/call"_L1 ||
-        Modern::jsonRpcErrorOf(error).value("code"_L1).toInt() != Modern::HeaderMismatch)
+        Rev20260728::jsonRpcErrorOf(error).value("code"_L1).toInt() != Rev20260728::HeaderMismatch)
         return false;
     // The server refused the request before running it (header validation), so sending it
     // again is safe; the spec asks for exactly this (streamable-http.mdx, "Client Behavior").

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "protocol/mcpheaders.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 #include "session/listenstream.h"
 #include "session/sessionera.h"
 #include "session/taskfollower.h"
@@ -58,9 +58,9 @@ private:
     void sendInputRetry(quint64 ticket);
     QJsonObject capabilities() const;
 
-    QString m_version;                // the one chosen; empty while the probe asks
-    QString m_logLevel;               // sent in every request's _meta once the user set one
-    Modern::RequestContext m_context; // its unchanging part, built on first use
+    QString m_version;                     // the one chosen; empty while the probe asks
+    QString m_logLevel;                    // sent in every request's _meta once the user set one
+    Rev20260728::RequestContext m_context; // its unchanging part, built on first use
     McpHeaders::ToolParams m_toolHeaders;
     QHash<QString, QPair<quint64, QString>> m_inputRequests; // question id -> ticket, key
     ListenStream m_listen;

@@ -2,7 +2,7 @@
 #include "session/serversession.h"
 
 #include "protocol/mcp.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 #include "session/eraprobe.h"
 #include "session/initializeera.h"
 #include "session/rev20260728era.h"
@@ -266,13 +266,14 @@ void ServerSession::onTransportOpened()
         return; // stopped while the process was still starting: nothing to initialize
     record(EventKind::TransportOpen, m_transport->details());
     setState(SessionSnapshot::State::Initializing);
-    if (m_config.era == ServerConfig::Era::Legacy) {
+    if (m_config.era == ServerConfig::Era::Initialize) {
         choose(eraSpeaking(QString::fromLatin1(Mcp::LatestProtocolVersion)),
-               u"configured: legacy (2025-11-25 and earlier)"_s);
+               u"configured: initialize (the handshake: 2025-11-25 and earlier)"_s);
         sendInitialize();
         return;
     }
-    if (m_config.era == ServerConfig::Era::Modern && m_config.route != ServerConfig::Route::Stdio) {
+    if (m_config.era == ServerConfig::Era::Rev20260728 &&
+        m_config.route != ServerConfig::Route::Stdio) {
         startConfiguredRevisionOverHttp();
         return;
     }
@@ -296,9 +297,9 @@ void ServerSession::startConfiguredRevisionOverHttp()
     // out at once, and server/discover runs beside them for what only it tells (the
     // capabilities, hence the listen stream). stdio keeps the probe: there it is what makes
     // a legacy server fail deterministically.
-    m_protocolVersion = QString::fromLatin1(Modern::ProtocolVersion);
+    m_protocolVersion = QString::fromLatin1(Rev20260728::ProtocolVersion);
     choose(eraSpeaking(m_protocolVersion),
-           u"configured: modern (2026-07-28); over HTTP no probe is needed"_s, m_protocolVersion);
+           u"configured: 2026-07-28; over HTTP no probe is needed"_s, m_protocolVersion);
     if (m_transport)
         m_transport->setProtocolVersion(m_protocolVersion);
     record(EventKind::EraChosen, {{"era"_L1, era().name()},
@@ -323,7 +324,7 @@ void ServerSession::startConfiguredRevisionOverHttp()
                     }
                     if (e.isError()) {
                         recordViolation(
-                            u"server/discover failed: %1"_s.arg(Modern::explain(e).message()));
+                            u"server/discover failed: %1"_s.arg(Rev20260728::explain(e).message()));
                         return;
                     }
                     takeDiscovered(r.result().toObject());
@@ -336,7 +337,7 @@ void ServerSession::takeDiscovered(const QJsonObject &discover)
 {
     m_serverInfo = discover.value("_meta"_L1)
                        .toObject()
-                       .value(QLatin1StringView(Modern::MetaServerInfo))
+                       .value(QLatin1StringView(Rev20260728::MetaServerInfo))
                        .toObject();
     m_serverCapabilities = discover.value("capabilities"_L1).toObject();
     m_instructions = discover.value("instructions"_L1).toString();
@@ -348,7 +349,7 @@ void ServerSession::sendDiscover()
     // The probe speaks the newest revision already: its _meta and, on HTTP, its headers.
     if (m_transport)
         m_transport->setProtocolVersion(probeEra().probedVersions().value(0));
-    const int timeout = m_config.era == ServerConfig::Era::Modern
+    const int timeout = m_config.era == ServerConfig::Era::Rev20260728
                             ? m_config.initializeTimeoutMs
                             : std::min(m_config.discoverTimeoutMs, m_config.initializeTimeoutMs);
     sendRequest(u"server/discover"_s, {}, timeout, {},
@@ -364,7 +365,7 @@ void ServerSession::handleDiscoverAnswer(const JsonRpcMessage &response, const E
     QJsonObject details{{"reason"_L1, d.reason},
                         {"supported"_L1, QJsonArray::fromStringList(d.offered)}};
     switch (d.next) {
-    case EraProbe::Decision::Next::Modern: {
+    case EraProbe::Decision::Next::Revision: {
         SessionEra *chosen = eraSpeaking(d.version);
         if (!chosen) {
             m_eraReason = d.reason;
@@ -440,15 +441,16 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
     if (failure.isError()) {
         QString message = failure.message();
         // A modern-only server refusing the handshake names what it speaks: say so.
-        if (Modern::jsonRpcErrorOf(failure).value("code"_L1).toInt() ==
-            Modern::UnsupportedProtocolVersion) {
-            message = Modern::describeUnsupportedVersion(failure);
-            bool offersModern = false;
-            for (const QString &v : Modern::offeredVersions(failure))
-                offersModern |= probedVersions().contains(v);
-            if (offersModern && m_config.era == ServerConfig::Era::Legacy)
-                message += u" (the era is set to legacy: use auto or modern for this server)"_s;
-            else if (offersModern)
+        if (Rev20260728::jsonRpcErrorOf(failure).value("code"_L1).toInt() ==
+            Rev20260728::UnsupportedProtocolVersion) {
+            message = Rev20260728::describeUnsupportedVersion(failure);
+            bool offersRevision = false;
+            for (const QString &v : Rev20260728::offeredVersions(failure))
+                offersRevision |= probedVersions().contains(v);
+            if (offersRevision && m_config.era == ServerConfig::Era::Initialize)
+                message +=
+                    u" (the era is set to initialize: use auto or 2026-07-28 for this server)"_s;
+            else if (offersRevision)
                 message +=
                     u" (the server/discover probe before it did not say so: %1)"_s.arg(m_eraReason);
         }
@@ -894,7 +896,7 @@ void ServerSession::finish(quint64 ticket, QJsonValue result, Error error)
     m_waitingForReady.removeAll(ticket);
     outcome.finishedMs = m_clock.nowMs();
     outcome.result = result;
-    outcome.error = error.isError() ? Modern::explain(error) : error;
+    outcome.error = error.isError() ? Rev20260728::explain(error) : error;
     if (!error.isError() && outcome.method == "tools/call"_L1 &&
         result.toObject().value("isError"_L1).toBool()) {
         // The call worked at the protocol level; the tool itself reported failure.

@@ -32,7 +32,7 @@ public:
     // What Sonde says of itself to a server (clientInfo), in every era.
     static QJsonObject clientInfo();
 
-    // The name snapshots and the transcript give the era ("legacy", "modern").
+    // The name snapshots and the transcript give the era ("initialize", "2026-07-28").
     virtual QString name() const { return {}; }
     // True for a protocol version this era speaks.
     virtual bool speaks(const QString &version) const

@@ -29,6 +29,7 @@ QJsonObject SessionSnapshot::toJson() const
     if (!era.isEmpty()) {
         o.insert("era"_L1, era);
         o.insert("era_reason"_L1, eraReason);
+        o.insert("sessionless"_L1, sessionless);
     }
     if (!subscriptions.isEmpty())
         o.insert("subscriptions"_L1, subscriptions);

@@ -36,13 +36,18 @@ struct SessionSnapshot
     QString routeReason; // why this route was chosen
     QString sessionId;   // HTTP Mcp-Session-Id; empty for stdio
     QString protocolVersion;
-    // "legacy" (initialize, sessions) or "modern" (2026-07-28, no session); empty until the
+    // The era's name, "initialize" (the handshake, sessions) or "2026-07-28"; empty until the
     // connection has decided. eraReason says how: configured, or what the probe answered.
     QString era;
     QString eraReason;
-    // Modern only: the subscriptions/listen stream, {"state", "requested", "granted", "id"}.
+    // What the era makes of the connection, for the front ends to decide on: no session to
+    // expire or resume (2026-07-28), and tools' x-mcp-header parameters sent as HTTP headers
+    // (2026-07-28 over HTTP).
+    bool sessionless = false;
+    bool toolHeaders = false;
+    // 2026-07-28 only: the subscriptions/listen stream, {"state", "requested", "granted", "id"}.
     QJsonObject subscriptions;
-    // Modern only: the caching hints of the lists and reads (CacheableResult), by method:
+    // 2026-07-28 only: the caching hints of the lists and reads (CacheableResult), by method:
     // {"tools/list": {"ttl_ms": 60000, "cache_scope": "private", "fetched_ms": ...}}.
     QJsonObject cacheHints;
     QJsonObject serverInfo;

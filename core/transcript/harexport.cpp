@@ -219,7 +219,7 @@ bool HarExport::write(ExportReader &in, ExportOutput &out)
     // The exchanges are lifecycle events: the last pass reads those alone.
     if (!in.read({}, {u"event"_s}, [&](const QJsonObject &r) {
             if (isExchange(r))
-                entries.append(entryOf(r, eras.value(legKey(r), u"legacy"_s)));
+                entries.append(entryOf(r, eras.value(legKey(r), u"initialize"_s)));
             return true;
         }))
         return false;

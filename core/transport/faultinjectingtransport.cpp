@@ -65,7 +65,7 @@ std::optional<Error> FaultInjectingTransport::applyStanding(Standing &standing, 
     }
 }
 
-Error FaultInjectingTransport::injectModernFault(const Fault &fault)
+Error FaultInjectingTransport::injectRev20260728Fault(const Fault &fault)
 {
     switch (fault.kind) {
     case Fault::Kind::DropStream:
@@ -86,7 +86,7 @@ Error FaultInjectingTransport::injectModernFault(const Fault &fault)
             return Error::protocol(u"drop-listen needs an open subscriptions/listen stream"_s);
         const QJsonValue id = std::exchange(m_listenId, QJsonValue(QJsonValue::Undefined));
         next()->abandon(id);
-        Q_EMIT lifecycleEvent(EventKind::FaultModern,
+        Q_EMIT lifecycleEvent(EventKind::FaultRev20260728,
                               {{"fault"_L1, u"drop-listen"_s}, {"id"_L1, id}});
         QTimer::singleShot(0, this, [this, id] {
             Q_EMIT requestFailed(
@@ -147,7 +147,7 @@ void FaultInjectingTransport::deliverLocally(const QJsonValue &id, const QJsonOb
     frame.insert("jsonrpc"_L1, u"2.0"_s);
     frame.insert("id"_L1, id);
     Q_EMIT lifecycleEvent(
-        EventKind::FaultModern,
+        EventKind::FaultRev20260728,
         {{"fault"_L1, fault}, {"id"_L1, id}, {"note"_L1, u"answered by Sonde, never sent"_s}});
     const QByteArray bytes = QJsonDocument(frame).toJson(QJsonDocument::Compact);
     QTimer::singleShot(0, this, [this, bytes] { Q_EMIT frameReceived(bytes); });
@@ -185,7 +185,7 @@ Error FaultInjectingTransport::injectFault(const Fault &fault)
 {
     if (fault.kind == Fault::Kind::DropStream || fault.kind == Fault::Kind::UnsupportedVersion ||
         fault.kind == Fault::Kind::InputRequiredTwice || fault.kind == Fault::Kind::DropListen)
-        return injectModernFault(fault);
+        return injectRev20260728Fault(fault);
     if (std::optional<Error> e = applyStanding(*m_standing, fault)) {
         if (fault.kind == Fault::Kind::Clear) {
             m_statusToFake = 0;
@@ -381,7 +381,7 @@ void FaultInjectingTransport::pass(const QByteArray &frame)
             // reaches the session, as a broken connection would.
             Q_EMIT frameWithheld(frame);
             Q_EMIT lifecycleEvent(
-                EventKind::FaultModern,
+                EventKind::FaultRev20260728,
                 {{"fault"_L1, u"drop-stream"_s},
                  {"id"_L1, e->id},
                  {"note"_L1, u"the server ran the request; its stream broke before the answer"_s}});

@@ -67,7 +67,7 @@ private:
     void pass(const QByteArray &frame);
     void onClosed(const Error &reason);
     void releaseHeld(int deleteStatus);
-    Error injectModernFault(const Fault &fault);
+    Error injectRev20260728Fault(const Fault &fault);
     // A modern fault that answers `out` here instead of the server; true when one did.
     bool answerLocally(const Outgoing &out);
     void deliverLocally(const QJsonValue &id, const QJsonObject &answer, const QString &fault);

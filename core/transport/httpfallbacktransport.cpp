@@ -2,7 +2,7 @@
 #include "transport/httpfallbacktransport.h"
 
 #include "protocol/jsonrpcmessage.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 #include "transport/legacyssetransport.h"
 #include "transport/streamablehttptransport.h"
 
@@ -77,11 +77,11 @@ void HttpFallbackTransport::onRequestFailed(const QJsonValue &id, const Error &e
     // A modern server refusing the handshake says so in a JSON-RPC body (an unsupported
     // version, a method it does not have): that is its answer, not a sign of the legacy
     // transport (transports/streamable-http.mdx, "Backward Compatibility").
-    const int code = Modern::jsonRpcErrorOf(error).value("code"_L1).toInt();
-    const bool modernRefusal =
-        Modern::isModernErrorCode(code) || code == JsonRpcCode::MethodNotFound;
-    if (m_streamable && !m_initializeId.isUndefined() && id == m_initializeId && !modernRefusal &&
-        (status == 400 || status == 404 || status == 405)) {
+    const int code = Rev20260728::jsonRpcErrorOf(error).value("code"_L1).toInt();
+    const bool rev20260728Refusal =
+        Rev20260728::isErrorCode(code) || code == JsonRpcCode::MethodNotFound;
+    if (m_streamable && !m_initializeId.isUndefined() && id == m_initializeId &&
+        !rev20260728Refusal && (status == 400 || status == 404 || status == 405)) {
         fallBack(error, status);
         return;
     }

@@ -3,7 +3,7 @@
 
 #include "protocol/jsonrpcmessage.h"
 #include "protocol/jsonschemavalidator.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 #include "transport/httpexchange.h"
 
 #include <QJsonDocument>
@@ -44,7 +44,7 @@ void StreamableHttpTransport::open()
 void StreamableHttpTransport::setProtocolVersion(const QString &version)
 {
     m_protocolVersion = version;
-    m_modern = Modern::isModernProtocolVersion(version);
+    m_modern = Rev20260728::isProtocolVersion(version);
 }
 
 QNetworkRequest StreamableHttpTransport::request(bool sse) const

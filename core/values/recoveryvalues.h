@@ -84,7 +84,7 @@ enum class EventKind
     ListenEnded,
     ListenDropped,
     // FaultInjectingTransport: a modern fault answered or cut a request here
-    FaultModern,
+    FaultRev20260728,
     // ServerSession: a call the server turned into a task (io.modelcontextprotocol/tasks)
     TaskStatus,
     // Authorization (docs/auth.md): a request refused at the door (HTTP routes), each step

@@ -58,7 +58,7 @@ std::vector<double> sondeRuns(const QString &url, int runs)
         Sonde::ServerConfig c;
         c.name = u"auth-%1"_s.arg(i);
         c.route = Sonde::ServerConfig::Route::StreamableHttp;
-        c.era = Sonde::ServerConfig::Era::Legacy; // the floor speaks initialize too
+        c.era = Sonde::ServerConfig::Era::Initialize; // the floor speaks initialize too
         c.url = QUrl(url);
         c.auth.agent = Sonde::ServerConfig::Auth::Agent::Headless;
         QEventLoop loop;

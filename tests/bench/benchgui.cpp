@@ -735,7 +735,7 @@ int runBenchmark(const Options &o)
     config.program = demo;
     // Legacy: the demo server's flood logs regardless of a level there; in the modern era it
     // logs only for a request whose _meta asked for one, and the flood call asks for none.
-    config.era = Sonde::ServerConfig::Era::Legacy;
+    config.era = Sonde::ServerConfig::Era::Initialize;
     window.addServer(config);
 
     auto snapshotState = [&] {

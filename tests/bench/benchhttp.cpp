@@ -155,7 +155,7 @@ double curlOneShotMs(const QString &endpoint)
 }
 
 // The same call in 2026-07-28: one POST, no handshake and no session, as a script would send
-// it; the floor sonde-cli --era modern is measured against.
+// it; the floor sonde-cli --era 2026-07-28 is measured against.
 double curlModernOneShotMs(const QString &endpoint)
 {
     QElapsedTimer timer;
@@ -193,7 +193,8 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
         // Each row compares like with like: the floors speak the row's revision, so the engine
         // is pinned to it (the demo server speaks both).
         Sonde::ServerConfig config = httpConfig(endpoint);
-        config.era = modern ? Sonde::ServerConfig::Era::Modern : Sonde::ServerConfig::Era::Legacy;
+        config.era =
+            modern ? Sonde::ServerConfig::Era::Rev20260728 : Sonde::ServerConfig::Era::Initialize;
         EchoBench engine(config);
         engine.run(WarmUpCalls, nullptr);
         WireFrame call, listen;
@@ -279,11 +280,12 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli --url tools call echo"_s.arg(
         o.runs));
     QList<QByteArray> argvCli{
-        QFile::encodeName(cli), "--quiet", "--era", "legacy", "--url",
-        endpoint.toUtf8(),      "tools",   "call",  "echo",   "{\"message\":\"hi\"}"};
+        QFile::encodeName(cli), "--quiet", "--era", "initialize", "--url",
+        endpoint.toUtf8(),      "tools",   "call",  "echo",       "{\"message\":\"hi\"}"};
     if (modern)
-        argvCli = {QFile::encodeName(cli), "--quiet", "--era", "modern", "--url",
-                   endpoint.toUtf8(),      "tools",   "call",  "echo",   "{\"message\":\"hi\"}"};
+        argvCli = {
+            QFile::encodeName(cli), "--quiet", "--era", "2026-07-28", "--url",
+            endpoint.toUtf8(),      "tools",   "call",  "echo",       "{\"message\":\"hi\"}"};
     const bool haveCurl = QFileInfo(CurlPath).isExecutable();
     // In 2026-07-28 the floors are single programs, launched exactly as sonde-cli is (fork,
     // exec, output to /dev/null, wait4): curl, and the least a Qt program does for the same

@@ -158,7 +158,7 @@ void benchLargeAnswer(const QString &cli)
     const QList<QByteArray> argv{QFile::encodeName(cli),
                                  "--quiet",
                                  "--era", // the raw pipe beside it speaks 2025-11-25
-                                 "legacy",
+                                 "initialize",
                                  "--command",
                                  QFile::encodeName(demoServerPath()),
                                  "tools",
@@ -260,9 +260,8 @@ int runBenchmark()
     benchLargeAnswer(cli);
 
     out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli tools call echo"_s.arg(o.runs));
-    QList<QByteArray> argvCli{
-        QFile::encodeName(cli),      "--quiet", "--era", "legacy", "--command",
-        QFile::encodeName(o.program)};
+    QList<QByteArray> argvCli{QFile::encodeName(cli), "--quiet",   "--era",
+                              "initialize",           "--command", QFile::encodeName(o.program)};
     for (const QString &a : o.arguments)
         argvCli << "--arg" << a.toLocal8Bit();
     argvCli << "tools"

@@ -508,7 +508,7 @@ inline Sonde::ServerConfig stdioConfig(const QString &program, const QStringList
     config.arguments = arguments;
     // The baselines beside it (the SDK client, the raw floors) speak 2025-11-25, and the
     // recovery figures are of its session expiry: the demo server speaks both, so say which.
-    config.era = Sonde::ServerConfig::Era::Legacy;
+    config.era = Sonde::ServerConfig::Era::Initialize;
     return config;
 }
 inline Sonde::ServerConfig httpConfig(const QString &endpoint)
@@ -517,7 +517,7 @@ inline Sonde::ServerConfig httpConfig(const QString &endpoint)
     config.name = u"bench"_s;
     config.route = Sonde::ServerConfig::Route::StreamableHttp;
     config.url = QUrl(endpoint);
-    config.era = Sonde::ServerConfig::Era::Legacy; // as in stdioConfig; modern rows say so
+    config.era = Sonde::ServerConfig::Era::Initialize; // as in stdioConfig; modern rows say so
     return config;
 }
 

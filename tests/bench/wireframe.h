@@ -7,7 +7,7 @@
 
 #include "benchsupport.h"
 #include "protocol/mcpheaders.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -45,8 +45,8 @@ struct WireFrame
     // Mcp-Name), besides Accept and Content-Type.
     Sonde::McpHeaders::List headers() const
     {
-        return Sonde::McpHeaders::forRequest(QString::fromLatin1(Sonde::Modern::ProtocolVersion),
-                                             method, params, {});
+        return Sonde::McpHeaders::forRequest(
+            QString::fromLatin1(Sonde::Rev20260728::ProtocolVersion), method, params, {});
     }
 };
 

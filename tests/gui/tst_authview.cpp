@@ -577,7 +577,7 @@ private Q_SLOTS:
         window.authPanel()->setUrlOpener([&](const QUrl &) { return ++opened > 0; });
         ServerConfig protectedDemo = http(u"protected"_s);
         protectedDemo.url = QUrl(url);
-        protectedDemo.era = ServerConfig::Era::Legacy;
+        protectedDemo.era = ServerConfig::Era::Initialize;
         protectedDemo.auth.agent = ServerConfig::Auth::Agent::Headless;
         window.addServer(http(u"other"_s), {}, false);
         window.addServer(protectedDemo);

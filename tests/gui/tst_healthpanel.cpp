@@ -21,30 +21,30 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("enabled");
         QTest::addColumn<QStringList>("disabled");
         QTest::newRow("a legacy HTTP session can be expired and its id corrupted")
-            << u"streamable-http"_s << u"legacy"_s
+            << u"streamable-http"_s << u"initialize"_s
             << QStringList{u"fault:expire-session"_s, u"fault:corrupt-session-id"_s,
                            u"fault:expire-after-dispatch"_s, u"fault:drop-connection"_s}
             << QStringList{u"fault:kill-process"_s};
         QTest::newRow("a modern HTTP connection has no session to expire")
-            << u"streamable-http"_s << u"modern"_s
+            << u"streamable-http"_s << u"2026-07-28"_s
             << QStringList{u"fault:drop-connection"_s, u"fault:http-status"_s, u"fault:delay"_s}
             << QStringList{u"fault:expire-session"_s, u"fault:corrupt-session-id"_s,
                            u"fault:expire-after-dispatch"_s, u"fault:kill-process"_s};
         QTest::newRow("a modern stdio connection can still lose its process")
-            << u"stdio"_s << u"modern"_s
+            << u"stdio"_s << u"2026-07-28"_s
             << QStringList{u"fault:kill-process"_s, u"fault:kill-during-next-call"_s}
             << QStringList{u"fault:expire-after-dispatch"_s, u"fault:expire-session"_s};
         QTest::newRow("the 2026-07-28 faults are offered to a modern connection only")
-            << u"streamable-http"_s << u"modern"_s
+            << u"streamable-http"_s << u"2026-07-28"_s
             << QStringList{u"fault:drop-stream"_s, u"fault:unsupported-version"_s,
                            u"fault:input-required-twice"_s, u"fault:drop-listen"_s}
             << QStringList{};
         QTest::newRow("a legacy session has none of the 2026-07-28 faults")
-            << u"streamable-http"_s << u"legacy"_s << QStringList{}
+            << u"streamable-http"_s << u"initialize"_s << QStringList{}
             << QStringList{u"fault:drop-stream"_s, u"fault:unsupported-version"_s,
                            u"fault:input-required-twice"_s, u"fault:drop-listen"_s};
         QTest::newRow("over stdio a stream cannot be dropped, only the process")
-            << u"stdio"_s << u"modern"_s << QStringList{u"fault:unsupported-version"_s}
+            << u"stdio"_s << u"2026-07-28"_s << QStringList{u"fault:unsupported-version"_s}
             << QStringList{u"fault:drop-stream"_s};
         QTest::newRow("an undecided era keeps the session faults")
             << u"streamable-http"_s << QString() << QStringList{u"fault:expire-after-dispatch"_s}
@@ -62,7 +62,8 @@ private Q_SLOTS:
         s.state = SessionSnapshot::State::Ready;
         s.route = route;
         s.era = era;
-        if (era == "modern"_L1)
+        s.sessionless = era == "2026-07-28"_L1;
+        if (s.sessionless)
             s.subscriptions = QJsonObject{{"state"_L1, u"acknowledged"_s}, {"id"_L1, 2}};
         panel.setSnapshot(s);
         for (const QString &name : enabled) {

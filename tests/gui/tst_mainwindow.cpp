@@ -108,7 +108,7 @@ private Q_SLOTS:
         demo.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
         // These tests drive the session faults (expiry after dispatch): the handshake era's.
         // The window in the 2026-07-28 era: tst_sessionpanel, tst_mainwindowworkspace.
-        demo.era = ServerConfig::Era::Legacy;
+        demo.era = ServerConfig::Era::Initialize;
         m_window->addServer(demo);
         m_window->show();
         m_window->tabs()->setCurrentWidget(tools());
@@ -235,8 +235,8 @@ private Q_SLOTS:
         ServerConfig demo;
         demo.name = u"demo"_s;
         demo.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
-        demo.era = ServerConfig::Era::Legacy; // as the window's demo below was made
-        m_window->addServer(demo);            // what Edit does with the same name
+        demo.era = ServerConfig::Era::Initialize; // as the window's demo below was made
+        m_window->addServer(demo);                // what Edit does with the same name
         // The running call ends with its session, cancelled, and says so.
         QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"the session was closed"_s, 10000);
         QCOMPARE(tools()->bannerText(), u"Cancelled — the session was closed"_s);

@@ -37,7 +37,7 @@ private Q_SLOTS:
         web.name = u"web"_s;
         web.url = QUrl(server.url());
         web.route = ServerConfig::Route::StreamableHttp;
-        web.era = ServerConfig::Era::Legacy; // a session, hence a DELETE to wait for
+        web.era = ServerConfig::Era::Initialize; // a session, hence a DELETE to wait for
         window.addServer(web);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));

@@ -11,7 +11,7 @@
 #include "healthpanel.h"
 #include "mainwindow.h"
 #include "protocol/mcp.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 #include "serverlistmodel.h"
 #include "serverlistpanel.h"
 #include "serverstore.h"
@@ -85,7 +85,7 @@ class TestMainWindowShell : public QObject
         c.name = name;
         c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
         // The session faults and the wording of a session: the handshake era's.
-        c.era = ServerConfig::Era::Legacy;
+        c.era = ServerConfig::Era::Initialize;
         return c;
     }
     // Help → About, opened (null if it did not open).
@@ -419,7 +419,7 @@ private Q_SLOTS:
             << u"aboutHomepage"_s << QStringList{u"href=\"%1\""_s.arg(homepage)};
         QTest::newRow("the protocol revisions are the ones the protocol code speaks")
             << u"aboutRevisions"_s
-            << Modern::supportedProtocolVersions() + Mcp::supportedProtocolVersions();
+            << Rev20260728::supportedProtocolVersions() + Mcp::supportedProtocolVersions();
         QTest::newRow("the settings file is the one this run uses")
             << u"aboutSettings"_s << QStringList{QDir::homePath() + u"/.config/Sonde/Sonde.conf"_s};
         QTest::newRow("the history file is this run's")
@@ -481,7 +481,7 @@ private Q_SLOTS:
         };
         QVERIFY2(line(u"OS: "_s).contains(QSysInfo::kernelType()), qPrintable(report));
         for (const QString &v :
-             Modern::supportedProtocolVersions() + Mcp::supportedProtocolVersions())
+             Rev20260728::supportedProtocolVersions() + Mcp::supportedProtocolVersions())
             QVERIFY2(line(u"Protocol revisions: "_s).contains(v), qPrintable(report));
         QCOMPARE(line(u"Settings: "_s), u"Settings: ~/.config/Sonde/Sonde.conf"_s);
         QCOMPARE(line(u"History: "_s), recording ? u"History: ~/data/history.sqlite"_s

@@ -232,10 +232,10 @@ private Q_SLOTS:
         window.autosaveTo(&settings);
         window.show();
         ServerConfig legacy = demo(u"legacy"_s);
-        legacy.era = ServerConfig::Era::Legacy;
+        legacy.era = ServerConfig::Era::Initialize;
         window.addServer(legacy, {}, false);
         ServerConfig modern = demo(u"modern"_s);
-        modern.era = ServerConfig::Era::Modern;
+        modern.era = ServerConfig::Era::Rev20260728;
         window.addServer(modern, {}, false);
         const auto eraOf = [](const Workspace &w, const QString &name) {
             for (const Workspace::Server &s : w.servers)
@@ -243,8 +243,8 @@ private Q_SLOTS:
                     return ServerConfig::eraName(s.config.era);
             return QString();
         };
-        QCOMPARE(eraOf(saved(), u"legacy"_s), u"legacy"_s);
-        QCOMPARE(eraOf(saved(), u"modern"_s), u"modern"_s);
+        QCOMPARE(eraOf(saved(), u"legacy"_s), u"initialize"_s);
+        QCOMPARE(eraOf(saved(), u"modern"_s), u"2026-07-28"_s);
 
         // Edited and renamed in its dialog: the era shown there is the one saved.
         window.selectServer(u"legacy"_s);
@@ -256,12 +256,13 @@ private Q_SLOTS:
         name->setText(u"still-legacy"_s);
         QTest::mouseClick(dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok),
                           Qt::LeftButton);
-        QTRY_COMPARE(eraOf(saved(), u"still-legacy"_s), u"legacy"_s);
-        QCOMPARE(eraOf(saved(), u"modern"_s), u"modern"_s);
+        QTRY_COMPARE(eraOf(saved(), u"still-legacy"_s), u"initialize"_s);
+        QCOMPARE(eraOf(saved(), u"modern"_s), u"2026-07-28"_s);
 
         afterARestart([](const ServerStore &store) {
-            QCOMPARE(store.config(store.indexOf(u"still-legacy"_s)).era, ServerConfig::Era::Legacy);
-            QCOMPARE(store.config(store.indexOf(u"modern"_s)).era, ServerConfig::Era::Modern);
+            QCOMPARE(store.config(store.indexOf(u"still-legacy"_s)).era,
+                     ServerConfig::Era::Initialize);
+            QCOMPARE(store.config(store.indexOf(u"modern"_s)).era, ServerConfig::Era::Rev20260728);
         });
         shutDown(window);
     }
@@ -315,12 +316,12 @@ private Q_SLOTS:
                                   SessionSnapshot::State::Ready, 10000);
         // Both revisions: demo-http keeps a 2025-11-25 session (its faults are the hint's), and
         // demo speaks 2026-07-28.
-        QCOMPARE(host.lastSnapshot(u"demo-http"_s).era, u"legacy"_s);
+        QCOMPARE(host.lastSnapshot(u"demo-http"_s).era, u"initialize"_s);
         QVERIFY(!host.lastSnapshot(u"demo-http"_s).sessionId.isEmpty());
         QCOMPARE(host.lastSnapshot(u"demo-http"_s).route, u"streamable-http"_s);
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo"_s).state, SessionSnapshot::State::Ready,
                                   10000);
-        QCOMPARE(host.lastSnapshot(u"demo"_s).era, u"modern"_s);
+        QCOMPARE(host.lastSnapshot(u"demo"_s).era, u"2026-07-28"_s);
         QCOMPARE(host.lastSnapshot(u"demo"_s).protocolVersion, u"2026-07-28"_s);
 
         auto *hint = window.findChild<QLabel *>(u"firstRunHint"_s);

@@ -51,26 +51,29 @@ private Q_SLOTS:
         s.state = SessionSnapshot::State::Ready;
         s.route = u"streamable-http"_s;
         s.generation = 1;
-        s.era = u"modern"_s;
+        s.era = u"2026-07-28"_s;
+        s.sessionless = true;
         s.eraReason = u"server/discover offered 2026-07-28"_s;
         s.protocolVersion = u"2026-07-28"_s;
         store.updateSnapshot(s);
         const QModelIndex i = model.index(0);
-        QCOMPARE(i.data(ServerListModel::EraRole).toString(), u"modern"_s);
-        QCOMPARE(i.data().toString(), u"v2\nready · streamable-http · modern · gen 1"_s);
+        QCOMPARE(i.data(ServerListModel::EraRole).toString(), u"2026-07-28"_s);
+        QCOMPARE(i.data().toString(), u"v2\nready · streamable-http · 2026-07-28 · gen 1"_s);
         QVERIFY(i.data(Qt::ToolTipRole)
                     .toString()
-                    .contains(u"Protocol era: modern — server/discover offered 2026-07-28"_s));
+                    .contains(u"Protocol era: 2026-07-28 — server/discover offered 2026-07-28"_s));
         QCOMPARE(ServerListModel::summary(s),
                  u"connected over 2026-07-28 (no session), generation 1"_s);
 
-        s.era = u"legacy"_s;
+        s.era = u"initialize"_s;
+        s.sessionless = false;
         s.eraReason = u"configured"_s;
         s.protocolVersion = u"2025-11-25"_s;
         store.updateSnapshot(s);
         QCOMPARE(i.data().toString(), u"v2\nready · streamable-http · gen 1"_s);
-        QVERIFY(
-            i.data(Qt::ToolTipRole).toString().contains(u"Protocol era: legacy — configured"_s));
+        QVERIFY(i.data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(u"Protocol era: initialize — configured"_s));
         QCOMPARE(ServerListModel::summary(s), u"connected, generation 1"_s);
     }
 

@@ -114,10 +114,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("shown");
         QTest::newRow("an auto server shows Auto and stays auto")
             << ServerConfig::Era::Auto << u"Auto"_s;
-        QTest::newRow("a legacy server shows Legacy and stays legacy")
-            << ServerConfig::Era::Legacy << u"Legacy"_s;
-        QTest::newRow("a modern server shows Modern and stays modern")
-            << ServerConfig::Era::Modern << u"Modern"_s;
+        QTest::newRow("an initialize server shows Initialize and stays so")
+            << ServerConfig::Era::Initialize << u"Initialize"_s;
+        QTest::newRow("a 2026-07-28 server shows its date and stays so")
+            << ServerConfig::Era::Rev20260728 << u"2026-07-28"_s;
     }
     void eachEraRoundTrips()
     {
@@ -139,20 +139,20 @@ private Q_SLOTS:
         ServerDialog dialog;
         dialog.setConfig(stdioServer(ServerConfig::Era::Auto), {});
         auto *combo = dialog.findChild<QComboBox *>(u"serverEra"_s);
-        combo->setCurrentIndex(combo->findData(int(ServerConfig::Era::Modern)));
-        QCOMPARE(dialog.config().era, ServerConfig::Era::Modern);
+        combo->setCurrentIndex(combo->findData(int(ServerConfig::Era::Rev20260728)));
+        QCOMPARE(dialog.config().era, ServerConfig::Era::Rev20260728);
         // For looking at: SONDE_SCREENSHOT_DIR=dir saves the dialog as dir/server-dialog.png.
         if (const QString dir = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !dir.isEmpty()) {
             dialog.show();
             dialog.grab().save(dir + u"/server-dialog.png"_s);
         }
-        combo->setCurrentIndex(combo->findData(int(ServerConfig::Era::Legacy)));
-        QCOMPARE(dialog.config().era, ServerConfig::Era::Legacy);
+        combo->setCurrentIndex(combo->findData(int(ServerConfig::Era::Initialize)));
+        QCOMPARE(dialog.config().era, ServerConfig::Era::Initialize);
     }
 
     void anEditedServerKeepsWhatTheDialogDoesNotShow()
     {
-        ServerConfig c = stdioServer(ServerConfig::Era::Modern);
+        ServerConfig c = stdioServer(ServerConfig::Era::Rev20260728);
         c.toolReadOnlyOverrides.insert(u"delete-file"_s, false);
         c.initializeTimeoutMs = 7'000;
         c.discoverTimeoutMs = 1'500;

@@ -50,7 +50,8 @@ SessionSnapshot ready(const QString &server, const QString &era, const QString &
 SessionSnapshot modern(const QString &server)
 {
     SessionSnapshot s =
-        ready(server, u"modern"_s, u"server/discover offered 2026-07-28"_s, u"2026-07-28"_s);
+        ready(server, u"2026-07-28"_s, u"server/discover offered 2026-07-28"_s, u"2026-07-28"_s);
+    s.sessionless = true;
     s.serverInfo = {{"name"_L1, "everything-v2"_L1}, {"version"_L1, "2.0.1"_L1}};
     s.subscriptions = {{"state"_L1, "acknowledged"_L1},
                        {"id"_L1, 3},
@@ -69,7 +70,7 @@ SessionSnapshot modern(const QString &server)
 SessionSnapshot legacy(const QString &server, const QString &id)
 {
     SessionSnapshot s =
-        ready(server, u"legacy"_s,
+        ready(server, u"initialize"_s,
               u"server/discover answered HTTP 404, so the initialize handshake was used"_s,
               u"2025-11-25"_s);
     s.sessionId = id;
@@ -111,7 +112,7 @@ private Q_SLOTS:
         ServerViewStore store;
         SessionPanel panel(&store);
         panel.setSnapshot(modern(u"v2"_s));
-        QCOMPARE(text(&panel, u"eraLabel"_s), u"modern — server/discover offered 2026-07-28"_s);
+        QCOMPARE(text(&panel, u"eraLabel"_s), u"2026-07-28 — server/discover offered 2026-07-28"_s);
         QCOMPARE(text(&panel, u"protocolLabel"_s), u"2026-07-28"_s);
         QCOMPARE(panel.sessionIdText(), u"none — 2026-07-28 has no sessions"_s);
         QVERIFY(!panel.findChild<QToolButton *>(u"copySessionId"_s)->isEnabled());
@@ -136,7 +137,7 @@ private Q_SLOTS:
         QCOMPARE(panel.sessionIdText(), u"3f1c-session"_s);
         QVERIFY(panel.findChild<QToolButton *>(u"copySessionId"_s)->isEnabled());
         QVERIFY(panel.findChild<QPushButton *>(u"pingButton"_s)->isEnabled());
-        QVERIFY(text(&panel, u"eraLabel"_s).startsWith(u"legacy — server/discover answered"_s));
+        QVERIFY(text(&panel, u"eraLabel"_s).startsWith(u"initialize — server/discover answered"_s));
         QVERIFY(shown(&panel, u"getStreamLabel"_s));
         QVERIFY(!shown(&panel, u"listenLabel"_s));
         QVERIFY(!shown(&panel, u"cacheHintsLabel"_s));
@@ -221,7 +222,7 @@ private Q_SLOTS:
     {
         CoreHost host;
         MainWindow window(host);
-        for (const QString &name : {u"modern"_s, u"legacy"_s}) {
+        for (const QString &name : {u"2026-07-28"_s, u"initialize"_s}) {
             ServerConfig c;
             c.name = name;
             c.route = ServerConfig::Route::StreamableHttp;
@@ -232,26 +233,26 @@ private Q_SLOTS:
         window.show();
         window.tabs()->setCurrentWidget(window.sessionPanel());
         // The engine's first (idle) snapshots come first; the constructed ones replace them.
-        QTRY_COMPARE(window.serverStore()->snapshot(1).server, u"legacy"_s);
-        QTRY_COMPARE(window.serverStore()->snapshot(0).server, u"modern"_s);
-        Q_EMIT host.sessionChanged(modern(u"modern"_s));
-        Q_EMIT host.sessionChanged(legacy(u"legacy"_s, u"77aa-session"_s));
+        QTRY_COMPARE(window.serverStore()->snapshot(1).server, u"initialize"_s);
+        QTRY_COMPARE(window.serverStore()->snapshot(0).server, u"2026-07-28"_s);
+        Q_EMIT host.sessionChanged(modern(u"2026-07-28"_s));
+        Q_EMIT host.sessionChanged(legacy(u"initialize"_s, u"77aa-session"_s));
         SessionPanel *panel = window.sessionPanel();
 
-        window.selectServer(u"legacy"_s);
+        window.selectServer(u"initialize"_s);
         QTRY_COMPARE(panel->sessionIdText(), u"77aa-session"_s);
         QCOMPARE(text(panel, u"protocolLabel"_s), u"2025-11-25"_s);
-        QVERIFY(text(panel, u"eraLabel"_s).startsWith(u"legacy"_s));
+        QVERIFY(text(panel, u"eraLabel"_s).startsWith(u"initialize"_s));
         QCOMPARE(text(panel, u"serverInfoLabel"_s), u"server-everything 1.4.0"_s);
 
-        window.selectServer(u"modern"_s);
+        window.selectServer(u"2026-07-28"_s);
         QTRY_COMPARE(panel->sessionIdText(), u"none — 2026-07-28 has no sessions"_s);
         QCOMPARE(text(panel, u"protocolLabel"_s), u"2026-07-28"_s);
         QCOMPARE(text(panel, u"serverInfoLabel"_s), u"everything-v2 2.0.1"_s);
         QVERIFY(text(panel, u"listenLabel"_s).contains(u"not granted: prompt list changes"_s));
         grab(&window, u"session-modern"_s);
 
-        window.selectServer(u"legacy"_s);
+        window.selectServer(u"initialize"_s);
         QTRY_COMPARE(panel->sessionIdText(), u"77aa-session"_s);
         grab(&window, u"session-legacy"_s);
         QVERIFY(!shown(panel, u"listenLabel"_s));

@@ -89,7 +89,7 @@ private Q_SLOTS:
         protectedDemo.name = u"protected"_s;
         protectedDemo.route = ServerConfig::Route::StreamableHttp;
         protectedDemo.url = QUrl(url);
-        protectedDemo.era = ServerConfig::Era::Legacy;
+        protectedDemo.era = ServerConfig::Era::Initialize;
         window.addServer(other, {}, false);
         window.addServer(protectedDemo);
         window.resize(1200, 760);

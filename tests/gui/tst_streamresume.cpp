@@ -37,7 +37,7 @@ private Q_SLOTS:
             c.name = u"demo-http"_s;
             c.route = ServerConfig::Route::StreamableHttp;
             c.url = QUrl(url);
-            c.era = ServerConfig::Era::Legacy; // event ids and resumption: the handshake era
+            c.era = ServerConfig::Era::Initialize; // event ids and resumption: the handshake era
             window.addServer(c);
             window.resize(1100, 720);
             window.show();

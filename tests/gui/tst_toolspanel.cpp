@@ -92,6 +92,9 @@ SessionSnapshot snapshotOf(const QString &server, const QString &era, const QStr
     s.state = SessionSnapshot::State::Ready;
     s.era = era;
     s.route = route;
+    // What the core publishes for each era.
+    s.sessionless = era == "2026-07-28"_L1;
+    s.toolHeaders = s.sessionless && route != "stdio"_L1;
     return s;
 }
 
@@ -144,10 +147,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("route");
         QTest::addColumn<bool>("hints");
         QTest::newRow("modern over HTTP names the headers")
-            << u"modern"_s << u"streamable-http"_s << true;
-        QTest::newRow("modern over stdio has no headers") << u"modern"_s << u"stdio"_s << false;
+            << u"2026-07-28"_s << u"streamable-http"_s << true;
+        QTest::newRow("modern over stdio has no headers") << u"2026-07-28"_s << u"stdio"_s << false;
         QTest::newRow("legacy over HTTP sends no such headers")
-            << u"legacy"_s << u"streamable-http"_s << false;
+            << u"initialize"_s << u"streamable-http"_s << false;
         QTest::newRow("an undecided era shows none") << QString() << u"streamable-http"_s << false;
     }
     void aModernHttpServerShowsWhichFieldsGoAsHeaders()
@@ -193,12 +196,12 @@ private Q_SLOTS:
         s.panel.watchServers(&servers);
         QTest::keyClicks(s.field<QLineEdit>(u"region"_s), u"eu-west1"_s);
         QVERIFY(!s.panel.findChild<QLabel *>(u"header:region"_s));
-        servers.updateSnapshot(snapshotOf(u"a"_s, u"modern"_s, u"streamable-http"_s));
+        servers.updateSnapshot(snapshotOf(u"a"_s, u"2026-07-28"_s, u"streamable-http"_s));
         QVERIFY(s.panel.findChild<QLabel *>(u"header:region"_s));
         QCOMPARE(s.field<QLineEdit>(u"region"_s)->text(), u"eu-west1"_s);
         QCOMPARE(s.store.formValues(u"a"_s, u"execute-sql"_s)->value("region"_L1).toString(),
                  u"eu-west1"_s);
-        servers.updateSnapshot(snapshotOf(u"a"_s, u"legacy"_s, u"streamable-http"_s));
+        servers.updateSnapshot(snapshotOf(u"a"_s, u"initialize"_s, u"streamable-http"_s));
         QTRY_VERIFY(!s.panel.findChild<QLabel *>(u"header:region"_s));
         QCOMPARE(s.field<QLineEdit>(u"region"_s)->text(), u"eu-west1"_s);
     }

@@ -87,7 +87,7 @@ ServerConfig demo()
     ServerConfig c;
     c.name = u"demo"_s;
     c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
-    c.era = ServerConfig::Era::Legacy; // the verdicts of a session expiry (docs/recovery.md §7)
+    c.era = ServerConfig::Era::Initialize; // the verdicts of a session expiry (docs/recovery.md §7)
     return c;
 }
 
@@ -165,7 +165,7 @@ private Q_SLOTS:
         web.name = u"web"_s;
         web.route = ServerConfig::Route::StreamableHttp;
         web.url = url;
-        web.era = ServerConfig::Era::Legacy;
+        web.era = ServerConfig::Era::Initialize;
         host.addServer(web);
         const auto call = [&](const QString &server, const QString &tool, int timeoutMs = 0,
                               const QJsonObject &args = {}) {

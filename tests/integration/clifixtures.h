@@ -171,11 +171,11 @@ inline Run runProgram(const QString &program, const QStringList &args, const QBy
 // sonde-cli; SONDE_TEST_CLI runs the tests against another build (say, the one before a fix).
 // The suites that use this were written for the 2025-11-25 session semantics (expiry,
 // resumption, DELETE), which the dual-era demo server still serves: they pin the legacy era
-// unless they name one. The 2026-07-28 era has its own suites (tst_cli_modern,
-// tst_demoserver_modern), which pass --era themselves.
+// unless they name one. The 2026-07-28 era has its own suites (tst_cli_rev20260728,
+// tst_demoserver_rev20260728), which pass --era themselves.
 inline QStringList withEra(const QStringList &args)
 {
-    return args.contains(u"--era"_s) ? args : QStringList{u"--era"_s, u"legacy"_s} + args;
+    return args.contains(u"--era"_s) ? args : QStringList{u"--era"_s, u"initialize"_s} + args;
 }
 
 inline Run cli(const QStringList &args, const QByteArray &input = {})

@@ -71,8 +71,8 @@ private Q_SLOTS:
     void theFirstCallRunsTheFlowOnceAndIsAnswered_data()
     {
         QTest::addColumn<QString>("era");
-        QTest::newRow("over the 2025-11-25 handshake") << u"legacy"_s;
-        QTest::newRow("over the sessionless 2026-07-28 revision") << u"modern"_s;
+        QTest::newRow("over the 2025-11-25 handshake") << u"initialize"_s;
+        QTest::newRow("over the sessionless 2026-07-28 revision") << u"2026-07-28"_s;
     }
     void theFirstCallRunsTheFlowOnceAndIsAnswered()
     {
@@ -97,7 +97,7 @@ private Q_SLOTS:
     {
         ProtectedDemo demo;
         QVERIFY(demo.start());
-        const Run r = cli(headless(demo, u"legacy"_s) +
+        const Run r = cli(headless(demo, u"initialize"_s) +
                           QStringList{u"tools"_s, u"call"_s, u"increment-counter"_s, u"{}"_s});
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value("result"_L1).toString(),
@@ -118,7 +118,7 @@ private Q_SLOTS:
             "{\"op\":\"call\",\"tool\":\"echo\",\"args\":{\"message\":\"a\"}}\n"
             "{\"op\":\"sleep\",\"ms\":2600}\n"
             "{\"op\":\"call\",\"tool\":\"echo\",\"args\":{\"message\":\"b\"}}\n";
-        const Run r = cli(headless(demo, u"legacy"_s) + QStringList{u"exec"_s, u"-"_s}, steps);
+        const Run r = cli(headless(demo, u"initialize"_s) + QStringList{u"exec"_s, u"-"_s}, steps);
         QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         const QList<QJsonObject> lines = jsonLines(r.out);
         QCOMPARE(lines.size(), 3);
@@ -137,7 +137,7 @@ private Q_SLOTS:
         QVERIFY(demo.start());
         QProcess p;
         p.start(QString::fromUtf8(SONDE_CLI_PATH),
-                headless(demo, u"legacy"_s) + QStringList{u"exec"_s, u"-"_s});
+                headless(demo, u"initialize"_s) + QStringList{u"exec"_s, u"-"_s});
         QVERIFY(p.waitForStarted(5000));
         p.write("{\"op\":\"call\",\"tool\":\"echo\",\"args\":{\"message\":\"a\"}}\n");
         QByteArray out;

@@ -390,7 +390,7 @@ private Q_SLOTS:
         CuttingProxy recorder(server.port(), "never cut: this text is never sent");
         const Run r =
             cli({u"--url"_s, u"http://127.0.0.1:%1/mcp"_s.arg(recorder.port()), u"--quiet"_s,
-                 u"--era"_s, u"legacy"_s, u"--header"_s, u"Authorization: Bearer t0k3n"_s,
+                 u"--era"_s, u"initialize"_s, u"--header"_s, u"Authorization: Bearer t0k3n"_s,
                  u"--header"_s, u"X-Trace: 42"_s, u"exec"_s},
                 steps({JSON_TEXT({"op" : "ping"}), JSON_TEXT({"op" : "sleep", "ms" : 200})}));
         QVERIFY2(r.exitCode == 0, r.err.constData());

@@ -20,7 +20,7 @@ ServerConfig demo(const QString &name)
     ServerConfig c;
     c.name = name;
     c.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
-    c.era = ServerConfig::Era::Legacy; // the recovery rules of docs/recovery.md §1-§7
+    c.era = ServerConfig::Era::Initialize; // the recovery rules of docs/recovery.md §1-§7
     return c;
 }
 
@@ -201,7 +201,7 @@ private Q_SLOTS:
         Recorder rec(host);
         ServerConfig c;
         c.name = u"web"_s;
-        c.era = ServerConfig::Era::Legacy;
+        c.era = ServerConfig::Era::Initialize;
         c.route = ServerConfig::Route::StreamableHttp;
         c.url = QUrl(server.url());
         host.addServer(c);
@@ -250,7 +250,7 @@ private Q_SLOTS:
         Recorder rec(host);
         ServerConfig c;
         c.name = u"web"_s;
-        c.era = ServerConfig::Era::Modern;
+        c.era = ServerConfig::Era::Rev20260728;
         c.route = ServerConfig::Route::StreamableHttp;
         c.url = QUrl(server.url());
         host.addServer(c);

@@ -34,7 +34,7 @@ QList<QJsonObject> answers(const QByteArray &out)
 
 Run replayExec(const QString &recording, const QByteArray &steps)
 {
-    return cli({u"--era"_s, u"modern"_s, u"--quiet"_s, u"--command"_s, kDemo, u"--arg"_s,
+    return cli({u"--era"_s, u"2026-07-28"_s, u"--quiet"_s, u"--command"_s, kDemo, u"--arg"_s,
                 u"--replay"_s, u"--arg"_s, recording, u"exec"_s, u"-"_s},
                steps);
 }
@@ -54,9 +54,9 @@ private Q_SLOTS:
     {
         m_recording = m_dir.filePath(u"session.jsonl"_s);
         // A 2026-07-28 recording (over stdio auto would take the handshake the demo answers).
-        const Run r = cli({u"--era"_s, u"modern"_s, u"--quiet"_s, u"--transcript"_s, m_recording,
-                           u"--command"_s, kDemo, u"--arg"_s, u"--state-file"_s, u"--arg"_s,
-                           m_dir.filePath(u"state.json"_s), u"exec"_s, u"-"_s},
+        const Run r = cli({u"--era"_s, u"2026-07-28"_s, u"--quiet"_s, u"--transcript"_s,
+                           m_recording, u"--command"_s, kDemo, u"--arg"_s, u"--state-file"_s,
+                           u"--arg"_s, m_dir.filePath(u"state.json"_s), u"exec"_s, u"-"_s},
                           kSteps);
         QVERIFY2(r.exitCode == 1, r.err.constData()); // the fail tool's step
         m_recorded = answers(r.out);
@@ -87,9 +87,9 @@ private Q_SLOTS:
 
     void aCallTheRecordingNeverSawGetsMethodNotFoundNamingTheFile()
     {
-        const Run r = cli({u"--era"_s, u"modern"_s, u"--quiet"_s, u"--command"_s, kDemo, u"--arg"_s,
-                           u"--replay"_s, u"--arg"_s, m_recording, u"tools"_s, u"call"_s, u"echo"_s,
-                           u"{\"message\":\"never said\"}"_s});
+        const Run r = cli({u"--era"_s, u"2026-07-28"_s, u"--quiet"_s, u"--command"_s, kDemo,
+                           u"--arg"_s, u"--replay"_s, u"--arg"_s, m_recording, u"tools"_s,
+                           u"call"_s, u"echo"_s, u"{\"message\":\"never said\"}"_s});
         QCOMPARE(r.exitCode, 1);
         const QJsonObject answer = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(answer.value("code"_L1).toInt(), -32601);
@@ -110,8 +110,8 @@ private Q_SLOTS:
             cli({u"--era"_s, u"auto"_s, u"--quiet"_s, u"--url"_s, url, u"exec"_s, u"-"_s}, kSteps);
         // A legacy client asks initialize, which this 2026-07-28 recording never saw: the
         // default one answers, and the recorded calls still do.
-        const Run legacy = cli({u"--era"_s, u"legacy"_s, u"--quiet"_s, u"--url"_s, url, u"tools"_s,
-                                u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s});
+        const Run legacy = cli({u"--era"_s, u"initialize"_s, u"--quiet"_s, u"--url"_s, url,
+                                u"tools"_s, u"call"_s, u"echo"_s, u"{\"message\":\"hi\"}"_s});
         server.terminate();
         server.waitForFinished(3000);
         QCOMPARE(r.exitCode, 1);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The automatic era choice against what is in the field (docs/protocol.md, "Choosing the
-// era"): it never breaks a server that works with --era legacy, and costs at most the
+// era"): it never breaks a server that works with --era initialize, and costs at most the
 // handshake's round trip on one that ignores the probe. supergateway's stdio bridge to a
 // Streamable HTTP server (it starts its own upstream session on any first request but
 // initialize, and then refuses ours), a server that never answers unknown methods, and
-// programs that are not MCP servers at all; each timed beside --era legacy in the same run.
+// programs that are not MCP servers at all; each timed beside --era initialize in the same run.
 #include "clifixtures.h"
 
 #include <QElapsedTimer>
@@ -64,14 +64,14 @@ private Q_SLOTS:
                           QString::fromUtf8(SONDE_IGNORING_SERVER_PATH)};
         }
         const Timed legacy =
-            timedCli(connection + QStringList{u"--era"_s, u"legacy"_s, u"tools"_s, u"list"_s});
+            timedCli(connection + QStringList{u"--era"_s, u"initialize"_s, u"tools"_s, u"list"_s});
         QVERIFY2(legacy.run.exitCode == 0, legacy.run.err.constData());
         const Timed automatic =
             timedCli(connection + QStringList{u"--era"_s, u"auto"_s, u"tools"_s, u"list"_s});
         QVERIFY2(automatic.run.exitCode == 0, automatic.run.err.constData());
         QCOMPARE(QJsonDocument::fromJson(automatic.run.out).object().value("tools"_L1),
                  QJsonDocument::fromJson(legacy.run.out).object().value("tools"_L1));
-        qInfo("%s: --era legacy %lld ms, auto %lld ms", qPrintable(server), legacy.ms,
+        qInfo("%s: --era initialize %lld ms, auto %lld ms", qPrintable(server), legacy.ms,
               automatic.ms);
         // The same handshake: within noise of legacy (a probe cost a 5 s timeout, or broke
         // the bridge).
@@ -79,7 +79,7 @@ private Q_SLOTS:
                  qPrintable(u"auto %1 ms, legacy %2 ms"_s.arg(automatic.ms).arg(legacy.ms)));
         const Run info = cli(connection + QStringList{u"--era"_s, u"auto"_s, u"info"_s});
         QVERIFY2(info.exitCode == 0, info.err.constData());
-        QCOMPARE(sessionOf(info).value("era"_L1).toString(), u"legacy"_s);
+        QCOMPARE(sessionOf(info).value("era"_L1).toString(), u"initialize"_s);
         QVERIFY2(sessionOf(info).value("era_reason"_L1).toString().contains("auto over stdio"_L1),
                  info.out.constData());
     }
@@ -100,11 +100,11 @@ private Q_SLOTS:
             connection << u"--arg"_s << a;
         connection << u"--timeout"_s << u"2"_s << u"--quiet"_s;
         const Timed legacy =
-            timedCli(connection + QStringList{u"--era"_s, u"legacy"_s, u"tools"_s, u"list"_s});
+            timedCli(connection + QStringList{u"--era"_s, u"initialize"_s, u"tools"_s, u"list"_s});
         const Timed automatic =
             timedCli(connection + QStringList{u"--era"_s, u"auto"_s, u"tools"_s, u"list"_s});
-        qInfo("%s: --era legacy %lld ms, auto %lld ms", qPrintable(program.join(u' ')), legacy.ms,
-              automatic.ms);
+        qInfo("%s: --era initialize %lld ms, auto %lld ms", qPrintable(program.join(u' ')),
+              legacy.ms, automatic.ms);
         QCOMPARE(legacy.run.exitCode, 2);
         QCOMPARE(automatic.run.exitCode, 2);
         QVERIFY2(automatic.ms < legacy.ms + 1000,

@@ -151,7 +151,7 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         const Run r = execOn(first.url(), {callStep(u"write-thing"_s), R"({"op":"tools/list"})"},
-                             {u"--era"_s, modern ? u"modern"_s : u"legacy"_s});
+                             {u"--era"_s, modern ? u"2026-07-28"_s : u"initialize"_s});
         QCOMPARE(r.lines.size(), 2);
         const QJsonObject answer = r.lines.first();
         QCOMPARE(first.posts(u"tools/call"_s, u"write-thing"_s) +
@@ -209,7 +209,7 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         const Run r = execOn(server.url(), {callStep(tool)},
-                             {u"--era"_s, u"legacy"_s, u"--resume-timeout"_s, u"1"_s});
+                             {u"--era"_s, u"initialize"_s, u"--resume-timeout"_s, u"1"_s});
         QCOMPARE(r.lines.size(), 1);
         const QJsonObject answer = r.lines.first();
         QCOMPARE(server.posts(u"tools/call"_s, tool), posts);
@@ -273,7 +273,7 @@ private Q_SLOTS:
             return SseHead + sseEvent(progress(r.body));
         });
         const Run r = execOn(server.url(), {callStep(u"write-thing"_s)},
-                             {u"--era"_s, modern ? u"modern"_s : u"legacy"_s});
+                             {u"--era"_s, modern ? u"2026-07-28"_s : u"initialize"_s});
         QCOMPARE(r.lines.size(), 1);
         const QJsonObject answer = r.lines.first();
         QCOMPARE(server.posts(u"tools/call"_s, u"write-thing"_s), 1);
@@ -300,7 +300,7 @@ private Q_SLOTS:
         const Run r = execOn(server.url(),
                              {callStep(u"write-thing"_s, true), R"({"op":"sleep","ms":300})",
                               R"({"op":"reconnect"})"},
-                             {u"--era"_s, u"legacy"_s});
+                             {u"--era"_s, u"initialize"_s});
         QCOMPARE(r.lines.size(), 3);
         const QJsonObject write = answerOfStep(r, 1);
         QVERIFY2(write.value("outcome_uncertain"_L1).toBool(), r.out.constData());
@@ -332,7 +332,7 @@ private Q_SLOTS:
         const Run r = execOn(
             everything.url(u"/mcp"_s),
             {call, R"({"op":"sleep","ms":2500})", R"({"op":"fault","kind":"drop-connection"})"},
-            {u"--era"_s, u"legacy"_s, u"--read-only"_s, u"trigger-long-running-operation"_s,
+            {u"--era"_s, u"initialize"_s, u"--read-only"_s, u"trigger-long-running-operation"_s,
              u"--resume-timeout"_s, u"1"_s, u"--transcript"_s, transcript});
         const QJsonObject answer = answerOfStep(r, 1);
         QVERIFY2(!answer.contains("error"_L1), r.out.constData());
@@ -362,8 +362,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("era");
         QTest::newRow("the initialize era: SSE event ids, resumption refused or 404")
-            << u"legacy"_s;
-        QTest::newRow("2026-07-28: no resumption") << u"modern"_s;
+            << u"initialize"_s;
+        QTest::newRow("2026-07-28: no resumption") << u"2026-07-28"_s;
     }
     void theDemoServerKilledAndStartedAgainRunsTheWriteOnce()
     {

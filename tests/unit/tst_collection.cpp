@@ -121,7 +121,7 @@ private Q_SLOTS:
                                          u"c.json"_s, u"/tmp"_s, &why);
         QVERIFY2(c, qPrintable(why));
         QCOMPARE(c->server.route, ServerConfig::Route::StreamableHttp);
-        QCOMPARE(c->server.era, ServerConfig::Era::Modern);
+        QCOMPARE(c->server.era, ServerConfig::Era::Rev20260728);
         QCOMPARE(c->server.url, QUrl(u"http://127.0.0.1:9/mcp"_s));
         QCOMPARE(c->calls[0].name, u"call 1"_s);
     }

@@ -2,7 +2,7 @@
 // The 2026-07-28 request headers and the era probe's reading of answers, as pure functions.
 #include "protocol/jsonrpcmessage.h"
 #include "protocol/mcpheaders.h"
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 #include "session/eraprobe.h"
 #include "session/inputround.h"
 #include "session/listensubscription.h"
@@ -168,10 +168,10 @@ private Q_SLOTS:
 
     void everyRequestGetsTheRequiredMetaAndKeepsItsOwn()
     {
-        Modern::RequestContext c;
+        Rev20260728::RequestContext c;
         c.clientCapabilities = obj(JSON_TEXT({"elicitation" : {}}));
         c.clientInfo = obj(JSON_TEXT({"name" : "sonde", "version" : "1"}));
-        const QJsonObject p = Modern::withRequestMeta(
+        const QJsonObject p = Rev20260728::withRequestMeta(
             obj(JSON_TEXT({"name" : "x", "_meta" : {"progressToken" : "t"}})), c);
         const QJsonObject meta = p.value("_meta"_L1).toObject();
         QCOMPARE(meta.value("progressToken"_L1).toString(), u"t"_s);
@@ -182,7 +182,7 @@ private Q_SLOTS:
                     .contains("elicitation"_L1));
         QVERIFY(!meta.contains("io.modelcontextprotocol/logLevel"_L1));
         c.logLevel = u"debug"_s;
-        QCOMPARE(Modern::withRequestMeta({}, c)
+        QCOMPARE(Rev20260728::withRequestMeta({}, c)
                      .value("_meta"_L1)
                      .toObject()
                      .value("io.modelcontextprotocol/logLevel"_L1)
@@ -197,8 +197,9 @@ private Q_SLOTS:
         QTest::addColumn<int>("httpStatus");
         QTest::addColumn<int>("next");
         QTest::addColumn<QString>("reasonHas");
-        const int autoEra = int(ServerConfig::Era::Auto), modern = int(ServerConfig::Era::Modern);
-        const int toModern = int(EraProbe::Decision::Next::Modern);
+        const int autoEra = int(ServerConfig::Era::Auto),
+                  modern = int(ServerConfig::Era::Rev20260728);
+        const int toModern = int(EraProbe::Decision::Next::Revision);
         const int toLegacy = int(EraProbe::Decision::Next::Initialize);
         const int fail = int(EraProbe::Decision::Next::Fail);
         QTest::newRow("a discover result offering 2026-07-28 goes modern")

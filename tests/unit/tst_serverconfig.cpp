@@ -433,6 +433,37 @@ private Q_SLOTS:
         QCOMPARE(r.servers.value(u"a"_s).workingDirectory, QDir(dir.path()).absolutePath());
     }
 
+    void eraNames_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("era"); // -1: refused
+        QTest::newRow("auto probes") << u"auto"_s << int(ServerConfig::Era::Auto);
+        QTest::newRow("initialize is the handshake")
+            << u"initialize"_s << int(ServerConfig::Era::Initialize);
+        QTest::newRow("2026-07-28 is that revision")
+            << u"2026-07-28"_s << int(ServerConfig::Era::Rev20260728);
+        QTest::newRow("the old legacy is still read")
+            << u"legacy"_s << int(ServerConfig::Era::Initialize);
+        QTest::newRow("the old modern is still read")
+            << u"modern"_s << int(ServerConfig::Era::Rev20260728);
+        QTest::newRow("an empty name is refused") << QString() << -1;
+        QTest::newRow("another date is refused") << u"2026-12-15"_s << -1;
+    }
+
+    void eraNames()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, era);
+        const std::optional<ServerConfig::Era> e = ServerConfig::eraFromName(name);
+        QCOMPARE(e ? int(*e) : -1, era);
+        // Written back under its new name only.
+        if (e)
+            QCOMPARE(ServerConfig::eraFromName(ServerConfig::eraName(*e)), e);
+        if (e && *e != ServerConfig::Era::Auto)
+            QVERIFY(ServerConfig::eraName(*e) != u"legacy"_s &&
+                    ServerConfig::eraName(*e) != u"modern"_s);
+    }
+
     void quotesArgumentsForDisplay()
     {
         ServerConfig c;

@@ -28,8 +28,8 @@ struct Fixture
     {
         ServerConfig c;
         c.name = u"fake"_s;
-        c.era =
-            ServerConfig::Era::Legacy; // the handshake's rules; modern ones in tst_modernsession
+        c.era = ServerConfig::Era::Initialize; // the handshake's rules; modern ones in
+                                               // tst_rev20260728session
         c.requestTimeoutMs = 1000;
         c.maxRequestTotalMs = 5000;
         session =
@@ -315,7 +315,7 @@ private Q_SLOTS:
         QPointer<FakeTransport> transport;
         ServerConfig c; // the defaults, as a new server gets them
         c.name = u"fake"_s;
-        c.era = ServerConfig::Era::Legacy;
+        c.era = ServerConfig::Era::Initialize;
         ServerSession session(c, clock, {}, [&](const ServerConfig &, const Clock &) {
             auto t = std::make_unique<FakeTransport>();
             transport = t.get();

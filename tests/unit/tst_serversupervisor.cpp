@@ -37,7 +37,7 @@ struct Fixture
         c.name = u"wpcom"_s;
         c.route = route;
         c.recoveryProfile = profile;
-        c.era = ServerConfig::Era::Legacy; // session expiry exists in the handshake era only
+        c.era = ServerConfig::Era::Initialize; // session expiry exists in the handshake era only
         supervisor = std::make_unique<ServerSupervisor>(
             c, clock, QJsonObject{}, nullptr, [this](const ServerConfig &, const Clock &) {
                 auto t = std::make_unique<FakeTransport>();

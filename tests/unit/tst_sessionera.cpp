@@ -132,7 +132,7 @@ private Q_SLOTS:
     {
         Fixture f(true);
         f.start({u"2026-07-28"_s});
-        QCOMPARE(f.session->snapshot().era, u"modern"_s);
+        QCOMPARE(f.session->snapshot().era, u"2026-07-28"_s);
         QCOMPARE(f.fake->connects, 0);
         f.call(u"tools/list"_s);
         const QJsonObject sent = f.transport->sent.last();
@@ -147,7 +147,7 @@ private Q_SLOTS:
         Fixture f(false);
         f.start({QString::fromLatin1(FakeVersion)});
         QCOMPARE(f.transport->sent.last().value("method"_L1).toString(), u"initialize"_s);
-        QCOMPARE(f.session->snapshot().era, u"legacy"_s);
+        QCOMPARE(f.session->snapshot().era, u"initialize"_s);
     }
 };
 

@@ -199,9 +199,10 @@ private Q_SLOTS:
         QFETCH(Error, error);
         QFETCH(bool, modern);
         QFETCH(QString, rule);
-        const auto r = SessionExpiryClassifier::classify(
-            error, SessionExpiryClassifier::DefaultNodeBudget,
-            modern ? SessionExpiryClassifier::Era::Modern : SessionExpiryClassifier::Era::Legacy);
+        const auto r =
+            SessionExpiryClassifier::classify(error, SessionExpiryClassifier::DefaultNodeBudget,
+                                              modern ? SessionExpiryClassifier::Era::Rev20260728
+                                                     : SessionExpiryClassifier::Era::Initialize);
         QCOMPARE(r.rule, rule);
         QCOMPARE(r.expired, rule != "no-signal"_L1);
     }

@@ -321,7 +321,7 @@ private Q_SLOTS:
         QCOMPARE(e["_mcp"_L1]["method"_L1].toString(), u"resources/read"_s);
         QCOMPARE(e["_mcp"_L1]["id"_L1].toInt(), 7);
         QCOMPARE(e["_mcp"_L1]["generation"_L1].toInt(), 1);
-        QCOMPARE(e["_mcp"_L1]["era"_L1].toString(), u"legacy"_s); // no era chosen on the leg
+        QCOMPARE(e["_mcp"_L1]["era"_L1].toString(), u"initialize"_s); // no era chosen on the leg
         const QJsonValue m = e["_eventSourceMessages"_L1][0];
         QCOMPARE(m["eventName"_L1].toString(), u"message"_s);
         QCOMPARE(m["eventId"_L1].toString(), u"e-1"_s);

@@ -24,7 +24,7 @@ struct RecordedSession
     qint64 startedMs = 0;
     qint64 endedMs = 0; // 0 while it is still recorded to
     qint64 events = 0;
-    QString era;             // "legacy", "modern", or empty when it was not said
+    QString era;             // "initialize", "2026-07-28" (before: "legacy", "modern"), or empty
     QString protocolVersion; // as negotiated, when it was recorded
 };
 

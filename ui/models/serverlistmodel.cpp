@@ -73,7 +73,7 @@ QString ServerListModel::summary(const SessionSnapshot &s)
 {
     const RecoveryState &recovery = recoveryOf(s);
     QString text = stateText(s);
-    if (text == "ready"_L1 && s.era == "modern"_L1)
+    if (text == "ready"_L1 && s.sessionless)
         text = tr("connected over %1 (no session), generation %2")
                    .arg(s.protocolVersion.isEmpty() ? u"2026-07-28"_s : s.protocolVersion)
                    .arg(s.generation);
@@ -104,9 +104,9 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole: {
         QString text = u"%1\n%2 · %3"_s.arg(m_store->config(index.row()).name, state, s.route);
-        // Legacy is what most servers speak: only the newer revision is named.
-        if (s.era == "modern"_L1)
-            text += u" · modern"_s;
+        // The handshake is what most servers speak: only a newer revision is named.
+        if (s.sessionless)
+            text += u" · %1"_s.arg(s.era);
         if (s.generation > 0)
             text += u" · gen %1"_s.arg(s.generation);
         if (!breakerShut)

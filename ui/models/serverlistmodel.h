@@ -24,7 +24,7 @@ public:
         BreakerRole,
         BreakerCauseRole,
         SnapshotRole,
-        EraRole // "legacy", "modern", or empty until decided
+        EraRole // "initialize", "2026-07-28", or empty until decided
     };
     explicit ServerListModel(ServerStore *store, QObject *parent = nullptr);
     int rowCount(const QModelIndex &parent = {}) const override;

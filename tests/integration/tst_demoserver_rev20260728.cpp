@@ -4,7 +4,7 @@
 // every header and every byte of a stream is ours to check): discovery, _meta validation,
 // result decoration and cache hints, the mirrored-header checks, JSON or SSE answers,
 // cancellation by closing a stream, subscriptions/listen, MRTR, per-request logging, and
-// --era legacy|modern.
+// --era initialize|2026-07-28.
 #include "testpaths.h"
 #include "util/version.h"
 
@@ -44,7 +44,7 @@ QJsonObject modernMeta(const QJsonObject &capabilities = {}, const QString &drop
         {"io.modelcontextprotocol/protocolVersion"_L1, "2026-07-28"_L1},
         {"io.modelcontextprotocol/clientCapabilities"_L1, capabilities},
         {"io.modelcontextprotocol/clientInfo"_L1,
-         QJsonObject{{"name"_L1, "tst_demoserver_modern"_L1}, {"version"_L1, "1"_L1}}}};
+         QJsonObject{{"name"_L1, "tst_demoserver_rev20260728"_L1}, {"version"_L1, "1"_L1}}}};
     if (!drop.isEmpty())
         meta.remove(drop);
     return meta;
@@ -390,7 +390,7 @@ const QJsonObject AllInputs = json(JSON_TEXT({"elicitation" : {}, "sampling" : {
 
 Q_DECLARE_METATYPE(Transport)
 
-class TestDemoServerModern : public QObject
+class TestDemoServerRev20260728 : public QObject
 {
     Q_OBJECT
 
@@ -449,7 +449,7 @@ static void bothTransports(const char *sentence)
     QTest::addRow("%s over HTTP", sentence) << Transport::Http;
 }
 
-void TestDemoServerModern::discoveryListsTheVersionsOfTheEra_data()
+void TestDemoServerRev20260728::discoveryListsTheVersionsOfTheEra_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QString>("era");
@@ -459,12 +459,12 @@ void TestDemoServerModern::discoveryListsTheVersionsOfTheEra_data()
         << Transport::Stdio << u"both"_s << both;
     QTest::newRow("a dual-era server lists both over HTTP") << Transport::Http << u"both"_s << both;
     QTest::newRow("a modern-only server lists 2026-07-28 alone over stdio")
-        << Transport::Stdio << u"modern"_s << QStringList{u"2026-07-28"_s};
+        << Transport::Stdio << u"2026-07-28"_s << QStringList{u"2026-07-28"_s};
     QTest::newRow("a modern-only server lists 2026-07-28 alone over HTTP")
-        << Transport::Http << u"modern"_s << QStringList{u"2026-07-28"_s};
+        << Transport::Http << u"2026-07-28"_s << QStringList{u"2026-07-28"_s};
 }
 
-void TestDemoServerModern::discoveryListsTheVersionsOfTheEra()
+void TestDemoServerRev20260728::discoveryListsTheVersionsOfTheEra()
 {
     QFETCH(Transport, transport);
     QFETCH(QString, era);
@@ -495,7 +495,7 @@ void TestDemoServerModern::discoveryListsTheVersionsOfTheEra()
     QVERIFY(r.value("cacheScope"_L1) == "public"_L1 || r.value("cacheScope"_L1) == "private"_L1);
 }
 
-void TestDemoServerModern::badMetaIsRefused_data()
+void TestDemoServerRev20260728::badMetaIsRefused_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QJsonObject>("meta");
@@ -517,7 +517,7 @@ void TestDemoServerModern::badMetaIsRefused_data()
     }
 }
 
-void TestDemoServerModern::badMetaIsRefused()
+void TestDemoServerRev20260728::badMetaIsRefused()
 {
     QFETCH(Transport, transport);
     QFETCH(QJsonObject, meta);
@@ -539,7 +539,7 @@ void TestDemoServerModern::badMetaIsRefused()
     }
 }
 
-void TestDemoServerModern::modernResultsAreDecorated_data()
+void TestDemoServerRev20260728::modernResultsAreDecorated_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QJsonObject>("message");
@@ -563,7 +563,7 @@ void TestDemoServerModern::modernResultsAreDecorated_data()
     }
 }
 
-void TestDemoServerModern::modernResultsAreDecorated()
+void TestDemoServerRev20260728::modernResultsAreDecorated()
 {
     QFETCH(Transport, transport);
     QFETCH(QJsonObject, message);
@@ -591,13 +591,13 @@ void TestDemoServerModern::modernResultsAreDecorated()
     }
 }
 
-void TestDemoServerModern::listsStayPaginated_data()
+void TestDemoServerRev20260728::listsStayPaginated_data()
 {
     addTransports();
     bothTransports("every tool is reached through nextCursor");
 }
 
-void TestDemoServerModern::listsStayPaginated()
+void TestDemoServerRev20260728::listsStayPaginated()
 {
     QFETCH(Transport, transport);
     Peer peer(transport);
@@ -625,7 +625,7 @@ void TestDemoServerModern::listsStayPaginated()
     QVERIFY(!names.contains(u"extra-tool"_s));
 }
 
-void TestDemoServerModern::methodsRemovedIn2026AreUnknown_data()
+void TestDemoServerRev20260728::methodsRemovedIn2026AreUnknown_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QJsonObject>("message");
@@ -639,7 +639,7 @@ void TestDemoServerModern::methodsRemovedIn2026AreUnknown_data()
     }
 }
 
-void TestDemoServerModern::methodsRemovedIn2026AreUnknown()
+void TestDemoServerRev20260728::methodsRemovedIn2026AreUnknown()
 {
     QFETCH(Transport, transport);
     QFETCH(QJsonObject, message);
@@ -650,7 +650,7 @@ void TestDemoServerModern::methodsRemovedIn2026AreUnknown()
     QCOMPARE(a.response.value("error"_L1).toObject().value("code"_L1).toInt(), -32601);
 }
 
-void TestDemoServerModern::resourceNotFoundIsInvalidParams_data()
+void TestDemoServerRev20260728::resourceNotFoundIsInvalidParams_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<bool>("modern");
@@ -663,7 +663,7 @@ void TestDemoServerModern::resourceNotFoundIsInvalidParams_data()
         << Transport::Stdio << false << -32002;
 }
 
-void TestDemoServerModern::resourceNotFoundIsInvalidParams()
+void TestDemoServerRev20260728::resourceNotFoundIsInvalidParams()
 {
     QFETCH(Transport, transport);
     QFETCH(bool, modern);
@@ -676,7 +676,7 @@ void TestDemoServerModern::resourceNotFoundIsInvalidParams()
     QCOMPARE(a.response.value("error"_L1).toObject().value("code"_L1).toInt(), code);
 }
 
-void TestDemoServerModern::headersMustMirrorTheBody_data()
+void TestDemoServerRev20260728::headersMustMirrorTheBody_data()
 {
     QTest::addColumn<QJsonObject>("message");
     QTest::addColumn<Headers>("overrides");
@@ -726,7 +726,7 @@ void TestDemoServerModern::headersMustMirrorTheBody_data()
         << echo << Headers{{"Mcp-Session-Id", "not-a-session"}} << 200 << QString();
 }
 
-void TestDemoServerModern::headersMustMirrorTheBody()
+void TestDemoServerRev20260728::headersMustMirrorTheBody()
 {
     QFETCH(QJsonObject, message);
     QFETCH(Headers, overrides);
@@ -748,7 +748,7 @@ void TestDemoServerModern::headersMustMirrorTheBody()
              qPrintable(error.value("message"_L1).toString()));
 }
 
-void TestDemoServerModern::logMessagesFollowTheRequestsLogLevel_data()
+void TestDemoServerRev20260728::logMessagesFollowTheRequestsLogLevel_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QString>("level"); // empty: no logLevel in _meta
@@ -764,7 +764,7 @@ void TestDemoServerModern::logMessagesFollowTheRequestsLogLevel_data()
     }
 }
 
-void TestDemoServerModern::logMessagesFollowTheRequestsLogLevel()
+void TestDemoServerRev20260728::logMessagesFollowTheRequestsLogLevel()
 {
     QFETCH(Transport, transport);
     QFETCH(QString, level);
@@ -786,13 +786,13 @@ void TestDemoServerModern::logMessagesFollowTheRequestsLogLevel()
         QCOMPARE(a.stream, messages > 0);
 }
 
-void TestDemoServerModern::progressComesOnTheRequestsOwnStream_data()
+void TestDemoServerRev20260728::progressComesOnTheRequestsOwnStream_data()
 {
     addTransports();
     bothTransports("a slow task reports each step before its answer");
 }
 
-void TestDemoServerModern::progressComesOnTheRequestsOwnStream()
+void TestDemoServerRev20260728::progressComesOnTheRequestsOwnStream()
 {
     QFETCH(Transport, transport);
     Peer peer(transport);
@@ -816,7 +816,7 @@ void TestDemoServerModern::progressComesOnTheRequestsOwnStream()
         QVERIFY(a.stream);
 }
 
-void TestDemoServerModern::closingTheStreamCancelsTheRequest()
+void TestDemoServerRev20260728::closingTheStreamCancelsTheRequest()
 {
     Peer peer(Transport::Http);
     QVERIFY(peer.start());
@@ -838,13 +838,13 @@ void TestDemoServerModern::closingTheStreamCancelsTheRequest()
     QTRY_VERIFY_WITH_TIMEOUT(cancelled.match(QString::fromUtf8(peer.log())).hasMatch(), 5000);
 }
 
-void TestDemoServerModern::listenAcknowledgesThenDeliversWhatWasAsked_data()
+void TestDemoServerRev20260728::listenAcknowledgesThenDeliversWhatWasAsked_data()
 {
     addTransports();
     bothTransports("list changes and counter updates reach the listener that asked");
 }
 
-void TestDemoServerModern::listenAcknowledgesThenDeliversWhatWasAsked()
+void TestDemoServerRev20260728::listenAcknowledgesThenDeliversWhatWasAsked()
 {
     QFETCH(Transport, transport);
     Peer peer(transport);
@@ -894,13 +894,13 @@ void TestDemoServerModern::listenAcknowledgesThenDeliversWhatWasAsked()
     QCOMPARE(promptsEnd->value("id"_L1).toInt(), 77);
 }
 
-void TestDemoServerModern::cancellingAListenEndsIt_data()
+void TestDemoServerRev20260728::cancellingAListenEndsIt_data()
 {
     addTransports();
     bothTransports("a cancelled subscription hears no more changes");
 }
 
-void TestDemoServerModern::cancellingAListenEndsIt()
+void TestDemoServerRev20260728::cancellingAListenEndsIt()
 {
     QFETCH(Transport, transport);
     Peer peer(transport);
@@ -932,7 +932,7 @@ void TestDemoServerModern::cancellingAListenEndsIt()
     }
 }
 
-void TestDemoServerModern::aListenStreamGetsKeepAliveComments()
+void TestDemoServerRev20260728::aListenStreamGetsKeepAliveComments()
 {
     Peer peer(Transport::Http);
     QVERIFY(peer.start({u"--listen-keepalive"_s, u"100"_s}));
@@ -942,7 +942,7 @@ void TestDemoServerModern::aListenStreamGetsKeepAliveComments()
         listener.http().readUntil([&] { return listener.http().body().contains("\n:\n"); }, 5000));
 }
 
-void TestDemoServerModern::clientsMayReuseEachOthersIds()
+void TestDemoServerRev20260728::clientsMayReuseEachOthersIds()
 {
     // Two clients of one stateless endpoint each number their own requests from 1.
     Peer peer(Transport::Http);
@@ -963,7 +963,7 @@ void TestDemoServerModern::clientsMayReuseEachOthersIds()
     }
 }
 
-void TestDemoServerModern::aDroppedConnectionAnswersNothing()
+void TestDemoServerRev20260728::aDroppedConnectionAnswersNothing()
 {
     Peer peer(Transport::Http);
     QVERIFY(peer.start());
@@ -977,7 +977,7 @@ void TestDemoServerModern::aDroppedConnectionAnswersNothing()
     QCOMPARE(toolText(peer.call(callTool(13, u"get-counter"_s)).response), u"counter = 1"_s);
 }
 
-void TestDemoServerModern::shutdownEndsSubscriptionsGracefully_data()
+void TestDemoServerRev20260728::shutdownEndsSubscriptionsGracefully_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<bool>("bySignal");
@@ -987,7 +987,7 @@ void TestDemoServerModern::shutdownEndsSubscriptionsGracefully_data()
     QTest::newRow("SIGTERM ends an HTTP subscription with its result") << Transport::Http << true;
 }
 
-void TestDemoServerModern::shutdownEndsSubscriptionsGracefully()
+void TestDemoServerRev20260728::shutdownEndsSubscriptionsGracefully()
 {
     QFETCH(Transport, transport);
     QFETCH(bool, bySignal);
@@ -1010,7 +1010,7 @@ void TestDemoServerModern::shutdownEndsSubscriptionsGracefully()
     QVERIFY(peer.process().waitForFinished(5000));
 }
 
-void TestDemoServerModern::inputRequiredRoundsCompleteTheCall_data()
+void TestDemoServerRev20260728::inputRequiredRoundsCompleteTheCall_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QString>("tool");
@@ -1046,7 +1046,7 @@ void TestDemoServerModern::inputRequiredRoundsCompleteTheCall_data()
     }
 }
 
-void TestDemoServerModern::inputRequiredRoundsCompleteTheCall()
+void TestDemoServerRev20260728::inputRequiredRoundsCompleteTheCall()
 {
     QFETCH(Transport, transport);
     QFETCH(QString, tool);
@@ -1085,7 +1085,7 @@ void TestDemoServerModern::inputRequiredRoundsCompleteTheCall()
     }
 }
 
-void TestDemoServerModern::inputIsAskedOnlyWhenDeclared_data()
+void TestDemoServerRev20260728::inputIsAskedOnlyWhenDeclared_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QString>("tool");
@@ -1100,7 +1100,7 @@ void TestDemoServerModern::inputIsAskedOnlyWhenDeclared_data()
         << Transport::Http << u"list-roots"_s << u"roots"_s;
 }
 
-void TestDemoServerModern::inputIsAskedOnlyWhenDeclared()
+void TestDemoServerRev20260728::inputIsAskedOnlyWhenDeclared()
 {
     QFETCH(Transport, transport);
     QFETCH(QString, tool);
@@ -1117,7 +1117,7 @@ void TestDemoServerModern::inputIsAskedOnlyWhenDeclared()
              QStringList{capability});
 }
 
-void TestDemoServerModern::aForeignOrChangedRequestStateIsRefused_data()
+void TestDemoServerRev20260728::aForeignOrChangedRequestStateIsRefused_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QString>("how");
@@ -1132,7 +1132,7 @@ void TestDemoServerModern::aForeignOrChangedRequestStateIsRefused_data()
     }
 }
 
-void TestDemoServerModern::aForeignOrChangedRequestStateIsRefused()
+void TestDemoServerRev20260728::aForeignOrChangedRequestStateIsRefused()
 {
     QFETCH(Transport, transport);
     QFETCH(QString, how);
@@ -1168,7 +1168,7 @@ void TestDemoServerModern::aForeignOrChangedRequestStateIsRefused()
     QCOMPARE(a.response.value("error"_L1).toObject().value("code"_L1).toInt(), -32602);
 }
 
-void TestDemoServerModern::legacyEraAnswersAsA2025Server_data()
+void TestDemoServerRev20260728::legacyEraAnswersAsA2025Server_data()
 {
     QTest::addColumn<Transport>("transport");
     QTest::addColumn<QJsonObject>("message");
@@ -1184,14 +1184,14 @@ void TestDemoServerModern::legacyEraAnswersAsA2025Server_data()
         << Transport::Http << callTool(70, u"echo"_s, {{"message"_L1, "x"_L1}}) << 400 << -32000;
 }
 
-void TestDemoServerModern::legacyEraAnswersAsA2025Server()
+void TestDemoServerRev20260728::legacyEraAnswersAsA2025Server()
 {
     QFETCH(Transport, transport);
     QFETCH(QJsonObject, message);
     QFETCH(int, status);
     QFETCH(int, code);
     Peer peer(transport);
-    QVERIFY(peer.start({u"--era"_s, u"legacy"_s}));
+    QVERIFY(peer.start({u"--era"_s, u"initialize"_s}));
     const Answer a = peer.call(message);
     QCOMPARE(a.status, status);
     if (code) {
@@ -1204,17 +1204,17 @@ void TestDemoServerModern::legacyEraAnswersAsA2025Server()
     QVERIFY(!r.contains("ttlMs"_L1));
 }
 
-void TestDemoServerModern::modernEraRefusesInitialize_data()
+void TestDemoServerRev20260728::modernEraRefusesInitialize_data()
 {
     addTransports();
     bothTransports("initialize is refused naming the versions spoken");
 }
 
-void TestDemoServerModern::modernEraRefusesInitialize()
+void TestDemoServerRev20260728::modernEraRefusesInitialize()
 {
     QFETCH(Transport, transport);
     Peer peer(transport);
-    QVERIFY(peer.start({u"--era"_s, u"modern"_s}));
+    QVERIFY(peer.start({u"--era"_s, u"2026-07-28"_s}));
     const Answer a = peer.call(legacyRequest(1, u"initialize"_s, json(JSON_TEXT({
                                                  "protocolVersion" : "2025-11-25",
                                                  "capabilities" : {},
@@ -1228,10 +1228,10 @@ void TestDemoServerModern::modernEraRefusesInitialize()
     QCOMPARE(list.response.value("error"_L1).toObject().value("code"_L1).toInt(), -32602);
 }
 
-void TestDemoServerModern::modernEraHasNoGetOrDelete()
+void TestDemoServerRev20260728::modernEraHasNoGetOrDelete()
 {
     Peer peer(Transport::Http);
-    QVERIFY(peer.start({u"--era"_s, u"modern"_s}));
+    QVERIFY(peer.start({u"--era"_s, u"2026-07-28"_s}));
     for (const char *method : {"GET", "DELETE"}) {
         RawHttp http(peer.port());
         QVERIFY(http.send(method,
@@ -1245,13 +1245,13 @@ void TestDemoServerModern::modernEraHasNoGetOrDelete()
     }
 }
 
-void TestDemoServerModern::aLegacySessionStillWorksBesideModernRequests_data()
+void TestDemoServerRev20260728::aLegacySessionStillWorksBesideModernRequests_data()
 {
     addTransports();
     bothTransports("initialize, a question to the client and a modern call side by side");
 }
 
-void TestDemoServerModern::aLegacySessionStillWorksBesideModernRequests()
+void TestDemoServerRev20260728::aLegacySessionStillWorksBesideModernRequests()
 {
     QFETCH(Transport, transport);
     Peer peer(transport);
@@ -1313,5 +1313,5 @@ void TestDemoServerModern::aLegacySessionStillWorksBesideModernRequests()
              u"complete"_s);
 }
 
-QTEST_GUILESS_MAIN(TestDemoServerModern)
-#include "tst_demoserver_modern.moc"
+QTEST_GUILESS_MAIN(TestDemoServerRev20260728)
+#include "tst_demoserver_rev20260728.moc"

@@ -45,13 +45,13 @@ static QString capabilityFor(const QString &inputMethod)
     return u"roots"_s;
 }
 
-void DemoServer::handleModernRequest(const JsonRpcMessage &m)
+void DemoServer::handleRev20260728Request(const JsonRpcMessage &m)
 {
     const QJsonValue id = m.id();
-    if (m.method() == "initialize"_L1 && m_validator.era() == DemoEra::Modern) {
+    if (m.method() == "initialize"_L1 && m_validator.era() == DemoEra::Rev20260728) {
         // A legacy client has no way forward: this message is all it can show its user.
         const QString requested = m.params().value("protocolVersion"_L1).toString();
-        const QStringList supported = DemoProtocol::supportedVersions(DemoEra::Modern);
+        const QStringList supported = DemoProtocol::supportedVersions(DemoEra::Rev20260728);
         fail(
             id, DemoProtocol::UnsupportedProtocolVersion,
             u"Unsupported protocol version %1: this server speaks only %2 (no initialize; "
@@ -60,7 +60,7 @@ void DemoServer::handleModernRequest(const JsonRpcMessage &m)
                         {"requested"_L1, requested}});
         return;
     }
-    const ModernRequestValidator::Verdict verdict = m_validator.validate(m);
+    const Rev20260728RequestValidator::Verdict verdict = m_validator.validate(m);
     if (!verdict.request) {
         fail(id, verdict.code, verdict.message, verdict.data);
         return;
@@ -69,7 +69,7 @@ void DemoServer::handleModernRequest(const JsonRpcMessage &m)
     handleRequestFor(m, true);
 }
 
-bool DemoServer::isModern(const QJsonValue &id) const
+bool DemoServer::isRev20260728(const QJsonValue &id) const
 {
     return m_modern.contains(JsonRpcMessage::idKey(id));
 }
@@ -79,10 +79,10 @@ bool DemoServer::mayLog(const QString &level, bool always) const
     const auto call = m_modern.constFind(JsonRpcMessage::idKey(m_related));
     if (call != m_modern.cend())
         return !call->meta.logLevel.isEmpty() &&
-               ModernRequestValidator::logLevelRank(level) >=
-                   ModernRequestValidator::logLevelRank(call->meta.logLevel);
-    return always || ModernRequestValidator::logLevelRank(level) >=
-                         ModernRequestValidator::logLevelRank(m_logLevel);
+               Rev20260728RequestValidator::logLevelRank(level) >=
+                   Rev20260728RequestValidator::logLevelRank(call->meta.logLevel);
+    return always || Rev20260728RequestValidator::logLevelRank(level) >=
+                         Rev20260728RequestValidator::logLevelRank(m_logLevel);
 }
 
 QJsonObject DemoServer::discover() const

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "modernheadervalidator.h"
+#include "rev20260728headervalidator.h"
 
 #include "demoprotocol.h"
 #include "protocol/jsonrpcmessage.h"
@@ -12,7 +12,7 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-std::optional<QString> ModernHeaderValidator::decodeValue(const QByteArray &raw)
+std::optional<QString> Rev20260728HeaderValidator::decodeValue(const QByteArray &raw)
 {
     for (const char c : raw)
         if ((uchar(c) < 0x20 && c != '\t') || uchar(c) > 0x7e)
@@ -58,8 +58,8 @@ static void collectParamHeaders(const QJsonObject &schema, const QStringList &pa
     }
 }
 
-QString ModernHeaderValidator::check(const QHash<QByteArray, QByteArray> &headers,
-                                     const JsonRpcMessage &m, const QJsonObject &tool)
+QString Rev20260728HeaderValidator::check(const QHash<QByteArray, QByteArray> &headers,
+                                          const JsonRpcMessage &m, const QJsonObject &tool)
 {
     const QJsonObject params = m.params();
     auto mismatch = [&](const QString &header, const QString &expected) -> QString {

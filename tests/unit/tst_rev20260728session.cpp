@@ -37,7 +37,7 @@ struct Fixture
 
     // Modern over stdio by default: the probe goes first, as it does for auto over HTTP
     // (auto over stdio asks with the handshake first: its own tests say so).
-    explicit Fixture(ServerConfig::Era era = ServerConfig::Era::Modern,
+    explicit Fixture(ServerConfig::Era era = ServerConfig::Era::Rev20260728,
                      ServerConfig::Route route = ServerConfig::Route::Stdio)
     {
         ServerConfig c;
@@ -95,7 +95,7 @@ struct Fixture
 
 } // namespace
 
-class TestModernSession : public QObject
+class TestRev20260728Session : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
@@ -109,7 +109,7 @@ private Q_SLOTS:
                  u"2026-07-28"_s);
         const SessionSnapshot s = f.session->snapshot();
         QCOMPARE(s.state, SessionSnapshot::State::Ready);
-        QCOMPARE(s.era, u"modern"_s);
+        QCOMPARE(s.era, u"2026-07-28"_s);
         QVERIFY2(s.eraReason.contains("offered 2026-07-28"_L1), qPrintable(s.eraReason));
         QCOMPARE(s.protocolVersion, u"2026-07-28"_s);
         QCOMPARE(s.serverInfo.value("name"_L1).toString(), u"fake"_s);
@@ -175,7 +175,7 @@ private Q_SLOTS:
                             })));
         const SessionSnapshot s = f.session->snapshot();
         QCOMPARE(s.state, SessionSnapshot::State::Ready);
-        QCOMPARE(s.era, u"legacy"_s);
+        QCOMPARE(s.era, u"initialize"_s);
         QVERIFY2(s.eraReason.contains(timesOut ? "no answer in time"_L1 : "-32601"_L1),
                  qPrintable(s.eraReason));
         // A timed-out probe is not cancelled: a legacy server has not been initialized.
@@ -193,11 +193,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("discoverAnswer");   // "result", an error code, or none
         QTest::addColumn<QString>("era");              // or "failed"
         QTest::newRow("a legacy server answers the handshake: one round trip, no probe")
-            << u"result"_s << QString() << u"legacy"_s;
+            << u"result"_s << QString() << u"initialize"_s;
         QTest::newRow("a modern-only server names 2026-07-28 in its refusal: discover confirms")
-            << u"-32022"_s << u"result"_s << u"modern"_s;
+            << u"-32022"_s << u"result"_s << u"2026-07-28"_s;
         QTest::newRow("a modern server refusing the handshake another way: discover decides")
-            << u"-32601"_s << u"result"_s << u"modern"_s;
+            << u"-32601"_s << u"result"_s << u"2026-07-28"_s;
         QTest::newRow("refused both ways: the session fails, naming both answers")
             << u"-32600"_s << u"-32601"_s << u"failed"_s;
     }
@@ -258,7 +258,7 @@ private Q_SLOTS:
         QCOMPARE(s.state, SessionSnapshot::State::Ready);
         QCOMPARE(s.era, era);
         QVERIFY2(s.eraReason.contains("auto over stdio"_L1), qPrintable(s.eraReason));
-        if (era == "legacy"_L1)
+        if (era == "initialize"_L1)
             QCOMPARE(methods.last(), u"notifications/initialized"_s);
         else
             QCOMPARE(s.protocolVersion, u"2026-07-28"_s);
@@ -266,7 +266,7 @@ private Q_SLOTS:
 
     void modernModeNeverFallsBackAndSaysWhatTheServerOffers()
     {
-        Fixture f(ServerConfig::Era::Modern);
+        Fixture f(ServerConfig::Era::Rev20260728);
         QSignalSpy stopped(f.session.get(), &ServerSession::stopped);
         f.call(u"tools/list"_s);
         f.session->start();
@@ -290,7 +290,7 @@ private Q_SLOTS:
 
     void modernOverHttpSendsACallAtOnceAndDiscoversBesideIt()
     {
-        Fixture f(ServerConfig::Era::Modern, ServerConfig::Route::StreamableHttp);
+        Fixture f(ServerConfig::Era::Rev20260728, ServerConfig::Route::StreamableHttp);
         f.session->start();
         QCOMPARE(f.session->snapshot().state, SessionSnapshot::State::Ready);
         f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "echo"})));
@@ -627,7 +627,7 @@ private Q_SLOTS:
     {
         QFETCH(int, route);
         QFETCH(bool, notifies);
-        Fixture f(ServerConfig::Era::Modern, ServerConfig::Route(route));
+        Fixture f(ServerConfig::Era::Rev20260728, ServerConfig::Route(route));
         f.startModern();
         f.call(u"tools/call"_s, obj(JSON_TEXT({"name" : "slow"})));
         const qsizetype before = f.transport->sent.size();
@@ -639,5 +639,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestModernSession)
-#include "tst_modernsession.moc"
+QTEST_GUILESS_MAIN(TestRev20260728Session)
+#include "tst_rev20260728session.moc"

@@ -7,20 +7,20 @@
 #include <QString>
 #include <QStringList>
 
-namespace Sonde::Modern {
+namespace Sonde::Rev20260728 {
 
 // The sessionless revision (docs/protocol.md): no initialize; every request carries its
 // version and the client's capabilities in _meta, and results say what kind they are.
 inline constexpr auto ProtocolVersion = "2026-07-28";
 QStringList supportedProtocolVersions();
-bool isModernProtocolVersion(const QString &version);
+bool isProtocolVersion(const QString &version);
 
 // The errors this revision defines (basic/index.mdx, "Error Codes"). Recognising one is what
 // tells a modern server from a legacy one that refused the probe (basic/versioning.mdx).
 inline constexpr int HeaderMismatch = -32020;
 inline constexpr int MissingRequiredClientCapability = -32021;
 inline constexpr int UnsupportedProtocolVersion = -32022;
-bool isModernErrorCode(int code);
+bool isErrorCode(int code);
 
 inline constexpr auto MetaProtocolVersion = "io.modelcontextprotocol/protocolVersion";
 inline constexpr auto MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
@@ -58,4 +58,4 @@ QString describeUnsupportedVersion(const Error &error);
 // with one before the era is known.
 Error explain(const Error &error);
 
-} // namespace Sonde::Modern
+} // namespace Sonde::Rev20260728

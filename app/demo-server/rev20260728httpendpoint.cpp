@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "modernhttpendpoint.h"
+#include "rev20260728httpendpoint.h"
 
 #include "demoserver.h"
-#include "modernheadervalidator.h"
 #include "protocol/jsonrpcmessage.h"
+#include "rev20260728headervalidator.h"
 
 #include <QJsonDocument>
 #include <QTcpSocket>
@@ -42,12 +42,12 @@ static QByteArray toClient(const QByteArray &frame, const QJsonValue &inner,
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
-ModernHttpEndpoint::ModernHttpEndpoint(std::shared_ptr<DemoState> state, QObject *parent)
+Rev20260728HttpEndpoint::Rev20260728HttpEndpoint(std::shared_ptr<DemoState> state, QObject *parent)
     : QObject(parent), m_server(new DemoServer(std::move(state), this)),
       m_keepAlive(new QTimer(this))
 {
-    connect(m_server, &DemoServer::frameReady, this, &ModernHttpEndpoint::route);
-    connect(m_server, &DemoServer::stderrLine, this, &ModernHttpEndpoint::logLine);
+    connect(m_server, &DemoServer::frameReady, this, &Rev20260728HttpEndpoint::route);
+    connect(m_server, &DemoServer::stderrLine, this, &Rev20260728HttpEndpoint::logLine);
     // No session to expire: both drops close the request's connection, if it is unanswered.
     connect(m_server, &DemoServer::connectionDropRequested, this,
             [this] { m_dropCurrentPost = true; });
@@ -61,35 +61,36 @@ ModernHttpEndpoint::ModernHttpEndpoint(std::shared_ptr<DemoState> state, QObject
     setKeepAliveInterval(15'000);
 }
 
-void ModernHttpEndpoint::setEra(DemoEra era)
+void Rev20260728HttpEndpoint::setEra(DemoEra era)
 {
     m_server->setEra(era);
 }
 
-void ModernHttpEndpoint::setKeepAliveInterval(int ms)
+void Rev20260728HttpEndpoint::setKeepAliveInterval(int ms)
 {
     m_keepAlive->start(ms);
 }
 
-bool ModernHttpEndpoint::accepts(const QHash<QByteArray, QByteArray> &headers,
-                                 const QByteArray &body) const
+bool Rev20260728HttpEndpoint::accepts(const QHash<QByteArray, QByteArray> &headers,
+                                      const QByteArray &body) const
 {
     const DemoEra era = m_server->era();
     if (era != DemoEra::Both)
-        return era == DemoEra::Modern;
+        return era == DemoEra::Rev20260728;
     // A modern client's malformed request (no _meta) is still modern: its header says so.
     const QString version = QString::fromUtf8(headers.value("mcp-protocol-version"));
-    if (DemoProtocol::modernVersions(era).contains(version))
+    if (DemoProtocol::rev20260728Versions(era).contains(version))
         return true;
     // A legacy session's POST is not parsed twice: without these words it cannot be modern.
     if (!body.contains("io.modelcontextprotocol/") && !body.contains("server/discover") &&
         !body.contains("subscriptions/listen"))
         return false;
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(body);
-    return parsed.messages.size() == 1 && m_server->validator().isModern(parsed.messages.first());
+    return parsed.messages.size() == 1 &&
+           m_server->validator().isRev20260728(parsed.messages.first());
 }
 
-int ModernHttpEndpoint::statusFor(const JsonRpcMessage &request, const QByteArray &answer)
+int Rev20260728HttpEndpoint::statusFor(const JsonRpcMessage &request, const QByteArray &answer)
 {
     const JsonRpcMessage a = JsonRpcMessage::parse(answer).messages.value(0);
     if (a.type() != JsonRpcMessage::Type::ErrorResponse)
@@ -104,10 +105,10 @@ int ModernHttpEndpoint::statusFor(const JsonRpcMessage &request, const QByteArra
     return 200;
 }
 
-void ModernHttpEndpoint::handlePost(QTcpSocket *socket,
-                                    const QHash<QByteArray, QByteArray> &headers,
-                                    const QByteArray &body, const Reply &reply,
-                                    const Detach &detach)
+void Rev20260728HttpEndpoint::handlePost(QTcpSocket *socket,
+                                         const QHash<QByteArray, QByteArray> &headers,
+                                         const QByteArray &body, const Reply &reply,
+                                         const Detach &detach)
 {
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(body);
     if (parsed.error.isError() && parsed.messages.isEmpty()) {
@@ -129,7 +130,7 @@ void ModernHttpEndpoint::handlePost(QTcpSocket *socket,
     }
     // initialize reaches here only in --era modern, to be refused with the versions we speak.
     if (m.method() != "initialize"_L1) {
-        const ModernRequestValidator::Verdict verdict = m_server->validator().validate(m);
+        const Rev20260728RequestValidator::Verdict verdict = m_server->validator().validate(m);
         if (!verdict.request) {
             reply(400, errorFrame(m.id(), verdict.code, verdict.message, verdict.data));
             return;
@@ -138,7 +139,7 @@ void ModernHttpEndpoint::handlePost(QTcpSocket *socket,
             m.method() == "tools/call"_L1
                 ? m_server->toolDefinition(m.params().value("name"_L1).toString())
                 : QJsonObject();
-        const QString why = ModernHeaderValidator::check(headers, m, tool);
+        const QString why = Rev20260728HeaderValidator::check(headers, m, tool);
         if (!why.isEmpty()) {
             Q_EMIT logLine(u"demo: refused: "_s + why);
             reply(400, errorFrame(m.id(), DemoProtocol::HeaderMismatch, why));
@@ -178,7 +179,7 @@ void ModernHttpEndpoint::handlePost(QTcpSocket *socket,
         route(frame, related);
 }
 
-void ModernHttpEndpoint::openStream(QTcpSocket *socket, const QJsonValue &id)
+void Rev20260728HttpEndpoint::openStream(QTcpSocket *socket, const QJsonValue &id)
 {
     // No length and no chunking: the stream is the rest of the connection. No event ids:
     // modern streams are not resumable.
@@ -197,7 +198,7 @@ void ModernHttpEndpoint::openStream(QTcpSocket *socket, const QJsonValue &id)
     });
 }
 
-void ModernHttpEndpoint::route(const QByteArray &frame, const QJsonValue &related)
+void Rev20260728HttpEndpoint::route(const QByteArray &frame, const QJsonValue &related)
 {
     if (m_collecting) {
         m_collecting->append({frame, related});
@@ -219,7 +220,7 @@ void ModernHttpEndpoint::route(const QByteArray &frame, const QJsonValue &relate
     }
 }
 
-void ModernHttpEndpoint::shutdown()
+void Rev20260728HttpEndpoint::shutdown()
 {
     m_server->shutdown();
 }

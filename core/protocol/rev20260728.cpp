@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "protocol/modernprotocol.h"
+#include "protocol/rev20260728.h"
 
 #include "protocol/mcp.h"
 
@@ -7,19 +7,19 @@
 
 using namespace Qt::StringLiterals;
 
-namespace Sonde::Modern {
+namespace Sonde::Rev20260728 {
 
 QStringList supportedProtocolVersions()
 {
     return {QString::fromLatin1(ProtocolVersion)};
 }
 
-bool isModernProtocolVersion(const QString &version)
+bool isProtocolVersion(const QString &version)
 {
     return supportedProtocolVersions().contains(version);
 }
 
-bool isModernErrorCode(int code)
+bool isErrorCode(int code)
 {
     return code == HeaderMismatch || code == MissingRequiredClientCapability ||
            code == UnsupportedProtocolVersion;
@@ -110,4 +110,4 @@ Error explain(const Error &error)
     return e;
 }
 
-} // namespace Sonde::Modern
+} // namespace Sonde::Rev20260728

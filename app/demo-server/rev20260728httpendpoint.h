@@ -30,7 +30,7 @@ class JsonRpcMessage;
 // progress or log notifications first; subscriptions/listen's stream stays open with a
 // ':' comment every keep-alive interval. A client closing a stream cancels its request.
 // Thread: the server's; owned by DemoHttpServer.
-class ModernHttpEndpoint : public QObject
+class Rev20260728HttpEndpoint : public QObject
 {
     Q_OBJECT
 public:
@@ -40,7 +40,7 @@ public:
     // The connection is an SSE stream from now on: the caller reads no more requests from it.
     using Detach = std::function<void()>;
 
-    ModernHttpEndpoint(std::shared_ptr<DemoState> state, QObject *parent = nullptr);
+    Rev20260728HttpEndpoint(std::shared_ptr<DemoState> state, QObject *parent = nullptr);
     void setEra(DemoEra era);
     void setKeepAliveInterval(int ms);
     // Whether a POST belongs here rather than to a legacy session.

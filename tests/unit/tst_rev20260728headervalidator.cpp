@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// ModernHeaderValidator: the demo server's side of the header codec (=?base64?...?=) and of
+// Rev20260728HeaderValidator: the demo server's side of the header codec (=?base64?...?=) and of
 // Server Validation for x-mcp-header parameters of every primitive type and depth.
-#include "modernheadervalidator.h"
 #include "protocol/jsonrpcmessage.h"
+#include "rev20260728headervalidator.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -14,7 +14,7 @@ using namespace Sonde;
 
 using Headers = QHash<QByteArray, QByteArray>;
 
-class TestModernHeaderValidator : public QObject
+class TestRev20260728HeaderValidator : public QObject
 {
     Q_OBJECT
 
@@ -46,7 +46,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, raw);
         QFETCH(bool, valid);
         QFETCH(QString, text);
-        const std::optional<QString> decoded = ModernHeaderValidator::decodeValue(raw);
+        const std::optional<QString> decoded = Rev20260728HeaderValidator::decodeValue(raw);
         QCOMPARE(decoded.has_value(), valid);
         if (valid)
             QCOMPARE(*decoded, text);
@@ -110,7 +110,7 @@ private Q_SLOTS:
         headers.insert("mcp-protocol-version", "2026-07-28");
         headers.insert("mcp-method", "tools/call");
         headers.insert("mcp-name", "t");
-        const QString why = ModernHeaderValidator::check(
+        const QString why = Rev20260728HeaderValidator::check(
             headers, JsonRpcMessage::request(1, u"tools/call"_s, params_), tool);
         if (named.isEmpty())
             QVERIFY2(why.isEmpty(), qPrintable(why));
@@ -119,5 +119,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestModernHeaderValidator)
-#include "tst_modernheadervalidator.moc"
+QTEST_GUILESS_MAIN(TestRev20260728HeaderValidator)
+#include "tst_rev20260728headervalidator.moc"

@@ -73,7 +73,7 @@ QList<QJsonObject> transcriptLines(const QString &path)
 
 } // namespace
 
-class TestCliModern : public QObject
+class TestCliRev20260728 : public QObject
 {
     Q_OBJECT
 private:
@@ -116,7 +116,7 @@ private Q_SLOTS:
         const QJsonObject i = QJsonDocument::fromJson(info.out).object();
         QCOMPARE(i.value("protocolVersion"_L1).toString(), u"2026-07-28"_s);
         const QJsonObject session = i.value("session"_L1).toObject();
-        QCOMPARE(session.value("era"_L1).toString(), u"modern"_s);
+        QCOMPARE(session.value("era"_L1).toString(), u"2026-07-28"_s);
         QVERIFY(session.value("session_id"_L1).isNull());
         QCOMPARE(i.value("serverInfo"_L1).toObject().value("name"_L1).toString(),
                  u"sonde-v2-fixture"_s);
@@ -309,12 +309,12 @@ private Q_SLOTS:
         QTest::addColumn<bool>("http");
         QTest::addColumn<QString>("era");
         QTest::addColumn<bool>("modern"); // the era the session ends up in
-        QTest::newRow("stdio, 2025-11-25") << false << u"legacy"_s << false;
-        QTest::newRow("stdio, 2026-07-28 asked for") << false << u"modern"_s << true;
+        QTest::newRow("stdio, 2025-11-25") << false << u"initialize"_s << false;
+        QTest::newRow("stdio, 2026-07-28 asked for") << false << u"2026-07-28"_s << true;
         // Over stdio auto asks with the handshake first, and a dual-era server answers it.
         QTest::newRow("stdio, auto: the handshake a dual-era server answers")
             << false << u"auto"_s << false;
-        QTest::newRow("HTTP, 2025-11-25") << true << u"legacy"_s << false;
+        QTest::newRow("HTTP, 2025-11-25") << true << u"initialize"_s << false;
         QTest::newRow("HTTP, auto finds 2026-07-28") << true << u"auto"_s << true;
     }
     void theDemoServerAnswersTheSameInBothEras()
@@ -349,7 +349,7 @@ private Q_SLOTS:
                  QJsonDocument(lines[2]).toJson().constData());
         QCOMPARE(lines[3].value("result"_L1).toString(),
                  u"confirmed twice: first=accept second=accept"_s);
-        QCOMPARE(lines[6].value("era"_L1).toString(), modern ? u"modern"_s : u"legacy"_s);
+        QCOMPARE(lines[6].value("era"_L1).toString(), modern ? u"2026-07-28"_s : u"initialize"_s);
         int rounds = 0, listChanges = 0;
         for (const QJsonObject &l : transcriptLines(transcript)) {
             rounds += l.value("event"_L1).toString() == "input-required"_L1;
@@ -368,9 +368,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<bool>("http");
         QTest::addColumn<QString>("era");
-        QTest::newRow("stdio, 2026-07-28: a task, polled") << false << u"modern"_s;
+        QTest::newRow("stdio, 2026-07-28: a task, polled") << false << u"2026-07-28"_s;
         QTest::newRow("HTTP, 2026-07-28: a task, polled") << true << u"auto"_s;
-        QTest::newRow("HTTP, 2025-11-25: the call waits") << true << u"legacy"_s;
+        QTest::newRow("HTTP, 2025-11-25: the call waits") << true << u"initialize"_s;
     }
     void aLongCallBecomesATaskThatIsPolledToItsResult()
     {
@@ -394,7 +394,7 @@ private Q_SLOTS:
             polls += l.value("dir"_L1).toString() == "send"_L1 &&
                      l.value("msg"_L1).toObject().value("method"_L1).toString() == "tasks/get"_L1;
         }
-        if (era == "legacy"_L1) {
+        if (era == "initialize"_L1) {
             QVERIFY(statuses.isEmpty());
             return;
         }
@@ -441,7 +441,7 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject session =
             QJsonDocument::fromJson(r.out).object().value("session"_L1).toObject();
-        QCOMPARE(session.value("era"_L1).toString(), u"legacy"_s);
+        QCOMPARE(session.value("era"_L1).toString(), u"initialize"_s);
         QVERIFY2(session.value("era_reason"_L1).toString().contains("initialize"_L1),
                  qPrintable(session.value("era_reason"_L1).toString()));
         QCOMPARE(session.value("protocol_version"_L1).toString(), u"2025-11-25"_s);
@@ -453,15 +453,16 @@ private Q_SLOTS:
         V2HttpServer server;
         QVERIFY(server.start());
         const Run r =
-            cli({u"--url"_s, server.url(), u"--era"_s, u"legacy"_s, u"tools"_s, u"list"_s});
+            cli({u"--url"_s, server.url(), u"--era"_s, u"initialize"_s, u"tools"_s, u"list"_s});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("offers 2026-07-28"), r.err.constData());
         QVERIFY2(!r.err.contains("legacy SSE fallback"), r.err.constData());
-        const Run m = cliAuto(stdioConnection() + QStringList{u"--era"_s, u"legacy"_s, u"info"_s});
+        const Run m =
+            cliAuto(stdioConnection() + QStringList{u"--era"_s, u"initialize"_s, u"info"_s});
         QCOMPARE(m.exitCode, 2);
         QVERIFY2(m.err.contains("2026-07-28"), m.err.constData());
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliModern)
-#include "tst_cli_modern.moc"
+QTEST_GUILESS_MAIN(TestCliRev20260728)
+#include "tst_cli_rev20260728.moc"

@@ -15,7 +15,7 @@ class JsonRpcMessage;
 
 // What a modern request says about itself in _meta: everything the server may rely on,
 // since no earlier request (no initialize) set anything up.
-struct ModernRequest
+struct Rev20260728Request
 {
     QString version;
     QJsonObject clientCapabilities;
@@ -25,20 +25,20 @@ struct ModernRequest
 // Tells a modern request (2026-07-28: per-request _meta, served statelessly) from a legacy
 // one, and checks its _meta: both transports of the demo server use it, so stdio and HTTP
 // give the same -32602 / -32022 answers. Pure; any thread.
-class ModernRequestValidator
+class Rev20260728RequestValidator
 {
 public:
-    explicit ModernRequestValidator(DemoEra era = DemoEra::Both) : m_era(era) {}
+    explicit Rev20260728RequestValidator(DemoEra era = DemoEra::Both) : m_era(era) {}
 
     DemoEra era() const { return m_era; }
     // Legacy era: never. Modern era: every request (a legacy client is refused, not served
     // as legacy). Both: server/discover, subscriptions/listen, or a request whose _meta
     // carries one of the per-request protocol fields.
-    bool isModern(const JsonRpcMessage &m) const;
+    bool isRev20260728(const JsonRpcMessage &m) const;
 
     struct Verdict
     {
-        std::optional<ModernRequest> request; // set when the _meta is valid
+        std::optional<Rev20260728Request> request; // set when the _meta is valid
         int code = 0;
         QString message;
         QJsonValue data;

@@ -18,7 +18,7 @@ class JsonRpcMessage;
 // agree with it, after the =?base64?...?= form is decoded. The client side of the header
 // codec lives in core; this is the server's, so the demo can check what a client sends.
 // Pure; any thread.
-class ModernHeaderValidator
+class Rev20260728HeaderValidator
 {
 public:
     // `headers` by lower-case name; `tool`: the called tool's definition for tools/call

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "modernrequestvalidator.h"
+#include "rev20260728requestvalidator.h"
 
 #include "protocol/jsonrpcmessage.h"
 
@@ -9,11 +9,11 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-bool ModernRequestValidator::isModern(const JsonRpcMessage &m) const
+bool Rev20260728RequestValidator::isRev20260728(const JsonRpcMessage &m) const
 {
-    if (m_era == DemoEra::Legacy || !m.isRequest())
+    if (m_era == DemoEra::Initialize || !m.isRequest())
         return false;
-    if (m_era == DemoEra::Modern)
+    if (m_era == DemoEra::Rev20260728)
         return true;
     if (m.method() == "server/discover"_L1 || m.method() == "subscriptions/listen"_L1)
         return true;
@@ -23,14 +23,15 @@ bool ModernRequestValidator::isModern(const JsonRpcMessage &m) const
            meta.contains(DemoProtocol::ClientInfoKey);
 }
 
-int ModernRequestValidator::logLevelRank(const QString &level)
+int Rev20260728RequestValidator::logLevelRank(const QString &level)
 {
     static const QStringList order = {u"debug"_s, u"info"_s,     u"notice"_s, u"warning"_s,
                                       u"error"_s, u"critical"_s, u"alert"_s,  u"emergency"_s};
     return int(order.indexOf(level));
 }
 
-ModernRequestValidator::Verdict ModernRequestValidator::validate(const JsonRpcMessage &m) const
+Rev20260728RequestValidator::Verdict
+Rev20260728RequestValidator::validate(const JsonRpcMessage &m) const
 {
     Verdict v;
     const QJsonObject meta = m.params().value("_meta"_L1).toObject();
@@ -41,7 +42,7 @@ ModernRequestValidator::Verdict ModernRequestValidator::validate(const JsonRpcMe
             DemoProtocol::ProtocolVersionKey);
         return v;
     }
-    if (!DemoProtocol::modernVersions(m_era).contains(version.toString())) {
+    if (!DemoProtocol::rev20260728Versions(m_era).contains(version.toString())) {
         v.code = DemoProtocol::UnsupportedProtocolVersion;
         v.message = u"Unsupported protocol version: %1 (this server speaks %2)"_s.arg(
             version.toString(), DemoProtocol::supportedVersions(m_era).join(u", "_s));
@@ -63,7 +64,7 @@ ModernRequestValidator::Verdict ModernRequestValidator::validate(const JsonRpcMe
         v.message = u"Invalid params: %1 is not a log level"_s.arg(DemoProtocol::LogLevelKey);
         return v;
     }
-    v.request = ModernRequest{version.toString(), capabilities.toObject(), level.toString()};
+    v.request = Rev20260728Request{version.toString(), capabilities.toObject(), level.toString()};
     return v;
 }
 
