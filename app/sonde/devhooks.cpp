@@ -2,11 +2,11 @@
 #include "devhooks.h"
 
 #include "engine/corehost.h"
-#include "mainwindow.h"
-#include "schemaformwidget.h"
-#include "timelinewidget.h"
-#include "toolspanel.h"
+#include "timeline/timelinewidget.h"
+#include "tools/schemaformwidget.h"
+#include "tools/toolspanel.h"
 #include "transport/fault.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractItemView>
 #include <QCommandLineParser>

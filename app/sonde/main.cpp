@@ -2,22 +2,22 @@
 // sonde: the desktop inspector. Wiring only: the core host, the window, where secrets are
 // kept (SecretStoreChooser), the saved workspace (or, on a first start, the built-in demo
 // server).
+#include "application/history/storehistorycatalog.h"
+#include "application/servers/serverstore.h"
+#include "application/workspace/workspacesettings.h"
 #include "devhooks.h"
 #include "engine/corehost.h"
-#include "historypanel.h"
+#include "history/historypanel.h"
+#include "history/historysettingsdialog.h"
 #include "historyrecorder.h"
-#include "historysettingsdialog.h"
 #include "historystore.h"
-#include "mainwindow.h"
-#include "mainwindowactions.h"
-#include "recordingwiring.h"
 #include "secrets/secretstore.h"
 #include "secretstorechooser.h"
-#include "serverstore.h"
-#include "storehistorycatalog.h"
 #include "util/signalwatcher.h"
 #include "util/version.h"
-#include "workspacesettings.h"
+#include "window/mainwindow.h"
+#include "window/mainwindowactions.h"
+#include "window/recordingwiring.h"
 
 #include <QAction>
 #include <QApplication>

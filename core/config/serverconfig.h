@@ -57,7 +57,7 @@ struct ServerConfig
     QList<QPair<QByteArray, QByteArray>> headers;
     // Header names the user marked secret. Those, Authorization and names that say token,
     // key, secret or cookie are kept by the window in its SecretStore, never in its settings
-    // (WorkspaceSecrets in ui/models).
+    // (WorkspaceSecrets in ui/application/workspace/).
     QList<QByteArray> secretHeaders;
 
     // OAuth 2.1 (docs/auth.md): what the user told Sonde about its identity at this server.

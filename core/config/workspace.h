@@ -17,8 +17,8 @@ namespace Sonde {
 // are its only serializer. The servers go in the same "mcpServers" JSON other clients write
 // (workspace/servers) plus Sonde's own per-server settings (workspace/sonde), so a workspace
 // written by any earlier Sonde loads. It converts to and from settings keys and values; the
-// front end stores them (QSettings: WorkspaceSettings in ui/models), since the core never
-// touches QSettings. Thread: any (a plain value).
+// front end stores them (QSettings: WorkspaceSettings in ui/application/workspace/), since the
+// core never touches QSettings. Thread: any (a plain value).
 class Workspace
 {
 public:

@@ -8,20 +8,20 @@
 // window keeps (MainWindow::showRecording), then with the store's full bounds (the window
 // before, and without a history), so the memory after each can be put side by side.
 // Then the same idle figure for the real `sonde` binary, started on its own.
+#include "application/history/storehistorycatalog.h"
+#include "application/servers/serverlistmodel.h"
+#include "application/servers/serverviewstore.h"
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptstore.h"
+#include "application/workspace/workspacesettings.h"
 #include "benchsupport.h"
 #include "config/workspace.h"
-#include "historypanel.h"
+#include "history/historypanel.h"
 #include "historyrecorder.h"
 #include "historystore.h"
-#include "mainwindow.h"
-#include "pagedtranscriptmodel.h"
-#include "serverlistmodel.h"
-#include "serverviewstore.h"
-#include "storehistorycatalog.h"
-#include "toolspanel.h"
-#include "transcriptpanel.h"
-#include "transcriptstore.h"
-#include "workspacesettings.h"
+#include "tools/toolspanel.h"
+#include "transcript/transcriptpanel.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractItemView>
 #include <QApplication>

@@ -14,19 +14,19 @@
 // - exports of the N events: sonde-cli history export (streamed) beside the whole list in
 //   memory, time and peak RSS, the same bytes; and the window's export dialog
 //   (TranscriptExportJob) beside the same export on the GUI thread: the GUI's longest wait.
+#include "application/history/storehistorycatalog.h"
+#include "application/history/transcripthistorysource.h"
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptexportjob.h"
+#include "application/transcript/transcriptfilterquery.h"
+#include "application/transcript/transcriptstore.h"
 #include "benchsupport.h"
 #include "historyexportsource.h"
 #include "historyimporter.h"
 #include "historyrecorder.h"
 #include "historyschema.h"
 #include "historystore.h"
-#include "pagedtranscriptmodel.h"
-#include "storehistorycatalog.h"
 #include "transcript/transcriptexport.h"
-#include "transcriptexportjob.h"
-#include "transcriptfilterquery.h"
-#include "transcripthistorysource.h"
-#include "transcriptstore.h"
 #include "util/version.h"
 
 #include <QCoreApplication>

@@ -4,9 +4,9 @@
 // shut down properly when it goes.
 
 #include "engine/corehost.h"
-#include "mainwindow.h"
 #include "testpaths.h"
-#include "toolspanel.h"
+#include "tools/toolspanel.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractItemModel>
 #include <QListView>

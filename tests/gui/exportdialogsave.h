@@ -3,7 +3,7 @@
 
 // The export dialog counts and writes on its job's thread: what a test waits for, with
 // signals, not sleeps.
-#include "exportdialog.h"
+#include "transcript/exportdialog.h"
 
 #include <QEventLoop>
 #include <QSignalSpy>

@@ -5,10 +5,10 @@
 // and the four events of exchange `id` (a call, its answer, a stderr line of another server,
 // a notification), all at its millisecond (the live view orders by id, not time).
 
+#include "application/history/transcripthistorysource.h"
 #include "historyfilter.h"
 #include "historyrecorder.h"
 #include "historystore.h"
-#include "transcripthistorysource.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -3,8 +3,8 @@
 // The Tools tab on its own, shown at a size a user has: each server given the same tools,
 // the first one selected.
 
-#include "serverviewstore.h"
-#include "toolspanel.h"
+#include "application/servers/serverviewstore.h"
+#include "tools/toolspanel.h"
 
 #include <QJsonArray>
 #include <QLabel>

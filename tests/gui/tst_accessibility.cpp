@@ -5,8 +5,8 @@
 // table, tab bar, ...) without a name fails the test, listed with its widget's class and
 // objectName and the panel it is in.
 #include "demowindow.h"
-#include "guiserverrequesthandler.h"
-#include "mainwindow.h"
+#include "window/guiserverrequesthandler.h"
+#include "window/mainwindow.h"
 
 #include <QAccessible>
 #include <QJsonArray>

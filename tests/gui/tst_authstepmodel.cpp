@@ -4,9 +4,9 @@
 // AuthStateStore (each server's last AuthState, the sonde/auth tickets, and the one browser
 // opening per flow). The states are built as the engine emits them: the same list of steps,
 // one longer each time.
+#include "application/auth/authstatestore.h"
+#include "application/auth/authstepmodel.h"
 #include "authflowdata.h"
-#include "authstatestore.h"
-#include "authstepmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>

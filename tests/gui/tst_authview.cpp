@@ -5,16 +5,16 @@
 // ManualClock), the buttons and the actions they ask for, the browser opened once per flow
 // through an injected opener. In the window, each server's own flow on its tab, and Sign in
 // going to CoreHost::auth with its answer shown.
+#include "application/auth/authstatestore.h"
+#include "application/auth/authstepmodel.h"
+#include "auth/authpanel.h"
 #include "authflowdata.h"
-#include "authpanel.h"
-#include "authstatestore.h"
-#include "authstepmodel.h"
-#include "darkpalette.h"
 #include "demohttpfixture.h"
 #include "engine/corehost.h"
-#include "mainwindow.h"
 #include "testpaths.h"
 #include "util/clock.h"
+#include "window/darkpalette.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QClipboard>

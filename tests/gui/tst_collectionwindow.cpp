@@ -2,11 +2,11 @@
 // Collections from the window: a call saved into a collection file from the Tools tab, and a
 // collection run through File → Run collection… against sonde-demo-server.
 #include "collection.h"
-#include "collectionrundialog.h"
 #include "collectionwriter.h"
 #include "demowindow.h"
-#include "mainwindowactions.h"
-#include "schemaformwidget.h"
+#include "tools/schemaformwidget.h"
+#include "transcript/collectionrundialog.h"
+#include "window/mainwindowactions.h"
 
 #include <QAction>
 #include <QFile>

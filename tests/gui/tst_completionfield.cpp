@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The one "Suggest values" widget of the Resources and Prompts panels: which argument it
 // asks for, what it sends as context, and what choosing a suggestion does to the form.
-#include "completionfield.h"
-#include "schemaformwidget.h"
+#include "tools/completionfield.h"
+#include "tools/schemaformwidget.h"
 
 #include <QJsonArray>
 #include <QLineEdit>

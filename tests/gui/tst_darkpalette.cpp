@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The dark palette: applied and taken back at run time, and in it a disabled button looks
 // disabled (its text is far closer to the button's colour than an enabled one's).
-#include "darkpalette.h"
-#include "hintbar.h"
+#include "window/darkpalette.h"
+#include "window/hintbar.h"
 
 #include <QApplication>
 #include <QPushButton>

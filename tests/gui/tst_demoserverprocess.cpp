@@ -2,7 +2,7 @@
 // The built-in HTTP demo as a child: ready with the URL it printed, failed when it prints
 // nothing within the timeout (on a ManualClock) or exits first, died when it goes after it
 // was ready, and gone after stop().
-#include "demoserverprocess.h"
+#include "application/servers/demoserverprocess.h"
 #include "testpaths.h"
 #include "util/clock.h"
 

@@ -5,18 +5,18 @@
 // send leaves the file as written. A history file is counted and written on the dialog's job
 // thread, byte for byte what the core's streamed writer makes of it, and Stop keeps the file.
 #include "../integration/fakecollector.h"
+#include "application/history/storehistorycatalog.h"
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
-#include "exportdialog.h"
 #include "exportdialogsave.h"
+#include "history/historypanel.h"
 #include "historyexportsource.h"
 #include "historyimporter.h"
-#include "historypanel.h"
 #include "historystore.h"
-#include "mainwindow.h"
-#include "mainwindowactions.h"
-#include "pagedtranscriptmodel.h"
-#include "storehistorycatalog.h"
-#include "transcriptstore.h"
+#include "transcript/exportdialog.h"
+#include "window/mainwindow.h"
+#include "window/mainwindowactions.h"
 
 #include <QAction>
 #include <QBuffer>

@@ -3,9 +3,9 @@
 // form, with long titles and descriptions, lies inside the dialog's visible area (and inside
 // the form's scroll viewport), and the sampling dialog shows all of its parts, within the
 // screen.
+#include "application/servers/serverviewstore.h"
 #include "engine/corehost.h"
-#include "guiserverrequesthandler.h"
-#include "serverviewstore.h"
+#include "window/guiserverrequesthandler.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Health tab's fault buttons are offered where the fault means something: the session
 // faults not on stdio, nor on a modern (2026-07-28) connection, which has no session.
-#include "healthpanel.h"
+#include "servers/healthpanel.h"
 
 #include <QJsonObject>
 #include <QPushButton>

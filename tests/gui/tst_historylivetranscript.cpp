@@ -2,11 +2,11 @@
 // The live transcript read from the SQLite history: rows the recorder writes while the view
 // is open are inserted at its end, only this run's rows show, the filters are the query's,
 // and scrolling every row holds no more than the model's page limit.
+#include "application/history/transcripthistorysource.h"
+#include "application/transcript/pagedtranscriptmodel.h"
 #include "historyrecorder.h"
 #include "historystore.h"
 #include "liverecording.h"
-#include "pagedtranscriptmodel.h"
-#include "transcripthistorysource.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

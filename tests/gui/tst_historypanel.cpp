@@ -4,13 +4,13 @@
 // Clear history only after the question is answered Yes, an opened file as a source with its
 // own servers, and Show on timeline for the picked session. Over a history file, the search
 // is counted off the GUI thread and its pages sought by id.
-#include "historycatalog.h"
-#include "historypanel.h"
+#include "application/history/historycatalog.h"
+#include "application/history/storehistorycatalog.h"
+#include "application/history/transcripthistorysource.h"
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "history/historypanel.h"
 #include "historystore.h"
 #include "liverecording.h"
-#include "pagedtranscriptmodel.h"
-#include "storehistorycatalog.h"
-#include "transcripthistorysource.h"
 
 #include <QComboBox>
 #include <QHeaderView>

@@ -2,11 +2,11 @@
 // History settings: the retention chosen in the dialog is stored in the workspace settings
 // and read back (what cannot be read keeps everything, and says so), becomes the recorder's
 // policy, and applied to a running recorder deletes what it no longer keeps.
+#include "application/workspace/workspacesettings.h"
+#include "history/historysettingsdialog.h"
 #include "historyrecorder.h"
-#include "historysettingsdialog.h"
 #include "historystore.h"
-#include "recordingwiring.h"
-#include "workspacesettings.h"
+#include "window/recordingwiring.h"
 
 #include <QDateTime>
 #include <QLabel>

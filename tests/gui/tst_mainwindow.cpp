@@ -4,21 +4,21 @@
 // injected expire-after-dispatch before a write shows the uncertain banner and a new
 // generation; the breaker tripped and reset from its buttons; an elicitation answered in its
 // dialog; the transcript exported and read back line by line.
+#include "application/servers/serverlistmodel.h"
+#include "application/timeline/timelinelayout.h"
+#include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
-#include "healthpanel.h"
-#include "mainwindow.h"
-#include "promptspanel.h"
-#include "resourcespanel.h"
 #include "secrets/memorysecretstore.h"
-#include "serverlistmodel.h"
-#include "sessionpanel.h"
+#include "servers/healthpanel.h"
+#include "servers/sessionpanel.h"
 #include "testpaths.h"
-#include "textdisplay.h"
-#include "timelinelayout.h"
-#include "timelinewidget.h"
-#include "toolspanel.h"
-#include "transcriptpanel.h"
-#include "transcriptstore.h"
+#include "timeline/timelinewidget.h"
+#include "tools/promptspanel.h"
+#include "tools/resourcespanel.h"
+#include "tools/toolspanel.h"
+#include "transcript/transcriptpanel.h"
+#include "window/mainwindow.h"
+#include "window/textdisplay.h"
 
 #include <QAction>
 #include <QApplication>

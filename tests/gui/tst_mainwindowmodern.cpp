@@ -4,12 +4,12 @@
 // tools list, a call from the form answers, an MRTR question opens the same dialog a
 // 2025-11-25 server's request would and the call finishes with the answer, and the
 // transcript says one call took two legs.
+#include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
-#include "guiserverrequesthandler.h"
-#include "mainwindow.h"
 #include "testpaths.h"
-#include "toolspanel.h"
-#include "transcriptstore.h"
+#include "tools/toolspanel.h"
+#include "window/guiserverrequesthandler.h"
+#include "window/mainwindow.h"
 
 #include <QDialog>
 #include <QLineEdit>

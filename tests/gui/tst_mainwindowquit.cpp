@@ -4,7 +4,7 @@
 // ran all along (the close is refused at first, not blocked on).
 #include "../integration/clifixtures.h"
 #include "engine/corehost.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,17 +3,17 @@
 // selected tool, the values typed in its forms and its last answer and banner come back
 // when it is selected again, and never show on the other server; removing a server leaves
 // nothing of it in the window's store.
+#include "application/servers/serverlistmodel.h"
+#include "application/servers/serverviewstore.h"
+#include "application/timeline/timelinelayout.h"
 #include "engine/corehost.h"
-#include "healthpanel.h"
-#include "mainwindow.h"
-#include "promptspanel.h"
-#include "resourcespanel.h"
-#include "serverlistmodel.h"
-#include "serverviewstore.h"
+#include "servers/healthpanel.h"
 #include "testpaths.h"
-#include "timelinelayout.h"
-#include "timelinewidget.h"
-#include "toolspanel.h"
+#include "timeline/timelinewidget.h"
+#include "tools/promptspanel.h"
+#include "tools/resourcespanel.h"
+#include "tools/toolspanel.h"
+#include "window/mainwindow.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -5,20 +5,20 @@
 // title and the server's row say its state (an open breaker and its cause too), Remove asks
 // first, the shortcuts dialog is generated from the actions, and About says what a bug
 // report needs (licence, homepage, revisions, paths) and copies it as plain text.
-#include "aboutdialog.h"
-#include "elidingstatusbar.h"
+#include "application/servers/serverlistmodel.h"
+#include "application/servers/serverstore.h"
 #include "engine/corehost.h"
-#include "healthpanel.h"
-#include "mainwindow.h"
 #include "protocol/mcp.h"
 #include "protocol/rev20260728.h"
-#include "serverlistmodel.h"
-#include "serverlistpanel.h"
-#include "serverstore.h"
-#include "sessionpanel.h"
+#include "servers/healthpanel.h"
+#include "servers/serverlistpanel.h"
+#include "servers/sessionpanel.h"
 #include "testpaths.h"
-#include "toolspanel.h"
+#include "tools/toolspanel.h"
 #include "util/version.h"
+#include "window/aboutdialog.h"
+#include "window/elidingstatusbar.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractButton>
 #include <QAction>

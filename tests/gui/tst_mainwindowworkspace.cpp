@@ -4,14 +4,14 @@
 // run opens the built-in demo twice, over stdio and over HTTP on a port of its own, which
 // the window starts as a child, records as "the built-in HTTP demo" and stops after the
 // sessions closed.
+#include "application/servers/serverstore.h"
+#include "application/workspace/workspacesettings.h"
 #include "config/workspace.h"
 #include "engine/corehost.h"
-#include "healthpanel.h"
-#include "mainwindow.h"
-#include "serverstore.h"
+#include "servers/healthpanel.h"
 #include "testpaths.h"
-#include "toolspanel.h"
-#include "workspacesettings.h"
+#include "tools/toolspanel.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractButton>
 #include <QAction>

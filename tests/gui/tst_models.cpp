@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The window's list models, each under QAbstractItemModelTester while it changes.
-#include "historymodel.h"
-#include "jsonlistmodel.h"
-#include "serverlistmodel.h"
-#include "toollistmodel.h"
+#include "application/history/historymodel.h"
+#include "application/servers/serverlistmodel.h"
+#include "application/tools/jsonlistmodel.h"
+#include "application/tools/toollistmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Log tab: one line per notification, appended in batches, and a flood shown as its
 // newest lines plus a count of the ones left out.
-#include "notificationlog.h"
+#include "window/notificationlog.h"
 
 #include <QJsonObject>
 #include <QTest>

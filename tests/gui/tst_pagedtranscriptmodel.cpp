@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The paged table over a recorded history: a million rows under QAbstractItemModelTester,
 // scrolled end to end with a bounded number of pages held, each row derived from its record.
-#include "pagedtranscriptmodel.h"
-#include "transcriptpagesource.h"
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

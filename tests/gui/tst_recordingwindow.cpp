@@ -4,19 +4,19 @@
 // export dialog's live source (this run, the newest batch included), the Transcript tab's own
 // exports (the rows its filters show), the timeline's line about the events it no longer has.
 // And the Transcript tab follows a flood of committed batches at most once an interval.
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
-#include "exportdialog.h"
 #include "exportdialogsave.h"
 #include "historyrecorder.h"
 #include "historystore.h"
 #include "liverecording.h"
-#include "mainwindow.h"
-#include "mainwindowactions.h"
-#include "pagedtranscriptmodel.h"
-#include "timelinetab.h"
-#include "transcriptpanel.h"
-#include "transcriptstore.h"
+#include "timeline/timelinetab.h"
+#include "transcript/exportdialog.h"
+#include "transcript/transcriptpanel.h"
 #include "util/clock.h"
+#include "window/mainwindow.h"
+#include "window/mainwindowactions.h"
 
 #include <QAction>
 #include <QFile>

@@ -3,8 +3,8 @@
 // answer in words a user reads (never a raw rule name in the text; the rule in the tooltip),
 // why a write sent again was safe, a cancellation said once, and the reconnect that happened
 // before a call told from the server's history.
+#include "application/tools/recoverytext.h"
 #include "recovery/recoveryerrors.h"
-#include "recoverytext.h"
 
 #include <QTest>
 

@@ -2,19 +2,19 @@
 // Replay: a recorded request sent again to the live server, the two answers compared; from
 // the History tab and from the Transcript tab's row menu and key, whether that tab shows the
 // in-memory store or pages this run's events from the history.
+#include "application/history/historycatalog.h"
+#include "application/servers/serverviewstore.h"
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
-#include "historycatalog.h"
-#include "historypanel.h"
+#include "history/historypanel.h"
 #include "historyrecorder.h"
 #include "historystore.h"
-#include "mainwindow.h"
-#include "pagedtranscriptmodel.h"
-#include "replaydialog.h"
-#include "replaylauncher.h"
-#include "serverviewstore.h"
 #include "testpaths.h"
-#include "transcriptpanel.h"
-#include "transcriptstore.h"
+#include "transcript/replaydialog.h"
+#include "transcript/replaylauncher.h"
+#include "transcript/transcriptpanel.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,12 +3,12 @@
 // shown as its text and a blob as its size and type, beside the answer's JSON; Save… writes
 // the contents whole (a text as it came, a blob decoded), however little of it the view
 // shows; and the read shown is always the selected server's.
+#include "application/servers/serverviewstore.h"
+#include "application/tools/resourcecontents.h"
 #include "jsontestdata.h"
-#include "jsonview.h"
-#include "resourcecontents.h"
-#include "resourcespanel.h"
-#include "serverviewstore.h"
-#include "textdisplay.h"
+#include "tools/resourcespanel.h"
+#include "window/jsonview.h"
+#include "window/textdisplay.h"
 
 #include <QFile>
 #include <QFileDialog>

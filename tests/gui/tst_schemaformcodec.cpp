@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "schemaformcodec.h"
+#include "application/tools/schemaformcodec.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "jsontestdata.h"
-#include "schemaformwidget.h"
+#include "tools/schemaformwidget.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -7,14 +7,14 @@
 // never as the reference the settings hold; one the store did not have asks to be entered
 // again; and the dialog says where secrets are kept, offering a file where they would be
 // lost at quit.
+#include "application/servers/serverstore.h"
+#include "application/workspace/workspacesecrets.h"
+#include "application/workspace/workspacesettings.h"
 #include "historyrecorder.h"
 #include "historystore.h"
-#include "namevalueeditor.h"
-#include "recordingwiring.h"
-#include "serverdialog.h"
-#include "serverstore.h"
-#include "workspacesecrets.h"
-#include "workspacesettings.h"
+#include "servers/namevalueeditor.h"
+#include "servers/serverdialog.h"
+#include "window/recordingwiring.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -2,11 +2,11 @@
 // The one place servers are added and removed: the stores hold a server before anyone is told
 // of it, and have let it go when they are told it went, so a subscriber never finds a server
 // half there.
-#include "authstatestore.h"
+#include "application/auth/authstatestore.h"
+#include "application/servers/serverregistry.h"
+#include "application/servers/serverstore.h"
+#include "application/servers/serverviewstore.h"
 #include "engine/corehost.h"
-#include "serverregistry.h"
-#include "serverstore.h"
-#include "serverviewstore.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The window's per-server view state: each server keeps its own selection, form values,
 // answers, lists and stderr; one call removes everything a server had, tickets included.
-#include "serverviewstore.h"
+#include "application/servers/serverviewstore.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -4,11 +4,11 @@
 // with what was granted and what was asked for but not, the server's identity and the
 // cache hints; and in the window, each server's own values when switching between them.
 // The snapshots are built as the core emits them.
+#include "application/servers/serverstore.h"
+#include "application/servers/serverviewstore.h"
 #include "engine/corehost.h"
-#include "mainwindow.h"
-#include "serverstore.h"
-#include "serverviewstore.h"
-#include "sessionpanel.h"
+#include "servers/sessionpanel.h"
+#include "window/mainwindow.h"
 
 #include <QJsonArray>
 #include <QLabel>

@@ -6,12 +6,12 @@
 // the answer's banner says it needed the step-up. The "browser" here is a
 // QNetworkAccessManager that follows the authorize URL to the loopback listener, whose page
 // it reads: "Signed in to protected".
-#include "authpanel.h"
+#include "auth/authpanel.h"
 #include "demohttpfixture.h"
 #include "engine/corehost.h"
-#include "mainwindow.h"
 #include "testpaths.h"
-#include "toolspanel.h"
+#include "tools/toolspanel.h"
+#include "window/mainwindow.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>

@@ -2,8 +2,8 @@
 // What the Tools tab says of a call held for a step-up (StepUpNote), decided from the call's
 // auth-challenge event and the server's authorization, and kept by the ServerViewStore for
 // the call while it waits and with its answer after.
-#include "serverviewstore.h"
-#include "stepupnote.h"
+#include "application/auth/stepupnote.h"
+#include "application/servers/serverviewstore.h"
 
 #include <QSignalSpy>
 #include <QTest>

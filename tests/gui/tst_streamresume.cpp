@@ -5,10 +5,10 @@
 // still; the call then ends with its own answer, sent once.
 #include "demohttpfixture.h"
 #include "engine/corehost.h"
-#include "healthpanel.h"
-#include "mainwindow.h"
+#include "servers/healthpanel.h"
 #include "testpaths.h"
-#include "toolspanel.h"
+#include "tools/toolspanel.h"
+#include "window/mainwindow.h"
 
 #include <QLineEdit>
 #include <QListView>

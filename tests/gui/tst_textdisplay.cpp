@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What a text view is given of a server's text: capped, with a note of what was left out,
 // unwrapped when a line is too long to lay out wrapped, and UTF-8 never cut mid-character.
-#include "jsonview.h"
-#include "textdisplay.h"
+#include "window/jsonview.h"
+#include "window/textdisplay.h"
 
 #include <QElapsedTimer>
 #include <QPlainTextEdit>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // TimelineLegend: the names and colours of the timeline's outcomes and markers stay what
 // they were when they were switches (the widget, the tooltips and the screenshots use them).
-#include "timelinelegend.h"
+#include "application/timeline/timelinelegend.h"
 
 #include <QTest>
 

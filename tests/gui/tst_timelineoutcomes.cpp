@@ -5,10 +5,10 @@
 // the bar's outcome, where it ends and what its tooltip says; the breaker's refusal as a
 // mark; the legend beside the lanes listing every outcome; colours that stay apart and
 // readable on a light and on a dark base.
-#include "timelinelayout.h"
-#include "timelinelegend.h"
-#include "timelinewidget.h"
-#include "transcriptstore.h"
+#include "application/timeline/timelinelayout.h"
+#include "application/timeline/timelinelegend.h"
+#include "application/transcript/transcriptstore.h"
+#include "timeline/timelinewidget.h"
 
 #include <QJsonDocument>
 #include <QSet>

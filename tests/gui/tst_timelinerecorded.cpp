@@ -2,13 +2,13 @@
 // A past session on the Timeline tab: read from a real history through its catalog, drawn from
 // the same TranscriptEvent values as a live one (the supervisor's entries with their typed form
 // again), bounded with the cut named in the banner, and back to the live store on request.
+#include "application/history/storehistorycatalog.h"
+#include "application/timeline/timelinerecording.h"
+#include "application/transcript/transcriptstore.h"
 #include "historystore.h"
 #include "recordedcall.h"
-#include "storehistorycatalog.h"
-#include "timelinerecording.h"
-#include "timelinetab.h"
-#include "timelinewidget.h"
-#include "transcriptstore.h"
+#include "timeline/timelinetab.h"
+#include "timeline/timelinewidget.h"
 
 #include <QPushButton>
 #include <QSignalSpy>

@@ -3,9 +3,9 @@
 // recovery markers, hit testing) computed headless from a TranscriptStore, kept consistent
 // as the store grows and drops its front; and the widget over it (painting at several
 // zooms, zoom and pan, follow mode, tooltips, clicks that activate a store row).
-#include "timelinelayout.h"
-#include "timelinewidget.h"
-#include "transcriptstore.h"
+#include "application/timeline/timelinelayout.h"
+#include "application/transcript/transcriptstore.h"
+#include "timeline/timelinewidget.h"
 
 #include <QApplication>
 #include <QImage>

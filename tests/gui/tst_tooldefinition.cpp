@@ -4,21 +4,21 @@
 // definition, Call, Show in transcript), and an MCP App tool's "App" badge with the link to
 // its ui:// page. In the panel, and in the real window on two demo servers, before and after
 // switching between them.
+#include "application/servers/serverviewstore.h"
+#include "application/tools/toollistmodel.h"
+#include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
 #include "jsontestdata.h"
-#include "jsonview.h"
-#include "mainwindow.h"
-#include "resourcespanel.h"
-#include "schemaformwidget.h"
-#include "serverviewstore.h"
 #include "showntoolspanel.h"
 #include "testpaths.h"
-#include "tooldefinitionview.h"
-#include "toollistdelegate.h"
-#include "toollistmodel.h"
-#include "toolspanel.h"
-#include "transcriptpanel.h"
-#include "transcriptstore.h"
+#include "tools/resourcespanel.h"
+#include "tools/schemaformwidget.h"
+#include "tools/tooldefinitionview.h"
+#include "tools/toollistdelegate.h"
+#include "tools/toolspanel.h"
+#include "transcript/transcriptpanel.h"
+#include "window/jsonview.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QClipboard>

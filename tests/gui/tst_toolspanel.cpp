@@ -3,16 +3,16 @@
 // description on hover, a search over all three, no name cut off), the form's values of every
 // kind kept per server and per tool, the tab order, the answer opening on a tab that has
 // something in it, and the banner of an open breaker in the real window.
-#include "breakerbanner.h"
+#include "application/servers/serverstore.h"
+#include "application/servers/serverviewstore.h"
+#include "application/tools/toollistmodel.h"
 #include "demowindow.h"
-#include "healthpanel.h"
 #include "jsontestdata.h"
-#include "schemaformwidget.h"
-#include "serverstore.h"
-#include "serverviewstore.h"
+#include "servers/breakerbanner.h"
+#include "servers/healthpanel.h"
 #include "showntoolspanel.h"
-#include "toollistmodel.h"
-#include "toolspanel.h"
+#include "tools/schemaformwidget.h"
+#include "tools/toolspanel.h"
 
 #include <QAbstractItemDelegate>
 #include <QCheckBox>

@@ -2,14 +2,14 @@
 // The live Transcript tab's filters counted off the GUI thread: the count runs on the query's
 // thread while the GUI thread stays free, only the newest filter's answer is shown, keystrokes
 // are counted once, and the first screen of the answer needs no read on the GUI thread.
+#include "application/history/transcripthistorysource.h"
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptfilterquery.h"
+#include "application/transcript/transcriptstore.h"
 #include "historyrecorder.h"
 #include "historystore.h"
 #include "liverecording.h"
-#include "pagedtranscriptmodel.h"
-#include "transcriptfilterquery.h"
-#include "transcripthistorysource.h"
-#include "transcriptpanel.h"
-#include "transcriptstore.h"
+#include "transcript/transcriptpanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

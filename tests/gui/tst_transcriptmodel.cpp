@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The transcript: its bounded store (pairing, latency, summaries), the table model and the
 // filter proxy under QAbstractItemModelTester, and the JSONL / Markdown exports.
-#include "transcriptexporter.h"
-#include "transcriptfilterproxymodel.h"
-#include "transcriptmodel.h"
-#include "transcriptstore.h"
+#include "application/transcript/transcriptexporter.h"
+#include "application/transcript/transcriptfilterproxymodel.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptstore.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Transcript tab as a user reads it: columns sized for what they hold, so the Summary is on
 // screen in a narrow window, and a detail pane that follows the rows the filters leave.
-#include "transcriptmodel.h"
-#include "transcriptpanel.h"
-#include "transcriptstore.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptstore.h"
+#include "transcript/transcriptpanel.h"
 
 #include <QCheckBox>
 #include <QHeaderView>

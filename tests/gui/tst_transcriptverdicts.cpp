@@ -3,15 +3,15 @@
 // open") are rows of the transcript view, from the real engine against sonde-demo-server,
 // and lines of both exports, naming the original request; and the timeline over what the
 // real engine recorded tells each outcome (over stdio, and an HTTP 503 over HTTP).
+#include "application/timeline/timelinelayout.h"
+#include "application/transcript/transcriptexporter.h"
+#include "application/transcript/transcriptfilterproxymodel.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptstore.h"
 #include "demohttpfixture.h"
 #include "engine/corehost.h"
 #include "testpaths.h"
-#include "timelinelayout.h"
-#include "transcriptexporter.h"
-#include "transcriptfilterproxymodel.h"
-#include "transcriptmodel.h"
-#include "transcriptpanel.h"
-#include "transcriptstore.h"
+#include "transcript/transcriptpanel.h"
 #include "transport/fault.h"
 
 #include <QJsonDocument>

@@ -8,18 +8,18 @@
 // saves the History tab as dir/window-opened-file.png, the timeline as
 // dir/window-timeline-recorded.png, and the tab before and after Close file as
 // dir/window-close-file-before.png and dir/window-close-file-after.png.)
+#include "application/history/offlinehistory.h"
+#include "application/history/storehistorycatalog.h"
+#include "application/transcript/pagedtranscriptmodel.h"
 #include "engine/corehost.h"
-#include "historypanel.h"
+#include "history/historypanel.h"
+#include "history/offlinehistoryopener.h"
 #include "historystore.h"
-#include "mainwindow.h"
-#include "mainwindowactions.h"
-#include "offlinehistory.h"
-#include "offlinehistoryopener.h"
-#include "pagedtranscriptmodel.h"
 #include "recordedcall.h"
-#include "storehistorycatalog.h"
-#include "timelinetab.h"
-#include "timelinewidget.h"
+#include "timeline/timelinetab.h"
+#include "timeline/timelinewidget.h"
+#include "window/mainwindow.h"
+#include "window/mainwindowactions.h"
 
 #include <QAction>
 #include <QComboBox>

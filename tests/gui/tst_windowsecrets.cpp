@@ -5,15 +5,15 @@
 // restart; the passphrase of the file the settings name is asked once, a wrong one said in
 // the dialog; and the "enter it again" notice goes once the secret is entered again, for the
 // selected server and after switching to another one.
+#include "application/servers/serverstore.h"
+#include "application/workspace/workspacesecrets.h"
 #include "engine/corehost.h"
-#include "mainwindow.h"
-#include "namevalueeditor.h"
 #include "secrets/encryptedfilesecretstore.h"
 #include "secrets/memorysecretstore.h"
-#include "secretsfileprompt.h"
-#include "serverstore.h"
+#include "servers/namevalueeditor.h"
+#include "servers/secretsfileprompt.h"
 #include "testpaths.h"
-#include "workspacesecrets.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QCheckBox>

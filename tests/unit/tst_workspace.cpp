@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "workspacesecrets.h"
-#include "workspacesettings.h"
+#include "application/workspace/workspacesecrets.h"
+#include "application/workspace/workspacesettings.h"
 
 #include <QSettings>
 #include <QTemporaryDir>

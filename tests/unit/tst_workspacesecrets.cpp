@@ -3,10 +3,10 @@
 // holding only references, values coming back through the store, plaintext values of an
 // older Sonde migrated out of the INI file, a missing secret said in words, and a removed
 // server's secret removed.
+#include "application/workspace/workspacesecrets.h"
+#include "application/workspace/workspacesettings.h"
 #include "secrets/memorysecretstore.h"
 #include "secretstorewait.h"
-#include "workspacesecrets.h"
-#include "workspacesettings.h"
 
 #include <QFile>
 #include <QSettings>

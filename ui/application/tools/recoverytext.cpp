@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "application/tools/recoverytext.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde::RecoveryText {
+
+static QString tr(const char *text)
+{
+    return QCoreApplication::translate("RecoveryText", text);
+}
+
+QString ruleInWords(const QString &rule)
+{
+    if (rule == "http-404-with-session"_L1)
+        return tr("the server answered HTTP 404 for the session: it had ended");
+    if (rule == "http-400-invalid-session"_L1)
+        return tr("the server answered HTTP 400 \"no valid session\" (how the official SDK "
+                  "servers say the session ended)");
+    if (rule == "connection-refused"_L1)
+        return tr("the server refused the connection (it was down or restarting)");
+    if (rule == "transport-closed"_L1)
+        return tr("the connection closed while the call was out");
+    if (rule == "stream-broken"_L1)
+        return tr("the call's response stream broke before its answer");
+    if (rule == "text-marker"_L1)
+        return tr("the server's answer said the session was gone");
+    if (rule == "timeout"_L1)
+        return tr("no answer came in time");
+    if (rule == "no-signal"_L1)
+        return tr("nothing said the session was lost");
+    if (rule == "cancelled-by-user"_L1)
+        return tr("you cancelled it");
+    return rule;
+}
+
+static QString kindInWords(Error::Kind kind)
+{
+    switch (kind) {
+    case Error::Kind::Transport:
+        return tr("Connection error");
+    case Error::Kind::Protocol:
+        return tr("Protocol error");
+    case Error::Kind::Timeout:
+        return tr("Timed out");
+    case Error::Kind::Remote:
+        return tr("The server answered with an error");
+    case Error::Kind::Injected:
+        return tr("Injected fault");
+    default:
+        return tr("Error");
+    }
+}
+
+Banner forAnswer(const CallOutcome &o, const QString &reconnectNote)
+{
+    Banner b;
+    const std::optional<CallRecovery> &r = o.recovery;
+    const QString rule = r ? r->rule : QString();
+    if (r && r->outcomeUncertain.value_or(false)) {
+        b.tone = Banner::Tone::Uncertain;
+        // The core's message names the rule for logs and transcripts; here it is said in words.
+        QString message = o.error.message();
+        if (!rule.isEmpty())
+            message.replace(u'(' + rule + u')', u'(' + ruleInWords(rule) + u')');
+        b.text = tr("Outcome uncertain — %1").arg(message);
+        b.toolTip = tr("rule: %1 (%2)").arg(rule, ruleInWords(rule));
+        return b;
+    }
+    if (o.error.kind() == Error::Kind::Refused) {
+        b.tone = Banner::Tone::Refused;
+        b.text = tr("Not sent — %1").arg(o.error.message());
+        return b;
+    }
+    if (o.error.kind() == Error::Kind::Application) {
+        b.tone = Banner::Tone::Error;
+        b.text = tr("The tool reported an error (isError)");
+        return b;
+    }
+    if (o.error.kind() == Error::Kind::Cancelled) {
+        // "cancelled error — cancelled by the user" said it twice.
+        const QString why = o.error.message();
+        b.tone = Banner::Tone::Error;
+        b.text = why.contains("by the user"_L1) || why.isEmpty() ? tr("Cancelled by you")
+                                                                 : tr("Cancelled — %1").arg(why);
+        return b;
+    }
+    if (!o.ok()) {
+        b.tone = Banner::Tone::Error;
+        b.text = tr("%1 — %2").arg(kindInWords(o.error.kind()), o.error.message());
+        if (!rule.isEmpty())
+            b.toolTip = tr("rule: %1 (%2)").arg(rule, ruleInWords(rule));
+        return b;
+    }
+    if (r && r->replayed) {
+        b.tone = Banner::Tone::Good;
+        b.text = tr("Sent again on generation %1, and answered: %2.")
+                     .arg(o.generation)
+                     .arg(ruleInWords(rule));
+        // Why that was safe, in the terms of the verdict: a write is sent again only when the
+        // first one never ran, and the tool line above says the tool is never replayed.
+        if (r->verdict) {
+            if (r->verdict->source == ReplaySource::Transport)
+                b.text +=
+                    u' ' +
+                    tr("Safe for any tool: the first call never ran (%1).").arg(r->verdict->reason);
+            else
+                b.text += u' ' + tr("Safe: %1.").arg(r->verdict->reason);
+        }
+        b.toolTip = tr("rule: %1; verdict from: %2")
+                        .arg(rule, r->verdict ? replaySourceName(r->verdict->source) : QString());
+        return b;
+    }
+    if (!reconnectNote.isEmpty()) {
+        b.tone = Banner::Tone::Good;
+        b.text = reconnectNote;
+    }
+    return b;
+}
+
+QString reconnectBefore(const SessionSnapshot &s, const CallOutcome &o)
+{
+    if (!s.recovery || o.generation <= 1 || !o.ok())
+        return {};
+    if (o.recovery && (o.recovery->replayed || o.recovery->generations.size() > 1))
+        return {}; // recovered during the call: its own banner says so
+    const QList<HistoryEvent> &h = s.recovery->history;
+    for (qsizetype i = h.size() - 1; i >= 0; --i) {
+        const HistoryEvent &e = h[i];
+        if (e.kind != EventKind::Reconnect || e.toGeneration != o.generation)
+            continue;
+        if (e.timeMs > o.startedMs)
+            return {};
+        // Why it reconnected: the classification just before, and a fault that caused it.
+        QString why = e.trigger.value_or(QString());
+        QString fault;
+        for (qsizetype j = i - 1; j >= 0; --j) {
+            const HistoryEvent &c = h[j];
+            if (c.kind == EventKind::Reconnect)
+                break;
+            if (c.kind == EventKind::Classification && c.expired.value_or(false) && c.rule &&
+                why == e.trigger.value_or(QString()))
+                why = ruleInWords(*c.rule) +
+                      (c.source ? tr(" (noticed %1)").arg(*c.source) : QString());
+            if (c.kind == EventKind::Fault && c.fault && fault.isEmpty())
+                fault = *c.fault;
+        }
+        QString text =
+            tr("Answered on generation %1. Sonde had reconnected before this call, at %2: %3.")
+                .arg(o.generation)
+                .arg(QDateTime::fromMSecsSinceEpoch(e.timeMs).toString(u"HH:mm:ss.zzz"_s), why);
+        if (!fault.isEmpty())
+            text += u' ' + tr("(The fault %1 you injected caused it.)").arg(fault);
+        return text;
+    }
+    return {};
+}
+
+} // namespace Sonde::RecoveryText

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+#include "application/transcript/replayrequest.h"
+#include "protocol/mcp.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+namespace {
+
+bool isVerdict(const QString &event)
+{
+    return event == "outcome-uncertain"_L1 || event == "sent-again"_L1 ||
+           event == "breaker-refused"_L1;
+}
+
+bool sameId(const QJsonValue &a, const QJsonValue &b)
+{
+    if (a.isDouble() && b.isDouble())
+        return a.toInteger() == b.toInteger();
+    return a == b;
+}
+
+} // namespace
+
+std::optional<ReplayRequest> ReplayRequest::fromRecord(const QJsonObject &record, QString *error)
+{
+    const auto fail = [error](const QString &why) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    if (record.value("dir"_L1).toString() != "send"_L1)
+        return fail(u"only a request Sonde sent can be sent again"_s);
+    const QJsonObject msg = record.value("msg"_L1).toObject();
+    const QString method = msg.value("method"_L1).toString();
+    if (method.isEmpty())
+        return fail(u"the record holds no JSON-RPC request"_s);
+    if (!msg.contains("id"_L1))
+        return fail(u"%1 is a notification: it has no answer to compare"_s.arg(method));
+    if (Mcp::isHandshake(method))
+        return fail(
+            u"%1 is the session's handshake: it cannot be sent into a live session"_s.arg(method));
+    ReplayRequest r;
+    r.server = record.value("server"_L1).toString();
+    r.generation = record.value("gen"_L1).toInt();
+    r.recordedId = msg.value("id"_L1);
+    r.recordedAtMs = record.value("t_ms"_L1).toInteger();
+    r.method = method;
+    r.params = msg.value("params"_L1).toObject();
+    r.params.remove("_meta"_L1);
+    if (method == "tools/call"_L1)
+        r.tool = r.params.value("name"_L1).toString();
+    r.m_waitId = r.recordedId;
+    r.m_waitGeneration = r.generation;
+    return r;
+}
+
+void ReplayRequest::collect(const std::function<QJsonObject(qint64)> &recordAt, qint64 from,
+                            qint64 end)
+{
+    const qint64 last = std::min(end, from + MaxScanRecords);
+    for (qint64 row = from; row < last; ++row)
+        if (take(recordAt(row)))
+            return;
+}
+
+bool ReplayRequest::take(const QJsonObject &record)
+{
+    if (answered() || record.value("server"_L1).toString() != server)
+        return answered();
+    const QString dir = record.value("dir"_L1).toString();
+    if (dir == "event"_L1 && isVerdict(record.value("event"_L1).toString())) {
+        const QJsonObject details = record.value("details"_L1).toObject();
+        const int gen = details.contains("generation"_L1) ? details.value("generation"_L1).toInt()
+                                                          : record.value("gen"_L1).toInt();
+        if (!sameId(details.value("request_id"_L1), m_waitId) || gen != m_waitGeneration)
+            return false;
+        verdicts.append(record);
+        if (record.value("event"_L1).toString() == "sent-again"_L1) {
+            m_waitId = details.value("new_request_id"_L1);
+            m_waitGeneration = details.value("new_generation"_L1).toInt();
+        }
+        return false;
+    }
+    if (dir != "recv"_L1 || record.value("gen"_L1).toInt() != m_waitGeneration)
+        return false;
+    const QJsonObject msg = record.value("msg"_L1).toObject();
+    if (msg.contains("method"_L1) || !sameId(msg.value("id"_L1), m_waitId) ||
+        !(msg.contains("result"_L1) || msg.contains("error"_L1)))
+        return false;
+    answerFrame = msg;
+    return true;
+}
+
+QJsonValue ReplayRequest::recordedAnswer() const
+{
+    if (!answered())
+        return QJsonValue(QJsonValue::Undefined);
+    if (answerFrame.contains("error"_L1))
+        return QJsonObject{{"error"_L1, answerFrame.value("error"_L1)}};
+    return answerFrame.value("result"_L1);
+}
+
+QJsonValue ReplayRequest::answerOf(bool ok, const QJsonValue &result, int code,
+                                   const QString &message, const QJsonValue &data)
+{
+    if (ok)
+        return result;
+    QJsonObject error{{"code"_L1, code}, {"message"_L1, message}};
+    if (!data.isNull() && !data.isUndefined())
+        error.insert("data"_L1, data);
+    return QJsonObject{{"error"_L1, error}};
+}
+
+ReplayVerdict ReplayRequest::verdict(const QJsonArray &liveTools,
+                                     const QHash<QString, bool> &overrides) const
+{
+    ReplayPolicy policy;
+    for (auto it = overrides.begin(); it != overrides.end(); ++it)
+        policy.setOverride(it.key(), it.value());
+    QJsonObject entry;
+    for (const QJsonValue &t : liveTools)
+        if (t.toObject().value("name"_L1).toString() == tool)
+            entry = t.toObject();
+    return policy.verdict(method, tool, entry);
+}
+
+QString ReplayRequest::shortJson(const QJsonValue &v, int most)
+{
+    QString text;
+    if (v.isObject())
+        text = QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    else if (v.isArray())
+        text = QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    else
+        text = v.isNull() ? u"null"_s : v.toVariant().toString();
+    return text.size() > most ? text.left(most) + u'…' : text;
+}
+
+QString ReplayRequest::title() const
+{
+    return tool.isEmpty() ? method : method + u' ' + tool;
+}
+
+QString ReplayRequest::recordedOutcomeText() const
+{
+    QStringList lines;
+    const QString when =
+        QDateTime::fromMSecsSinceEpoch(recordedAtMs).toString(u"yyyy-MM-dd HH:mm:ss"_s);
+    if (!answered()) {
+        lines.append(
+            u"When it ran (%1, generation %2) no answer was recorded for it."_s.arg(when).arg(
+                generation));
+    } else if (answerFrame.contains("error"_L1)) {
+        const QJsonObject e = answerFrame.value("error"_L1).toObject();
+        lines.append(u"When it ran (%1, generation %2) it failed: error %3, \"%4\"."_s.arg(when)
+                         .arg(generation)
+                         .arg(e.value("code"_L1).toInteger())
+                         .arg(shortJson(e.value("message"_L1), 200)));
+    } else {
+        const QJsonObject result = answerFrame.value("result"_L1).toObject();
+        QStringList texts;
+        for (const QJsonValue &block : result.value("content"_L1).toArray())
+            if (block.toObject().value("type"_L1).toString() == "text"_L1)
+                texts.append(block.toObject().value("text"_L1).toString());
+        QString line = u"When it ran (%1, generation %2) it answered"_s.arg(when).arg(generation);
+        if (!tool.isEmpty())
+            line += result.value("isError"_L1).toBool() ? u" with isError true"_s
+                                                        : u" with isError false"_s;
+        line += texts.isEmpty() ? u": %1."_s.arg(shortJson(result, 200))
+                                : u": \"%1\"."_s.arg(shortJson(texts.join(u'\n'), 200));
+        lines.append(line);
+    }
+    for (const QJsonObject &v : verdicts) {
+        const QString event = v.value("event"_L1).toString();
+        const QJsonObject d = v.value("details"_L1).toObject();
+        if (event == "outcome-uncertain"_L1)
+            lines.append(u"Its outcome was uncertain (%1): it may or may not have run."_s.arg(
+                shortJson(d.value("rule"_L1), 80)));
+        else if (event == "sent-again"_L1)
+            lines.append(u"It was sent again as request %1 in generation %2."_s.arg(
+                shortJson(d.value("new_request_id"_L1), 40),
+                QString::number(d.value("new_generation"_L1).toInt())));
+        else
+            lines.append(
+                u"The circuit breaker refused it (%1)."_s.arg(shortJson(d.value("cause"_L1), 80)));
+    }
+    return lines.join(u'\n');
+}
+
+} // namespace Sonde

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "application/tools/recoverytext.h"
+
+#include "values/callvalues.h"
+
+#include <QJsonObject>
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
+class QVBoxLayout;
+
+namespace Sonde {
+
+class JsonView;
+
+// A tool's answer: a banner for errors, "outcome uncertain", breaker refusals and replays,
+// then the text, the JSON, structuredContent checked against the tool's outputSchema, and the
+// content blocks (images, audio with Save). Empty until it is given an outcome. Thread: GUI.
+class ToolAnswerView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ToolAnswerView(QWidget *parent = nullptr);
+    // `tool` is the tool's entry from tools/list, for its outputSchema.
+    // `reconnectNote`: what happened before the call, when nothing in the answer says it
+    // (RecoveryText::reconnectBefore); `note`: a line more under it (the call needed a
+    // step-up first).
+    void showOutcome(const CallOutcome &outcome, const QJsonObject &tool,
+                     const QString &reconnectNote = {}, const QString &note = {});
+    void clear();
+    // A problem found before anything was sent (arguments that do not fit the schema).
+    void showProblem(const QString &text);
+    void hideBanner();
+    QString bannerText() const;
+    QString resultText() const;
+    bool hasAnswer() const { return !m_lastAnswer.isEmpty(); }
+    // Where Tab enters the answer: its tab bar (Text, JSON, Structured, Content).
+    QWidget *firstFocusWidget() const;
+    // Writes the last answer whole (the views show at most TextDisplay::MaxShownChars).
+    bool saveAnswer(const QString &path) const;
+
+private:
+    void showBanner(const CallOutcome &o, const QString &reconnectNote, const QString &note);
+    QString bannerStyle(RecoveryText::Banner::Tone tone) const;
+    void showContent(const QJsonArray &content);
+    // The tab the user chose last when this answer has something in it, else the first that
+    // has: a tool without structuredContent does not open on an empty Structured pane.
+    void showFittingTab(bool structured, bool content);
+
+    QLabel *m_banner = nullptr;
+    QTabWidget *m_answerTabs = nullptr;
+    QPlainTextEdit *m_text = nullptr;
+    JsonView *m_json = nullptr;
+    // What Save answer writes: the whole answer, of which the views show at most a part.
+    QJsonObject m_lastAnswer;
+    JsonView *m_structured = nullptr;
+    QLabel *m_structuredVerdict = nullptr;
+    QWidget *m_content = nullptr;
+    QVBoxLayout *m_contentLayout = nullptr;
+    int m_chosenTab = 0;        // the user's, kept while answers without it come and go
+    bool m_choosingTab = false; // the view switches, not the user
+};
+
+} // namespace Sonde

@@ -1,0 +1,1061 @@
+// SPDX-License-Identifier: MIT
+// Over 500 lines: the window's wiring of every panel, action and dialog to CoreHost is in
+// one place on purpose (each is a few lines); what has state or widgets of its own lives in
+// its class (MainWindowActions, WindowDialogs, HintBar, DemoServerProcess, the stores, the
+// panels). The built-in demo's bookkeeping is the next candidate to move out.
+#include "window/mainwindow.h"
+
+#include "application/auth/authstatestore.h"
+#include "application/servers/demoserverprocess.h"
+#include "application/servers/serverlistmodel.h"
+#include "application/servers/serverregistry.h"
+#include "application/tools/recoverytext.h"
+#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptexporter.h"
+#include "application/transcript/transcriptstore.h"
+#include "application/workspace/workspacesettings.h"
+#include "auth/authpanel.h"
+#include "engine/corehost.h"
+#include "history/historypanel.h"
+#include "history/offlinehistoryopener.h"
+#include "historyrecorder.h"
+#include "historystore.h"
+#include "protocol/mcprequests.h"
+#include "secrets/memorysecretstore.h"
+#include "servers/healthpanel.h"
+#include "servers/importdialog.h"
+#include "servers/secretsfileprompt.h"
+#include "servers/serverdialog.h"
+#include "servers/serverlistpanel.h"
+#include "servers/sessionpanel.h"
+#include "timeline/timelinetab.h"
+#include "timeline/timelinewidget.h"
+#include "tools/promptspanel.h"
+#include "tools/resourcespanel.h"
+#include "tools/toolspanel.h"
+#include "transcript/collectionrundialog.h"
+#include "transcript/replaylauncher.h"
+#include "transcript/transcriptpanel.h"
+#include "window/aboutdialog.h"
+#include "window/darkpalette.h"
+#include "window/elidingstatusbar.h"
+#include "window/guiserverrequesthandler.h"
+#include "window/hintbar.h"
+#include "window/mainwindowactions.h"
+#include "window/notificationlog.h"
+#include "window/shortcutsdialog.h"
+#include "window/windowdialogs.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDir>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace Sonde {
+
+using Kind = PendingCommand::Kind;
+
+MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m_host(host)
+{
+    setWindowTitle(u"Sonde"_s);
+    setObjectName(u"mainWindow"_s);
+    m_registry = new ServerRegistry(host, this);
+    m_servers = m_registry->servers();
+    m_serverModel = new ServerListModel(m_servers, this);
+    m_views = m_registry->views();
+    m_auth = m_registry->auth();
+    m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
+    m_handler = new GuiServerRequestHandler(host, m_views, this);
+    m_ownSecrets = std::make_unique<MemorySecretStore>();
+    m_secrets = new WorkspaceSecrets(m_ownSecrets.get(), this);
+    m_secretsPrompt = new SecretsFilePrompt(this);
+    host.setServerRequestHandler(m_handler);
+    buildPanels();
+    connectPanels();
+
+    connect(&host, &CoreHost::sessionChanged, this, &MainWindow::onSessionChanged);
+    connect(&host, &CoreHost::callFinished, this, &MainWindow::onCallFinished);
+    connect(&host, &CoreHost::notificationReceived, this, &MainWindow::onNotification);
+    connect(&host, &CoreHost::transcriptBatch, this, &MainWindow::onTranscript);
+    connect(&host, &CoreHost::authChanged, m_auth, &AuthStateStore::update);
+    connect(&host, &CoreHost::listRefreshed, this,
+            [this](const QString &server, const QString &method, const QJsonArray &items) {
+                if (method == "tools/list"_L1)
+                    m_views->setTools(server, items);
+                else
+                    m_views->setList(server, method, items);
+            });
+
+    connect(m_secrets, &WorkspaceSecrets::storeFailed, this, &MainWindow::status);
+    // However a server moved (Move up/down, a drag in the list), the new order is saved.
+    connect(m_servers, &ServerStore::serverMoved, this, [this] {
+        updateShell();
+        autosave();
+    });
+    m_dialogs = new WindowDialogs(this);
+    buildActions();
+    // The snapshot's uptime and breaker countdown move with time: refresh the shown server's.
+    auto *refresh = new QTimer(this);
+    refresh->setInterval(1000);
+    connect(refresh, &QTimer::timeout, this, [this] {
+        if (!m_current.isEmpty() && isVisible())
+            m_host.requestSnapshot(m_current);
+    });
+    refresh->start();
+    setStatusBar(new ElidingStatusBar(this));
+    statusBar()->showMessage(tr("Ready"));
+    statusBar()->setAccessibleName(tr("Status"));
+    updateShell();
+}
+
+void MainWindow::buildActions()
+{
+    using A = MainWindowActions;
+    m_actions = new MainWindowActions(this);
+    m_actions->mirrorButtons(m_health->actionButtons());
+    m_actions->followTabs(m_tabs);
+    m_actions->buildMenus();
+    m_serverList->addContextActions({m_actions->action(A::Edit), m_actions->action(A::Remove),
+                                     m_actions->action(A::MoveUp), m_actions->action(A::MoveDown),
+                                     m_actions->action(A::Connect),
+                                     m_actions->action(A::Reconnect)});
+    const auto on = [this](A::Id id, auto slot) {
+        connect(m_actions->action(id), &QAction::triggered, this, slot);
+    };
+    on(A::Import, [this] { importWithDialog(); });
+    on(A::Export, [this] { exportWithDialog(); });
+    on(A::OpenTranscript, [this] { m_offline->choose(); });
+    connect(m_offline, &OfflineHistoryOpener::opened, this,
+            [this](const QString &, const QString &message) {
+                m_tabs->setCurrentWidget(m_history);
+                status(message);
+            });
+    // A closed file's session on the timeline goes with it: the timeline shows live again.
+    connect(m_offline, &OfflineHistoryOpener::aboutToClose, this,
+            [this](const HistoryCatalog *catalog) {
+                if (m_timelineTab->recordedFrom() == catalog)
+                    m_timelineTab->showLive();
+            });
+    connect(m_offline, &OfflineHistoryOpener::closed, this,
+            [this](const QString &name) { status(tr("%1 closed").arg(name)); });
+    connect(m_history, &HistoryPanel::timelineRequested, this,
+            [this](const RecordedSession &session) {
+                if (const HistoryCatalog *catalog = m_history->currentCatalog()) {
+                    m_timelineTab->showRecorded(session, *catalog);
+                    m_tabs->setCurrentWidget(m_timelineTab);
+                }
+            });
+    on(A::RunCollection, [this] { CollectionRunDialog::chooseAndRun(this); });
+    on(A::Quit, [this] { close(); }); // the same bounded shutdown as closing the window
+    on(A::Find, [this] {
+        if (m_tabs->currentWidget() == m_transcriptPanel) {
+            m_transcriptPanel->focusFilter();
+        } else {
+            m_tabs->setCurrentWidget(m_tools);
+            m_tools->focusSearch();
+        }
+    });
+    on(A::Add, [this] { addServerWithDialog(); });
+    on(A::Edit, [this] { editCurrentServer(); });
+    on(A::Remove, [this] { removeCurrentServer(); });
+    on(A::MoveUp, [this] { moveCurrentServer(-1); });
+    on(A::MoveDown, [this] { moveCurrentServer(+1); });
+    on(A::Connect, [this] {
+        if (m_actions->action(MainWindowActions::Connect)->property("connected").toBool())
+            m_host.disconnectServer(m_current);
+        else
+            m_host.connectServer(m_current);
+    });
+    on(A::Reconnect, [this] { reconnectCurrent(); });
+    on(A::Ping, [this] { send(Kind::Command, tr("ping"), u"ping"_s); });
+    on(A::Call, [this] { m_tools->requestCall(); });
+    on(A::CancelCall, [this] { cancelCall(); });
+    m_actions->action(A::DarkMode)->setChecked(DarkPalette::isApplied());
+    connect(m_actions->action(A::DarkMode), &QAction::toggled, this, &MainWindow::setDarkMode);
+    on(A::About, [this] {
+        const QString settings = m_settingsFile.isEmpty() ? QSettings().fileName() : m_settingsFile;
+        (new AboutDialog({settings, m_historyFile}, this))->open();
+    });
+    on(A::Shortcuts, [this] { (new ShortcutsDialog(m_actions->withShortcuts(), this))->open(); });
+}
+
+void MainWindow::setDarkMode(bool on)
+{
+    if (on == DarkPalette::isApplied())
+        return;
+    if (on)
+        DarkPalette::apply();
+    else
+        DarkPalette::restore();
+    m_actions->action(MainWindowActions::DarkMode)->setChecked(on);
+    autosave();
+}
+
+void MainWindow::updateShell()
+{
+    const int row = m_servers->indexOf(m_current);
+    const SessionSnapshot *s = row >= 0 ? &m_servers->snapshot(row) : nullptr;
+    m_actions->setServer(m_current, s, row, m_servers->size());
+    setWindowTitle(s ? u"%1 — %2 — Sonde"_s.arg(m_current, ServerListModel::summary(*s))
+                     : u"Sonde"_s);
+}
+
+void MainWindow::autosave()
+{
+    if (!m_autosave || m_loading)
+        return;
+    const Workspace w = workspace();
+    m_secrets->keep(w);
+    if (!WorkspaceSettings::saveNow(*m_autosave, w))
+        status(tr("The workspace could not be saved to %1").arg(m_autosave->fileName()));
+}
+
+void MainWindow::buildPanels()
+{
+    m_split = new QSplitter(this);
+    m_split->setObjectName(u"mainSplitter"_s);
+    m_serverList = new ServerListPanel(m_serverModel, m_split);
+    connect(m_serverList, &ServerListPanel::addRequested, this, &MainWindow::addServerWithDialog);
+    connect(m_serverList, &ServerListPanel::importRequested, this, &MainWindow::importWithDialog);
+    connect(m_serverList, &ServerListPanel::editRequested, this, &MainWindow::editCurrentServer);
+    connect(m_serverList, &ServerListPanel::removeRequested, this,
+            &MainWindow::removeCurrentServer);
+    connect(m_serverList, &ServerListPanel::currentServerChanged, this,
+            [this](const QString &name) {
+                m_current = name;
+                showCurrent();
+            });
+
+    m_tabs = new QTabWidget(m_split);
+    m_tabs->setObjectName(u"panels"_s);
+    m_tabs->setAccessibleName(tr("Panels"));
+    m_session = new SessionPanel(m_views, m_tabs);
+    m_tools = new ToolsPanel(m_views, m_tabs);
+    m_tools->watchServers(m_servers);
+    m_tools->watchAuth(m_auth);
+    m_health = new HealthPanel(m_tabs);
+    m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
+    m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
+    m_timelineTab = new TimelineTab(m_transcript, m_tabs);
+    m_timeline = m_timelineTab->timeline();
+    m_resources = new ResourcesPanel(m_views, m_tabs);
+    m_prompts = new PromptsPanel(m_views, m_tabs);
+    m_log = new NotificationLog(m_tabs);
+    m_history = new HistoryPanel(nullptr, m_tabs);
+    m_offline = new OfflineHistoryOpener(m_history, this);
+    m_tabs->addTab(m_session, tr("Session"));
+    m_tabs->addTab(m_tools, tr("Tools"));
+    m_tabs->addTab(m_health, tr("Health"));
+    m_tabs->addTab(m_authPanel, tr("Authorization"));
+    m_tabs->addTab(m_transcriptPanel, tr("Transcript"));
+    m_tabs->addTab(m_timelineTab, tr("Timeline"));
+    m_tabs->addTab(m_resources, tr("Resources"));
+    m_tabs->addTab(m_prompts, tr("Prompts"));
+    m_tabs->addTab(m_log, tr("Log"));
+    m_tabs->addTab(m_history, tr("History"));
+    // What was recorded since it was last shown.
+    connect(m_tabs, &QTabWidget::currentChanged, m_history, [this](int index) {
+        if (m_tabs->widget(index) == m_history)
+            m_history->refresh();
+    });
+    m_split->setStretchFactor(1, 4);
+    auto *central = new QWidget(this);
+    auto *column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    m_hint = new HintBar(central);
+    connect(m_hint, &HintBar::linkActivated, this, [this](const QString &server) {
+        selectServer(server);
+        m_tabs->setCurrentWidget(m_health);
+    });
+    column->addWidget(m_hint);
+    column->addWidget(m_split, 1);
+    setCentralWidget(central);
+    resize(1200, 760);
+}
+
+void MainWindow::reconnectCurrent()
+{
+    if (!m_current.isEmpty())
+        command(m_host.reconnect(m_current), tr("reconnect"));
+}
+
+void MainWindow::connectPanels()
+{
+    // What keeps something per server follows the registry, rather than being told by hand.
+    m_transcriptPanel->followServers(m_registry);
+    m_timeline->followServers(m_registry);
+    connect(m_registry, &ServerRegistry::serverAdded, this,
+            [this](const ServerConfig &c) { m_exportSecrets.addSecrets(c); });
+    connect(m_registry, &ServerRegistry::serverRemoved, this, [this](const QString &name) {
+        stopUnusedDemo();
+        updateMissingSecrets(name, nullptr); // its notice of secrets to enter again goes
+    });
+    connect(m_session, &SessionPanel::reconnectRequested, this, &MainWindow::reconnectCurrent);
+    connect(m_session, &SessionPanel::disconnectRequested, this,
+            [this] { m_host.disconnectServer(m_current); });
+    connect(m_session, &SessionPanel::connectRequested, this,
+            [this] { m_host.connectServer(m_current); });
+    connect(m_session, &SessionPanel::logLevelRequested, this, [this](const QString &level) {
+        send(Kind::Command, tr("log level %1").arg(level), u"logging/setLevel"_s,
+             McpRequests::setLogLevel(level));
+    });
+    connect(m_session, &SessionPanel::pingRequested, this,
+            [this] { send(Kind::Command, tr("ping"), u"ping"_s); });
+    m_replay = new ReplayLauncher(m_host, m_views, this);
+    connect(m_history, &HistoryPanel::replayRequested, m_replay,
+            [this](int row) { m_replay->replayRow(*m_history->eventModel(), row); });
+    connect(m_transcriptPanel, &TranscriptPanel::replayRequested, m_replay,
+            &ReplayLauncher::replay);
+    connect(m_tools, &ToolsPanel::callRequested, this, &MainWindow::callTool);
+    connect(m_tools, &ToolsPanel::cancelRequested, this, &MainWindow::cancelCall);
+    connect(m_tools, &ToolsPanel::overrideChanged, this,
+            [this](const QString &tool, std::optional<bool> readOnly) {
+                m_host.setToolOverride(m_current, tool, readOnly);
+            });
+    connect(m_tools, &ToolsPanel::appResourceRequested, this, [this](const QString &uri) {
+        m_tabs->setCurrentWidget(m_resources);
+        m_resources->read(uri);
+    });
+    connect(m_tools, &ToolsPanel::transcriptRequested, this, [this](const QString &tool) {
+        const int row = m_transcript->lastToolCall(m_current, tool);
+        if (row < 0) {
+            status(tr("No call of %1 on %2 is in the transcript").arg(tool, m_current));
+            return;
+        }
+        m_tabs->setCurrentWidget(m_transcriptPanel);
+        if (!m_transcriptPanel->selectStoreRow(row))
+            status(tr("The last call of %1 is hidden by the transcript's filters").arg(tool));
+    });
+    connect(m_timeline, &TimelineWidget::activated, this, [this](int row) {
+        if (m_timelineTab->isRecorded())
+            return; // a past session's rows are not the transcript's
+        // Click to jump to the message: the transcript shows it, filters permitting.
+        m_tabs->setCurrentWidget(m_transcriptPanel);
+        if (!m_transcriptPanel->selectStoreRow(row))
+            status(tr("That message is hidden by the transcript's filters"));
+    });
+    connect(m_resources, &ResourcesPanel::readRequested, this, [this](const QString &uri) {
+        send(Kind::Read, uri, u"resources/read"_s, McpRequests::resourceUri(uri));
+    });
+    connect(m_resources, &ResourcesPanel::subscribeRequested, this,
+            [this](const QString &uri, bool on) {
+                send(Kind::Command,
+                     on ? tr("subscribe %1").arg(uri) : tr("unsubscribe %1").arg(uri),
+                     McpRequests::subscribeMethod(on), McpRequests::resourceUri(uri));
+            });
+    connect(m_resources, &ResourcesPanel::completionRequested, this,
+            [this](const QString &uriTemplate, const QString &argument, const QString &value,
+                   const QJsonObject &context) {
+                send(Kind::ResourceCompletion, argument, u"completion/complete"_s,
+                     McpRequests::completeResourceArgument(uriTemplate, argument, value, context));
+            });
+    connect(m_prompts, &PromptsPanel::getRequested, this,
+            [this](const QString &name, const QJsonObject &args) {
+                send(Kind::PromptGet, name, u"prompts/get"_s, McpRequests::promptGet(name, args));
+            });
+    connect(m_prompts, &PromptsPanel::completionRequested, this,
+            [this](const QString &prompt, const QString &argument, const QString &value,
+                   const QJsonObject &context) {
+                send(Kind::PromptCompletion, argument, u"completion/complete"_s,
+                     McpRequests::completePromptArgument(prompt, argument, value, context));
+            });
+    connect(m_health, &HealthPanel::breakerActionRequested, this, [this](const QString &action) {
+        command(m_host.breaker(m_current, action), tr("breaker %1").arg(action));
+    });
+    connect(m_health, &HealthPanel::faultRequested, this, [this](const Fault &f) {
+        command(m_host.injectFault(m_current, f), tr("fault %1").arg(f.describe()));
+    });
+    connect(m_authPanel, &AuthPanel::authRequested, this, [this](const QString &action) {
+        m_auth->addPending(m_host.auth(m_current, action), m_current, action);
+        status(tr("%1: %2…").arg(m_current, AuthStateStore::actionTitle(action)));
+    });
+    connect(m_auth, &AuthStateStore::browserWanted, this, [this](const QString &server) {
+        status(tr("%1: sign in in the browser (Authorization tab)").arg(server));
+    });
+}
+
+void MainWindow::send(Kind kind, const QString &name, const QString &method,
+                      const QJsonObject &params)
+{
+    m_views->addPending(m_host.call(m_current, method, params), {m_current, kind, name});
+}
+
+void MainWindow::command(quint64 ticket, const QString &what)
+{
+    m_views->addPending(ticket, {m_current, Kind::Command, what});
+}
+
+MainWindow::~MainWindow()
+{
+    m_host.setServerRequestHandler(nullptr);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_shutdownDone) {
+        QMainWindow::closeEvent(event);
+        return;
+    }
+    // Not yet: a server killed with its session open keeps the session (HTTP) or never
+    // hears that what it was doing is cancelled. The close comes again when they are done.
+    event->ignore();
+    startShutdown();
+}
+
+void MainWindow::startShutdown()
+{
+    if (std::exchange(m_shutdownStarted, true))
+        return;
+    hide();
+    connect(&m_host, &CoreHost::shutdownFinished, this, &MainWindow::finishShutdown);
+    QTimer::singleShot(ShutdownBoundMs, this, &MainWindow::finishShutdown);
+    m_host.shutdown();
+}
+
+void MainWindow::finishShutdown()
+{
+    if (std::exchange(m_shutdownDone, true))
+        return;
+    // The sessions are closed (the HTTP demo got its DELETE): now its process may go.
+    if (m_demo && m_demo->isRunning()) {
+        connect(m_demo, &DemoServerProcess::stopped, this, &MainWindow::shutdownComplete);
+        QTimer::singleShot(DemoServerProcess::StopGraceMs + 500, this,
+                           &MainWindow::shutdownComplete);
+        m_demo->stop();
+        return;
+    }
+    shutdownComplete();
+}
+
+void MainWindow::shutdownComplete()
+{
+    if (std::exchange(m_shutdownEmitted, true))
+        return;
+    close();
+    Q_EMIT shutdownFinished();
+}
+
+void MainWindow::status(const QString &text)
+{
+    statusBar()->showMessage(text, 8000);
+}
+
+void MainWindow::addServer(const ServerConfig &config, const QStringList &roots, bool connectNow)
+{
+    m_registry->add(config, roots, connectNow);
+    if (m_current.isEmpty())
+        selectServer(config.name);
+    updateShell();
+    autosave();
+}
+
+void MainWindow::selectServer(const QString &name)
+{
+    const int row = m_servers->indexOf(name);
+    if (row >= 0)
+        m_serverList->setCurrentRow(row);
+}
+
+void MainWindow::setHistoryCatalog(HistoryCatalog *catalog)
+{
+    m_history->setCatalog(catalog);
+}
+
+bool MainWindow::showsRecording() const
+{
+    return !m_recorder.isNull();
+}
+
+void MainWindow::showRecording(HistoryRecorder *recorder,
+                               std::shared_ptr<const HistoryStore> reader)
+{
+    if (!recorder || !reader || recorder->runId() == 0 || m_recorder)
+        return;
+    m_recorder = recorder;
+    m_recordingReader = std::move(reader);
+    m_recordingRun = recorder->runId();
+    m_transcriptPanel->showRecording(m_recordingReader, m_recordingRun);
+    connect(recorder, &HistoryRecorder::recorded, m_transcriptPanel,
+            &TranscriptPanel::followRecording);
+    // A session begun since the History tab listed its server's sessions is listed once it
+    // is written (a new run's own sessions were missing until another server was picked).
+    connect(recorder, &HistoryRecorder::recorded, m_history, &HistoryPanel::noteRecorded);
+    // Nothing reads the whole store any more: the table and the exports read the history.
+    m_transcript->setCapacity(RecordingTailEvents, RecordingTailBytes);
+    m_timelineTab->setTailInHistory(true);
+}
+
+void MainWindow::setRunPaths(const QString &settingsFile, const QString &historyFile)
+{
+    m_settingsFile = settingsFile;
+    m_historyFile = historyFile;
+}
+
+void MainWindow::showCurrent()
+{
+    const int row = m_servers->indexOf(m_current);
+    if (row < 0)
+        return;
+    const SessionSnapshot &s = m_servers->snapshot(row);
+    m_session->setSnapshot(s);
+    m_health->setSnapshot(s);
+    m_session->showServer(m_current);
+    m_authPanel->showServer(m_current, m_servers->config(row));
+    m_history->setServer(m_current);
+    m_tools->showServer(m_current);
+    m_resources->showServer(m_current);
+    m_prompts->showServer(m_current);
+    showCapabilities(s);
+    updateShell();
+}
+
+void MainWindow::showCapabilities(const SessionSnapshot &s)
+{
+    const bool completions = s.serverCapabilities.contains("completions"_L1);
+    m_prompts->setCompletionsAvailable(completions);
+    m_resources->setCompletionsAvailable(completions);
+}
+
+void MainWindow::fetchLists(const SessionSnapshot &s)
+{
+    m_views->setListsFetchedForGeneration(s.server, s.generation);
+    for (const QString &method : McpRequests::listMethods(s.serverCapabilities))
+        m_views->addPending(
+            m_host.call(s.server, method),
+            {s.server, method == "tools/list"_L1 ? Kind::ToolList : Kind::List, method});
+}
+
+void MainWindow::onSessionChanged(const SessionSnapshot &s)
+{
+    m_servers->updateSnapshot(s);
+    // Every id ever seen, not the current ones: a reconnect's new id must not unmask the old
+    // one, which the earlier events (closed, connection-lost) still hold.
+    if (!s.sessionId.isEmpty())
+        m_transcriptPanel->addSessionId(s.sessionId);
+    if (s.state == SessionSnapshot::State::Ready &&
+        m_views->listsFetchedForGeneration(s.server) != s.generation &&
+        s.serverCapabilities.contains("tools"_L1))
+        fetchLists(s);
+    if (s.server == m_current) {
+        showCapabilities(s);
+        m_session->setSnapshot(s);
+        m_health->setSnapshot(s);
+        updateShell();
+    }
+}
+
+void MainWindow::onCallFinished(const CallOutcome &o)
+{
+    if (const std::optional<QString> action = m_auth->settle(o)) {
+        status(o.ok() ? tr("%1: %2 done").arg(o.server, AuthStateStore::actionTitle(*action))
+                      : tr("%1: %2").arg(o.server, m_auth->commandError(o.server)));
+        return;
+    }
+    const std::optional<PendingCommand> pending = m_views->settle(o);
+    if (!pending)
+        return;
+    const bool shown = o.server == m_current;
+    const QJsonObject result = o.result.toObject();
+    if (pending->kind == Kind::ToolCall) {
+        // A reconnect that happened before the call (the session expired and was noticed
+        // outside any call) is told on the first answer of the generation it made: the answer
+        // alone would look as if nothing had happened.
+        if (o.generation > m_views->explainedGeneration(o.server)) {
+            if (const int row = m_servers->indexOf(o.server); row >= 0) {
+                const QString note = RecoveryText::reconnectBefore(m_servers->snapshot(row), o);
+                if (!note.isEmpty())
+                    m_views->setToolAnswerNote(o.server, pending->name, note);
+            }
+            m_views->setExplainedGeneration(o.server, o.generation);
+        }
+        m_tools->callFinished(o);
+        status(o.ok() ? tr("%1: answered in %2 ms").arg(o.server).arg(o.finishedMs - o.startedMs)
+                      : tr("%1: %2").arg(o.server, o.error.message()));
+    } else if (pending->kind == Kind::ResourceCompletion && shown) {
+        m_resources->showCompletion(pending->name, McpRequests::completionValues(result));
+    } else if (pending->kind == Kind::PromptCompletion && shown) {
+        m_prompts->showCompletion(pending->name, McpRequests::completionValues(result));
+    } else if (pending->kind == Kind::Command) {
+        status(o.ok() ? tr("%1 %2: done").arg(o.server, pending->name)
+                      : tr("%1 %2: %3").arg(o.server, pending->name, o.error.message()));
+    }
+}
+
+void MainWindow::onNotification(const ServerNotification &n)
+{
+    if (n.method == "notifications/progress"_L1) {
+        if (n.params.value("progressToken"_L1).toString() ==
+                McpRequests::progressToken(m_views->pendingToolCall()) &&
+            n.server == m_current)
+            m_tools->showProgress(n.params.value("progress"_L1).toDouble(),
+                                  n.params.value("total"_L1).toDouble(),
+                                  n.params.value("message"_L1).toString());
+        return;
+    }
+    if (n.method == "notifications/resources/updated"_L1 && n.server == m_current)
+        m_resources->noteUpdated(n.params.value("uri"_L1).toString());
+    m_log->append(n);
+}
+
+void MainWindow::onTranscript(const TranscriptBatch &batch)
+{
+    m_transcript->append(batch);
+    const quint64 call = m_views->pendingToolCall();
+    for (const TranscriptEvent &e : batch) {
+        if (e.direction == TranscriptEvent::Direction::Stderr)
+            m_views->appendStderr(e.server, QString::fromUtf8(e.raw));
+        if (e.kind == EventKind::Ready)
+            m_history->noteSessionStarted(e.server);
+        // The running call's stream broke and is being resumed (or could not be): said while
+        // the call waits, instead of a bar that stands still.
+        if (call && e.server == m_current &&
+            (e.kind == EventKind::StreamResume || e.kind == EventKind::StreamResumeFailed) &&
+            e.details.value("progress_token"_L1).toString() == McpRequests::progressToken(call))
+            m_tools->showStreamNote(e.kind == EventKind::StreamResume
+                                        ? tr("stream dropped, resuming with Last-Event-ID %1…")
+                                              .arg(e.details.value("last_event_id"_L1).toString())
+                                        : tr("stream dropped, and resuming it failed: %1")
+                                              .arg(e.details.value("reason"_L1).toString()));
+        // The call was refused at the door for more scope and waits for the user to sign in
+        // with it: kept for its server, shown whenever that server is (ToolsPanel).
+        if (call && e.kind == EventKind::AuthChallenge &&
+            e.details.value("progress_token"_L1).toString() == McpRequests::progressToken(call))
+            if (const std::optional<StepUpNote> note =
+                    StepUpNote::fromChallenge(e.details, m_auth->state(e.server).scopes))
+                m_views->setStepUp(call, *note);
+    }
+}
+
+void MainWindow::callTool(const QString &tool, const QJsonObject &args)
+{
+    if (m_current.isEmpty() || m_views->pendingToolCall())
+        return;
+    send(Kind::ToolCall, tool, u"tools/call"_s, McpRequests::toolCall(tool, args));
+    m_tools->callStarted();
+    status(tr("%1: calling %2…").arg(m_current, tool));
+}
+
+void MainWindow::cancelCall()
+{
+    if (const quint64 ticket = m_views->pendingToolCall())
+        m_host.cancel(ticket, tr("cancelled by the user"));
+}
+
+void MainWindow::addServerWithDialog()
+{
+    ServerDialog *dialog =
+        m_dialogs->editServer(nullptr, {}, [this](const ServerConfig &c, const QStringList &roots) {
+            if (m_servers->indexOf(c.name) >= 0) {
+                m_dialogs->warn(tr("Server"),
+                                tr("There is already a server named %1.").arg(c.name));
+                return;
+            }
+            addServer(c, roots);
+            selectServer(c.name);
+        });
+    dialog->setSecretStorage(secretStorage());
+    connect(dialog, &ServerDialog::encryptedFileRequested, this,
+            [this, dialog] { keepSecretsInFile(dialog); });
+}
+
+void MainWindow::keepSecretsInFile(ServerDialog *asking)
+{
+    QPointer<ServerDialog> dialog(asking);
+    m_secretsPrompt->choose(
+        SecretsFileOpener::defaultPath(),
+        [this, dialog](std::unique_ptr<SecretStore> store, const QString &path) {
+            // The window's own from now on; every secret it holds goes into it at once (the
+            // engine's tokens follow from the next start, which opens the file).
+            m_ownSecrets = std::move(store);
+            m_secrets->setStore(m_ownSecrets.get());
+            m_secrets->keep(workspace());
+            m_secretsNotice.clear();
+            m_hint->dismiss(u"secret-storage"_s);
+            status(tr("Secrets are kept in %1 from now on").arg(QDir::toNativeSeparators(path)));
+            if (dialog)
+                dialog->setSecretStorage(secretStorage());
+            Q_EMIT secretsFileChosen(path);
+        });
+}
+
+SecretStorage MainWindow::secretStorage() const
+{
+    return SecretStorage::of(m_secrets->store(), m_secretsNotice);
+}
+
+void MainWindow::unlockSecretsFile(
+    const QString &path, std::function<void(std::unique_ptr<SecretStore>, QByteArray)> done)
+{
+    m_secretsPrompt->unlock(path, std::move(done));
+}
+
+void MainWindow::updateMissingSecrets(const QString &server, const ServerConfig *config)
+{
+    const QStringList missing = config ? WorkspaceSecrets::missing(*config) : QStringList();
+    const bool had = m_missing.contains(server);
+    if (missing.isEmpty())
+        m_missing.remove(server);
+    else
+        m_missing.insert(server, missing);
+    if (!had && missing.isEmpty())
+        return;
+    if (m_missing.isEmpty()) {
+        m_hint->dismiss(u"missing-secrets"_s);
+        status(tr("Every secret is entered again"));
+        return;
+    }
+    QStringList lines;
+    for (auto it = m_missing.cbegin(); it != m_missing.cend(); ++it)
+        lines.append(tr("%1: the secret %2 is not in the %3 secret store; enter it again "
+                        "(Edit server)")
+                         .arg(it.key(), it.value().join(u", "_s), m_secrets->store()->kind()));
+    showMissingSecrets(lines);
+}
+
+void MainWindow::showMissingSecrets(const QStringList &lines)
+{
+    // A line each, in the hint bar; the status line only points at it (it would be cut off).
+    m_hint->showText(lines.join(u'\n').toHtmlEscaped().replace(u'\n', u"<br>"_s),
+                     u"missing-secrets"_s);
+    status(tr("Secrets to enter again: see the note above the panels"));
+}
+
+void MainWindow::editCurrentServer()
+{
+    const int row = m_servers->indexOf(m_current);
+    if (row < 0)
+        return;
+    const ServerConfig config = m_servers->config(row);
+    ServerDialog *dialog = m_dialogs->editServer(
+        &config, m_views->roots(m_current),
+        [this, old = m_current](const ServerConfig &c, const QStringList &roots) {
+            replaceServer(old, c, roots);
+        });
+    dialog->setSecretStorage(secretStorage());
+    connect(dialog, &ServerDialog::encryptedFileRequested, this,
+            [this, dialog] { keepSecretsInFile(dialog); });
+}
+
+void MainWindow::replaceServer(const QString &old, const ServerConfig &c, const QStringList &roots)
+{
+    const int at = m_servers->indexOf(old);
+    if (at < 0)
+        return; // removed while the dialog was up
+    if (c.name != old && m_servers->indexOf(c.name) >= 0) {
+        m_dialogs->warn(tr("Server"), tr("There is already a server named %1.").arg(c.name));
+        return;
+    }
+    // Still the demo Sonde starts while it points where the demo listens, renamed or not.
+    const bool demo = m_servers->isBuiltInHttpDemo(at) && m_demo && c.url == m_demo->url() &&
+                      c.route == ServerConfig::Route::StreamableHttp;
+    addServer(c, roots);
+    m_servers->setBuiltInHttpDemo(c.name, demo);
+    if (c.name != old) {
+        if (m_current == old)
+            m_current.clear();
+        removeServerState(old);
+    }
+    // Its secrets entered again: the notice asking for them goes (or names the others).
+    updateMissingSecrets(c.name, &c);
+    m_servers->moveServer(m_servers->indexOf(c.name), at); // where it was
+    selectServer(c.name);
+    stopUnusedDemo();
+    autosave();
+}
+
+void MainWindow::stopUnusedDemo()
+{
+    if (m_demo && m_demo->isRunning() && m_servers->builtInHttpDemos().isEmpty())
+        m_demo->stop();
+}
+
+void MainWindow::removeServerState(const QString &name)
+{
+    const quint64 call = m_views->pendingToolCall();
+    m_registry->remove(name);
+    // Its call in flight went with it and will never be answered here: Call works again.
+    if (call && !m_views->pendingToolCall())
+        m_tools->callEnded();
+}
+
+void MainWindow::removeCurrentServer()
+{
+    if (!m_current.isEmpty())
+        m_dialogs->confirmRemove(m_current, [this, name = m_current] { removeServer(name); });
+}
+
+void MainWindow::removeServer(const QString &name)
+{
+    if (m_servers->indexOf(name) < 0)
+        return;
+    const bool wasCurrent = m_current == name;
+    // Cleared first: removing the row may move the list's current row to a neighbour, which
+    // selects it (and sets m_current) on the way.
+    if (wasCurrent)
+        m_current.clear();
+    removeServerState(name);
+    if (wasCurrent && m_current.isEmpty() && m_servers->size() > 0) {
+        selectServer(m_servers->config(0).name);
+        m_current = m_serverList->currentServer();
+        showCurrent();
+    }
+    updateShell();
+    autosave();
+}
+
+void MainWindow::moveCurrentServer(int by)
+{
+    const int row = m_servers->indexOf(m_current);
+    if (row >= 0 && m_servers->moveServer(row, row + by))
+        selectServer(m_current); // saved by the store's serverMoved
+}
+
+bool MainWindow::importConfigFile(const QString &path, bool confirm)
+{
+    const QList<ConfigInput> inputs = ImportDialog::inputsNeeded(path);
+    if (inputs.isEmpty())
+        return importConfigFile(path, {}, confirm);
+    m_dialogs->askForInputs(path, inputs, [this, path, confirm](const QHash<QString, QString> &v) {
+        importConfigFile(path, v, confirm);
+    });
+    return true;
+}
+
+bool MainWindow::importConfigFile(const QString &path, const QHash<QString, QString> &inputs,
+                                  bool confirm)
+{
+    QStringList problems;
+    const std::optional<QMap<QString, ServerConfig>> read =
+        ImportDialog::readFile(path, inputs, [this, &problems](const QString &why) {
+            status(why);
+            problems.append(why);
+        });
+    if (confirm && !problems.isEmpty())
+        m_dialogs->warn(tr("Import"), problems.join(u'\n'));
+    if (!read)
+        return false;
+    const auto add = [this, path](const QList<ServerConfig> &chosen) {
+        for (const ServerConfig &c : chosen)
+            addServer(c, {}, false); // imported servers connect only when asked
+        status(tr("Imported %n server(s) from %1", nullptr, int(chosen.size())).arg(path));
+    };
+    if (confirm)
+        m_dialogs->chooseServers(*read, add);
+    else
+        add(read->values());
+    return true;
+}
+
+void MainWindow::importWithDialog()
+{
+    m_dialogs->chooseImportFile([this](const QString &path) { importConfigFile(path, true); });
+}
+
+void MainWindow::exportWithDialog()
+{
+    // On the History tab with a session (or a search) shown, that is what is exported.
+    ExportDialog::Source source;
+    const PagedTranscriptModel *shown = m_history->eventModel();
+    if (m_tabs->currentWidget() == m_history && shown->rowCount() > 0) {
+        source.title = tr("the %n event(s) shown in the History tab", nullptr, shown->rowCount());
+        if (const auto file = m_history->shownHistory()) {
+            // Read there by the dialog's job, a page at a time, off the GUI thread.
+            source.input.historyPath = file->first;
+            source.input.filter = file->second;
+        } else {
+            source.input.records = TranscriptExporter::modelRecords(
+                *shown, TranscriptExporter::MaxDialogRecords, &source.error);
+        }
+    } else if (m_recorder) {
+        exportRecording();
+        return;
+    } else {
+        source.title = tr("the live transcript (%n event(s))", nullptr, m_transcript->size());
+        // Handed over shared; made records on the dialog's thread, not here.
+        source.input.events = m_transcript->events();
+    }
+    m_dialogs->exportTranscript(
+        std::move(source), m_exportSecrets, m_current,
+        [this](const QString &path) { status(tr("Transcript written to %1").arg(path)); });
+}
+
+// This run from the history, once the batches the window already holds are committed: the
+// recorder writes each on its own thread, so the newest can still be on its way. The dialog
+// counts and writes it there, off the GUI thread, all of it however long the run.
+void MainWindow::exportRecording()
+{
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(m_recorder, &HistoryRecorder::flushed, this, [this, once] {
+        QObject::disconnect(*once);
+        ExportDialog::Source source;
+        source.title = tr("this run, from the history");
+        source.input.historyPath = m_recordingReader->path();
+        source.input.filter.runId = m_recordingRun;
+        m_dialogs->exportTranscript(
+            std::move(source), m_exportSecrets, m_current,
+            [this](const QString &path) { status(tr("Transcript written to %1").arg(path)); });
+    });
+    m_recorder->flush();
+}
+
+void MainWindow::autosaveTo(QSettings *settings)
+{
+    m_autosave = settings;
+    autosave();
+}
+
+void MainWindow::addFirstRunDemos()
+{
+    ServerConfig demo;
+    demo.name = u"demo"_s;
+    demo.program = m_demoProgram;
+    // Both revisions on the first run: "demo" speaks 2026-07-28 (asked for: under auto a
+    // dual-era server over stdio answers the handshake, docs/protocol.md), and "demo-http"
+    // keeps a 2025-11-25 session, whose faults (expiry) the hint below shows.
+    demo.era = ServerConfig::Era::Rev20260728;
+    addServer(demo);
+    addBuiltInHttpDemo(u"demo-http"_s, {}, ServerConfig::Era::Initialize);
+    // The HTTP one is shown first: its session faults are what the web Inspector lacks.
+    selectServer(u"demo-http"_s);
+    // What really happens, in order: the expiry is noticed at once by the session's event
+    // stream (HTTP 404), Sonde reconnects before any call, and the next answer says so.
+    m_hint->showText(tr("New here? On <b>demo-http</b>, press <b>Health → Expire session</b>: "
+                        "the server forgets the session, Sonde notices and reconnects. Then "
+                        "call a tool: its answer tells what happened. <a href=\"demo-http\">"
+                        "Show me</a>"));
+}
+
+void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots,
+                                    ServerConfig::Era era)
+{
+    if (!m_demo) {
+        m_demo = new DemoServerProcess(this);
+        connect(m_demo, &DemoServerProcess::ready, this, [this](const QUrl &url) {
+            for (const QString &server : m_servers->builtInHttpDemos()) {
+                const int row = m_servers->indexOf(server);
+                if (row < 0)
+                    continue;
+                ServerConfig c = m_servers->config(row);
+                c.url = url;
+                addServer(c, m_views->roots(server));
+            }
+        });
+        const auto lost = [this](const QString &why) {
+            status(why);
+            m_hint->showText(why.toHtmlEscaped());
+        };
+        connect(m_demo, &DemoServerProcess::failed, this, lost);
+        connect(m_demo, &DemoServerProcess::died, this, lost);
+    }
+    ServerConfig c;
+    c.name = name;
+    c.era = era;
+    c.route = ServerConfig::Route::StreamableHttp;
+    // A placeholder until the child says where it listens; nothing connects to it.
+    c.url = m_demo->isReady() ? m_demo->url() : QUrl(u"http://127.0.0.1/mcp"_s);
+    addServer(c, roots, m_demo->isReady());
+    m_servers->setBuiltInHttpDemo(name, true);
+    autosave(); // with the mark
+    if (!m_demo->isRunning())
+        m_demo->start(m_demoProgram);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    m_everShown = true;
+    QMainWindow::showEvent(event);
+}
+
+Workspace MainWindow::workspace() const
+{
+    Workspace w;
+    for (int i = 0; i < m_servers->size(); ++i) {
+        const ServerConfig &c = m_servers->config(i);
+        w.servers.append({c, m_views->roots(c.name), m_servers->isBuiltInHttpDemo(i)});
+    }
+    w.darkMode = DarkPalette::isApplied();
+    w.current = m_current;
+    w.geometry = m_everShown ? saveGeometry() : m_loadedGeometry;
+    w.windowState = m_everShown ? saveState() : m_loadedState;
+    w.splitter = m_everShown ? m_split->saveState() : m_loadedSplitter;
+    w.tab = m_tabs->currentIndex();
+    w.transcriptColumns = m_transcriptPanel->saveLayout();
+    return w;
+}
+
+void MainWindow::saveWorkspace(QSettings &settings) const
+{
+    const Workspace w = workspace();
+    m_secrets->keep(w);
+    WorkspaceSettings::save(settings, w);
+}
+
+void MainWindow::setSecretStore(SecretStore *store, const QString &reason)
+{
+    m_secrets->setStore(store);
+    m_secretsNotice = reason;
+    const SecretStorage storage = secretStorage();
+    if (storage.kind == SecretStorage::Kind::Session && !reason.isEmpty())
+        showNotice(tr("%1: secret values are kept for this session only. To keep them, choose "
+                      "an encrypted file in Add or Edit server.")
+                       .arg(reason),
+                   u"secret-storage"_s);
+}
+
+void MainWindow::showNotice(const QString &text, const QString &topic)
+{
+    status(text);
+    m_hint->showText(text.toHtmlEscaped().replace(u'\n', u"<br>"_s), topic);
+}
+
+void MainWindow::loadWorkspace(QSettings &settings)
+{
+    Error error;
+    const Workspace stored = WorkspaceSettings::load(settings, &error);
+    m_secrets->resolve(stored, [this, &settings, error](const WorkspaceSecrets::Loaded &loaded) {
+        applyWorkspace(loaded, error);
+        if (loaded.migrated) // the plaintext values are in the store now: out of the file
+            WorkspaceSettings::saveNow(settings, workspace());
+        Q_EMIT workspaceLoaded();
+    });
+}
+
+void MainWindow::applyWorkspace(const WorkspaceSecrets::Loaded &loaded, const Error &error)
+{
+    const Workspace &w = loaded.workspace;
+    m_loading = true;
+    for (const Workspace::Server &s : w.servers) {
+        if (s.builtInHttpDemo)
+            addBuiltInHttpDemo(s.config.name, s.roots, s.config.era);
+        else // without its secret a server would only be refused: it waits for the user
+            addServer(s.config, s.roots, !loaded.unresolved.contains(s.config.name));
+    }
+    m_loading = false;
+    setDarkMode(w.darkMode);
+    if (error.isError())
+        status(error.message());
+    for (const Workspace::Server &s : w.servers)
+        if (const QStringList missing = WorkspaceSecrets::missing(s.config); !missing.isEmpty())
+            m_missing.insert(s.config.name, missing);
+    if (!loaded.errors.isEmpty())
+        showMissingSecrets(loaded.errors);
+    m_loadedGeometry = w.geometry;
+    m_loadedState = w.windowState;
+    m_loadedSplitter = w.splitter;
+    restoreGeometry(w.geometry);
+    restoreState(w.windowState);
+    m_split->restoreState(w.splitter);
+    m_tabs->setCurrentIndex(w.tab);
+    m_transcriptPanel->restoreLayout(w.transcriptColumns);
+    selectServer(w.current);
+}
+
+} // namespace Sonde
