@@ -4,7 +4,7 @@
 
 #include "application/servers/serverlistmodel.h"
 #include "application/servers/serverviewstore.h"
-#include "application/transcript/moderneventsummary.h"
+#include "application/transcript/rev20260728eventsummary.h"
 #include "window/formlabels.h"
 #include "window/jsonview.h"
 #include "window/textdisplay.h"
@@ -50,9 +50,9 @@ QString SessionPanel::listenText(const QJsonObject &subscriptions)
     const QString stream = id.isEmpty() ? tr("listen") : tr("listen #%1").arg(id);
     const QJsonObject requestedFilter = subscriptions.value("requested"_L1).toObject();
     const QJsonObject grantedFilter = subscriptions.value("granted"_L1).toObject();
-    const QStringList requested = ModernEventSummary::filterItems(requestedFilter);
-    const QStringList granted = ModernEventSummary::filterItems(grantedFilter);
-    const QStringList refused = ModernEventSummary::notGranted(requestedFilter, grantedFilter);
+    const QStringList requested = Rev20260728EventSummary::filterItems(requestedFilter);
+    const QStringList granted = Rev20260728EventSummary::filterItems(grantedFilter);
+    const QStringList refused = Rev20260728EventSummary::notGranted(requestedFilter, grantedFilter);
     const QString asked = requested.isEmpty() ? tr("nothing") : requested.join(u", "_s);
     if (state == "open"_L1)
         return tr("open (%1), waiting for the server's acknowledgement; asked for %2")

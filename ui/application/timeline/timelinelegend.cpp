@@ -2,7 +2,7 @@
 #include "application/timeline/timelinelegend.h"
 #include "util/durationtext.h"
 
-#include "application/transcript/moderneventsummary.h"
+#include "application/transcript/rev20260728eventsummary.h"
 #include "application/transcript/transcriptstore.h"
 #include "util/enumnames.h"
 
@@ -316,7 +316,7 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
                      QString::number(e.generation);
         if (e.direction == Direction::Violation)
             lines << store->entry(m.row).summary;
-        if (const std::optional<ModernEventSummary> modern = ModernEventSummary::of(e))
+        if (const std::optional<Rev20260728EventSummary> modern = Rev20260728EventSummary::of(e))
             lines << modern->summary;
         if (m.kind == MarkerKind::BreakerRefused && e.history) {
             const HistoryEvent &h = *e.history;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "application/transcript/transcriptstore.h"
 
-#include "application/transcript/moderneventsummary.h"
+#include "application/transcript/rev20260728eventsummary.h"
 #include "protocol/jsonrpcmessage.h"
 
 #include <QJsonArray>
@@ -327,7 +327,7 @@ TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QStr
     case TranscriptEvent::Direction::Lifecycle:
         if (summarizeVerdict(e, entry))
             return entry;
-        if (const std::optional<ModernEventSummary> modern = ModernEventSummary::of(e)) {
+        if (const std::optional<Rev20260728EventSummary> modern = Rev20260728EventSummary::of(e)) {
             entry.summary = oneLine(modern->summary);
             entry.method = modern->method;
             entry.id = modern->id;

@@ -16,9 +16,9 @@ namespace Sonde {
 // listen-acknowledged, listen-ended, listen-dropped) as the transcript shows them: one
 // sentence, the method the method filter finds it under and the request id it is about (so a
 // search for the id finds it beside the frames). Stateless; any thread.
-struct ModernEventSummary
+struct Rev20260728EventSummary
 {
-    Q_DECLARE_TR_FUNCTIONS(ModernEventSummary)
+    Q_DECLARE_TR_FUNCTIONS(Rev20260728EventSummary)
 public:
     QString summary;
     QString method;
@@ -26,7 +26,7 @@ public:
     bool isError = false;
 
     // nullopt for every other event.
-    static std::optional<ModernEventSummary> of(const TranscriptEvent &e);
+    static std::optional<Rev20260728EventSummary> of(const TranscriptEvent &e);
     // A subscriptions/listen filter (or the granted part of one) in words, one item per thing
     // it asks for: "tool list changes", "updates of demo://counter".
     static QStringList filterItems(const QJsonObject &filter);

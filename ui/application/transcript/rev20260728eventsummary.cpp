@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "application/transcript/moderneventsummary.h"
+#include "application/transcript/rev20260728eventsummary.h"
 #include "protocol/jsonrpcmessage.h"
 
 #include <QJsonArray>
@@ -18,19 +18,20 @@ QString listenName(const QJsonObject &details)
 
 QString joined(const QStringList &items)
 {
-    return items.isEmpty() ? ModernEventSummary::tr("nothing") : items.join(u", "_s);
+    return items.isEmpty() ? Rev20260728EventSummary::tr("nothing") : items.join(u", "_s);
 }
 
 } // namespace
 
-QStringList ModernEventSummary::filterItems(const QJsonObject &filter)
+QStringList Rev20260728EventSummary::filterItems(const QJsonObject &filter)
 {
     static const std::pair<const char *, const char *> flags[] = {
-        {"toolsListChanged", QT_TRANSLATE_NOOP("Sonde::ModernEventSummary", "tool list changes")},
+        {"toolsListChanged",
+         QT_TRANSLATE_NOOP("Sonde::Rev20260728EventSummary", "tool list changes")},
         {"promptsListChanged",
-         QT_TRANSLATE_NOOP("Sonde::ModernEventSummary", "prompt list changes")},
+         QT_TRANSLATE_NOOP("Sonde::Rev20260728EventSummary", "prompt list changes")},
         {"resourcesListChanged",
-         QT_TRANSLATE_NOOP("Sonde::ModernEventSummary", "resource list changes")}};
+         QT_TRANSLATE_NOOP("Sonde::Rev20260728EventSummary", "resource list changes")}};
     QStringList out;
     for (const auto &[key, words] : flags)
         if (filter.value(QLatin1StringView(key)).toBool())
@@ -40,7 +41,8 @@ QStringList ModernEventSummary::filterItems(const QJsonObject &filter)
     return out;
 }
 
-QStringList ModernEventSummary::notGranted(const QJsonObject &requested, const QJsonObject &granted)
+QStringList Rev20260728EventSummary::notGranted(const QJsonObject &requested,
+                                                const QJsonObject &granted)
 {
     const QStringList allowed = filterItems(granted);
     QStringList out;
@@ -50,10 +52,10 @@ QStringList ModernEventSummary::notGranted(const QJsonObject &requested, const Q
     return out;
 }
 
-std::optional<ModernEventSummary> ModernEventSummary::of(const TranscriptEvent &e)
+std::optional<Rev20260728EventSummary> Rev20260728EventSummary::of(const TranscriptEvent &e)
 {
     const QJsonObject &d = e.details;
-    ModernEventSummary s;
+    Rev20260728EventSummary s;
     // A transcript read back from a file may carry only the name.
     switch (e.kind != EventKind::Other ? e.kind : eventKindFromName(e.event)) {
     case EventKind::EraChosen: {

@@ -21,7 +21,7 @@
 using namespace Sonde;
 using namespace Qt::StringLiterals;
 
-class TestMainWindowModern : public QObject
+class TestMainWindowRev20260728 : public QObject
 {
     Q_OBJECT
 
@@ -100,5 +100,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestMainWindowModern)
-#include "tst_mainwindowmodern.moc"
+QTEST_MAIN(TestMainWindowRev20260728)
+#include "tst_mainwindowrev20260728.moc"
