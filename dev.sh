@@ -66,8 +66,9 @@ build() {
   export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
   # Hash paths relative to the checkout, so a fresh clone elsewhere (CI) reuses the cache.
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-  if [ ! -f build/build.ninja ]; then
-    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+  # The ci preset (CMakePresets.json): the dev build with every warning an error.
+  if ! grep -q '^SONDE_WERROR:BOOL=ON' build/CMakeCache.txt 2>/dev/null; then
+    cmake --preset ci
   fi
   cmake --build build
   build_fuzz
@@ -78,8 +79,7 @@ build() {
 build_fuzz() {
   export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}" CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
   if [ ! -f build-fuzz/build.ninja ]; then
-    cmake -S . -B build-fuzz -G Ninja -DSONDE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+    cmake --preset fuzz
   fi
   cmake --build build-fuzz
 }
@@ -105,9 +105,7 @@ fuzz() {
 sanitize() {
   export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}" CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
   if [ ! -f build-asan/build.ninja ]; then
-    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
-      -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
-      -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
+    cmake --preset asan-ubsan
   fi
   # Configure again first: the test list below comes from the last configure, and a test
   # added since would be left unbuilt ("Not Run").

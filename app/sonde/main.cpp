@@ -126,16 +126,16 @@ int main(int argc, char **argv)
         else
             window.showNotice(QStringLiteral("History is not recorded: %1").arg(why));
         QObject::connect(
-            &recorder, &Sonde::HistoryRecorder::failed, &window, [&window](const QString &why) {
-                window.showNotice(QStringLiteral("History is not recorded: %1").arg(why));
+            &recorder, &Sonde::HistoryRecorder::failed, &window, [&window](const QString &reason) {
+                window.showNotice(QStringLiteral("History is not recorded: %1").arg(reason));
             });
         // Once the recorder has opened the history, the window shows this run from it
         // (through a read connection of its own) and keeps only a tail in memory.
         auto transcriptReader = std::make_shared<Sonde::HistoryStore>();
         const auto showRecording = [&window, &recorder, transcriptReader, historyPath] {
-            QString why;
+            QString unopened; // the recorder reports its own failures
             if (recorder.runId() != 0 &&
-                (transcriptReader->isOpen() || transcriptReader->open(historyPath, &why)))
+                (transcriptReader->isOpen() || transcriptReader->open(historyPath, &unopened)))
                 window.showRecording(&recorder, transcriptReader);
         };
         QObject::connect(&recorder, &Sonde::HistoryRecorder::opened, &window, showRecording);

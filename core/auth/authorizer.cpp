@@ -31,10 +31,11 @@ constexpr int requestTimeoutMs = 30'000;
 class Authorizer::Private
 {
 public:
-    Private(Authorizer *q, const ServerConfig &config, QNetworkAccessManager *nam,
-            std::unique_ptr<AuthorizationUserAgent> agent, SecretStore *store, const Clock &clock)
-        : q(q), config(config), http(nam, clock, requestTimeoutMs), agent(std::move(agent)),
-          store(store), clock(clock), refreshTimer(clock.createTimer(q)),
+    Private(Authorizer *owner, const ServerConfig &server, QNetworkAccessManager *nam,
+            std::unique_ptr<AuthorizationUserAgent> userAgent, SecretStore *secrets,
+            const Clock &time)
+        : q(owner), config(server), http(nam, time, requestTimeoutMs), agent(std::move(userAgent)),
+          store(secrets), clock(time), refreshTimer(time.createTimer(owner)),
           flowTimer(clock.createTimer(q))
     {
         state.server = config.name;
@@ -372,13 +373,13 @@ void Authorizer::loadStored(std::function<void()> done)
             done();
             return;
         }
-        Private *d = self->d.get();
+        Private *p = self->d.get();
         if (!error.isEmpty())
             qCWarning(lcAuth) << "the secret store could not be read:" << error;
         if (const auto stored = value ? TokenSet::fromStored(*value) : std::nullopt) {
             // A token already past its time is refreshed at once (1 s from now at 80%).
-            const qint64 leftMs = stored->expiresAtMs - d->clock.nowMs();
-            d->adopt(*stored, stored->expiresAtMs ? std::max<qint64>(leftMs / 1000, 1) : 0, false);
+            const qint64 leftMs = stored->expiresAtMs - p->clock.nowMs();
+            p->adopt(*stored, stored->expiresAtMs ? std::max<qint64>(leftMs / 1000, 1) : 0, false);
         }
         done();
     });

@@ -407,7 +407,7 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         *error = u"history: "_s + m_db.lastError().text();
         return false;
     }
-    const auto fail = [this](const QSqlQuery &q, QString *error) {
+    const auto fail = [this, error](const QSqlQuery &q) {
         *error = sqlError(q);
         m_db.rollback();
         m_sessionIds.clear(); // the sessions made in this transaction are gone with it
@@ -461,7 +461,7 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         q.bindValue(Placeholders::size, qint64(row.record.size()));
         q.bindValue(Placeholders::record, QString::fromUtf8(row.record));
         if (!q.exec())
-            return fail(q, error);
+            return fail(q);
         if (firstId == 0)
             firstId = q.lastInsertId().toLongLong();
         Touched &t = touched[session];
@@ -477,7 +477,7 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         QSqlQuery &fts = m_statements->indexText;
         fts.bindValue(0, firstId);
         if (!fts.exec())
-            return fail(fts, error);
+            return fail(fts);
     }
     QSqlQuery &s = m_statements->touchSession;
     for (auto it = touched.cbegin(); it != touched.cend(); ++it) {
@@ -489,7 +489,7 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         s.bindValue(5, text(it->protocolVersion));
         s.bindValue(6, it.key());
         if (!s.exec())
-            return fail(s, error);
+            return fail(s);
     }
     if (!m_db.commit()) {
         *error = u"history: "_s + m_db.lastError().text();

@@ -524,8 +524,8 @@ int main(int argc, char **argv)
             const QList<Sonde::RecordedSession> sessions = catalog.sessions(u"flood"_s);
             if (sessions.isEmpty())
                 fail(1, u"no session in the imported history"_s);
-            const auto screen = [](const Sonde::PagedTranscriptModel &model, int row) {
-                for (int r = row; r < qMin(row + 40, model.rowCount()); ++r)
+            const auto screen = [](const Sonde::PagedTranscriptModel &model, int first) {
+                for (int r = first; r < qMin(first + 40, model.rowCount()); ++r)
                     model.data(model.index(r, Sonde::PagedTranscriptModel::SummaryColumn));
             };
             // Twenty jumps over the whole session, each a screen: the worst is a stall.
@@ -674,8 +674,8 @@ int main(int argc, char **argv)
             double worst = 0, worstBlocked = 0, worstJump = 0, worstOffset = 0;
             Sonde::TranscriptFilterQuery query;
             constexpr int PageSize = Sonde::PagedTranscriptModel::PageSize;
-            const auto show = [](const Sonde::PagedTranscriptModel &model, int row) {
-                for (int r = row; r < qMin(row + 40, model.rowCount()); ++r)
+            const auto show = [](const Sonde::PagedTranscriptModel &model, int first) {
+                for (int r = first; r < qMin(first + 40, model.rowCount()); ++r)
                     model.data(model.index(r, Sonde::PagedTranscriptModel::SummaryColumn));
             };
             for (const Case &c : std::as_const(cases)) {
@@ -884,8 +884,8 @@ int main(int argc, char **argv)
                     .arg(u"middle"_s, 6));
             double worstBlocked = 0;
             Sonde::TranscriptFilterQuery query;
-            const auto show = [](const Sonde::PagedTranscriptModel &model, int row) {
-                for (int r = row; r < qMin(row + 40, model.rowCount()); ++r)
+            const auto show = [](const Sonde::PagedTranscriptModel &model, int first) {
+                for (int r = first; r < qMin(first + 40, model.rowCount()); ++r)
                     model.data(model.index(r, Sonde::PagedTranscriptModel::SummaryColumn));
             };
             for (const QString &text : {u"unique-needle-41c7"_s, u"flood"_s}) {

@@ -32,8 +32,8 @@ namespace SondeBench {
 struct Column
 {
     using Block = std::function<void(int n, std::vector<double> *into)>;
-    Column(QString name, QString key, Block block)
-        : name(std::move(name)), key(std::move(key)), block(std::move(block))
+    Column(QString columnName, QString columnKey, Block measure)
+        : name(std::move(columnName)), key(std::move(columnKey)), block(std::move(measure))
     {
     }
 

@@ -238,11 +238,11 @@ private Q_SLOTS:
         QVERIFY(scroll);
         QTRY_COMPARE(scroll->verticalScrollBar()->maximum(), 0);
         for (const QString &name : {u"duration_ms"_s, u"steps"_s, u"label"_s}) {
-            QWidget *field = s.field<QWidget>(name);
-            QVERIFY(field && field->isVisible());
+            QWidget *input = s.field<QWidget>(name);
+            QVERIFY(input && input->isVisible());
             const auto shown = [&] {
                 return scroll->viewport()->rect().contains(
-                    QRect(field->mapTo(scroll->viewport(), QPoint()), field->size()));
+                    QRect(input->mapTo(scroll->viewport(), QPoint()), input->size()));
             };
             QTRY_VERIFY2(shown(), qPrintable(name));
         }

@@ -405,7 +405,7 @@ private Q_SLOTS:
         QCOMPARE(steps.count(), names.size());
         // Nothing secret in any step, nor in the state.
         const QByteArray shown = QJsonDocument(state.toJson()).toJson();
-        for (const QByteArray secret :
+        for (const QByteArray &secret :
              {"access-1"_ba, "refresh-1"_ba, "the-code"_ba, "registered-secret"_ba,
               token.formValue(u"code_verifier"_s).toLatin1()})
             QVERIFY2(!shown.contains(secret), secret.constData());

@@ -34,12 +34,12 @@ QString recordedHistory(const QTemporaryDir &dir)
                            {"method"_L1, u"tools/call"_s},
                            {"params"_L1, QJsonObject{{"name"_L1, u"echo"_s}}}};
     const QJsonObject answer{{"jsonrpc"_L1, u"2.0"_s}, {"id"_L1, 7}, {"result"_L1, QJsonObject{}}};
-    const auto record = [](qint64 ms, const QString &dir, const QJsonObject &msg) {
+    const auto record = [](qint64 ms, const QString &direction, const QJsonObject &msg) {
         return line({{"t"_L1, u"2026-12-01T10:00:00.000Z"_s},
                      {"t_ms"_L1, ms},
                      {"server"_L1, u"demo"_s},
                      {"gen"_L1, 1},
-                     {"dir"_L1, dir},
+                     {"dir"_L1, direction},
                      {"msg"_L1, msg}});
     };
     QFile f(dir.filePath(u"t.jsonl"_s));

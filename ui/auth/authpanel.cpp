@@ -129,9 +129,9 @@ AuthPanel::AuthPanel(AuthStateStore *store, std::shared_ptr<const Clock> clock, 
     // hint is its narrowest, and the real steps (long URLs beside them) left "P… r… …" of
     // "Protected resource metadata".
     const QFontMetrics metrics = m_table->fontMetrics();
-    const auto fit = [&](int column, const QString &widest) {
-        header->setSectionResizeMode(column, QHeaderView::Interactive);
-        header->resizeSection(column, metrics.horizontalAdvance(widest) + 24);
+    const auto fit = [&](int section, const QString &widest) {
+        header->setSectionResizeMode(section, QHeaderView::Interactive);
+        header->resizeSection(section, metrics.horizontalAdvance(widest) + 24);
     };
     fit(AuthStepModel::Step, u"✗ Authorization server metadata"_s);
     fit(AuthStepModel::Status, u"no answer"_s);

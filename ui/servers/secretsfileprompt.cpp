@@ -31,15 +31,15 @@ void SecretsFilePrompt::unlock(const QString &path, Unlocked done)
                             guard->refuse(error);
                             return;
                         }
-                        if (auto done = std::exchange(*answer, nullptr))
-                            done(std::move(store), passphrase);
+                        if (auto answered = std::exchange(*answer, nullptr))
+                            answered(std::move(store), passphrase);
                         guard->succeed();
                     },
                     m_iterations);
             });
     connect(dialog, &QDialog::rejected, this, [answer] {
-        if (auto done = std::exchange(*answer, nullptr))
-            done(nullptr, {});
+        if (auto answered = std::exchange(*answer, nullptr))
+            answered(nullptr, {});
     });
     dialog->open();
 }

@@ -338,23 +338,24 @@ void TimelinePainter::paintLaneItems(QPainter &p, int lane, qint64 from, qint64 
         }
     }
     // A call sent again: a dashed link from where the original ended to the new request.
-    for (const auto &[from, row] : std::as_const(replays)) {
-        const QRect to = m_f.geometry.itemRect(m_layout, row, m_f.now);
-        if (to.isEmpty())
+    for (const auto &[original, row] : std::as_const(replays)) {
+        const QRect again = m_f.geometry.itemRect(m_layout, row, m_f.now);
+        if (again.isEmpty())
             continue;
         p.setPen(QPen(TimelineLayout::outcomeColor(Outcome::Replayed), 1, Qt::DashLine));
-        p.drawLine(QPointF(from.right(), from.center().y()), QPointF(to.left(), to.center().y()));
+        p.drawLine(QPointF(original.right(), original.center().y()),
+                   QPointF(again.left(), again.center().y()));
     }
 
     // The legs of one call: a solid link (the same call, not a new one as a replay is), as
     // thick as a third of the bar, while the user answers what the server asked for.
     for (const Join &j : std::as_const(joins)) {
-        const QRect to = m_f.geometry.itemRect(m_layout, j.nextRow, m_f.now);
-        if (to.isEmpty())
+        const QRect next = m_f.geometry.itemRect(m_layout, j.nextRow, m_f.now);
+        if (next.isEmpty())
             continue;
         p.setPen(QPen(TimelineLayout::outcomeColor(j.outcome), qMax(2, TrackHeight / 3),
                       Qt::SolidLine, Qt::FlatCap));
-        p.drawLine(j.from, QPointF(to.left(), j.from.y()));
+        p.drawLine(j.from, QPointF(next.left(), j.from.y()));
     }
 
     // Markers: a tick down the lane and a glyph in the top strip; one per kind and pixel.

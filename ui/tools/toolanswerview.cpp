@@ -240,32 +240,32 @@ void ToolAnswerView::showContent(const QJsonArray &content)
         label->setWordWrap(true);
         layout->addWidget(label, 1);
         if (type == "image"_L1 || type == "audio"_L1) {
-            const QByteArray data =
+            const QByteArray bytes =
                 QByteArray::fromBase64(block.value("data"_L1).toString().toLatin1());
             const QString mime = block.value("mimeType"_L1).toString();
             if (type == "image"_L1) {
                 QPixmap pixmap;
-                pixmap.loadFromData(data);
+                pixmap.loadFromData(bytes);
                 if (!pixmap.isNull())
                     label->setPixmap(pixmap.width() < 16 ? pixmap.scaled(32, 32) : pixmap);
                 else
                     label->setText(
-                        tr("image (%1, %2 bytes, not decodable)").arg(mime).arg(data.size()));
+                        tr("image (%1, %2 bytes, not decodable)").arg(mime).arg(bytes.size()));
             } else {
-                label->setText(tr("audio (%1, %2 bytes)").arg(mime).arg(data.size()));
+                label->setText(tr("audio (%1, %2 bytes)").arg(mime).arg(bytes.size()));
             }
             auto *save = new QPushButton(tr("Save…"), row);
             save->setAccessibleName(tr("Save %1").arg(mime));
             save->setToolTip(tr("Write this %1 content to a file").arg(mime));
-            connect(save, &QPushButton::clicked, this, [this, data, mime] {
+            connect(save, &QPushButton::clicked, this, [this, bytes, mime] {
                 // open(), not a static getter: no nested event loop while it is up.
                 auto *dialog = new QFileDialog(this, tr("Save content"), QString(), mime);
                 dialog->setAcceptMode(QFileDialog::AcceptSave);
                 dialog->setAttribute(Qt::WA_DeleteOnClose);
-                connect(dialog, &QFileDialog::fileSelected, this, [data](const QString &path) {
+                connect(dialog, &QFileDialog::fileSelected, this, [bytes](const QString &path) {
                     QSaveFile f(path);
                     if (f.open(QIODevice::WriteOnly)) {
-                        f.write(data);
+                        f.write(bytes);
                         f.commit();
                     }
                 });

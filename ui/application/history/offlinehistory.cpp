@@ -121,9 +121,9 @@ bool OfflineHistory::start(const QString &path, QString *error)
     const QString db = databasePath();
     m_thread = QThread::create([shared = m_shared, db, path, format = *format] {
         HistoryStore store;
-        QString error;
-        if (!store.open(db, &error, u"open "_s + path)) {
-            shared->result.error = error;
+        QString failure;
+        if (!store.open(db, &failure, u"open "_s + path)) {
+            shared->result.error = failure;
             return;
         }
         ProgressFile in(path, shared);
