@@ -268,7 +268,7 @@ void ServerSession::onTransportOpened()
     setState(SessionSnapshot::State::Initializing);
     if (m_config.era == ServerConfig::Era::Initialize) {
         choose(eraSpeaking(QString::fromLatin1(Mcp::LatestProtocolVersion)),
-               u"configured: initialize (the handshake: 2025-11-25 and earlier)"_s);
+               u"configured: the handshake of 2025-11-25 and earlier"_s);
         sendInitialize();
         return;
     }
@@ -299,7 +299,7 @@ void ServerSession::startConfiguredRevisionOverHttp()
     // a legacy server fail deterministically.
     m_protocolVersion = QString::fromLatin1(Rev20260728::ProtocolVersion);
     choose(eraSpeaking(m_protocolVersion),
-           u"configured: 2026-07-28; over HTTP no probe is needed"_s, m_protocolVersion);
+           u"configured; over HTTP no probe is needed"_s, m_protocolVersion);
     if (m_transport)
         m_transport->setProtocolVersion(m_protocolVersion);
     record(EventKind::EraChosen, {{"era"_L1, era().name()},
