@@ -298,8 +298,8 @@ void ServerSession::startConfiguredRevisionOverHttp()
     // capabilities, hence the listen stream). stdio keeps the probe: there it is what makes
     // a legacy server fail deterministically.
     m_protocolVersion = QString::fromLatin1(Rev20260728::ProtocolVersion);
-    choose(eraSpeaking(m_protocolVersion),
-           u"configured; over HTTP no probe is needed"_s, m_protocolVersion);
+    choose(eraSpeaking(m_protocolVersion), u"configured; over HTTP no probe is needed"_s,
+           m_protocolVersion);
     if (m_transport)
         m_transport->setProtocolVersion(m_protocolVersion);
     record(EventKind::EraChosen, {{"era"_L1, era().name()},
