@@ -21,6 +21,7 @@
 #include "window/mainwindow.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemView>
 #include <QAction>
 #include <QClipboard>
 #include <QDialog>
@@ -268,6 +269,54 @@ private Q_SLOTS:
         m_window->tabs()->setCurrentIndex(0);
         QVERIFY(action(u"tab:1"_s)->isChecked());
         QVERIFY(!action(u"tab:3"_s)->isChecked());
+    }
+
+    // What a first run never shows is built when its tab is first shown: until then it costs
+    // no memory, and once shown it is the selected server's, as if it had always been there.
+    void aTabIsBuiltWhenFirstShownAndShowsTheSelectedServer_data()
+    {
+        QTest::addColumn<int>("tab");
+        QTest::addColumn<QString>("panelClass");
+        QTest::addColumn<QString>("shows"); // a list of the server's items, or a label's words
+        QTest::newRow("Authorization says the selected stdio server needs none")
+            << 3 << u"Sonde::AuthPanel"_s << u"over stdio"_s;
+        QTest::newRow("Resources lists the selected server's resources")
+            << 6 << u"Sonde::ResourcesPanel"_s << u"resourceList"_s;
+        QTest::newRow("Prompts lists the selected server's prompts")
+            << 7 << u"Sonde::PromptsPanel"_s << u"promptList"_s;
+    }
+    void aTabIsBuiltWhenFirstShownAndShowsTheSelectedServer()
+    {
+        QFETCH(int, tab);
+        QFETCH(QString, panelClass);
+        QFETCH(QString, shows);
+        const auto built = [&]() -> QWidget * {
+            for (QWidget *w : m_window->tabs()->findChildren<QWidget *>())
+                if (panelClass == QLatin1StringView(w->metaObject()->className()))
+                    return w;
+            return nullptr;
+        };
+        QVERIFY2(!built(), "built before its tab was shown");
+        const QString title = m_window->tabs()->tabText(tab);
+        action(u"tab:%1"_s.arg(tab + 1))->trigger();
+        QWidget *panel = built();
+        QVERIFY(panel);
+        QCOMPARE(m_window->tabs()->currentIndex(), tab);
+        QCOMPARE(m_window->tabs()->currentWidget(), panel);
+        QCOMPARE(m_window->tabs()->tabText(tab), title);
+        QVERIFY(action(u"tab:%1"_s.arg(tab + 1))->isChecked());
+        QTRY_VERIFY(panel->isVisible());
+        if (auto *list = panel->findChild<QAbstractItemView *>(shows)) {
+            QTRY_VERIFY_WITH_TIMEOUT(list->model()->rowCount() >= 1, 10000);
+        } else {
+            const auto said = [&] {
+                for (const QLabel *l : panel->findChildren<QLabel *>())
+                    if (l->text().contains(shows))
+                        return true;
+                return false;
+            };
+            QTRY_VERIFY(said());
+        }
     }
 
     void theTitleNamesTheServerAndItsState()

@@ -50,6 +50,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -241,23 +242,25 @@ void MainWindow::buildPanels()
     m_tools->watchServers(m_servers);
     m_tools->watchAuth(m_auth);
     m_health = new HealthPanel(m_tabs);
-    m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
     m_transcriptPanel = new TranscriptPanel(m_transcript, m_tabs);
     m_timelineTab = new TimelineTab(m_transcript, m_tabs);
     m_timeline = m_timelineTab->timeline();
-    m_resources = new ResourcesPanel(m_views, m_tabs);
-    m_prompts = new PromptsPanel(m_views, m_tabs);
     m_log = new NotificationLog(m_tabs);
     m_history = new HistoryPanel(nullptr, m_tabs);
     m_offline = new OfflineHistoryOpener(m_history, this);
     m_tabs->addTab(m_session, tr("Session"));
     m_tabs->addTab(m_tools, tr("Tools"));
     m_tabs->addTab(m_health, tr("Health"));
-    m_tabs->addTab(m_authPanel, tr("Authorization"));
+    // Connected before anything else hears currentChanged: they see the built panel.
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::buildTab);
+    m_authTab = m_tabs->count();
+    addLazyTab(tr("Authorization"), [this] { return buildAuthPanel(); });
     m_tabs->addTab(m_transcriptPanel, tr("Transcript"));
     m_tabs->addTab(m_timelineTab, tr("Timeline"));
-    m_tabs->addTab(m_resources, tr("Resources"));
-    m_tabs->addTab(m_prompts, tr("Prompts"));
+    m_resourcesTab = m_tabs->count();
+    addLazyTab(tr("Resources"), [this] { return buildResourcesPanel(); });
+    m_promptsTab = m_tabs->count();
+    addLazyTab(tr("Prompts"), [this] { return buildPromptsPanel(); });
     m_tabs->addTab(m_log, tr("Log"));
     m_tabs->addTab(m_history, tr("History"));
     // What was recorded since it was last shown.
@@ -279,6 +282,107 @@ void MainWindow::buildPanels()
     column->addWidget(m_split, 1);
     setCentralWidget(central);
     resize(1200, 760);
+}
+
+void MainWindow::addLazyTab(const QString &title, std::function<QWidget *()> build)
+{
+    auto *placeholder = new QWidget(m_tabs);
+    m_lazyTabs.insert(placeholder, std::move(build));
+    m_tabs->addTab(placeholder, title);
+}
+
+void MainWindow::buildTab(int index)
+{
+    QWidget *placeholder = m_tabs->widget(index);
+    const auto it = m_lazyTabs.find(placeholder);
+    if (it == m_lazyTabs.end())
+        return;
+    const std::function<QWidget *()> build = std::move(it.value());
+    m_lazyTabs.erase(it);
+    QWidget *panel = build();
+    // The page is swapped in place: to everything that follows the tabs, nothing changed.
+    const QSignalBlocker quiet(m_tabs);
+    const int current = m_tabs->currentIndex();
+    const QString title = m_tabs->tabText(index);
+    m_tabs->removeTab(index);
+    m_tabs->insertTab(index, panel, title);
+    m_tabs->setCurrentIndex(current);
+    placeholder->deleteLater();
+}
+
+AuthPanel *MainWindow::authPanel()
+{
+    buildTab(m_authTab);
+    return m_authPanel;
+}
+
+ResourcesPanel *MainWindow::resourcesPanel()
+{
+    buildTab(m_resourcesTab);
+    return m_resources;
+}
+
+PromptsPanel *MainWindow::promptsPanel()
+{
+    buildTab(m_promptsTab);
+    return m_prompts;
+}
+
+QWidget *MainWindow::buildAuthPanel()
+{
+    m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
+    connect(m_authPanel, &AuthPanel::authRequested, this, [this](const QString &action) {
+        m_auth->addPending(m_host.auth(m_current, action), m_current, action);
+        status(tr("%1: %2…").arg(m_current, AuthStateStore::actionTitle(action)));
+    });
+    if (const int row = m_servers->indexOf(m_current); row >= 0)
+        m_authPanel->showServer(m_current, m_servers->config(row));
+    return m_authPanel;
+}
+
+QWidget *MainWindow::buildResourcesPanel()
+{
+    m_resources = new ResourcesPanel(m_views, m_tabs);
+    connect(m_resources, &ResourcesPanel::readRequested, this, [this](const QString &uri) {
+        send(Kind::Read, uri, u"resources/read"_s, McpRequests::resourceUri(uri));
+    });
+    connect(m_resources, &ResourcesPanel::subscribeRequested, this,
+            [this](const QString &uri, bool on) {
+                send(Kind::Command,
+                     on ? tr("subscribe %1").arg(uri) : tr("unsubscribe %1").arg(uri),
+                     McpRequests::subscribeMethod(on), McpRequests::resourceUri(uri));
+            });
+    connect(m_resources, &ResourcesPanel::completionRequested, this,
+            [this](const QString &uriTemplate, const QString &argument, const QString &value,
+                   const QJsonObject &context) {
+                send(Kind::ResourceCompletion, argument, u"completion/complete"_s,
+                     McpRequests::completeResourceArgument(uriTemplate, argument, value, context));
+            });
+    if (const int row = m_servers->indexOf(m_current); row >= 0) {
+        m_resources->showServer(m_current);
+        showCapabilities(m_servers->snapshot(row));
+    }
+    return m_resources;
+}
+
+QWidget *MainWindow::buildPromptsPanel()
+{
+    m_prompts = new PromptsPanel(m_views, m_tabs);
+    connect(m_prompts, &PromptsPanel::getRequested, this,
+            [this](const QString &name, const QJsonObject &args) {
+                send(Kind::PromptGet, name, u"prompts/get"_s, McpRequests::promptGet(name, args));
+            });
+    connect(m_prompts, &PromptsPanel::completionRequested, this,
+            [this](const QString &prompt, const QString &argument, const QString &value,
+                   const QJsonObject &context) {
+                send(Kind::PromptCompletion, argument, u"completion/complete"_s,
+                     McpRequests::completePromptArgument(prompt, argument, value, context));
+            });
+    if (const int row = m_servers->indexOf(m_current); row >= 0) {
+        m_prompts->showServer(m_current);
+        showCapabilities(m_servers->snapshot(row));
+    }
+    return m_prompts;
 }
 
 void MainWindow::reconnectCurrent()
@@ -321,7 +425,7 @@ void MainWindow::connectPanels()
                 m_host.setToolOverride(m_current, tool, readOnly);
             });
     connect(m_tools, &ToolsPanel::appResourceRequested, this, [this](const QString &uri) {
-        m_tabs->setCurrentWidget(m_resources);
+        m_tabs->setCurrentWidget(resourcesPanel());
         m_resources->read(uri);
     });
     connect(m_tools, &ToolsPanel::transcriptRequested, this, [this](const QString &tool) {
@@ -342,40 +446,11 @@ void MainWindow::connectPanels()
         if (!m_transcriptPanel->selectStoreRow(row))
             status(tr("That message is hidden by the transcript's filters"));
     });
-    connect(m_resources, &ResourcesPanel::readRequested, this, [this](const QString &uri) {
-        send(Kind::Read, uri, u"resources/read"_s, McpRequests::resourceUri(uri));
-    });
-    connect(m_resources, &ResourcesPanel::subscribeRequested, this,
-            [this](const QString &uri, bool on) {
-                send(Kind::Command,
-                     on ? tr("subscribe %1").arg(uri) : tr("unsubscribe %1").arg(uri),
-                     McpRequests::subscribeMethod(on), McpRequests::resourceUri(uri));
-            });
-    connect(m_resources, &ResourcesPanel::completionRequested, this,
-            [this](const QString &uriTemplate, const QString &argument, const QString &value,
-                   const QJsonObject &context) {
-                send(Kind::ResourceCompletion, argument, u"completion/complete"_s,
-                     McpRequests::completeResourceArgument(uriTemplate, argument, value, context));
-            });
-    connect(m_prompts, &PromptsPanel::getRequested, this,
-            [this](const QString &name, const QJsonObject &args) {
-                send(Kind::PromptGet, name, u"prompts/get"_s, McpRequests::promptGet(name, args));
-            });
-    connect(m_prompts, &PromptsPanel::completionRequested, this,
-            [this](const QString &prompt, const QString &argument, const QString &value,
-                   const QJsonObject &context) {
-                send(Kind::PromptCompletion, argument, u"completion/complete"_s,
-                     McpRequests::completePromptArgument(prompt, argument, value, context));
-            });
     connect(m_health, &HealthPanel::breakerActionRequested, this, [this](const QString &action) {
         command(m_host.breaker(m_current, action), tr("breaker %1").arg(action));
     });
     connect(m_health, &HealthPanel::faultRequested, this, [this](const Fault &f) {
         command(m_host.injectFault(m_current, f), tr("fault %1").arg(f.describe()));
-    });
-    connect(m_authPanel, &AuthPanel::authRequested, this, [this](const QString &action) {
-        m_auth->addPending(m_host.auth(m_current, action), m_current, action);
-        status(tr("%1: %2…").arg(m_current, AuthStateStore::actionTitle(action)));
     });
     connect(m_auth, &AuthStateStore::browserWanted, this, [this](const QString &server) {
         status(tr("%1: sign in in the browser (Authorization tab)").arg(server));
@@ -508,11 +583,14 @@ void MainWindow::showCurrent()
     m_session->setSnapshot(s);
     m_health->setSnapshot(s);
     m_session->showServer(m_current);
-    m_authPanel->showServer(m_current, m_servers->config(row));
+    if (m_authPanel)
+        m_authPanel->showServer(m_current, m_servers->config(row));
     m_history->setServer(m_current);
     m_tools->showServer(m_current);
-    m_resources->showServer(m_current);
-    m_prompts->showServer(m_current);
+    if (m_resources)
+        m_resources->showServer(m_current);
+    if (m_prompts)
+        m_prompts->showServer(m_current);
     showCapabilities(s);
     updateShell();
 }
@@ -520,8 +598,10 @@ void MainWindow::showCurrent()
 void MainWindow::showCapabilities(const SessionSnapshot &s)
 {
     const bool completions = s.serverCapabilities.contains("completions"_L1);
-    m_prompts->setCompletionsAvailable(completions);
-    m_resources->setCompletionsAvailable(completions);
+    if (m_prompts)
+        m_prompts->setCompletionsAvailable(completions);
+    if (m_resources)
+        m_resources->setCompletionsAvailable(completions);
 }
 
 void MainWindow::fetchLists(const SessionSnapshot &s)
@@ -579,9 +659,9 @@ void MainWindow::onCallFinished(const CallOutcome &o)
         m_tools->callFinished(o);
         status(o.ok() ? tr("%1: answered in %2 ms").arg(o.server).arg(o.finishedMs - o.startedMs)
                       : tr("%1: %2").arg(o.server, o.error.message()));
-    } else if (pending->kind == Kind::ResourceCompletion && shown) {
+    } else if (pending->kind == Kind::ResourceCompletion && shown && m_resources) {
         m_resources->showCompletion(pending->name, McpRequests::completionValues(result));
-    } else if (pending->kind == Kind::PromptCompletion && shown) {
+    } else if (pending->kind == Kind::PromptCompletion && shown && m_prompts) {
         m_prompts->showCompletion(pending->name, McpRequests::completionValues(result));
     } else if (pending->kind == Kind::Command) {
         status(o.ok() ? tr("%1 %2: done").arg(o.server, pending->name)
@@ -600,7 +680,7 @@ void MainWindow::onNotification(const ServerNotification &n)
                                   n.params.value("message"_L1).toString());
         return;
     }
-    if (n.method == "notifications/resources/updated"_L1 && n.server == m_current)
+    if (n.method == "notifications/resources/updated"_L1 && n.server == m_current && m_resources)
         m_resources->noteUpdated(n.params.value("uri"_L1).toString());
     m_log->append(n);
 }

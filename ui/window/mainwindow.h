@@ -11,6 +11,7 @@
 #include "transcript/transcriptevent.h"
 #include "values/callvalues.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -136,7 +137,9 @@ public:
     ToolsPanel *toolsPanel() const { return m_tools; }
     SessionPanel *sessionPanel() const { return m_session; }
     HealthPanel *healthPanel() const { return m_health; }
-    AuthPanel *authPanel() const { return m_authPanel; }
+    // The Authorization, Resources and Prompts tabs are built when first shown (a first run
+    // never shows them, and they were a third of the idle heap); asking for one builds it.
+    AuthPanel *authPanel();
     HistoryPanel *historyPanel() const { return m_history; }
     // Where the History tab reads the recorded sessions (not owned; null: nothing recorded).
     void setHistoryCatalog(HistoryCatalog *catalog);
@@ -155,8 +158,8 @@ public:
     static constexpr qint64 RecordingTailBytes = qint64(16) * 1024 * 1024;
     AuthStateStore *authStore() const { return m_auth; }
     TranscriptPanel *transcriptPanel() const { return m_transcriptPanel; }
-    ResourcesPanel *resourcesPanel() const { return m_resources; }
-    PromptsPanel *promptsPanel() const { return m_prompts; }
+    ResourcesPanel *resourcesPanel();
+    PromptsPanel *promptsPanel();
     TimelineWidget *timeline() const { return m_timeline; }
     // The Timeline tab (live, or a past session from the History tab) and File > Open
     // transcript…'s opened files.
@@ -183,6 +186,13 @@ protected:
 
 private:
     void buildPanels();
+    // A tab whose panel `build` makes (and wires, and shows the current server on) once it is
+    // first shown or asked for; until then the tab holds an empty page.
+    void addLazyTab(const QString &title, std::function<QWidget *()> build);
+    void buildTab(int index);
+    QWidget *buildAuthPanel();
+    QWidget *buildResourcesPanel();
+    QWidget *buildPromptsPanel();
     void buildActions();
     void connectPanels();
     void startShutdown();
@@ -246,6 +256,8 @@ private:
     TimelineTab *m_timelineTab = nullptr;
     OfflineHistoryOpener *m_offline = nullptr;
     NotificationLog *m_log = nullptr;
+    QHash<QWidget *, std::function<QWidget *()>> m_lazyTabs; // placeholder page -> its builder
+    int m_authTab = -1, m_resourcesTab = -1, m_promptsTab = -1;
     QPointer<HistoryRecorder> m_recorder; // set by showRecording()
     std::shared_ptr<const HistoryStore> m_recordingReader;
     qint64 m_recordingRun = 0;
