@@ -7,6 +7,7 @@
 // never as the reference the settings hold; one the store did not have asks to be entered
 // again; and the dialog says where secrets are kept, offering a file where they would be
 // lost at quit.
+#include "application/history/runrecording.h"
 #include "application/servers/serverstore.h"
 #include "application/workspace/workspacesecrets.h"
 #include "application/workspace/workspacesettings.h"
@@ -14,7 +15,6 @@
 #include "historystore.h"
 #include "servers/namevalueeditor.h"
 #include "servers/serverdialog.h"
-#include "window/recordingwiring.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -348,14 +348,14 @@ private Q_SLOTS:
         QCOMPARE(again.findChild<QCheckBox *>(u"serverRecordPayloads"_s)->isChecked(), recorded);
 
         // The window tells the recorder what the server's settings say, when the server is
-        // added (RecordingWiring, as app/sonde/main.cpp connects it).
+        // added (RunRecording::followServers, as the window application connects it).
         const QString db = dir.filePath(u"h.sqlite"_s);
         {
             HistoryRecorder recorder;
             QSignalSpy opened(&recorder, &HistoryRecorder::opened);
             recorder.start(db, u"test"_s);
             ServerStore servers;
-            RecordingWiring::connectServers(&servers, &recorder);
+            RunRecording::followServers(&servers, &recorder);
             servers.addServer(chosen);
             TranscriptEvent call;
             call.timeMs = 1'796'119'200'000;
@@ -384,8 +384,9 @@ private Q_SLOTS:
     }
 
     // A server's configured values are masked before the disk, from when it is added, and a
-    // value an edit gives it from the edit on (RecordingWiring, as the window connects it).
-    // The values look like no secret: only the configuration says they are one.
+    // value an edit gives it from the edit on (RunRecording::followServers, as the window
+    // application connects it). The values look like no secret: only the configuration says they
+    // are one.
     void aServersConfiguredValuesNeverReachTheHistory()
     {
         QTemporaryDir dir;
@@ -406,7 +407,7 @@ private Q_SLOTS:
             HistoryRecorder recorder;
             recorder.start(db, u"test"_s);
             ServerStore servers;
-            RecordingWiring::connectServers(&servers, &recorder);
+            RunRecording::followServers(&servers, &recorder);
             ServerConfig c = stdioServer(ServerConfig::Era::Auto);
             c.name = u"demo"_s;
             c.environment.insert(u"DEMO_API_KEY"_s, QString::fromLatin1(first));

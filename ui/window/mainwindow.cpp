@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
-// Over 500 lines: the window's wiring of every panel, action and dialog to CoreHost is in
-// one place on purpose (each is a few lines); what has state or widgets of its own lives in
-// its class (MainWindowActions, WindowDialogs, HintBar, DemoServerProcess, the stores, the
-// panels). The built-in demo's bookkeeping is the next candidate to move out.
+// The window composes: it builds the panels and actions and connects them to what decides
+// under them (ServerRegistry, CommandRouter, BuiltInDemos, ShutdownSequence, the stores).
 #include "window/mainwindow.h"
 
 #include "application/auth/authstatestore.h"
-#include "application/servers/demoserverprocess.h"
+#include "application/servers/builtindemos.h"
+#include "application/servers/commandrouter.h"
 #include "application/servers/serverlistmodel.h"
 #include "application/servers/serverregistry.h"
 #include "application/tools/recoverytext.h"
 #include "application/transcript/pagedtranscriptmodel.h"
 #include "application/transcript/transcriptexporter.h"
 #include "application/transcript/transcriptstore.h"
-#include "application/workspace/workspacesettings.h"
+#include "application/window/shutdownsequence.h"
+#include "application/workspace/workspacecontroller.h"
 #include "auth/authpanel.h"
 #include "engine/corehost.h"
 #include "history/historypanel.h"
@@ -73,32 +73,29 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_views = m_registry->views();
     m_auth = m_registry->auth();
     m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
+    m_router = new CommandRouter(host, m_registry, this);
+    m_demos = new BuiltInDemos(m_registry, this);
+    m_shutdown = new ShutdownSequence(host, m_demos, this);
     m_handler = new GuiServerRequestHandler(host, m_views, this);
     m_ownSecrets = std::make_unique<MemorySecretStore>();
     m_secrets = new WorkspaceSecrets(m_ownSecrets.get(), this);
     m_secretsPrompt = new SecretsFilePrompt(this);
+    m_workspace = new WorkspaceController(m_registry, m_demos, m_secrets, this);
+    m_workspace->setLayoutSource([this](Workspace *w) { fillLayout(w); });
+    connect(m_workspace, &WorkspaceController::applied, this, &MainWindow::applyLayout);
+    connect(m_workspace, &WorkspaceController::loaded, this, &MainWindow::workspaceLoaded);
+    connect(m_workspace, &WorkspaceController::saveFailed, this, &MainWindow::status);
     host.setServerRequestHandler(m_handler);
     buildPanels();
     connectPanels();
 
-    connect(&host, &CoreHost::sessionChanged, this, &MainWindow::onSessionChanged);
-    connect(&host, &CoreHost::callFinished, this, &MainWindow::onCallFinished);
-    connect(&host, &CoreHost::notificationReceived, this, &MainWindow::onNotification);
-    connect(&host, &CoreHost::transcriptBatch, this, &MainWindow::onTranscript);
-    connect(&host, &CoreHost::authChanged, m_auth, &AuthStateStore::update);
-    connect(&host, &CoreHost::listRefreshed, this,
-            [this](const QString &server, const QString &method, const QJsonArray &items) {
-                if (method == "tools/list"_L1)
-                    m_views->setTools(server, items);
-                else
-                    m_views->setList(server, method, items);
-            });
+    connect(&host, &CoreHost::transcriptBatch, m_transcript, &TranscriptStore::append);
 
     connect(m_secrets, &WorkspaceSecrets::storeFailed, this, &MainWindow::status);
     // However a server moved (Move up/down, a drag in the list), the new order is saved.
     connect(m_servers, &ServerStore::serverMoved, this, [this] {
         updateShell();
-        autosave();
+        m_workspace->changed();
     });
     m_dialogs = new WindowDialogs(this);
     buildActions();
@@ -196,7 +193,7 @@ void MainWindow::setDarkMode(bool on)
     else
         DarkPalette::restore();
     m_actions->action(MainWindowActions::DarkMode)->setChecked(on);
-    autosave();
+    m_workspace->changed();
 }
 
 void MainWindow::updateShell()
@@ -206,16 +203,6 @@ void MainWindow::updateShell()
     m_actions->setServer(m_current, s, row, m_servers->size());
     setWindowTitle(s ? u"%1 — %2 — Sonde"_s.arg(m_current, ServerListModel::summary(*s))
                      : u"Sonde"_s);
-}
-
-void MainWindow::autosave()
-{
-    if (!m_autosave || m_loading)
-        return;
-    const Workspace w = workspace();
-    m_secrets->keep(w);
-    if (!WorkspaceSettings::saveNow(*m_autosave, w))
-        status(tr("The workspace could not be saved to %1").arg(m_autosave->fileName()));
 }
 
 void MainWindow::buildPanels()
@@ -331,10 +318,8 @@ PromptsPanel *MainWindow::promptsPanel()
 QWidget *MainWindow::buildAuthPanel()
 {
     m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
-    connect(m_authPanel, &AuthPanel::authRequested, this, [this](const QString &action) {
-        m_auth->addPending(m_host.auth(m_current, action), m_current, action);
-        status(tr("%1: %2…").arg(m_current, AuthStateStore::actionTitle(action)));
-    });
+    connect(m_authPanel, &AuthPanel::authRequested, this,
+            [this](const QString &action) { m_router->requestAuth(m_current, action); });
     if (const int row = m_servers->indexOf(m_current); row >= 0)
         m_authPanel->showServer(m_current, m_servers->config(row));
     return m_authPanel;
@@ -396,11 +381,54 @@ void MainWindow::connectPanels()
     // What keeps something per server follows the registry, rather than being told by hand.
     m_transcriptPanel->followServers(m_registry);
     m_timeline->followServers(m_registry);
-    connect(m_registry, &ServerRegistry::serverAdded, this,
-            [this](const ServerConfig &c) { m_exportSecrets.addSecrets(c); });
+    connect(m_registry, &ServerRegistry::serverAdded, this, [this](const ServerConfig &c) {
+        m_exportSecrets.addSecrets(c);
+        if (m_current.isEmpty())
+            selectServer(c.name);
+        updateShell();
+        m_workspace->changed();
+    });
     connect(m_registry, &ServerRegistry::serverRemoved, this, [this](const QString &name) {
-        stopUnusedDemo();
         updateMissingSecrets(name, nullptr); // its notice of secrets to enter again goes
+    });
+    connect(m_demos, &BuiltInDemos::marked, m_workspace, &WorkspaceController::changed);
+    connect(m_demos, &BuiltInDemos::problem, this, [this](const QString &why) {
+        status(why);
+        m_hint->showText(why.toHtmlEscaped());
+    });
+    connect(m_shutdown, &ShutdownSequence::finished, this, [this] {
+        close();
+        Q_EMIT shutdownFinished();
+    });
+    connect(m_router, &CommandRouter::status, this, &MainWindow::status);
+    connect(m_router, &CommandRouter::sessionChanged, this, &MainWindow::onSessionChanged);
+    connect(m_router, &CommandRouter::toolCallFinished, m_tools, &ToolsPanel::callFinished);
+    connect(m_router, &CommandRouter::completionReady, this,
+            [this](const QString &server, Kind kind, const QString &argument,
+                   const QStringList &values) {
+                if (server != m_current)
+                    return;
+                if (kind == Kind::ResourceCompletion && m_resources)
+                    m_resources->showCompletion(argument, values);
+                else if (kind == Kind::PromptCompletion && m_prompts)
+                    m_prompts->showCompletion(argument, values);
+            });
+    connect(m_router, &CommandRouter::toolProgress, this,
+            [this](const QString &server, double progress, double total, const QString &message) {
+                if (server == m_current)
+                    m_tools->showProgress(progress, total, message);
+            });
+    connect(m_router, &CommandRouter::toolStreamNote, this,
+            [this](const QString &server, const QString &note) {
+                if (server == m_current)
+                    m_tools->showStreamNote(note);
+            });
+    connect(m_router, &CommandRouter::sessionStarted, m_history, &HistoryPanel::noteSessionStarted);
+    connect(m_router, &CommandRouter::notification, this, [this](const ServerNotification &n) {
+        if (n.method == "notifications/resources/updated"_L1 && n.server == m_current &&
+            m_resources)
+            m_resources->noteUpdated(n.params.value("uri"_L1).toString());
+        m_log->append(n);
     });
     connect(m_session, &SessionPanel::reconnectRequested, this, &MainWindow::reconnectCurrent);
     connect(m_session, &SessionPanel::disconnectRequested, this,
@@ -452,20 +480,17 @@ void MainWindow::connectPanels()
     connect(m_health, &HealthPanel::faultRequested, this, [this](const Fault &f) {
         command(m_host.injectFault(m_current, f), tr("fault %1").arg(f.describe()));
     });
-    connect(m_auth, &AuthStateStore::browserWanted, this, [this](const QString &server) {
-        status(tr("%1: sign in in the browser (Authorization tab)").arg(server));
-    });
 }
 
 void MainWindow::send(Kind kind, const QString &name, const QString &method,
                       const QJsonObject &params)
 {
-    m_views->addPending(m_host.call(m_current, method, params), {m_current, kind, name});
+    m_router->send(m_current, kind, name, method, params);
 }
 
 void MainWindow::command(quint64 ticket, const QString &what)
 {
-    m_views->addPending(ticket, {m_current, Kind::Command, what});
+    m_router->command(m_current, ticket, what);
 }
 
 MainWindow::~MainWindow()
@@ -475,47 +500,16 @@ MainWindow::~MainWindow()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (m_shutdownDone) {
+    if (m_shutdown->isFinished()) {
         QMainWindow::closeEvent(event);
         return;
     }
     // Not yet: a server killed with its session open keeps the session (HTTP) or never
     // hears that what it was doing is cancelled. The close comes again when they are done.
     event->ignore();
-    startShutdown();
-}
-
-void MainWindow::startShutdown()
-{
-    if (std::exchange(m_shutdownStarted, true))
-        return;
-    hide();
-    connect(&m_host, &CoreHost::shutdownFinished, this, &MainWindow::finishShutdown);
-    QTimer::singleShot(ShutdownBoundMs, this, &MainWindow::finishShutdown);
-    m_host.shutdown();
-}
-
-void MainWindow::finishShutdown()
-{
-    if (std::exchange(m_shutdownDone, true))
-        return;
-    // The sessions are closed (the HTTP demo got its DELETE): now its process may go.
-    if (m_demo && m_demo->isRunning()) {
-        connect(m_demo, &DemoServerProcess::stopped, this, &MainWindow::shutdownComplete);
-        QTimer::singleShot(DemoServerProcess::StopGraceMs + 500, this,
-                           &MainWindow::shutdownComplete);
-        m_demo->stop();
-        return;
-    }
-    shutdownComplete();
-}
-
-void MainWindow::shutdownComplete()
-{
-    if (std::exchange(m_shutdownEmitted, true))
-        return;
-    close();
-    Q_EMIT shutdownFinished();
+    if (!m_shutdown->isStarted())
+        hide();
+    m_shutdown->start();
 }
 
 void MainWindow::status(const QString &text)
@@ -525,11 +519,7 @@ void MainWindow::status(const QString &text)
 
 void MainWindow::addServer(const ServerConfig &config, const QStringList &roots, bool connectNow)
 {
-    m_registry->add(config, roots, connectNow);
-    if (m_current.isEmpty())
-        selectServer(config.name);
-    updateShell();
-    autosave();
+    m_registry->add(config, roots, connectNow); // the window follows serverAdded
 }
 
 void MainWindow::selectServer(const QString &name)
@@ -604,26 +594,12 @@ void MainWindow::showCapabilities(const SessionSnapshot &s)
         m_resources->setCompletionsAvailable(completions);
 }
 
-void MainWindow::fetchLists(const SessionSnapshot &s)
-{
-    m_views->setListsFetchedForGeneration(s.server, s.generation);
-    for (const QString &method : McpRequests::listMethods(s.serverCapabilities))
-        m_views->addPending(
-            m_host.call(s.server, method),
-            {s.server, method == "tools/list"_L1 ? Kind::ToolList : Kind::List, method});
-}
-
 void MainWindow::onSessionChanged(const SessionSnapshot &s)
 {
-    m_servers->updateSnapshot(s);
     // Every id ever seen, not the current ones: a reconnect's new id must not unmask the old
     // one, which the earlier events (closed, connection-lost) still hold.
     if (!s.sessionId.isEmpty())
         m_transcriptPanel->addSessionId(s.sessionId);
-    if (s.state == SessionSnapshot::State::Ready &&
-        m_views->listsFetchedForGeneration(s.server) != s.generation &&
-        s.serverCapabilities.contains("tools"_L1))
-        fetchLists(s);
     if (s.server == m_current) {
         showCapabilities(s);
         m_session->setSnapshot(s);
@@ -632,101 +608,15 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
     }
 }
 
-void MainWindow::onCallFinished(const CallOutcome &o)
-{
-    if (const std::optional<QString> action = m_auth->settle(o)) {
-        status(o.ok() ? tr("%1: %2 done").arg(o.server, AuthStateStore::actionTitle(*action))
-                      : tr("%1: %2").arg(o.server, m_auth->commandError(o.server)));
-        return;
-    }
-    const std::optional<PendingCommand> pending = m_views->settle(o);
-    if (!pending)
-        return;
-    const bool shown = o.server == m_current;
-    const QJsonObject result = o.result.toObject();
-    if (pending->kind == Kind::ToolCall) {
-        // A reconnect that happened before the call (the session expired and was noticed
-        // outside any call) is told on the first answer of the generation it made: the answer
-        // alone would look as if nothing had happened.
-        if (o.generation > m_views->explainedGeneration(o.server)) {
-            if (const int row = m_servers->indexOf(o.server); row >= 0) {
-                const QString note = RecoveryText::reconnectBefore(m_servers->snapshot(row), o);
-                if (!note.isEmpty())
-                    m_views->setToolAnswerNote(o.server, pending->name, note);
-            }
-            m_views->setExplainedGeneration(o.server, o.generation);
-        }
-        m_tools->callFinished(o);
-        status(o.ok() ? tr("%1: answered in %2 ms").arg(o.server).arg(o.finishedMs - o.startedMs)
-                      : tr("%1: %2").arg(o.server, o.error.message()));
-    } else if (pending->kind == Kind::ResourceCompletion && shown && m_resources) {
-        m_resources->showCompletion(pending->name, McpRequests::completionValues(result));
-    } else if (pending->kind == Kind::PromptCompletion && shown && m_prompts) {
-        m_prompts->showCompletion(pending->name, McpRequests::completionValues(result));
-    } else if (pending->kind == Kind::Command) {
-        status(o.ok() ? tr("%1 %2: done").arg(o.server, pending->name)
-                      : tr("%1 %2: %3").arg(o.server, pending->name, o.error.message()));
-    }
-}
-
-void MainWindow::onNotification(const ServerNotification &n)
-{
-    if (n.method == "notifications/progress"_L1) {
-        if (n.params.value("progressToken"_L1).toString() ==
-                McpRequests::progressToken(m_views->pendingToolCall()) &&
-            n.server == m_current)
-            m_tools->showProgress(n.params.value("progress"_L1).toDouble(),
-                                  n.params.value("total"_L1).toDouble(),
-                                  n.params.value("message"_L1).toString());
-        return;
-    }
-    if (n.method == "notifications/resources/updated"_L1 && n.server == m_current && m_resources)
-        m_resources->noteUpdated(n.params.value("uri"_L1).toString());
-    m_log->append(n);
-}
-
-void MainWindow::onTranscript(const TranscriptBatch &batch)
-{
-    m_transcript->append(batch);
-    const quint64 call = m_views->pendingToolCall();
-    for (const TranscriptEvent &e : batch) {
-        if (e.direction == TranscriptEvent::Direction::Stderr)
-            m_views->appendStderr(e.server, QString::fromUtf8(e.raw));
-        if (e.kind == EventKind::Ready)
-            m_history->noteSessionStarted(e.server);
-        // The running call's stream broke and is being resumed (or could not be): said while
-        // the call waits, instead of a bar that stands still.
-        if (call && e.server == m_current &&
-            (e.kind == EventKind::StreamResume || e.kind == EventKind::StreamResumeFailed) &&
-            e.details.value("progress_token"_L1).toString() == McpRequests::progressToken(call))
-            m_tools->showStreamNote(e.kind == EventKind::StreamResume
-                                        ? tr("stream dropped, resuming with Last-Event-ID %1…")
-                                              .arg(e.details.value("last_event_id"_L1).toString())
-                                        : tr("stream dropped, and resuming it failed: %1")
-                                              .arg(e.details.value("reason"_L1).toString()));
-        // The call was refused at the door for more scope and waits for the user to sign in
-        // with it: kept for its server, shown whenever that server is (ToolsPanel).
-        if (call && e.kind == EventKind::AuthChallenge &&
-            e.details.value("progress_token"_L1).toString() == McpRequests::progressToken(call))
-            if (const std::optional<StepUpNote> note =
-                    StepUpNote::fromChallenge(e.details, m_auth->state(e.server).scopes))
-                m_views->setStepUp(call, *note);
-    }
-}
-
 void MainWindow::callTool(const QString &tool, const QJsonObject &args)
 {
-    if (m_current.isEmpty() || m_views->pendingToolCall())
-        return;
-    send(Kind::ToolCall, tool, u"tools/call"_s, McpRequests::toolCall(tool, args));
-    m_tools->callStarted();
-    status(tr("%1: calling %2…").arg(m_current, tool));
+    if (m_router->callTool(m_current, tool, args))
+        m_tools->callStarted();
 }
 
 void MainWindow::cancelCall()
 {
-    if (const quint64 ticket = m_views->pendingToolCall())
-        m_host.cancel(ticket, tr("cancelled by the user"));
+    m_router->cancelCall();
 }
 
 void MainWindow::addServerWithDialog()
@@ -756,7 +646,7 @@ void MainWindow::keepSecretsInFile(ServerDialog *asking)
             // engine's tokens follow from the next start, which opens the file).
             m_ownSecrets = std::move(store);
             m_secrets->setStore(m_ownSecrets.get());
-            m_secrets->keep(workspace());
+            m_secrets->keep(m_workspace->workspace());
             m_secretsNotice.clear();
             m_hint->dismiss(u"secret-storage"_s);
             status(tr("Secrets are kept in %1 from now on").arg(QDir::toNativeSeparators(path)));
@@ -834,8 +724,7 @@ void MainWindow::replaceServer(const QString &old, const ServerConfig &c, const 
         return;
     }
     // Still the demo Sonde starts while it points where the demo listens, renamed or not.
-    const bool demo = m_servers->isBuiltInHttpDemo(at) && m_demo && c.url == m_demo->url() &&
-                      c.route == ServerConfig::Route::StreamableHttp;
+    const bool demo = m_demos->staysTheDemo(at, c);
     addServer(c, roots);
     m_servers->setBuiltInHttpDemo(c.name, demo);
     if (c.name != old) {
@@ -847,14 +736,8 @@ void MainWindow::replaceServer(const QString &old, const ServerConfig &c, const 
     updateMissingSecrets(c.name, &c);
     m_servers->moveServer(m_servers->indexOf(c.name), at); // where it was
     selectServer(c.name);
-    stopUnusedDemo();
-    autosave();
-}
-
-void MainWindow::stopUnusedDemo()
-{
-    if (m_demo && m_demo->isRunning() && m_servers->builtInHttpDemos().isEmpty())
-        m_demo->stop();
+    m_demos->stopIfUnused(); // no longer the demo, under the same name
+    m_workspace->changed();
 }
 
 void MainWindow::removeServerState(const QString &name)
@@ -888,7 +771,7 @@ void MainWindow::removeServer(const QString &name)
         showCurrent();
     }
     updateShell();
-    autosave();
+    m_workspace->changed();
 }
 
 void MainWindow::moveCurrentServer(int by)
@@ -988,23 +871,12 @@ void MainWindow::exportRecording()
 
 void MainWindow::autosaveTo(QSettings *settings)
 {
-    m_autosave = settings;
-    autosave();
+    m_workspace->autosaveTo(settings);
 }
 
 void MainWindow::addFirstRunDemos()
 {
-    ServerConfig demo;
-    demo.name = u"demo"_s;
-    demo.program = m_demoProgram;
-    // Both revisions on the first run: "demo" speaks 2026-07-28 (asked for: under auto a
-    // dual-era server over stdio answers the handshake, docs/protocol.md), and "demo-http"
-    // keeps a 2025-11-25 session, whose faults (expiry) the hint below shows.
-    demo.era = ServerConfig::Era::Rev20260728;
-    addServer(demo);
-    addBuiltInHttpDemo(u"demo-http"_s, {}, ServerConfig::Era::Initialize);
-    // The HTTP one is shown first: its session faults are what the web Inspector lacks.
-    selectServer(u"demo-http"_s);
+    selectServer(m_demos->addFirstRun());
     // What really happens, in order: the expiry is noticed at once by the session's event
     // stream (HTTP 404), Sonde reconnects before any call, and the next answer says so.
     m_hint->showText(tr("New here? On <b>demo-http</b>, press <b>Health → Expire session</b>: "
@@ -1016,36 +888,12 @@ void MainWindow::addFirstRunDemos()
 void MainWindow::addBuiltInHttpDemo(const QString &name, const QStringList &roots,
                                     ServerConfig::Era era)
 {
-    if (!m_demo) {
-        m_demo = new DemoServerProcess(this);
-        connect(m_demo, &DemoServerProcess::ready, this, [this](const QUrl &url) {
-            for (const QString &server : m_servers->builtInHttpDemos()) {
-                const int row = m_servers->indexOf(server);
-                if (row < 0)
-                    continue;
-                ServerConfig c = m_servers->config(row);
-                c.url = url;
-                addServer(c, m_views->roots(server));
-            }
-        });
-        const auto lost = [this](const QString &why) {
-            status(why);
-            m_hint->showText(why.toHtmlEscaped());
-        };
-        connect(m_demo, &DemoServerProcess::failed, this, lost);
-        connect(m_demo, &DemoServerProcess::died, this, lost);
-    }
-    ServerConfig c;
-    c.name = name;
-    c.era = era;
-    c.route = ServerConfig::Route::StreamableHttp;
-    // A placeholder until the child says where it listens; nothing connects to it.
-    c.url = m_demo->isReady() ? m_demo->url() : QUrl(u"http://127.0.0.1/mcp"_s);
-    addServer(c, roots, m_demo->isReady());
-    m_servers->setBuiltInHttpDemo(name, true);
-    autosave(); // with the mark
-    if (!m_demo->isRunning())
-        m_demo->start(m_demoProgram);
+    m_demos->addHttpDemo(name, roots, era);
+}
+
+void MainWindow::setDemoServerProgram(const QString &path)
+{
+    m_demos->setProgram(path);
 }
 
 void MainWindow::showEvent(QShowEvent *event)
@@ -1054,28 +902,20 @@ void MainWindow::showEvent(QShowEvent *event)
     QMainWindow::showEvent(event);
 }
 
-Workspace MainWindow::workspace() const
+void MainWindow::fillLayout(Workspace *w) const
 {
-    Workspace w;
-    for (int i = 0; i < m_servers->size(); ++i) {
-        const ServerConfig &c = m_servers->config(i);
-        w.servers.append({c, m_views->roots(c.name), m_servers->isBuiltInHttpDemo(i)});
-    }
-    w.darkMode = DarkPalette::isApplied();
-    w.current = m_current;
-    w.geometry = m_everShown ? saveGeometry() : m_loadedGeometry;
-    w.windowState = m_everShown ? saveState() : m_loadedState;
-    w.splitter = m_everShown ? m_split->saveState() : m_loadedSplitter;
-    w.tab = m_tabs->currentIndex();
-    w.transcriptColumns = m_transcriptPanel->saveLayout();
-    return w;
+    w->darkMode = DarkPalette::isApplied();
+    w->current = m_current;
+    w->geometry = m_everShown ? saveGeometry() : m_loadedGeometry;
+    w->windowState = m_everShown ? saveState() : m_loadedState;
+    w->splitter = m_everShown ? m_split->saveState() : m_loadedSplitter;
+    w->tab = m_tabs->currentIndex();
+    w->transcriptColumns = m_transcriptPanel->saveLayout();
 }
 
 void MainWindow::saveWorkspace(QSettings &settings) const
 {
-    const Workspace w = workspace();
-    m_secrets->keep(w);
-    WorkspaceSettings::save(settings, w);
+    m_workspace->save(settings);
 }
 
 void MainWindow::setSecretStore(SecretStore *store, const QString &reason)
@@ -1098,27 +938,12 @@ void MainWindow::showNotice(const QString &text, const QString &topic)
 
 void MainWindow::loadWorkspace(QSettings &settings)
 {
-    Error error;
-    const Workspace stored = WorkspaceSettings::load(settings, &error);
-    m_secrets->resolve(stored, [this, &settings, error](const WorkspaceSecrets::Loaded &loaded) {
-        applyWorkspace(loaded, error);
-        if (loaded.migrated) // the plaintext values are in the store now: out of the file
-            WorkspaceSettings::saveNow(settings, workspace());
-        Q_EMIT workspaceLoaded();
-    });
+    m_workspace->load(settings);
 }
 
-void MainWindow::applyWorkspace(const WorkspaceSecrets::Loaded &loaded, const Error &error)
+void MainWindow::applyLayout(const WorkspaceSecrets::Loaded &loaded, const Error &error)
 {
     const Workspace &w = loaded.workspace;
-    m_loading = true;
-    for (const Workspace::Server &s : w.servers) {
-        if (s.builtInHttpDemo)
-            addBuiltInHttpDemo(s.config.name, s.roots, s.config.era);
-        else // without its secret a server would only be refused: it waits for the user
-            addServer(s.config, s.roots, !loaded.unresolved.contains(s.config.name));
-    }
-    m_loading = false;
     setDarkMode(w.darkMode);
     if (error.isError())
         status(error.message());

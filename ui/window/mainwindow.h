@@ -2,6 +2,7 @@
 #pragma once
 
 #include "application/servers/serverviewstore.h"
+#include "application/window/shutdownsequence.h"
 #include "application/workspace/workspacesecrets.h"
 #include "config/serverconfig.h"
 #include "config/workspace.h"
@@ -31,7 +32,9 @@ class HistoryRecorder;
 class HistoryStore;
 class AuthStateStore;
 class CoreHost;
-class DemoServerProcess;
+class BuiltInDemos;
+class CommandRouter;
+class WorkspaceController;
 class SecretStore;
 class SecretsFilePrompt;
 class ServerDialog;
@@ -76,7 +79,7 @@ class MainWindow : public QMainWindow
 public:
     // The core's own steps fit in it: an HTTP DELETE is given 2 s, a stdio server 500 ms
     // after its stdin closes and 1 s after SIGTERM; what is still open then is killed.
-    static constexpr int ShutdownBoundMs = 3000;
+    static constexpr int ShutdownBoundMs = ShutdownSequence::BoundMs;
 
     explicit MainWindow(CoreHost &host, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -115,7 +118,7 @@ public:
     // A notice the user must see once (where secrets are kept): the hint bar and the status.
     void showNotice(const QString &text, const QString &topic = {});
     // The built-in demo server, for the first run and for a saved built-in HTTP demo.
-    void setDemoServerProgram(const QString &path) { m_demoProgram = path; }
+    void setDemoServerProgram(const QString &path);
     // What a first start opens: the built-in demo over stdio ("demo") and over HTTP
     // ("demo-http", a child Sonde starts on a free loopback port), and a hint pointing at
     // Health → Expire session on the HTTP one.
@@ -195,22 +198,14 @@ private:
     QWidget *buildPromptsPanel();
     void buildActions();
     void connectPanels();
-    void startShutdown();
-    void finishShutdown();
-    void shutdownComplete();
     void updateShell();
-    void autosave();
-    Workspace workspace() const;
-    void applyWorkspace(const WorkspaceSecrets::Loaded &loaded, const Error &error);
+    void fillLayout(Workspace *w) const;
+    void applyLayout(const WorkspaceSecrets::Loaded &loaded, const Error &error);
     void reconnectCurrent();
     void moveCurrentServer(int by);
     void exportWithDialog();
     void exportRecording();
     void onSessionChanged(const SessionSnapshot &s);
-    void onCallFinished(const CallOutcome &o);
-    void onNotification(const ServerNotification &n);
-    void onTranscript(const TranscriptBatch &batch);
-    void fetchLists(const SessionSnapshot &s);
     void send(PendingCommand::Kind kind, const QString &name, const QString &method,
               const QJsonObject &params = {});
     void command(quint64 ticket, const QString &what);
@@ -219,7 +214,6 @@ private:
     void addServerWithDialog();
     void editCurrentServer();
     void removeServerState(const QString &name);
-    void stopUnusedDemo();
     void removeCurrentServer();
     void replaceServer(const QString &old, const ServerConfig &c, const QStringList &roots);
     bool importConfigFile(const QString &path, const QHash<QString, QString> &inputs, bool confirm);
@@ -262,10 +256,7 @@ private:
     std::shared_ptr<const HistoryStore> m_recordingReader;
     qint64 m_recordingRun = 0;
     QString m_current;
-    QString m_demoProgram;
     QString m_settingsFile, m_historyFile;
-    QSettings *m_autosave = nullptr;
-    bool m_loading = false;
     // What the export dialog masks: every configured value of every server ever added (an
     // edited or removed server's old events stay in the transcript). Session ids are found
     // in the records by the export itself.
@@ -281,11 +272,11 @@ private:
     QByteArray m_loadedGeometry, m_loadedState, m_loadedSplitter;
     MainWindowActions *m_actions = nullptr;
     WindowDialogs *m_dialogs = nullptr;
-    DemoServerProcess *m_demo = nullptr;
     HintBar *m_hint = nullptr;
-    bool m_shutdownStarted = false;
-    bool m_shutdownDone = false;
-    bool m_shutdownEmitted = false;
+    CommandRouter *m_router = nullptr;
+    BuiltInDemos *m_demos = nullptr;
+    ShutdownSequence *m_shutdown = nullptr;
+    WorkspaceController *m_workspace = nullptr;
 };
 
 } // namespace Sonde

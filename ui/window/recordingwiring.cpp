@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "window/recordingwiring.h"
 
-#include "application/servers/serverstore.h"
 #include "application/workspace/workspacesettings.h"
 #include "history/historysettingsdialog.h"
 #include "historyrecorder.h"
@@ -9,16 +8,6 @@
 #include <QSettings>
 
 namespace Sonde {
-
-void RecordingWiring::connectServers(ServerStore *servers, HistoryRecorder *recorder)
-{
-    for (const auto signal : {&ServerStore::serverAdded, &ServerStore::serverChanged})
-        QObject::connect(servers, signal, recorder, [servers, recorder](int row) {
-            const ServerConfig &c = servers->config(row);
-            recorder->addSecrets(c);
-            recorder->setPayloadsRecorded(c.name, c.recordPayloads);
-        });
-}
 
 void RecordingWiring::connectRetention(HistorySettingsDialog *dialog, QSettings *settings,
                                        HistoryRecorder *recorder,
