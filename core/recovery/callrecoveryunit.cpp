@@ -222,7 +222,7 @@ void CallRecoveryUnit::onFailed(Operation &op, const CallOutcome &outcome)
     HistoryEvent h;
     h.kind = EventKind::Classification;
     h.method = op.request.method;
-    h.rule = c.rule;
+    h.rule = ExpiryRules::name(c.rule);
     h.detail = c.detail;
     h.expired = c.expired;
     h.generation = outcome.generation;
@@ -235,7 +235,7 @@ void CallRecoveryUnit::onFailed(Operation &op, const CallOutcome &outcome)
     if (e.kind() == Error::Kind::Timeout && toolCall) {
         m_breaker.strike(u"timeout"_s);
         op.firstError = e;
-        op.rule = u"timeout"_s;
+        op.rule = ExpiryRule::Timeout;
         op.waitStartedMs = m_clock.nowMs();
         onTimedOutToolCall(outcome.ticket, outcome.generation);
         return;
@@ -316,7 +316,7 @@ void CallRecoveryUnit::onTimedOutToolCall(quint64 ticket, int generation)
     });
 }
 
-void CallRecoveryUnit::handleExpired(quint64 ticket, const Error &error, const QString &rule)
+void CallRecoveryUnit::handleExpired(quint64 ticket, const Error &error, ExpiryRule rule)
 {
     auto it = m_ops.find(ticket);
     if (it == m_ops.end())
@@ -339,7 +339,7 @@ void CallRecoveryUnit::handleExpired(quint64 ticket, const Error &error, const Q
     // An expiry from a generation already replaced (a second call in flight on the drained
     // session, answered after the new one came up) says nothing about the new session:
     // reconnecting again would replace a healthy one. The call is just sent there.
-    if (rule == "stream-broken"_L1 && m_config.route != ServerConfig::Route::Stdio &&
+    if (rule == ExpiryRule::StreamBroken && m_config.route != ServerConfig::Route::Stdio &&
         m_progress.ready()) {
         // Sessionless HTTP: nothing to reconnect. The request is re-issued now (a new id),
         // or answered as uncertain, by the same rules as after an expiry.
@@ -348,7 +348,7 @@ void CallRecoveryUnit::handleExpired(quint64 ticket, const Error &error, const Q
         return;
     }
     if (!m_progress.ready() || it->waitAfterGeneration >= m_progress.generation)
-        m_reconnect.request(u"session expired (%1)"_s.arg(rule));
+        m_reconnect.request(u"session expired (%1)"_s.arg(ExpiryRules::name(rule)));
     armBudgetTimer();
     if (m_progress.ready() && m_progress.generation > it->waitAfterGeneration &&
         !m_reconnect.inProgress())

@@ -80,7 +80,7 @@ private:
         qint64 waitStartedMs = 0;
         qint64 waitedMs = 0;
         std::optional<qint64> expiredAtUs; // when the session-expiry verdict was reached
-        QString rule;
+        ExpiryRule rule = ExpiryRule::None;
         Error firstError;
         bool probe = false; // the breaker's half-open probe
         bool replayed = false;
@@ -96,7 +96,7 @@ private:
     void onFailed(Operation &op, const CallOutcome &outcome);
     void explainTaskRequired(const CallOutcome &outcome);
     void onTimedOutToolCall(quint64 ticket, int generation);
-    void handleExpired(quint64 ticket, const Error &error, const QString &rule);
+    void handleExpired(quint64 ticket, const Error &error, ExpiryRule rule);
     void resume(quint64 ticket);
     void decideToolReplay(quint64 ticket);
     void withToolEntry(quint64 ticket, std::function<void(const QJsonObject &)> then);

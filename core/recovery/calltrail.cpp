@@ -31,7 +31,7 @@ void CallTrail::sent(const QJsonValue &requestId, int generation)
         m_generation = generation;
 }
 
-HistoryEvent CallTrail::verdict(EventKind kind, const QString &rule, const QString &why) const
+HistoryEvent CallTrail::verdict(EventKind kind, ExpiryRule rule, const QString &why) const
 {
     HistoryEvent e;
     e.kind = kind;
@@ -43,14 +43,14 @@ HistoryEvent CallTrail::verdict(EventKind kind, const QString &rule, const QStri
         e.progressToken = m_progressToken;
     e.requestId = m_requestId;
     e.generation = m_generation;
-    if (!rule.isEmpty())
-        e.rule = rule;
+    if (rule != ExpiryRule::None)
+        e.rule = ExpiryRules::name(rule);
     if (!why.isEmpty())
         e.detail = why;
     return e;
 }
 
-HistoryEvent CallTrail::outcomeUncertain(const QString &rule, const QString &why,
+HistoryEvent CallTrail::outcomeUncertain(ExpiryRule rule, const QString &why,
                                          ReconnectOutcome reconnect) const
 {
     HistoryEvent e = verdict(EventKind::OutcomeUncertain, rule, why);
@@ -58,7 +58,7 @@ HistoryEvent CallTrail::outcomeUncertain(const QString &rule, const QString &why
     return e;
 }
 
-HistoryEvent CallTrail::sentAgain(const QString &rule, const QString &why,
+HistoryEvent CallTrail::sentAgain(ExpiryRule rule, const QString &why,
                                   const QJsonValue &newRequestId, int newGeneration)
 {
     m_replayAnnounced = true;

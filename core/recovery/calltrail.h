@@ -28,15 +28,16 @@ public:
     bool replayAnnounced() const { return m_replayAnnounced; }
 
     // `rule`: the classification that failed the call; `why`: the replay verdict's reason.
-    HistoryEvent outcomeUncertain(const QString &rule, const QString &why,
+    HistoryEvent outcomeUncertain(ExpiryRule rule, const QString &why,
                                   ReconnectOutcome reconnect) const;
     // Marks the replay as announced: one "sent-again" per call.
-    HistoryEvent sentAgain(const QString &rule, const QString &why, const QJsonValue &newRequestId,
+    HistoryEvent sentAgain(ExpiryRule rule, const QString &why, const QJsonValue &newRequestId,
                            int newGeneration);
     HistoryEvent breakerRefused(const QString &cause, qint64 retryInS) const;
 
 private:
-    HistoryEvent verdict(EventKind kind, const QString &rule = {}, const QString &why = {}) const;
+    HistoryEvent verdict(EventKind kind, ExpiryRule rule = ExpiryRule::None,
+                         const QString &why = {}) const;
 
     quint64 m_ticket = 0;
     QString m_method;

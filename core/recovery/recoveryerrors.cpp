@@ -5,23 +5,23 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-Error RecoveryErrors::outcomeUncertain(const QString &tool, const QString &server,
-                                       const QString &rule, ReconnectOutcome reconnect,
-                                       int generation, const Error &cause, bool reconnected)
+Error RecoveryErrors::outcomeUncertain(const QString &tool, const QString &server, ExpiryRule rule,
+                                       ReconnectOutcome reconnect, int generation,
+                                       const Error &cause, bool reconnected)
 {
     // What happened, in the words of what failed: a timeout is not a failed session, and
     // the sessionless revision has no session to fail.
     const QString what =
-        rule == "timeout"_L1 ? u"got no answer within its timeout"_s
-        : rule == "stream-broken"_L1
+        rule == ExpiryRule::Timeout ? u"got no answer within its timeout"_s
+        : rule == ExpiryRule::StreamBroken
             ? u"was sent, and its response stream broke before the answer (stream-broken)"_s
-            : u"was sent before its session failed (%1)"_s.arg(rule);
+            : u"was sent before its session failed (%1)"_s.arg(ExpiryRules::name(rule));
     const QString connection =
         reconnect != ReconnectOutcome::Ok
             ? u"The connection is not recovered yet (reconnect %1)."_s.arg(
                   reconnectOutcomeName(reconnect))
         : reconnected ? u"The connection has been re-established (generation %1)."_s.arg(generation)
-        : rule == "timeout"_L1
+        : rule == ExpiryRule::Timeout
             ? u"The server still answers on the same connection (a check after the timeout did)."_s
             : u"The connection is still up (generation %1)."_s.arg(generation);
     Error e(

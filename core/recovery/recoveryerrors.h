@@ -13,7 +13,7 @@ struct RecoveryErrors
     // A write-capable call sent before its session failed (or that got no answer in time):
     // it may or may not have run. `reconnected`: a new connection replaced the call's own,
     // so "re-established"; otherwise the connection it was sent on still answers.
-    static Error outcomeUncertain(const QString &tool, const QString &server, const QString &rule,
+    static Error outcomeUncertain(const QString &tool, const QString &server, ExpiryRule rule,
                                   ReconnectOutcome reconnect, int generation, const Error &cause,
                                   bool reconnected = true);
     // A call that waited for the server and never went out within its budget.

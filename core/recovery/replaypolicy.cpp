@@ -20,16 +20,16 @@ QString ReplayPolicy::sourceName(Source source)
     return replaySourceName(source);
 }
 
-std::optional<ReplayPolicy::Verdict>
-ReplayPolicy::transportVerdict(const QString &rule, bool toolCall, bool diedAfterWrite)
+std::optional<ReplayPolicy::Verdict> ReplayPolicy::transportVerdict(ExpiryRule rule, bool toolCall,
+                                                                    bool diedAfterWrite)
 {
     // A session refused at the HTTP layer (404 for our id, or the SDK servers' 400) means the
     // server never ran the request: like a call to a dead process, it is sent once more.
-    if (rule == "connection-refused"_L1)
+    if (rule == ExpiryRule::ConnectionRefused)
         return Verdict{
             true, Source::Transport,
             u"the server refused the connection, so the request never reached it: sent once it is back"_s};
-    if (rule == "http-404-with-session"_L1 || rule == "http-400-invalid-session"_L1)
+    if (rule == ExpiryRule::Http404WithSession || rule == ExpiryRule::Http400InvalidSession)
         return Verdict{
             true, Source::Transport,
             u"the server refused the session before running the request: sent again once"_s};

@@ -33,7 +33,7 @@ public:
     // it ran (http-404-with-session, http-400-invalid-session, connection-refused) is sent
     // once more whatever the method; a tools/call whose stdio server died after it was
     // written is never sent again. None: the method or the tool decides.
-    static std::optional<Verdict> transportVerdict(const QString &rule, bool toolCall,
+    static std::optional<Verdict> transportVerdict(ExpiryRule rule, bool toolCall,
                                                    bool diedAfterWrite);
     static QString sourceName(Source source);
 

@@ -210,14 +210,14 @@ void ServerSupervisor::onConnectionLost(const Error &error)
                                : SessionExpiryClassifier::Era::Initialize);
     HistoryEvent e;
     e.kind = EventKind::Classification;
-    e.rule = c.rule;
+    e.rule = ExpiryRules::name(c.rule);
     e.detail = c.detail;
     e.expired = c.expired;
     // Only the Streamable HTTP GET stream reports a lost session outside any call.
     e.source = u"by the session's event stream (GET), outside any call"_s;
     record(e);
     if (c.expired)
-        m_reconnect->request(u"connection lost (%1)"_s.arg(c.rule));
+        m_reconnect->request(u"connection lost (%1)"_s.arg(ExpiryRules::name(c.rule)));
 }
 
 RecoveryState ServerSupervisor::recoveryState() const

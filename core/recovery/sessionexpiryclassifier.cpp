@@ -38,19 +38,19 @@ classifyWritten(const Error &e, SessionExpiryClassifier::Result r, bool modern)
     const int status = e.httpStatus().value_or(0);
     if (!modern && status == 404 && !e.sessionId().isEmpty()) {
         r.expired = true;
-        r.rule = u"http-404-with-session"_s;
+        r.rule = ExpiryRule::Http404WithSession;
         r.detail = u"HTTP 404 for a request that carried Mcp-Session-Id"_s;
     } else if (!modern && status == 400 && !e.sessionId().isEmpty() && saysInvalidSession(e)) {
         r.expired = true;
-        r.rule = u"http-400-invalid-session"_s;
+        r.rule = ExpiryRule::Http400InvalidSession;
         r.detail =
             u"HTTP 400 saying the session id is not valid (a known deviation of the official SDK servers)"_s;
     } else if (e.kind() == Error::Kind::Transport && e.condition() == Error::Condition::Closed) {
         r.expired = true;
-        r.rule = modern ? u"stream-broken"_s : u"transport-closed"_s;
+        r.rule = modern ? ExpiryRule::StreamBroken : ExpiryRule::TransportClosed;
         r.detail = u"the connection closed after the request was written, before its answer"_s;
     } else {
-        r.rule = u"no-signal"_s;
+        r.rule = ExpiryRule::NoSignal;
     }
     return r;
 }
@@ -84,7 +84,7 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
 
     for (const Error *e : std::as_const(visited)) {
         if (e->kind() == Error::Kind::Cancelled) {
-            r.rule = u"cancelled-by-user"_s;
+            r.rule = ExpiryRule::CancelledByUser;
             r.detail = u"a user cancellation overrides every other signal"_s;
             return r;
         }
@@ -98,7 +98,7 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
         if (error.kind() != Error::Kind::Transport)
             break; // an answer over the limit, say: that request fails, nothing more
         r.expired = true;
-        r.rule = modern ? u"stream-broken"_s : u"transport-closed"_s;
+        r.rule = modern ? ExpiryRule::StreamBroken : ExpiryRule::TransportClosed;
         r.detail =
             u"the server had begun answering the request when its stream failed, so it may have run: %1"_s
                 .arg(error.message());
@@ -114,14 +114,14 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
         if (modern) {
             if (e->kind() == Error::Kind::Transport && e->condition() == Error::Condition::Closed) {
                 r = {
-                    true, u"stream-broken"_s,
+                    true, ExpiryRule::StreamBroken,
                     u"the response stream broke before the answer (2026-07-28: the request is lost; the client sends it again with a new id)"_s,
                     r.nodesVisited, r.budgetExhausted};
                 return r;
             }
             if (e->kind() == Error::Kind::Transport &&
                 e->condition() == Error::Condition::Refused) {
-                r = {true, u"connection-refused"_s,
+                r = {true, ExpiryRule::ConnectionRefused,
                      u"the server refused the connection: the request was never sent"_s,
                      r.nodesVisited, r.budgetExhausted};
                 return r;
@@ -129,14 +129,14 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
             continue;
         }
         if (status == 404 && !e->sessionId().isEmpty()) {
-            r = {true, u"http-404-with-session"_s,
+            r = {true, ExpiryRule::Http404WithSession,
                  u"HTTP 404 for a request that carried Mcp-Session-Id"_s, r.nodesVisited,
                  r.budgetExhausted};
             return r;
         }
         if (status == 400 && !e->sessionId().isEmpty() && saysInvalidSession(*e)) {
             r = {
-                true, u"http-400-invalid-session"_s,
+                true, ExpiryRule::Http400InvalidSession,
                 u"HTTP 400 saying the session id is not valid (a known deviation of the official SDK servers)"_s,
                 r.nodesVisited, r.budgetExhausted};
             return r;
@@ -144,13 +144,13 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
         if (e->kind() == Error::Kind::Transport && e->condition() == Error::Condition::Refused) {
             // A server restarting (a deploy, a crash loop): its sessions are gone with it, and
             // the request never reached it.
-            r = {true, u"connection-refused"_s,
+            r = {true, ExpiryRule::ConnectionRefused,
                  u"the server refused the connection: the request was never sent"_s, r.nodesVisited,
                  r.budgetExhausted};
             return r;
         }
         if (e->kind() == Error::Kind::Transport && e->condition() == Error::Condition::Closed) {
-            r = {true, u"transport-closed"_s,
+            r = {true, ExpiryRule::TransportClosed,
                  u"the transport closed while the request was outstanding"_s, r.nodesVisited,
                  r.budgetExhausted};
             return r;
@@ -162,13 +162,13 @@ SessionExpiryClassifier::Result SessionExpiryClassifier::classify(const Error &e
             continue;
         for (const QString &marker : textMarkers()) {
             if (text.contains(marker)) {
-                r = {true, u"text-marker"_s, u"matched by text marker '%1'"_s.arg(marker),
+                r = {true, ExpiryRule::TextMarker, u"matched by text marker '%1'"_s.arg(marker),
                      r.nodesVisited, r.budgetExhausted};
                 return r;
             }
         }
     }
-    r.rule = r.budgetExhausted ? u"budget-exhausted"_s : u"no-signal"_s;
+    r.rule = r.budgetExhausted ? ExpiryRule::BudgetExhausted : ExpiryRule::NoSignal;
     return r;
 }
 

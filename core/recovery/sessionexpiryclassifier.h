@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/expiryrule.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -23,7 +25,7 @@ public:
     struct Result
     {
         bool expired = false;
-        QString rule;   // e.g. "http-404-with-session", "text-marker", "cancelled-by-user"
+        ExpiryRule rule = ExpiryRule::None;
         QString detail; // e.g. the marker that matched, the status seen
         int nodesVisited = 0;
         bool budgetExhausted = false;

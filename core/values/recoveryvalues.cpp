@@ -346,8 +346,8 @@ QJsonObject CallRecovery::toJson() const
     for (int g : generations)
         gens.append(g);
     QJsonObject o{{"generations"_L1, gens}, {"waited_ms"_L1, waitedMs}, {"replayed"_L1, replayed}};
-    if (!rule.isEmpty())
-        o.insert("rule"_L1, rule);
+    if (rule != ExpiryRule::None)
+        o.insert("rule"_L1, ExpiryRules::name(rule));
     put(o, "recovery_ms"_L1, recoveryMs);
     if (verdict)
         o.insert("replay_verdict"_L1, verdict->toJson());
@@ -366,7 +366,8 @@ CallRecovery CallRecovery::fromJson(const QJsonObject &o)
         r.generations.append(g.toInt());
     r.waitedMs = o.value("waited_ms"_L1).toInteger();
     r.replayed = o.value("replayed"_L1).toBool();
-    r.rule = o.value("rule"_L1).toString();
+    // A rule this build does not know (a newer Sonde's) reads as none: it decides nothing here.
+    r.rule = ExpiryRules::fromName(o.value("rule"_L1).toString()).value_or(ExpiryRule::None);
     take(o, "recovery_ms"_L1, r.recoveryMs);
     if (o.contains("replay_verdict"_L1))
         r.verdict = ReplayVerdict::fromJson(o.value("replay_verdict"_L1).toObject());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/expiryrule.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QMetaType>
@@ -245,7 +247,7 @@ struct CallRecovery
     QList<int> generations;
     qint64 waitedMs = 0;
     bool replayed = false;
-    QString rule; // empty: not classified
+    ExpiryRule rule = ExpiryRule::None;
     std::optional<double> recoveryMs;
     std::optional<ReplayVerdict> verdict;
     std::optional<bool> outcomeUncertain;

@@ -361,7 +361,7 @@ public:
         // The supervisor's own figure, from the expiry verdict to the retried answer.
         if (c.outcome.recovery) {
             c.recoveryMs = c.outcome.recovery->recoveryMs;
-            c.rule = c.outcome.recovery->rule;
+            c.rule = Sonde::ExpiryRules::name(c.outcome.recovery->rule);
         }
         return c;
     }

@@ -48,7 +48,7 @@ private Q_SLOTS:
         CallOutcome replayed = answered(2);
         replayed.recovery = CallRecovery{};
         replayed.recovery->replayed = true;
-        replayed.recovery->rule = u"http-404-with-session"_s;
+        replayed.recovery->rule = ExpiryRule::Http404WithSession;
         replayed.recovery->verdict =
             ReplayVerdict{true, ReplaySource::Transport,
                           u"the server refused the session before running the request"_s};
@@ -57,7 +57,7 @@ private Q_SLOTS:
             << u"Safe for any tool: the first call never ran"_s << u"http-404-with-session"_s;
 
         CallOutcome read = replayed;
-        read.recovery->rule = u"text-marker"_s;
+        read.recovery->rule = ExpiryRule::TextMarker;
         read.recovery->verdict =
             ReplayVerdict{true, ReplaySource::ServerHint, u"the server says readOnlyHint: true"_s};
         QTest::newRow("a read sent again names the hint that allowed it")
@@ -67,10 +67,10 @@ private Q_SLOTS:
         CallOutcome uncertain = answered();
         uncertain.result = QJsonValue();
         uncertain.error = RecoveryErrors::outcomeUncertain(
-            u"increment-counter"_s, u"demo-http"_s, u"text-marker"_s, ReconnectOutcome::Ok, 2,
+            u"increment-counter"_s, u"demo-http"_s, ExpiryRule::TextMarker, ReconnectOutcome::Ok, 2,
             Error::transport(u"session not found"_s), true);
         uncertain.recovery = CallRecovery{};
-        uncertain.recovery->rule = u"text-marker"_s;
+        uncertain.recovery->rule = ExpiryRule::TextMarker;
         uncertain.recovery->outcomeUncertain = true;
         QTest::newRow("an uncertain write says why in words, the rule only in the tooltip")
             << uncertain << u"Outcome uncertain — The call to tool"_s
@@ -90,7 +90,7 @@ private Q_SLOTS:
         CallOutcome timedOut = answered();
         timedOut.error = Error::timeout(u"tools/call timed out after 1000 ms"_s);
         timedOut.recovery = CallRecovery{};
-        timedOut.recovery->rule = u"no-signal"_s;
+        timedOut.recovery->rule = ExpiryRule::NoSignal;
         QTest::newRow("an error names its kind in words, the rule only in the tooltip")
             << timedOut << u"Timed out — tools/call timed out"_s << QString() << u"no-signal"_s;
     }

@@ -244,7 +244,7 @@ private Q_SLOTS:
         const Error e = failed.first().at(1).value<Error>();
         QCOMPARE(e.reach(), Error::Reach::Written);
         const auto c = SessionExpiryClassifier::classify(e);
-        QCOMPARE(c.rule, u"no-signal"_s);
+        QCOMPARE(ExpiryRules::name(c.rule), u"no-signal"_s);
         QVERIFY(!c.expired);
         QCOMPARE(server.posts(u"tools/call"_s), 1);
         t.abort();

@@ -150,7 +150,7 @@ private Q_SLOTS:
         QVERIFY(o.recovery->outcomeUncertain.value_or(false));
         QCOMPARE(o.recovery->replayed, false);
         QCOMPARE(o.recovery->reconnect, ReconnectOutcome::Ok);
-        QCOMPARE(o.recovery->rule, u"transport-closed"_s);
+        QCOMPARE(ExpiryRules::name(o.recovery->rule), u"transport-closed"_s);
         QVERIFY2(o.error.message().contains(u"may or may not have taken effect"_s),
                  qPrintable(o.error.message()));
         QVERIFY(o.error.cause() && o.error.cause()->message().contains(u"exited with code 3"_s));

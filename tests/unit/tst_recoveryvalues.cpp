@@ -361,7 +361,7 @@ private Q_SLOTS:
         replayed.generations = {1, 2};
         replayed.waitedMs = 40;
         replayed.replayed = true;
-        replayed.rule = u"http-404-with-session"_s;
+        replayed.rule = ExpiryRule::Http404WithSession;
         replayed.recoveryMs = 41.5;
         replayed.verdict = ReplayVerdict{true, ReplaySource::Transport, u"refused"_s};
         QTest::newRow("a replayed read names its rule, its cost and the verdict")
@@ -373,7 +373,7 @@ private Q_SLOTS:
 
         CallRecovery uncertain;
         uncertain.generations = {1};
-        uncertain.rule = u"transport-closed"_s;
+        uncertain.rule = ExpiryRule::TransportClosed;
         uncertain.outcomeUncertain = true;
         uncertain.server = u"wpcom"_s;
         uncertain.reconnect = ReconnectOutcome::Ok;
@@ -403,6 +403,49 @@ private Q_SLOTS:
     {
         const ReplayVerdict v{false, ReplaySource::ServerHint, u"readOnlyHint is not true"_s};
         QCOMPARE(ReplayVerdict::fromJson(v.toJson()), v);
+    }
+
+    // The rule is a type in the core and a name where it is written: each keeps its name, and
+    // a history written by a newer Sonde (a rule this build does not know) decides nothing.
+    void everyExpiryRuleKeepsItsStoredName_data()
+    {
+        QTest::addColumn<int>("rule");
+        QTest::addColumn<QString>("name");
+        const QList<std::pair<ExpiryRule, QString>> rows = {
+            {ExpiryRule::Http404WithSession, u"http-404-with-session"_s},
+            {ExpiryRule::Http400InvalidSession, u"http-400-invalid-session"_s},
+            {ExpiryRule::ConnectionRefused, u"connection-refused"_s},
+            {ExpiryRule::TransportClosed, u"transport-closed"_s},
+            {ExpiryRule::StreamBroken, u"stream-broken"_s},
+            {ExpiryRule::TextMarker, u"text-marker"_s},
+            {ExpiryRule::Timeout, u"timeout"_s},
+            {ExpiryRule::NoSignal, u"no-signal"_s},
+            {ExpiryRule::CancelledByUser, u"cancelled-by-user"_s},
+            {ExpiryRule::BudgetExhausted, u"budget-exhausted"_s},
+            {ExpiryRule::None, QString()},
+        };
+        for (const auto &[rule, name] : rows)
+            QTest::newRow(qPrintable(name.isEmpty() ? u"no rule is written as nothing"_s
+                                                    : name + u" is written and read as such"_s))
+                << int(rule) << name;
+    }
+    void everyExpiryRuleKeepsItsStoredName()
+    {
+        QFETCH(int, rule);
+        QFETCH(QString, name);
+        QCOMPARE(ExpiryRules::name(ExpiryRule(rule)), name);
+        QCOMPARE(ExpiryRules::fromName(name), std::optional<ExpiryRule>(ExpiryRule(rule)));
+        CallRecovery r;
+        r.rule = ExpiryRule(rule);
+        QCOMPARE(r.toJson().value("rule"_L1).toString(), name);
+        QCOMPARE(CallRecovery::fromJson(r.toJson()).rule, ExpiryRule(rule));
+    }
+
+    void aRuleFromANewerSondeReadsAsNone()
+    {
+        QCOMPARE(ExpiryRules::fromName(u"http-418-teapot"_s), std::nullopt);
+        const CallRecovery r = CallRecovery::fromJson({{"rule"_L1, "http-418-teapot"_L1}});
+        QCOMPARE(r.rule, ExpiryRule::None);
     }
 };
 

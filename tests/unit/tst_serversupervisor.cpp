@@ -130,7 +130,7 @@ private Q_SLOTS:
         QVERIFY(o.ok());
         QCOMPARE(o.recovery->generations, (QList<int>{1, 2}));
         QVERIFY(o.recovery->replayed);
-        QCOMPARE(o.recovery->rule, u"text-marker"_s);
+        QCOMPARE(ExpiryRules::name(o.recovery->rule), u"text-marker"_s);
         // From the expiry verdict to the retried answer, on the engine's clock.
         QCOMPARE(o.recovery->recoveryMs.value_or(0), 42.0);
     }
@@ -236,7 +236,7 @@ private Q_SLOTS:
         QCOMPARE(f.done->size(), 1);
         const CallOutcome o = f.outcome();
         QVERIFY(o.recovery->outcomeUncertain.value_or(false));
-        QCOMPARE(o.recovery->rule, u"transport-closed"_s);
+        QCOMPARE(ExpiryRules::name(o.recovery->rule), u"transport-closed"_s);
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), 0);
     }
 
@@ -490,7 +490,7 @@ private Q_SLOTS:
             if (args[0].value<CallOutcome>().ticket == 30)
                 writeOutcome = args[0].value<CallOutcome>();
         QVERIFY(writeOutcome.recovery->outcomeUncertain.value_or(false));
-        QCOMPARE(writeOutcome.recovery->rule, u"transport-closed"_s);
+        QCOMPARE(ExpiryRules::name(writeOutcome.recovery->rule), u"transport-closed"_s);
         QVERIFY(writeOutcome.error.cause());
         QVERIFY(
             writeOutcome.error.cause()->message().contains("aborted by a reconnect teardown"_L1));

@@ -13,28 +13,40 @@ static QString tr(const char *text)
     return QCoreApplication::translate("RecoveryText", text);
 }
 
-QString ruleInWords(const QString &rule)
+QString ruleInWords(ExpiryRule rule)
 {
-    if (rule == "http-404-with-session"_L1)
+    switch (rule) {
+    case ExpiryRule::Http404WithSession:
         return tr("the server answered HTTP 404 for the session: it had ended");
-    if (rule == "http-400-invalid-session"_L1)
+    case ExpiryRule::Http400InvalidSession:
         return tr("the server answered HTTP 400 \"no valid session\" (how the official SDK "
                   "servers say the session ended)");
-    if (rule == "connection-refused"_L1)
+    case ExpiryRule::ConnectionRefused:
         return tr("the server refused the connection (it was down or restarting)");
-    if (rule == "transport-closed"_L1)
+    case ExpiryRule::TransportClosed:
         return tr("the connection closed while the call was out");
-    if (rule == "stream-broken"_L1)
+    case ExpiryRule::StreamBroken:
         return tr("the call's response stream broke before its answer");
-    if (rule == "text-marker"_L1)
+    case ExpiryRule::TextMarker:
         return tr("the server's answer said the session was gone");
-    if (rule == "timeout"_L1)
+    case ExpiryRule::Timeout:
         return tr("no answer came in time");
-    if (rule == "no-signal"_L1)
+    case ExpiryRule::NoSignal:
         return tr("nothing said the session was lost");
-    if (rule == "cancelled-by-user"_L1)
+    case ExpiryRule::CancelledByUser:
         return tr("you cancelled it");
-    return rule;
+    case ExpiryRule::BudgetExhausted:
+        return tr("the error was too large to read whole");
+    case ExpiryRule::None:
+        break;
+    }
+    return {};
+}
+
+QString ruleInWords(const QString &rule)
+{
+    const std::optional<ExpiryRule> known = ExpiryRules::fromName(rule);
+    return known && *known != ExpiryRule::None ? ruleInWords(*known) : rule;
 }
 
 static QString kindInWords(Error::Kind kind)
@@ -59,15 +71,16 @@ Banner forAnswer(const CallOutcome &o, const QString &reconnectNote)
 {
     Banner b;
     const std::optional<CallRecovery> &r = o.recovery;
-    const QString rule = r ? r->rule : QString();
+    const ExpiryRule typed = r ? r->rule : ExpiryRule::None;
+    const QString rule = ExpiryRules::name(typed);
     if (r && r->outcomeUncertain.value_or(false)) {
         b.tone = Banner::Tone::Uncertain;
         // The core's message names the rule for logs and transcripts; here it is said in words.
         QString message = o.error.message();
         if (!rule.isEmpty())
-            message.replace(u'(' + rule + u')', u'(' + ruleInWords(rule) + u')');
+            message.replace(u'(' + rule + u')', u'(' + ruleInWords(typed) + u')');
         b.text = tr("Outcome uncertain — %1").arg(message);
-        b.toolTip = tr("rule: %1 (%2)").arg(rule, ruleInWords(rule));
+        b.toolTip = tr("rule: %1 (%2)").arg(rule, ruleInWords(typed));
         return b;
     }
     if (o.error.kind() == Error::Kind::Refused) {
@@ -92,14 +105,14 @@ Banner forAnswer(const CallOutcome &o, const QString &reconnectNote)
         b.tone = Banner::Tone::Error;
         b.text = tr("%1 — %2").arg(kindInWords(o.error.kind()), o.error.message());
         if (!rule.isEmpty())
-            b.toolTip = tr("rule: %1 (%2)").arg(rule, ruleInWords(rule));
+            b.toolTip = tr("rule: %1 (%2)").arg(rule, ruleInWords(typed));
         return b;
     }
     if (r && r->replayed) {
         b.tone = Banner::Tone::Good;
         b.text = tr("Sent again on generation %1, and answered: %2.")
                      .arg(o.generation)
-                     .arg(ruleInWords(rule));
+                     .arg(ruleInWords(typed));
         // Why that was safe, in the terms of the verdict: a write is sent again only when the
         // first one never ran, and the tool line above says the tool is never replayed.
         if (r->verdict) {

@@ -14,8 +14,11 @@ namespace Sonde {
 // tested without them. Pure; GUI thread in practice, any thread in principle.
 namespace RecoveryText {
 
-// A classification rule in words ("http-404-with-session" → "the server answered HTTP 404
-// for the session"); the rule itself goes in a tooltip. An unknown rule is returned as is.
+// A classification rule in words (Http404WithSession → "the server answered HTTP 404 for
+// the session"); the rule's name goes in a tooltip. None is "".
+QString ruleInWords(ExpiryRule rule);
+// The same for a stored name (a recorded event's); a name this build does not know is
+// returned as is.
 QString ruleInWords(const QString &rule);
 
 struct Banner
