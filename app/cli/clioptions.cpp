@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "clioptions.h"
 
+#include "clistepparser.h"
 #include "protocol/rev20260728.h"
 #include "util/commandline.h"
 
@@ -401,55 +402,15 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     }
     // The whole command is checked before anything starts: a usage error must not cost a
     // server start (or leave one behind) before it is said.
-    *error = commandError(o->command);
-    return error->isEmpty();
-}
-
-QString CliOptions::commandError(const QStringList &c)
-{
-    const QString verb = c.value(0);
-    const QString sub = c.value(1);
-    auto jsonObjectArg = [](const QString &text) -> QString {
-        if (text.isEmpty())
-            return {};
-        QJsonParseError pe;
-        const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
-        if (pe.error != QJsonParseError::NoError)
-            return u"arguments must be a JSON object: %1"_s.arg(pe.errorString());
-        if (!d.isObject())
-            return u"arguments must be a JSON object, got another JSON type"_s;
-        return {};
-    };
-    auto exactly = [&](qsizetype n) -> QString {
-        return c.size() == n
-                   ? QString()
-                   : u"\"%1\" takes %2 word(s) after it, got: %3"_s.arg(c.mid(0, 2).join(u' '))
-                         .arg(n - std::min<qsizetype>(2, n))
-                         .arg(c.join(u' '));
-    };
-    if (verb == "info"_L1 || verb == "ping"_L1)
-        return c.size() == 1 ? QString()
-                             : u"\"%1\" takes nothing after it, got: %2"_s.arg(verb, c.join(u' '));
-    if ((verb == "tools"_L1 && sub == "list"_L1) ||
-        (verb == "resources"_L1 && (sub == "list"_L1 || sub == "templates"_L1)) ||
-        (verb == "prompts"_L1 && sub == "list"_L1))
-        return exactly(2);
-    if ((verb == "tools"_L1 && sub == "call"_L1) || (verb == "prompts"_L1 && sub == "get"_L1)) {
-        if (c.size() < 3 || c.size() > 4)
-            return u"usage: %1 %2 NAME [JSON]"_s.arg(verb, sub);
-        return jsonObjectArg(c.value(3));
+    const QString verb = o->command.value(0);
+    if (verb == "exec"_L1) {
+        *error = o->command.size() <= 2 ? QString() : u"usage: exec [FILE|-]"_s;
+        return error->isEmpty();
     }
-    if (verb == "resources"_L1 && sub == "read"_L1)
-        return c.size() == 3 ? QString() : u"usage: resources read URI"_s;
-    if (verb == "exec"_L1)
-        return c.size() <= 2 ? QString() : u"usage: exec [FILE|-]"_s;
     if (verb == "auth"_L1 || verb == "conformance-client"_L1)
-        return {}; // checked above
-    static const QStringList known = {u"info"_s,    u"ping"_s, u"tools"_s, u"resources"_s,
-                                      u"prompts"_s, u"exec"_s, u"auth"_s,  u"conformance-client"_s};
-    if (!known.contains(verb))
-        return u"unknown command \"%1\""_s.arg(verb);
-    return u"incomplete or unknown command: %1"_s.arg(c.join(u' '));
+        return true; // checked above
+    o->step = CliStepParser::fromWords(o->command, error);
+    return o->step.has_value();
 }
 
 } // namespace Sonde
