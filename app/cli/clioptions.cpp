@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "clioptions.h"
 
+#include "clistepparser.h"
 #include "protocol/rev20260728.h"
+#include "util/commandline.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -77,270 +79,207 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     std::optional<ServerConfig::Auth::Agent> agent;
     ServerConfig::Auth authFlags;
     bool noAuth = false;
-    auto need = [&](qsizetype &i, QString *value) {
-        if (i + 1 >= args.size()) {
-            *error = u"%1 needs a value"_s.arg(args[i]);
-            return false;
-        }
-        *value = args[++i];
-        return true;
+
+    // The table: each option with what it does to the options, or why its value is refused.
+    CommandLine line;
+    line.addHelpOption();
+    line.addVersionOption();
+    line.addFlag(u"--quiet"_s, [o] { o->quiet = true; });
+    line.addFlag(u"--show-secrets"_s, [o] { o->showSecrets = true; });
+    line.addFlag(u"--no-browser"_s, [&agent] { agent = ServerConfig::Auth::Agent::NoBrowser; });
+    line.addFlag(u"--no-auth"_s, [&noAuth] { noAuth = true; });
+    using Set = std::function<QString(const QString &)>;
+    auto option = [&line](const QString &name, Set set) { line.addValueOption(name, set); };
+    auto text = [](QString *field) -> Set {
+        return [field](const QString &v) {
+            *field = v;
+            return QString();
+        };
     };
-    auto jsonObject = [&](const QString &text, const QString &what, QJsonObject *out) {
-        QJsonParseError pe;
-        const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
-        if (pe.error != QJsonParseError::NoError || !d.isObject()) {
-            *error = u"%1 must be a JSON object (%2)"_s.arg(
-                what, pe.error != QJsonParseError::NoError ? pe.errorString()
-                                                           : u"got another JSON type"_s);
-            return false;
-        }
-        *out = d.object();
-        return true;
-    };
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString a = args[i];
-        QString v;
-        // Options are taken wherever they stand, after the command too (`tools call X '{}'
-        // --transcript t.jsonl`): one left unread would be a promise silently broken. The
-        // command's own words never start with "--".
-        if (!a.startsWith("--"_L1)) {
-            o->command.append(a);
-            continue;
-        }
-        if (a == "--quiet"_L1) {
-            o->quiet = true;
-            continue;
-        }
-        if (a == "--show-secrets"_L1) {
-            o->showSecrets = true;
-            continue;
-        }
-        if (a == "--no-browser"_L1) {
-            agent = ServerConfig::Auth::Agent::NoBrowser;
-            continue;
-        }
-        if (a == "--no-auth"_L1) {
-            noAuth = true;
-            continue;
-        }
-        if (a == "--help"_L1) {
-            *error = QString();
-            return false;
-        }
-        if (a == "--version"_L1) {
-            o->version = true;
-            *error = QString();
-            return false;
-        }
-        static const QStringList valueOptions = {u"--command"_s,
-                                                 u"--arg"_s,
-                                                 u"--env"_s,
-                                                 u"--cwd"_s,
-                                                 u"--url"_s,
-                                                 u"--header"_s,
-                                                 u"--config"_s,
-                                                 u"--server"_s,
-                                                 u"--timeout"_s,
-                                                 u"--era"_s,
-                                                 u"--shutdown-grace"_s,
-                                                 u"--max-frame-mb"_s,
-                                                 u"--breaker-threshold"_s,
-                                                 u"--breaker-cooldown"_s,
-                                                 u"--recovery-budget"_s,
-                                                 u"--ping-interval"_s,
-                                                 u"--resume-timeout"_s,
-                                                 u"--recovery"_s,
-                                                 u"--read-only"_s,
-                                                 u"--write-capable"_s,
-                                                 u"--transcript"_s,
-                                                 u"--history"_s,
-                                                 u"--log-level"_s,
-                                                 u"--root"_s,
-                                                 u"--sampling-text"_s,
-                                                 u"--sampling-model"_s,
-                                                 u"--elicitation"_s,
-                                                 u"--url-elicitation"_s,
-                                                 u"--elicitation-content"_s,
-                                                 u"--client-id"_s,
-                                                 u"--client-secret"_s,
-                                                 u"--scope"_s,
-                                                 u"--client-metadata-url"_s,
-                                                 u"--auth-agent"_s,
-                                                 u"--secrets-file"_s};
-        // Before asking for a value: a misspelt flag is unknown, not short of a value.
-        if (!valueOptions.contains(a)) {
-            *error =
-                o->command.isEmpty()
-                    ? u"unknown option %1"_s.arg(a)
-                    : u"unknown option %1 after the command %2"_s.arg(a, o->command.join(u' '));
-            return false;
-        }
-        if (!need(i, &v))
-            return false;
-        if (a == "--command"_L1)
-            o->server.program = v;
-        else if (a == "--arg"_L1)
-            o->server.arguments.append(v);
-        else if (a == "--env"_L1) {
-            const qsizetype eq = v.indexOf(u'=');
-            if (eq <= 0) {
-                *error = u"--env wants K=V, got \"%1\""_s.arg(v);
-                return false;
-            }
-            o->server.environment.insert(v.left(eq), v.mid(eq + 1));
-        } else if (a == "--cwd"_L1)
-            o->server.workingDirectory = v;
-        else if (a == "--url"_L1)
-            o->server.url = QUrl(v, QUrl::StrictMode);
-        else if (a == "--era"_L1) {
-            era = ServerConfig::eraFromName(v);
-            if (!era) {
-                *error = u"--era wants auto, initialize or 2026-07-28, got \"%1\""_s.arg(v);
-                return false;
-            }
-        } else if (a == "--secrets-file"_L1) {
-            o->secretsFile = v;
-        } else if (a == "--client-id"_L1) {
-            authFlags.clientId = v;
-        } else if (a == "--client-secret"_L1) {
-            authFlags.clientSecret = v;
-        } else if (a == "--scope"_L1) {
-            authFlags.scope = v.simplified();
-        } else if (a == "--client-metadata-url"_L1) {
-            authFlags.clientMetadataUrl = QUrl(v, QUrl::StrictMode);
-            if (authFlags.clientMetadataUrl.scheme() != "https"_L1 ||
-                authFlags.clientMetadataUrl.path().isEmpty()) {
-                *error = u"--client-metadata-url wants an https URL with a path (a CIMD client "
-                         u"id), got \"%1\""_s.arg(v);
-                return false;
-            }
-        } else if (a == "--auth-agent"_L1) {
-            agent = ServerConfig::authAgentFromName(v);
-            if (!agent) {
-                *error = u"--auth-agent wants browser, no-browser or headless, got \"%1\""_s.arg(v);
-                return false;
-            }
-        } else if (a == "--header"_L1) {
-            const qsizetype colon = v.indexOf(u':');
-            if (colon <= 0) {
-                *error = u"--header wants \"Name: value\", got \"%1\""_s.arg(v);
-                return false;
-            }
-            o->server.headers.append(
-                {v.left(colon).trimmed().toUtf8(), v.mid(colon + 1).trimmed().toUtf8()});
-        } else if (a == "--config"_L1)
-            configPath = v;
-        else if (a == "--server"_L1)
-            serverName = v;
-        else if (a == "--timeout"_L1) {
-            bool ok = false;
-            const double s = v.toDouble(&ok);
-            // Finite and at most a day: 1e9 or inf overflowed the milliseconds into "timed
-            // out after 0 ms", and nan passed every comparison.
-            if (!ok || !(s > 0 && s <= MaxSeconds)) {
-                *error =
-                    u"--timeout wants seconds, 0 < S <= %1, got \"%2\""_s.arg(MaxSeconds).arg(v);
-                return false;
-            }
-            o->server.requestTimeoutMs = int(s * 1000);
-            o->server.initializeTimeoutMs = int(s * 1000);
-        } else if (a == "--max-frame-mb"_L1) {
-            bool ok = false;
-            const double mb = v.toDouble(&ok);
-            if (!ok || !(mb > 0 && mb <= 4096)) {
-                *error = u"--max-frame-mb wants 0 < N <= 4096, got \"%1\""_s.arg(v);
-                return false;
-            }
-            o->server.maxFrameBytes = qsizetype(mb * 1024 * 1024);
-        } else if (a == "--shutdown-grace"_L1) {
-            bool ok = false;
-            const int ms = v.toInt(&ok);
-            if (!ok || ms < 0) {
-                *error = u"--shutdown-grace wants milliseconds, got \"%1\""_s.arg(v);
-                return false;
-            }
-            o->server.shutdownGraceMs = ms;
-            graceGiven = true;
-        } else if (a == "--recovery"_L1) {
-            const std::optional<ServerConfig::RecoveryProfile> p =
-                ServerConfig::recoveryProfileFromName(v);
-            if (!p) {
-                *error = u"--recovery wants interactive or agent, got \"%1\""_s.arg(v);
-                return false;
-            }
-            o->server.recoveryProfile = *p;
-        } else if (a == "--resume-timeout"_L1) {
-            bool ok = false;
-            const double s = v.toDouble(&ok);
-            if (!ok || !(s > 0) || s > 3600) {
-                *error = u"--resume-timeout wants seconds, 0 < S <= 3600, got \"%1\""_s.arg(v);
-                return false;
-            }
-            o->server.resumeTimeoutMs = int(s * 1000);
-        } else if (a == "--breaker-threshold"_L1 || a == "--breaker-cooldown"_L1 ||
-                   a == "--recovery-budget"_L1 || a == "--ping-interval"_L1) {
+    option(u"--command"_s, text(&o->server.program));
+    option(u"--arg"_s, [o](const QString &v) {
+        o->server.arguments.append(v);
+        return QString();
+    });
+    option(u"--env"_s, [o](const QString &v) {
+        const qsizetype eq = v.indexOf(u'=');
+        if (eq <= 0)
+            return u"--env wants K=V, got \"%1\""_s.arg(v);
+        o->server.environment.insert(v.left(eq), v.mid(eq + 1));
+        return QString();
+    });
+    option(u"--cwd"_s, text(&o->server.workingDirectory));
+    option(u"--url"_s, [o](const QString &v) {
+        o->server.url = QUrl(v, QUrl::StrictMode);
+        return QString();
+    });
+    option(u"--header"_s, [o](const QString &v) {
+        const qsizetype colon = v.indexOf(u':');
+        if (colon <= 0)
+            return u"--header wants \"Name: value\", got \"%1\""_s.arg(v);
+        o->server.headers.append(
+            {v.left(colon).trimmed().toUtf8(), v.mid(colon + 1).trimmed().toUtf8()});
+        return QString();
+    });
+    option(u"--config"_s, text(&configPath));
+    option(u"--server"_s, text(&serverName));
+    option(u"--timeout"_s, [o](const QString &v) {
+        bool ok = false;
+        const double s = v.toDouble(&ok);
+        // Finite and at most a day: 1e9 or inf overflowed the milliseconds into "timed
+        // out after 0 ms", and nan passed every comparison.
+        if (!ok || !(s > 0 && s <= MaxSeconds))
+            return u"--timeout wants seconds, 0 < S <= %1, got \"%2\""_s.arg(MaxSeconds).arg(v);
+        o->server.requestTimeoutMs = int(s * 1000);
+        o->server.initializeTimeoutMs = int(s * 1000);
+        return QString();
+    });
+    option(u"--era"_s, [&era](const QString &v) {
+        era = ServerConfig::eraFromName(v);
+        return era ? QString() : u"--era wants auto, initialize or 2026-07-28, got \"%1\""_s.arg(v);
+    });
+    option(u"--shutdown-grace"_s, [o, &graceGiven](const QString &v) {
+        bool ok = false;
+        const int ms = v.toInt(&ok);
+        if (!ok || ms < 0)
+            return u"--shutdown-grace wants milliseconds, got \"%1\""_s.arg(v);
+        o->server.shutdownGraceMs = ms;
+        graceGiven = true;
+        return QString();
+    });
+    option(u"--max-frame-mb"_s, [o](const QString &v) {
+        bool ok = false;
+        const double mb = v.toDouble(&ok);
+        if (!ok || !(mb > 0 && mb <= 4096))
+            return u"--max-frame-mb wants 0 < N <= 4096, got \"%1\""_s.arg(v);
+        o->server.maxFrameBytes = qsizetype(mb * 1024 * 1024);
+        return QString();
+    });
+    option(u"--breaker-threshold"_s, [o](const QString &v) {
+        bool ok = false;
+        const double n = v.toDouble(&ok);
+        if (!ok || !(n >= 0 && n <= MaxSeconds) || n < 1 || n > 1'000'000 || n != double(int(n)))
+            return u"--breaker-threshold wants a whole number, 1 to 1000000, got \"%1\""_s.arg(v);
+        o->server.breakerThreshold = int(n);
+        return QString();
+    });
+    // Seconds from 0 to a day, kept as milliseconds.
+    auto seconds = [&option](const QString &name, int *ms) {
+        option(name, [name, ms](const QString &v) {
             bool ok = false;
             const double n = v.toDouble(&ok);
-            const bool threshold = a == "--breaker-threshold"_L1;
-            if (!ok || !(n >= 0 && n <= MaxSeconds) ||
-                (threshold && (n < 1 || n > 1'000'000 || n != double(int(n))))) {
-                *error = u"%1 wants %2, got \"%3\""_s.arg(
-                    a,
-                    threshold ? u"a whole number, 1 to 1000000"_s
-                              : u"seconds, 0 to %1"_s.arg(MaxSeconds),
-                    v);
-                return false;
-            }
-            if (threshold)
-                o->server.breakerThreshold = int(n);
-            else if (a == "--breaker-cooldown"_L1)
-                o->server.breakerCooldownMs = int(n * 1000);
-            else if (a == "--recovery-budget"_L1)
-                o->server.recoveryBudgetMs = int(n * 1000);
-            else
-                o->server.pingIntervalMs = int(n * 1000);
-        } else if (a == "--read-only"_L1) {
-            o->server.toolReadOnlyOverrides.insert(v, true);
-        } else if (a == "--write-capable"_L1) {
-            o->server.toolReadOnlyOverrides.insert(v, false);
-        } else if (a == "--transcript"_L1)
-            o->transcriptPath = v;
-        else if (a == "--history"_L1)
-            o->historyPath = v;
-        else if (a == "--log-level"_L1) {
-            // The levels of logging/setLevel (RFC 5424's, as MCP names them).
-            static const QStringList levels = {u"debug"_s,   u"info"_s,     u"notice"_s,
-                                               u"warning"_s, u"error"_s,    u"critical"_s,
-                                               u"alert"_s,   u"emergency"_s};
-            if (!levels.contains(v)) {
-                *error = u"--log-level wants one of %1, got \"%2\""_s.arg(levels.join(u", "_s), v);
-                return false;
-            }
-            o->logLevel = v;
-        } else if (a == "--root"_L1)
-            o->policy.roots.append(v);
-        else if (a == "--sampling-text"_L1)
-            o->policy.samplingText = v;
-        else if (a == "--sampling-model"_L1)
-            o->policy.samplingModel = v;
-        else if (a == "--elicitation"_L1 || a == "--url-elicitation"_L1) {
-            const QStringList allowed = a == "--elicitation"_L1
-                                            ? QStringList{u"accept"_s, u"decline"_s, u"cancel"_s}
-                                            : QStringList{u"accept"_s, u"decline"_s};
-            if (!allowed.contains(v)) {
-                *error = u"%1 wants one of %2"_s.arg(a, allowed.join(u", "_s));
-                return false;
-            }
-            (a == "--elicitation"_L1 ? o->policy.elicitationAction
-                                     : o->policy.urlElicitationAction) = v;
-        } else if (a == "--elicitation-content"_L1) {
-            if (!jsonObject(v, a, &o->policy.elicitationContent))
-                return false;
-        } else {
-            *error = u"unknown option %1"_s.arg(a);
-            return false;
-        }
+            if (!ok || !(n >= 0 && n <= MaxSeconds))
+                return u"%1 wants seconds, 0 to %2, got \"%3\""_s.arg(name).arg(MaxSeconds).arg(v);
+            *ms = int(n * 1000);
+            return QString();
+        });
+    };
+    seconds(u"--breaker-cooldown"_s, &o->server.breakerCooldownMs);
+    seconds(u"--recovery-budget"_s, &o->server.recoveryBudgetMs);
+    seconds(u"--ping-interval"_s, &o->server.pingIntervalMs);
+    option(u"--resume-timeout"_s, [o](const QString &v) {
+        bool ok = false;
+        const double s = v.toDouble(&ok);
+        if (!ok || !(s > 0) || s > 3600)
+            return u"--resume-timeout wants seconds, 0 < S <= 3600, got \"%1\""_s.arg(v);
+        o->server.resumeTimeoutMs = int(s * 1000);
+        return QString();
+    });
+    option(u"--recovery"_s, [o](const QString &v) {
+        const std::optional<ServerConfig::RecoveryProfile> p =
+            ServerConfig::recoveryProfileFromName(v);
+        if (!p)
+            return u"--recovery wants interactive or agent, got \"%1\""_s.arg(v);
+        o->server.recoveryProfile = *p;
+        return QString();
+    });
+    option(u"--read-only"_s, [o](const QString &v) {
+        o->server.toolReadOnlyOverrides.insert(v, true);
+        return QString();
+    });
+    option(u"--write-capable"_s, [o](const QString &v) {
+        o->server.toolReadOnlyOverrides.insert(v, false);
+        return QString();
+    });
+    option(u"--transcript"_s, text(&o->transcriptPath));
+    option(u"--history"_s, text(&o->historyPath));
+    option(u"--log-level"_s, [o](const QString &v) {
+        // The levels of logging/setLevel (RFC 5424's, as MCP names them).
+        static const QStringList levels = {u"debug"_s, u"info"_s,     u"notice"_s, u"warning"_s,
+                                           u"error"_s, u"critical"_s, u"alert"_s,  u"emergency"_s};
+        if (!levels.contains(v))
+            return u"--log-level wants one of %1, got \"%2\""_s.arg(levels.join(u", "_s), v);
+        o->logLevel = v;
+        return QString();
+    });
+    option(u"--root"_s, [o](const QString &v) {
+        o->policy.roots.append(v);
+        return QString();
+    });
+    option(u"--sampling-text"_s, text(&o->policy.samplingText));
+    option(u"--sampling-model"_s, text(&o->policy.samplingModel));
+    option(u"--elicitation"_s, [o](const QString &v) {
+        if (!QStringList{u"accept"_s, u"decline"_s, u"cancel"_s}.contains(v))
+            return u"--elicitation wants one of accept, decline, cancel"_s;
+        o->policy.elicitationAction = v;
+        return QString();
+    });
+    option(u"--url-elicitation"_s, [o](const QString &v) {
+        if (!QStringList{u"accept"_s, u"decline"_s}.contains(v))
+            return u"--url-elicitation wants one of accept, decline"_s;
+        o->policy.urlElicitationAction = v;
+        return QString();
+    });
+    option(u"--elicitation-content"_s, [o](const QString &v) {
+        QJsonParseError pe;
+        const QJsonDocument d = QJsonDocument::fromJson(v.toUtf8(), &pe);
+        if (pe.error != QJsonParseError::NoError || !d.isObject())
+            return u"--elicitation-content must be a JSON object (%1)"_s.arg(
+                pe.error != QJsonParseError::NoError ? pe.errorString()
+                                                     : u"got another JSON type"_s);
+        o->policy.elicitationContent = d.object();
+        return QString();
+    });
+    option(u"--client-id"_s, text(&authFlags.clientId));
+    option(u"--client-secret"_s, text(&authFlags.clientSecret));
+    option(u"--scope"_s, [&authFlags](const QString &v) {
+        authFlags.scope = v.simplified();
+        return QString();
+    });
+    option(u"--client-metadata-url"_s, [&authFlags](const QString &v) {
+        authFlags.clientMetadataUrl = QUrl(v, QUrl::StrictMode);
+        if (authFlags.clientMetadataUrl.scheme() != "https"_L1 ||
+            authFlags.clientMetadataUrl.path().isEmpty())
+            return u"--client-metadata-url wants an https URL with a path (a CIMD client id), "
+                   u"got \"%1\""_s.arg(v);
+        return QString();
+    });
+    option(u"--auth-agent"_s, [&agent](const QString &v) {
+        agent = ServerConfig::authAgentFromName(v);
+        return agent ? QString()
+                     : u"--auth-agent wants browser, no-browser or headless, got \"%1\""_s.arg(v);
+    });
+    option(u"--secrets-file"_s, text(&o->secretsFile));
+
+    switch (line.parse(args)) {
+    case CommandLine::Outcome::Parsed:
+        break;
+    case CommandLine::Outcome::Version:
+        o->version = true;
+        [[fallthrough]];
+    case CommandLine::Outcome::Help:
+        *error = QString();
+        return false;
+    case CommandLine::Outcome::Refused:
+        // After the command, the command's words say where the stray option stood.
+        *error = line.problem() == CommandLine::Problem::UnknownOption &&
+                         !line.positionalArguments().isEmpty()
+                     ? u"unknown option %1 after the command %2"_s.arg(
+                           line.problemOption(), line.positionalArguments().join(u' '))
+                     : line.errorText();
+        return false;
     }
+    o->command = line.positionalArguments();
 
     // The official conformance harness runs `sh -c "<command> <serverUrl>"`: the URL comes
     // last, as the command's argument.
@@ -463,55 +402,15 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     }
     // The whole command is checked before anything starts: a usage error must not cost a
     // server start (or leave one behind) before it is said.
-    *error = commandError(o->command);
-    return error->isEmpty();
-}
-
-QString CliOptions::commandError(const QStringList &c)
-{
-    const QString verb = c.value(0);
-    const QString sub = c.value(1);
-    auto jsonObjectArg = [](const QString &text) -> QString {
-        if (text.isEmpty())
-            return {};
-        QJsonParseError pe;
-        const QJsonDocument d = QJsonDocument::fromJson(text.toUtf8(), &pe);
-        if (pe.error != QJsonParseError::NoError)
-            return u"arguments must be a JSON object: %1"_s.arg(pe.errorString());
-        if (!d.isObject())
-            return u"arguments must be a JSON object, got another JSON type"_s;
-        return {};
-    };
-    auto exactly = [&](qsizetype n) -> QString {
-        return c.size() == n
-                   ? QString()
-                   : u"\"%1\" takes %2 word(s) after it, got: %3"_s.arg(c.mid(0, 2).join(u' '))
-                         .arg(n - std::min<qsizetype>(2, n))
-                         .arg(c.join(u' '));
-    };
-    if (verb == "info"_L1 || verb == "ping"_L1)
-        return c.size() == 1 ? QString()
-                             : u"\"%1\" takes nothing after it, got: %2"_s.arg(verb, c.join(u' '));
-    if ((verb == "tools"_L1 && sub == "list"_L1) ||
-        (verb == "resources"_L1 && (sub == "list"_L1 || sub == "templates"_L1)) ||
-        (verb == "prompts"_L1 && sub == "list"_L1))
-        return exactly(2);
-    if ((verb == "tools"_L1 && sub == "call"_L1) || (verb == "prompts"_L1 && sub == "get"_L1)) {
-        if (c.size() < 3 || c.size() > 4)
-            return u"usage: %1 %2 NAME [JSON]"_s.arg(verb, sub);
-        return jsonObjectArg(c.value(3));
+    const QString verb = o->command.value(0);
+    if (verb == "exec"_L1) {
+        *error = o->command.size() <= 2 ? QString() : u"usage: exec [FILE|-]"_s;
+        return error->isEmpty();
     }
-    if (verb == "resources"_L1 && sub == "read"_L1)
-        return c.size() == 3 ? QString() : u"usage: resources read URI"_s;
-    if (verb == "exec"_L1)
-        return c.size() <= 2 ? QString() : u"usage: exec [FILE|-]"_s;
     if (verb == "auth"_L1 || verb == "conformance-client"_L1)
-        return {}; // checked above
-    static const QStringList known = {u"info"_s,    u"ping"_s, u"tools"_s, u"resources"_s,
-                                      u"prompts"_s, u"exec"_s, u"auth"_s,  u"conformance-client"_s};
-    if (!known.contains(verb))
-        return u"unknown command \"%1\""_s.arg(verb);
-    return u"incomplete or unknown command: %1"_s.arg(c.join(u' '));
+        return true; // checked above
+    o->step = CliStepParser::fromWords(o->command, error);
+    return o->step.has_value();
 }
 
 } // namespace Sonde

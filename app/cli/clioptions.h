@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cliserverrequesthandler.h"
+#include "clistep.h"
 #include "config/serverconfig.h"
 
 #include <QString>
@@ -22,12 +23,12 @@ struct CliOptions
     bool showSecrets = false;
     bool version = false; // --version: print it and leave
     QStringList command;  // e.g. {"tools", "call", "echo", "{...}"}
+    // The command as a step, for a command that is one (not exec, auth, conformance-client).
+    std::optional<CliStep> step;
 
     // Parses argv (without the program name). On failure returns false with a message (an
     // empty one for --help and --version, which are answered instead of run).
     static bool parse(const QStringList &args, CliOptions *out, QString *error);
-    // Why `command` is not one sonde-cli runs (empty: it is), from its words alone.
-    static QString commandError(const QStringList &command);
     static QString usage();
 };
 

@@ -2,6 +2,7 @@
 #include "collectioncommand.h"
 
 #include "junitreport.h"
+#include "util/commandline.h"
 #include "util/signalwatcher.h"
 
 #include <QCoreApplication>
@@ -17,34 +18,40 @@ namespace Sonde {
 
 bool CollectionCommand::parse(const QStringList &args, Options *out, QString *error)
 {
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString a = args[i];
-        if (a == "--quiet"_L1) {
-            out->quiet = true;
-        } else if (a == "--auth-agent"_L1) {
-            out->agent = ServerConfig::authAgentFromName(args.value(i + 1));
-            if (!out->agent) {
-                *error = u"--auth-agent wants browser, no-browser or headless, got \"%1\""_s.arg(
-                    args.value(i + 1));
-                return false;
-            }
-            ++i;
-        } else if (a == "--junit"_L1) {
-            if (i + 1 >= args.size()) {
-                *error = u"--junit needs a value"_s;
-                return false;
-            }
-            out->junitPath = args[++i];
-        } else if (a.startsWith("--"_L1)) {
+    CommandLine line;
+    line.addFlag(u"--quiet"_s, [out] { out->quiet = true; });
+    line.addValueOption(u"--auth-agent"_s, [out](const QString &v) {
+        out->agent = ServerConfig::authAgentFromName(v);
+        return out->agent
+                   ? QString()
+                   : u"--auth-agent wants browser, no-browser or headless, got \"%1\""_s.arg(v);
+    });
+    line.addValueOption(u"--junit"_s, [out](const QString &v) {
+        out->junitPath = v;
+        return QString();
+    });
+    line.setPositionalHandler([out](const QString &word) {
+        if (!out->path.isEmpty())
+            return u"run takes one collection, got \"%1\" too"_s.arg(word);
+        out->path = word;
+        return QString();
+    });
+    if (line.parse(args) != CommandLine::Outcome::Parsed) {
+        switch (line.problem()) {
+        case CommandLine::Problem::UnknownOption:
             *error = u"run: unknown option %1 (run takes --junit FILE, --auth-agent AGENT and "
-                     u"--quiet)"_s.arg(a);
-            return false;
-        } else if (out->path.isEmpty()) {
-            out->path = a;
-        } else {
-            *error = u"run takes one collection, got \"%1\" too"_s.arg(a);
-            return false;
+                     u"--quiet)"_s.arg(line.problemOption());
+            break;
+        case CommandLine::Problem::MissingValue:
+            // An agent left out is refused as an agent not known, naming the three.
+            *error = line.problemOption() == "--auth-agent"_L1
+                         ? u"--auth-agent wants browser, no-browser or headless, got \"\""_s
+                         : line.errorText();
+            break;
+        default:
+            *error = line.errorText();
         }
+        return false;
     }
     if (out->path.isEmpty()) {
         *error = u"usage: sonde-cli run COLLECTION.json [--junit OUT.xml] [--auth-agent AGENT] "

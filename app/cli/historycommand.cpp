@@ -7,6 +7,7 @@
 #include "transcript/transcriptexport.h"
 #include "transcriptfilereader.h"
 #include "transport/otlpsender.h"
+#include "util/commandline.h"
 
 #include <QEventLoop>
 #include <QFile>
@@ -42,27 +43,22 @@ void printLine(const QJsonObject &o)
     std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
 }
 
-// --name value pairs after the positional arguments; false with the reason on an unknown
+// --name value pairs among the positional arguments; false with the reason on an unknown
 // option or a missing value.
 bool readOptions(const QStringList &args, const QStringList &known, QStringList *positional,
                  QHash<QString, QString> *values, QString *error)
 {
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args.at(i);
-        if (!a.startsWith("--"_L1)) {
-            positional->append(a);
-            continue;
-        }
-        if (!known.contains(a)) {
-            *error = u"unknown option %1"_s.arg(a);
-            return false;
-        }
-        if (i + 1 >= args.size()) {
-            *error = u"%1 needs a value"_s.arg(a);
-            return false;
-        }
-        values->insert(a, args.at(++i));
+    CommandLine line;
+    for (const QString &name : known)
+        line.addValueOption(name, [values, name](const QString &v) {
+            values->insert(name, v);
+            return QString();
+        });
+    if (line.parse(args) != CommandLine::Outcome::Parsed) {
+        *error = line.errorText();
+        return false;
     }
+    *positional = line.positionalArguments();
     return true;
 }
 

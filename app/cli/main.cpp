@@ -3,6 +3,7 @@
 #include "clirunner.h"
 #include "collectioncommand.h"
 #include "historycommand.h"
+#include "util/commandline.h"
 #include "util/signalwatcher.h"
 #include "util/version.h"
 
@@ -55,8 +56,7 @@ int main(int argc, char **argv)
     QString error;
     if (!Sonde::CliOptions::parse(app.arguments().mid(1), &options, &error)) {
         if (options.version) {
-            std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
-                        qPrintable(QCoreApplication::applicationVersion()));
+            std::printf("%s\n", qPrintable(Sonde::CommandLine::versionText()));
             return 0;
         }
         if (error.isEmpty()) {

@@ -7,6 +7,7 @@
 #include "demoserver.h"
 #include "replaybook.h"
 #include "stdiolinechannel.h"
+#include "util/commandline.h"
 #include "util/signalwatcher.h"
 #include "util/version.h"
 
@@ -70,79 +71,84 @@ static int serveHttp(QCoreApplication &app, const QString &spec,
     return app.exec();
 }
 
+// The one usage text, for --help and every usage error.
+static QString usage()
+{
+    return u"usage: sonde-demo-server [--http HOST:PORT] [--era initialize|2026-07-28|both] "
+           u"[--state-file PATH] [--tools N] [--listen-keepalive MS] [--auth] "
+           u"[--auth-token-ttl SECONDS] [--replay SESSION.jsonl] [--version]\n"
+           "  --era picks the protocol revisions served: initialize (2025-11-25 and "
+           "earlier, the handshake and sessions), 2026-07-28 (per-request _meta) or both "
+           "(the default)\n"
+           "  --state-file keeps the counter in PATH, so side effects can be counted across "
+           "restarts\n"
+           "  --tools N adds N generated tools after the built-in ones (tests at scale)\n"
+           "  --listen-keepalive MS is how often an HTTP subscriptions/listen stream gets "
+           "a ':' comment (default 15000)\n"
+           "  --auth (with --http) makes /mcp an OAuth 2.1 protected resource: a bearer "
+           "token from the authorization server on the same origin (metadata, /register, "
+           "/authorize, /token) is needed; increment-counter needs scope mcp:write\n"
+           "  --auth-token-ttl SECONDS is how long an access token lives (default 3600)\n"
+           "  --replay SESSION.jsonl serves the answers recorded in a Sonde transcript "
+           "(matched on method and params without _meta); -32601 for anything else"_s;
+}
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"sonde-demo-server"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(SONDE_VERSION));
 
-    QStringList args = app.arguments().mid(1);
     QString stateFile, http, replay;
     int generatedTools = 0;
     Options options;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        if (args[i] == "--state-file"_L1 && i + 1 < args.size())
-            stateFile = args[++i];
-        else if (args[i] == "--replay"_L1 && i + 1 < args.size())
-            replay = args[++i];
-        else if (args[i] == "--http"_L1 && i + 1 < args.size())
-            http = args[++i];
-        else if (args[i] == "--tools"_L1 && i + 1 < args.size()) {
+    CommandLine line;
+    line.addVersionOption();
+    // No positional words: any is a usage error, as an unknown option is.
+    line.setPositionalHandler([](const QString &) { return u"no positional arguments"_s; });
+    auto text = [&line](const QString &name, QString *field) {
+        line.addValueOption(name, [field](const QString &v) {
+            *field = v;
+            return QString();
+        });
+    };
+    // A whole number from `low` to `high`, or `why`.
+    auto number = [&line](const QString &name, int *field, int low, int high, const QString &why) {
+        line.addValueOption(name, [=](const QString &v) {
             bool ok = false;
-            generatedTools = args[++i].toInt(&ok);
-            if (!ok || generatedTools < 0 || generatedTools > 100'000) {
-                logLine(u"sonde-demo-server: --tools wants a count from 0 to 100000"_s);
-                return 2;
-            }
-        } else if (args[i] == "--era"_L1 && i + 1 < args.size()) {
-            const std::optional<DemoEra> era = DemoProtocol::parseEra(args[++i]);
-            if (!era) {
-                logLine(u"sonde-demo-server: --era wants initialize, 2026-07-28 or both"_s);
-                return 2;
-            }
-            options.era = *era;
-        } else if (args[i] == "--listen-keepalive"_L1 && i + 1 < args.size()) {
-            bool ok = false;
-            options.keepAliveMs = args[++i].toInt(&ok);
-            if (!ok || options.keepAliveMs < 10 || options.keepAliveMs > 3'600'000) {
-                logLine(u"sonde-demo-server: --listen-keepalive wants milliseconds from 10 to "
-                        "3600000"_s);
-                return 2;
-            }
-        } else if (args[i] == "--auth"_L1) {
-            options.auth = true;
-        } else if (args[i] == "--auth-token-ttl"_L1 && i + 1 < args.size()) {
-            bool ok = false;
-            options.tokenTtlSeconds = args[++i].toInt(&ok);
-            if (!ok || options.tokenTtlSeconds < 1 || options.tokenTtlSeconds > 86'400) {
-                logLine(u"sonde-demo-server: --auth-token-ttl wants seconds from 1 to 86400"_s);
-                return 2;
-            }
-        } else if (args[i] == "--version"_L1) {
-            std::printf("%s %s\n", qPrintable(QCoreApplication::applicationName()),
-                        qPrintable(QCoreApplication::applicationVersion()));
-            return 0;
-        } else {
-            logLine(
-                u"usage: sonde-demo-server [--http HOST:PORT] [--era initialize|2026-07-28|both] "
-                u"[--state-file PATH] [--tools N] [--listen-keepalive MS] [--auth] "
-                u"[--auth-token-ttl SECONDS] [--replay SESSION.jsonl] [--version]\n"
-                "  --era picks the protocol revisions served: initialize (2025-11-25 and "
-                "earlier, the handshake and sessions), 2026-07-28 (per-request _meta) or both "
-                "(the default)\n"
-                "  --state-file keeps the counter in PATH, so side effects can be counted across "
-                "restarts\n"
-                "  --tools N adds N generated tools after the built-in ones (tests at scale)\n"
-                "  --listen-keepalive MS is how often an HTTP subscriptions/listen stream gets "
-                "a ':' comment (default 15000)\n"
-                "  --auth (with --http) makes /mcp an OAuth 2.1 protected resource: a bearer "
-                "token from the authorization server on the same origin (metadata, /register, "
-                "/authorize, /token) is needed; increment-counter needs scope mcp:write\n"
-                "  --auth-token-ttl SECONDS is how long an access token lives (default 3600)\n"
-                "  --replay SESSION.jsonl serves the answers recorded in a Sonde transcript "
-                "(matched on method and params without _meta); -32601 for anything else"_s);
-            return 2;
-        }
+            *field = v.toInt(&ok);
+            return ok && *field >= low && *field <= high ? QString() : why;
+        });
+    };
+    text(u"--state-file"_s, &stateFile);
+    text(u"--replay"_s, &replay);
+    text(u"--http"_s, &http);
+    number(u"--tools"_s, &generatedTools, 0, 100'000, u"--tools wants a count from 0 to 100000"_s);
+    line.addValueOption(u"--era"_s, [&options](const QString &v) {
+        const std::optional<DemoEra> era = DemoProtocol::parseEra(v);
+        if (!era)
+            return u"--era wants initialize, 2026-07-28 or both"_s;
+        options.era = *era;
+        return QString();
+    });
+    number(u"--listen-keepalive"_s, &options.keepAliveMs, 10, 3'600'000,
+           u"--listen-keepalive wants milliseconds from 10 to 3600000"_s);
+    line.addFlag(u"--auth"_s, [&options] { options.auth = true; });
+    number(u"--auth-token-ttl"_s, &options.tokenTtlSeconds, 1, 86'400,
+           u"--auth-token-ttl wants seconds from 1 to 86400"_s);
+    switch (line.parse(app.arguments().mid(1))) {
+    case CommandLine::Outcome::Parsed:
+        break;
+    case CommandLine::Outcome::Version:
+        std::printf("%s\n", qPrintable(CommandLine::versionText()));
+        return 0;
+    case CommandLine::Outcome::Help: // not in the table: --help gets the usage, as any unknown
+    case CommandLine::Outcome::Refused:
+        // A refused value is said alone; anything else the usage answers.
+        logLine(line.problem() == CommandLine::Problem::BadValue
+                    ? u"sonde-demo-server: "_s + line.errorText()
+                    : usage());
+        return 2;
     }
     if (options.auth && http.isEmpty()) {
         logLine(u"sonde-demo-server: --auth needs --http (authorization is HTTP's)"_s);
