@@ -6,10 +6,10 @@
 #include "tools/schemaformwidget.h"
 #include "tools/toolspanel.h"
 #include "transport/fault.h"
+#include "util/commandline.h"
 #include "window/mainwindow.h"
 
 #include <QAbstractItemView>
-#include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QTabWidget>
@@ -17,44 +17,39 @@
 
 #include <cstdio>
 
+using namespace Qt::StringLiterals;
+
 namespace Sonde {
 
-DevHooks::DevHooks()
+void DevHooks::addOptions(CommandLine &line)
+{
     // For documentation and visual checks on machines without a screen grabber.
-    : m_screenshot(QStringLiteral("screenshot"),
-                   QStringLiteral("Save a PNG of the window after DELAY ms, then quit."),
-                   QStringLiteral("file")),
-      m_delay(QStringLiteral("screenshot-delay"), QStringLiteral("Delay in ms (default 1500)."),
-              QStringLiteral("ms"), QStringLiteral("1500")),
-      m_exercise(
-          QStringLiteral("exercise"),
-          QStringLiteral("For screenshots: call a tool, then expire a session under a write.")),
-      m_exitWhenReady(
-          QStringLiteral("exit-when-ready"),
-          QStringLiteral("For the launch benchmark: print \"ready MS ms: ...\" once the first "
-                         "server's tool list is on screen, then quit."))
-{
+    line.addValueOption(u"--screenshot"_s);
+    line.document(u"--screenshot"_s, u"Save a PNG of the window after DELAY ms, then quit."_s,
+                  u"file"_s);
+    line.addValueOption(u"--screenshot-delay"_s, [](const QString &ms) {
+        bool ok = false;
+        return ms.toInt(&ok) >= 0 && ok ? QString() : u"--screenshot-delay wants milliseconds"_s;
+    });
+    line.document(u"--screenshot-delay"_s, u"Delay in ms (default 1500)."_s, u"ms"_s);
+    line.addFlag(u"--exercise"_s);
+    line.document(u"--exercise"_s,
+                  u"For screenshots: call a tool, then expire a session under a write."_s);
+    line.addFlag(u"--exit-when-ready"_s);
+    line.document(u"--exit-when-ready"_s,
+                  u"For the launch benchmark: print \"ready MS ms: ...\" once the first "
+                  u"server's tool list is on screen, then quit."_s);
 }
 
-QList<QCommandLineOption> DevHooks::options() const
+bool DevHooks::endsTheRun(const CommandLine &line)
 {
-    return {m_screenshot, m_delay, m_exercise, m_exitWhenReady};
+    return line.isSet(u"--screenshot"_s) || line.isSet(u"--exit-when-ready"_s);
 }
 
-bool DevHooks::screenshot(const QCommandLineParser &parser) const
+void DevHooks::start(const CommandLine &line, MainWindow &window, CoreHost &host,
+                     const QElapsedTimer &sinceMain)
 {
-    return parser.isSet(m_screenshot);
-}
-
-bool DevHooks::exitWhenReady(const QCommandLineParser &parser) const
-{
-    return parser.isSet(m_exitWhenReady);
-}
-
-void DevHooks::start(const QCommandLineParser &parser, MainWindow &window, CoreHost &host,
-                     const QElapsedTimer &sinceMain) const
-{
-    if (parser.isSet(m_exercise)) {
+    if (line.isSet(u"--exercise"_s)) {
         // A short scripted session on the demo server, so screenshots show real traffic,
         // a structured answer, a reconnect, an uncertain write, a cancelled and a slow call
         // (bars long enough to see on the timeline), and then the uncertain write's answer.
@@ -83,7 +78,7 @@ void DevHooks::start(const QCommandLineParser &parser, MainWindow &window, CoreH
             window.toolsPanel()->selectTool(QStringLiteral("increment-counter"));
         });
     }
-    if (parser.isSet(m_exitWhenReady)) {
+    if (line.isSet(u"--exit-when-ready"_s)) {
         // Polled rather than tied to a model signal: "on screen" is the view showing rows
         // after a paint, whichever model and proxy feed it.
         auto *poll = new QTimer(&window);
@@ -105,9 +100,11 @@ void DevHooks::start(const QCommandLineParser &parser, MainWindow &window, CoreH
         });
         poll->start();
     }
-    if (parser.isSet(m_screenshot)) {
-        QTimer::singleShot(parser.value(m_delay).toInt(), &window,
-                           [&window, path = parser.value(m_screenshot)] {
+    if (line.isSet(u"--screenshot"_s)) {
+        QTimer::singleShot(line.isSet(u"--screenshot-delay"_s)
+                               ? line.value(u"--screenshot-delay"_s).toInt()
+                               : 1500,
+                           &window, [&window, path = line.value(u"--screenshot"_s)] {
                                if (window.tabs()->currentWidget() == window.timeline())
                                    window.timeline()->fitAll();
                                window.grab().save(path);

@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QCommandLineOption>
-#include <QList>
-
-class QCommandLineParser;
 class QElapsedTimer;
 
 namespace Sonde {
 
+class CommandLine;
 class CoreHost;
 class MainWindow;
 
@@ -19,21 +16,13 @@ class MainWindow;
 class DevHooks
 {
 public:
-    DevHooks();
-    QList<QCommandLineOption> options() const;
-    // Whether a hook ends the run by itself (its workspace is neither loaded for keeps nor
-    // saved).
-    bool screenshot(const QCommandLineParser &parser) const;
-    bool exitWhenReady(const QCommandLineParser &parser) const;
+    // Adds the hooks' options (and their help lines) to the window's command line.
+    static void addOptions(CommandLine &line);
+    // Whether a hook ends the run by itself (its workspace is neither autosaved nor saved).
+    static bool endsTheRun(const CommandLine &line);
     // Starts the hooks the command line asked for. `sinceMain` started in main().
-    void start(const QCommandLineParser &parser, MainWindow &window, CoreHost &host,
-               const QElapsedTimer &sinceMain) const;
-
-private:
-    QCommandLineOption m_screenshot;
-    QCommandLineOption m_delay;
-    QCommandLineOption m_exercise;
-    QCommandLineOption m_exitWhenReady;
+    static void start(const CommandLine &line, MainWindow &window, CoreHost &host,
+                      const QElapsedTimer &sinceMain);
 };
 
 } // namespace Sonde

@@ -2,11 +2,11 @@
 // sonde: the desktop inspector. Parses the command line and starts the window application
 // (WindowApplication); the developer hooks are DevHooks'.
 #include "devhooks.h"
+#include "util/commandline.h"
 #include "util/version.h"
 #include "window/windowapplication.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
 
@@ -28,53 +28,78 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     Sonde::WindowApplication::describeApplication();
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Sonde, an inspector for MCP servers"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QStringLiteral("Open on this tab (0-9, Session to History)."),
-                                 QStringLiteral("index"));
-    const QCommandLineOption fresh(
-        QStringLiteral("no-saved-workspace"),
-        QStringLiteral("Ignore (and do not overwrite) the saved workspace."));
-    const QCommandLineOption import(QStringLiteral("import"),
-                                    QStringLiteral("Import servers from an MCP JSON file."),
-                                    QStringLiteral("file"));
-    const QCommandLineOption dark(
-        QStringLiteral("dark"),
+    // The same reader as sonde-cli's and the demo server's; Qt's own options (-platform,
+    // -geometry, -style) are taken by QApplication before it.
+    Sonde::CommandLine line;
+    line.addHelpOption({QStringLiteral("--help"), QStringLiteral("-h")});
+    line.addVersionOption();
+    Sonde::WindowOptions options;
+    line.addValueOption(QStringLiteral("--tab"), [&](const QString &value) {
+        bool ok = false;
+        options.tab = value.toInt(&ok);
+        return ok && options.tab >= 0 && options.tab <= 9
+                   ? QString()
+                   : QStringLiteral("--tab wants an index from 0 to 9");
+    });
+    line.document(QStringLiteral("--tab"),
+                  QStringLiteral("Open on this tab (0-9, Session to History)."),
+                  QStringLiteral("index"));
+    line.addFlag(QStringLiteral("--no-saved-workspace"), [&] { options.fresh = true; });
+    line.document(QStringLiteral("--no-saved-workspace"),
+                  QStringLiteral("Ignore (and do not overwrite) the saved workspace."));
+    line.addValueOption(QStringLiteral("--import"), [&](const QString &file) {
+        options.importFile = file;
+        return QString();
+    });
+    line.document(QStringLiteral("--import"),
+                  QStringLiteral("Import servers from an MCP JSON file."), QStringLiteral("file"));
+    line.addFlag(QStringLiteral("--dark"), [&] { options.dark = true; });
+    line.document(
+        QStringLiteral("--dark"),
         QStringLiteral("Use a dark Fusion palette (the system palette is used otherwise)."));
-    const QCommandLineOption secretsFile(
-        QStringLiteral("secrets-file"),
+    line.addValueOption(QStringLiteral("--secrets-file"), [&](const QString &file) {
+        options.secretsFile = file;
+        return QString();
+    });
+    line.document(
+        QStringLiteral("--secrets-file"),
         QStringLiteral("Keep secrets (tokens, secret headers) in this encrypted file, with the "
                        "passphrase from SONDE_SECRETS_PASSPHRASE, instead of the system keyring "
                        "(also the setting secrets/encryptedFile)."),
         QStringLiteral("file"));
-    const QCommandLineOption history(
-        QStringLiteral("history"),
+    line.addValueOption(QStringLiteral("--history"), [&](const QString &file) {
+        options.historyFile = file;
+        return QString();
+    });
+    line.document(
+        QStringLiteral("--history"),
         QStringLiteral("Record every session into this SQLite history (default: history.sqlite "
                        "in the application's data folder)."),
         QStringLiteral("file"));
-    const QCommandLineOption noHistory(QStringLiteral("no-history"),
-                                       QStringLiteral("Record nothing for this run."));
-    const Sonde::DevHooks hooks;
-    parser.addOptions({tab, fresh, import, dark, secretsFile, history, noHistory});
-    parser.addOptions(hooks.options());
-    parser.process(app);
-
-    Sonde::WindowOptions options;
-    options.tab = parser.isSet(tab) ? parser.value(tab).toInt() : -1;
-    options.fresh = parser.isSet(fresh);
-    options.importFile = parser.value(import);
-    options.dark = parser.isSet(dark);
-    options.secretsFile = parser.value(secretsFile);
-    options.historyFile = parser.value(history);
-    options.noHistory = parser.isSet(noHistory);
-    options.throwaway = hooks.screenshot(parser) || hooks.exitWhenReady(parser);
+    line.addFlag(QStringLiteral("--no-history"), [&] { options.noHistory = true; });
+    line.document(QStringLiteral("--no-history"), QStringLiteral("Record nothing for this run."));
+    Sonde::DevHooks::addOptions(line);
+    switch (line.parse(QApplication::arguments().mid(1))) {
+    case Sonde::CommandLine::Outcome::Help:
+        std::fputs(qPrintable(line.helpText(QStringLiteral("sonde [options]"),
+                                            QStringLiteral("Sonde, an inspector for MCP servers"))),
+                   stdout);
+        return 0;
+    case Sonde::CommandLine::Outcome::Version:
+        std::printf("Sonde %s\n", SONDE_VERSION);
+        return 0;
+    case Sonde::CommandLine::Outcome::Refused:
+        std::fprintf(stderr, "sonde: %s (sonde --help lists the options)\n",
+                     qPrintable(line.errorText()));
+        return 2;
+    case Sonde::CommandLine::Outcome::Parsed:
+        break;
+    }
+    options.throwaway = Sonde::DevHooks::endsTheRun(line);
     options.demoServerProgram =
         QDir(QApplication::applicationDirPath()).filePath(QStringLiteral(SONDE_DEMO_SERVER_NAME));
     Sonde::WindowApplication sonde(options);
     sonde.start();
-    hooks.start(parser, sonde.window(), sonde.host(), sinceMain);
+    Sonde::DevHooks::start(line, sonde.window(), sonde.host(), sinceMain);
     return sonde.exitCode(app.exec());
 }

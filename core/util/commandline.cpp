@@ -22,9 +22,50 @@ void CommandLine::setPositionalHandler(ValueHandler taken)
     m_positionalHandler = std::move(taken);
 }
 
-void CommandLine::addHelpOption()
+void CommandLine::addHelpOption(const QStringList &names)
 {
-    m_helpName = u"--help"_s;
+    m_helpNames = names;
+}
+
+void CommandLine::document(const QString &name, const QString &text, const QString &valueName)
+{
+    m_documented.append({name, valueName, text});
+}
+
+QString CommandLine::helpText(const QString &synopsis, const QString &description) const
+{
+    QList<std::pair<QString, QString>> rows;
+    if (!m_helpNames.isEmpty())
+        rows.append({m_helpNames.join(u", "_s), u"Displays help on commandline options."_s});
+    if (!m_versionName.isEmpty())
+        rows.append({m_versionName, u"Displays version information."_s});
+    for (const Documented &d : m_documented)
+        rows.append(
+            {d.valueName.isEmpty() ? d.name : u"%1 <%2>"_s.arg(d.name, d.valueName), d.text});
+    qsizetype width = 0;
+    for (const auto &row : std::as_const(rows))
+        width = std::max(width, row.first.size());
+    QString out = u"Usage: %1\n%2\n\nOptions:\n"_s.arg(synopsis, description);
+    // Wrapped at 79 columns, the continuation under the text, as QCommandLineParser does.
+    const qsizetype indent = 2 + width + 2;
+    const qsizetype room = std::max<qsizetype>(79 - indent, 20);
+    for (const auto &[names, text] : std::as_const(rows)) {
+        QString line = u"  "_s + names.leftJustified(width) + u"  "_s;
+        qsizetype used = 0;
+        for (const QString &word : text.split(u' ', Qt::SkipEmptyParts)) {
+            if (used > 0 && used + 1 + word.size() > room) {
+                line += u'\n' + QString(indent, u' ');
+                used = 0;
+            } else if (used > 0) {
+                line += u' ';
+                ++used;
+            }
+            line += word;
+            used += word.size();
+        }
+        out += line + u'\n';
+    }
+    return out;
 }
 
 void CommandLine::addVersionOption()
@@ -47,6 +88,8 @@ CommandLine::Outcome CommandLine::parse(const QStringList &args)
         const QString &a = args.at(i);
         // A command's own words (a tool's name, its JSON, `-` for stdin) never start with
         // "--", so a word that does is always an option, even after them.
+        if (m_helpNames.contains(a))
+            return Outcome::Help;
         if (!a.startsWith("--"_L1)) {
             if (m_positionalHandler) {
                 if (const QString why = m_positionalHandler(a); !why.isEmpty())
@@ -55,8 +98,6 @@ CommandLine::Outcome CommandLine::parse(const QStringList &args)
             m_positional.append(a);
             continue;
         }
-        if (!m_helpName.isEmpty() && a == m_helpName)
-            return Outcome::Help;
         if (!m_versionName.isEmpty() && a == m_versionName)
             return Outcome::Version;
         // Before asking for a value: a misspelt flag is unknown, not short of a value.

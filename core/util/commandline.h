@@ -44,10 +44,18 @@ public:
     void addValueOption(const QString &name, ValueHandler taken = {});
     // Words not starting with "--"; without a handler they are only collected.
     void setPositionalHandler(ValueHandler taken);
-    void addHelpOption();
+    // `names`: the window also takes Qt's usual "-h".
+    void addHelpOption(const QStringList &names = {QStringLiteral("--help")});
     void addVersionOption();
 
     Outcome parse(const QStringList &args);
+
+    // For a program whose --help is generated (the window's): each option's line, in the
+    // order documented. `valueName` is shown as <valueName> for an option taking a value.
+    void document(const QString &name, const QString &text, const QString &valueName = {});
+    // "Usage: <synopsis>", the description, and the documented options in two columns, as
+    // QCommandLineParser writes them.
+    QString helpText(const QString &synopsis, const QString &description) const;
 
     // The positional words read (up to the problem, when there was one).
     QStringList positionalArguments() const { return m_positional; }
@@ -74,7 +82,12 @@ private:
 
     QHash<QString, Option> m_options;
     ValueHandler m_positionalHandler;
-    QString m_helpName;
+    QStringList m_helpNames;
+    struct Documented
+    {
+        QString name, valueName, text;
+    };
+    QList<Documented> m_documented;
     QString m_versionName;
     QStringList m_positional;
     QHash<QString, QString> m_values;

@@ -150,6 +150,59 @@ private Q_SLOTS:
         QCOMPARE(line.problemOption(), u"b.json"_s);
         QCOMPARE(path, u"a.json"_s);
     }
+
+    // The window's --help is generated from what each option documents.
+    void theHelpTextListsEachDocumentedOptionInTwoColumns()
+    {
+        CommandLine line;
+        line.addHelpOption({u"--help"_s, u"-h"_s});
+        line.addVersionOption();
+        line.addValueOption(u"--tab"_s);
+        line.document(u"--tab"_s, u"Open on this tab."_s, u"index"_s);
+        line.addFlag(u"--dark"_s);
+        line.document(u"--dark"_s, u"Use a dark palette."_s);
+        const QString help = line.helpText(u"prog [options]"_s, u"A program"_s);
+        QCOMPARE(help, u"Usage: prog [options]\n"
+                       "A program\n"
+                       "\n"
+                       "Options:\n"
+                       "  --help, -h     Displays help on commandline options.\n"
+                       "  --version      Displays version information.\n"
+                       "  --tab <index>  Open on this tab.\n"
+                       "  --dark         Use a dark palette.\n"_s);
+    }
+
+    void aLongDescriptionWrapsUnderItsColumnWithin79Characters()
+    {
+        CommandLine line;
+        line.addFlag(u"--long"_s);
+        QString text;
+        for (int i = 0; i < 40; ++i)
+            text += u"word%1 "_s.arg(i);
+        line.document(u"--long"_s, text.trimmed());
+        const QStringList lines = line.helpText(u"p"_s, u"d"_s).split(u'\n');
+        const qsizetype first = lines.indexOf(lines.filter(u"--long"_s).first());
+        QVERIFY(lines.size() > first + 3);
+        for (qsizetype i = first; i < lines.size() && !lines[i].isEmpty(); ++i) {
+            QVERIFY2(lines[i].size() <= 79, qPrintable(lines[i]));
+            if (i > first)
+                QVERIFY2(lines[i].startsWith(QString(10, u' ') + u"word"_s), qPrintable(lines[i]));
+        }
+        QVERIFY(lines.join(u' ').simplified().endsWith(u"word39"_s));
+    }
+
+    void anExtraHelpNameStopsTheReadingLikeHelp()
+    {
+        CommandLine line;
+        line.addHelpOption({u"--help"_s, u"-h"_s});
+        line.addFlag(u"--dark"_s);
+        QCOMPARE(line.parse({u"--dark"_s, u"-h"_s, u"--nonsense"_s}), CommandLine::Outcome::Help);
+        QVERIFY(line.isSet(u"--dark"_s));
+        CommandLine cli; // sonde-cli's: "-h" is a word like any other
+        cli.addHelpOption();
+        QCOMPARE(cli.parse({u"-h"_s}), CommandLine::Outcome::Parsed);
+        QCOMPARE(cli.positionalArguments(), QStringList{u"-h"_s});
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCommandLine)
