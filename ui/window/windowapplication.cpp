@@ -82,11 +82,12 @@ void WindowApplication::startRecording()
                 [this](const QString &text) { m_window->showNotice(text); });
         m_recording.start(m_options.historyFile, retention);
         m_window->setRunPaths(m_settings.fileName(), m_recording.path());
-        if (HistoryCatalog *catalog = m_recording.catalog())
-            m_window->setHistoryCatalog(catalog);
-        // Once the recorder has opened the history, the window shows this run from it
-        // (through a read connection of its own) and keeps only a tail in memory.
+        // Once the recorder has opened the history, the History tab lists it, and the
+        // window shows this run from it (through a read connection of its own) and keeps
+        // only a tail in memory.
         const auto showRecording = [this] {
+            if (HistoryCatalog *catalog = m_recording.catalog())
+                m_window->setHistoryCatalog(catalog);
             m_window->showRecording(m_recording.recorder(), m_recording.reader());
         };
         connect(&m_recording, &RunRecording::opened, m_window.get(), showRecording);

@@ -33,10 +33,6 @@ void RunRecording::start(const QString &path, const HistoryRetention &retention,
     connect(m_recorder.get(), &HistoryRecorder::failed, this, [this](const QString &reason) {
         Q_EMIT problem(tr("History is not recorded: %1").arg(reason));
     });
-    QString why;
-    m_catalogOpen = m_catalog.open(m_path, &why);
-    if (!m_catalogOpen)
-        Q_EMIT problem(tr("History is not recorded: %1").arg(why));
     connect(m_recorder.get(), &HistoryRecorder::opened, this, &RunRecording::tryOpenReader);
     tryOpenReader(); // it may have opened already
 }
@@ -45,6 +41,12 @@ void RunRecording::tryOpenReader()
 {
     if (m_reader || m_recorder->runId() == 0)
         return;
+    // Only now: the recorder creates the file and its tables on its own thread, and a
+    // connection opened beside it while it does could find neither (or a locked file).
+    QString why;
+    m_catalogOpen = m_catalog.open(m_path, &why);
+    if (!m_catalogOpen)
+        Q_EMIT problem(tr("History is not recorded: %1").arg(why));
     auto reader = std::make_shared<HistoryStore>();
     QString unopened; // the recorder reports its own failures
     if (!reader->open(m_path, &unopened))

@@ -36,7 +36,8 @@ public:
     bool isStarted() const { return !m_path.isEmpty(); }
     QString path() const { return m_path; }
     HistoryRecorder *recorder() const { return m_recorder.get(); }
-    // Null when the history could not be opened for reading (problem() said why).
+    // Set once opened() came; null before, or when it could not be opened (problem() said
+    // why).
     HistoryCatalog *catalog() { return m_catalogOpen ? &m_catalog : nullptr; }
     // Set once opened() came.
     std::shared_ptr<const HistoryStore> reader() const { return m_reader; }
