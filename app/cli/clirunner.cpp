@@ -162,9 +162,12 @@ void CliRunner::addServer()
     // auth login|status|logout: the engine runs the flow (or reads the stored tokens) without
     // connecting the session; the answer is the server's AuthState.
     m_host->addServer(m_options.server, false);
-    const QString action = m_options.command.value(1);
-    const quint64 ticket =
-        m_host->auth(m_options.server.name, action == "logout"_L1 ? u"sign-out"_s : action);
+    // The words were checked when the options were read (login, status, logout).
+    const QString word = m_options.command.value(1);
+    const AuthAction action = word == "logout"_L1  ? AuthAction::SignOut
+                              : word == "login"_L1 ? AuthAction::Login
+                                                   : AuthAction::Status;
+    const quint64 ticket = m_host->auth(m_options.server.name, action);
     m_steps->await(ticket, [this](const QJsonObject &answer, bool ok) {
         print(answer, false);
         finish(ok ? 0 : 1);

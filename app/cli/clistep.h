@@ -2,6 +2,7 @@
 #pragma once
 
 #include "transport/fault.h"
+#include "values/recoveryvalues.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -100,7 +101,7 @@ struct ReconnectStep
 };
 struct BreakerStep
 {
-    QString action;
+    BreakerAction action = BreakerAction::Reset;
     friend bool operator==(const BreakerStep &, const BreakerStep &) = default;
 };
 struct SleepStep

@@ -156,8 +156,12 @@ std::optional<CliStep> CliStepParser::fromJson(const QJsonObject &step, QString 
     }
     if (op == "reconnect"_L1)
         return ReconnectStep{};
-    if (op == "breaker"_L1)
-        return BreakerStep{text("action")};
+    if (op == "breaker"_L1) {
+        const std::optional<BreakerAction> action = breakerActionFromName(text("action"));
+        if (!action)
+            return refuse(u"breaker action must be \"reset\" or \"trip\""_s);
+        return BreakerStep{*action};
+    }
     if (op == "sleep"_L1)
         return SleepStep{std::clamp(step.value("ms"_L1).toInt(0), 0, 3'600'000)};
     if (op == "notifications"_L1)

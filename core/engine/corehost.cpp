@@ -151,14 +151,14 @@ quint64 CoreHost::injectFault(const QString &server, const Fault &fault)
     return ticket;
 }
 
-quint64 CoreHost::breaker(const QString &server, const QString &action)
+quint64 CoreHost::breaker(const QString &server, BreakerAction action)
 {
     const quint64 ticket = m_nextTicket++;
     post([e = m_engine, ticket, server, action] { e->breakerCommand(ticket, server, action); });
     return ticket;
 }
 
-quint64 CoreHost::auth(const QString &server, const QString &action)
+quint64 CoreHost::auth(const QString &server, AuthAction action)
 {
     const quint64 ticket = m_nextTicket++;
     post([e = m_engine, ticket, server, action] { e->authCommand(ticket, server, action); });

@@ -72,11 +72,11 @@ public:
     {
         return call(server, QStringLiteral("sonde/reconnect"));
     }
-    quint64 breaker(const QString &server, const QString &action);
-    // Authorization (docs/auth.md): "login", "refresh" or "sign-out"; answers through
+    quint64 breaker(const QString &server, BreakerAction action);
+    // Authorization (docs/auth.md): sign in, refresh, sign out or status; answers through
     // callFinished with method "sonde/auth" and the AuthState as JSON. authChanged() follows
     // every change, including each step of a flow.
-    quint64 auth(const QString &server, const QString &action);
+    quint64 auth(const QString &server, AuthAction action);
     // Where the engine keeps tokens: called once on the worker thread when the engine starts
     // (the front end's keyring store, or a memory store when none is given).
     void setSecretStoreFactory(std::function<std::unique_ptr<SecretStore>()> factory);

@@ -152,7 +152,7 @@ void Engine::injectFault(quint64 ticket, const QString &server, const Fault &fau
     Q_EMIT callFinished(o);
 }
 
-void Engine::breakerCommand(quint64 ticket, const QString &server, const QString &action)
+void Engine::breakerCommand(quint64 ticket, const QString &server, BreakerAction action)
 {
     CallOutcome o;
     o.ticket = ticket;
@@ -163,12 +163,10 @@ void Engine::breakerCommand(quint64 ticket, const QString &server, const QString
     if (!s)
         o.error = Error::transport(u"no server named \"%1\""_s.arg(server),
                                    Error::Condition::NotConnected);
-    else if (action == "reset"_L1)
+    else if (action == BreakerAction::Reset)
         s->resetBreaker();
-    else if (action == "trip"_L1)
-        s->tripBreaker();
     else
-        o.error = Error::protocol(u"breaker action must be \"reset\" or \"trip\""_s);
+        s->tripBreaker();
     if (s && !o.error.isError())
         o.result = s->recoveryState().breaker.toJson();
     flushSnapshots();
@@ -181,7 +179,7 @@ void Engine::setSecretStore(std::unique_ptr<SecretStore> store)
     m_secrets = std::move(store);
 }
 
-void Engine::authCommand(quint64 ticket, const QString &server, const QString &action)
+void Engine::authCommand(quint64 ticket, const QString &server, AuthAction action)
 {
     ServerSupervisor *s = m_sessions.value(server);
     const qint64 started = m_clock->nowMs();

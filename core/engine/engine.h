@@ -47,8 +47,8 @@ public:
     // Local commands that answer through callFinished, with method "sonde/fault" or
     // "sonde/breaker" (a reconnect by hand is the call "sonde/reconnect").
     void injectFault(quint64 ticket, const QString &server, const Sonde::Fault &fault);
-    void breakerCommand(quint64 ticket, const QString &server, const QString &action);
-    void authCommand(quint64 ticket, const QString &server, const QString &action);
+    void breakerCommand(quint64 ticket, const QString &server, BreakerAction action);
+    void authCommand(quint64 ticket, const QString &server, AuthAction action);
     void setSecretStore(std::unique_ptr<SecretStore> store);
     void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     // Cancels every call still out (the servers are told), then closes every session;

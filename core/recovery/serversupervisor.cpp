@@ -136,7 +136,7 @@ AuthState ServerSupervisor::authState() const
     return s;
 }
 
-void ServerSupervisor::authCommand(const QString &action,
+void ServerSupervisor::authCommand(AuthAction action,
                                    std::function<void(const AuthState &, const Error &)> done)
 {
     Authorizer *auth = authorizer();
@@ -151,17 +151,20 @@ void ServerSupervisor::authCommand(const QString &action,
         done(authState(), v.retry ? Error() : v.error);
     };
     const auto afterLoad = [this, auth, action, done, answer] {
-        if (action == "login"_L1)
+        switch (action) {
+        case AuthAction::Login:
             auth->login(answer);
-        else if (action == "refresh"_L1)
+            break;
+        case AuthAction::Refresh:
             auth->refresh(answer);
-        else if (action == "sign-out"_L1)
+            break;
+        case AuthAction::SignOut:
             auth->signOut([this, done] { done(authState(), Error()); });
-        else if (action == "status"_L1)
+            break;
+        case AuthAction::Status:
             done(authState(), Error());
-        else
-            done(authState(), Error::protocol(u"auth action must be login, refresh, sign-out or "
-                                              u"status, not \"%1\""_s.arg(action)));
+            break;
+        }
     };
     if (m_authLoaded) {
         afterLoad();

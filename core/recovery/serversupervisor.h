@@ -64,9 +64,8 @@ public:
     RecoveryState recoveryState() const;
     // Before start(): where this server's tokens live (null: memory only). Not owned.
     void setSecretStore(SecretStore *store) { m_secrets = store; }
-    // "login", "refresh", "sign-out" or "status" (docs/auth.md); `done` gets the state after
-    // it, or why it could not be done.
-    void authCommand(const QString &action,
+    // docs/auth.md; `done` gets the state after it, or why it could not be done.
+    void authCommand(AuthAction action,
                      std::function<void(const AuthState &state, const Error &error)> done);
     AuthState authState() const;
 

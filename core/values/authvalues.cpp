@@ -76,4 +76,29 @@ QJsonObject AuthState::toJson() const
     return o;
 }
 
+namespace {
+constexpr std::pair<AuthAction, QLatin1StringView> kAuthActionNames[] = {
+    {AuthAction::Login, "login"_L1},
+    {AuthAction::Refresh, "refresh"_L1},
+    {AuthAction::SignOut, "sign-out"_L1},
+    {AuthAction::Status, "status"_L1},
+};
+} // namespace
+
+QString authActionName(AuthAction action)
+{
+    for (const auto &[a, name] : kAuthActionNames)
+        if (a == action)
+            return name;
+    return {};
+}
+
+std::optional<AuthAction> authActionFromName(QStringView name)
+{
+    for (const auto &[a, n] : kAuthActionNames)
+        if (name == n)
+            return a;
+    return std::nullopt;
+}
+
 } // namespace Sonde

@@ -6,7 +6,10 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <QStringView>
 #include <QUrl>
+
+#include <optional>
 
 namespace Sonde {
 
@@ -62,6 +65,18 @@ struct AuthState
     static QString statusName(Status status);
     QJsonObject toJson() const;
 };
+
+// What the user asks of a server's authorization (CoreHost::auth, docs/auth.md); the name
+// is the CLI's and the transcript's.
+enum class AuthAction
+{
+    Login,
+    Refresh,
+    SignOut,
+    Status
+};
+QString authActionName(AuthAction action); // "login", "refresh", "sign-out", "status"
+std::optional<AuthAction> authActionFromName(QStringView name);
 
 } // namespace Sonde
 

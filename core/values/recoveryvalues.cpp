@@ -76,6 +76,7 @@ static_assert(std::size(EventKindNames) == std::size_t(EventKind::HttpExchange) 
 
 const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
 const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};
+const char *const BreakerActionNames[] = {"reset", "trip"};
 const char *const ReplaySourceNames[] = {"method", "server hint", "user override", "default",
                                          "transport"};
 
@@ -187,6 +188,16 @@ QString breakerPhaseName(BreakerPhase phase)
 std::optional<BreakerPhase> breakerPhaseFromName(QStringView name)
 {
     return enumFromName<BreakerPhase>(BreakerPhaseNames, name);
+}
+
+QString breakerActionName(BreakerAction action)
+{
+    return enumName(BreakerActionNames, action);
+}
+
+std::optional<BreakerAction> breakerActionFromName(QStringView name)
+{
+    return enumFromName<BreakerAction>(BreakerActionNames, name);
 }
 
 QString reconnectOutcomeName(ReconnectOutcome outcome)

@@ -110,6 +110,16 @@ enum class BreakerPhase
 QString breakerPhaseName(BreakerPhase phase);
 std::optional<BreakerPhase> breakerPhaseFromName(QStringView name);
 
+// What the user asks of a server's circuit breaker (CoreHost::breaker); the name is the
+// exec step's and the transcript's.
+enum class BreakerAction
+{
+    Reset,
+    Trip
+};
+QString breakerActionName(BreakerAction action);
+std::optional<BreakerAction> breakerActionFromName(QStringView name);
+
 // How a reconnect went, or where it stands when a call has to answer before it ends.
 enum class ReconnectOutcome
 {

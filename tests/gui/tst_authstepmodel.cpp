@@ -315,8 +315,8 @@ private Q_SLOTS:
     {
         AuthStateStore store;
         store.addServer(u"a"_s);
-        store.addPending(7, u"a"_s, u"login"_s);
-        QCOMPARE(store.pendingAction(u"a"_s), u"login"_s);
+        store.addPending(7, u"a"_s, AuthAction::Login);
+        QCOMPARE(store.pendingAction(u"a"_s), std::optional<AuthAction>(AuthAction::Login));
         QSignalSpy changed(&store, &AuthStateStore::stateChanged);
         CallOutcome other;
         other.ticket = 8;
@@ -328,23 +328,23 @@ private Q_SLOTS:
         o.server = u"a"_s;
         o.method = u"sonde/auth"_s;
         o.error = Error::protocol(u"authorization is not wired into the engine yet (login)"_s);
-        const std::optional<QString> action = store.settle(o);
-        QCOMPARE(action, std::optional<QString>(u"login"_s));
-        QVERIFY(store.pendingAction(u"a"_s).isEmpty());
+        const std::optional<AuthAction> action = store.settle(o);
+        QCOMPARE(action, std::optional<AuthAction>(AuthAction::Login));
+        QVERIFY(!store.pendingAction(u"a"_s));
         QCOMPARE(changed.count(), 1);
         QCOMPARE(store.commandError(u"a"_s),
                  u"Sign in failed: authorization is not wired into the engine yet (login)"_s);
         // Taken once.
         QVERIFY(!store.settle(o));
         // The next command starts clean; its success leaves no error behind.
-        store.addPending(9, u"a"_s, u"refresh"_s);
+        store.addPending(9, u"a"_s, AuthAction::Refresh);
         QVERIFY(store.commandError(u"a"_s).isEmpty());
         o.ticket = 9;
         o.error = {};
-        QCOMPARE(store.settle(o), std::optional<QString>(u"refresh"_s));
+        QCOMPARE(store.settle(o), std::optional<AuthAction>(AuthAction::Refresh));
         QVERIFY(store.commandError(u"a"_s).isEmpty());
         // A removed server's tickets go with it.
-        store.addPending(10, u"a"_s, u"sign-out"_s);
+        store.addPending(10, u"a"_s, AuthAction::SignOut);
         store.removeServer(u"a"_s);
         o.ticket = 10;
         QVERIFY(!store.settle(o));

@@ -398,9 +398,9 @@ private Q_SLOTS:
         QSignalSpy asked(&p.panel, &AuthPanel::authRequested);
         QTest::mouseClick(button(&p.panel, name), Qt::LeftButton);
         QCOMPARE(asked.count(), 1);
-        QCOMPARE(asked.first().at(0).toString(), action);
+        QCOMPARE(authActionName(asked.first().at(0).value<AuthAction>()), action);
         // While its answer is awaited the same button does not send it twice.
-        p.store.addPending(1, u"a"_s, action);
+        p.store.addPending(1, u"a"_s, *authActionFromName(action));
         QVERIFY(!button(&p.panel, name)->isEnabled());
         CallOutcome o;
         o.ticket = 1;
@@ -413,7 +413,7 @@ private Q_SLOTS:
     void aCommandThatFailedSaysSoEvenWithoutAFlow()
     {
         Panel p;
-        p.store.addPending(3, u"a"_s, u"login"_s);
+        p.store.addPending(3, u"a"_s, AuthAction::Login);
         CallOutcome o;
         o.ticket = 3;
         o.server = u"a"_s;
@@ -427,7 +427,7 @@ private Q_SLOTS:
                  u"✗ Sign in failed: authorization is not wired into the engine yet (login)"_s);
         QVERIFY(button(&p.panel, u"authSignIn"_s)->isEnabled());
         // The next command clears it.
-        p.store.addPending(4, u"a"_s, u"login"_s);
+        p.store.addPending(4, u"a"_s, AuthAction::Login);
         QVERIFY(!shown(&p.panel, u"authCommandError"_s));
     }
 

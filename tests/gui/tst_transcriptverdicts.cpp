@@ -207,7 +207,7 @@ private Q_SLOTS:
         fault(u"demo"_s, Fault::Kind::Delay, 1500);
         waitFor(call(u"demo"_s, u"echo"_s, 300, {{"message"_L1, "late"_L1}}));
         fault(u"demo"_s, Fault::Kind::Clear);
-        host.breaker(u"demo"_s, u"trip"_s);
+        host.breaker(u"demo"_s, BreakerAction::Trip);
         waitFor(call(u"demo"_s, u"echo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(layout.laneOf(u"web"_s) >= 0, 10000);
         fault(u"web"_s, Fault::Kind::HttpStatus, 0, 503);
@@ -266,7 +266,7 @@ private Q_SLOTS:
         callAndWait(u"increment-counter"_s);
         host.injectFault(u"demo"_s, expire);
         callAndWait(u"get-counter"_s);
-        host.breaker(u"demo"_s, u"trip"_s);
+        host.breaker(u"demo"_s, BreakerAction::Trip);
         callAndWait(u"echo"_s);
 
         auto *table = panel.findChild<QTableView *>(u"transcriptTable"_s);

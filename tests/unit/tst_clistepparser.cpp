@@ -115,8 +115,8 @@ private Q_SLOTS:
             << CliStep(FaultStep{Fault::Kind::Delay, 250, 0});
         QTest::newRow("a reconnect")
             << QByteArray("{'op':'reconnect'}") << CliStep(ReconnectStep{});
-        QTest::newRow("a breaker action")
-            << QByteArray("{'op':'breaker','action':'reset'}") << CliStep(BreakerStep{u"reset"_s});
+        QTest::newRow("a breaker action") << QByteArray("{'op':'breaker','action':'reset'}")
+                                          << CliStep(BreakerStep{BreakerAction::Reset});
         QTest::newRow("a sleep longer than an hour is an hour")
             << QByteArray("{'op':'sleep','ms':99999999}") << CliStep(SleepStep{3'600'000});
         QTest::newRow("a negative sleep is none")
@@ -203,6 +203,9 @@ private Q_SLOTS:
         QTest::newRow("a fault of no known kind")
             << QByteArray("{'op':'fault','kind':'gremlins'}")
             << u"unknown fault kind \"gremlins\" (%1)"_s.arg(Fault::nameList());
+        QTest::newRow("a breaker action that is neither reset nor trip")
+            << QByteArray("{'op':'breaker','action':'open'}")
+            << u"breaker action must be \"reset\" or \"trip\""_s;
         QTest::newRow("a cancel without a step")
             << QByteArray("{'op':'cancel'}")
             << u"cancel needs \"step\": the number of a step still running"_s;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The recovery value types: every EventKind is written as the name the transcript, the CLI
 // and the timeline have always used, and every type survives toJson then fromJson.
+#include "values/authvalues.h"
 #include "values/recoveryvalues.h"
 
 #include <QJsonArray>
@@ -446,6 +447,25 @@ private Q_SLOTS:
         QCOMPARE(ExpiryRules::fromName(u"http-418-teapot"_s), std::nullopt);
         const CallRecovery r = CallRecovery::fromJson({{"rule"_L1, "http-418-teapot"_L1}});
         QCOMPARE(r.rule, ExpiryRule::None);
+    }
+
+    // The user's commands are types in the core; their names are what the CLI and exec read.
+    void theCommandActionsKeepTheirNames()
+    {
+        for (const auto &[action, name] : {std::pair{BreakerAction::Reset, u"reset"_s},
+                                           std::pair{BreakerAction::Trip, u"trip"_s}}) {
+            QCOMPARE(breakerActionName(action), name);
+            QCOMPARE(breakerActionFromName(name), std::optional<BreakerAction>(action));
+        }
+        QCOMPARE(breakerActionFromName(u"open"_s), std::nullopt);
+        for (const auto &[action, name] : {std::pair{AuthAction::Login, u"login"_s},
+                                           std::pair{AuthAction::Refresh, u"refresh"_s},
+                                           std::pair{AuthAction::SignOut, u"sign-out"_s},
+                                           std::pair{AuthAction::Status, u"status"_s}}) {
+            QCOMPARE(authActionName(action), name);
+            QCOMPARE(authActionFromName(name), std::optional<AuthAction>(action));
+        }
+        QCOMPARE(authActionFromName(u"logout"_s), std::nullopt); // the CLI's word, not a name
     }
 };
 

@@ -86,8 +86,8 @@ AuthPanel::AuthPanel(AuthStateStore *store, std::shared_ptr<const Clock> clock, 
     m_signOut = button(tr("Sign out"), u"authSignOut"_s,
                        tr("Forget this server's tokens, here and where they are stored"), this);
     for (const auto &[b, action] :
-         {std::pair{m_signIn, u"login"_s}, std::pair{m_refresh, u"refresh"_s},
-          std::pair{m_signOut, u"sign-out"_s}}) {
+         {std::pair{m_signIn, AuthAction::Login}, std::pair{m_refresh, AuthAction::Refresh},
+          std::pair{m_signOut, AuthAction::SignOut}}) {
         top->addWidget(b);
         connect(b, &QPushButton::clicked, this, [this, a = action] { Q_EMIT authRequested(a); });
     }
@@ -286,15 +286,15 @@ void AuthPanel::render()
     m_secretStore->setText(AuthStateText::secretStore(s.secretStore));
 
     const bool running = s.status == Status::Discovering || s.status == Status::AwaitingUser;
-    const QString pending = m_store->pendingAction(m_server);
+    const std::optional<AuthAction> pending = m_store->pendingAction(m_server);
     const bool idle = can && !running;
-    m_signIn->setEnabled(idle && pending != "login"_L1);
+    m_signIn->setEnabled(idle && pending != AuthAction::Login);
     m_refresh->setEnabled(idle && s.hasRefreshToken && s.status != Status::NeedsReauth &&
-                          s.status != Status::SignedOut && pending != "refresh"_L1);
+                          s.status != Status::SignedOut && pending != AuthAction::Refresh);
     m_signOut->setEnabled(
         idle &&
         (s.status == Status::Authorized || s.status == Status::NeedsReauth || s.hasRefreshToken) &&
-        pending != "sign-out"_L1);
+        pending != AuthAction::SignOut);
 }
 
 void AuthPanel::renderExpiry()

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "values/authvalues.h"
 
 #include <QSet>
 #include <QUrl>
@@ -49,8 +50,8 @@ public:
     void setUrlOpener(UrlOpener opener) { m_opener = std::move(opener); }
 
 Q_SIGNALS:
-    // "login", "refresh" or "sign-out", for the shown server.
-    void authRequested(const QString &action);
+    // For the shown server.
+    void authRequested(Sonde::AuthAction action);
 
 private:
     QWidget *buildWaiting();

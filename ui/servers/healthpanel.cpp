@@ -48,9 +48,9 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
     breakerLayout->addWidget(reset);
     breakerLayout->addWidget(trip);
     connect(reset, &QPushButton::clicked, this,
-            [this] { Q_EMIT breakerActionRequested(u"reset"_s); });
+            [this] { Q_EMIT breakerActionRequested(BreakerAction::Reset); });
     connect(trip, &QPushButton::clicked, this,
-            [this] { Q_EMIT breakerActionRequested(u"trip"_s); });
+            [this] { Q_EMIT breakerActionRequested(BreakerAction::Trip); });
     outer->addWidget(breakerBox);
 
     m_reconnect = new QLabel(this);

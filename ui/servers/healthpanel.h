@@ -3,6 +3,7 @@
 
 #include "session/sessionsnapshot.h"
 #include "transport/fault.h"
+#include "values/recoveryvalues.h"
 
 #include <QDateTime>
 #include <QWidget>
@@ -37,7 +38,7 @@ public:
     QList<QPair<QString, QPushButton *>> actionButtons() const;
 
 Q_SIGNALS:
-    void breakerActionRequested(const QString &action);
+    void breakerActionRequested(Sonde::BreakerAction action);
     void faultRequested(const Sonde::Fault &fault);
 
 private:

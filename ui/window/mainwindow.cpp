@@ -319,7 +319,7 @@ QWidget *MainWindow::buildAuthPanel()
 {
     m_authPanel = new AuthPanel(m_auth, {}, m_tabs);
     connect(m_authPanel, &AuthPanel::authRequested, this,
-            [this](const QString &action) { m_router->requestAuth(m_current, action); });
+            [this](AuthAction action) { m_router->requestAuth(m_current, action); });
     if (const int row = m_servers->indexOf(m_current); row >= 0)
         m_authPanel->showServer(m_current, m_servers->config(row));
     return m_authPanel;
@@ -474,8 +474,8 @@ void MainWindow::connectPanels()
         if (!m_transcriptPanel->selectStoreRow(row))
             status(tr("That message is hidden by the transcript's filters"));
     });
-    connect(m_health, &HealthPanel::breakerActionRequested, this, [this](const QString &action) {
-        command(m_host.breaker(m_current, action), tr("breaker %1").arg(action));
+    connect(m_health, &HealthPanel::breakerActionRequested, this, [this](BreakerAction action) {
+        command(m_host.breaker(m_current, action), tr("breaker %1").arg(breakerActionName(action)));
     });
     connect(m_health, &HealthPanel::faultRequested, this, [this](const Fault &f) {
         command(m_host.injectFault(m_current, f), tr("fault %1").arg(f.describe()));

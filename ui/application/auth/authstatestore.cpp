@@ -52,7 +52,7 @@ AuthState AuthStateStore::state(const QString &server) const
     return none;
 }
 
-void AuthStateStore::addPending(quint64 ticket, const QString &server, const QString &action)
+void AuthStateStore::addPending(quint64 ticket, const QString &server, AuthAction action)
 {
     const auto it = m_entries.find(server);
     if (it == m_entries.end())
@@ -62,7 +62,7 @@ void AuthStateStore::addPending(quint64 ticket, const QString &server, const QSt
     Q_EMIT stateChanged(server);
 }
 
-QString AuthStateStore::pendingAction(const QString &server) const
+std::optional<AuthAction> AuthStateStore::pendingAction(const QString &server) const
 {
     for (const Pending &p : m_pending)
         if (p.server == server)
@@ -70,7 +70,7 @@ QString AuthStateStore::pendingAction(const QString &server) const
     return {};
 }
 
-std::optional<QString> AuthStateStore::settle(const CallOutcome &outcome)
+std::optional<AuthAction> AuthStateStore::settle(const CallOutcome &outcome)
 {
     const auto pending = m_pending.constFind(outcome.ticket);
     if (pending == m_pending.cend())
@@ -92,15 +92,19 @@ QString AuthStateStore::commandError(const QString &server) const
     return it == m_entries.cend() ? QString() : it->commandError;
 }
 
-QString AuthStateStore::actionTitle(const QString &action)
+QString AuthStateStore::actionTitle(AuthAction action)
 {
-    if (action == "login"_L1)
+    switch (action) {
+    case AuthAction::Login:
         return tr("Sign in");
-    if (action == "refresh"_L1)
+    case AuthAction::Refresh:
         return tr("Refresh");
-    if (action == "sign-out"_L1)
+    case AuthAction::SignOut:
         return tr("Sign out");
-    return action;
+    case AuthAction::Status:
+        break;
+    }
+    return tr("Status");
 }
 
 } // namespace Sonde

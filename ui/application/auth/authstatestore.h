@@ -35,16 +35,16 @@ public:
     // The server's last state; status None (and its name) for one that never asked.
     AuthState state(const QString &server) const;
 
-    // A command sent with CoreHost::auth: "login", "refresh" or "sign-out".
-    void addPending(quint64 ticket, const QString &server, const QString &action);
-    // The action waiting for an answer on the server, or empty.
-    QString pendingAction(const QString &server) const;
+    // A command sent with CoreHost::auth.
+    void addPending(quint64 ticket, const QString &server, AuthAction action);
+    // The action waiting for an answer on the server, if one is.
+    std::optional<AuthAction> pendingAction(const QString &server) const;
     // Takes a sonde/auth answer: the action it answered, nothing for another ticket.
-    std::optional<QString> settle(const CallOutcome &outcome);
+    std::optional<AuthAction> settle(const CallOutcome &outcome);
     // "Sign in failed: …" for the last command, when it failed; empty otherwise.
     QString commandError(const QString &server) const;
-    // "Sign in", "Refresh", "Sign out"
-    static QString actionTitle(const QString &action);
+    // "Sign in", "Refresh", "Sign out", "Status"
+    static QString actionTitle(AuthAction action);
 
 Q_SIGNALS:
     void stateChanged(const QString &server);
@@ -61,7 +61,7 @@ private:
     struct Pending
     {
         QString server;
-        QString action;
+        AuthAction action = AuthAction::Status;
     };
 
     QHash<QString, Entry> m_entries;

@@ -61,7 +61,7 @@ void CommandRouter::cancelCall()
         m_host.cancel(ticket, tr("cancelled by the user"));
 }
 
-void CommandRouter::requestAuth(const QString &server, const QString &action)
+void CommandRouter::requestAuth(const QString &server, AuthAction action)
 {
     m_registry->auth()->addPending(m_host.auth(server, action), server, action);
     Q_EMIT status(tr("%1: %2…").arg(server, AuthStateStore::actionTitle(action)));
@@ -90,7 +90,7 @@ void CommandRouter::onSessionChanged(const SessionSnapshot &s)
 void CommandRouter::onCallFinished(const CallOutcome &o)
 {
     AuthStateStore *auth = m_registry->auth();
-    if (const std::optional<QString> action = auth->settle(o)) {
+    if (const std::optional<AuthAction> action = auth->settle(o)) {
         Q_EMIT status(o.ok() ? tr("%1: %2 done").arg(o.server, AuthStateStore::actionTitle(*action))
                              : tr("%1: %2").arg(o.server, auth->commandError(o.server)));
         return;

@@ -36,7 +36,7 @@ public:
     bool callTool(const QString &server, const QString &tool, const QJsonObject &args);
     void cancelCall();
     // Sign in, refresh, sign out: the answer settles in the auth store.
-    void requestAuth(const QString &server, const QString &action);
+    void requestAuth(const QString &server, AuthAction action);
 
 Q_SIGNALS:
     // A snapshot is in the server store.
