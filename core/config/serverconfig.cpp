@@ -17,7 +17,15 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-QString ServerConfig::routeName() const
+std::optional<ServerConfig::Route> ServerConfig::routeFromName(QStringView name)
+{
+    for (const Route r : {Route::Stdio, Route::StreamableHttp, Route::LegacySse})
+        if (name == routeName(r))
+            return r;
+    return std::nullopt;
+}
+
+QString ServerConfig::routeName(Route route)
 {
     switch (route) {
     case Route::Stdio:

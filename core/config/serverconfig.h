@@ -13,6 +13,7 @@
 #include <QPair>
 #include <QString>
 #include <QStringList>
+#include <QStringView>
 #include <QUrl>
 
 #include <optional>
@@ -133,7 +134,11 @@ struct ServerConfig
     int pingIntervalMs = 0; // 0: no keepalive
     QMap<QString, bool> toolReadOnlyOverrides;
 
-    QString routeName() const;
+    QString routeName() const { return routeName(route); }
+    // "stdio", "streamable-http", "sse": the names the snapshot, the history and the
+    // transports' details use.
+    static QString routeName(Route route);
+    static std::optional<Route> routeFromName(QStringView name);
     static QString eraName(Era era);
     static QString recoveryProfileName(RecoveryProfile profile);
     // "interactive" or "agent"; nullopt for anything else.

@@ -253,7 +253,7 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
         e.kind = EventKind::SessionStart;
         e.generation = s.generation;
         e.protocolVersion = s.protocolVersion;
-        e.transport = s.route;
+        e.transport = ServerConfig::routeName(s.route);
         record(e);
         m_reconnect->sessionReady();
         m_breaker->succeeded(u"connected (generation %1)"_s.arg(s.generation));

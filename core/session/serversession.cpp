@@ -78,7 +78,7 @@ SessionSnapshot ServerSession::snapshot() const
     s.server = m_config.name;
     s.state = m_state;
     s.generation = m_generation;
-    s.route = m_config.routeName();
+    s.route = m_config.route;
     s.routeReason = m_config.route == ServerConfig::Route::Stdio ? u"configured with a command"_s
                                                                  : u"configured with a URL"_s;
     s.protocolVersion = m_protocolVersion;
@@ -88,7 +88,9 @@ SessionSnapshot ServerSession::snapshot() const
     s.instructions = m_instructions;
     s.transport = m_transport ? m_transport->details() : m_lastTransportDetails;
     if (s.transport.contains("route"_L1)) {
-        s.route = s.transport.take("route"_L1).toString();
+        // The route the fallback took (an "auto" URL may end on the legacy one).
+        s.route = ServerConfig::routeFromName(s.transport.take("route"_L1).toString())
+                      .value_or(m_config.route);
         s.routeReason = s.transport.take("route_reason"_L1).toString();
     }
     s.sessionId = s.transport.take("session_id"_L1).toString();

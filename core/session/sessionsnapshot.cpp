@@ -21,7 +21,7 @@ QJsonObject SessionSnapshot::toJson() const
     QJsonObject o{{"server"_L1, server},
                   {"state"_L1, stateName(state)},
                   {"generation"_L1, generation},
-                  {"transport"_L1, route},
+                  {"transport"_L1, ServerConfig::routeName(route)},
                   {"transport_reason"_L1, routeReason},
                   {"protocol_version"_L1, protocolVersion},
                   {"restart_count"_L1, restartCount}};

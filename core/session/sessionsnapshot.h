@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/serverconfig.h"
 #include "protocol/error.h"
 #include "values/recoveryvalues.h"
 
@@ -32,9 +33,9 @@ struct SessionSnapshot
     // Each established session gets the next generation (1, 2, 3...): recovery later waits
     // for a generation newer than the one a request used, never for "some" session.
     int generation = 0;
-    QString route;       // "stdio", "streamable-http", "sse"
-    QString routeReason; // why this route was chosen
-    QString sessionId;   // HTTP Mcp-Session-Id; empty for stdio
+    ServerConfig::Route route = ServerConfig::Route::Stdio; // the configured, or the one taken
+    QString routeReason;                                    // why this route was chosen
+    QString sessionId;                                      // HTTP Mcp-Session-Id; empty for stdio
     QString protocolVersion;
     // The era's name, "initialize" (the handshake, sessions) or "2026-07-28"; empty until the
     // connection has decided. eraReason says how: configured, or what the probe answered.

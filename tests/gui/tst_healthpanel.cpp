@@ -60,7 +60,7 @@ private Q_SLOTS:
         SessionSnapshot s;
         s.server = u"x"_s;
         s.state = SessionSnapshot::State::Ready;
-        s.route = route;
+        s.route = *ServerConfig::routeFromName(route);
         s.era = era;
         s.sessionless = era == "2026-07-28"_L1;
         if (s.sessionless)

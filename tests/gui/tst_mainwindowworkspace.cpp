@@ -318,7 +318,7 @@ private Q_SLOTS:
         // demo speaks 2026-07-28.
         QCOMPARE(host.lastSnapshot(u"demo-http"_s).era, u"initialize"_s);
         QVERIFY(!host.lastSnapshot(u"demo-http"_s).sessionId.isEmpty());
-        QCOMPARE(host.lastSnapshot(u"demo-http"_s).route, u"streamable-http"_s);
+        QCOMPARE(host.lastSnapshot(u"demo-http"_s).route, ServerConfig::Route::StreamableHttp);
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo"_s).state, SessionSnapshot::State::Ready,
                                   10000);
         QCOMPARE(host.lastSnapshot(u"demo"_s).era, u"2026-07-28"_s);

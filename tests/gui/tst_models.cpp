@@ -49,7 +49,7 @@ private Q_SLOTS:
         SessionSnapshot s;
         s.server = u"v2"_s;
         s.state = SessionSnapshot::State::Ready;
-        s.route = u"streamable-http"_s;
+        s.route = ServerConfig::Route::StreamableHttp;
         s.generation = 1;
         s.era = u"2026-07-28"_s;
         s.sessionless = true;
@@ -94,7 +94,7 @@ private Q_SLOTS:
         SessionSnapshot s;
         s.server = u"b"_s;
         s.state = SessionSnapshot::State::Ready;
-        s.route = u"stdio"_s;
+        s.route = ServerConfig::Route::Stdio;
         s.generation = 3;
         s.recovery = RecoveryState{};
         s.recovery->breaker.phase = BreakerPhase::Open;

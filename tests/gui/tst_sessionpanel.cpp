@@ -40,7 +40,7 @@ SessionSnapshot ready(const QString &server, const QString &era, const QString &
     s.server = server;
     s.state = SessionSnapshot::State::Ready;
     s.generation = 1;
-    s.route = u"streamable-http"_s;
+    s.route = ServerConfig::Route::StreamableHttp;
     s.era = era;
     s.eraReason = reason;
     s.protocolVersion = version;
@@ -156,7 +156,7 @@ private Q_SLOTS:
         SessionSnapshot s;
         s.server = u"x"_s;
         s.state = SessionSnapshot::State::Starting;
-        s.route = u"stdio"_s;
+        s.route = ServerConfig::Route::Stdio;
         panel.setSnapshot(s);
         QCOMPARE(text(&panel, u"eraLabel"_s), u"–"_s);
         QCOMPARE(text(&panel, u"serverInfoLabel"_s), u"–"_s);

@@ -91,7 +91,7 @@ SessionSnapshot snapshotOf(const QString &server, const QString &era, const QStr
     s.server = server;
     s.state = SessionSnapshot::State::Ready;
     s.era = era;
-    s.route = route;
+    s.route = *ServerConfig::routeFromName(route);
     // What the core publishes for each era.
     s.sessionless = era == "2026-07-28"_L1;
     s.toolHeaders = s.sessionless && route != "stdio"_L1;

@@ -182,8 +182,8 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
     m_armed->setText(armed.isEmpty() ? tr("No fault armed.") : armed.join(u' '));
 
     Fault::Target target;
-    target.http = s.route != "stdio"_L1;
-    target.streamableHttp = s.route == "streamable-http"_L1;
+    target.http = s.route != ServerConfig::Route::Stdio;
+    target.streamableHttp = s.route == ServerConfig::Route::StreamableHttp;
     // 2026-07-28 has no session to expire or whose id could be corrupted.
     target.sessions = !s.sessionless;
     target.listening = s.subscriptions.value("id"_L1).isDouble();

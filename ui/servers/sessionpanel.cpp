@@ -217,11 +217,13 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
             tr("none — %1 has no sessions")
                 .arg(s.protocolVersion.isEmpty() ? u"2026-07-28"_s : s.protocolVersion));
     else
-        m_sessionId->setText(s.sessionId.isEmpty() ? tr("(none: %1)").arg(s.route) : s.sessionId);
+        m_sessionId->setText(s.sessionId.isEmpty()
+                                 ? tr("(none: %1)").arg(ServerConfig::routeName(s.route))
+                                 : s.sessionId);
     m_copyId->setEnabled(!modern && !s.sessionId.isEmpty());
     m_protocol->setText(s.protocolVersion.isEmpty() ? u"–"_s : s.protocolVersion);
-    m_transport->setText(s.routeReason.isEmpty() ? s.route
-                                                 : u"%1 — %2"_s.arg(s.route, s.routeReason));
+    const QString route = ServerConfig::routeName(s.route);
+    m_transport->setText(s.routeReason.isEmpty() ? route : u"%1 — %2"_s.arg(route, s.routeReason));
     m_generationLabel->setText(QString::number(s.generation));
     const QString serverName =
         s.serverInfo.value("title"_L1).toString(s.serverInfo.value("name"_L1).toString());

@@ -103,7 +103,8 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     const QString breaker = breakerPhaseName(recovery.breaker.phase);
     switch (role) {
     case Qt::DisplayRole: {
-        QString text = u"%1\n%2 · %3"_s.arg(m_store->config(index.row()).name, state, s.route);
+        QString text = u"%1\n%2 · %3"_s.arg(m_store->config(index.row()).name, state,
+                                            ServerConfig::routeName(s.route));
         // The handshake is what most servers speak: only a newer revision is named.
         if (s.sessionless)
             text += u" · %1"_s.arg(s.era);
@@ -139,7 +140,7 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     case StateRole:
         return state;
     case TransportRole:
-        return s.route;
+        return ServerConfig::routeName(s.route);
     case GenerationRole:
         return s.generation;
     case BreakerRole:

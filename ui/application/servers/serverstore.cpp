@@ -47,7 +47,7 @@ void ServerStore::addServer(const ServerConfig &config)
     Row r;
     r.config = config;
     r.snapshot.server = config.name;
-    r.snapshot.route = config.routeName();
+    r.snapshot.route = config.route;
     m_rows.append(r);
     Q_EMIT serverAdded(row);
 }
