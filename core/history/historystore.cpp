@@ -669,18 +669,16 @@ HistoryStore::Tally HistoryStore::pagedTally(const HistoryFilter &filter, int pa
     return t;
 }
 
-QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 offset, int limit,
-                                         QList<qint64> *ids) const
+QList<QJsonObject> HistoryStore::selectRecords(const HistoryFilter &filter, const QString &order,
+                                               const QVariantList &orderBinds,
+                                               QList<qint64> *ids) const
 {
     QVariantList binds;
     QSqlQuery q(m_db);
     q.setForwardOnly(true);
-    q.prepare(u"SELECT record, id FROM events"_s + where(filter, &binds) +
-              u" ORDER BY id LIMIT ? OFFSET ?"_s);
-    for (const QVariant &b : std::as_const(binds))
+    q.prepare(u"SELECT record, id FROM events"_s + where(filter, &binds) + order);
+    for (const QVariant &b : std::as_const(binds) + orderBinds)
         q.addBindValue(b);
-    q.addBindValue(limit);
-    q.addBindValue(offset);
     QList<QJsonObject> out;
     if (!q.exec()) {
         m_lastError = sqlError(q);
@@ -694,27 +692,18 @@ QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 off
     return out;
 }
 
+QList<QJsonObject> HistoryStore::records(const HistoryFilter &filter, qint64 offset, int limit,
+                                         QList<qint64> *ids) const
+{
+    return selectRecords(filter, u" ORDER BY id LIMIT ? OFFSET ?"_s, {limit, offset}, ids);
+}
+
 QList<QJsonObject> HistoryStore::newestRecords(const HistoryFilter &filter, int limit,
                                                QList<qint64> *ids) const
 {
-    QVariantList binds;
-    QSqlQuery q(m_db);
-    q.setForwardOnly(true);
-    q.prepare(u"SELECT record, id FROM events"_s + where(filter, &binds) +
-              u" ORDER BY id DESC LIMIT ?"_s);
-    for (const QVariant &b : std::as_const(binds))
-        q.addBindValue(b);
-    q.addBindValue(limit);
-    QList<QJsonObject> out;
     QList<qint64> newestFirst;
-    if (!q.exec()) {
-        m_lastError = sqlError(q);
-        return out;
-    }
-    while (q.next()) {
-        out.append(QJsonDocument::fromJson(q.value(0).toString().toUtf8()).object());
-        newestFirst.append(q.value(1).toLongLong());
-    }
+    QList<QJsonObject> out =
+        selectRecords(filter, u" ORDER BY id DESC LIMIT ?"_s, {limit}, &newestFirst);
     std::reverse(out.begin(), out.end());
     if (ids) {
         std::reverse(newestFirst.begin(), newestFirst.end());

@@ -130,6 +130,10 @@ public:
     static constexpr int MaxPendingRequests = 4096;
 
 private:
+    // The records (and their ids, when asked) the filter selects, in the order `order` (the
+    // SQL after WHERE: ORDER BY and LIMIT) gives, with `orderBinds` its values.
+    QList<QJsonObject> selectRecords(const HistoryFilter &filter, const QString &order,
+                                     const QVariantList &orderBinds, QList<qint64> *ids) const;
     struct Row;
     struct Statements;
     struct PendingRequest
