@@ -17,25 +17,16 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-std::optional<ServerConfig::Route> ServerConfig::routeFromName(QStringView name)
-{
-    for (const Route r : {Route::Stdio, Route::StreamableHttp, Route::LegacySse})
-        if (name == routeName(r))
-            return r;
-    return std::nullopt;
-}
+static const char *const kRouteNames[] = {"stdio", "streamable-http", "sse"};
 
 QString ServerConfig::routeName(Route route)
 {
-    switch (route) {
-    case Route::Stdio:
-        return u"stdio"_s;
-    case Route::StreamableHttp:
-        return u"streamable-http"_s;
-    case Route::LegacySse:
-        return u"sse"_s;
-    }
-    return {};
+    return enumName(kRouteNames, route);
+}
+
+std::optional<ServerConfig::Route> ServerConfig::routeFromName(QStringView name)
+{
+    return enumFromName<Route>(kRouteNames, name);
 }
 
 static const char *const kEraNames[] = {"auto", "initialize", "2026-07-28"};

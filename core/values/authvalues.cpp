@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "values/authvalues.h"
 
+#include "util/enumnames.h"
+
 #include <QJsonArray>
 
 using namespace Qt::StringLiterals;
@@ -77,28 +79,17 @@ QJsonObject AuthState::toJson() const
 }
 
 namespace {
-constexpr std::pair<AuthAction, QLatin1StringView> kAuthActionNames[] = {
-    {AuthAction::Login, "login"_L1},
-    {AuthAction::Refresh, "refresh"_L1},
-    {AuthAction::SignOut, "sign-out"_L1},
-    {AuthAction::Status, "status"_L1},
-};
+const char *const AuthActionNames[] = {"login", "refresh", "sign-out", "status"};
 } // namespace
 
 QString authActionName(AuthAction action)
 {
-    for (const auto &[a, name] : kAuthActionNames)
-        if (a == action)
-            return name;
-    return {};
+    return enumName(AuthActionNames, action);
 }
 
 std::optional<AuthAction> authActionFromName(QStringView name)
 {
-    for (const auto &[a, n] : kAuthActionNames)
-        if (name == n)
-            return a;
-    return std::nullopt;
+    return enumFromName<AuthAction>(AuthActionNames, name);
 }
 
 } // namespace Sonde

@@ -1,44 +1,35 @@
 // SPDX-License-Identifier: MIT
 #include "values/expiryrule.h"
 
-#include <array>
-#include <utility>
+#include "util/enumnames.h"
 
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
 namespace {
-constexpr std::array<std::pair<ExpiryRule, QLatin1StringView>, 10> kNames{{
-    {ExpiryRule::Http404WithSession, "http-404-with-session"_L1},
-    {ExpiryRule::Http400InvalidSession, "http-400-invalid-session"_L1},
-    {ExpiryRule::ConnectionRefused, "connection-refused"_L1},
-    {ExpiryRule::TransportClosed, "transport-closed"_L1},
-    {ExpiryRule::StreamBroken, "stream-broken"_L1},
-    {ExpiryRule::TextMarker, "text-marker"_L1},
-    {ExpiryRule::Timeout, "timeout"_L1},
-    {ExpiryRule::NoSignal, "no-signal"_L1},
-    {ExpiryRule::CancelledByUser, "cancelled-by-user"_L1},
-    {ExpiryRule::BudgetExhausted, "budget-exhausted"_L1},
-}};
+// In ExpiryRule's order: None is written as nothing.
+const char *const ExpiryRuleNames[] = {"",
+                                       "http-404-with-session",
+                                       "http-400-invalid-session",
+                                       "connection-refused",
+                                       "transport-closed",
+                                       "stream-broken",
+                                       "text-marker",
+                                       "timeout",
+                                       "no-signal",
+                                       "cancelled-by-user",
+                                       "budget-exhausted"};
 } // namespace
 
 QString ExpiryRules::name(ExpiryRule rule)
 {
-    for (const auto &[r, n] : kNames)
-        if (r == rule)
-            return n;
-    return {};
+    return enumName(ExpiryRuleNames, rule);
 }
 
 std::optional<ExpiryRule> ExpiryRules::fromName(QStringView name)
 {
-    if (name.isEmpty())
-        return ExpiryRule::None;
-    for (const auto &[r, n] : kNames)
-        if (name == n)
-            return r;
-    return std::nullopt;
+    return enumFromName<ExpiryRule>(ExpiryRuleNames, name);
 }
 
 } // namespace Sonde
