@@ -159,7 +159,12 @@ void CommandRouter::onTranscript(const TranscriptBatch &batch)
             views->appendStderr(e.server, QString::fromUtf8(e.raw));
         if (e.kind == EventKind::Ready)
             Q_EMIT sessionStarted(e.server);
-        if (!call || e.details.value("progress_token"_L1).toString() != callToken)
+        // Only these three kinds speak of a call: a flood's notifications, on the GUI thread,
+        // are not each looked up in their details.
+        if (!call ||
+            (e.kind != EventKind::StreamResume && e.kind != EventKind::StreamResumeFailed &&
+             e.kind != EventKind::AuthChallenge) ||
+            e.details.value("progress_token"_L1).toString() != callToken)
             continue;
         // The running call's stream broke and is being resumed (or could not be): said while
         // the call waits, instead of a bar that stands still.
