@@ -43,6 +43,48 @@ QString TranscriptEvent::directionName(Direction d)
     return enumName(DirectionNames, d);
 }
 
+std::optional<TranscriptEvent::Direction> TranscriptEvent::directionFromName(QStringView name)
+{
+    return enumFromName<Direction>(DirectionNames, name);
+}
+
+TranscriptEvent TranscriptEvent::fromJson(const QJsonObject &record)
+{
+    TranscriptEvent e;
+    e.timeMs = record.value("t_ms"_L1).toInteger();
+    e.server = record.value("server"_L1).toString();
+    e.generation = record.value("gen"_L1).toInt();
+    e.direction =
+        directionFromName(record.value("dir"_L1).toString()).value_or(Direction::Lifecycle);
+    switch (e.direction) {
+    case Direction::Outgoing:
+    case Direction::Incoming: {
+        const QJsonValue msg = record.value("msg"_L1);
+        e.raw = msg.isObject()  ? QJsonDocument(msg.toObject()).toJson(QJsonDocument::Compact)
+                : msg.isArray() ? QJsonDocument(msg.toArray()).toJson(QJsonDocument::Compact)
+                                : record.value("raw"_L1).toString().toUtf8();
+        break;
+    }
+    case Direction::Stderr:
+        e.raw = record.value("line"_L1).toString().toUtf8();
+        break;
+    case Direction::Violation:
+        e.event = record.value("event"_L1).toString();
+        e.raw = record.value("raw"_L1).toString().toUtf8();
+        break;
+    case Direction::Lifecycle:
+        e.event = record.value("event"_L1).toString();
+        e.kind = eventKindFromName(e.event);
+        e.details = record.value("details"_L1).toObject();
+        // A supervisor's history entry is written whole as the details (fromHistory): its
+        // "type" names the event and "t_ms" is always there.
+        if (e.details.value("type"_L1).toString() == e.event && e.details.contains("t_ms"_L1))
+            e.history = std::make_shared<const HistoryEvent>(HistoryEvent::fromJson(e.details));
+        break;
+    }
+    return e;
+}
+
 QJsonObject TranscriptEvent::toJson() const
 {
     QJsonObject o{

@@ -10,6 +10,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace Sonde {
 
@@ -48,6 +49,12 @@ struct TranscriptEvent
     static QString directionName(Direction d);
     // One JSON Lines record: {"t","server","gen","dir", "msg" (parsed JSON) | "line" | ...}
     QJsonObject toJson() const;
+    // The event a record (toJson's, as the history and transcript files keep it) stands for,
+    // so what reads a recording works on the same type as what watches a live session. The
+    // frame comes back compact (the record holds it parsed, not as sent); a history entry's
+    // details get their typed form again.
+    static TranscriptEvent fromJson(const QJsonObject &record);
+    static std::optional<Direction> directionFromName(QStringView name);
 };
 
 using TranscriptBatch = QList<TranscriptEvent>;

@@ -11,7 +11,7 @@
 #include "application/history/storehistorycatalog.h"
 #include "application/servers/serverlistmodel.h"
 #include "application/servers/serverviewstore.h"
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptmodel.h"
 #include "application/transcript/transcriptstore.h"
 #include "application/workspace/workspacesettings.h"
 #include "benchsupport.h"

@@ -16,9 +16,10 @@
 //   (TranscriptExportJob) beside the same export on the GUI thread: the GUI's longest wait.
 #include "application/history/storehistorycatalog.h"
 #include "application/history/transcripthistorysource.h"
-#include "application/transcript/pagedtranscriptmodel.h"
 #include "application/transcript/transcriptexportjob.h"
 #include "application/transcript/transcriptfilterquery.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "application/transcript/transcriptstore.h"
 #include "benchsupport.h"
 #include "historyexportsource.h"
@@ -524,12 +525,12 @@ int main(int argc, char **argv)
             const QList<Sonde::RecordedSession> sessions = catalog.sessions(u"flood"_s);
             if (sessions.isEmpty())
                 fail(1, u"no session in the imported history"_s);
-            const auto screen = [](const Sonde::PagedTranscriptModel &model, int first) {
+            const auto screen = [](const Sonde::TranscriptModel &model, int first) {
                 for (int r = first; r < qMin(first + 40, model.rowCount()); ++r)
-                    model.data(model.index(r, Sonde::PagedTranscriptModel::SummaryColumn));
+                    model.data(model.index(r, Sonde::TranscriptModel::SummaryColumn));
             };
             // Twenty jumps over the whole session, each a screen: the worst is a stall.
-            const auto jumps = [&](const Sonde::PagedTranscriptModel &model) {
+            const auto jumps = [&](const Sonde::TranscriptModel &model) {
                 std::vector<double> ms;
                 const int rows = model.rowCount();
                 for (int step = 1; step <= 20; ++step) {
@@ -541,7 +542,7 @@ int main(int argc, char **argv)
                 return ms;
             };
             // Before: counted and read on the GUI thread, each page by OFFSET.
-            Sonde::PagedTranscriptModel model;
+            Sonde::TranscriptModel model;
             model.setSource(catalog.sessionEvents(sessions.first().id));
             screen(model, 0);
             const double firstScreen = msSince(t);
@@ -558,14 +559,15 @@ int main(int argc, char **argv)
             const Sonde::TranscriptFilterAnswer a =
                 nextValue(&query, &Sonde::TranscriptFilterQuery::answered);
             gui.restart();
-            Sonde::PagedTranscriptModel paged;
-            paged.setSource(catalog.pagesOf(a), a.firstRow, a.records);
+            Sonde::TranscriptModel paged;
+            paged.setSource(catalog.pagesOf(a), a.firstRow, a.events);
             screen(paged, 0);
             blocked += msSince(gui);
             const double shown = msSince(total);
             const std::vector<double> now = jumps(paged);
             if (paged.rowCount() != model.rowCount() ||
-                paged.record(model.rowCount() / 2) != model.record(model.rowCount() / 2))
+                paged.event(model.rowCount() / 2)->toJson() !=
+                    model.event(model.rowCount() / 2)->toJson())
                 fail(1, u"the session read by id differs from the one read by OFFSET"_s);
             out(u"The History tab's model over a session of %1 events: before, the count and "
                 u"the first screen on the GUI thread %2 ms, a jump to anywhere p50 %3 ms, max "
@@ -673,10 +675,10 @@ int main(int argc, char **argv)
                     .arg(u"follow"_s, 6));
             double worst = 0, worstBlocked = 0, worstJump = 0, worstOffset = 0;
             Sonde::TranscriptFilterQuery query;
-            constexpr int PageSize = Sonde::PagedTranscriptModel::PageSize;
-            const auto show = [](const Sonde::PagedTranscriptModel &model, int first) {
+            constexpr int PageSize = Sonde::TranscriptPageSource::PageSize;
+            const auto show = [](const Sonde::TranscriptModel &model, int first) {
                 for (int r = first; r < qMin(first + 40, model.rowCount()); ++r)
-                    model.data(model.index(r, Sonde::PagedTranscriptModel::SummaryColumn));
+                    model.data(model.index(r, Sonde::TranscriptModel::SummaryColumn));
             };
             for (const Case &c : std::as_const(cases)) {
                 std::vector<double> ms, offsetMs, blockedMs, shownMs, startMs, midMs, nextMs,
@@ -698,7 +700,7 @@ int main(int argc, char **argv)
                     }
                 }
                 for (int i = 0; i < 3; ++i) {
-                    Sonde::PagedTranscriptModel model;
+                    Sonde::TranscriptModel model;
                     QElapsedTimer total, gui;
                     total.start();
                     gui.start();
@@ -710,7 +712,7 @@ int main(int argc, char **argv)
                         fail(1, a.error);
                     gui.restart();
                     model.setSource(std::make_unique<Sonde::TranscriptHistorySource>(reader, a),
-                                    a.firstRow, a.records);
+                                    a.firstRow, a.events);
                     model.followSource();
                     show(model, qMax(0, model.rowCount() - 40));
                     blocked += msSince(gui);
@@ -737,7 +739,7 @@ int main(int argc, char **argv)
                         nextMs.push_back(msSince(gui));
                         // The rows the seek found are the ones OFFSET finds.
                         const QList<QJsonObject> expected = reader->records(c.filter, middle, 1);
-                        if (expected.isEmpty() || model.record(middle) != expected.first())
+                        if (expected.isEmpty() || model.event(middle)->toJson() != expected.first())
                             fail(1, u"the row in the middle is not the one OFFSET reads"_s);
                     }
                 }
@@ -884,15 +886,15 @@ int main(int argc, char **argv)
                     .arg(u"middle"_s, 6));
             double worstBlocked = 0;
             Sonde::TranscriptFilterQuery query;
-            const auto show = [](const Sonde::PagedTranscriptModel &model, int first) {
+            const auto show = [](const Sonde::TranscriptModel &model, int first) {
                 for (int r = first; r < qMin(first + 40, model.rowCount()); ++r)
-                    model.data(model.index(r, Sonde::PagedTranscriptModel::SummaryColumn));
+                    model.data(model.index(r, Sonde::TranscriptModel::SummaryColumn));
             };
             for (const QString &text : {u"unique-needle-41c7"_s, u"flood"_s}) {
                 std::vector<double> syncMs, syncMidMs, blockedMs, shownMs, midMs;
                 qint64 hits = 0;
                 for (int i = 0; i < 3; ++i) {
-                    Sonde::PagedTranscriptModel model;
+                    Sonde::TranscriptModel model;
                     QElapsedTimer t;
                     t.start();
                     model.setSource(catalog.search(text, u"flood"_s));
@@ -906,7 +908,7 @@ int main(int argc, char **argv)
                     }
                 }
                 for (int i = 0; i < 3; ++i) {
-                    Sonde::PagedTranscriptModel model;
+                    Sonde::TranscriptModel model;
                     QElapsedTimer total, gui;
                     total.start();
                     gui.start();
@@ -918,7 +920,7 @@ int main(int argc, char **argv)
                     if (!a.error.isEmpty())
                         fail(1, a.error);
                     gui.restart();
-                    model.setSource(catalog.pagesOf(a), a.firstRow, a.records);
+                    model.setSource(catalog.pagesOf(a), a.firstRow, a.events);
                     show(model, 0);
                     blocked += msSince(gui);
                     blockedMs.push_back(blocked);

@@ -31,6 +31,15 @@ inline Sonde::TranscriptEvent liveWire(qint64 id, Sonde::TranscriptEvent::Direct
     return e;
 }
 
+// Events as the records they are written as, to compare with what the history reads.
+inline QList<QJsonObject> recordsOf(const Sonde::TranscriptBatch &events)
+{
+    QList<QJsonObject> out;
+    for (const Sonde::TranscriptEvent &e : events)
+        out.append(e.toJson());
+    return out;
+}
+
 inline Sonde::TranscriptBatch exchange(int id)
 {
     using D = Sonde::TranscriptEvent::Direction;

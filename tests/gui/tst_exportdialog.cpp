@@ -6,7 +6,8 @@
 // thread, byte for byte what the core's streamed writer makes of it, and Stop keeps the file.
 #include "../integration/fakecollector.h"
 #include "application/history/storehistorycatalog.h"
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
 #include "exportdialogsave.h"

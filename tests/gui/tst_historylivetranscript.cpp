@@ -3,7 +3,11 @@
 // is open are inserted at its end, only this run's rows show, the filters are the query's,
 // and scrolling every row holds no more than the model's page limit.
 #include "application/history/transcripthistorysource.h"
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/recordingtranscript.h"
+#include "application/transcript/replayrequest.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
+#include "application/transcript/transcriptstore.h"
 #include "historyrecorder.h"
 #include "historystore.h"
 #include "liverecording.h"
@@ -34,35 +38,35 @@ private Q_SLOTS:
     {
         Recording rec;
         QVERIFY(rec.start());
-        PagedTranscriptModel model;
+        TranscriptModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         HistoryFilter f;
         f.server = u"alpha"_s;
         model.setSource(rec.source(f));
         QCOMPARE(model.rowCount(), 0);
-        connect(&rec.recorder, &HistoryRecorder::recorded, &model,
-                &PagedTranscriptModel::followSource);
+        connect(&rec.recorder, &HistoryRecorder::recorded, &model, &TranscriptModel::followSource);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
 
         rec.recorder.record(exchange(1));
         QTRY_COMPARE(model.rowCount(), 3);
-        QCOMPARE(model.data(model.index(0, PagedTranscriptModel::MethodColumn)).toString(),
-                 u"tools/call"_s);
+        // As the live table shows it: the method and the request's id.
+        QCOMPARE(model.data(model.index(0, TranscriptModel::MethodColumn)).toString(),
+                 u"tools/call #1"_s);
         rec.recorder.record(exchange(2));
         QTRY_COMPARE(model.rowCount(), 6);
         QCOMPARE(inserted.last().at(1).toInt(), 3);
         QCOMPARE(inserted.last().at(2).toInt(), 5);
         QCOMPARE(reset.count(), 0); // inserted, not reset: a view keeps its place
-        QCOMPARE(model.record(3).value("dir"_L1).toString(), u"send"_s);
+        QCOMPARE(model.event(3)->toJson().value("dir"_L1).toString(), u"send"_s);
     }
 
     void anotherRunsRowsDoNotShow()
     {
         Recording rec;
         QVERIFY(rec.start());
-        PagedTranscriptModel model;
+        TranscriptModel model;
         model.setSource(rec.source({}));
         {
             HistoryStore other;
@@ -78,7 +82,8 @@ private Q_SLOTS:
         QCOMPARE(recorded.count(), 1);
         model.followSource();
         QCOMPARE(model.rowCount(), 4);
-        QVERIFY(model.record(0)
+        QVERIFY(model.event(0)
+                    ->toJson()
                     .value("msg"_L1)
                     .toObject()
                     .value("params"_L1)
@@ -117,13 +122,13 @@ private Q_SLOTS:
         for (int i = 0; i < 10; ++i)
             rec.recorder.record(exchange(i));
         QTRY_COMPARE(rec.recorder.eventsRecorded(), 40);
-        PagedTranscriptModel model;
+        TranscriptModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSource(rec.source(filter));
         QCOMPARE(model.rowCount(), rows);
         for (int r = 0; r < model.rowCount(); ++r)
-            QVERIFY(!model.record(r).isEmpty());
+            QVERIFY(!model.event(r)->toJson().isEmpty());
     }
 
     // A recount asks only for the ids after the last one seen, through whichever index the
@@ -159,7 +164,7 @@ private Q_SLOTS:
         for (int i = 0; i < 3; ++i)
             rec.recorder.record(exchange(i));
         QTRY_COMPARE(rec.recorder.eventsRecorded(), 12);
-        PagedTranscriptModel model;
+        TranscriptModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSource(rec.source(filter));
@@ -176,8 +181,8 @@ private Q_SLOTS:
     {
         Recording rec;
         QVERIFY(rec.start());
-        const int batches = PagedTranscriptModel::PageSize * (PagedTranscriptModel::MaxPages + 8) /
-                            4 / 50; // 40 pages of rows, in batches of 50 exchanges
+        const int batches = TranscriptPageSource::PageSize * (TranscriptModel::MaxPages + 8) / 4 /
+                            50; // 40 pages of rows, in batches of 50 exchanges
         for (int b = 0; b < batches; ++b) {
             TranscriptBatch batch;
             for (int i = 0; i < 50; ++i)
@@ -185,14 +190,14 @@ private Q_SLOTS:
             rec.recorder.record(batch);
         }
         QTRY_COMPARE_WITH_TIMEOUT(rec.recorder.eventsRecorded(), qint64(batches) * 200, 20000);
-        PagedTranscriptModel model;
+        TranscriptModel model;
         model.setSource(rec.source({}));
         QCOMPARE(model.rowCount(), batches * 200);
-        QVERIFY(model.rowCount() > PagedTranscriptModel::PageSize * PagedTranscriptModel::MaxPages);
+        QVERIFY(model.rowCount() > TranscriptPageSource::PageSize * TranscriptModel::MaxPages);
         for (int r = 0; r < model.rowCount(); r += 7)
-            model.data(model.index(r, PagedTranscriptModel::SummaryColumn));
-        QVERIFY(model.cachedPages() <= PagedTranscriptModel::MaxPages);
-        QCOMPARE(model.record(model.rowCount() - 1).value("dir"_L1).toString(), u"recv"_s);
+            model.data(model.index(r, TranscriptModel::SummaryColumn));
+        QVERIFY(model.cachedPages() <= TranscriptModel::MaxPages);
+        QCOMPARE(model.event(model.rowCount() - 1)->toJson().value("dir"_L1).toString(), u"recv"_s);
     }
 
     // A page after one already read is found by id, not by OFFSET: the same rows either way.
@@ -213,13 +218,16 @@ private Q_SLOTS:
         const auto byOffset = rec.source(f);
         QCOMPARE(byId->count(), 400);
         QCOMPARE(byId->page(0, 256).size(), 256); // learns where row 256 starts
-        const QList<QJsonObject> seeked = byId->page(256, 256);
+        const QList<QJsonObject> seeked = SondeTest::recordsOf(byId->page(256, 256));
         QCOMPARE(seeked.size(), 144);
-        QCOMPARE(seeked, byOffset->page(256, 256));
-        QCOMPARE(byId->page(256, 256), seeked); // and again, as a following view re-reads
+        QCOMPARE(seeked, SondeTest::recordsOf(byOffset->page(256, 256)));
+        QCOMPARE(SondeTest::recordsOf(byId->page(256, 256)),
+                 seeked); // and again, as a following view re-reads
         // The last page of a source that read nothing yet is read back from the newest row.
-        QCOMPARE(rec.source(f)->page(256, 256), rec.reader->records(byId->filter(), 256, 256));
-        QCOMPARE(rec.source(f)->page(300, 200), rec.reader->records(byId->filter(), 300, 200));
+        QCOMPARE(SondeTest::recordsOf(rec.source(f)->page(256, 256)),
+                 rec.reader->records(byId->filter(), 256, 256));
+        QCOMPARE(SondeTest::recordsOf(rec.source(f)->page(300, 200)),
+                 rec.reader->records(byId->filter(), 300, 200));
     }
 
     // A text filter's pages are read in id ranges that widen until they hold the page: the
@@ -254,9 +262,11 @@ private Q_SLOTS:
         const qint64 count = paged->count();
         QCOMPARE(count, rec.reader->count(all));
         for (qint64 offset = 0; offset < count; offset += limit)
-            QCOMPARE(paged->page(offset, limit), rec.reader->records(all, offset, limit));
+            QCOMPARE(SondeTest::recordsOf(paged->page(offset, limit)),
+                     rec.reader->records(all, offset, limit));
         const qint64 last = qMax<qint64>(0, count - limit);
-        QCOMPARE(rec.source(f)->page(last, limit), rec.reader->records(all, last, limit));
+        QCOMPARE(SondeTest::recordsOf(rec.source(f)->page(last, limit)),
+                 rec.reader->records(all, last, limit));
     }
 
     void aClearStartsTheViewAgain()
@@ -265,7 +275,7 @@ private Q_SLOTS:
         QVERIFY(rec.start());
         rec.recorder.record(exchange(1));
         QTRY_COMPARE(rec.recorder.eventsRecorded(), 4);
-        PagedTranscriptModel model;
+        TranscriptModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSource(rec.source({}));
@@ -289,7 +299,7 @@ private Q_SLOTS:
         for (int i = 0; i < 3; ++i)
             rec.recorder.record(exchange(i));
         QTRY_COMPARE(rec.recorder.eventsRecorded(), 12);
-        PagedTranscriptModel model;
+        TranscriptModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         HistoryFilter f;
@@ -309,7 +319,52 @@ private Q_SLOTS:
         QVERIFY(rec.reader->tally(f).newestId < before.newestId);
         model.followSource();
         QCOMPARE(model.rowCount(), 1);
-        QCOMPARE(model.record(0).value("server"_L1).toString(), u"gamma"_s);
+        QCOMPARE(model.event(0)->toJson().value("server"_L1).toString(), u"gamma"_s);
+    }
+
+    // The Transcript tab's reading of the history, without the tab: the boxes' filter, a
+    // store row found among the recorded ones, a request's answer found after it.
+    void theRecordingTranscriptFiltersFindsRowsAndAnswersWithoutAWidget()
+    {
+        Recording rec;
+        QVERIFY(rec.start());
+        QVERIFY(rec.recordExchanges(30)); // 120 events, ids 0..29
+        RecordingTranscript transcript(rec.reader, rec.recorder.runId());
+        QSignalSpy filtered(&transcript, &RecordingTranscript::filtered);
+        TranscriptViewFilter f;
+        f.server = u"alpha"_s;
+        f.directions = {D::Outgoing, D::Incoming};
+        transcript.setFilter(f, false);
+        QTRY_COMPARE(filtered.count(), 1);
+        TranscriptModel *model = transcript.model();
+        QCOMPARE(model->rowCount(), 90); // alpha's send, recv and notification of each exchange
+        for (int row = 0; row < model->rowCount(); ++row)
+            QCOMPARE(model->event(row)->server, u"alpha"_s);
+        f.directions.clear(); // every box unchecked shows nothing
+        transcript.setFilter(f, false);
+        QTRY_COMPARE(filtered.count(), 2);
+        QCOMPARE(model->rowCount(), 0);
+        f.directions = {D::Outgoing, D::Incoming, D::Stderr, D::Lifecycle, D::Violation};
+        f.server.clear();
+        transcript.setFilter(f, false);
+        QTRY_COMPARE(filtered.count(), 3);
+        QCOMPARE(model->rowCount(), 120);
+
+        // The store holds the same events; its row 41 (exchange 10's answer) is found.
+        TranscriptStore store;
+        for (int i = 0; i < 30; ++i)
+            store.append(exchange(i));
+        const int at = transcript.rowOf(store, 41);
+        QVERIFY(at >= 0);
+        QCOMPARE(model->event(at)->toJson(), store.event(41).toJson());
+
+        // Exchange 12's request: its answer is the recv with its id, after it.
+        std::optional<ReplayRequest> request =
+            ReplayRequest::fromEvent(exchange(12).first(), nullptr);
+        QVERIFY(request);
+        transcript.collectAnswer(*request);
+        QVERIFY(request->answered());
+        QCOMPARE(request->answerFrame.value("id"_L1).toInt(), 12);
     }
 };
 

@@ -7,7 +7,8 @@
 #include "application/history/historycatalog.h"
 #include "application/history/storehistorycatalog.h"
 #include "application/history/transcripthistorysource.h"
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "history/historypanel.h"
 #include "historystore.h"
 #include "liverecording.h"
@@ -51,9 +52,12 @@ class ListSource final : public TranscriptPageSource
 public:
     explicit ListSource(QList<QJsonObject> records) : m_records(std::move(records)) {}
     qint64 count() const override { return m_records.size(); }
-    QList<QJsonObject> page(qint64 offset, int limit) const override
+    TranscriptBatch page(qint64 offset, int limit) const override
     {
-        return m_records.mid(offset, limit);
+        TranscriptBatch events;
+        for (const QJsonObject &r : m_records.mid(offset, limit))
+            events.append(TranscriptEvent::fromJson(r));
+        return events;
     }
 
 private:
@@ -176,7 +180,7 @@ private Q_SLOTS:
         QCOMPARE(sessions->count(), 1);
         QVERIFY(sessions->item(0)->text().contains("Generation 1"_L1));
         QCOMPARE(panel.eventModel()->rowCount(), 1);
-        QCOMPARE(panel.eventModel()->record(0).value("server"_L1).toString(), u"beta"_s);
+        QCOMPARE(panel.eventModel()->event(0)->toJson().value("server"_L1).toString(), u"beta"_s);
         grab(&panel, u"history-beta-after-switching"_s);
     }
 
@@ -192,7 +196,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         auto *table = panel.findChild<QTableView *>(u"historyEvents"_s);
         QHeaderView *header = table->horizontalHeader();
-        const int left = header->sectionViewportPosition(PagedTranscriptModel::SummaryColumn);
+        const int left = header->sectionViewportPosition(TranscriptModel::SummaryColumn);
         QVERIFY2(left + 100 <= table->viewport()->width(),
                  qPrintable(u"the Summary starts at %1 of %2"_s.arg(left).arg(
                      table->viewport()->width())));
@@ -239,7 +243,7 @@ private Q_SLOTS:
         QCOMPARE(panel.eventModel()->rowCount(), 2);
         QStringList servers;
         for (int row = 0; row < 2; ++row)
-            servers.append(panel.eventModel()->record(row).value("server"_L1).toString());
+            servers.append(panel.eventModel()->event(row)->toJson().value("server"_L1).toString());
         servers.sort();
         QCOMPARE(servers, (QStringList{u"alpha"_s, u"beta"_s}));
         QVERIFY2(panel.findChild<QLabel *>(u"historyStatus"_s)->text().contains("whole history"_L1),
@@ -252,7 +256,7 @@ private Q_SLOTS:
         QVERIFY2(file.open(), qPrintable(file.error));
         HistoryPanel panel(&file.catalog);
         panel.setServer(u"alpha"_s);
-        PagedTranscriptModel *model = panel.eventModel();
+        TranscriptModel *model = panel.eventModel();
         QTRY_VERIFY(!panel.isReading());
         QCOMPARE(model->rowCount(), 900); // the session's events
         auto *search = panel.findChild<QLineEdit *>(u"historySearch"_s);
@@ -268,7 +272,7 @@ private Q_SLOTS:
         const auto *source = dynamic_cast<const TranscriptHistorySource *>(model->source());
         QVERIFY(source);
         // Hit 150 is exchange 150's call, read by id from the answer's page starts.
-        const QByteArray middle = QJsonDocument(model->record(150)).toJson();
+        const QByteArray middle = QJsonDocument(model->event(150)->toJson()).toJson();
         QVERIFY2(middle.contains("\"needle 150\""), middle.constData());
         QCOMPARE(source->offsetReads(), 0);
     }
@@ -281,7 +285,7 @@ private Q_SLOTS:
         panel.resize(900, 500);
         panel.show();
         panel.setServer(u"alpha"_s);
-        PagedTranscriptModel *model = panel.eventModel();
+        TranscriptModel *model = panel.eventModel();
         auto *status = panel.findChild<QLabel *>(u"historyStatus"_s);
         QVERIFY(panel.isReading()); // asked, not read here
         QCOMPARE(model->rowCount(), 0);
@@ -298,7 +302,7 @@ private Q_SLOTS:
         QVERIFY(source);
         QCOMPARE(source->offsetReads(), 0); // what the shown table asked was read by id
         // Row 601 is exchange 200's answer (alpha has three events an exchange).
-        const QJsonObject row = model->record(601);
+        const QJsonObject row = model->event(601)->toJson();
         QCOMPARE(row.value("dir"_L1).toString(), u"recv"_s);
         QCOMPARE(row["msg"_L1]["id"_L1].toInt(), 200);
         QCOMPARE(source->offsetReads(), 0);

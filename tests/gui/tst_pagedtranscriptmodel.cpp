@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The paged table over a recorded history: a million rows under QAbstractItemModelTester,
-// scrolled end to end with a bounded number of pages held, each row derived from its record.
-#include "application/transcript/pagedtranscriptmodel.h"
+// The transcript table over a recorded history: a million rows under
+// QAbstractItemModelTester, scrolled end to end with a bounded number of pages held, each row
+// read back from its record and shown exactly as the live table shows the same event.
+#include "application/transcript/transcriptmodel.h"
 #include "application/transcript/transcriptpagesource.h"
+#include "application/transcript/transcriptstore.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -20,12 +22,12 @@ class CountingSource final : public TranscriptPageSource
 public:
     explicit CountingSource(qint64 rows, qint64 *reads) : m_rows(rows), m_reads(reads) {}
     qint64 count() const override { return m_rows; }
-    QList<QJsonObject> page(qint64 offset, int limit) const override
+    TranscriptBatch page(qint64 offset, int limit) const override
     {
         ++*m_reads;
-        QList<QJsonObject> out;
+        TranscriptBatch out;
         for (qint64 i = offset; i < qMin(m_rows, offset + limit); ++i)
-            out.append(recordAt(i));
+            out.append(TranscriptEvent::fromJson(recordAt(i)));
         return out;
     }
     static QJsonObject recordAt(qint64 i)
@@ -52,73 +54,115 @@ private:
     qint64 *m_reads;
 };
 
+class ListSource final : public TranscriptPageSource
+{
+public:
+    explicit ListSource(TranscriptBatch events) : m_events(std::move(events)) {}
+    qint64 count() const override { return m_events.size(); }
+    TranscriptBatch page(qint64 offset, int limit) const override
+    {
+        return m_events.mid(offset, limit);
+    }
+
+private:
+    TranscriptBatch m_events;
+};
+
 } // namespace
 
-class TestPagedTranscriptModel : public QObject
+class TestRecordedTranscriptRows : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void rowsShowWhatTheirRecordSays_data()
+    void aRecordedRowShowsWhatTheLiveRowOfItsEventShows_data()
     {
-        QTest::addColumn<QJsonObject>("record");
-        QTest::addColumn<QString>("method");
-        QTest::addColumn<QString>("summary");
-        QTest::addColumn<bool>("isError");
-        QTest::newRow("a request shows its method and its params")
-            << CountingSource::recordAt(0) << u"tools/call"_s
-            << u"{\"arguments\":{\"message\":0},\"name\":\"echo\"}"_s << false;
-        QTest::newRow("a response shows its id and its result")
-            << CountingSource::recordAt(1) << u"response #0"_s << u"{\"isError\":false}"_s << false;
+        QTest::addColumn<QList<QJsonObject>>("records");
+        const QJsonObject verdict = TranscriptEvent::fromHistory(
+                                        [] {
+                                            HistoryEvent h;
+                                            h.kind = EventKind::OutcomeUncertain;
+                                            h.timeMs = 1700000000009;
+                                            h.method = u"tools/call"_s;
+                                            h.tool = u"increment"_s;
+                                            h.requestId = 4;
+                                            h.generation = 1;
+                                            return h;
+                                        }(),
+                                        u"alpha"_s, 1)
+                                        .toJson();
+        QTest::newRow("a request and its answer, paired with a latency")
+            << QList<QJsonObject>{CountingSource::recordAt(0), CountingSource::recordAt(1)};
         QTest::newRow("an isError result is an error")
-            << CountingSource::recordAt(9) << u"response #4"_s << u"{\"isError\":true}"_s << true;
+            << QList<QJsonObject>{CountingSource::recordAt(8), CountingSource::recordAt(9)};
         QTest::newRow("a lifecycle event shows its name and details")
-            << QJsonObject{{"dir"_L1, u"event"_s},
-                           {"event"_L1, u"reconnect"_s},
-                           {"details"_L1, QJsonObject{{"attempt"_L1, 2}}}}
-            << u"reconnect"_s << u"{\"attempt\":2}"_s << false;
+            << QList<QJsonObject>{{{"t_ms"_L1, qint64(1700000000000)},
+                                   {"server"_L1, u"alpha"_s},
+                                   {"dir"_L1, u"event"_s},
+                                   {"event"_L1, u"reconnect-attempt"_s},
+                                   {"details"_L1, QJsonObject{{"attempt"_L1, 2}}}}};
+        QTest::newRow("a verdict reads as the window said it") << QList<QJsonObject>{verdict};
         QTest::newRow("a stderr line shows the line")
-            << QJsonObject{{"dir"_L1, u"stderr"_s}, {"line"_L1, u"listening\non 3000"_s}}
-            << QString() << u"listening on 3000"_s << false;
+            << QList<QJsonObject>{{{"t_ms"_L1, qint64(1700000000000)},
+                                   {"dir"_L1, u"stderr"_s},
+                                   {"line"_L1, u"listening\non 3000"_s}}};
+        QTest::newRow("a frame that is not JSON shows as text") << QList<QJsonObject>{
+            {{"t_ms"_L1, qint64(1700000000000)}, {"dir"_L1, u"recv"_s}, {"raw"_L1, u"<html>"_s}}};
     }
-    void rowsShowWhatTheirRecordSays()
+    void aRecordedRowShowsWhatTheLiveRowOfItsEventShows()
     {
-        QFETCH(QJsonObject, record);
-        QFETCH(QString, method);
-        QFETCH(QString, summary);
-        QFETCH(bool, isError);
-        const PagedTranscriptModel::Row row = PagedTranscriptModel::rowOf(record);
-        QCOMPARE(row.method, method);
-        QCOMPARE(row.summary, summary);
-        QCOMPARE(row.isError, isError);
+        QFETCH(QList<QJsonObject>, records);
+        TranscriptBatch events;
+        for (const QJsonObject &r : records)
+            events.append(TranscriptEvent::fromJson(r));
+        TranscriptStore store;
+        store.append(events);
+        TranscriptModel live(&store);
+        TranscriptModel recorded;
+        recorded.setSource(std::make_unique<ListSource>(events));
+        QCOMPARE(recorded.rowCount(), live.rowCount());
+        QCOMPARE(recorded.columnCount(), int(TranscriptModel::ColumnCount));
+        for (int row = 0; row < live.rowCount(); ++row) {
+            for (int column = 0; column < TranscriptModel::ColumnCount; ++column)
+                for (int role :
+                     {int(Qt::DisplayRole), int(Qt::ToolTipRole), int(Qt::ForegroundRole),
+                      int(TranscriptModel::MethodRole), int(TranscriptModel::IsErrorRole),
+                      int(TranscriptModel::LatencyRole), int(TranscriptModel::PairedRowRole)})
+                    QCOMPARE(recorded.index(row, column).data(role),
+                             live.index(row, column).data(role));
+            QCOMPARE(recorded.event(row)->toJson(), live.event(row)->toJson());
+        }
+        QCOMPARE(recorded.headerData(TranscriptModel::MethodColumn, Qt::Horizontal),
+                 live.headerData(TranscriptModel::MethodColumn, Qt::Horizontal));
     }
 
     void aMillionRowsPassTheModelTesterAndScrollWithBoundedPages()
     {
         constexpr qint64 Rows = 1'000'000;
         qint64 reads = 0;
-        PagedTranscriptModel model;
+        TranscriptModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSource(std::make_unique<CountingSource>(Rows, &reads));
         QCOMPARE(model.rowCount(), int(Rows));
         // End to end, as a view scrolled to the bottom reads it: every row once.
         for (int row = 0; row < Rows; row += 97) {
-            const QModelIndex index = model.index(row, PagedTranscriptModel::SummaryColumn);
+            const QModelIndex index = model.index(row, TranscriptModel::SummaryColumn);
             QVERIFY(!model.data(index).toString().isEmpty());
-            QVERIFY(model.cachedPages() <= PagedTranscriptModel::MaxPages);
+            QVERIFY(model.cachedPages() <= TranscriptModel::MaxPages);
         }
         const qint64 pages =
-            (Rows + PagedTranscriptModel::PageSize - 1) / PagedTranscriptModel::PageSize;
+            (Rows + TranscriptPageSource::PageSize - 1) / TranscriptPageSource::PageSize;
         QCOMPARE(reads, pages); // each page read once on the way down
-        QCOMPARE(model.cachedPages(), PagedTranscriptModel::MaxPages);
+        QCOMPARE(model.cachedPages(), TranscriptModel::MaxPages);
         // The last row is the source's last record.
-        QCOMPARE(model.record(int(Rows - 1)), CountingSource::recordAt(Rows - 1));
+        QCOMPARE(model.event(int(Rows - 1))->toJson(),
+                 TranscriptEvent::fromJson(CountingSource::recordAt(Rows - 1)).toJson());
     }
 
     void goingBackToARecentPageReadsNothingAgain()
     {
         qint64 reads = 0;
-        PagedTranscriptModel model;
+        TranscriptModel model;
         model.setSource(std::make_unique<CountingSource>(10'000, &reads));
         model.data(model.index(0, 0));
         model.data(model.index(5'000, 0));
@@ -132,7 +176,7 @@ private Q_SLOTS:
     {
         qint64 reads = 0;
         auto source = std::make_unique<CountingSource>(10, &reads);
-        PagedTranscriptModel model;
+        TranscriptModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setSource(std::move(source));
@@ -148,5 +192,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPagedTranscriptModel)
+QTEST_MAIN(TestRecordedTranscriptRows)
 #include "tst_pagedtranscriptmodel.moc"

@@ -4,7 +4,9 @@
 // export dialog's live source (this run, the newest batch included), the Transcript tab's own
 // exports (the rows its filters show), the timeline's line about the events it no longer has.
 // And the Transcript tab follows a flood of committed batches at most once an interval.
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/recordingtranscript.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
 #include "exportdialogsave.h"
@@ -154,7 +156,7 @@ private Q_SLOTS:
                  {0, store->size() / 2, store->size() - 3, store->size() - 2, store->size() - 1}) {
                 QVERIFY(panel->selectStoreRow(row));
                 const QJsonObject shown =
-                    panel->recordingModel()->record(table->currentIndex().row());
+                    panel->recordingModel()->event(table->currentIndex().row())->toJson();
                 const TranscriptEvent &e = store->event(row);
                 const QJsonObject raw = QJsonDocument::fromJson(e.raw).object();
                 QCOMPARE(shown.value("t_ms"_L1).toInteger(), e.timeMs);
@@ -266,7 +268,7 @@ private Q_SLOTS:
         // writer's thread, before the panel heard of it).
         int delivered = 0;
         connect(&rec.recorder, &HistoryRecorder::recorded, &panel, [&delivered] { ++delivered; });
-        PagedTranscriptModel *model = panel.recordingModel();
+        TranscriptModel *model = panel.recordingModel();
         QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
         const qint64 readsBefore = model->pagesRead();
 
@@ -282,11 +284,11 @@ private Q_SLOTS:
                  qPrintable(QString::number(model->pagesRead() - readsBefore)));
 
         // The interval passes: one follow takes every row committed since.
-        clock.advance(TranscriptPanel::FollowIntervalMs);
+        clock.advance(RecordingTranscript::FollowIntervalMs);
         QCOMPARE(inserted.count(), 2);
         QCOMPARE(model->rowCount(), Batches * 4);
         // Then, a batch after a quiet interval is followed at once.
-        clock.advance(TranscriptPanel::FollowIntervalMs);
+        clock.advance(RecordingTranscript::FollowIntervalMs);
         rec.recorder.record(exchanges(Batches, 1));
         QTRY_COMPARE(model->rowCount(), (Batches + 1) * 4);
         QCOMPARE(inserted.count(), 3);

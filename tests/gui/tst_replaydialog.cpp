@@ -4,7 +4,8 @@
 // in-memory store or pages this run's events from the history.
 #include "application/history/historycatalog.h"
 #include "application/servers/serverviewstore.h"
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
 #include "history/historypanel.h"
@@ -84,9 +85,12 @@ class ListSource : public TranscriptPageSource
 public:
     explicit ListSource(QList<QJsonObject> records) : m_records(std::move(records)) {}
     qint64 count() const override { return m_records.size(); }
-    QList<QJsonObject> page(qint64 offset, int limit) const override
+    TranscriptBatch page(qint64 offset, int limit) const override
     {
-        return m_records.mid(offset, limit);
+        TranscriptBatch events;
+        for (const QJsonObject &r : m_records.mid(offset, limit))
+            events.append(TranscriptEvent::fromJson(r));
+        return events;
     }
 
 private:
@@ -186,10 +190,11 @@ struct CounterWindow
 ReplayRequest recorded(const QJsonObject &send, const QJsonObject &answer)
 {
     QString error;
-    std::optional<ReplayRequest> r = ReplayRequest::fromRecord(send, &error);
+    std::optional<ReplayRequest> r =
+        ReplayRequest::fromEvent(TranscriptEvent::fromJson(send), &error);
     if (!r)
         qFatal("not a request: %s", qPrintable(error));
-    r->take(answer);
+    r->take(TranscriptEvent::fromJson(answer));
     return *r;
 }
 
@@ -256,7 +261,8 @@ public:
     int rowOf(const QString &dir, int id, const QString &method = {}) const
     {
         for (int row = 0; row < m_panel->tableModel()->rowCount(); ++row) {
-            const QJsonObject r = m_panel->recordAt(row);
+            const TranscriptEvent *e = m_panel->eventAt(row);
+            const QJsonObject r = e ? e->toJson() : QJsonObject();
             const QJsonObject msg = r.value("msg"_L1).toObject();
             if (r.value("dir"_L1).toString() == dir && msg.value("id"_L1).toInt(-1) == id &&
                 (method.isEmpty() || msg.value("method"_L1).toString() == method))
@@ -353,7 +359,8 @@ private Q_SLOTS:
         QFETCH(QJsonObject, params);
         QFETCH(QString, refusal);
         QString error;
-        const std::optional<ReplayRequest> r = ReplayRequest::fromRecord(record, &error);
+        const std::optional<ReplayRequest> r =
+            ReplayRequest::fromEvent(TranscriptEvent::fromJson(record), &error);
         QCOMPARE(error, refusal);
         QCOMPARE(r.has_value(), refusal.isEmpty());
         if (r) {
@@ -382,9 +389,13 @@ private Q_SLOTS:
             recvRecord(1, {{"result"_L1, textResult(u"counter = 3"_s)}}, 2),
             recvRecord(1, {{"result"_L1, textResult(u"too late"_s)}}, 2),
         };
-        std::optional<ReplayRequest> r = ReplayRequest::fromRecord(send, nullptr);
+        std::optional<ReplayRequest> r =
+            ReplayRequest::fromEvent(TranscriptEvent::fromJson(send), nullptr);
         QVERIFY(r);
-        r->collect([&later](qint64 row) { return later.at(row); }, 0, later.size());
+        TranscriptBatch events;
+        for (const QJsonObject &record : later)
+            events.append(TranscriptEvent::fromJson(record));
+        r->collect([&events](qint64 row) { return &events.at(row); }, 0, events.size());
         QVERIFY(r->answered());
         QCOMPARE(r->recordedAnswer(), QJsonValue(textResult(u"counter = 3"_s)));
         QCOMPARE(r->verdicts.size(), 1);
@@ -435,8 +446,8 @@ private Q_SLOTS:
 
     void nothingRecordedIsSaid()
     {
-        std::optional<ReplayRequest> r =
-            ReplayRequest::fromRecord(sendRecord(5, u"ping"_s, {}), nullptr);
+        std::optional<ReplayRequest> r = ReplayRequest::fromEvent(
+            TranscriptEvent::fromJson(sendRecord(5, u"ping"_s, {})), nullptr);
         ReplayDialog dialog(*r);
         dialog.showAnswer(QJsonObject());
         QCOMPARE(dialog.countText(), u"Nothing recorded to compare with"_s);
@@ -507,7 +518,7 @@ private Q_SLOTS:
         QSignalSpy sent(launcher, &ReplayLauncher::sent);
         QJsonObject send = sendRecord(2, u"tools/call"_s, toolParams(u"get-counter"_s, {}));
         send.insert("server"_L1, u"gone"_s);
-        launcher->replay(*ReplayRequest::fromRecord(send, nullptr));
+        launcher->replay(*ReplayRequest::fromEvent(TranscriptEvent::fromJson(send), nullptr));
         QMessageBox *told = nullptr;
         QTRY_VERIFY((told = w.box(u"replayNotConnected"_s)));
         QCOMPARE(told->text(), u"gone is not connected: connect it first. Nothing was sent."_s);

@@ -74,12 +74,12 @@ private Q_SLOTS:
     {
         const HistoryEvent h = reconnect(5);
         const TranscriptEvent e =
-            TimelineRecording::eventOf(TranscriptEvent::fromHistory(h, u"files"_s, 2).toJson());
+            TranscriptEvent::fromJson(TranscriptEvent::fromHistory(h, u"files"_s, 2).toJson());
         QCOMPARE(e.direction, TranscriptEvent::Direction::Lifecycle);
         QCOMPARE(e.kind, EventKind::Reconnect);
         QVERIFY(e.history);
         QVERIFY(*e.history == h);
-        const TranscriptEvent w = TimelineRecording::eventOf(wire(7, 3, false));
+        const TranscriptEvent w = TranscriptEvent::fromJson(wire(7, 3, false));
         QCOMPARE(w.direction, TranscriptEvent::Direction::Outgoing);
         QCOMPARE(w.timeMs, T0 + 7);
         QCOMPARE(w.raw, QByteArray("{\"id\":3,\"jsonrpc\":\"2.0\",\"method\":\"tools/"
@@ -128,7 +128,7 @@ private Q_SLOTS:
     void backToLiveShowsTheLiveStoreAgain()
     {
         TranscriptStore live;
-        TranscriptEvent e = TimelineRecording::eventOf(wire(0, 1, false, 1));
+        TranscriptEvent e = TranscriptEvent::fromJson(wire(0, 1, false, 1));
         e.server = u"live-server"_s;
         live.append({e});
         TimelineTab tab(&live);

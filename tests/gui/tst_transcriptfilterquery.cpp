@@ -3,8 +3,9 @@
 // thread while the GUI thread stays free, only the newest filter's answer is shown, keystrokes
 // are counted once, and the first screen of the answer needs no read on the GUI thread.
 #include "application/history/transcripthistorysource.h"
-#include "application/transcript/pagedtranscriptmodel.h"
 #include "application/transcript/transcriptfilterquery.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "application/transcript/transcriptstore.h"
 #include "historyrecorder.h"
 #include "historystore.h"
@@ -117,7 +118,7 @@ private Q_SLOTS:
         QVERIFY(!query.isPending());
         const TranscriptFilterAnswer a = answerOf(answered, 0);
         QCOMPARE(a.count, 40);
-        QCOMPARE(a.records.size(), 40);
+        QCOMPARE(a.events.size(), 40);
         QCOMPARE(a.ids.size(), 40);
         QCOMPARE(a.ids.last(), a.lastId);
         QCOMPARE(a.firstRow, 0);
@@ -217,7 +218,7 @@ private Q_SLOTS:
         QVERIFY(request.superseded());
         const TranscriptFilterAnswer stopped = TranscriptFilterQuery::compute(store, request);
         QCOMPARE(stopped.error, u"stopped"_s);
-        QCOMPARE(stopped.records.size(), 0);
+        QCOMPARE(stopped.events.size(), 0);
         request.ticket = 5; // the newest
         const TranscriptFilterAnswer counted = TranscriptFilterQuery::compute(store, request);
         QVERIFY2(counted.error.isEmpty(), qPrintable(counted.error));
@@ -293,12 +294,15 @@ private Q_SLOTS:
         QTRY_COMPARE(answered.count(), 1);
         const TranscriptFilterAnswer a = answerOf(answered, 0);
         QCOMPARE(a.count, 600);
-        QCOMPARE(a.firstRow, PagedTranscriptModel::PageSize);
-        QCOMPARE(a.records.size(), 600 - PagedTranscriptModel::PageSize);
+        QCOMPARE(a.firstRow, TranscriptPageSource::PageSize);
+        QCOMPARE(a.events.size(), 600 - TranscriptPageSource::PageSize);
         QCOMPARE(a.ids.last(), a.lastId);
         // Read backwards from the newest row; the same rows as by their offset.
         QList<qint64> ids;
-        QCOMPARE(a.records, rec.reader->records(rec.filter(), a.firstRow, 600, &ids));
+        QList<QJsonObject> read;
+        for (const TranscriptEvent &e : a.events)
+            read.append(e.toJson());
+        QCOMPARE(read, rec.reader->records(rec.filter(), a.firstRow, 600, &ids));
         QCOMPARE(a.ids, ids);
         // Rows recorded after the count are left out: the read ends at its newest id.
         HistoryFilter upTo = rec.filter();
@@ -344,7 +348,7 @@ private Q_SLOTS:
         QTRY_COMPARE(answered.count(), 1);
         const TranscriptFilterAnswer a = answerOf(answered, 0);
         QCOMPARE(a.count, count);
-        constexpr int PageSize = PagedTranscriptModel::PageSize;
+        constexpr int PageSize = TranscriptPageSource::PageSize;
         QCOMPARE(a.pageStarts.size(), (count + PageSize - 1) / PageSize);
         TranscriptHistorySource source(rec.reader, a);
         // The middle first, then every page backwards: none follows a page read before it.
@@ -352,16 +356,17 @@ private Q_SLOTS:
         for (qint64 at = (count - 1) / PageSize * PageSize; at >= 0; at -= PageSize)
             order << at;
         for (qint64 at : std::as_const(order))
-            QCOMPARE(source.page(at, PageSize), rec.reader->records(f, at, PageSize));
+            QCOMPARE(SondeTest::recordsOf(source.page(at, PageSize)),
+                     rec.reader->records(f, at, PageSize));
         QCOMPARE(source.offsetReads(), 0);
         // Without the page starts (nor the rows read), the middle is read with OFFSET: the
         // walk over every row before it that they spare.
         TranscriptFilterAnswer bare = a;
         bare.pageStarts.clear();
         bare.ids.clear();
-        bare.records.clear();
+        bare.events.clear();
         TranscriptHistorySource without(rec.reader, bare);
-        QCOMPARE(without.page(order.first(), PageSize),
+        QCOMPARE(SondeTest::recordsOf(without.page(order.first(), PageSize)),
                  rec.reader->records(f, order.first(), PageSize));
         QCOMPARE(without.offsetReads(), 1);
     }
@@ -381,9 +386,10 @@ private Q_SLOTS:
             QVERIFY(rec.recordExchanges(100));
             QCOMPARE(source.recount(), 40 + 400 * (b + 1));
         }
-        constexpr int PageSize = PagedTranscriptModel::PageSize;
+        constexpr int PageSize = TranscriptPageSource::PageSize;
         for (qint64 at = 4 * PageSize; at >= 0; at -= PageSize)
-            QCOMPARE(source.page(at, PageSize), rec.reader->records(rec.filter(), at, PageSize));
+            QCOMPARE(SondeTest::recordsOf(source.page(at, PageSize)),
+                     rec.reader->records(rec.filter(), at, PageSize));
         QCOMPARE(source.offsetReads(), 0);
     }
 
@@ -409,7 +415,7 @@ private Q_SLOTS:
         QVERIFY(label);
         // No QAbstractItemModelTester here (the other tests have one): it reads row 0 on a
         // reset, which is not on the screen of a view that follows.
-        PagedTranscriptModel *model = panel.recordingModel();
+        TranscriptModel *model = panel.recordingModel();
         QTRY_COMPARE(model->rowCount(), 1200);
         QTRY_VERIFY(label->isHidden());
 
@@ -432,9 +438,8 @@ private Q_SLOTS:
         QVERIFY(top >= 0);
         QCOMPARE(follow ? bottom : top, follow ? 599 : 0);
         for (int row = top; row <= (bottom < 0 ? 599 : bottom); ++row)
-            QVERIFY(
-                model->data(model->index(row, PagedTranscriptModel::DirectionColumn)).toString() !=
-                "recv"_L1);
+            QVERIFY(model->data(model->index(row, TranscriptModel::DirectionColumn)).toString() !=
+                    "recv"_L1);
         QCOMPARE(model->pagesRead(), readsAtReset);
     }
 
@@ -445,7 +450,7 @@ private Q_SLOTS:
         TranscriptStore store;
         TranscriptPanel panel(&store);
         panel.showRecording(rec.reader, rec.recorder.runId());
-        PagedTranscriptModel *model = panel.recordingModel();
+        TranscriptModel *model = panel.recordingModel();
         QAbstractItemModelTester tester(model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_COMPARE(model->rowCount(), 80);
@@ -455,7 +460,7 @@ private Q_SLOTS:
         text->setText(u"needle 7"_s);
         QVERIFY(query->isWaitingForTyping()); // a keystroke waits for the next one
         QTRY_COMPARE(model->rowCount(), 1);
-        QCOMPARE(model->record(0).value("dir"_L1).toString(), u"send"_s);
+        QCOMPARE(model->event(0)->toJson().value("dir"_L1).toString(), u"send"_s);
         text->clear();
         QTRY_COMPARE(model->rowCount(), 80);
         QVERIFY(panel.findChild<QLabel *>(u"transcriptFiltering"_s)->isHidden());
@@ -474,7 +479,7 @@ private Q_SLOTS:
         connect(&rec.recorder, &HistoryRecorder::recorded, &panel,
                 &TranscriptPanel::followRecording);
         panel.showRecording(rec.reader, rec.recorder.runId());
-        PagedTranscriptModel *model = panel.recordingModel();
+        TranscriptModel *model = panel.recordingModel();
         QAbstractItemModelTester tester(model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_COMPARE(model->rowCount(), 40);
@@ -483,7 +488,7 @@ private Q_SLOTS:
         QTRY_COMPARE(model->rowCount(), 33);
         rec.recorder.record(exchange(11));
         QTRY_COMPARE(model->rowCount(), 36); // and it goes on following
-        QCOMPARE(model->record(35).value("dir"_L1).toString(), u"recv"_s);
+        QCOMPARE(model->event(35)->toJson().value("dir"_L1).toString(), u"recv"_s);
     }
 
     // A filter change reads the recording's rows again (a model reset, which drops the table's
@@ -497,7 +502,7 @@ private Q_SLOTS:
         panel.resize(900, 600);
         panel.show();
         panel.showRecording(rec.reader, rec.recorder.runId());
-        PagedTranscriptModel *model = panel.recordingModel();
+        TranscriptModel *model = panel.recordingModel();
         QTRY_COMPARE(model->rowCount(), 20);
         auto *table = panel.findChild<QTableView *>(u"transcriptTable"_s);
         auto *detail = panel.findChild<QPlainTextEdit *>(u"transcriptDetail"_s);

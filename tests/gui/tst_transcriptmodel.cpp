@@ -710,7 +710,7 @@ private Q_SLOTS:
         QCOMPARE(back.timeMs, event.timeMs);
         QCOMPARE(back.event, event.event);
         QCOMPARE(model.headerData(TranscriptModel::MethodColumn, Qt::Horizontal).toString(),
-                 u"Method/Id"_s);
+                 u"Method / Id"_s);
     }
 
     void theProxyFiltersRows_data()

@@ -10,7 +10,8 @@
 // dir/window-close-file-before.png and dir/window-close-file-after.png.)
 #include "application/history/offlinehistory.h"
 #include "application/history/storehistorycatalog.h"
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "engine/corehost.h"
 #include "history/historypanel.h"
 #include "history/offlinehistoryopener.h"
@@ -211,8 +212,9 @@ private Q_SLOTS:
         QCOMPARE(fileServers()->currentText(), u"demo"_s);
         QCOMPARE(sessions()->count(), 1);
         QTRY_COMPARE(panel()->eventModel()->rowCount(), 15);
-        QCOMPARE(panel()->eventModel()->record(0).value("msg"_L1).toObject().value("method"_L1),
-                 u"initialize"_s);
+        QCOMPARE(
+            panel()->eventModel()->event(0)->toJson().value("msg"_L1).toObject().value("method"_L1),
+            u"initialize"_s);
         QCOMPARE(rowsIn(m_workspaceDb), before);
         grab(m_window.get(), u"window-opened-file"_s);
     }

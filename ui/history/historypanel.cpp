@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "history/historypanel.h"
 
-#include "application/transcript/pagedtranscriptmodel.h"
 #include "application/transcript/replayrequest.h"
 #include "application/transcript/transcriptfilterquery.h"
 #include "application/transcript/transcriptmodel.h"
-#include "application/transcript/transcriptstore.h" // transcriptmodel.h holds a QPointer to it
 #include "transcript/eventtablecolumns.h"
 #include "window/jsonview.h"
 
@@ -58,7 +56,7 @@ QString sessionText(const RecordedSession &s)
 
 HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(parent)
 {
-    m_events = new PagedTranscriptModel(this);
+    m_events = new TranscriptModel(this);
     auto *outer = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
     m_source = new QComboBox(this);
@@ -385,7 +383,7 @@ void HistoryPanel::showAnswer(const TranscriptFilterAnswer &answer)
     const HistoryFilter &f = answer.filter;
     m_shown.reset();
     if (answer.error.isEmpty()) {
-        m_events->setSource(catalog->pagesOf(answer), answer.firstRow, answer.records);
+        m_events->setSource(catalog->pagesOf(answer), answer.firstRow, answer.events);
         // The rows shown are those counted: an export reads no row recorded since.
         HistoryFilter shown = f;
         if (!shown.untilId && answer.newestId > 0)
@@ -405,10 +403,10 @@ void HistoryPanel::showAnswer(const TranscriptFilterAnswer &answer)
 
 void HistoryPanel::showSelectedEvent()
 {
-    const QJsonObject record = m_events->record(m_table->currentIndex().row());
-    m_json->setJson(record.isEmpty() ? QByteArray() : QJsonDocument(record).toJson());
-    QString why;
-    const bool replayable = ReplayRequest::fromRecord(record, &why).has_value();
+    const TranscriptEvent *event = m_events->event(m_table->currentIndex().row());
+    m_json->setJson(event ? QJsonDocument(event->toJson()).toJson() : QByteArray());
+    QString why = tr("no row is selected");
+    const bool replayable = event && ReplayRequest::fromEvent(*event, &why).has_value();
     m_replay->setEnabled(replayable);
     m_replay->setToolTip(replayable ? tr("Send this request again to the live server and "
                                          "compare the answers")

@@ -20,7 +20,7 @@ class QTableView;
 namespace Sonde {
 
 class JsonView;
-class PagedTranscriptModel;
+class TranscriptModel;
 class TranscriptFilterQuery;
 struct TranscriptFilterAnswer;
 
@@ -61,7 +61,7 @@ public:
     RecordedSession currentSession() const;
     // Reads the sessions again (new events recorded since), keeping the one picked.
     void refresh();
-    PagedTranscriptModel *eventModel() const { return m_events; }
+    TranscriptModel *eventModel() const { return m_events; }
     // A session's events or a search's hits are read off the GUI thread, not shown yet.
     bool isReading() const;
     // The history file and the filter of what the events table shows, when it reads a file
@@ -114,7 +114,7 @@ private:
     QTableView *m_table;
     JsonView *m_json;
     QLabel *m_status;
-    PagedTranscriptModel *m_events;
+    TranscriptModel *m_events;
     TranscriptFilterQuery *m_query = nullptr; // made by the first view of a history file
     quint64 m_awaited = 0;                    // the ticket of the view asked; 0: none
     HistoryCatalog *m_asked = nullptr;        // whose file it asked about

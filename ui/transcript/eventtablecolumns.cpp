@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/eventtablecolumns.h"
 
-#include "application/transcript/pagedtranscriptmodel.h"
 #include "application/transcript/transcriptmodel.h"
-#include "application/transcript/transcriptstore.h" // transcriptmodel.h holds a QPointer to it
 
 #include <QHeaderView>
 #include <QTableView>
@@ -11,11 +9,6 @@
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
-
-// The History tab's table shows the same columns, in the same order, as the live one.
-static_assert(int(PagedTranscriptModel::TimeColumn) == int(TranscriptModel::TimeColumn));
-static_assert(int(PagedTranscriptModel::MethodColumn) == int(TranscriptModel::MethodColumn));
-static_assert(int(PagedTranscriptModel::SummaryColumn) == int(TranscriptModel::SummaryColumn));
 
 void sizeEventColumns(QTableView *table)
 {
@@ -37,8 +30,7 @@ void sizeEventColumns(QTableView *table)
     table->setColumnWidth(M::DirectionColumn, width(M::DirectionColumn, u"violation"_s));
     // A long name or method ("notifications/progress") is cut: its tooltip holds it whole.
     table->setColumnWidth(M::MethodColumn, width(M::MethodColumn, u"http-exchange"_s));
-    if (model->columnCount() > M::LatencyColumn)
-        table->setColumnWidth(M::LatencyColumn, width(M::LatencyColumn, u"00000 ms"_s));
+    table->setColumnWidth(M::LatencyColumn, width(M::LatencyColumn, u"00000 ms"_s));
     header->setSectionResizeMode(M::SummaryColumn, QHeaderView::Stretch);
 }
 

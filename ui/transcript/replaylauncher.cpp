@@ -2,7 +2,7 @@
 #include "transcript/replaylauncher.h"
 
 #include "application/servers/serverviewstore.h"
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptmodel.h"
 #include "engine/corehost.h"
 #include "transcript/replaydialog.h"
 
@@ -22,15 +22,18 @@ ReplayDialog *ReplayLauncher::dialog() const
     return m_dialog;
 }
 
-void ReplayLauncher::replayRow(const PagedTranscriptModel &events, int row)
+void ReplayLauncher::replayRow(const TranscriptModel &events, int row)
 {
     QString error;
-    std::optional<ReplayRequest> request = ReplayRequest::fromRecord(events.record(row), &error);
+    const TranscriptEvent *event = events.event(row);
+    std::optional<ReplayRequest> request =
+        event ? ReplayRequest::fromEvent(*event, &error) : std::nullopt;
     if (!request) {
-        tell(u"replayRefused"_s, tr("This record cannot be replayed: %1.").arg(error));
+        tell(u"replayRefused"_s, tr("This record cannot be replayed: %1.")
+                                     .arg(event ? error : tr("there is no such row")));
         return;
     }
-    request->collect([&events](qint64 r) { return events.record(int(r)); }, qint64(row) + 1,
+    request->collect([&events](qint64 r) { return events.event(int(r)); }, qint64(row) + 1,
                      events.rowCount());
     replay(*request);
 }

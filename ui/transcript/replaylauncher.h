@@ -9,7 +9,7 @@ class QWidget;
 namespace Sonde {
 
 class CoreHost;
-class PagedTranscriptModel;
+class TranscriptModel;
 class ReplayDialog;
 class ReplayRequest;
 class ServerViewStore;
@@ -29,7 +29,7 @@ public:
 
     // The request in row `row` of a history model, with its answer and verdicts from the rows
     // after it.
-    void replayRow(const PagedTranscriptModel &events, int row);
+    void replayRow(const TranscriptModel &events, int row);
     void replay(const ReplayRequest &request);
     // The dialog of the last replay sent (null before, or once it was closed).
     ReplayDialog *dialog() const;

@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "transcript/transcriptpanel.h"
 
-#include "application/history/transcripthistorysource.h"
 #include "application/servers/serverregistry.h"
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/recordingtranscript.h"
 #include "application/transcript/transcriptexporter.h"
 #include "application/transcript/transcriptfilterproxymodel.h"
-#include "application/transcript/transcriptfilterquery.h"
 #include "application/transcript/transcriptmodel.h"
 #include "application/transcript/transcriptstore.h"
-#include "historystore.h"
 #include "transcript/eventtablecolumns.h"
 #include "transcript/exportdialog.h"
-#include "util/clock.h"
-#include "util/clocktimer.h"
 #include "window/jsonview.h"
 #include "window/textdisplay.h"
 
@@ -179,20 +174,21 @@ void TranscriptPanel::followServers(const ServerRegistry *registry)
 
 void TranscriptPanel::showRecording(std::shared_ptr<const HistoryStore> reader, qint64 runId)
 {
-    m_reader = std::move(reader);
-    m_recordingFilter = {};
-    m_recordingFilter.runId = runId;
-    if (!m_paged) {
-        m_paged = new PagedTranscriptModel(this);
-        const QByteArray layout = saveLayout();
-        m_table->setModel(m_paged);
-        restoreLayout(layout);
-        watchSelection();
-        connect(m_paged, &QAbstractItemModel::rowsInserted, this, [this] {
-            if (m_follow->isChecked())
-                m_table->scrollToBottom();
-        });
-    }
+    delete m_recording;
+    m_recording = new RecordingTranscript(std::move(reader), runId, this);
+    if (m_followClock)
+        m_recording->setFollowClock(m_followClock);
+    const QByteArray layout = saveLayout();
+    m_table->setModel(m_recording->model());
+    restoreLayout(layout);
+    watchSelection();
+    const auto toBottom = [this] {
+        if (m_follow->isChecked())
+            m_table->scrollToBottom();
+    };
+    connect(m_recording->model(), &QAbstractItemModel::rowsInserted, this, toBottom);
+    connect(m_recording, &RecordingTranscript::filtered, this, toBottom);
+    connect(m_recording, &RecordingTranscript::pendingChanged, m_filtering, &QWidget::setVisible);
     queryRecording();
 }
 
@@ -201,147 +197,49 @@ QAbstractItemModel *TranscriptPanel::tableModel() const
     return m_table->model();
 }
 
+TranscriptModel *TranscriptPanel::recordingModel() const
+{
+    return m_recording ? m_recording->model() : nullptr;
+}
+
 void TranscriptPanel::setFollowClock(const Clock *clock)
 {
-    delete m_followTimer;
     m_followClock = clock;
-    m_followTimer = clock->createTimer(this);
-    connect(m_followTimer, &ClockTimer::timeout, this, &TranscriptPanel::followNow);
-    m_followedOnce = false;
+    if (m_recording)
+        m_recording->setFollowClock(clock);
 }
 
 void TranscriptPanel::followRecording()
 {
-    if (!m_paged)
-        return;
-    if (!m_followClock) {
-        m_ownClock = std::make_unique<SteadyClock>();
-        setFollowClock(m_ownClock.get());
-    }
-    if (m_followTimer->isActive())
-        return; // the follow due then reads every row committed until then
-    const qint64 since = m_followClock->nowMs() - m_lastFollowMs;
-    if (!m_followedOnce || since >= FollowIntervalMs)
-        followNow();
-    else
-        m_followTimer->start(FollowIntervalMs - since);
+    if (m_recording)
+        m_recording->follow();
 }
 
-void TranscriptPanel::followNow()
-{
-    if (!m_paged)
-        return;
-    m_followedOnce = true;
-    m_lastFollowMs = m_followClock->nowMs();
-    m_paged->followSource();
-}
-
-// The filter boxes, as the history's query: the same server, directions and method part;
-// the text as an FTS5 phrase (whole words, not any part of one).
 void TranscriptPanel::queryRecording()
 {
-    if (!m_paged)
+    if (!m_recording)
         return;
-    HistoryFilter f;
-    f.runId = m_recordingFilter.runId;
+    TranscriptViewFilter f;
     f.server = m_server->currentData().toString();
     using D = TranscriptEvent::Direction;
-    const QList<D> all = {D::Outgoing, D::Incoming, D::Stderr, D::Lifecycle, D::Violation};
-    for (D d : all)
+    for (D d : {D::Outgoing, D::Incoming, D::Stderr, D::Lifecycle, D::Violation})
         if (m_proxy->isDirectionVisible(d))
-            f.directions << TranscriptEvent::directionName(d);
-    if (f.directions.size() == all.size())
-        f.directions.clear();
-    else if (f.directions.isEmpty())
-        f.directions << u"none"_s; // every box unchecked shows nothing, as the proxy does
-    f.methodContains = m_method->text().trimmed();
-    f.text = m_text->text().trimmed();
-    // Counted on the query's thread (a second or so at a million events). A keystroke in the
-    // method or text box waits for the next one; a box ticked or a server chosen goes at once.
-    const bool typing =
-        m_filterQuery && f.runId == m_askedFilter.runId && f.server == m_askedFilter.server &&
-        f.directions == m_askedFilter.directions &&
-        (f.methodContains != m_askedFilter.methodContains || f.text != m_askedFilter.text);
-    if (!m_filterQuery) {
-        m_filterQuery = new TranscriptFilterQuery(this);
-        connect(m_filterQuery, &TranscriptFilterQuery::answered, this,
-                &TranscriptPanel::showRecordingFilter);
-        connect(m_filterQuery, &TranscriptFilterQuery::pendingChanged, m_filtering,
-                &QWidget::setVisible);
-    }
-    m_askedFilter = f;
-    if (typing)
-        m_filterQuery->askSoon(m_reader->path(), f, m_follow->isChecked());
-    else
-        m_filterQuery->ask(m_reader->path(), f, m_follow->isChecked());
-}
-
-// The old rows stayed while the filter was counted (emptying the table on every keystroke
-// would flash it and lose the reader's place); now the new ones replace them, the first
-// screen already read.
-void TranscriptPanel::showRecordingFilter(const TranscriptFilterAnswer &answer)
-{
-    if (!m_paged)
-        return;
-    m_recordingFilter = answer.filter;
-    if (answer.error.isEmpty()) {
-        m_paged->setSource(std::make_unique<TranscriptHistorySource>(m_reader, answer),
-                           answer.firstRow, answer.records);
-        m_paged->followSource(); // rows committed since the count: those after its last id
-    } else {
-        // The query's thread could not open the file: counted here, as before it existed.
-        m_paged->setSource(std::make_unique<TranscriptHistorySource>(m_reader, answer.filter));
-    }
-    if (m_follow->isChecked())
-        m_table->scrollToBottom();
-}
-
-// The row of the paged table that shows the store's row `storeRow`. The rows from its
-// millisecond on are counted, not those before it: the store holds the newest events (the
-// timeline's tail), so they are few and the time index finds them (counting every row before
-// took seconds at a million events). Then that millisecond's rows are looked through for the
-// event: the nth of its server, direction and generation, as it is in the store.
-int TranscriptPanel::recordingRowOf(int storeRow) const
-{
-    const auto *source = dynamic_cast<const TranscriptHistorySource *>(m_paged->source());
-    if (!source)
-        return -1;
-    const TranscriptEvent &event = m_store->event(storeRow);
-    const auto same = [&event](const TranscriptEvent &e) {
-        return e.timeMs == event.timeMs && e.server == event.server &&
-               e.direction == event.direction && e.generation == event.generation;
-    };
-    int nth = 0;
-    for (int r = storeRow - 1; r >= 0 && m_store->event(r).timeMs == event.timeMs; --r)
-        nth += same(m_store->event(r)) ? 1 : 0;
-    HistoryFilter from = m_recordingFilter;
-    from.fromMs = event.timeMs;
-    from.untilId = source->lastId();
-    const qint64 first = source->count() - m_reader->count(from);
-    const QString dir = TranscriptEvent::directionName(event.direction);
-    for (qint64 row = qMax<qint64>(0, first);
-         row < qMin<qint64>(first + PagedTranscriptModel::PageSize, m_paged->rowCount()); ++row) {
-        const QJsonObject r = m_paged->record(int(row));
-        if (r.value("t_ms"_L1).toInteger() > event.timeMs)
-            break;
-        if (r.value("server"_L1).toString() == event.server &&
-            r.value("dir"_L1).toString() == dir && r.value("gen"_L1).toInt() == event.generation &&
-            nth-- == 0)
-            return int(row);
-    }
-    return -1;
+            f.directions << d;
+    f.methodContains = m_method->text();
+    f.text = m_text->text();
+    m_recording->setFilter(f, m_follow->isChecked());
 }
 
 bool TranscriptPanel::selectStoreRow(int row)
 {
     if (row < 0 || row >= m_model->rowCount())
         return false;
-    if (m_paged) {
-        const int at = recordingRowOf(row);
+    if (m_recording) {
+        const int at = m_recording->rowOf(*m_store, row);
         if (at < 0)
             return false;
         m_follow->setChecked(false);
-        const QModelIndex index = m_paged->index(at, 0);
+        const QModelIndex index = m_recording->model()->index(at, 0);
         m_table->setCurrentIndex(index);
         m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
         return true;
@@ -357,7 +255,7 @@ bool TranscriptPanel::selectStoreRow(int row)
 
 int TranscriptPanel::currentStoreRow() const
 {
-    if (m_paged)
+    if (m_recording)
         return -1; // the rows are the history's, not the store's
     const QModelIndex index = m_proxy->mapToSource(m_table->currentIndex());
     return index.isValid() ? index.row() : -1;
@@ -400,26 +298,12 @@ void TranscriptPanel::onCurrentChanged()
     QModelIndex idx = m_table->currentIndex();
     if (!m_table->selectionModel()->isRowSelected(idx.row(), idx.parent()))
         idx = {};
-    if (m_paged) {
-        const QJsonObject r = idx.data(PagedTranscriptModel::RecordRole).toJsonObject();
-        QByteArray shown;
-        if (r.value("msg"_L1).isObject())
-            shown = QJsonDocument(r.value("msg"_L1).toObject()).toJson(QJsonDocument::Compact);
-        else if (r.contains("details"_L1))
-            shown = QJsonDocument(r.value("details"_L1).toObject()).toJson(QJsonDocument::Compact);
-        else
-            shown = r.value(r.contains("line"_L1) ? "line"_L1 : "raw"_L1).toString().toUtf8();
-        m_detail->setJson(shown, tr("in the history"));
-        return;
-    }
-    QByteArray shown = idx.data(TranscriptModel::RawRole).toByteArray();
+    const TranscriptEvent *e = idx.isValid() ? eventAt(idx.row()) : nullptr;
+    QByteArray shown = e ? e->raw : QByteArray();
     // An event has no frame: its details are what it says (a verdict names its request).
-    if (shown.isEmpty()) {
-        const auto e = idx.data(TranscriptModel::EventRole).value<TranscriptEvent>();
-        if (!e.details.isEmpty())
-            shown = QJsonDocument(e.details).toJson(QJsonDocument::Compact);
-    }
-    m_detail->setJson(shown, tr("in the exported transcript"));
+    if (e && shown.isEmpty() && !e->details.isEmpty())
+        shown = QJsonDocument(e->details).toJson(QJsonDocument::Compact);
+    m_detail->setJson(shown, m_recording ? tr("in the history") : tr("in the exported transcript"));
 }
 
 // The actions are the table's, so their keys work while it has the focus and no other tab
@@ -479,7 +363,8 @@ void TranscriptPanel::updateRowActions()
                                : tr("Copy the row's transcript record, secrets and session ids "
                                     "masked as in exports"));
     QString why;
-    const bool replayable = any && ReplayRequest::fromRecord(recordAt(row), &why).has_value();
+    const TranscriptEvent *e = eventAt(row);
+    const bool replayable = e && ReplayRequest::fromEvent(*e, &why).has_value();
     if (!any)
         why = tr("no row is selected");
     m_replay->setEnabled(replayable);
@@ -490,71 +375,35 @@ void TranscriptPanel::updateRowActions()
     m_replay->setStatusTip(m_replay->toolTip());
 }
 
-QJsonObject TranscriptPanel::recordAt(int row) const
+const TranscriptEvent *TranscriptPanel::eventAt(int row) const
 {
     if (row < 0 || row >= m_table->model()->rowCount())
-        return {};
-    if (m_paged)
-        return m_paged->record(row);
+        return nullptr;
+    if (m_recording)
+        return m_recording->model()->event(row);
     const QModelIndex source = m_proxy->mapToSource(m_proxy->index(row, 0));
-    return source.isValid() ? m_store->event(source.row()).toJson() : QJsonObject();
+    return source.isValid() ? &m_store->event(source.row()) : nullptr;
 }
 
 std::optional<ReplayRequest> TranscriptPanel::replayRequestAt(int row, QString *why) const
 {
-    std::optional<ReplayRequest> request = ReplayRequest::fromRecord(recordAt(row), why);
+    const TranscriptEvent *e = eventAt(row);
+    if (!e) {
+        if (why)
+            *why = tr("no row is selected");
+        return std::nullopt;
+    }
+    std::optional<ReplayRequest> request = ReplayRequest::fromEvent(*e, why);
     if (!request)
         return request;
     // The answer is looked for among everything after the request, not the rows shown: a
     // filter on "send" or on the method text would hide it.
-    if (!m_paged) {
-        const int from = m_proxy->mapToSource(m_proxy->index(row, 0)).row() + 1;
-        const QString server = request->server;
-        request->collect(
-            [this, &server](qint64 r) {
-                const TranscriptEvent &e = m_store->event(int(r));
-                // Only its server's events can answer it; the others are not parsed.
-                return e.server == server ? e.toJson() : QJsonObject();
-            },
-            from, m_store->size());
+    if (m_recording) {
+        m_recording->collectAnswer(*request);
         return request;
     }
-    // The request's own row first, among its server's sends of its millisecond (a few rows,
-    // by index), then every record after it by id, a page at a time: an id range is the one
-    // read that stays cheap at a million rows (a server or run filter sorts all that follows:
-    // seconds for 20,000 records). take() passes over the other servers' records.
-    HistoryFilter at;
-    at.runId = m_recordingFilter.runId;
-    at.server = request->server;
-    at.direction = u"send"_s;
-    at.fromMs = at.toMs = request->recordedAtMs;
-    QList<qint64> ids;
-    const QList<QJsonObject> sends = m_reader->records(at, 0, PagedTranscriptModel::PageSize, &ids);
-    qint64 lastId = -1;
-    for (qsizetype i = 0; i < sends.size() && lastId < 0; ++i)
-        if (sends.at(i).value("gen"_L1).toInt() == request->generation &&
-            sends.at(i).value("msg"_L1).toObject().value("id"_L1) == request->recordedId)
-            lastId = ids.at(i);
-    if (lastId < 0)
-        return request; // gone from the history (a Clear): nothing recorded to compare with
-    QList<QJsonObject> page;
-    qint64 pageStart = 0;
-    bool atEnd = false;
-    request->collect(
-        [&](qint64 r) {
-            if (r >= pageStart + page.size() && !atEnd) {
-                HistoryFilter next;
-                next.afterId = lastId;
-                QList<qint64> pageIds;
-                pageStart += page.size();
-                page = m_reader->records(next, 0, PagedTranscriptModel::PageSize, &pageIds);
-                atEnd = page.size() < PagedTranscriptModel::PageSize;
-                if (!pageIds.isEmpty())
-                    lastId = pageIds.last();
-            }
-            return page.value(r - pageStart);
-        },
-        0, std::numeric_limits<qint64>::max());
+    const int from = m_proxy->mapToSource(m_proxy->index(row, 0)).row() + 1;
+    request->collect([this](qint64 r) { return &m_store->event(int(r)); }, from, m_store->size());
     return request;
 }
 
@@ -568,9 +417,10 @@ void TranscriptPanel::replayCurrent()
 
 void TranscriptPanel::copyCurrentJson() const
 {
-    QJsonObject record = recordAt(m_table->currentIndex().row());
-    if (record.isEmpty())
+    const TranscriptEvent *e = eventAt(m_table->currentIndex().row());
+    if (!e)
         return;
+    QJsonObject record = e->toJson();
     // A clipboard ends up in bug reports: masked as an export is, unless the box says not.
     if (!m_secrets->isChecked())
         record = m_redactor.apply(record);
@@ -580,19 +430,16 @@ void TranscriptPanel::copyCurrentJson() const
 
 bool TranscriptPanel::exportShownFromHistory(const QString &format)
 {
-    const auto *source =
-        m_paged ? dynamic_cast<const TranscriptHistorySource *>(m_paged->source()) : nullptr;
-    if (!source || !m_reader)
+    HistoryFilter filter;
+    if (!m_recording || !m_recording->shownFilter(&filter))
         return false;
     // The rows the filters show, read from the history file by the dialog's own thread, a
     // page at a time: the rows counted so far, not those recorded while it writes.
     ExportDialog::Source shown;
-    shown.title =
-        tr("the %n event(s) the Transcript tab's filters show", nullptr, m_paged->rowCount());
-    shown.input.historyPath = m_reader->path();
-    shown.input.filter = source->filter();
-    if (!shown.input.filter.untilId && source->lastId() > 0)
-        shown.input.filter.untilId = source->lastId();
+    shown.title = tr("the %n event(s) the Transcript tab's filters show", nullptr,
+                     m_recording->model()->rowCount());
+    shown.input.historyPath = m_recording->path();
+    shown.input.filter = filter;
     auto *dialog = new ExportDialog(std::move(shown), m_redactor, {}, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->choose(format == "md"_L1 ? TranscriptExport::Format::Markdown
@@ -612,15 +459,15 @@ QString TranscriptPanel::exportTo(const QString &path, const QString &format) co
                                  : TranscriptExporter::writeJsonLines(store, path, redact,
                                                                       m_redactor, &error, rows);
     };
-    if (m_paged) {
+    if (m_recording) {
         // The rows shown are the history's (the store keeps only a tail then): read through
-        // the paged model, filters applied, into a store of their own for the same writers.
-        const QList<QJsonObject> records = TranscriptExporter::modelRecords(
-            *m_paged, TranscriptExporter::MaxDialogRecords, &error);
+        // the model, filters applied, into a store of their own for the same writers.
+        const TranscriptBatch events = TranscriptExporter::modelEvents(
+            *m_recording->model(), TranscriptExporter::MaxDialogRecords, &error);
         if (!error.isEmpty())
             return error;
-        TranscriptStore shown(int(records.size()) + 1, nullptr, std::numeric_limits<qint64>::max());
-        TranscriptExporter::appendRecords(shown, records);
+        TranscriptStore shown(int(events.size()) + 1, nullptr, std::numeric_limits<qint64>::max());
+        shown.append(events);
         return write(shown, std::nullopt) ? QString() : error;
     }
     return write(*m_store, m_proxy->visibleStoreRows()) ? QString() : error;

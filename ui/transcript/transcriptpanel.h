@@ -2,7 +2,6 @@
 #pragma once
 
 #include "application/transcript/replayrequest.h"
-#include "historyfilter.h"
 #include "transcript/redactor.h"
 
 #include <QWidget>
@@ -23,14 +22,11 @@ namespace Sonde {
 class ServerRegistry;
 
 class Clock;
-class ClockTimer;
 class HistoryStore;
 class JsonView;
-class PagedTranscriptModel;
+class RecordingTranscript;
 struct TranscriptEvent;
-struct TranscriptFilterAnswer;
 class TranscriptFilterProxyModel;
-class TranscriptFilterQuery;
 class TranscriptModel;
 class TranscriptStore;
 
@@ -64,28 +60,23 @@ public:
     void restoreLayout(const QByteArray &state);
 
     // The table shows this run's events from the SQLite history (`reader`, a read connection
-    // of its own; `runId`, HistoryRecorder::runId) through a PagedTranscriptModel, with the
+    // of its own; `runId`, HistoryRecorder::runId) through a RecordingTranscript, with the
     // filters in its query, instead of the in-memory store: its memory then stays the same
     // however long the recording. Exports and the timeline's jumps still use the store.
     void showRecording(std::shared_ptr<const HistoryStore> reader, qint64 runId);
-    bool showsRecording() const { return m_paged != nullptr; }
-    // The table's model now: the paged one over the history, or the filter proxy.
+    bool showsRecording() const { return m_recording != nullptr; }
+    // The table's model now: the recording's, or the filter proxy over the store's.
     QAbstractItemModel *tableModel() const;
-    PagedTranscriptModel *recordingModel() const { return m_paged; }
-    // A flood commits a batch every 50 ms; each follow counts the new rows and the view reads
-    // the last page again, on this thread. So the table follows at most this often, and the
-    // last batch is never left out (a follow is due at the end of the interval).
-    static constexpr int FollowIntervalMs = 200;
-    // The time line the following is throttled on (not owned; it outlives the panel). Until
-    // it is set, a steady clock of the panel's own.
+    TranscriptModel *recordingModel() const;
+    // The time line the recording's following is throttled on (not owned; it outlives the
+    // panel; RecordingTranscript::setFollowClock).
     void setFollowClock(const Clock *clock);
 
-    // Row `row` of tableModel() as a transcript record (TranscriptEvent::toJson's shape), in
-    // either mode; empty when there is no such row.
-    QJsonObject recordAt(int row) const;
+    // The event in row `row` of tableModel(), in either mode; null when there is no such row.
+    const TranscriptEvent *eventAt(int row) const;
     // That row as a request to send again, with its recorded answer and verdicts from the
     // events of its server after it, whatever the filters hide; nullopt with the reason when
-    // it is not one (ReplayRequest::fromRecord).
+    // it is not one (ReplayRequest::fromEvent).
     std::optional<ReplayRequest> replayRequestAt(int row, QString *why) const;
 
 Q_SIGNALS:
@@ -95,7 +86,7 @@ Q_SIGNALS:
 public Q_SLOTS:
     void focusFilter();
     // A batch was committed (HistoryRecorder::recorded): its rows are appended to the table,
-    // now or at the end of the FollowIntervalMs since the last follow.
+    // now or at the end of RecordingTranscript::FollowIntervalMs since the last follow.
     void followRecording();
 
 protected:
@@ -109,9 +100,6 @@ private:
     // the GUI thread. False when the table is the live store's (the file dialog then).
     bool exportShownFromHistory(const QString &format);
     void queryRecording();
-    void followNow();
-    void showRecordingFilter(const TranscriptFilterAnswer &answer);
-    int recordingRowOf(int storeRow) const;
     void buildRowMenu();
     void updateRowActions();
     void replayCurrent();
@@ -128,22 +116,14 @@ private:
     QTableView *m_table = nullptr;
     JsonView *m_detail = nullptr;
     Redactor m_redactor;
-    PagedTranscriptModel *m_paged = nullptr;
-    std::shared_ptr<const HistoryStore> m_reader;
-    HistoryFilter m_recordingFilter; // what the paged table's query asks, filters included
+    RecordingTranscript *m_recording = nullptr;
     // The filters are counted off the GUI thread; until the answer comes the old rows stay
     // (they go on following) and m_filtering says so.
-    TranscriptFilterQuery *m_filterQuery = nullptr;
-    HistoryFilter m_askedFilter;
     QLabel *m_filtering = nullptr;
     QMenu *m_rowMenu = nullptr;
     QAction *m_replay = nullptr;
     QAction *m_copyJson = nullptr;
-    std::unique_ptr<Clock> m_ownClock;
     const Clock *m_followClock = nullptr;
-    ClockTimer *m_followTimer = nullptr;
-    qint64 m_lastFollowMs = 0;
-    bool m_followedOnce = false;
 };
 
 } // namespace Sonde

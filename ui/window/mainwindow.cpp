@@ -9,8 +9,8 @@
 #include "application/servers/serverlistmodel.h"
 #include "application/servers/serverregistry.h"
 #include "application/tools/recoverytext.h"
-#include "application/transcript/pagedtranscriptmodel.h"
 #include "application/transcript/transcriptexporter.h"
+#include "application/transcript/transcriptmodel.h"
 #include "application/transcript/transcriptstore.h"
 #include "application/window/shutdownsequence.h"
 #include "application/workspace/workspacecontroller.h"
@@ -826,7 +826,7 @@ void MainWindow::exportWithDialog()
 {
     // On the History tab with a session (or a search) shown, that is what is exported.
     ExportDialog::Source source;
-    const PagedTranscriptModel *shown = m_history->eventModel();
+    const TranscriptModel *shown = m_history->eventModel();
     if (m_tabs->currentWidget() == m_history && shown->rowCount() > 0) {
         source.title = tr("the %n event(s) shown in the History tab", nullptr, shown->rowCount());
         if (const auto file = m_history->shownHistory()) {
@@ -834,7 +834,7 @@ void MainWindow::exportWithDialog()
             source.input.historyPath = file->first;
             source.input.filter = file->second;
         } else {
-            source.input.records = TranscriptExporter::modelRecords(
+            source.input.events = TranscriptExporter::modelEvents(
                 *shown, TranscriptExporter::MaxDialogRecords, &source.error);
         }
     } else if (m_recorder) {

@@ -18,9 +18,12 @@ public:
     {
     }
     qint64 count() const override { return m_count; }
-    QList<QJsonObject> page(qint64 offset, int limit) const override
+    TranscriptBatch page(qint64 offset, int limit) const override
     {
-        return m_store->records(m_filter, offset, limit);
+        TranscriptBatch events;
+        for (const QJsonObject &r : m_store->records(m_filter, offset, limit))
+            events.append(TranscriptEvent::fromJson(r));
+        return events;
     }
 
 private:

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "application/history/transcripthistorysource.h"
 
-#include "application/transcript/pagedtranscriptmodel.h"
 #include "application/transcript/transcriptfilterquery.h"
 #include "historystore.h"
 
@@ -22,7 +21,6 @@ TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistorySt
 {
     m_filter.afterId = 0;
     notePageStarts(0, answer.pageStarts);
-    constexpr int PageSize = PagedTranscriptModel::PageSize;
     const QList<qint64> &ids = answer.ids;
     for (qsizetype i = 0; i < ids.size(); i += PageSize) {
         const qsizetype end = qMin<qsizetype>(i + PageSize, ids.size());
@@ -33,7 +31,6 @@ TranscriptHistorySource::TranscriptHistorySource(std::shared_ptr<const HistorySt
 
 void TranscriptHistorySource::notePageStarts(qint64 firstRow, const QList<qint64> &starts)
 {
-    constexpr int PageSize = PagedTranscriptModel::PageSize;
     qint64 row = (firstRow + PageSize - 1) / PageSize * PageSize;
     for (qint64 id : starts) {
         m_firstIdAt.insert(row, id);
@@ -47,7 +44,7 @@ qint64 TranscriptHistorySource::recount()
     since.afterId = m_seenId;
     QList<qint64> starts;
     const HistoryStore::Tally t =
-        m_store->pagedTally(since, PagedTranscriptModel::PageSize, m_count, &starts);
+        m_store->pagedTally(since, TranscriptPageSource::PageSize, m_count, &starts);
     if (t.newestId < m_seenId) {
         // The newest rows went: a Clear, after which the ids start again below the last seen.
         m_count = m_lastId = m_seenId = 0;
@@ -113,7 +110,7 @@ QList<QJsonObject> TranscriptHistorySource::inWindows(qint64 from, int n, bool b
     }
 }
 
-QList<QJsonObject> TranscriptHistorySource::page(qint64 offset, int limit) const
+TranscriptBatch TranscriptHistorySource::page(qint64 offset, int limit) const
 {
     // Rows past the count are left for the next recount, so a page never holds a row the
     // model has not inserted yet.
@@ -136,7 +133,11 @@ QList<QJsonObject> TranscriptHistorySource::page(qint64 offset, int limit) const
         m_firstIdAt.insert(offset, ids.first());
         m_firstIdAt.insert(offset + ids.size(), ids.last() + 1);
     }
-    return rows;
+    TranscriptBatch events;
+    events.reserve(rows.size());
+    for (const QJsonObject &r : std::as_const(rows))
+        events.append(TranscriptEvent::fromJson(r));
+    return events;
 }
 
 } // namespace Sonde

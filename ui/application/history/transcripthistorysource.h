@@ -33,7 +33,7 @@ public:
                             const TranscriptFilterAnswer &answer);
 
     qint64 count() const override { return m_count; }
-    QList<QJsonObject> page(qint64 offset, int limit) const override;
+    TranscriptBatch page(qint64 offset, int limit) const override;
     qint64 recount() override;
     const HistoryFilter &filter() const { return m_filter; }
     // The newest row counted: count() rows end at it (rows recorded since wait for recount()).

@@ -3,16 +3,14 @@
 
 #include "transcript/transcriptevent.h"
 
-#include <QJsonObject>
-
 namespace Sonde {
 
 class TranscriptPageSource;
 
-// A recorded session read back for the Timeline: its records (TranscriptEvent::toJson's
-// shape, as the history keeps them) turned into the TranscriptEvent values the live timeline
-// is fed, the supervisor's entries with their typed form again, so a past session draws as it
-// did live. Bounded: at most `maxEvents`, and `total` says how many there were. Values only.
+// A recorded session read back for the Timeline: the TranscriptEvent values the live timeline
+// is fed (the supervisor's entries with their typed form again, TranscriptEvent::fromJson), so
+// a past session draws as it did live. Bounded: at most `maxEvents`, and `total` says how many
+// there were. Values only.
 class TimelineRecording
 {
 public:
@@ -24,7 +22,6 @@ public:
 
     // Reads `source` a page at a time, from its first event.
     static TimelineRecording read(const TranscriptPageSource &source, int maxEvents = MaxEvents);
-    static TranscriptEvent eventOf(const QJsonObject &record);
 };
 
 } // namespace Sonde

@@ -11,12 +11,6 @@ namespace Sonde {
 
 namespace {
 
-bool isVerdict(const QString &event)
-{
-    return event == "outcome-uncertain"_L1 || event == "sent-again"_L1 ||
-           event == "breaker-refused"_L1;
-}
-
 bool sameId(const QJsonValue &a, const QJsonValue &b)
 {
     if (a.isDouble() && b.isDouble())
@@ -24,18 +18,29 @@ bool sameId(const QJsonValue &a, const QJsonValue &b)
     return a == b;
 }
 
+QJsonObject frameOf(const TranscriptEvent &e)
+{
+    return QJsonDocument::fromJson(e.raw).object();
+}
+
 } // namespace
 
-std::optional<ReplayRequest> ReplayRequest::fromRecord(const QJsonObject &record, QString *error)
+bool ReplayRequest::isVerdict(EventKind kind)
+{
+    return kind == EventKind::OutcomeUncertain || kind == EventKind::SentAgain ||
+           kind == EventKind::BreakerRefused;
+}
+
+std::optional<ReplayRequest> ReplayRequest::fromEvent(const TranscriptEvent &event, QString *error)
 {
     const auto fail = [error](const QString &why) {
         if (error)
             *error = why;
         return std::nullopt;
     };
-    if (record.value("dir"_L1).toString() != "send"_L1)
+    if (event.direction != TranscriptEvent::Direction::Outgoing)
         return fail(u"only a request Sonde sent can be sent again"_s);
-    const QJsonObject msg = record.value("msg"_L1).toObject();
+    const QJsonObject msg = frameOf(event);
     const QString method = msg.value("method"_L1).toString();
     if (method.isEmpty())
         return fail(u"the record holds no JSON-RPC request"_s);
@@ -45,10 +50,10 @@ std::optional<ReplayRequest> ReplayRequest::fromRecord(const QJsonObject &record
         return fail(
             u"%1 is the session's handshake: it cannot be sent into a live session"_s.arg(method));
     ReplayRequest r;
-    r.server = record.value("server"_L1).toString();
-    r.generation = record.value("gen"_L1).toInt();
+    r.server = event.server;
+    r.generation = event.generation;
     r.recordedId = msg.value("id"_L1);
-    r.recordedAtMs = record.value("t_ms"_L1).toInteger();
+    r.recordedAtMs = event.timeMs;
     r.method = method;
     r.params = msg.value("params"_L1).toObject();
     r.params.remove("_meta"_L1);
@@ -59,36 +64,38 @@ std::optional<ReplayRequest> ReplayRequest::fromRecord(const QJsonObject &record
     return r;
 }
 
-void ReplayRequest::collect(const std::function<QJsonObject(qint64)> &recordAt, qint64 from,
-                            qint64 end)
+void ReplayRequest::collect(const std::function<const TranscriptEvent *(qint64)> &eventAt,
+                            qint64 from, qint64 end)
 {
     const qint64 last = std::min(end, from + MaxScanRecords);
     for (qint64 row = from; row < last; ++row)
-        if (take(recordAt(row)))
+        if (const TranscriptEvent *e = eventAt(row); e && take(*e))
             return;
 }
 
-bool ReplayRequest::take(const QJsonObject &record)
+bool ReplayRequest::take(const TranscriptEvent &event)
 {
-    if (answered() || record.value("server"_L1).toString() != server)
+    using Direction = TranscriptEvent::Direction;
+    if (answered() || event.server != server)
         return answered();
-    const QString dir = record.value("dir"_L1).toString();
-    if (dir == "event"_L1 && isVerdict(record.value("event"_L1).toString())) {
-        const QJsonObject details = record.value("details"_L1).toObject();
+    if (event.direction == Direction::Lifecycle && isVerdict(event.kind)) {
+        // The ids are JSON-RPC ids, compared as the wire has them: the details are the
+        // verdict's own record (HistoryEvent::toJson).
+        const QJsonObject &details = event.details;
         const int gen = details.contains("generation"_L1) ? details.value("generation"_L1).toInt()
-                                                          : record.value("gen"_L1).toInt();
+                                                          : event.generation;
         if (!sameId(details.value("request_id"_L1), m_waitId) || gen != m_waitGeneration)
             return false;
-        verdicts.append(record);
-        if (record.value("event"_L1).toString() == "sent-again"_L1) {
+        verdicts.append(event);
+        if (event.kind == EventKind::SentAgain) {
             m_waitId = details.value("new_request_id"_L1);
             m_waitGeneration = details.value("new_generation"_L1).toInt();
         }
         return false;
     }
-    if (dir != "recv"_L1 || record.value("gen"_L1).toInt() != m_waitGeneration)
+    if (event.direction != Direction::Incoming || event.generation != m_waitGeneration)
         return false;
-    const QJsonObject msg = record.value("msg"_L1).toObject();
+    const QJsonObject msg = frameOf(event);
     if (msg.contains("method"_L1) || !sameId(msg.value("id"_L1), m_waitId) ||
         !(msg.contains("result"_L1) || msg.contains("error"_L1)))
         return false;
@@ -175,13 +182,12 @@ QString ReplayRequest::recordedOutcomeText() const
                                 : u": \"%1\"."_s.arg(shortJson(texts.join(u'\n'), 200));
         lines.append(line);
     }
-    for (const QJsonObject &v : verdicts) {
-        const QString event = v.value("event"_L1).toString();
-        const QJsonObject d = v.value("details"_L1).toObject();
-        if (event == "outcome-uncertain"_L1)
+    for (const TranscriptEvent &v : verdicts) {
+        const QJsonObject &d = v.details;
+        if (v.kind == EventKind::OutcomeUncertain)
             lines.append(u"Its outcome was uncertain (%1): it may or may not have run."_s.arg(
                 shortJson(d.value("rule"_L1), 80)));
-        else if (event == "sent-again"_L1)
+        else if (v.kind == EventKind::SentAgain)
             lines.append(u"It was sent again as request %1 in generation %2."_s.arg(
                 shortJson(d.value("new_request_id"_L1), 40),
                 QString::number(d.value("new_generation"_L1).toInt())));

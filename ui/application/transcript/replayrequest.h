@@ -2,6 +2,7 @@
 #pragma once
 
 #include "recovery/replaypolicy.h"
+#include "transcript/transcriptevent.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -15,8 +16,8 @@
 namespace Sonde {
 
 // A recorded request to send again (docs/history.md, "Replay"): what was sent, read from its
-// transcript record (docs/transcript-format.md), and what came of it then, gathered from the
-// records after it in the same session: the answer with its id (followed through a
+// transcript event (live, or read back from the history), and what came of it then, gathered
+// from the events after it in the same session: the answer with its id (followed through a
 // `sent-again` verdict to the id it was sent again under) and the verdicts tied to it
 // (outcome-uncertain, sent-again, breaker-refused). Its params lose `_meta`: the progress
 // token and the 2026-07-28 fields belong to the old request, and the engine adds its own, as
@@ -37,18 +38,21 @@ public:
     QString tool;       // a tools/call's tool name, else empty
     // The recv frame that answered it; empty when none was found.
     QJsonObject answerFrame;
-    QList<QJsonObject> verdicts; // the verdict event records, in order
+    TranscriptBatch verdicts; // the verdict events, in order
 
-    // A `send` record of a JSON-RPC request with a method and an id; nullopt with the reason
-    // otherwise (a notification, an answer, a handshake that cannot be sent into a live
-    // session).
-    static std::optional<ReplayRequest> fromRecord(const QJsonObject &record, QString *error);
+    // A sent JSON-RPC request with a method and an id; nullopt with the reason otherwise (a
+    // notification, an answer, a handshake that cannot be sent into a live session).
+    static std::optional<ReplayRequest> fromEvent(const TranscriptEvent &event, QString *error);
+    // Whether an event is one of the verdicts a call can get (docs/recovery.md §7).
+    static bool isVerdict(EventKind kind);
 
-    // Reads the records from `from` (the row after the request) up to `end` or
+    // Reads the events from `from` (the row after the request) up to `end` or
     // MaxScanRecords, whichever comes first, keeping the verdicts and stopping at the answer.
-    void collect(const std::function<QJsonObject(qint64)> &recordAt, qint64 from, qint64 end);
-    // Looks at one later record; true when it was the answer.
-    bool take(const QJsonObject &record);
+    // `eventAt` gives null for a row that is not there; its event lives until the next call.
+    void collect(const std::function<const TranscriptEvent *(qint64)> &eventAt, qint64 from,
+                 qint64 end);
+    // Looks at one later event; true when it was the answer.
+    bool take(const TranscriptEvent &event);
 
     bool answered() const { return !answerFrame.isEmpty(); }
     // What the dialog compares: the recorded result, or {"error": ...} for an error answer;

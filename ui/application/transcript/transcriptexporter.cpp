@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "application/transcript/transcriptexporter.h"
 
-#include "application/timeline/timelinerecording.h"
-#include "application/transcript/pagedtranscriptmodel.h"
 #include "application/transcript/transcriptmodel.h"
 #include "application/transcript/transcriptstore.h"
 #include "transcript/redactor.h"
@@ -168,7 +166,7 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
             md += "| "_L1 + QString::number(++number) + " | "_L1 +
                   TranscriptModel::timeText(e.timeMs) + " | "_L1 + QString::number(e.generation) +
                   " | "_L1 + TranscriptEvent::directionName(e.direction) + " | "_L1 +
-                  tableCell(clean(TranscriptModel::methodText(store, row))) + " | "_L1 +
+                  tableCell(clean(TranscriptModel::methodText(e, entry))) + " | "_L1 +
                   latencyText(entry) + " | "_L1 +
                   tableCell(redactSecrets ? TranscriptStore::summaryOf(masked(e, redactor))
                                           : entry.summary) +
@@ -180,7 +178,7 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
         for (int row : serverRows) {
             const TranscriptEvent &e = store.event(row);
             const TranscriptStore::Entry &entry = store.entry(row);
-            const QString title = TranscriptModel::methodText(store, row);
+            const QString title = TranscriptModel::methodText(e, entry);
             const QString latency = latencyText(entry);
             md += "\n**"_L1 + QString::number(++number) + ".** `"_L1 +
                   TranscriptModel::timeText(e.timeMs) + "` "_L1 +
@@ -216,8 +214,8 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
     return md.toUtf8();
 }
 
-QList<QJsonObject> TranscriptExporter::modelRecords(const PagedTranscriptModel &model, qint64 limit,
-                                                    QString *error)
+TranscriptBatch TranscriptExporter::modelEvents(const TranscriptModel &model, qint64 limit,
+                                                QString *error)
 {
     const int rows = model.rowCount();
     if (rows > limit) {
@@ -226,20 +224,12 @@ QList<QJsonObject> TranscriptExporter::modelRecords(const PagedTranscriptModel &
                      .arg(limit);
         return {};
     }
-    QList<QJsonObject> out;
+    TranscriptBatch out;
     out.reserve(rows);
     for (int row = 0; row < rows; ++row)
-        out.append(model.record(row));
+        if (const TranscriptEvent *e = model.event(row))
+            out.append(*e);
     return out;
-}
-
-void TranscriptExporter::appendRecords(TranscriptStore &store, const QList<QJsonObject> &records)
-{
-    TranscriptBatch events;
-    events.reserve(records.size());
-    for (const QJsonObject &r : records)
-        events.append(TimelineRecording::eventOf(r));
-    store.append(events);
 }
 
 bool TranscriptExporter::writeJsonLines(const TranscriptStore &store, const QString &path,

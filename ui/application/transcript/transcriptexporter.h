@@ -2,6 +2,7 @@
 #pragma once
 
 #include "transcript/redactor.h"
+#include "transcript/transcriptevent.h"
 #include "transcript/transcriptexport.h"
 
 #include <QByteArray>
@@ -13,7 +14,7 @@
 
 namespace Sonde {
 
-class PagedTranscriptModel;
+class TranscriptModel;
 class TranscriptStore;
 
 // Writes the transcript (or some of its rows) to a file a person can share: JSON Lines in
@@ -44,16 +45,13 @@ public:
                                  const Redactor &redactor, const Rows &rows = std::nullopt);
 
     // What the export dialog is given when its rows cannot be read from a history file (a
-    // catalog of another kind): records (TranscriptEvent::toJson's shape) in memory, so at
-    // most this many.
+    // catalog of another kind): events in memory, so at most this many.
     static constexpr qint64 MaxDialogRecords = 1'000'000;
-    // Every row of a paged history (a recorded session, a search's hits), read a page at a
-    // time; nothing and the reason when it holds more than `limit` rows.
-    static QList<QJsonObject> modelRecords(const PagedTranscriptModel &model, qint64 limit,
-                                           QString *error);
-    // Records as a store of their own, for the writers above (e.g. a paged view's rows):
-    // the same lines, report, pairs and masking as the live store's.
-    static void appendRecords(TranscriptStore &store, const QList<QJsonObject> &records);
+    // Every row of a table (a recorded session, a search's hits: read a page at a time);
+    // nothing and the reason when it holds more than `limit` rows. Appended to a store of
+    // their own, the writers above give them the same lines, report, pairs and masking as
+    // the live store's.
+    static TranscriptBatch modelEvents(const TranscriptModel &model, qint64 limit, QString *error);
 };
 
 } // namespace Sonde

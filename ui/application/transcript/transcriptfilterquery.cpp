@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "application/transcript/transcriptfilterquery.h"
 
-#include "application/transcript/pagedtranscriptmodel.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "historystore.h"
 
 #include <QThread>
@@ -139,7 +139,7 @@ void TranscriptFilterQuery::onAnswered(const TranscriptFilterAnswer &answer)
 TranscriptFilterAnswer TranscriptFilterQuery::compute(const HistoryStore &store,
                                                       const TranscriptFilterRequest &request)
 {
-    constexpr int PageSize = PagedTranscriptModel::PageSize;
+    constexpr int PageSize = TranscriptPageSource::PageSize;
     TranscriptFilterAnswer a;
     a.ticket = request.ticket;
     a.filter = request.filter;
@@ -162,15 +162,20 @@ TranscriptFilterAnswer TranscriptFilterQuery::compute(const HistoryStore &store,
     a.firstRow = request.tail ? qMax<qint64>(0, lastPage - 1) * PageSize : 0;
     const int limit =
         int(qMin<qint64>(request.tail ? 2 * PageSize : PageSize, a.count - a.firstRow));
+    QList<QJsonObject> records;
     if (request.tail) {
         // Read backwards from the newest row counted: OFFSET would walk every row before the
         // end (1.2 s at a million). Rows recorded since the count are not in it.
         HistoryFilter upTo = a.filter;
         upTo.untilId = a.lastId;
-        a.records = store.newestRecords(upTo, limit, &a.ids);
+        records = store.newestRecords(upTo, limit, &a.ids);
     } else {
-        a.records = store.records(a.filter, a.firstRow, limit, &a.ids);
+        records = store.records(a.filter, a.firstRow, limit, &a.ids);
     }
+    // Typed here, off the GUI thread: the table's first screen then costs it nothing.
+    a.events.reserve(records.size());
+    for (const QJsonObject &r : std::as_const(records))
+        a.events.append(TranscriptEvent::fromJson(r));
     return a;
 }
 

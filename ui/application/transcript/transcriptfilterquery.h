@@ -2,6 +2,7 @@
 #pragma once
 
 #include "historyfilter.h"
+#include "transcript/transcriptevent.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -32,19 +33,19 @@ struct TranscriptFilterRequest
     bool superseded() const { return latest && ticket < latest->load(); }
 };
 
-// What a TranscriptHistorySource and its PagedTranscriptModel need to show a filter's first
+// What a TranscriptHistorySource and its TranscriptModel need to show a filter's first
 // screen without reading, and any other page with a seek: the count, the newest id (where
 // following goes on from), the first id of every page (HistoryStore::pagedTally), and the rows
-// from `firstRow` (a multiple of PagedTranscriptModel::PageSize) with their ids.
+// from `firstRow` (a multiple of TranscriptPageSource::PageSize) with their ids.
 struct TranscriptFilterAnswer
 {
     quint64 ticket = 0;
     HistoryFilter filter;
     qint64 count = 0, lastId = 0, newestId = 0, firstRow = 0; // HistoryStore::Tally's
     QList<qint64> pageStarts; // of page 0, 1, ...: 8 bytes per 256 rows
-    QList<QJsonObject> records;
-    QList<qint64> ids;
-    QString error; // the store did not open; the rest is empty
+    TranscriptBatch events;
+    QList<qint64> ids; // of the events
+    QString error;     // the store did not open; the rest is empty
 };
 
 // Computes an answer on the query's thread, over a store of its own (a HistoryStore is used

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "application/transcript/transcriptmodel.h"
 
-#include "application/transcript/transcriptstore.h"
+#include "application/transcript/transcriptpagesource.h"
 #include "util/enumnames.h"
 
 #include <QColor>
 #include <QDateTime>
+
+#include <limits>
 
 using namespace Qt::StringLiterals;
 
@@ -50,6 +52,145 @@ TranscriptModel::TranscriptModel(TranscriptStore *store, QObject *parent)
     connect(store, &QObject::destroyed, this, &TranscriptModel::onReset);
 }
 
+TranscriptModel::~TranscriptModel() = default;
+
+void TranscriptModel::detachStore()
+{
+    if (m_store)
+        disconnect(m_store, nullptr, this, nullptr);
+    m_store = nullptr;
+    m_paged = true;
+}
+
+int TranscriptModel::sourceRows() const
+{
+    return m_source ? int(qMin<qint64>(m_source->count(), std::numeric_limits<int>::max())) : 0;
+}
+
+void TranscriptModel::setSource(std::unique_ptr<TranscriptPageSource> source)
+{
+    beginResetModel();
+    detachStore();
+    m_source = std::move(source);
+    m_pages.clear();
+    m_rows = sourceRows();
+    endResetModel();
+}
+
+void TranscriptModel::setSource(std::unique_ptr<TranscriptPageSource> source, qint64 firstRow,
+                                const TranscriptBatch &events)
+{
+    constexpr int PageSize = TranscriptPageSource::PageSize;
+    Q_ASSERT(firstRow % PageSize == 0);
+    beginResetModel();
+    detachStore();
+    m_source = std::move(source);
+    m_pages.clear();
+    m_rows = sourceRows();
+    for (qsizetype i = 0; i < events.size() && m_pages.size() < MaxPages; i += PageSize) {
+        Page page = pageOf(events, i, qMin<qsizetype>(i + PageSize, events.size()), firstRow + i);
+        page.lastUse = ++m_useClock;
+        m_pages.insert((firstRow + i) / PageSize, std::move(page));
+    }
+    endResetModel();
+}
+
+void TranscriptModel::refresh()
+{
+    if (!m_paged)
+        return;
+    beginResetModel();
+    m_pages.clear();
+    m_rows = sourceRows();
+    endResetModel();
+}
+
+void TranscriptModel::followSource()
+{
+    if (!m_source)
+        return;
+    const int rows = int(qMin<qint64>(m_source->recount(), std::numeric_limits<int>::max()));
+    if (rows < m_rows) {
+        refresh();
+        return;
+    }
+    if (rows == m_rows)
+        return;
+    m_pages.remove(m_rows / TranscriptPageSource::PageSize); // it may have ended short of a page
+    beginInsertRows({}, m_rows, rows - 1);
+    m_rows = rows;
+    endInsertRows();
+}
+
+TranscriptModel::Page TranscriptModel::pageOf(const TranscriptBatch &events, qsizetype from,
+                                              qsizetype to, qint64 firstRow)
+{
+    // Paired as the live store pairs, within the page: a response gets its latency when its
+    // request is on the same page (nearly always: they are seldom far apart).
+    TranscriptStore paired(int(to - from) + 1, nullptr, std::numeric_limits<qint64>::max());
+    paired.append(events.mid(from, to - from));
+    Page page;
+    page.rows.reserve(paired.size());
+    for (int i = 0; i < paired.size(); ++i) {
+        TranscriptStore::Entry entry = paired.entry(i);
+        if (entry.pairedRow >= 0)
+            entry.pairedRow += int(firstRow);
+        page.rows.append({paired.event(i), std::move(entry)});
+    }
+    return page;
+}
+
+const TranscriptModel::Row *TranscriptModel::pagedRow(int row) const
+{
+    if (!m_source || row < 0 || row >= m_rows)
+        return nullptr;
+    constexpr int PageSize = TranscriptPageSource::PageSize;
+    const qint64 number = row / PageSize;
+    auto it = m_pages.find(number);
+    if (it == m_pages.end()) {
+        if (m_pages.size() >= MaxPages) {
+            auto oldest = m_pages.begin();
+            for (auto p = m_pages.begin(); p != m_pages.end(); ++p)
+                if (p->lastUse < oldest->lastUse)
+                    oldest = p;
+            m_pages.erase(oldest);
+        }
+        const TranscriptBatch events = m_source->page(number * PageSize, PageSize);
+        ++m_pagesRead;
+        it = m_pages.insert(number, pageOf(events, 0, events.size(), number * PageSize));
+    }
+    it->lastUse = ++m_useClock;
+    const int inPage = row % PageSize;
+    // The source may have lost rows since the count (retention): an empty row, not a crash.
+    return inPage < it->rows.size() ? &it->rows.at(inPage) : nullptr;
+}
+
+bool TranscriptModel::rowAt(int row, const TranscriptEvent **event,
+                            const TranscriptStore::Entry **entry) const
+{
+    if (m_paged) {
+        const Row *r = pagedRow(row);
+        if (!r)
+            return false;
+        *event = &r->event;
+        *entry = &r->entry;
+        return true;
+    }
+    row -= m_shift;
+    if (!m_store || row < 0 || row >= m_store->size())
+        return false; // a dropped row, asked for while its removal is announced
+    *event = &m_store->event(row);
+    *entry = &m_store->entry(row);
+    return true;
+}
+
+const TranscriptEvent *TranscriptModel::event(int row) const
+{
+    const TranscriptEvent *e = nullptr;
+    const TranscriptStore::Entry *entry = nullptr;
+    return row < m_rows && rowAt(row, &e, &entry) ? e : nullptr;
+}
+
 void TranscriptModel::onRowsAppended(int first, int last)
 {
     // The store appends after it dropped, so its first new row is always our next row.
@@ -90,10 +231,8 @@ QString TranscriptModel::timeText(qint64 timeMs)
     return QDateTime::fromMSecsSinceEpoch(timeMs).toString(u"hh:mm:ss.zzz"_s);
 }
 
-QString TranscriptModel::methodText(const TranscriptStore &store, int row)
+QString TranscriptModel::methodText(const TranscriptEvent &e, const TranscriptStore::Entry &entry)
 {
-    const TranscriptEvent &e = store.event(row);
-    const TranscriptStore::Entry &entry = store.entry(row);
     switch (e.direction) {
     case Direction::Outgoing:
     case Direction::Incoming:
@@ -109,14 +248,14 @@ QString TranscriptModel::methodText(const TranscriptStore &store, int row)
 
 QVariant TranscriptModel::data(const QModelIndex &index, int role) const
 {
-    if (!m_store ||
-        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const int row = index.row() - m_shift;
-    if (row < 0 || row >= m_store->size())
-        return {}; // a dropped row, asked for while its removal is announced
-    const TranscriptEvent &e = m_store->event(row);
-    const TranscriptStore::Entry &entry = m_store->entry(row);
+    const TranscriptEvent *event = nullptr;
+    const TranscriptStore::Entry *entryOfRow = nullptr;
+    if (!rowAt(index.row(), &event, &entryOfRow))
+        return {};
+    const TranscriptEvent &e = *event;
+    const TranscriptStore::Entry &entry = *entryOfRow;
 
     switch (role) {
     case Qt::DisplayRole:
@@ -130,7 +269,7 @@ QVariant TranscriptModel::data(const QModelIndex &index, int role) const
         case DirectionColumn:
             return TranscriptEvent::directionName(e.direction);
         case MethodColumn:
-            return methodText(*m_store, row);
+            return methodText(e, entry);
         case SummaryColumn:
             return entry.summary;
         case LatencyColumn:
@@ -196,7 +335,7 @@ QVariant TranscriptModel::headerData(int section, Qt::Orientation orientation, i
     case DirectionColumn:
         return tr("Dir");
     case MethodColumn:
-        return tr("Method/Id");
+        return tr("Method / Id");
     case SummaryColumn:
         return tr("Summary");
     case LatencyColumn:

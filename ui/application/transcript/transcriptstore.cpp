@@ -287,6 +287,12 @@ QString TranscriptStore::summaryOf(const TranscriptEvent &e)
     return summarize(e, &idKey).summary;
 }
 
+TranscriptStore::Entry TranscriptStore::entryOf(const TranscriptEvent &e)
+{
+    QString idKey;
+    return summarize(e, &idKey);
+}
+
 TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QString *idKey)
 {
     Entry entry;

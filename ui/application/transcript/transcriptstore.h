@@ -73,6 +73,9 @@ public:
     // The one-line summary the store would keep for `e` (e.g. for a masked copy of an event:
     // masking the kept summary would miss a secret that its cut at SummaryMaxChars split).
     static QString summaryOf(const TranscriptEvent &e);
+    // The entry the store would keep for `e`, unpaired (no latency, no paired row): what a
+    // row read from a recording shows.
+    static Entry entryOf(const TranscriptEvent &e);
 
 Q_SIGNALS:
     void rowsAppended(int first, int last);
