@@ -154,6 +154,9 @@ HistoryPanel::HistoryPanel(HistoryCatalog *catalog, QWidget *parent) : QWidget(p
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     sizeEventColumns(m_table);
+    // The sessions list takes a third of this tab: in a 1024-pixel window the Latency column
+    // would leave the Summary under 100 pixels. The Transcript tab, full width, shows it.
+    m_table->setColumnHidden(TranscriptModel::LatencyColumn, true);
     m_table->setWordWrap(false);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &HistoryPanel::showSelectedEvent);

@@ -268,8 +268,14 @@ QByteArray TranscriptPanel::saveLayout() const
 
 void TranscriptPanel::restoreLayout(const QByteArray &state)
 {
-    if (!state.isEmpty())
-        m_table->horizontalHeader()->restoreState(state);
+    if (state.isEmpty())
+        return;
+    QHeaderView *header = m_table->horizontalHeader();
+    header->restoreState(state);
+    // A layout saved while the Latency column came after the Summary gives the Latency the
+    // Summary's stretch: the Summary takes what is left, whatever was saved.
+    header->setSectionResizeMode(TranscriptModel::LatencyColumn, QHeaderView::Interactive);
+    header->setSectionResizeMode(TranscriptModel::SummaryColumn, QHeaderView::Stretch);
 }
 
 void TranscriptPanel::focusFilter()

@@ -39,8 +39,8 @@ public:
         GenerationColumn,
         DirectionColumn,
         MethodColumn,
-        SummaryColumn,
         LatencyColumn,
+        SummaryColumn, // last: it takes the width the others leave
         ColumnCount
     };
     enum Role
