@@ -4,11 +4,13 @@
 // child stops once no demo is left; quitting closes the sessions first, then stops the child,
 // then says finished, once.
 #include "application/servers/builtindemos.h"
+#include "application/servers/demoserverprocess.h"
 #include "application/servers/serverregistry.h"
 #include "application/servers/serverstore.h"
 #include "application/window/shutdownsequence.h"
 #include "engine/corehost.h"
 #include "testpaths.h"
+#include "util/clock.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -87,10 +89,12 @@ private Q_SLOTS:
         m_demos->addHttpDemo(u"two"_s, {}, ServerConfig::Era::Initialize);
         QTRY_COMPARE_WITH_TIMEOUT(state(u"two"_s), SessionSnapshot::State::Ready, 10000);
         QSignalSpy stopped(m_demos.get(), &BuiltInDemos::stopped);
+        // The registry says so at once (serverRemoved): the child is told to stop then or not.
         m_registry->remove(u"one"_s);
-        QTest::qWait(200);
-        QCOMPARE(stopped.size(), 0); // "two" still uses it
+        QVERIFY(!m_demos->isStopping()); // "two" still uses it
+        QCOMPARE(stopped.size(), 0);
         m_registry->remove(u"two"_s);
+        QVERIFY(m_demos->isStopping());
         QVERIFY(stopped.wait(5000));
     }
 
@@ -98,7 +102,8 @@ private Q_SLOTS:
     {
         m_demos->addHttpDemo(u"web"_s, {}, ServerConfig::Era::Initialize);
         QTRY_COMPARE_WITH_TIMEOUT(state(u"web"_s), SessionSnapshot::State::Ready, 10000);
-        ShutdownSequence shutdown(*m_host, m_demos.get());
+        ManualClock clock;
+        ShutdownSequence shutdown(*m_host, m_demos.get(), nullptr, &clock);
         QStringList order;
         connect(m_host.get(), &CoreHost::shutdownFinished, this,
                 [&] { order.append(u"sessions closed"_s); });
@@ -110,7 +115,7 @@ private Q_SLOTS:
         shutdown.start(); // a second close while it runs
         QVERIFY(shutdown.isStarted());
         QVERIFY(finished.wait(ShutdownSequence::BoundMs + 3000));
-        QTest::qWait(ShutdownSequence::BoundMs + 100); // the bound's timer passes too
+        clock.advance(ShutdownSequence::BoundMs + DemoServerProcess::StopGraceMs + 1000);
         QCOMPARE(finished.size(), 1);
         QCOMPARE(order, (QStringList{u"sessions closed"_s, u"demo stopped"_s, u"finished"_s}));
         QVERIFY(shutdown.isFinished());

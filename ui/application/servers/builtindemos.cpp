@@ -81,6 +81,11 @@ void BuiltInDemos::stopIfUnused()
         m_process->stop();
 }
 
+bool BuiltInDemos::isStopping() const
+{
+    return m_process && m_process->isStopping();
+}
+
 bool BuiltInDemos::stop()
 {
     if (!m_process || !m_process->isRunning())

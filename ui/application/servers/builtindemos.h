@@ -41,6 +41,8 @@ public:
     // For quitting, once the sessions are closed: stops the child and says stopped(), or
     // returns false when there is none running.
     bool stop();
+    // The child was told to stop and has not exited yet.
+    bool isStopping() const;
 
 Q_SIGNALS:
     // `name` is marked as the built-in HTTP demo (after its serverAdded).

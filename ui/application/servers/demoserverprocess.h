@@ -33,6 +33,8 @@ public:
     void start(const QString &program, const QStringList &arguments = httpArguments());
     void stop();
     bool isRunning() const { return m_process->state() != QProcess::NotRunning; }
+    // stop() was called and the process has not exited yet.
+    bool isStopping() const { return m_stopping; }
     bool isReady() const { return m_url.isValid(); }
     QUrl url() const { return m_url; }
     qint64 processId() const { return m_process->processId(); }

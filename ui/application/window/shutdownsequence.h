@@ -3,9 +3,13 @@
 
 #include <QObject>
 
+#include <memory>
+
 namespace Sonde {
 
 class BuiltInDemos;
+class Clock;
+class ClockTimer;
 class CoreHost;
 
 // Quitting, in order and bounded, with the event loop running: the core closes every
@@ -21,8 +25,11 @@ public:
     // after its stdin closes and 1 s after SIGTERM; what is still open then is killed.
     static constexpr int BoundMs = 3000;
 
-    // `demos` may be null (no built-in demo to stop).
-    ShutdownSequence(CoreHost &host, BuiltInDemos *demos, QObject *parent = nullptr);
+    // `demos` may be null (no built-in demo to stop). `clock` times the bounds (not owned;
+    // it outlives this); null: a steady clock of its own.
+    ShutdownSequence(CoreHost &host, BuiltInDemos *demos, QObject *parent = nullptr,
+                     const Clock *clock = nullptr);
+    ~ShutdownSequence() override;
     // Starts it; a second call changes nothing.
     void start();
     bool isStarted() const { return m_started; }
@@ -37,6 +44,8 @@ private:
 
     CoreHost &m_host;
     BuiltInDemos *m_demos = nullptr;
+    std::unique_ptr<Clock> m_ownClock;
+    ClockTimer *m_bound = nullptr; // the sessions' bound, then the demo's grace
     bool m_started = false;
     bool m_sessionsClosed = false;
     bool m_finished = false;
