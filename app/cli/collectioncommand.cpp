@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "collectioncommand.h"
 
+#include "clioutput.h"
 #include "junitreport.h"
 #include "util/commandline.h"
 #include "util/signalwatcher.h"
 
-#include <QCoreApplication>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QTimer>
-
-#include <cstdio>
 
 using namespace Qt::StringLiterals;
 
@@ -61,28 +58,8 @@ bool CollectionCommand::parse(const QStringList &args, Options *out, QString *er
     return true;
 }
 
-int CollectionCommand::main(const QStringList &args)
-{
-    Options options;
-    QString error;
-    if (!parse(args, &options, &error)) {
-        std::fprintf(stderr, "sonde-cli: %s (sonde-cli --help shows the usage)\n",
-                     qPrintable(error));
-        return 2;
-    }
-    CollectionCommand command(options);
-    QObject::connect(&command, &CollectionCommand::finished, qApp,
-                     [](int code) { QCoreApplication::exit(code); });
-    // Leaving destroys the run and its CoreHost, whose transports end the server process.
-    SignalWatcher watcher;
-    QObject::connect(&watcher, &SignalWatcher::received, qApp,
-                     [](int signo) { QCoreApplication::exit(128 + signo); });
-    command.start();
-    return QCoreApplication::exec();
-}
-
 CollectionCommand::CollectionCommand(Options options, QObject *parent)
-    : QObject(parent), m_options(std::move(options))
+    : CliCommand(parent), m_options(std::move(options))
 {
 }
 
@@ -90,8 +67,12 @@ CollectionCommand::~CollectionCommand() = default;
 
 void CollectionCommand::complain(const QString &message) const
 {
-    std::fprintf(stderr, "sonde-cli: %s\n", qPrintable(message));
-    std::fflush(stderr);
+    CliOutput::complain(message);
+}
+
+void CollectionCommand::interrupt(int signo)
+{
+    Q_EMIT finished(SignalWatcher::exitCodeFor(signo));
 }
 
 void CollectionCommand::start()
@@ -128,14 +109,12 @@ void CollectionCommand::onAuthorizationNeeded(const QUrl &url)
 
 void CollectionCommand::onCallFinished(const CollectionRun::Result &r)
 {
-    const QJsonObject line{{"call"_L1, r.name},
-                           {"method"_L1, r.method},
-                           {"passed"_L1, r.passed},
-                           {"elapsed_ms"_L1, r.elapsedMs},
-                           {"reasons"_L1, QJsonArray::fromStringList(r.reasons)}};
-    const QByteArray out = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
-    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
-    std::fflush(stdout);
+    CliOutput::print({{"call"_L1, r.name},
+                      {"method"_L1, r.method},
+                      {"passed"_L1, r.passed},
+                      {"elapsed_ms"_L1, r.elapsedMs},
+                      {"reasons"_L1, QJsonArray::fromStringList(r.reasons)}},
+                     CliOutput::Layout::Line);
 }
 
 void CollectionCommand::onRunFinished()

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "clicommand.h"
 #include "collectionrun.h"
 
 #include <QElapsedTimer>
-#include <QObject>
 #include <QStringList>
 #include <QUrl>
 
@@ -16,7 +16,7 @@ namespace Sonde {
 // (docs/collections.md) headless for CI. One JSON line per call on stdout; exit 0 when every
 // expectation holds, 1 when one fails, 2 on a usage error, a file that is not a collection
 // or a server that cannot be reached. Thread: the main thread.
-class CollectionCommand : public QObject
+class CollectionCommand : public CliCommand
 {
     Q_OBJECT
 public:
@@ -29,16 +29,15 @@ public:
         // CLI's commands when not given.
         std::optional<ServerConfig::Auth::Agent> agent;
     };
+    // `args`: what follows "run".
     static bool parse(const QStringList &args, Options *out, QString *error);
-    // Parses `args` (after "run"), runs the event loop until the run ends, returns the code.
-    static int main(const QStringList &args);
 
     explicit CollectionCommand(Options options, QObject *parent = nullptr);
     ~CollectionCommand() override;
-    void start();
-
-Q_SIGNALS:
-    void finished(int exitCode);
+    void start() override;
+    // Ends at once: leaving destroys the run and its CoreHost, whose transports end the
+    // server process.
+    void interrupt(int signo) override;
 
 private:
     void onCallFinished(const CollectionRun::Result &r);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "historycommand.h"
 
+#include "clioutput.h"
 #include "historyexportsource.h"
 #include "historyimporter.h"
 #include "historystore.h"
@@ -8,15 +9,17 @@
 #include "transcriptfilereader.h"
 #include "transport/otlpsender.h"
 #include "util/commandline.h"
+#include "util/signalwatcher.h"
 
 #include <QEventLoop>
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QSaveFile>
+#include <QThread>
 
 #include <cstdio>
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 
@@ -24,23 +27,22 @@ namespace Sonde {
 
 namespace {
 
+const QString Who = u"sonde-cli history"_s;
+
 int usage(const QString &why)
 {
-    std::fprintf(stderr, "sonde-cli history: %s (sonde-cli --help shows the usage)\n",
-                 qPrintable(why));
-    return 2;
+    return CliOutput::usageError(why, Who);
 }
 
 int failure(const QString &why)
 {
-    std::fprintf(stderr, "sonde-cli history: %s\n", qPrintable(why));
+    CliOutput::complain(why, Who);
     return 1;
 }
 
 void printLine(const QJsonObject &o)
 {
-    const QByteArray line = QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
-    std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
+    CliOutput::print(o, CliOutput::Layout::Line);
 }
 
 // --name value pairs among the positional arguments; false with the reason on an unknown
@@ -62,7 +64,8 @@ bool readOptions(const QStringList &args, const QStringList &known, QStringList 
     return true;
 }
 
-int import(const QStringList &positional, const QHash<QString, QString> &o)
+int import(const QStringList &positional, const QHash<QString, QString> &o,
+           const std::atomic<bool> &stop)
 {
     if (positional.size() != 1 || !o.contains(u"--db"_s))
         return usage(u"history import FILE --db DB (Sonde's JSONL or the Inspector's JSON)"_s);
@@ -77,8 +80,8 @@ int import(const QStringList &positional, const QHash<QString, QString> &o)
     HistoryStore store;
     if (!store.open(o.value(u"--db"_s), &error, u"import "_s + in.fileName()))
         return failure(error);
-    const HistoryImporter::Result r =
-        TranscriptFileReader::importInto(in, *format, in.fileName(), store);
+    const HistoryImporter::Result r = TranscriptFileReader::importInto(
+        in, *format, in.fileName(), store, [&stop] { return stop.load(); });
     if (*format == TranscriptFileReader::Format::InspectorJson && !r.error.isEmpty() &&
         r.imported == 0) // the file was not an export Sonde reads: nothing was written
         return failure(u"%1: %2"_s.arg(in.fileName(), r.error));
@@ -146,7 +149,7 @@ int sessions(const QStringList &positional, const QHash<QString, QString> &o)
     return store.lastError() == before ? 0 : failure(store.lastError());
 }
 
-// The command runs before any event loop: this one lives for the POST only.
+// The command runs on a thread of its own: this loop lives for the POST only.
 OtlpSender::Result sendToCollector(const QUrl &url, const QByteArray &document)
 {
     OtlpSender sender;
@@ -162,7 +165,8 @@ OtlpSender::Result sendToCollector(const QUrl &url, const QByteArray &document)
     return result;
 }
 
-int exportHistory(const QStringList &positional, const QHash<QString, QString> &o)
+int exportHistory(const QStringList &positional, const QHash<QString, QString> &o,
+                  const std::atomic<bool> &stop)
 {
     if (!positional.isEmpty() || !o.contains(u"--db"_s) || !o.contains(u"--format"_s) ||
         !o.contains(u"--out"_s))
@@ -197,7 +201,9 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
     QSaveFile out(o.value(u"--out"_s));
     if (!out.open(QIODevice::WriteOnly))
         return failure(u"cannot write %1: %2"_s.arg(out.fileName(), out.errorString()));
-    if (!TranscriptExport::write(*format, source, options, out, &error, {}, {}, &counts))
+    if (!TranscriptExport::write(
+            *format, source, options, out, &error, {}, [&stop](qint64) { return !stop.load(); },
+            &counts))
         return failure(u"cannot export to %1: %2"_s.arg(out.fileName(), error));
     if (!out.commit())
         return failure(u"cannot write %1: %2"_s.arg(out.fileName(), out.errorString()));
@@ -228,7 +234,62 @@ int exportHistory(const QStringList &positional, const QHash<QString, QString> &
 
 } // namespace
 
-int HistoryCommand::run(const QStringList &args)
+HistoryCommand::HistoryCommand(QStringList args, QObject *parent)
+    : CliCommand(parent), m_args(std::move(args))
+{
+}
+
+HistoryCommand::~HistoryCommand()
+{
+    if (m_worker) {
+        m_stop = true;
+        m_worker->wait();
+    }
+}
+
+void HistoryCommand::start()
+{
+    m_worker.reset(QThread::create([this] { m_code = run(m_args, m_stop); }));
+    m_worker->setObjectName(u"sonde-history"_s);
+    connect(m_worker.get(), &QThread::finished, this, &HistoryCommand::onWorkDone);
+    m_worker->start();
+}
+
+void HistoryCommand::onWorkDone()
+{
+    if (!m_worker) // ended already, by abandon()
+        return;
+    m_worker->wait();
+    m_worker.reset();
+    Q_EMIT finished(m_signal ? SignalWatcher::exitCodeFor(m_signal) : m_code.load());
+}
+
+void HistoryCommand::interrupt(int signo)
+{
+    if (std::exchange(m_signal, signo) || !m_worker)
+        return;
+    const QString name = signalName(signo);
+    CliOutput::complain(
+        u"%1: stopping (at most %2 s; again to stop at once)"_s.arg(name).arg(StopBoundMs / 1000),
+        Who);
+    m_stop = true;
+}
+
+void HistoryCommand::abandon(int signo)
+{
+    if (!m_worker || m_worker->isFinished()) { // its end is on its way here
+        onWorkDone();
+        return;
+    }
+    // A search's one statement, or a collector that does not answer: not stopped between
+    // batches. What the history holds stays whole (see StopBoundMs).
+    CliOutput::complain(
+        u"the stop took over %1 s: leaving without waiting for it"_s.arg(StopBoundMs / 1000), Who);
+    std::fflush(stdout);
+    ::_exit(SignalWatcher::exitCodeFor(signo));
+}
+
+int HistoryCommand::run(const QStringList &args, const std::atomic<bool> &stop)
 {
     if (args.isEmpty())
         return usage(u"history needs import, search, sessions or export"_s);
@@ -241,13 +302,13 @@ int HistoryCommand::run(const QStringList &args)
                      &positional, &values, &error))
         return usage(error);
     if (args.first() == "import"_L1)
-        return import(positional, values);
+        return import(positional, values, stop);
     if (args.first() == "search"_L1)
         return search(positional, values);
     if (args.first() == "sessions"_L1)
         return sessions(positional, values);
     if (args.first() == "export"_L1)
-        return exportHistory(positional, values);
+        return exportHistory(positional, values, stop);
     return usage(
         u"unknown history command %1 (import, search, sessions or export)"_s.arg(args.first()));
 }

@@ -37,7 +37,7 @@ CoreHost::CoreHost(QObject *parent) : CoreHost(std::make_shared<SteadyClock>(), 
 }
 
 CoreHost::CoreHost(std::shared_ptr<const Clock> clock, QObject *parent)
-    : QObject(parent), m_clock(std::move(clock))
+    : EngineSignals(parent), m_clock(std::move(clock))
 {
     registerTypes();
     m_thread = new QThread(this);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "engine/enginesignals.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
@@ -35,9 +36,9 @@ public:
 
 // The front end's only handle on the core. It lives on the caller's thread, owns the worker
 // thread and the Engine on it, queues every command there and re-emits the engine's value
-// signals on the caller's thread. Never blocks: no BlockingQueuedConnection, no waitFor*.
-// Destroying it shuts the engine down and joins the thread.
-class CoreHost : public QObject
+// signals (EngineSignals) on the caller's thread. Never blocks: no BlockingQueuedConnection, no
+// waitFor*. Destroying it shuts the engine down and joins the thread.
+class CoreHost : public EngineSignals
 {
     Q_OBJECT
 public:
@@ -87,16 +88,6 @@ public:
     // The last snapshot seen for a server (kept on the caller's thread).
     SessionSnapshot lastSnapshot(const QString &server) const { return m_snapshots.value(server); }
     QThread *engineThread() const { return m_thread; }
-
-Q_SIGNALS:
-    void sessionChanged(const Sonde::SessionSnapshot &snapshot);
-    void authChanged(const Sonde::AuthState &state);
-    void callFinished(const Sonde::CallOutcome &outcome);
-    void serverRequestReceived(const Sonde::ServerRequest &request);
-    void notificationReceived(const Sonde::ServerNotification &notification);
-    void listRefreshed(const QString &server, const QString &method, const QJsonArray &items);
-    void transcriptBatch(const Sonde::TranscriptBatch &batch);
-    void shutdownFinished();
 
 private:
     template <typename F> void post(F &&f);

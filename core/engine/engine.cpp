@@ -14,7 +14,7 @@ using namespace Qt::StringLiterals;
 namespace Sonde {
 
 Engine::Engine(std::shared_ptr<const Clock> clock, QObject *parent)
-    : QObject(parent), m_clock(std::move(clock))
+    : EngineSignals(parent), m_clock(std::move(clock))
 {
     m_flushTimer = new QTimer(this);
     m_flushTimer->setInterval(50);

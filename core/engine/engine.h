@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config/serverconfig.h"
+#include "engine/enginesignals.h"
 #include "session/sessionsnapshot.h"
 #include "transcript/transcriptevent.h"
 #include "transport/fault.h"
@@ -23,12 +24,12 @@ class SecretStore;
 class ServerSupervisor;
 
 // The engine: every server's session, on the worker thread. It is driven only through
-// queued calls from CoreHost and answers only with value signals. Wire traffic is batched
-// (every 50 ms, and before any call result so a front end never sees a result before the
+// queued calls from CoreHost and answers only with value signals (EngineSignals). Wire traffic is
+// batched (every 50 ms, and before any call result so a front end never sees a result before the
 // frames that produced it). Snapshots are coalesced: one per server per event-loop turn,
 // built when sent, and also sent before any call result, so a result never overtakes the
 // state it was reached in. Thread: the worker; created and destroyed there by CoreHost.
-class Engine : public QObject
+class Engine : public EngineSignals
 {
     Q_OBJECT
 public:
@@ -54,16 +55,6 @@ public:
     // Cancels every call still out (the servers are told), then closes every session;
     // shutdownFinished() follows when all transports are down.
     void shutdown();
-
-Q_SIGNALS:
-    void sessionChanged(const Sonde::SessionSnapshot &snapshot);
-    void authChanged(const Sonde::AuthState &state);
-    void callFinished(const Sonde::CallOutcome &outcome);
-    void serverRequestReceived(const Sonde::ServerRequest &request);
-    void notificationReceived(const Sonde::ServerNotification &notification);
-    void listRefreshed(const QString &server, const QString &method, const QJsonArray &items);
-    void transcriptBatch(const Sonde::TranscriptBatch &batch);
-    void shutdownFinished();
 
 private:
     void append(const TranscriptEvent &event);

@@ -49,7 +49,8 @@ QJsonObject recordOf(const QByteArray &line, QString *why)
 
 } // namespace
 
-HistoryImporter::Result HistoryImporter::import(QIODevice &in, HistoryStore &store)
+HistoryImporter::Result HistoryImporter::import(QIODevice &in, HistoryStore &store,
+                                                const std::function<bool()> &cancelled)
 {
     Result r;
     QList<HistoryStore::ImportedLine> batch;
@@ -61,9 +62,12 @@ HistoryImporter::Result HistoryImporter::import(QIODevice &in, HistoryStore &sto
             r.reasons << u"line %1: %2"_s.arg(number).arg(why);
         }
     };
+    // False when the import ends here: cancelled, or the store refused the batch (r.error).
     const auto flush = [&] {
         if (batch.isEmpty())
             return true;
+        if (cancelled && cancelled())
+            return false;
         if (!store.appendImported(batch, &r.error))
             return false;
         r.imported += batch.size();

@@ -4,6 +4,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 class QIODevice;
 
 namespace Sonde {
@@ -29,7 +31,10 @@ public:
         QString error;              // set when the import stopped (the store refused a batch)
     };
 
-    static Result import(QIODevice &in, HistoryStore &store);
+    // `cancelled`, when given, is asked before each batch is written: true ends the import
+    // there, keeping the batches written before it (each is a transaction of its own).
+    static Result import(QIODevice &in, HistoryStore &store,
+                         const std::function<bool()> &cancelled = {});
 };
 
 } // namespace Sonde

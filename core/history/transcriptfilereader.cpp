@@ -82,7 +82,7 @@ HistoryImporter::Result TranscriptFileReader::importInto(QIODevice &in, Format f
                                                          const std::function<bool()> &cancelled)
 {
     if (format == Format::SondeJsonl)
-        return HistoryImporter::import(in, store);
+        return HistoryImporter::import(in, store, cancelled);
     HistoryImporter::Result r;
     const QFileInfo info(fileName);
     QString server = InspectorExportReader::serverFromFileName(info.fileName());

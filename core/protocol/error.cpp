@@ -43,36 +43,6 @@ Error Error::remote(int code, QString message, QJsonValue data)
     return e;
 }
 
-Error &Error::setHttpStatus(int status)
-{
-    m_httpStatus = status;
-    return *this;
-}
-Error &Error::setJsonRpcCode(int code)
-{
-    m_jsonRpcCode = code;
-    return *this;
-}
-Error &Error::setData(const QJsonValue &data)
-{
-    m_data = data;
-    return *this;
-}
-Error &Error::setCondition(Condition condition)
-{
-    m_condition = condition;
-    return *this;
-}
-Error &Error::setReach(Reach reach)
-{
-    m_reach = reach;
-    return *this;
-}
-Error &Error::setSessionId(const QString &sessionId)
-{
-    m_sessionId = sessionId;
-    return *this;
-}
 Error &Error::addChild(const Error &child)
 {
     m_children.append(child);

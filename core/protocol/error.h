@@ -85,12 +85,13 @@ public:
     const QList<Error> &children() const { return m_children; }
     const Error *cause() const { return m_cause.get(); }
 
-    Error &setHttpStatus(int status);
-    Error &setJsonRpcCode(int code);
-    Error &setData(const QJsonValue &data);
-    Error &setCondition(Condition condition);
-    Error &setReach(Reach reach);
-    Error &setSessionId(const QString &sessionId);
+    // Each returns the error, so they chain: Error::transport(...).setHttpStatus(404).
+    Error &setHttpStatus(int status) { return set(&Error::m_httpStatus, status); }
+    Error &setJsonRpcCode(int code) { return set(&Error::m_jsonRpcCode, code); }
+    Error &setData(const QJsonValue &data) { return set(&Error::m_data, data); }
+    Error &setCondition(Condition condition) { return set(&Error::m_condition, condition); }
+    Error &setReach(Reach reach) { return set(&Error::m_reach, reach); }
+    Error &setSessionId(const QString &sessionId) { return set(&Error::m_sessionId, sessionId); }
     Error &addChild(const Error &child);
     // Wraps: this error was caused by `cause`. The chain is immutable once shared.
     Error &setCause(const Error &cause);
@@ -103,6 +104,13 @@ public:
     QJsonObject toJson(int maxDepth = 64) const;
 
 private:
+    // The setters' one body.
+    template <typename Field, typename Value> Error &set(Field Error::*field, const Value &value)
+    {
+        this->*field = value;
+        return *this;
+    }
+
     Kind m_kind = Kind::None;
     Condition m_condition = Condition::Unspecified;
     Reach m_reach = Reach::Unknown;

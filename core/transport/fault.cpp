@@ -95,10 +95,7 @@ std::optional<Fault::Kind> Fault::parseKind(const QString &name)
 
 QString Fault::kindName(Kind kind)
 {
-    for (const Info &i : all())
-        if (i.kind == kind)
-            return i.name;
-    return {};
+    return info(kind).name;
 }
 
 QString Fault::describe() const

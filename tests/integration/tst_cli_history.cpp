@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // sonde-cli's history end to end: --history records a real run (stdio and HTTP), history
 // search finds it and nothing else, history import reads a --transcript file and names the
-// lines it skipped, history export writes each format, and usage errors exit 2. A run
+// lines it skipped (and a signal stops an import between batches, keeping those written),
+// history export writes each format, and usage errors exit 2. A run
 // against the reference server (server-everything, over stdio, Streamable HTTP and the legacy
 // HTTP+SSE) is recorded, found and exported whole, its HAR passing har-validator.
 #include "clifixtures.h"
+#include "historyimporter.h"
 
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <memory>
 
 using namespace Qt::StringLiterals;
@@ -340,6 +344,61 @@ private Q_SLOTS:
             jsonLines(hist({u"history"_s, u"search"_s, u"imported-needle"_s, u"--db"_s, db}).out)
                 .size(),
             2);
+    }
+
+    void aCtrlCDuringAnImportStopsAtABatchAndKeepsWhatItWrote_data()
+    {
+        QTest::addColumn<int>("signo");
+        QTest::newRow("Ctrl-C (SIGINT) exits 130 with whole batches kept") << int(SIGINT);
+        QTest::newRow("SIGTERM exits 143 with whole batches kept") << int(SIGTERM);
+    }
+
+    void aCtrlCDuringAnImportStopsAtABatchAndKeepsWhatItWrote()
+    {
+        QFETCH(int, signo);
+        // Enough lines that the import still runs when the signal comes (some seconds here).
+        constexpr int Lines = 200'000;
+        QTemporaryDir dir;
+        const QString transcript = dir.filePath(u"long.jsonl"_s);
+        QFile f(transcript);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 0; i < Lines; ++i)
+            f.write("{\"dir\":\"stderr\",\"line\":\"line " + QByteArray::number(i) +
+                    " of a long run\",\"server\":\"s\",\"t_ms\":" + QByteArray::number(i + 1) +
+                    "}\n");
+        f.close();
+        const QString db = dir.filePath(u"h.db"_s);
+        QProcess p;
+        // SONDE_TEST_CLI: the build before this behaviour died of the signal (a crash exit).
+        p.start(qEnvironmentVariable("SONDE_TEST_CLI", QString::fromUtf8(SONDE_CLI_PATH)),
+                {u"history"_s, u"import"_s, transcript, u"--db"_s, db});
+        QVERIFY(p.waitForStarted());
+        // The history is made (its write-ahead log appears) before the first batch is written.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(db + u"-wal"_s), 10000);
+        QTest::qWait(300);
+        ::kill(pid_t(p.processId()), signo);
+        QElapsedTimer sinceTheSignal;
+        sinceTheSignal.start();
+        QVERIFY(p.waitForFinished(10000));
+        qInfo("sonde-cli history exited %lld ms after the signal", sinceTheSignal.elapsed());
+        // The next batch ends it; the bound (HistoryCommand::StopBoundMs) is 1 s, the rest is
+        // slack for a loaded machine.
+        QVERIFY(sinceTheSignal.elapsed() < 5000);
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 128 + signo);
+        QVERIFY(p.readAllStandardError().contains(": stopping"));
+        const QList<QJsonObject> out = jsonLines(p.readAllStandardOutput());
+        QCOMPARE(out.size(), 1);
+        const qint64 imported = out.first().value("imported"_L1).toInteger();
+        QVERIFY2(imported < Lines, "the import ran to its end: the signal stopped nothing");
+        QCOMPARE(imported % Sonde::HistoryImporter::BatchSize, 0);
+        // The history opens and holds exactly what the summary said.
+        const Run sessions = hist({u"history"_s, u"sessions"_s, u"--db"_s, db});
+        QCOMPARE(sessions.exitCode, 0);
+        const QList<QJsonObject> listed = jsonLines(sessions.out);
+        QCOMPARE(listed.size(), imported ? 1 : 0);
+        if (imported)
+            QCOMPARE(listed.first().value("events"_L1).toInteger(), imported);
     }
 
     void badUseExitsTwoAndAMissingHistoryOne_data()

@@ -18,7 +18,7 @@
 using namespace SondeTest;
 using namespace Qt::StringLiterals;
 
-// CliRunner::SignalShutdownBoundMs; the slack is for the process to start its exit.
+// SessionCommand::SignalShutdownBoundMs; the slack is for the process to start its exit.
 static constexpr int ShutdownBoundMs = 3000;
 static constexpr int ExitSlackMs = 700;
 

@@ -54,6 +54,7 @@ private Q_SLOTS:
             QVERIFY2(!names.contains(i.name), qPrintable(i.name));
             names.insert(i.name);
             QCOMPARE(Fault::parseKind(i.name), std::optional<Kind>(k));
+            QCOMPARE(Fault::kindName(k), i.name);
             QVERIFY2(Fault::nameList().contains(i.name), qPrintable(i.name));
         }
         QCOMPARE(Fault::all().constLast().kind, Kind::Clear);

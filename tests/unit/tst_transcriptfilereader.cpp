@@ -2,6 +2,7 @@
 // A transcript file's format told from its first bytes (Sonde's JSON Lines of every version,
 // the MCP Inspector's export, and the files that are neither: empty, binary, other JSON or
 // text), and each read into a history through the one entry point the CLI and the window use.
+#include "historyimporter.h"
 #include "historystore.h"
 #include "transcriptfilereader.h"
 
@@ -152,18 +153,48 @@ private Q_SLOTS:
         QCOMPARE(store.count({}), 0);
     }
 
+    void cancellingStopsBetweenBatches_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<int>("batchesBeforeTheCancel");
+        QTest::addColumn<qint64>("imported");
+        QTest::newRow("the Inspector's export cancelled at once adds nothing")
+            << int(Format::InspectorJson) << 0 << qint64(0);
+        QTest::newRow("JSON Lines cancelled at once adds nothing")
+            << int(Format::SondeJsonl) << 0 << qint64(0);
+        QTest::newRow("JSON Lines cancelled after a batch keeps that batch and no more")
+            << int(Format::SondeJsonl) << 1 << qint64(HistoryImporter::BatchSize);
+    }
+
     void cancellingStopsBetweenBatches()
     {
-        QFile f(QFINDTESTDATA(ProtocolFixture));
-        QVERIFY(f.open(QIODevice::ReadOnly));
+        QFETCH(int, format);
+        QFETCH(int, batchesBeforeTheCancel);
+        QFETCH(qint64, imported);
+        QByteArray bytes;
+        if (Format(format) == Format::InspectorJson) {
+            QFile f(QFINDTESTDATA(ProtocolFixture));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            bytes = f.readAll();
+        } else {
+            // Two batches and a bit: a cancel between them is seen.
+            for (int i = 0; i < 2 * HistoryImporter::BatchSize + 10; ++i)
+                bytes += "{\"dir\":\"stderr\",\"line\":\"l" + QByteArray::number(i) +
+                         "\",\"server\":\"s\",\"t_ms\":" + QByteArray::number(i + 1) + "}\n";
+        }
+        QBuffer in(&bytes);
+        in.open(QIODevice::ReadOnly);
         QTemporaryDir dir;
         HistoryStore store;
         QString error;
         QVERIFY(store.open(dir.filePath(u"h.sqlite"_s), &error, u"test"_s));
-        const auto r = TranscriptFileReader::importInto(f, Format::InspectorJson, f.fileName(),
-                                                        store, [] { return true; });
-        QCOMPARE(r.imported, 0);
-        QCOMPARE(store.count({}), 0);
+        int asked = 0;
+        const auto r = TranscriptFileReader::importInto(
+            in, Format(format), u"x.json"_s, store,
+            [&asked, batchesBeforeTheCancel] { return asked++ >= batchesBeforeTheCancel; });
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.imported, imported);
+        QCOMPARE(store.count({}), imported);
     }
 };
 

@@ -190,20 +190,24 @@ QWidget *AuthPanel::buildToken()
     m_token = box;
     box->setObjectName(u"authToken"_s);
     auto *form = m_tokenForm = new QFormLayout(box);
-    m_scopes = selectable(box, u"authScopes"_s);
-    m_expiry = selectable(box, u"authExpiry"_s);
-    m_refreshToken = selectable(box, u"authRefreshToken"_s);
-    m_client = selectable(box, u"authClient"_s);
-    m_issuer = selectable(box, u"authIssuer"_s);
-    m_resource = selectable(box, u"authResource"_s);
-    m_secretStore = selectable(box, u"authStore"_s);
-    form->addRow(tr("Scopes"), m_scopes);
-    form->addRow(tr("Expires"), m_expiry);
-    form->addRow(tr("Refresh token"), m_refreshToken);
-    form->addRow(tr("Client"), m_client);
-    form->addRow(tr("Authorization server"), m_issuer);
-    form->addRow(tr("Resource"), m_resource);
-    form->addRow(tr("Stored in"), m_secretStore);
+    // In TokenRow's order.
+    static const struct
+    {
+        const char *title;
+        const char *objectName;
+    } rows[TokenRowCount] = {
+        {QT_TR_NOOP("Scopes"), "authScopes"},
+        {QT_TR_NOOP("Expires"), "authExpiry"},
+        {QT_TR_NOOP("Refresh token"), "authRefreshToken"},
+        {QT_TR_NOOP("Client"), "authClient"},
+        {QT_TR_NOOP("Authorization server"), "authIssuer"},
+        {QT_TR_NOOP("Resource"), "authResource"},
+        {QT_TR_NOOP("Stored in"), "authStore"},
+    };
+    for (std::size_t i = 0; i < TokenRowCount; ++i) {
+        m_tokenRows[i] = selectable(box, QString::fromLatin1(rows[i].objectName));
+        form->addRow(tr(rows[i].title), m_tokenRows[i]);
+    }
     FormLabels::nameFields(form);
     return box;
 }
@@ -273,17 +277,16 @@ void AuthPanel::render()
     // Before the first token (a flow under way) only the client's side has anything to say.
     const bool token = s.status == Status::Authorized || s.status == Status::NeedsReauth ||
                        !s.scopes.isEmpty() || s.expiresAtMs != 0 || s.hasRefreshToken;
-    for (QWidget *row : {static_cast<QWidget *>(m_scopes), static_cast<QWidget *>(m_expiry),
-                         static_cast<QWidget *>(m_refreshToken)})
-        m_tokenForm->setRowVisible(row, token);
-    m_scopes->setText(AuthStateText::scopes(s.scopes));
+    for (TokenRow row : {TokenRow::Scopes, TokenRow::Expiry, TokenRow::RefreshToken})
+        m_tokenForm->setRowVisible(tokenRow(row), token);
+    tokenRow(TokenRow::Scopes)->setText(AuthStateText::scopes(s.scopes));
     m_expiresAtMs = s.expiresAtMs;
     renderExpiry();
-    m_refreshToken->setText(AuthStateText::refreshToken(s.hasRefreshToken));
-    m_client->setText(AuthStateText::client(s.clientId, s.clientIdSource));
-    m_issuer->setText(s.issuer.isEmpty() ? u"—"_s : s.issuer);
-    m_resource->setText(s.resource.isEmpty() ? u"—"_s : s.resource);
-    m_secretStore->setText(AuthStateText::secretStore(s.secretStore));
+    tokenRow(TokenRow::RefreshToken)->setText(AuthStateText::refreshToken(s.hasRefreshToken));
+    tokenRow(TokenRow::Client)->setText(AuthStateText::client(s.clientId, s.clientIdSource));
+    tokenRow(TokenRow::Issuer)->setText(s.issuer.isEmpty() ? u"—"_s : s.issuer);
+    tokenRow(TokenRow::Resource)->setText(s.resource.isEmpty() ? u"—"_s : s.resource);
+    tokenRow(TokenRow::Store)->setText(AuthStateText::secretStore(s.secretStore));
 
     const bool running = s.status == Status::Discovering || s.status == Status::AwaitingUser;
     const std::optional<AuthAction> pending = m_store->pendingAction(m_server);
@@ -299,7 +302,7 @@ void AuthPanel::render()
 
 void AuthPanel::renderExpiry()
 {
-    m_expiry->setText(AuthStateText::expiry(m_expiresAtMs, m_clock->nowMs()));
+    tokenRow(TokenRow::Expiry)->setText(AuthStateText::expiry(m_expiresAtMs, m_clock->nowMs()));
     if (m_expiresAtMs != 0)
         m_tick->start(1000);
     else

@@ -8,6 +8,7 @@
 #include <QUrl>
 #include <QWidget>
 
+#include <array>
 #include <functional>
 #include <memory>
 
@@ -54,6 +55,20 @@ Q_SIGNALS:
     void authRequested(Sonde::AuthAction action);
 
 private:
+    // The token box's rows, in the order shown (buildToken's table names each).
+    enum class TokenRow
+    {
+        Scopes,
+        Expiry,
+        RefreshToken,
+        Client,
+        Issuer,
+        Resource,
+        Store
+    };
+    static constexpr std::size_t TokenRowCount = std::size_t(TokenRow::Store) + 1;
+    QLabel *tokenRow(TokenRow row) const { return m_tokenRows[std::size_t(row)]; }
+
     QWidget *buildWaiting();
     QWidget *buildToken();
     void render();
@@ -85,13 +100,7 @@ private:
     QLabel *m_error = nullptr;
     QWidget *m_token = nullptr;
     QFormLayout *m_tokenForm = nullptr;
-    QLabel *m_scopes = nullptr;
-    QLabel *m_expiry = nullptr;
-    QLabel *m_refreshToken = nullptr;
-    QLabel *m_client = nullptr;
-    QLabel *m_issuer = nullptr;
-    QLabel *m_resource = nullptr;
-    QLabel *m_secretStore = nullptr;
+    std::array<QLabel *, TokenRowCount> m_tokenRows{}; // by TokenRow
     QTableView *m_table = nullptr;
 };
 

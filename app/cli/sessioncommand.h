@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "clicommand.h"
 #include "clioptions.h"
 #include "cliserverrequesthandler.h"
 #include "engine/corehost.h"
@@ -9,7 +10,6 @@
 #include "transcript/transcriptwriter.h"
 
 #include <QJsonObject>
-#include <QObject>
 #include <QPair>
 #include <QStringList>
 
@@ -21,11 +21,12 @@ class ConformanceClient;
 class ExecSession;
 class StepRunner;
 
-// Runs one CLI invocation on a CoreHost: connect, choose what runs (one step on a
-// StepRunner, an ExecSession, the ConformanceClient), print JSON on stdout, shut down, and
-// report the exit code (0 ok, 1 error answer, 2 usage or
-// connection failure, 128 + N after signal N). Thread: the main thread.
-class CliRunner : public QObject
+// The session commands (info, ping, tools, resources, prompts, exec, auth,
+// conformance-client) on a CoreHost: connect, choose what runs (one step on a StepRunner, an
+// ExecSession, the ConformanceClient), print JSON on stdout, shut down, and report the exit
+// code (0 ok, 1 error answer, 2 usage or connection failure, 128 + N after signal N).
+// Thread: the main thread.
+class SessionCommand : public CliCommand
 {
     Q_OBJECT
 public:
@@ -36,14 +37,14 @@ public:
     // leaves no orphan: the transports kill their children when destroyed.
     static constexpr int SignalShutdownBoundMs = 3000;
 
-    explicit CliRunner(CliOptions options, QObject *parent = nullptr);
-    ~CliRunner() override;
-    void start();
-    // A SIGINT or SIGTERM: cancel what is in flight, shut down (bounded), exit 128 + signo.
-    void interrupt(int signo);
-
-Q_SIGNALS:
-    void finished(int exitCode);
+    explicit SessionCommand(CliOptions options, QObject *parent = nullptr);
+    ~SessionCommand() override;
+    void start() override;
+    // A SIGINT or SIGTERM: cancel what is in flight, shut down, exit 128 + signo.
+    void interrupt(int signo) override;
+    int stopBoundMs() const override { return SignalShutdownBoundMs; }
+    // The shutdown took too long: leave without it (the transcript and history still kept).
+    void abandon(int signo) override;
 
 private:
     void onSessionChanged(const SessionSnapshot &s);
@@ -55,7 +56,6 @@ private:
     void reportViolation(const QByteArray &raw, const QByteArray &line);
     void finish(int code);
     void emitFinished();
-    void print(const QJsonObject &o, bool compact);
     void complain(const QString &message) const;
     QString masked(const QString &text) const;
 
@@ -80,6 +80,7 @@ private:
     bool m_finishedSent = false;
     int m_signal = 0;
     int m_exitCode = 0;
+    bool m_messagesQuieted = false; // --quiet's message handler is installed
 };
 
 } // namespace Sonde

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "clirunner.h"
+#include "sessioncommand.h"
 
+#include "clioutput.h"
 #include "conformanceclient.h"
 #include "execsession.h"
 #include "steprunner.h"
@@ -9,47 +10,62 @@
 #include "secrets/secretstore.h"
 #include "secretstorechooser.h"
 #include "transcript/redactor.h"
+#include "util/signalwatcher.h"
 
-#include <QCoreApplication>
-#include <QJsonDocument>
 #include <QTimer>
 
-#include <csignal>
 #include <cstdio>
 
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-CliRunner::CliRunner(CliOptions options, QObject *parent)
-    : QObject(parent), m_options(std::move(options))
+namespace {
+
+QtMessageHandler s_replacedHandler = nullptr;
+
+// --quiet promises nothing but the answer: Qt's own warnings (a QIODevice read on a closed
+// process channel, a socket notifier) are not the user's business there. Critical and fatal
+// messages still go through, and so do Sonde's categories a developer switched on with
+// QT_LOGGING_RULES.
+void quietMessageHandler(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    const bool ours = context.category && qstrncmp(context.category, "sonde.", 6) == 0;
+    if (!(ours || type == QtCriticalMsg || type == QtFatalMsg))
+        return;
+    if (s_replacedHandler)
+        s_replacedHandler(type, context, message);
+    else
+        std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+}
+
+} // namespace
+
+SessionCommand::SessionCommand(CliOptions options, QObject *parent)
+    : CliCommand(parent), m_options(std::move(options))
 {
 }
 
-CliRunner::~CliRunner() = default;
-
-void CliRunner::print(const QJsonObject &o, bool compact)
+SessionCommand::~SessionCommand()
 {
-    QByteArray out =
-        QJsonDocument(o).toJson(compact ? QJsonDocument::Compact : QJsonDocument::Indented);
-    if (compact)
-        out.append('\n');
-    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
-    std::fflush(stdout);
+    if (m_messagesQuieted)
+        qInstallMessageHandler(s_replacedHandler);
 }
 
-QString CliRunner::masked(const QString &text) const
+QString SessionCommand::masked(const QString &text) const
 {
     return m_options.showSecrets ? text : m_redactor.apply(text);
 }
 
-void CliRunner::complain(const QString &message) const
+void SessionCommand::complain(const QString &message) const
 {
-    std::fprintf(stderr, "sonde-cli: %s\n", qPrintable(masked(message)));
+    CliOutput::complain(masked(message));
 }
 
-void CliRunner::start()
+void SessionCommand::start()
 {
+    if (m_options.quiet && !std::exchange(m_messagesQuieted, true))
+        s_replacedHandler = qInstallMessageHandler(quietMessageHandler);
     // What sonde-cli writes besides stdout answers and the transcript (its own complaints,
     // the server's stderr, error answers, printed snapshots) masks the one server's
     // configured secrets and the patterns, unless --show-secrets.
@@ -64,10 +80,11 @@ void CliRunner::start()
     }
     if (cmd == "exec"_L1) {
         m_exec = std::make_unique<ExecSession>();
-        connect(m_exec.get(), &ExecSession::stepAnswered, this,
-                [this](const QJsonObject &answer) { print(answer, true); });
-        connect(m_exec.get(), &ExecSession::inputFailed, this, &CliRunner::complain);
-        connect(m_exec.get(), &ExecSession::finished, this, &CliRunner::finish);
+        connect(m_exec.get(), &ExecSession::stepAnswered, this, [this](const QJsonObject &answer) {
+            CliOutput::print(answer, CliOutput::Layout::Line);
+        });
+        connect(m_exec.get(), &ExecSession::inputFailed, this, &SessionCommand::complain);
+        connect(m_exec.get(), &ExecSession::finished, this, &SessionCommand::finish);
         QString why;
         if (!m_exec->open(m_options.command.value(1, u"-"_s), &why)) {
             complain(why);
@@ -105,7 +122,7 @@ void CliRunner::start()
     m_handler =
         std::make_unique<CliServerRequestHandler>(*m_host, m_options.policy, m_options.quiet);
     m_host->setServerRequestHandler(m_handler.get());
-    connect(m_host.get(), &CoreHost::sessionChanged, this, &CliRunner::onSessionChanged);
+    connect(m_host.get(), &CoreHost::sessionChanged, this, &SessionCommand::onSessionChanged);
     m_steps = std::make_unique<StepRunner>(*m_host, m_options.server.name,
                                            m_options.showSecrets ? nullptr : &m_redactor);
     connect(m_host.get(), &CoreHost::transcriptBatch, this, [this](const TranscriptBatch &batch) {
@@ -126,8 +143,8 @@ void CliRunner::start()
                                                      ": " + e.raw.left(200) + '\n');
         }
     });
-    connect(m_host.get(), &CoreHost::shutdownFinished, this, &CliRunner::emitFinished);
-    connect(m_host.get(), &CoreHost::authChanged, this, &CliRunner::onAuthChanged);
+    connect(m_host.get(), &CoreHost::shutdownFinished, this, &SessionCommand::emitFinished);
+    connect(m_host.get(), &CoreHost::authChanged, this, &SessionCommand::onAuthChanged);
     if (m_options.server.route == ServerConfig::Route::Stdio || !m_options.server.auth.enabled) {
         addServer(); // no credentials to keep: no keyring is asked
         return;
@@ -153,7 +170,7 @@ void CliRunner::start()
     chooser->choose();
 }
 
-void CliRunner::addServer()
+void SessionCommand::addServer()
 {
     if (m_options.command.value(0) != "auth"_L1) {
         m_host->addServer(m_options.server);
@@ -169,18 +186,18 @@ void CliRunner::addServer()
                                                    : AuthAction::Status;
     const quint64 ticket = m_host->auth(m_options.server.name, action);
     m_steps->await(ticket, [this](const QJsonObject &answer, bool ok) {
-        print(answer, false);
+        CliOutput::print(answer, CliOutput::Layout::Document);
         finish(ok ? 0 : 1);
     });
 }
 
-void CliRunner::sayStoreNotice()
+void SessionCommand::sayStoreNotice()
 {
     if (!m_storeNotice.isEmpty() && !m_options.quiet)
         complain(std::exchange(m_storeNotice, {}));
 }
 
-void CliRunner::onAuthChanged(const AuthState &state)
+void SessionCommand::onAuthChanged(const AuthState &state)
 {
     sayStoreNotice();
     // The one thing a person must do by hand: open the URL. Printed once per flow, on
@@ -190,13 +207,11 @@ void CliRunner::onAuthChanged(const AuthState &state)
         state.authorizationUrl == m_printedAuthorizationUrl)
         return;
     m_printedAuthorizationUrl = state.authorizationUrl;
-    std::fprintf(
-        stderr, "sonde-cli: %s asks for authorization; open this URL in a browser:\n  %s\n",
-        qPrintable(state.server), qPrintable(state.authorizationUrl.toString(QUrl::FullyEncoded)));
-    std::fflush(stderr);
+    CliOutput::complain(u"%1 asks for authorization; open this URL in a browser:\n  %2"_s.arg(
+        state.server, state.authorizationUrl.toString(QUrl::FullyEncoded)));
 }
 
-void CliRunner::onSessionChanged(const SessionSnapshot &s)
+void SessionCommand::onSessionChanged(const SessionSnapshot &s)
 {
     if (!s.sessionId.isEmpty())
         m_transcript.addSessionId(s.sessionId);
@@ -221,7 +236,7 @@ void CliRunner::onSessionChanged(const SessionSnapshot &s)
     }
 }
 
-void CliRunner::reportViolation(const QByteArray &raw, const QByteArray &line)
+void SessionCommand::reportViolation(const QByteArray &raw, const QByteArray &line)
 {
     if (!m_connected && m_connectError.isEmpty()) {
         m_heldViolations.append({raw, line});
@@ -233,12 +248,12 @@ void CliRunner::reportViolation(const QByteArray &raw, const QByteArray &line)
     std::fwrite(shown.constData(), 1, size_t(shown.size()), stderr);
 }
 
-void CliRunner::runCommand()
+void SessionCommand::runCommand()
 {
     if (m_options.step) {
         // One request and out: the answer indented, as a person reads it.
         m_steps->run(*m_options.step, [this](const QJsonObject &answer, bool ok) {
-            print(answer, false);
+            CliOutput::print(answer, CliOutput::Layout::Document);
             finish(ok ? 0 : 1);
         });
     } else if (m_exec) {
@@ -247,8 +262,10 @@ void CliRunner::runCommand()
         m_conformance =
             std::make_unique<ConformanceClient>(*m_steps, ConformancePlan::fromEnvironment());
         connect(m_conformance.get(), &ConformanceClient::stepAnswered, this,
-                [this](const QJsonObject &answer) { print(answer, true); });
-        connect(m_conformance.get(), &ConformanceClient::finished, this, &CliRunner::finish);
+                [this](const QJsonObject &answer) {
+                    CliOutput::print(answer, CliOutput::Layout::Line);
+                });
+        connect(m_conformance.get(), &ConformanceClient::finished, this, &SessionCommand::finish);
         m_conformance->start();
     } else {
         complain(u"incomplete or unknown command: %1 (sonde-cli --help shows the usage)"_s.arg(
@@ -257,7 +274,7 @@ void CliRunner::runCommand()
     }
 }
 
-void CliRunner::finish(int code)
+void SessionCommand::finish(int code)
 {
     if (m_finishing)
         return;
@@ -271,7 +288,7 @@ void CliRunner::finish(int code)
         emitFinished();
 }
 
-void CliRunner::emitFinished()
+void SessionCommand::emitFinished()
 {
     if (std::exchange(m_finishedSent, true))
         return;
@@ -287,13 +304,11 @@ void CliRunner::emitFinished()
     Q_EMIT finished(m_exitCode);
 }
 
-void CliRunner::interrupt(int signo)
+void SessionCommand::interrupt(int signo)
 {
     if (std::exchange(m_signal, signo))
         return;
-    const QString name = signo == SIGINT    ? u"SIGINT"_s
-                         : signo == SIGTERM ? u"SIGTERM"_s
-                                            : u"signal %1"_s.arg(signo);
+    const QString name = signalName(signo);
     if (!m_options.quiet)
         complain(u"%1: closing the session (at most %2 s; again to stop at once)"_s.arg(name).arg(
             SignalShutdownBoundMs / 1000));
@@ -302,14 +317,16 @@ void CliRunner::interrupt(int signo)
     if (m_host && !m_finishing)
         m_steps->cancelAll(u"interrupted by %1"_s.arg(name));
     finish(0);
-    m_exitCode = 128 + signo;
-    QTimer::singleShot(SignalShutdownBoundMs, this, [this] {
-        if (m_finishedSent)
-            return;
-        complain(u"the shutdown took over %1 s: leaving without waiting for it"_s.arg(
-            SignalShutdownBoundMs / 1000));
-        emitFinished();
-    });
+    m_exitCode = SignalWatcher::exitCodeFor(signo);
+}
+
+void SessionCommand::abandon(int)
+{
+    if (m_finishedSent)
+        return;
+    complain(u"the shutdown took over %1 s: leaving without waiting for it"_s.arg(
+        SignalShutdownBoundMs / 1000));
+    emitFinished(); // with 128 + the signal, set by interrupt()
 }
 
 } // namespace Sonde
