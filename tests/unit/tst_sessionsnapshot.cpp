@@ -36,9 +36,11 @@ SessionSnapshot stdioReady()
     s.route = ServerConfig::Route::Stdio;
     s.routeReason = u"configured with a command"_s;
     s.protocolVersion = u"2025-11-25"_s;
-    s.era = u"initialize"_s;
+    s.era = ServerConfig::Era::Initialize;
     s.eraReason = u"configured"_s;
-    s.transport = {{"program"_L1, u"node"_s}, {"pid"_L1, 42}, {"uptime_ms"_L1, 1000}};
+    s.transport.program = u"node"_s;
+    s.transport.pid = 42;
+    s.transport.uptimeMs = 1000;
     return s;
 }
 
@@ -51,17 +53,17 @@ SessionSnapshot modernReady()
     s.route = ServerConfig::Route::StreamableHttp;
     s.routeReason = u"configured with a URL"_s;
     s.protocolVersion = u"2026-07-28"_s;
-    s.era = u"2026-07-28"_s;
+    s.era = ServerConfig::Era::Rev20260728;
     s.eraReason = u"server/discover offered 2026-07-28"_s;
     s.sessionless = true;
     s.toolHeaders = true;
-    s.subscriptions = {{"state"_L1, u"open"_s},
-                       {"id"_L1, 3},
-                       {"requested"_L1, QJsonObject{{"toolsListChanged"_L1, true}}}};
-    s.cacheHints = {{"tools/list"_L1, QJsonObject{{"fetched_ms"_L1, 5},
-                                                  {"ttl_ms"_L1, 60000},
-                                                  {"cache_scope"_L1, u"private"_s}}}};
-    s.transport = {{"url"_L1, u"http://127.0.0.1:3001/mcp"_s}, {"get_stream"_L1, u"none"_s}};
+    s.subscriptions = ListenStatus{.state = ListenStatus::State::Open,
+                                   .id = 3,
+                                   .requested = QJsonObject{{"toolsListChanged"_L1, true}}};
+    s.cacheHints = {
+        {u"tools/list"_s, CacheHint{.fetchedMs = 5, .ttlMs = 60000, .cacheScope = u"private"_s}}};
+    s.transport.url = u"http://127.0.0.1:3001/mcp"_s;
+    s.transport.getStream = u"none"_s;
     s.restartCount = 1;
     return s;
 }
@@ -134,8 +136,8 @@ private Q_SLOTS:
 
         SessionSnapshot exited = stdioReady();
         exited.state = SessionSnapshot::State::Closed;
-        exited.era.clear();
-        exited.transport.insert("exit_code"_L1, 0);
+        exited.era.reset();
+        exited.transport.exitCode = 0;
         QTest::newRow("a session whose era is not decided has no era keys")
             << exited << text(JSON_TEXT({
                    "exit_code" : 0,
@@ -163,13 +165,13 @@ private Q_SLOTS:
     {
         SessionSnapshot s = modernReady();
         s.sessionId = u"3f1c"_s;
-        s.transport.insert("program"_L1, u"node"_s);
-        s.transport.insert("pid"_L1, 42);
-        s.transport.insert("uptime_ms"_L1, 1000);
-        s.transport.insert("exit_code"_L1, 1);
-        s.transport.insert("exit_signal"_L1, 9);
-        s.transport.insert("endpoint"_L1, u"/message"_s);
-        s.transport.insert("delete"_L1, u"200"_s);
+        s.transport.program = u"node"_s;
+        s.transport.pid = 42;
+        s.transport.uptimeMs = 1000;
+        s.transport.exitCode = 1;
+        s.transport.exitSignal = 9;
+        s.transport.endpoint = u"/message"_s;
+        s.transport.deleteOutcome = u"200"_s;
         s.lastError = Error::protocol(u"broken"_s);
         s.armedFaults = QStringList{u"kill-during-next-call"_s};
         s.droppedFaults = QStringList{u"drop-next"_s};
@@ -203,6 +205,22 @@ private Q_SLOTS:
                                     u"transport_reason"_s,
                                     u"uptime_ms"_s,
                                     u"url"_s}));
+    }
+
+    void theEraIsNamedByTheOneTable_data()
+    {
+        QTest::addColumn<SessionSnapshot>("snapshot");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("an undecided era has no name") << SessionSnapshot() << QString();
+        QTest::newRow("the handshake's era is initialize") << stdioReady() << u"initialize"_s;
+        QTest::newRow("the sessionless era is 2026-07-28") << modernReady() << u"2026-07-28"_s;
+    }
+    void theEraIsNamedByTheOneTable()
+    {
+        QFETCH(SessionSnapshot, snapshot);
+        QFETCH(QString, name);
+        QCOMPARE(snapshot.eraName(), name);
+        QCOMPARE(snapshot.toJson().value("era"_L1).toString(), name);
     }
 };
 
