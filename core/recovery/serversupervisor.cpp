@@ -243,7 +243,7 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
 {
     const SessionSnapshot::State previous = m_progress.state;
     m_progress.state = s.state;
-    if (!s.era.isEmpty())
+    if (s.era)
         m_progress.sessionless = s.sessionless;
     // First: what follows may finish calls, and their results must not overtake this state.
     Q_EMIT changed();

@@ -3,14 +3,7 @@
 
 #include "protocol/mcp.h"
 
-using namespace Qt::StringLiterals;
-
 namespace Sonde {
-
-QString InitializeEra::name() const
-{
-    return u"initialize"_s;
-}
 
 bool InitializeEra::speaks(const QString &version) const
 {

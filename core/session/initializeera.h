@@ -13,7 +13,7 @@ class InitializeEra final : public SessionEra
 public:
     using SessionEra::SessionEra;
 
-    QString name() const override;
+    std::optional<ServerConfig::Era> kind() const override { return ServerConfig::Era::Initialize; }
     bool speaks(const QString &version) const override;
 };
 

@@ -14,10 +14,7 @@ namespace Sonde {
 QJsonArray ListCache::cached(const QString &method, bool justRead) const
 {
     // Hints come from the 2026-07-28 era alone, and go with its connection.
-    const QJsonObject hint = m_hints.value(method).toObject();
-    if (!justRead && hint.contains("ttl_ms"_L1) &&
-        m_host.clock().nowMs() >
-            hint.value("fetched_ms"_L1).toInteger() + hint.value("ttl_ms"_L1).toInteger())
+    if (!justRead && m_hints.value(method).isStaleAt(m_host.clock().nowMs()))
         return {}; // stale by the server's own word: readers fetch it again
     return m_items.value(method);
 }
@@ -28,11 +25,12 @@ void ListCache::noteHints(const QString &method, const QJsonObject &result)
     const QJsonValue scope = result.value("cacheScope"_L1);
     if (ttl.isUndefined() && scope.isUndefined())
         return;
-    QJsonObject hint{{"fetched_ms"_L1, m_host.clock().nowMs()}};
+    CacheHint hint;
+    hint.fetchedMs = m_host.clock().nowMs();
     if (ttl.isDouble())
-        hint.insert("ttl_ms"_L1, ttl.toInteger());
+        hint.ttlMs = ttl.toInteger();
     if (scope.isString())
-        hint.insert("cache_scope"_L1, scope.toString());
+        hint.cacheScope = scope.toString();
     m_hints.insert(method, hint);
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "session/listfetcher.h"
+#include "values/sessionvalues.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -29,7 +30,7 @@ public:
     void store(const QString &method, const QJsonArray &items) { m_items.insert(method, items); }
     // A list result's ttlMs and cacheScope, when it has them.
     void noteHints(const QString &method, const QJsonObject &result);
-    QJsonObject hints() const { return m_hints; }
+    const CacheHints &hints() const { return m_hints; }
     // A new connection: the hints were the old server's word.
     void forgetHints() { m_hints = {}; }
     // The server said the list changed: read it again, if it was ever read.
@@ -42,7 +43,7 @@ private:
     QHash<QString, QJsonArray> m_items;      // list method -> items
     QHash<QString, ListFetcher> m_refreshes; // list method -> its refresh in flight
     QSet<QString> m_refreshAgain;            // changed again while being refreshed
-    QJsonObject m_hints;
+    CacheHints m_hints;
 };
 
 } // namespace Sonde

@@ -77,7 +77,7 @@ void ListenStream::failed(const Error &error)
     const QJsonValue id = m_subscription.id();
     if (error.httpStatus() && *error.httpStatus() >= 400) {
         // Refused, not broken: asking again would be refused again.
-        m_subscription.ended(ListenSubscription::State::Refused, error.message());
+        m_subscription.ended(ListenStatus::State::Refused, error.message());
         m_host.record(EventKind::ListenEnded,
                       {{"id"_L1, id}, {"graceful"_L1, false}, {"reason"_L1, error.message()}});
         m_host.publishSnapshot();
@@ -96,12 +96,12 @@ void ListenStream::answered(const JsonRpcMessage &response)
 {
     const QJsonValue id = m_subscription.id();
     if (response.type() == JsonRpcMessage::Type::ErrorResponse) {
-        m_subscription.ended(ListenSubscription::State::Refused, response.toError().message());
+        m_subscription.ended(ListenStatus::State::Refused, response.toError().message());
         m_host.record(
             EventKind::ListenEnded,
             {{"id"_L1, id}, {"graceful"_L1, false}, {"reason"_L1, response.toError().message()}});
     } else {
-        m_subscription.ended(ListenSubscription::State::Ended, u"the server ended it"_s);
+        m_subscription.ended(ListenStatus::State::Ended, u"the server ended it"_s);
         m_host.record(EventKind::ListenEnded, {{"id"_L1, id}, {"graceful"_L1, true}});
     }
     m_host.publishSnapshot();
@@ -126,11 +126,12 @@ bool ListenStream::takeNotification(const JsonRpcMessage &message)
     if (message.method() != "notifications/subscriptions/acknowledged"_L1)
         return false; // list_changed, resources/updated: the session's
     const QJsonObject granted = message.params().value("notifications"_L1).toObject();
-    const bool reopened = m_subscription.state() == ListenSubscription::State::Open && m_reopened;
+    const bool reopened = m_subscription.state() == ListenStatus::State::Open && m_reopened;
     m_subscription.acknowledged(granted);
-    m_host.record(EventKind::ListenAcknowledged, {{"id"_L1, m_subscription.id()},
-                                                  {"requested"_L1, m_subscription.requested()},
-                                                  {"granted"_L1, granted}});
+    m_host.record(EventKind::ListenAcknowledged,
+                  {{"id"_L1, m_subscription.id()},
+                   {"requested"_L1, m_subscription.status().requested},
+                   {"granted"_L1, granted}});
     if (reopened && m_host.config().route != ServerConfig::Route::Stdio) {
         // A re-established stream is a new generation on HTTP (docs/recovery.md §8): what was
         // said on the old one may have been missed.

@@ -41,7 +41,7 @@ public:
     void failed(const Error &error);
     // A notification carrying a subscription id; false for one that does not.
     bool takeNotification(const JsonRpcMessage &message);
-    QJsonObject toJson() const { return m_subscription.toJson(); }
+    const ListenStatus &status() const { return m_subscription.status(); }
 
 private:
     void openNow();

@@ -25,11 +25,6 @@ Rev20260728Era::Rev20260728Era(SessionHost &host)
 {
 }
 
-QString Rev20260728Era::name() const
-{
-    return u"2026-07-28"_s;
-}
-
 bool Rev20260728Era::speaks(const QString &version) const
 {
     return Rev20260728::isProtocolVersion(version);
@@ -76,7 +71,7 @@ void Rev20260728Era::describe(SessionSnapshot &snapshot) const
     snapshot.sessionId.clear(); // this revision has none; an id a server sends means nothing
     snapshot.sessionless = true;
     snapshot.toolHeaders = m_host.config().route != ServerConfig::Route::Stdio;
-    snapshot.subscriptions = m_listen.toJson();
+    snapshot.subscriptions = m_listen.status();
     snapshot.cacheHints = m_host.lists().hints();
 }
 
@@ -314,7 +309,7 @@ bool Rev20260728Era::answerLocally(quint64 ticket)
             m_listen.unsubscribe(uri);
         m_listen.close();
         m_listen.open();
-        m_host.finish(ticket, QJsonObject{{"subscriptions"_L1, m_listen.toJson()}}, {});
+        m_host.finish(ticket, QJsonObject{{"subscriptions"_L1, m_listen.status().toJson()}}, {});
         return true;
     }
     if (method == "ping"_L1) {

@@ -23,7 +23,10 @@ class Rev20260728Era final : public SessionEra
 public:
     explicit Rev20260728Era(SessionHost &host);
 
-    QString name() const override;
+    std::optional<ServerConfig::Era> kind() const override
+    {
+        return ServerConfig::Era::Rev20260728;
+    }
     bool speaks(const QString &version) const override;
     QStringList probedVersions() const override;
     void reset() override;

@@ -87,15 +87,17 @@ SessionSnapshot ServerSession::snapshot() const
     s.clientCapabilities = m_clientCapabilities;
     s.instructions = m_instructions;
     s.transport = m_transport ? m_transport->details() : m_lastTransportDetails;
-    if (s.transport.contains("route"_L1)) {
+    if (s.transport.route) {
         // The route the fallback took (an "auto" URL may end on the legacy one).
-        s.route = ServerConfig::routeFromName(s.transport.take("route"_L1).toString())
-                      .value_or(m_config.route);
-        s.routeReason = s.transport.take("route_reason"_L1).toString();
+        s.route = *s.transport.route;
+        s.routeReason = s.transport.routeReason.value_or(QString());
+        s.transport.route.reset();
+        s.transport.routeReason.reset();
     }
-    s.sessionId = s.transport.take("session_id"_L1).toString();
+    s.sessionId = s.transport.sessionId.value_or(QString());
+    s.transport.sessionId.reset();
     if (m_era) {
-        s.era = m_era->name();
+        s.era = m_era->kind();
         s.eraReason = m_eraReason;
         m_era->describe(s);
     }
@@ -266,7 +268,7 @@ void ServerSession::onTransportOpened()
 {
     if (m_state == SessionSnapshot::State::Closing)
         return; // stopped while the process was still starting: nothing to initialize
-    record(EventKind::TransportOpen, m_transport->details());
+    record(EventKind::TransportOpen, m_transport->details().toJson());
     setState(SessionSnapshot::State::Initializing);
     if (m_config.era == ServerConfig::Era::Initialize) {
         choose(eraSpeaking(QString::fromLatin1(Mcp::LatestProtocolVersion)),
@@ -625,12 +627,12 @@ void ServerSession::onTransportClosed(const Error &reason)
     if (reason.isError() && m_state != SessionSnapshot::State::Closing)
         noteDroppedFaults(
             t, u"the connection closed before a request came: %1"_s.arg(reason.message()));
-    m_lastTransportDetails = t ? t->details() : QJsonObject();
+    m_lastTransportDetails = t ? t->details() : TransportDetails();
     m_transport = nullptr;
     if (t)
         t->deleteLater();
     const bool wasClosing = m_state == SessionSnapshot::State::Closing;
-    QJsonObject details = m_lastTransportDetails;
+    QJsonObject details = m_lastTransportDetails.toJson();
     if (reason.isError())
         details.insert("reason"_L1, reason.toJson());
     record(EventKind::Closed, details);

@@ -196,7 +196,7 @@ private:
     QJsonObject m_serverInfo;
     QJsonObject m_serverCapabilities;
     QString m_instructions;
-    QJsonObject m_lastTransportDetails;
+    TransportDetails m_lastTransportDetails;
     Error m_lastError;
     QStringList m_droppedFaults;
 

@@ -17,4 +17,10 @@ QJsonObject SessionEra::clientInfo()
                                           : QCoreApplication::applicationVersion()}};
 }
 
+QString SessionEra::name() const
+{
+    const std::optional<ServerConfig::Era> era = kind();
+    return era ? ServerConfig::eraName(*era) : QString();
+}
+
 } // namespace Sonde

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/serverconfig.h"
 #include "protocol/error.h"
 #include "protocol/jsonrpcmessage.h"
 #include "values/callvalues.h"
@@ -10,6 +11,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace Sonde {
 
 class SessionHost;
@@ -18,9 +21,10 @@ struct SessionSnapshot;
 // What one protocol revision changes in a session once the era probe chose it
 // (docs/protocol.md, "Choosing the era"): what a request carries, what the session answers
 // itself, what a call's answer may ask for next, what runs beside the calls. The session
-// asks its era at each of these points and nowhere asks which era it is in; a new revision is
-// a new subclass and a line in ServerSession::defaultEras(). This base is the session before
-// an era is chosen: it adds nothing. Thread: the session's.
+// asks its era at each of these points and nowhere asks which era it is in (kind() only
+// names it to the front ends); a new revision is a new subclass, its ServerConfig::Era value,
+// and a line in ServerSession::defaultEras(). This base is the session before an era is
+// chosen: it adds nothing. Thread: the session's.
 class SessionEra
 {
 public:
@@ -32,8 +36,12 @@ public:
     // What Sonde says of itself to a server (clientInfo), in every era.
     static QJsonObject clientInfo();
 
-    // The name snapshots and the transcript give the era ("initialize", "2026-07-28").
-    virtual QString name() const { return {}; }
+    // Which era this is, as the snapshot carries it and the setting names it; none before the
+    // choice.
+    virtual std::optional<ServerConfig::Era> kind() const { return std::nullopt; }
+    // The name the transcript gives the era ("initialize", "2026-07-28"): kind()'s, from
+    // ServerConfig::eraName, the one table of era names; empty before the choice.
+    QString name() const;
     // True for a protocol version this era speaks.
     virtual bool speaks(const QString &version) const
     {

@@ -16,6 +16,11 @@ QString SessionSnapshot::stateName(State state)
     return enumName(names, state);
 }
 
+QString SessionSnapshot::eraName() const
+{
+    return era ? ServerConfig::eraName(*era) : QString();
+}
+
 QJsonObject SessionSnapshot::toJson() const
 {
     QJsonObject o{{"server"_L1, server},
@@ -26,16 +31,17 @@ QJsonObject SessionSnapshot::toJson() const
                   {"protocol_version"_L1, protocolVersion},
                   {"restart_count"_L1, restartCount}};
     o.insert("session_id"_L1, sessionId.isEmpty() ? QJsonValue() : QJsonValue(sessionId));
-    if (!era.isEmpty()) {
-        o.insert("era"_L1, era);
+    if (era) {
+        o.insert("era"_L1, ServerConfig::eraName(*era));
         o.insert("era_reason"_L1, eraReason);
         o.insert("sessionless"_L1, sessionless);
     }
-    if (!subscriptions.isEmpty())
-        o.insert("subscriptions"_L1, subscriptions);
+    if (subscriptions)
+        o.insert("subscriptions"_L1, subscriptions->toJson());
     if (!cacheHints.isEmpty())
-        o.insert("cache_hints"_L1, cacheHints);
-    for (auto it = transport.begin(); it != transport.end(); ++it)
+        o.insert("cache_hints"_L1, cacheHintsToJson(cacheHints));
+    const QJsonObject details = transport.toJson();
+    for (auto it = details.begin(); it != details.end(); ++it)
         o.insert(it.key(), it.value());
     if (lastError.isError())
         o.insert("last_error"_L1, lastError.toJson());

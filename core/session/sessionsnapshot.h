@@ -4,6 +4,8 @@
 #include "config/serverconfig.h"
 #include "protocol/error.h"
 #include "values/recoveryvalues.h"
+#include "values/sessionvalues.h"
+#include "values/transportdetails.h"
 
 #include <QJsonObject>
 #include <QMetaType>
@@ -37,27 +39,28 @@ struct SessionSnapshot
     QString routeReason;                                    // why this route was chosen
     QString sessionId;                                      // HTTP Mcp-Session-Id; empty for stdio
     QString protocolVersion;
-    // The era's name, "initialize" (the handshake, sessions) or "2026-07-28"; empty until the
-    // connection has decided. eraReason says how: configured, or what the probe answered.
-    QString era;
+    // The era the connection speaks, Initialize (the handshake, sessions) or Rev20260728; none
+    // until it has decided. eraReason says how: configured, or what the probe answered.
+    std::optional<ServerConfig::Era> era;
     QString eraReason;
     // What the era makes of the connection, for the front ends to decide on: no session to
     // expire or resume (2026-07-28), and tools' x-mcp-header parameters sent as HTTP headers
     // (2026-07-28 over HTTP).
     bool sessionless = false;
     bool toolHeaders = false;
-    // 2026-07-28 only: the subscriptions/listen stream, {"state", "requested", "granted", "id"}.
-    QJsonObject subscriptions;
-    // 2026-07-28 only: the caching hints of the lists and reads (CacheableResult), by method:
-    // {"tools/list": {"ttl_ms": 60000, "cache_scope": "private", "fetched_ms": ...}}.
-    QJsonObject cacheHints;
+    // 2026-07-28 only: the subscriptions/listen stream, and the caching hints of the lists and
+    // reads (CacheableResult) by method.
+    std::optional<ListenStatus> subscriptions;
+    CacheHints cacheHints;
     QJsonObject serverInfo;
     QJsonObject serverCapabilities;
     QJsonObject clientCapabilities;
     QString instructions;
-    QJsonObject transport; // route details: pid, uptime_ms, exit_code / exit_signal...
-    int restartCount = 0;  // spawns or connects after the first
-    qint64 startedMs = 0;  // when the current generation became ready
+    // What the route says of itself (pid, uptime, exit status, GET stream...). Its route,
+    // route reason and session id are lifted into the members above.
+    TransportDetails transport;
+    int restartCount = 0; // spawns or connects after the first
+    qint64 startedMs = 0; // when the current generation became ready
     Error lastError;
     // Faults waiting for a request (kill-during-next-call, a delay until cleared...), and the
     // ones a closed connection took with it before they applied, in words.
@@ -68,6 +71,8 @@ struct SessionSnapshot
     std::optional<RecoveryState> recovery;
 
     static QString stateName(State state);
+    // "initialize" or "2026-07-28" (ServerConfig::eraName); empty until the era is decided.
+    QString eraName() const;
     QJsonObject toJson() const;
 };
 

@@ -4,6 +4,7 @@
 
 #include "transcript/exportcalls.h"
 #include "transcript/exportreader.h"
+#include "values/transportdetails.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -69,10 +70,11 @@ void readLeg(Legs &legs, const QJsonObject &r)
     } else if (r.value("dir"_L1).toString() == "stderr"_L1) {
         legs.transport.insert(key, u"pipe"_s);
     } else if (event == "transport-open"_L1) {
-        const QString route = d.value("route"_L1).toString();
-        legs.transport.insert(key, route == "stdio"_L1 ? u"pipe"_s : u"tcp"_s);
-        if (d.contains("session_id"_L1))
-            legs.sessionId.insert(key, d.value("session_id"_L1).toString());
+        const TransportDetails opened = TransportDetails::fromJson(d);
+        legs.transport.insert(key,
+                              opened.route == ServerConfig::Route::Stdio ? u"pipe"_s : u"tcp"_s);
+        if (opened.sessionId)
+            legs.sessionId.insert(key, *opened.sessionId);
     } else if (event == "ready"_L1 || event == "era-chosen"_L1) {
         if (d.contains("protocol_version"_L1))
             legs.protocolVersion.insert(key, d.value("protocol_version"_L1).toString());

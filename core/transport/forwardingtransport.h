@@ -23,7 +23,7 @@ public:
     bool canDrain() const override { return m_next->canDrain(); }
     void drain() override { m_next->drain(); }
     bool isOpen() const override { return m_next->isOpen(); }
-    QJsonObject details() const override { return m_next->details(); }
+    TransportDetails details() const override { return m_next->details(); }
     void setProtocolVersion(const QString &version) override
     {
         m_next->setProtocolVersion(version);

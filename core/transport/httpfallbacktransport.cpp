@@ -121,10 +121,10 @@ void HttpFallbackTransport::onRouteClosed(const Error &reason)
     Q_EMIT closed(reason);
 }
 
-QJsonObject HttpFallbackTransport::details() const
+TransportDetails HttpFallbackTransport::details() const
 {
-    QJsonObject d = next()->details();
-    d.insert("route_reason"_L1, m_routeReason);
+    TransportDetails d = next()->details();
+    d.routeReason = m_routeReason;
     return d;
 }
 

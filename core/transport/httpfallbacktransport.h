@@ -33,7 +33,7 @@ public:
     void setAuthorization(HttpAuthorization *authorization) { m_authorization = authorization; }
     void open() override;
     void send(const QByteArray &frame) override;
-    QJsonObject details() const override;
+    TransportDetails details() const override;
 
 private:
     void adopt(Transport *route);

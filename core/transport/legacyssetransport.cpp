@@ -208,11 +208,13 @@ void LegacySseTransport::close()
     finish(Error());
 }
 
-QJsonObject LegacySseTransport::details() const
+TransportDetails LegacySseTransport::details() const
 {
-    return {{"route"_L1, u"sse"_s},
-            {"url"_L1, m_config.url.toString()},
-            {"endpoint"_L1, m_endpoint.toString()}};
+    TransportDetails d;
+    d.route = ServerConfig::Route::LegacySse;
+    d.url = m_config.url.toString();
+    d.endpoint = m_endpoint.toString();
+    return d;
 }
 
 } // namespace Sonde

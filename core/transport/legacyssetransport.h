@@ -42,7 +42,7 @@ public:
     void open() override;
     void send(const QByteArray &frame) override;
     void close() override;
-    QJsonObject details() const override;
+    TransportDetails details() const override;
 
     bool hasEndpoint() const { return !m_endpoint.isEmpty(); }
 

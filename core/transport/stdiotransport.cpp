@@ -262,19 +262,20 @@ void StdioTransport::finish(const Error &reason)
     Q_EMIT closed(reason);
 }
 
-QJsonObject StdioTransport::details() const
+TransportDetails StdioTransport::details() const
 {
-    QJsonObject d{{"program"_L1, m_config.program}};
+    TransportDetails d;
+    d.program = m_config.program;
     if (m_pid)
-        d.insert("pid"_L1, m_pid);
+        d.pid = m_pid;
     if (m_startedMs) {
         const qint64 end = m_endedMs ? m_endedMs : m_clock.nowMs();
-        d.insert("uptime_ms"_L1, end - m_startedMs);
+        d.uptimeMs = end - m_startedMs;
     }
     if (m_finished && m_exitSignal)
-        d.insert("exit_signal"_L1, m_exitSignal);
+        d.exitSignal = m_exitSignal;
     else if (m_finished && m_exitCode >= 0)
-        d.insert("exit_code"_L1, m_exitCode);
+        d.exitCode = m_exitCode;
     return d;
 }
 

@@ -32,7 +32,7 @@ public:
     void send(const QByteArray &frame) override;
     void close() override;
     bool isOpen() const override;
-    QJsonObject details() const override;
+    TransportDetails details() const override;
     ProcessControl *processControl() override { return this; }
 
     qint64 pid() const { return m_pid; }

@@ -612,15 +612,16 @@ void StreamableHttpTransport::finishDrainIfDone()
     finish(Error());
 }
 
-QJsonObject StreamableHttpTransport::details() const
+TransportDetails StreamableHttpTransport::details() const
 {
-    QJsonObject d{{"route"_L1, u"streamable-http"_s},
-                  {"url"_L1, m_config.url.toString()},
-                  {"get_stream"_L1, m_get.describe()}};
+    TransportDetails d;
+    d.route = ServerConfig::Route::StreamableHttp;
+    d.url = m_config.url.toString();
+    d.getStream = m_get.describe();
     if (!m_sessionId.isEmpty())
-        d.insert("session_id"_L1, m_sessionId);
+        d.sessionId = m_sessionId;
     if (!m_deleteOutcome.isEmpty())
-        d.insert("delete"_L1, m_deleteOutcome);
+        d.deleteOutcome = m_deleteOutcome;
     return d;
 }
 

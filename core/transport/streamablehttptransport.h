@@ -74,7 +74,7 @@ public:
     void close() override;
     bool canDrain() const override;
     void drain() override;
-    QJsonObject details() const override;
+    TransportDetails details() const override;
     void setProtocolVersion(const QString &version) override;
     void abandon(const QJsonValue &id) override;
 

@@ -4,6 +4,7 @@
 #include "protocol/error.h"
 #include "protocol/mcpheaders.h"
 #include "values/recoveryvalues.h"
+#include "values/transportdetails.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -44,9 +45,9 @@ public:
     virtual bool canDrain() const { return false; }
     virtual void drain() { abort(); }
     virtual bool isOpen() const = 0;
-    // Route-specific facts for the session snapshot (pid, exit status, session id...).
-    // "route" and "route_reason", when present, say which transport was chosen and why.
-    virtual QJsonObject details() const = 0;
+    // Route-specific facts for the session snapshot (pid, exit status, session id...). Its
+    // route and routeReason, when set, say which transport was chosen and why.
+    virtual TransportDetails details() const = 0;
     // The negotiated protocol version, for transports that must announce it (HTTP).
     virtual void setProtocolVersion(const QString &) {}
     // 2026-07-28 over HTTP: the tools whose parameters are mirrored into Mcp-Param-* headers

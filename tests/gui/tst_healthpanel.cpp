@@ -61,10 +61,10 @@ private Q_SLOTS:
         s.server = u"x"_s;
         s.state = SessionSnapshot::State::Ready;
         s.route = *ServerConfig::routeFromName(route);
-        s.era = era;
+        s.era = ServerConfig::eraFromName(era);
         s.sessionless = era == "2026-07-28"_L1;
         if (s.sessionless)
-            s.subscriptions = QJsonObject{{"state"_L1, u"acknowledged"_s}, {"id"_L1, 2}};
+            s.subscriptions = ListenStatus{.state = ListenStatus::State::Acknowledged, .id = 2};
         panel.setSnapshot(s);
         for (const QString &name : enabled) {
             auto *b = panel.findChild<QPushButton *>(name);

@@ -62,7 +62,7 @@ private Q_SLOTS:
     void autoFindsTheModernEraAndTheToolsAreListed()
     {
         const SessionSnapshot s = m_host->lastSnapshot(u"v2"_s);
-        QCOMPARE(s.era, u"2026-07-28"_s);
+        QCOMPARE(s.era, ServerConfig::Era::Rev20260728);
         QCOMPARE(s.protocolVersion, u"2026-07-28"_s);
         QVERIFY(s.sessionId.isEmpty());
         QTRY_COMPARE_WITH_TIMEOUT(toolRows(), 5, 10000);

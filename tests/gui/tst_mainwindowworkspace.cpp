@@ -316,12 +316,12 @@ private Q_SLOTS:
                                   SessionSnapshot::State::Ready, 10000);
         // Both revisions: demo-http keeps a 2025-11-25 session (its faults are the hint's), and
         // demo speaks 2026-07-28.
-        QCOMPARE(host.lastSnapshot(u"demo-http"_s).era, u"initialize"_s);
+        QCOMPARE(host.lastSnapshot(u"demo-http"_s).era, ServerConfig::Era::Initialize);
         QVERIFY(!host.lastSnapshot(u"demo-http"_s).sessionId.isEmpty());
         QCOMPARE(host.lastSnapshot(u"demo-http"_s).route, ServerConfig::Route::StreamableHttp);
         QTRY_COMPARE_WITH_TIMEOUT(host.lastSnapshot(u"demo"_s).state, SessionSnapshot::State::Ready,
                                   10000);
-        QCOMPARE(host.lastSnapshot(u"demo"_s).era, u"2026-07-28"_s);
+        QCOMPARE(host.lastSnapshot(u"demo"_s).era, ServerConfig::Era::Rev20260728);
         QCOMPARE(host.lastSnapshot(u"demo"_s).protocolVersion, u"2026-07-28"_s);
 
         auto *hint = window.findChild<QLabel *>(u"firstRunHint"_s);

@@ -51,7 +51,7 @@ private Q_SLOTS:
         s.state = SessionSnapshot::State::Ready;
         s.route = ServerConfig::Route::StreamableHttp;
         s.generation = 1;
-        s.era = u"2026-07-28"_s;
+        s.era = ServerConfig::Era::Rev20260728;
         s.sessionless = true;
         s.eraReason = u"server/discover offered 2026-07-28"_s;
         s.protocolVersion = u"2026-07-28"_s;
@@ -65,7 +65,7 @@ private Q_SLOTS:
         QCOMPARE(ServerListModel::summary(s),
                  u"connected over 2026-07-28 (no session), generation 1"_s);
 
-        s.era = u"initialize"_s;
+        s.era = ServerConfig::Era::Initialize;
         s.sessionless = false;
         s.eraReason = u"configured"_s;
         s.protocolVersion = u"2025-11-25"_s;

@@ -21,6 +21,8 @@
 using namespace Sonde;
 using namespace Qt::StringLiterals;
 
+Q_DECLARE_METATYPE(Sonde::ListenStatus)
+
 namespace {
 
 QJsonObject filter(bool tools, bool prompts, bool resources, const QStringList &uris)
@@ -33,7 +35,7 @@ QJsonObject filter(bool tools, bool prompts, bool resources, const QStringList &
     return f;
 }
 
-SessionSnapshot ready(const QString &server, const QString &era, const QString &reason,
+SessionSnapshot ready(const QString &server, ServerConfig::Era era, const QString &reason,
                       const QString &version)
 {
     SessionSnapshot s;
@@ -49,33 +51,31 @@ SessionSnapshot ready(const QString &server, const QString &era, const QString &
 
 SessionSnapshot modern(const QString &server)
 {
-    SessionSnapshot s =
-        ready(server, u"2026-07-28"_s, u"server/discover offered 2026-07-28"_s, u"2026-07-28"_s);
+    SessionSnapshot s = ready(server, ServerConfig::Era::Rev20260728,
+                              u"server/discover offered 2026-07-28"_s, u"2026-07-28"_s);
     s.sessionless = true;
     s.serverInfo = {{"name"_L1, "everything-v2"_L1}, {"version"_L1, "2.0.1"_L1}};
-    s.subscriptions = {{"state"_L1, "acknowledged"_L1},
-                       {"id"_L1, 3},
-                       {"requested"_L1, filter(true, true, true, {u"demo://counter"_s})},
-                       {"granted"_L1, filter(true, false, true, {})}};
-    const auto hint = [](int ttl, const char *scope) {
-        return QJsonObject{{"ttl_ms"_L1, ttl},
-                           {"cache_scope"_L1, QLatin1StringView(scope)},
-                           {"fetched_ms"_L1, qint64(1796131880000)}};
+    s.subscriptions = ListenStatus{.state = ListenStatus::State::Acknowledged,
+                                   .id = 3,
+                                   .requested = filter(true, true, true, {u"demo://counter"_s}),
+                                   .granted = filter(true, false, true, {})};
+    const auto hint = [](qint64 ttl, const QString &scope) {
+        return CacheHint{.fetchedMs = 1796131880000, .ttlMs = ttl, .cacheScope = scope};
     };
-    s.cacheHints = {{"tools/list"_L1, hint(60000, "private")},
-                    {"prompts/list"_L1, hint(0, "public")}};
+    s.cacheHints = {{u"tools/list"_s, hint(60000, u"private"_s)},
+                    {u"prompts/list"_s, hint(0, u"public"_s)}};
     return s;
 }
 
 SessionSnapshot legacy(const QString &server, const QString &id)
 {
     SessionSnapshot s =
-        ready(server, u"initialize"_s,
+        ready(server, ServerConfig::Era::Initialize,
               u"server/discover answered HTTP 404, so the initialize handshake was used"_s,
               u"2025-11-25"_s);
     s.sessionId = id;
     s.serverInfo = {{"name"_L1, "server-everything"_L1}, {"version"_L1, "1.4.0"_L1}};
-    s.transport = {{"get_stream"_L1, "open"_L1}};
+    s.transport.getStream = u"open"_s;
     return s;
 }
 
@@ -164,45 +164,46 @@ private Q_SLOTS:
 
     void theListenStreamSaysWhatWasGranted_data()
     {
-        QTest::addColumn<QJsonObject>("subscriptions");
+        using State = ListenStatus::State;
+        QTest::addColumn<ListenStatus>("subscriptions");
         QTest::addColumn<QStringList>("says");
         QTest::addColumn<QStringList>("doesNotSay");
         const QJsonObject asked = filter(true, true, false, {u"demo://counter"_s});
         QTest::newRow("an open stream waits for its acknowledgement and says what it asked")
-            << QJsonObject{{"state"_L1, "open"_L1}, {"id"_L1, 7}, {"requested"_L1, asked}}
+            << ListenStatus{.state = State::Open, .id = 7, .requested = asked}
             << QStringList{u"open (listen #7)"_s, u"waiting for the server's acknowledgement"_s,
                            u"tool list changes"_s, u"prompt list changes"_s,
                            u"updates of demo://counter"_s}
             << QStringList{u"resource list changes"_s};
         QTest::newRow("an acknowledged stream names what was asked but not granted")
-            << QJsonObject{{"state"_L1, "acknowledged"_L1},
-                           {"id"_L1, 7},
-                           {"requested"_L1, asked},
-                           {"granted"_L1, filter(true, false, false, {})}}
+            << ListenStatus{.state = State::Acknowledged,
+                            .id = 7,
+                            .requested = asked,
+                            .granted = filter(true, false, false, {})}
             << QStringList{u"acknowledged (listen #7): granted tool list changes"_s,
                            u"asked for but not granted: prompt list changes, updates of "
                            "demo://counter"_s}
             << QStringList{};
         QTest::newRow("a stream granted all it asked for names nothing refused")
-            << QJsonObject{{"state"_L1, "acknowledged"_L1},
-                           {"id"_L1, 7},
-                           {"requested"_L1, asked},
-                           {"granted"_L1, asked}}
+            << ListenStatus{.state = State::Acknowledged,
+                            .id = 7,
+                            .requested = asked,
+                            .granted = asked}
             << QStringList{u"granted tool list changes, prompt list changes, updates of "
                            "demo://counter"_s}
             << QStringList{u"not granted"_s};
         QTest::newRow("an ended stream says the server ended it")
-            << QJsonObject{{"state"_L1, "ended"_L1}, {"id"_L1, 7}, {"requested"_L1, asked}}
+            << ListenStatus{.state = State::Ended, .id = 7, .requested = asked}
             << QStringList{u"ended by the server (listen #7)"_s} << QStringList{};
         QTest::newRow("a dropped stream says it listens again")
-            << QJsonObject{{"state"_L1, "dropped"_L1}, {"id"_L1, 7}}
+            << ListenStatus{.state = State::Dropped, .id = 7}
             << QStringList{u"dropped (listen #7); listening again"_s} << QStringList{};
         QTest::newRow("no stream is not open")
-            << QJsonObject{{"state"_L1, "none"_L1}} << QStringList{u"not open"_s} << QStringList{};
+            << ListenStatus{} << QStringList{u"not open"_s} << QStringList{};
     }
     void theListenStreamSaysWhatWasGranted()
     {
-        QFETCH(QJsonObject, subscriptions);
+        QFETCH(ListenStatus, subscriptions);
         QFETCH(QStringList, says);
         QFETCH(QStringList, doesNotSay);
         ServerViewStore store;

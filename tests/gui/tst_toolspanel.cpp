@@ -90,7 +90,7 @@ SessionSnapshot snapshotOf(const QString &server, const QString &era, const QStr
     SessionSnapshot s;
     s.server = server;
     s.state = SessionSnapshot::State::Ready;
-    s.era = era;
+    s.era = ServerConfig::eraFromName(era);
     s.route = *ServerConfig::routeFromName(route);
     // What the core publishes for each era.
     s.sessionless = era == "2026-07-28"_L1;

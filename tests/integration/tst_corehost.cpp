@@ -125,8 +125,7 @@ private Q_SLOTS:
         host.addServer(demo(u"a"_s));
         host.addServer(demo(u"b"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"a"_s) && rec.ready(u"b"_s), 10000);
-        QVERIFY(rec.snapshots[u"a"_s].transport.value("pid"_L1) !=
-                rec.snapshots[u"b"_s].transport.value("pid"_L1));
+        QVERIFY(rec.snapshots[u"a"_s].transport.pid != rec.snapshots[u"b"_s].transport.pid);
         const quint64 inc =
             host.call(u"a"_s, u"tools/call"_s, toolCall(u"increment-counter"_s, {{"by"_L1, 5}}));
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(inc).has_value(), 10000);
@@ -462,8 +461,8 @@ private Q_SLOTS:
         QVERIFY(done.wait(5000));
         const SessionSnapshot s = rec.snapshots[u"demo"_s];
         QCOMPARE(s.state, SessionSnapshot::State::Closed);
-        QCOMPARE(s.transport.value("exit_code"_L1).toInt(-1), 0);
-        QVERIFY(!s.transport.contains("exit_signal"_L1));
+        QCOMPARE(s.transport.exitCode.value_or(-1), 0);
+        QVERIFY(!s.transport.exitSignal);
     }
 };
 

@@ -93,15 +93,15 @@ private Q_SLOTS:
             QTRY_COMPARE(received.size() + failed.size(), 1);
 
         QCOMPARE(opened.size(), 1);
-        const QJsonObject d = t.details();
-        QCOMPARE(d.value("route"_L1).toString(), route);
-        QCOMPARE(d.value("route_reason"_L1).toString(), reason);
-        QCOMPARE(d.value("url"_L1).toString(), server.url());
+        const TransportDetails d = t.details();
+        QCOMPARE(d.route, ServerConfig::routeFromName(route));
+        QCOMPARE(d.routeReason.value_or(QString()), reason);
+        QCOMPARE(d.url.value_or(QString()), server.url());
         QCOMPARE(failed.size(), failedStatus ? 1 : 0);
         if (failedStatus)
             QCOMPARE(failed.first().at(1).value<Error>().httpStatus().value_or(0), failedStatus);
         if (status == 200)
-            QCOMPARE(d.value("session_id"_L1).toString(), u"s-9"_s);
+            QCOMPARE(d.sessionId.value_or(QString()), u"s-9"_s);
         QCOMPARE(t.canDrain(), route == "streamable-http"_L1);
         t.abort();
         QVERIFY(!t.isOpen());

@@ -75,7 +75,7 @@ public:
         Q_EMIT closed(Error());
     }
     bool isOpen() const override { return open_; }
-    QJsonObject details() const override { return {{"fake"_L1, true}}; }
+    TransportDetails details() const override { return {}; }
     // Plays a Streamable HTTP route: on a reconnect the old transport drains (it stays, and
     // answers still come through it) instead of being torn down.
     bool drains = false;

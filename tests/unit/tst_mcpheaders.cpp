@@ -356,7 +356,7 @@ private Q_SLOTS:
         l.opened(QJsonValue(7), f);
         QVERIFY(l.isCurrent(QJsonValue(7.0)));
         l.acknowledged(obj(JSON_TEXT({"toolsListChanged" : true})));
-        QCOMPARE(l.notGranted(), (QStringList{u"promptsListChanged"_s, u"demo://a"_s}));
+        QCOMPARE(l.status().notGranted(), (QStringList{u"promptsListChanged"_s, u"demo://a"_s}));
         QCOMPARE(l.dropped(u"x"_s), 1000);
         QCOMPARE(l.dropped(u"x"_s), 2000);
         QVERIFY(!l.isCurrent(QJsonValue(7)));

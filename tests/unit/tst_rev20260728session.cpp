@@ -109,7 +109,7 @@ private Q_SLOTS:
                  u"2026-07-28"_s);
         const SessionSnapshot s = f.session->snapshot();
         QCOMPARE(s.state, SessionSnapshot::State::Ready);
-        QCOMPARE(s.era, u"2026-07-28"_s);
+        QCOMPARE(s.era, ServerConfig::Era::Rev20260728);
         QVERIFY2(s.eraReason.contains("offered 2026-07-28"_L1), qPrintable(s.eraReason));
         QCOMPARE(s.protocolVersion, u"2026-07-28"_s);
         QCOMPARE(s.serverInfo.value("name"_L1).toString(), u"fake"_s);
@@ -175,7 +175,7 @@ private Q_SLOTS:
                             })));
         const SessionSnapshot s = f.session->snapshot();
         QCOMPARE(s.state, SessionSnapshot::State::Ready);
-        QCOMPARE(s.era, u"initialize"_s);
+        QCOMPARE(s.era, ServerConfig::Era::Initialize);
         QVERIFY2(s.eraReason.contains(timesOut ? "no answer in time"_L1 : "-32601"_L1),
                  qPrintable(s.eraReason));
         // A timed-out probe is not cancelled: a legacy server has not been initialized.
@@ -256,7 +256,7 @@ private Q_SLOTS:
             return;
         }
         QCOMPARE(s.state, SessionSnapshot::State::Ready);
-        QCOMPARE(s.era, era);
+        QCOMPARE(s.era, ServerConfig::eraFromName(era));
         QVERIFY2(s.eraReason.contains("auto over stdio"_L1), qPrintable(s.eraReason));
         if (era == "initialize"_L1)
             QCOMPARE(methods.last(), u"notifications/initialized"_s);
@@ -509,9 +509,7 @@ private Q_SLOTS:
                                 "ttlMs" : 0,
                                 "cacheScope" : "private"
                             })));
-        QCOMPARE(
-            f.session->snapshot().cacheHints.value("tools/list"_L1).toObject().value("ttl_ms"_L1),
-            QJsonValue(0));
+        QCOMPARE(f.session->snapshot().cacheHints.value(u"tools/list"_s).ttlMs, 0);
         f.clock.advance(1);
         QVERIFY(f.session->cachedList(u"tools/list"_s).isEmpty()); // read again next time
         // ...but the recovery unit, which read it to decide a replay, gets what it read.
@@ -563,7 +561,8 @@ private Q_SLOTS:
         QCOMPARE(listen.value("params"_L1).toObject().value("notifications"_L1).toObject(),
                  obj(JSON_TEXT({"toolsListChanged" : true})));
         const QJsonValue id = listen.value("id"_L1);
-        QCOMPARE(f.session->snapshot().subscriptions.value("state"_L1).toString(), u"open"_s);
+        QVERIFY(f.session->snapshot().subscriptions);
+        QCOMPARE(f.session->snapshot().subscriptions->state, ListenStatus::State::Open);
         // Something for another subscription is not this one's.
         f.transport->deliver(obj(JSON_TEXT({
             "jsonrpc" : "2.0",
@@ -585,14 +584,13 @@ private Q_SLOTS:
         ack.insert("params"_L1, params);
         f.transport->deliver(ack);
         SessionSnapshot s = f.session->snapshot();
-        QCOMPARE(s.subscriptions.value("state"_L1).toString(), u"acknowledged"_s);
-        QCOMPARE(s.subscriptions.value("granted"_L1).toObject(),
-                 obj(JSON_TEXT({"toolsListChanged" : true})));
+        QCOMPARE(s.subscriptions->state, ListenStatus::State::Acknowledged);
+        QCOMPARE(s.subscriptions->granted, obj(JSON_TEXT({"toolsListChanged" : true})));
         QCOMPARE(s.generation, 1);
         // A bare drop: opened again after 1 s, and the new stream is a new generation.
         Q_EMIT f.transport->requestFailed(
             id, Error::transport(u"stream reset"_s, Error::Condition::Closed));
-        QCOMPARE(f.session->snapshot().subscriptions.value("state"_L1).toString(), u"dropped"_s);
+        QCOMPARE(f.session->snapshot().subscriptions->state, ListenStatus::State::Dropped);
         const qsizetype before = f.transport->sent.size();
         f.clock.advance(999);
         QCOMPARE(f.transport->sent.size(), before);
@@ -607,7 +605,7 @@ private Q_SLOTS:
         QCOMPARE(f.session->snapshot().generation, 2);
         // A complete result is a graceful end: nothing is opened again.
         f.transport->answer(again, obj(JSON_TEXT({"resultType" : "complete"})));
-        QCOMPARE(f.session->snapshot().subscriptions.value("state"_L1).toString(), u"ended"_s);
+        QCOMPARE(f.session->snapshot().subscriptions->state, ListenStatus::State::Ended);
         f.clock.advance(60'000);
         QCOMPARE(f.transport->last().value("id"_L1), again.value("id"_L1));
         QVERIFY(f.lifecycle().contains(u"listen-dropped"_s));

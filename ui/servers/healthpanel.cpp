@@ -186,7 +186,7 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
     target.streamableHttp = s.route == ServerConfig::Route::StreamableHttp;
     // 2026-07-28 has no session to expire or whose id could be corrupted.
     target.sessions = !s.sessionless;
-    target.listening = s.subscriptions.value("id"_L1).isDouble();
+    target.listening = s.subscriptions && s.subscriptions->id.isDouble();
     for (const auto &[button, kind] : std::as_const(m_faultButtons))
         button->setEnabled(Fault::appliesTo(kind, target));
 }

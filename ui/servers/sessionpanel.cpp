@@ -40,44 +40,47 @@ namespace {
 
 } // namespace
 
-QString SessionPanel::listenText(const QJsonObject &subscriptions)
+QString SessionPanel::listenText(const ListenStatus &listen)
 {
-    const QString state = subscriptions.value("state"_L1).toString();
-    const QJsonValue idValue = subscriptions.value("id"_L1);
+    using State = ListenStatus::State;
+    const QJsonValue &idValue = listen.id;
     const QString id = idValue.isDouble()   ? QString::number(idValue.toInteger())
                        : idValue.isString() ? idValue.toString()
                                             : QString();
     const QString stream = id.isEmpty() ? tr("listen") : tr("listen #%1").arg(id);
-    const QJsonObject requestedFilter = subscriptions.value("requested"_L1).toObject();
-    const QJsonObject grantedFilter = subscriptions.value("granted"_L1).toObject();
-    const QStringList requested = Rev20260728EventSummary::filterItems(requestedFilter);
-    const QStringList granted = Rev20260728EventSummary::filterItems(grantedFilter);
-    const QStringList refused = Rev20260728EventSummary::notGranted(requestedFilter, grantedFilter);
-    const QString asked = requested.isEmpty() ? tr("nothing") : requested.join(u", "_s);
-    if (state == "open"_L1)
+    switch (listen.state) {
+    case State::Open: {
+        const QStringList requested = Rev20260728EventSummary::filterItems(listen.requested);
         return tr("open (%1), waiting for the server's acknowledgement; asked for %2")
-            .arg(stream, asked);
-    if (state == "acknowledged"_L1) {
+            .arg(stream, requested.isEmpty() ? tr("nothing") : requested.join(u", "_s));
+    }
+    case State::Acknowledged: {
+        const QStringList granted = Rev20260728EventSummary::filterItems(listen.granted);
+        const QStringList refused =
+            Rev20260728EventSummary::notGranted(listen.requested, listen.granted);
         QString text = tr("acknowledged (%1): granted %2")
                            .arg(stream, granted.isEmpty() ? tr("nothing") : granted.join(u", "_s));
         if (!refused.isEmpty())
             text += tr("; asked for but not granted: %1").arg(refused.join(u", "_s));
         return text;
     }
-    if (state == "ended"_L1)
+    case State::Ended:
         return tr("ended by the server (%1)").arg(stream);
-    if (state == "dropped"_L1)
+    case State::Dropped:
         return tr("dropped (%1); listening again").arg(stream);
+    case State::None:
+    case State::Refused:
+        break;
+    }
     return tr("not open");
 }
 
-QString SessionPanel::cacheHintsText(const QJsonObject &cacheHints)
+QString SessionPanel::cacheHintsText(const CacheHints &cacheHints)
 {
     QStringList parts;
     for (auto it = cacheHints.begin(); it != cacheHints.end(); ++it) {
-        const QJsonObject hint = it.value().toObject();
-        const qint64 ttl = hint.value("ttl_ms"_L1).toInteger(-1);
-        const QString scope = hint.value("cache_scope"_L1).toString();
+        const qint64 ttl = it->ttlMs.value_or(-1);
+        const QString scope = it->cacheScope.value_or(QString());
         QString fresh = ttl > 0    ? tr("fresh for %1").arg(durationText(ttl))
                         : ttl == 0 ? tr("stale at once")
                                    : tr("no time to live");
@@ -208,9 +211,9 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
     m_state->setText(u"<span style='color:%1'>●</span> %2"_s.arg(
         ServerListModel::stateColor(s.state).name(), SessionSnapshot::stateName(s.state)));
     const bool modern = s.sessionless;
-    m_era->setText(s.era.isEmpty()         ? u"–"_s
-                   : s.eraReason.isEmpty() ? s.era
-                                           : u"%1 — %2"_s.arg(s.era, s.eraReason));
+    m_era->setText(!s.era                  ? u"–"_s
+                   : s.eraReason.isEmpty() ? s.eraName()
+                                           : u"%1 — %2"_s.arg(s.eraName(), s.eraReason));
     // Modern has no session: an id left from a legacy generation would be a stale one.
     if (modern)
         m_sessionId->setText(
@@ -231,8 +234,8 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
         serverName.isEmpty()
             ? u"–"_s
             : u"%1 %2"_s.arg(serverName, s.serverInfo.value("version"_L1).toString()).trimmed());
-    m_getStream->setText(s.transport.value("get_stream"_L1).toString(u"–"_s));
-    m_listen->setText(listenText(s.subscriptions));
+    m_getStream->setText(s.transport.getStream.value_or(u"–"_s));
+    m_listen->setText(s.subscriptions ? listenText(*s.subscriptions) : tr("not open"));
     m_cacheHints->setText(s.cacheHints.isEmpty() ? u"–"_s : cacheHintsText(s.cacheHints));
     // 2026-07-28 has no ping and no logging/setLevel: the level rides on every request.
     m_ping->setEnabled(!modern);
@@ -247,14 +250,15 @@ void SessionPanel::setSnapshot(const SessionSnapshot &s)
     m_form->setRowVisible(m_listen, modern);
     m_form->setRowVisible(m_cacheHints, modern);
     QStringList process;
-    if (s.transport.contains("pid"_L1))
-        process.append(tr("pid %1").arg(s.transport.value("pid"_L1).toInteger()));
-    if (s.transport.contains("uptime_ms"_L1))
-        process.append(tr("up %1 s").arg(s.transport.value("uptime_ms"_L1).toInteger() / 1000));
-    if (s.transport.contains("exit_code"_L1))
-        process.append(tr("exit code %1").arg(s.transport.value("exit_code"_L1).toInt()));
-    if (s.transport.contains("exit_signal"_L1))
-        process.append(tr("killed by signal %1").arg(s.transport.value("exit_signal"_L1).toInt()));
+    const TransportDetails &t = s.transport;
+    if (t.pid)
+        process.append(tr("pid %1").arg(*t.pid));
+    if (t.uptimeMs)
+        process.append(tr("up %1 s").arg(*t.uptimeMs / 1000));
+    if (t.exitCode)
+        process.append(tr("exit code %1").arg(*t.exitCode));
+    if (t.exitSignal)
+        process.append(tr("killed by signal %1").arg(*t.exitSignal));
     process.append(tr("%n restart(s)", nullptr, s.restartCount));
     m_process->setText(process.join(u" · "_s));
     m_error->setText(s.lastError.isError() ? s.lastError.message() : QString());

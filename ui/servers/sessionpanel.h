@@ -32,9 +32,9 @@ public:
     QString sessionIdText() const;
     // The subscriptions/listen stream of a modern snapshot in words: its state, what the
     // server granted and what it was asked for but did not grant.
-    static QString listenText(const QJsonObject &subscriptions);
+    static QString listenText(const ListenStatus &listen);
     // The caching hints of the lists and reads: "tools/list: fresh for 60 s, private".
-    static QString cacheHintsText(const QJsonObject &cacheHints);
+    static QString cacheHintsText(const CacheHints &cacheHints);
     int shownGeneration() const { return m_generation; }
 
 Q_SIGNALS:

@@ -107,7 +107,7 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
                                             ServerConfig::routeName(s.route));
         // The handshake is what most servers speak: only a newer revision is named.
         if (s.sessionless)
-            text += u" · %1"_s.arg(s.era);
+            text += u" · %1"_s.arg(s.eraName());
         if (s.generation > 0)
             text += u" · gen %1"_s.arg(s.generation);
         if (!breakerShut)
@@ -120,8 +120,8 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
         // The row's own words first: a narrow list cuts them.
         QString tip = data(index, Qt::DisplayRole).toString() + u"\n"_s +
                       m_store->config(index.row()).displayCommand();
-        if (!s.era.isEmpty())
-            tip += u"\n"_s + tr("Protocol era: %1").arg(s.era) +
+        if (s.era)
+            tip += u"\n"_s + tr("Protocol era: %1").arg(s.eraName()) +
                    (s.eraReason.isEmpty() ? QString() : u" — "_s + s.eraReason);
         if (recovery.breaker.phase == BreakerPhase::Open) {
             tip += u"\n"_s + tr("The circuit breaker is open (%1): calls are refused unsent "
@@ -148,7 +148,7 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     case SnapshotRole:
         return QVariant::fromValue(s);
     case EraRole:
-        return s.era;
+        return s.eraName();
     default:
         return {};
     }
