@@ -258,10 +258,9 @@ void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
     }
     case EventKind::Breaker: {
         const auto *b = historyAs<HistoryEvent::Breaker>(e);
-        const std::optional<BreakerPhase> to = b ? std::optional(b->to) : std::nullopt;
-        const MarkerKind kind = to == BreakerPhase::Open     ? MarkerKind::BreakerOpen
-                                : to == BreakerPhase::Closed ? MarkerKind::BreakerClosed
-                                                             : MarkerKind::BreakerHalfOpen;
+        const MarkerKind kind = b && b->to == BreakerPhase::Open     ? MarkerKind::BreakerOpen
+                                : b && b->to == BreakerPhase::Closed ? MarkerKind::BreakerClosed
+                                                                     : MarkerKind::BreakerHalfOpen;
         lane.markers.append({t, 0, row, kind});
         break;
     }
