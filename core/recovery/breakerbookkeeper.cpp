@@ -58,14 +58,11 @@ void BreakerBookkeeper::recordTransitions()
 {
     const QList<CircuitBreaker::Transition> transitions = m_breaker.takeTransitions();
     for (const CircuitBreaker::Transition &t : transitions) {
-        HistoryEvent e;
-        e.kind = EventKind::Breaker;
-        e.from = t.from;
-        e.to = t.to;
-        e.cause = t.cause;
-        e.strikes = t.strikes;
-        e.threshold = m_breaker.threshold();
-        Q_EMIT recorded(e);
+        Q_EMIT recorded({.body = HistoryEvent::Breaker{.from = t.from,
+                                                       .to = t.to,
+                                                       .cause = t.cause,
+                                                       .strikes = t.strikes,
+                                                       .threshold = m_breaker.threshold()}});
     }
     if (!transitions.isEmpty())
         Q_EMIT transitioned();

@@ -162,11 +162,8 @@ void CallRecoveryUnit::dispatch(quint64 ticket)
         it->step = Step::WaitingToSend;
         it->waitAfterGeneration = m_progress.generation;
         it->waitStartedMs = m_clock.nowMs();
-        HistoryEvent e;
-        e.kind = EventKind::CallWaitsForReconnect;
-        e.method = it->request.method;
-        e.state = SessionSnapshot::stateName(m_progress.state);
-        record(e);
+        record(HistoryEvent::CallWaitsForReconnect{
+            .method = it->request.method, .state = SessionSnapshot::stateName(m_progress.state)});
         armBudgetTimer();
         m_reconnect.request(u"a call arrived while the server was %1"_s.arg(
             SessionSnapshot::stateName(m_progress.state)));
@@ -219,14 +216,11 @@ void CallRecoveryUnit::onFailed(Operation &op, const CallOutcome &outcome)
         e, SessionExpiryClassifier::DefaultNodeBudget,
         m_progress.sessionless ? SessionExpiryClassifier::Era::Rev20260728
                                : SessionExpiryClassifier::Era::Initialize);
-    HistoryEvent h;
-    h.kind = EventKind::Classification;
-    h.method = op.request.method;
-    h.rule = ExpiryRules::name(c.rule);
-    h.detail = c.detail;
-    h.expired = c.expired;
-    h.generation = outcome.generation;
-    record(h);
+    record(HistoryEvent::Classification{.method = op.request.method,
+                                        .generation = outcome.generation,
+                                        .rule = ExpiryRules::name(c.rule),
+                                        .detail = c.detail,
+                                        .expired = c.expired});
     if (c.expired) {
         op.waitAfterGeneration = outcome.generation;
         handleExpired(outcome.ticket, e, c.rule);
@@ -303,10 +297,8 @@ void CallRecoveryUnit::onTimedOutToolCall(quint64 ticket, int generation)
                 finishUncertain(ticket, ReconnectOutcome::Ok);
                 return;
             }
-            HistoryEvent h;
-            h.kind = EventKind::SuspectSession;
-            h.cause = QString(u"ping after a timed-out write failed: "_s + ping.error.message());
-            record(h);
+            record(HistoryEvent::SuspectSession{
+                .cause = u"ping after a timed-out write failed: "_s + ping.error.message()});
             w->step = Step::WaitingForSession;
             w->waitAfterGeneration = generation;
             m_reconnect.request(u"ping failed after a timed-out write"_s);
@@ -526,12 +518,8 @@ void CallRecoveryUnit::checkBudgets()
 void CallRecoveryUnit::spendBudget(quint64 ticket, const Operation &op)
 {
     const ReconnectOutcome word = m_reconnect.outcome();
-    HistoryEvent h;
-    h.kind = EventKind::RecoveryBudgetSpent;
-    h.method = op.request.method;
-    h.budgetMs = m_config.recoveryBudgetMs;
-    h.reconnect = word;
-    record(h);
+    record(HistoryEvent::RecoveryBudgetSpent{
+        .method = op.request.method, .budgetMs = m_config.recoveryBudgetMs, .reconnect = word});
     const bool neverRan =
         op.verdict && op.verdict->source == ReplaySource::Transport && op.verdict->replay;
     if (op.request.method == ToolsCall && op.step != Step::WaitingToSend && !neverRan) {

@@ -108,7 +108,7 @@ private:
     void armBudgetTimer();
     // `justRead`: the tools were read for this question (their ttlMs does not matter).
     QJsonObject toolEntry(const QString &name, bool justRead = false) const;
-    void record(HistoryEvent e) { Q_EMIT recorded(e); }
+    void record(HistoryEvent::Body body) { Q_EMIT recorded({.body = std::move(body)}); }
     void announceReplay(Operation &op, const QJsonValue &newRequestId, int generation);
 
     const ServerConfig &m_config;

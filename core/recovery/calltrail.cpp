@@ -13,6 +13,17 @@ std::optional<qint64> wireId(const QJsonValue &id)
     return id.isDouble() ? std::optional<qint64>(id.toInteger()) : std::nullopt;
 }
 
+// An empty text is left out of the entry.
+std::optional<QString> nonEmpty(const QString &text)
+{
+    return text.isEmpty() ? std::nullopt : std::optional(text);
+}
+
+std::optional<QString> ruleName(ExpiryRule rule)
+{
+    return rule == ExpiryRule::None ? std::nullopt : std::optional(ExpiryRules::name(rule));
+}
+
 } // namespace
 
 CallTrail::CallTrail(const CallRequest &request)
@@ -31,49 +42,40 @@ void CallTrail::sent(const QJsonValue &requestId, int generation)
         m_generation = generation;
 }
 
-HistoryEvent CallTrail::verdict(EventKind kind, ExpiryRule rule, const QString &why) const
+HistoryEvent::VerdictCall CallTrail::call() const
 {
-    HistoryEvent e;
-    e.kind = kind;
-    e.ticket = m_ticket;
-    e.method = m_method;
-    if (!m_tool.isEmpty())
-        e.tool = m_tool;
-    if (!m_progressToken.isEmpty())
-        e.progressToken = m_progressToken;
-    e.requestId = m_requestId;
-    e.generation = m_generation;
-    if (rule != ExpiryRule::None)
-        e.rule = ExpiryRules::name(rule);
-    if (!why.isEmpty())
-        e.detail = why;
-    return e;
+    return {.ticket = m_ticket,
+            .method = m_method,
+            .tool = nonEmpty(m_tool),
+            .progressToken = nonEmpty(m_progressToken),
+            .requestId = m_requestId,
+            .generation = m_generation};
 }
 
 HistoryEvent CallTrail::outcomeUncertain(ExpiryRule rule, const QString &why,
                                          ReconnectOutcome reconnect) const
 {
-    HistoryEvent e = verdict(EventKind::OutcomeUncertain, rule, why);
-    e.reconnect = reconnect;
-    return e;
+    return {.body = HistoryEvent::OutcomeUncertain{.call = call(),
+                                                   .rule = ruleName(rule),
+                                                   .detail = nonEmpty(why),
+                                                   .reconnect = reconnect}};
 }
 
 HistoryEvent CallTrail::sentAgain(ExpiryRule rule, const QString &why,
                                   const QJsonValue &newRequestId, int newGeneration)
 {
     m_replayAnnounced = true;
-    HistoryEvent e = verdict(EventKind::SentAgain, rule, why);
-    e.newRequestId = wireId(newRequestId);
-    e.newGeneration = newGeneration;
-    return e;
+    return {.body = HistoryEvent::SentAgain{.call = call(),
+                                            .rule = ruleName(rule),
+                                            .detail = nonEmpty(why),
+                                            .newRequestId = wireId(newRequestId),
+                                            .newGeneration = newGeneration}};
 }
 
 HistoryEvent CallTrail::breakerRefused(const QString &cause, qint64 retryInS) const
 {
-    HistoryEvent e = verdict(EventKind::BreakerRefused);
-    e.cause = cause;
-    e.retryInS = retryInS;
-    return e;
+    return {.body =
+                HistoryEvent::BreakerRefused{.call = call(), .cause = cause, .retryInS = retryInS}};
 }
 
 } // namespace Sonde

@@ -36,8 +36,7 @@ public:
     HistoryEvent breakerRefused(const QString &cause, qint64 retryInS) const;
 
 private:
-    HistoryEvent verdict(EventKind kind, ExpiryRule rule = ExpiryRule::None,
-                         const QString &why = {}) const;
+    HistoryEvent::VerdictCall call() const;
 
     quint64 m_ticket = 0;
     QString m_method;

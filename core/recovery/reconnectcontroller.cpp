@@ -59,12 +59,9 @@ void ReconnectController::attempt(const QString &trigger)
     m_trigger = trigger;
     m_fromGeneration = m_progress.generation;
     m_startedMs = m_clock.nowMs();
-    HistoryEvent e;
-    e.kind = EventKind::ReconnectAttempt;
-    e.trigger = trigger;
-    e.fromGeneration = m_progress.generation;
-    e.attempt = m_policy.failures() + 1;
-    Q_EMIT recorded(e);
+    Q_EMIT recorded({.body = HistoryEvent::ReconnectAttempt{.trigger = trigger,
+                                                            .fromGeneration = m_progress.generation,
+                                                            .attempt = m_policy.failures() + 1}});
     // A reconnect by hand may leave a live session behind: close it properly then.
     Q_EMIT restartRequested(trigger, trigger == ByHand);
 }
@@ -73,14 +70,12 @@ void ReconnectController::sessionReady()
 {
     if (m_inProgress) {
         m_inProgress = false;
-        HistoryEvent e;
-        e.kind = EventKind::Reconnect;
-        e.trigger = m_trigger;
-        e.fromGeneration = m_fromGeneration;
-        e.toGeneration = m_progress.generation;
-        e.durationMs = m_clock.nowMs() - m_startedMs;
-        e.outcome = ReconnectOutcome::Ok;
-        Q_EMIT recorded(e);
+        Q_EMIT recorded(
+            {.body = HistoryEvent::Reconnect{.trigger = m_trigger,
+                                             .fromGeneration = m_fromGeneration,
+                                             .toGeneration = m_progress.generation,
+                                             .durationMs = m_clock.nowMs() - m_startedMs,
+                                             .outcome = ReconnectOutcome::Ok}});
     }
     m_lastAttemptFailed = false;
     m_policy.recordSuccess();
@@ -101,24 +96,18 @@ void ReconnectController::sessionFailed(const QString &error)
     // the manual clock).
     const qint64 backoff = m_policy.nextDelayMs();
     m_policy.recordFailure();
-    HistoryEvent e;
-    e.kind = EventKind::Reconnect;
-    e.trigger = m_trigger;
-    e.fromGeneration = m_fromGeneration;
-    e.durationMs = m_clock.nowMs() - m_startedMs;
-    e.outcome = ReconnectOutcome::Failed;
-    e.error = error;
-    Q_EMIT recorded(e);
+    Q_EMIT recorded({.body = HistoryEvent::Reconnect{.trigger = m_trigger,
+                                                     .fromGeneration = m_fromGeneration,
+                                                     .durationMs = m_clock.nowMs() - m_startedMs,
+                                                     .outcome = ReconnectOutcome::Failed,
+                                                     .error = error}});
     Q_EMIT attemptFailed();
     if (m_progress.stopping)
         return;
     const qint64 delay = m_policy.parked() ? m_policy.nextDelayMs() : backoff;
     m_retryTimer->start(delay);
-    HistoryEvent scheduled;
-    scheduled.kind = EventKind::ReconnectScheduled;
-    scheduled.inMs = delay;
-    scheduled.parked = m_policy.parked();
-    Q_EMIT recorded(scheduled);
+    Q_EMIT recorded(
+        {.body = HistoryEvent::ReconnectScheduled{.inMs = delay, .parked = m_policy.parked()}});
 }
 
 void ReconnectController::stop()
@@ -140,10 +129,7 @@ void ReconnectController::pingAnswered(const CallOutcome &o)
     m_pingInFlight = false;
     if (o.ok() || o.error.kind() == Error::Kind::Cancelled)
         return;
-    HistoryEvent e;
-    e.kind = EventKind::KeepaliveFailed;
-    e.error = o.error.message();
-    Q_EMIT recorded(e);
+    Q_EMIT recorded({.body = HistoryEvent::KeepaliveFailed{.error = o.error.message()}});
     request(u"keepalive ping failed: %1"_s.arg(o.error.message()));
 }
 

@@ -211,14 +211,12 @@ void ServerSupervisor::onConnectionLost(const Error &error)
         error, SessionExpiryClassifier::DefaultNodeBudget,
         m_progress.sessionless ? SessionExpiryClassifier::Era::Rev20260728
                                : SessionExpiryClassifier::Era::Initialize);
-    HistoryEvent e;
-    e.kind = EventKind::Classification;
-    e.rule = ExpiryRules::name(c.rule);
-    e.detail = c.detail;
-    e.expired = c.expired;
     // Only the Streamable HTTP GET stream reports a lost session outside any call.
-    e.source = u"by the session's event stream (GET), outside any call"_s;
-    record(e);
+    record({.body = HistoryEvent::Classification{
+                .rule = ExpiryRules::name(c.rule),
+                .detail = c.detail,
+                .expired = c.expired,
+                .source = u"by the session's event stream (GET), outside any call"_s}});
     if (c.expired)
         m_reconnect->request(u"connection lost (%1)"_s.arg(ExpiryRules::name(c.rule)));
 }
@@ -249,22 +247,16 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
     Q_EMIT changed();
     if (s.state == SessionSnapshot::State::Ready && s.generation != m_progress.generation) {
         m_progress.generation = s.generation;
-        HistoryEvent e;
-        e.kind = EventKind::SessionStart;
-        e.generation = s.generation;
-        e.protocolVersion = s.protocolVersion;
-        e.transport = ServerConfig::routeName(s.route);
-        record(e);
+        record({.body = HistoryEvent::SessionStart{.generation = s.generation,
+                                                   .protocolVersion = s.protocolVersion,
+                                                   .transport = ServerConfig::routeName(s.route)}});
         m_reconnect->sessionReady();
         m_breaker->succeeded(u"connected (generation %1)"_s.arg(s.generation));
         m_calls->sessionReady();
     } else if (s.state == SessionSnapshot::State::Failed &&
                previous != SessionSnapshot::State::Failed) {
-        HistoryEvent e;
-        e.kind = EventKind::SessionEnd;
-        e.generation = s.generation;
-        e.cause = s.lastError.message();
-        record(e);
+        record({.body = HistoryEvent::SessionEnd{.generation = s.generation,
+                                                 .cause = s.lastError.message()}});
         const bool duringAttempt = m_reconnect->inProgress();
         m_reconnect->sessionFailed(s.lastError.message());
         // A session that was up and failed on its own (a stdio server killed or crashed while
@@ -282,11 +274,8 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
     } else if (s.state == SessionSnapshot::State::Closed &&
                previous != SessionSnapshot::State::Closed &&
                previous != SessionSnapshot::State::Closing) {
-        HistoryEvent e;
-        e.kind = EventKind::SessionEnd;
-        e.generation = s.generation;
-        e.cause = u"closed"_s;
-        record(e);
+        record(
+            {.body = HistoryEvent::SessionEnd{.generation = s.generation, .cause = u"closed"_s}});
     }
 }
 
@@ -294,24 +283,20 @@ void ServerSupervisor::onSessionSnapshot(const SessionSnapshot &s)
 Error ServerSupervisor::injectFault(const Fault &fault)
 {
     const Error e = m_session->injectFault(fault);
-    HistoryEvent h;
-    h.kind = EventKind::Fault;
-    h.fault = fault.describe();
-    h.applied = !e.isError();
-    if (e.isError())
-        h.error = e.message();
-    record(h);
+    record({.body = HistoryEvent::Fault{.description = fault.describe(),
+                                        .applied = !e.isError(),
+                                        .error = e.isError() ? std::optional(e.message())
+                                                             : std::nullopt}});
     return e;
 }
 
 void ServerSupervisor::setToolOverride(const QString &tool, std::optional<bool> readOnly)
 {
     m_calls->setToolOverride(tool, readOnly);
-    HistoryEvent e;
-    e.kind = EventKind::ReplayOverride;
-    e.tool = tool;
-    e.verdict = readOnly ? (*readOnly ? u"read-only"_s : u"write-capable"_s) : u"server hint"_s;
-    record(e);
+    record({.body = HistoryEvent::ReplayOverride{
+                .tool = tool,
+                .verdict = readOnly ? (*readOnly ? u"read-only"_s : u"write-capable"_s)
+                                    : u"server hint"_s}});
 }
 
 void ServerSupervisor::resetBreaker()

@@ -33,7 +33,7 @@ TranscriptEvent TranscriptEvent::fromHistory(const HistoryEvent &history, const 
                                              int generation)
 {
     TranscriptEvent e =
-        lifecycle(history.timeMs, server, generation, history.kind, history.toJson());
+        lifecycle(history.timeMs, server, generation, history.kind(), history.toJson());
     e.history = std::make_shared<const HistoryEvent>(history);
     return e;
 }

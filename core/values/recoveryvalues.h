@@ -10,6 +10,7 @@
 #include <QStringView>
 
 #include <optional>
+#include <variant>
 
 namespace Sonde {
 
@@ -143,56 +144,198 @@ enum class ReplaySource
 QString replaySourceName(ReplaySource source);
 std::optional<ReplaySource> replaySourceFromName(QStringView name);
 
-// One entry of the server's history. The fields a kind has are set, the others are not (the
-// JSON has exactly the set keys; "type" and "t_ms" always).
+// One entry of the server's history (docs/recovery.md §3, §4, §7): when, and one struct for
+// the kind of entry, holding the fields that kind has. Its JSON is {"type", "t_ms"} and the
+// struct's fields, an optional one only when set (two say so with a null instead: a failed
+// reconnect's to_generation, an applied fault's error). A record of a kind with no struct
+// here (a session's own event read back from a transcript, or a kind a newer Sonde writes)
+// reads as Untyped, which keeps its name and its keys as they were. An optional field is
+// unset unless given, so a designated initializer names only what the entry has.
 struct HistoryEvent
 {
-    EventKind kind = EventKind::Other;
+    // Why a request failed, as the classifier read it: for a call (its method and the
+    // generation it was sent on), or outside any (source says who noticed).
+    struct Classification
+    {
+        static constexpr EventKind Kind = EventKind::Classification;
+        std::optional<QString> method = std::nullopt;
+        std::optional<int> generation = std::nullopt;
+        QString rule; // an ExpiryRule's name
+        QString detail;
+        bool expired = false;
+        std::optional<QString> source = std::nullopt;
+        bool operator==(const Classification &) const = default;
+    };
+    struct SessionStart
+    {
+        static constexpr EventKind Kind = EventKind::SessionStart;
+        int generation = 0;
+        QString protocolVersion;
+        QString transport; // a route's name
+        bool operator==(const SessionStart &) const = default;
+    };
+    struct SessionEnd
+    {
+        static constexpr EventKind Kind = EventKind::SessionEnd;
+        int generation = 0;
+        QString cause;
+        bool operator==(const SessionEnd &) const = default;
+    };
+    struct ReconnectAttempt
+    {
+        static constexpr EventKind Kind = EventKind::ReconnectAttempt;
+        QString trigger;
+        int fromGeneration = 0;
+        int attempt = 0; // 1 for the first after a success
+        bool operator==(const ReconnectAttempt &) const = default;
+    };
+    // An attempt's end: the generation it reached (none when it failed, written as null),
+    // and why it failed.
+    struct Reconnect
+    {
+        static constexpr EventKind Kind = EventKind::Reconnect;
+        QString trigger;
+        int fromGeneration = 0;
+        std::optional<int> toGeneration = std::nullopt;
+        qint64 durationMs = 0;
+        ReconnectOutcome outcome = ReconnectOutcome::Ok;
+        std::optional<QString> error = std::nullopt;
+        bool operator==(const Reconnect &) const = default;
+    };
+    struct ReconnectScheduled
+    {
+        static constexpr EventKind Kind = EventKind::ReconnectScheduled;
+        qint64 inMs = 0;
+        bool parked = false;
+        bool operator==(const ReconnectScheduled &) const = default;
+    };
+    struct KeepaliveFailed
+    {
+        static constexpr EventKind Kind = EventKind::KeepaliveFailed;
+        QString error;
+        bool operator==(const KeepaliveFailed &) const = default;
+    };
+    // One transition of the circuit breaker.
+    struct Breaker
+    {
+        static constexpr EventKind Kind = EventKind::Breaker;
+        BreakerPhase from = BreakerPhase::Closed;
+        BreakerPhase to = BreakerPhase::Closed;
+        QString cause;
+        int strikes = 0;
+        int threshold = 0;
+        bool operator==(const Breaker &) const = default;
+    };
+    struct CallWaitsForReconnect
+    {
+        static constexpr EventKind Kind = EventKind::CallWaitsForReconnect;
+        QString method;
+        QString state; // the session state's name
+        bool operator==(const CallWaitsForReconnect &) const = default;
+    };
+    struct SuspectSession
+    {
+        static constexpr EventKind Kind = EventKind::SuspectSession;
+        QString cause;
+        bool operator==(const SuspectSession &) const = default;
+    };
+    struct RecoveryBudgetSpent
+    {
+        static constexpr EventKind Kind = EventKind::RecoveryBudgetSpent;
+        QString method;
+        qint64 budgetMs = 0;
+        ReconnectOutcome reconnect = ReconnectOutcome::Pending; // where it stood then
+        bool operator==(const RecoveryBudgetSpent &) const = default;
+    };
+    // A fault injected by the user: its description ("kind" in JSON), and why it did not
+    // apply (none, written as null, when it did).
+    struct Fault
+    {
+        static constexpr EventKind Kind = EventKind::Fault;
+        QString description;
+        bool applied = false;
+        std::optional<QString> error = std::nullopt;
+        bool operator==(const Fault &) const = default;
+    };
+    struct ReplayOverride
+    {
+        static constexpr EventKind Kind = EventKind::ReplayOverride;
+        QString tool;
+        QString verdict; // "read-only", "write-capable" or "server hint"
+        bool operator==(const ReplayOverride &) const = default;
+    };
+
+    // The call a verdict is about: the front end's ticket, which the progress token
+    // ("sonde-<ticket>") carries on every attempt, and the first request of it that reached
+    // the wire (none for a breaker refusal, which never did).
+    struct VerdictCall
+    {
+        quint64 ticket = 0;
+        QString method;
+        std::optional<QString> tool = std::nullopt;
+        std::optional<QString> progressToken = std::nullopt;
+        std::optional<qint64> requestId = std::nullopt;
+        std::optional<int> generation = std::nullopt;
+        bool operator==(const VerdictCall &) const = default;
+    };
+    // The verdicts (CallTrail). rule: the classification that failed the call; detail: the
+    // replay verdict's reason.
+    struct OutcomeUncertain
+    {
+        static constexpr EventKind Kind = EventKind::OutcomeUncertain;
+        VerdictCall call;
+        std::optional<QString> rule = std::nullopt;
+        std::optional<QString> detail = std::nullopt;
+        ReconnectOutcome reconnect = ReconnectOutcome::Ok;
+        bool operator==(const OutcomeUncertain &) const = default;
+    };
+    // The request that sent the call again: newRequestId in newGeneration.
+    struct SentAgain
+    {
+        static constexpr EventKind Kind = EventKind::SentAgain;
+        VerdictCall call;
+        std::optional<QString> rule = std::nullopt;
+        std::optional<QString> detail = std::nullopt;
+        std::optional<qint64> newRequestId = std::nullopt;
+        int newGeneration = 0;
+        bool operator==(const SentAgain &) const = default;
+    };
+    struct BreakerRefused
+    {
+        static constexpr EventKind Kind = EventKind::BreakerRefused;
+        VerdictCall call;
+        QString cause; // why the breaker is open
+        qint64 retryInS = 0;
+        bool operator==(const BreakerRefused &) const = default;
+    };
+
+    // A record of any other kind, as it was read: its "type" and its other keys.
+    struct Untyped
+    {
+        QString type;
+        QJsonObject fields; // without "type" and "t_ms"
+        bool operator==(const Untyped &) const = default;
+    };
+
+    using Body = std::variant<Untyped, Classification, SessionStart, SessionEnd, ReconnectAttempt,
+                              Reconnect, ReconnectScheduled, KeepaliveFailed, Breaker,
+                              CallWaitsForReconnect, SuspectSession, RecoveryBudgetSpent, Fault,
+                              ReplayOverride, OutcomeUncertain, SentAgain, BreakerRefused>;
+
     qint64 timeMs = 0;
-    std::optional<int> generation;
-    std::optional<int> fromGeneration;
-    std::optional<int> toGeneration; // a reconnect: null when it failed
-    std::optional<int> attempt;
-    std::optional<int> strikes;
-    std::optional<int> threshold;
-    std::optional<qint64> durationMs;
-    std::optional<qint64> inMs;
-    std::optional<qint64> budgetMs;
-    std::optional<bool> expired;
-    std::optional<bool> parked;
-    std::optional<bool> applied;
-    std::optional<BreakerPhase> from;
-    std::optional<BreakerPhase> to;
-    std::optional<ReconnectOutcome> outcome;
-    std::optional<ReconnectOutcome> reconnect;
-    std::optional<QString> trigger;
-    std::optional<QString> rule;
-    std::optional<QString> detail;
-    std::optional<QString> source;
-    std::optional<QString> method;
-    std::optional<QString> state; // a session state's name
-    std::optional<QString> cause;
-    std::optional<QString> error; // a fault: null when it applied
-    std::optional<QString> fault; // a fault's description ("kind" in JSON)
-    std::optional<QString> protocolVersion;
-    std::optional<QString> transport;
-    std::optional<QString> tool;
-    std::optional<QString> verdict;
-    // A verdict: the call it is about. requestId and generation are the original request's
-    // (none for a breaker refusal, which never reached the wire); newRequestId and
-    // newGeneration the request that sent it again; ticket the front end's handle, which the
-    // progress token ("sonde-<ticket>") carries on every attempt.
-    std::optional<qint64> requestId;
-    std::optional<qint64> newRequestId;
-    std::optional<int> newGeneration;
-    std::optional<quint64> ticket;
-    std::optional<QString> progressToken;
-    std::optional<qint64> retryInS;
+    Body body;
+
+    // The body's kind; an Untyped one's by its name (Other for a name this build does not
+    // know).
+    EventKind kind() const;
+    // The body when it is a T, else null.
+    template <typename T> const T *as() const { return std::get_if<T>(&body); }
+    // The call a verdict is about; null for the other kinds.
+    const VerdictCall *verdictCall() const;
 
     QJsonObject toJson() const;
     static HistoryEvent fromJson(const QJsonObject &o);
-    bool operator==(const HistoryEvent &other) const;
-    bool operator!=(const HistoryEvent &other) const { return !(*this == other); }
+    bool operator==(const HistoryEvent &other) const = default;
 };
 
 struct BreakerState

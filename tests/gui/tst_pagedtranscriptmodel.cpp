@@ -77,19 +77,15 @@ private Q_SLOTS:
     void aRecordedRowShowsWhatTheLiveRowOfItsEventShows_data()
     {
         QTest::addColumn<QList<QJsonObject>>("records");
-        const QJsonObject verdict = TranscriptEvent::fromHistory(
-                                        [] {
-                                            HistoryEvent h;
-                                            h.kind = EventKind::OutcomeUncertain;
-                                            h.timeMs = 1700000000009;
-                                            h.method = u"tools/call"_s;
-                                            h.tool = u"increment"_s;
-                                            h.requestId = 4;
-                                            h.generation = 1;
-                                            return h;
-                                        }(),
-                                        u"alpha"_s, 1)
-                                        .toJson();
+        const QJsonObject verdict =
+            TranscriptEvent::fromHistory(
+                HistoryEvent{1700000000009,
+                             HistoryEvent::OutcomeUncertain{.call = {.method = u"tools/call"_s,
+                                                                     .tool = u"increment"_s,
+                                                                     .requestId = 4,
+                                                                     .generation = 1}}},
+                u"alpha"_s, 1)
+                .toJson();
         QTest::newRow("a request and its answer, paired with a latency")
             << QList<QJsonObject>{CountingSource::recordAt(0), CountingSource::recordAt(1)};
         QTest::newRow("an isError result is an error")

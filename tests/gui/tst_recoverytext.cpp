@@ -24,14 +24,6 @@ CallOutcome answered(int generation = 1)
     return o;
 }
 
-HistoryEvent historyEvent(EventKind kind, qint64 t)
-{
-    HistoryEvent e;
-    e.kind = kind;
-    e.timeMs = t;
-    return e;
-}
-
 } // namespace
 
 class TestRecoveryText : public QObject
@@ -128,16 +120,17 @@ private Q_SLOTS:
     {
         SessionSnapshot s;
         s.recovery = RecoveryState{};
-        HistoryEvent fault = historyEvent(EventKind::Fault, 9'000);
-        fault.fault = u"expire-session"_s;
-        HistoryEvent c = historyEvent(EventKind::Classification, 9'100);
-        c.rule = u"http-404-with-session"_s;
-        c.expired = true;
-        c.source = u"by the session's event stream (GET), outside any call"_s;
-        HistoryEvent r = historyEvent(EventKind::Reconnect, 9'200);
-        r.trigger = u"connection lost (http-404-with-session)"_s;
-        r.fromGeneration = 1;
-        r.toGeneration = 2;
+        const HistoryEvent fault{9'000, HistoryEvent::Fault{.description = u"expire-session"_s}};
+        const HistoryEvent c{
+            9'100, HistoryEvent::Classification{.rule = u"http-404-with-session"_s,
+                                                .detail = u"HTTP 404"_s,
+                                                .expired = true,
+                                                .source = u"by the session's event stream (GET), "
+                                                          u"outside any call"_s}};
+        const HistoryEvent r{
+            9'200, HistoryEvent::Reconnect{.trigger = u"connection lost (http-404-with-session)"_s,
+                                           .fromGeneration = 1,
+                                           .toGeneration = 2}};
         s.recovery->history = {fault, c, r};
         const QString note = RecoveryText::reconnectBefore(s, answered(2));
         QVERIFY2(note.startsWith(u"Answered on generation 2. Sonde had reconnected before this "

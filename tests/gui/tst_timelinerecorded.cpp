@@ -29,15 +29,10 @@ QJsonObject wire(qint64 t, int id, bool answer, int gen = 2)
 
 HistoryEvent reconnect(qint64 t)
 {
-    HistoryEvent h;
-    h.kind = EventKind::Reconnect;
-    h.timeMs = T0 + t;
-    h.fromGeneration = 1;
-    h.toGeneration = 2;
-    h.attempt = 1;
-    h.trigger = u"transport closed"_s;
-    h.outcome = ReconnectOutcome::Ok;
-    return h;
+    return {T0 + t, HistoryEvent::Reconnect{.trigger = u"transport closed"_s,
+                                            .fromGeneration = 1,
+                                            .toGeneration = 2,
+                                            .outcome = ReconnectOutcome::Ok}};
 }
 
 } // namespace

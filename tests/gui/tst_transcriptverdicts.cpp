@@ -36,7 +36,7 @@ TranscriptEvent verdict(qint64 t, const QJsonObject &details)
     QJsonObject d = details;
     d.insert("t_ms"_L1, T0 + t);
     e.history = std::make_shared<const HistoryEvent>(HistoryEvent::fromJson(d));
-    e.kind = e.history->kind;
+    e.kind = e.history->kind();
     e.event = eventKindName(e.kind);
     e.details = e.history->toJson();
     return e;

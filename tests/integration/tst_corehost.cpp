@@ -180,8 +180,10 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(rec.snapshots[u"demo"_s].generation, 2, 10000);
         QTRY_COMPARE(rec.snapshots[u"demo"_s].state, SessionSnapshot::State::Ready);
         bool ended = false;
-        for (const HistoryEvent &e : rec.snapshots[u"demo"_s].recovery->history)
-            ended |= e.kind == EventKind::SessionEnd && e.cause && e.cause->contains(u"signal 9"_s);
+        for (const HistoryEvent &e : rec.snapshots[u"demo"_s].recovery->history) {
+            const auto *end = e.as<HistoryEvent::SessionEnd>();
+            ended |= end && end->cause.contains(u"signal 9"_s);
+        }
         QVERIFY(ended);
         const quint64 t = host.call(u"demo"_s, u"tools/call"_s, toolCall(u"increment-counter"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 15000);

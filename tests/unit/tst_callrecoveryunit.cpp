@@ -95,9 +95,10 @@ private Q_SLOTS:
         QCOMPARE(f.restarts.at(0).at(0).toString(),
                  u"a call arrived while the server was failed"_s);
         const HistoryEvent e = f.recorded.last().at(0).value<HistoryEvent>();
-        QCOMPARE(e.kind, EventKind::CallWaitsForReconnect);
-        QCOMPARE(e.method, u"tools/list"_s);
-        QCOMPARE(e.state, u"failed"_s);
+        const auto *waits = e.as<HistoryEvent::CallWaitsForReconnect>();
+        QVERIFY(waits);
+        QCOMPARE(waits->method, u"tools/list"_s);
+        QCOMPARE(waits->state, u"failed"_s);
     }
 
     void aWaitingCallWhoseBudgetRunsOutIsAnsweredNotSent_data()

@@ -32,12 +32,16 @@ struct Fixture
         progress.generation = 1;
     }
 
-    HistoryEvent last() const { return recorded.last().at(0).value<HistoryEvent>(); }
+    // The last entry recorded, a T: another kind throws, which fails the test.
+    template <typename T> T last() const
+    {
+        return std::get<T>(recorded.last().at(0).value<HistoryEvent>().body);
+    }
     QList<EventKind> kinds() const
     {
         QList<EventKind> out;
         for (const QList<QVariant> &args : recorded)
-            out.append(args.at(0).value<HistoryEvent>().kind);
+            out.append(args.at(0).value<HistoryEvent>().kind());
         return out;
     }
     void fail()
@@ -78,10 +82,9 @@ private Q_SLOTS:
         QCOMPARE(f.restarts.at(0).at(1).toBool(), false); // not by hand: no polite close
         QVERIFY(f.controller.inProgress());
         QCOMPARE(f.controller.outcome(), ReconnectOutcome::Pending);
-        const HistoryEvent e = f.last();
-        QCOMPARE(e.kind, EventKind::ReconnectAttempt);
-        QCOMPARE(e.fromGeneration, 1);
-        QCOMPARE(e.attempt, 1);
+        const auto attempt = f.last<HistoryEvent::ReconnectAttempt>();
+        QCOMPARE(attempt.fromGeneration, 1);
+        QCOMPARE(attempt.attempt, 1);
     }
 
     void aSecondRequestWhileOneIsUnderWayStartsNothing()
@@ -108,12 +111,11 @@ private Q_SLOTS:
         f.ready();
         QVERIFY(!f.controller.inProgress());
         QCOMPARE(f.controller.outcome(), ReconnectOutcome::Ok);
-        const HistoryEvent e = f.last();
-        QCOMPARE(e.kind, EventKind::Reconnect);
-        QCOMPARE(e.outcome, ReconnectOutcome::Ok);
-        QCOMPARE(e.fromGeneration, 1);
-        QCOMPARE(e.toGeneration, 2);
-        QCOMPARE(e.durationMs, 30);
+        const auto reconnect = f.last<HistoryEvent::Reconnect>();
+        QCOMPARE(reconnect.outcome, ReconnectOutcome::Ok);
+        QCOMPARE(reconnect.fromGeneration, 1);
+        QCOMPARE(reconnect.toGeneration, 2);
+        QCOMPARE(reconnect.durationMs, 30);
     }
 
     void failedAttemptsBackOffDoublingFromOneSecond_data()
@@ -135,15 +137,14 @@ private Q_SLOTS:
         for (int i = 1; i <= failures; ++i) {
             f.fail();
             QCOMPARE(f.failures.size(), i);
-            const HistoryEvent scheduled = f.last();
-            QCOMPARE(scheduled.kind, EventKind::ReconnectScheduled);
+            const auto scheduled = f.last<HistoryEvent::ReconnectScheduled>();
             QCOMPARE(scheduled.parked, i >= 5);
             if (i < failures) {
-                f.clock.advance(*scheduled.inMs); // the next attempt starts on its own
+                f.clock.advance(scheduled.inMs); // the next attempt starts on its own
                 QCOMPARE(f.restarts.size(), i + 1);
             }
         }
-        QCOMPARE(f.last().inMs, delayMs);
+        QCOMPARE(f.last<HistoryEvent::ReconnectScheduled>().inMs, delayMs);
         QCOMPARE(f.controller.state().failedAttempts, failures);
         QCOMPARE(f.controller.state().nextAttemptInMs, delayMs);
         QCOMPARE(f.controller.state().parked, failures >= 5);
@@ -167,10 +168,12 @@ private Q_SLOTS:
         QCOMPARE(kinds, (QList<EventKind>{EventKind::ReconnectAttempt, EventKind::Reconnect,
                                           EventKind::ReconnectScheduled}));
         const HistoryEvent e = f.recorded.at(1).at(0).value<HistoryEvent>();
-        QCOMPARE(e.outcome, ReconnectOutcome::Failed);
-        QVERIFY(!e.toGeneration);
-        QCOMPARE(e.durationMs, 12);
-        QCOMPARE(e.error, u"connect: Connection refused"_s);
+        const auto *reconnect = e.as<HistoryEvent::Reconnect>();
+        QVERIFY(reconnect);
+        QCOMPARE(reconnect->outcome, ReconnectOutcome::Failed);
+        QVERIFY(!reconnect->toGeneration);
+        QCOMPARE(reconnect->durationMs, 12);
+        QCOMPARE(reconnect->error, u"connect: Connection refused"_s);
     }
 
     void aReconnectByHandUnparksAndClosesPolitely()
@@ -180,7 +183,7 @@ private Q_SLOTS:
         for (int i = 0; i < 5; ++i) {
             f.fail();
             if (i < 4)
-                f.clock.advance(*f.last().inMs);
+                f.clock.advance(f.last<HistoryEvent::ReconnectScheduled>().inMs);
         }
         QVERIFY(f.controller.state().parked);
         f.controller.reconnectByHand();
@@ -188,7 +191,7 @@ private Q_SLOTS:
         QCOMPARE(f.controller.state().nextAttemptInMs, -1); // the parked probe is off
         QCOMPARE(f.restarts.last().at(0).toString(), u"by hand"_s);
         QCOMPARE(f.restarts.last().at(1).toBool(), true);
-        QCOMPARE(f.last().attempt, 1);
+        QCOMPARE(f.last<HistoryEvent::ReconnectAttempt>().attempt, 1);
     }
 
     void theKeepalivePingsOnlyAReadySessionAndReconnectsWhenItFails()

@@ -9,10 +9,7 @@ using namespace Sonde;
 namespace {
 HistoryEvent at(qint64 t)
 {
-    HistoryEvent e;
-    e.kind = EventKind::SessionStart;
-    e.timeMs = t;
-    return e;
+    return {.timeMs = t, .body = HistoryEvent::SessionStart{}};
 }
 } // namespace
 

@@ -18,12 +18,11 @@ Q_DECLARE_METATYPE(Sonde::ReplaySource)
 
 namespace {
 
-HistoryEvent history(EventKind kind, qint64 t = 1000)
+using H = HistoryEvent;
+
+HistoryEvent history(H::Body body)
 {
-    HistoryEvent e;
-    e.kind = kind;
-    e.timeMs = t;
-    return e;
+    return {1000, std::move(body)};
 }
 
 QByteArray compact(const QJsonObject &o)
@@ -101,7 +100,10 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QCOMPARE(eventKindName(kind), name);
         QCOMPARE(eventKindFromName(name), kind);
-        QCOMPARE(HistoryEvent::fromJson(history(kind).toJson()).kind, kind);
+        const QJsonObject written{{"type"_L1, name}, {"t_ms"_L1, 1000}};
+        const HistoryEvent read = HistoryEvent::fromJson(written);
+        QCOMPARE(read.kind(), kind);
+        QCOMPARE(read.toJson().value("type"_L1).toString(), name);
     }
 
     void aNameThisBuildDoesNotKnowReadsAsOther()
@@ -151,155 +153,126 @@ private Q_SLOTS:
         QTest::addColumn<HistoryEvent>("event");
         QTest::addColumn<QByteArray>("json");
 
-        HistoryEvent trip = history(EventKind::Breaker);
-        trip.from = BreakerPhase::Closed;
-        trip.to = BreakerPhase::Open;
-        trip.cause = u"timeout"_s;
-        trip.strikes = 3;
-        trip.threshold = 3;
+        const HistoryEvent trip = history(H::Breaker{.from = BreakerPhase::Closed,
+                                                     .to = BreakerPhase::Open,
+                                                     .cause = u"timeout"_s,
+                                                     .strikes = 3,
+                                                     .threshold = 3});
         QTest::newRow("a breaker trip is written as breaker, closed to open")
             << trip
             << QByteArray("{\"cause\":\"timeout\",\"from\":\"closed\",\"strikes\":3,"
                           "\"t_ms\":1000,\"threshold\":3,\"to\":\"open\",\"type\":\"breaker\"}");
 
-        HistoryEvent failed = history(EventKind::Reconnect);
-        failed.trigger = u"by hand"_s;
-        failed.fromGeneration = 1;
-        failed.durationMs = 12;
-        failed.outcome = ReconnectOutcome::Failed;
-        failed.error = u"exited with code 1"_s;
+        const H::Reconnect failed{.trigger = u"by hand"_s,
+                                  .fromGeneration = 1,
+                                  .durationMs = 12,
+                                  .outcome = ReconnectOutcome::Failed,
+                                  .error = u"exited with code 1"_s};
         QTest::newRow("a failed reconnect names no generation with a null")
-            << failed
+            << history(failed)
             << QByteArray("{\"duration_ms\":12,\"error\":\"exited with code 1\","
                           "\"from_generation\":1,\"outcome\":\"failed\",\"t_ms\":1000,"
                           "\"to_generation\":null,\"trigger\":\"by hand\",\"type\":\"reconnect\"}");
 
-        HistoryEvent ok = failed;
+        H::Reconnect ok = failed;
         ok.toGeneration = 2;
         ok.outcome = ReconnectOutcome::Ok;
         ok.error.reset();
         QTest::newRow("a reconnect that worked names both generations")
-            << ok
+            << history(ok)
             << QByteArray("{\"duration_ms\":12,\"from_generation\":1,\"outcome\":\"ok\","
                           "\"t_ms\":1000,\"to_generation\":2,\"trigger\":\"by hand\","
                           "\"type\":\"reconnect\"}");
 
-        HistoryEvent fault = history(EventKind::Fault);
-        fault.fault = u"drop-next"_s;
-        fault.applied = true;
         QTest::newRow("an applied fault has a null error")
-            << fault
+            << history(H::Fault{.description = u"drop-next"_s, .applied = true})
             << QByteArray("{\"applied\":true,\"error\":null,\"kind\":\"drop-next\","
                           "\"t_ms\":1000,\"type\":\"fault\"}");
 
-        HistoryEvent classified = history(EventKind::Classification);
-        classified.method = u"tools/call"_s;
-        classified.rule = u"http-404-with-session"_s;
-        classified.detail = QString(); // present, and empty
-        classified.expired = true;
-        classified.generation = 1;
         QTest::newRow("a classification keeps an empty detail")
-            << classified
+            << history(H::Classification{.method = u"tools/call"_s,
+                                         .generation = 1,
+                                         .rule = u"http-404-with-session"_s,
+                                         .detail = QString(), // present, and empty
+                                         .expired = true})
             << QByteArray("{\"detail\":\"\",\"expired\":true,\"generation\":1,"
                           "\"method\":\"tools/call\",\"rule\":\"http-404-with-session\","
                           "\"t_ms\":1000,\"type\":\"classification\"}");
 
-        HistoryEvent spent = history(EventKind::RecoveryBudgetSpent);
-        spent.method = u"ping"_s;
-        spent.budgetMs = 15000;
-        spent.reconnect = ReconnectOutcome::Pending;
         QTest::newRow("a spent budget says where the reconnect stands")
-            << spent
+            << history(H::RecoveryBudgetSpent{
+                   .method = u"ping"_s, .budgetMs = 15000, .reconnect = ReconnectOutcome::Pending})
             << QByteArray("{\"budget_ms\":15000,\"method\":\"ping\",\"reconnect\":\"pending\","
                           "\"t_ms\":1000,\"type\":\"recovery-budget-spent\"}");
 
-        HistoryEvent scheduled = history(EventKind::ReconnectScheduled);
-        scheduled.inMs = 300000;
-        scheduled.parked = true;
         QTest::newRow("a parked probe is scheduled in 300 s")
-            << scheduled
+            << history(H::ReconnectScheduled{.inMs = 300000, .parked = true})
             << QByteArray("{\"in_ms\":300000,\"parked\":true,\"t_ms\":1000,"
                           "\"type\":\"reconnect-scheduled\"}");
 
-        HistoryEvent start = history(EventKind::SessionStart);
-        start.generation = 2;
-        start.protocolVersion = u"2025-06-18"_s;
-        start.transport = u"streamable-http"_s;
         QTest::newRow("a session start names its protocol and transport")
-            << start
+            << history(H::SessionStart{.generation = 2,
+                                       .protocolVersion = u"2025-06-18"_s,
+                                       .transport = u"streamable-http"_s})
             << QByteArray("{\"generation\":2,\"protocol_version\":\"2025-06-18\",\"t_ms\":1000,"
                           "\"transport\":\"streamable-http\",\"type\":\"session-start\"}");
 
-        HistoryEvent override = history(EventKind::ReplayOverride);
-        override.tool = u"echo"_s;
-        override.verdict = u"read-only"_s;
         QTest::newRow("a replay override names the tool and the verdict")
-            << override
+            << history(H::ReplayOverride{.tool = u"echo"_s, .verdict = u"read-only"_s})
             << QByteArray("{\"t_ms\":1000,\"tool\":\"echo\",\"type\":\"replay-override\","
                           "\"verdict\":\"read-only\"}");
 
-        HistoryEvent uncertain = history(EventKind::OutcomeUncertain);
-        uncertain.requestId = 7;
-        uncertain.generation = 1;
-        uncertain.method = u"tools/call"_s;
-        uncertain.tool = u"increment-counter"_s;
-        uncertain.rule = u"text-marker"_s;
-        uncertain.reconnect = ReconnectOutcome::Ok;
-        uncertain.ticket = 3;
-        uncertain.progressToken = u"sonde-3"_s;
         QTest::newRow("an uncertain verdict names the original request")
-            << uncertain
+            << history(H::OutcomeUncertain{.call = {.ticket = 3,
+                                                    .method = u"tools/call"_s,
+                                                    .tool = u"increment-counter"_s,
+                                                    .progressToken = u"sonde-3"_s,
+                                                    .requestId = 7,
+                                                    .generation = 1},
+                                           .rule = u"text-marker"_s,
+                                           .reconnect = ReconnectOutcome::Ok})
             << QByteArray("{\"generation\":1,\"method\":\"tools/call\",\"progress_token\":"
                           "\"sonde-3\",\"reconnect\":\"ok\",\"request_id\":7,\"rule\":"
                           "\"text-marker\",\"t_ms\":1000,\"ticket\":3,\"tool\":"
                           "\"increment-counter\",\"type\":\"outcome-uncertain\"}");
 
-        HistoryEvent again = history(EventKind::SentAgain);
-        again.requestId = 7;
-        again.generation = 1;
-        again.newRequestId = 12;
-        again.newGeneration = 2;
-        again.method = u"resources/read"_s;
+        // A verdict always names its call's ticket and method.
         QTest::newRow("a replay names both requests and both generations")
-            << again
+            << history(H::SentAgain{.call = {.ticket = 5,
+                                             .method = u"resources/read"_s,
+                                             .requestId = 7,
+                                             .generation = 1},
+                                    .newRequestId = 12,
+                                    .newGeneration = 2})
             << QByteArray("{\"generation\":1,\"method\":\"resources/read\",\"new_generation\":2,"
                           "\"new_request_id\":12,\"request_id\":7,\"t_ms\":1000,"
-                          "\"type\":\"sent-again\"}");
+                          "\"ticket\":5,\"type\":\"sent-again\"}");
 
-        HistoryEvent refused = history(EventKind::BreakerRefused);
-        refused.ticket = 4;
-        refused.cause = u"open after 3 consecutive failures"_s;
-        refused.retryInS = 42;
         QTest::newRow("a breaker refusal has no request id, but its cause and retry time")
-            << refused
-            << QByteArray("{\"cause\":\"open after 3 consecutive failures\",\"retry_in_s\":42,"
+            << history(H::BreakerRefused{.call = {.ticket = 4, .method = u"tools/call"_s},
+                                         .cause = u"open after 3 consecutive failures"_s,
+                                         .retryInS = 42})
+            << QByteArray("{\"cause\":\"open after 3 consecutive failures\","
+                          "\"method\":\"tools/call\",\"retry_in_s\":42,"
                           "\"t_ms\":1000,\"ticket\":4,\"type\":\"breaker-refused\"}");
 
-        HistoryEvent waits = history(EventKind::CallWaitsForReconnect);
-        waits.method = u"tools/list"_s;
-        waits.state = u"failed"_s;
         QTest::newRow("a call that waits names the session state")
-            << waits
+            << history(H::CallWaitsForReconnect{.method = u"tools/list"_s, .state = u"failed"_s})
             << QByteArray("{\"method\":\"tools/list\",\"state\":\"failed\",\"t_ms\":1000,"
                           "\"type\":\"call-waits-for-reconnect\"}");
 
-        HistoryEvent lost = history(EventKind::Classification);
-        lost.rule = u"transport-closed"_s;
-        lost.detail = u"closed"_s;
-        lost.expired = true;
-        lost.source = u"connection lost outside any call"_s;
         QTest::newRow("a connection lost outside any call says so")
-            << lost
+            << history(H::Classification{.rule = u"transport-closed"_s,
+                                         .detail = u"closed"_s,
+                                         .expired = true,
+                                         .source = u"connection lost outside any call"_s})
             << QByteArray("{\"detail\":\"closed\",\"expired\":true,\"rule\":\"transport-closed\","
                           "\"source\":\"connection lost outside any call\",\"t_ms\":1000,"
                           "\"type\":\"classification\"}");
 
-        HistoryEvent attempt = history(EventKind::ReconnectAttempt);
-        attempt.trigger = u"backoff: next attempt"_s;
-        attempt.fromGeneration = 1;
-        attempt.attempt = 2;
         QTest::newRow("a reconnect attempt counts itself")
-            << attempt
+            << history(H::ReconnectAttempt{
+                   .trigger = u"backoff: next attempt"_s, .fromGeneration = 1, .attempt = 2})
             << QByteArray("{\"attempt\":2,\"from_generation\":1,\"t_ms\":1000,"
                           "\"trigger\":\"backoff: next attempt\",\"type\":\"reconnect-attempt\"}");
     }
@@ -309,6 +282,161 @@ private Q_SLOTS:
         QFETCH(QByteArray, json);
         QCOMPARE(compact(event.toJson()), json);
         QCOMPARE(HistoryEvent::fromJson(event.toJson()), event);
+    }
+
+    // One row per kind the history records, each field set: the JSON has exactly its keys
+    // (plus "type" and "t_ms"), and reads back to the same entry and the same bytes.
+    void eachKindWritesExactlyItsKeys_data()
+    {
+        QTest::addColumn<HistoryEvent>("event");
+        QTest::addColumn<EventKind>("kind");
+        QTest::addColumn<QStringList>("keys");
+        int rows = 0;
+        const auto row = [&rows](const char *name, H::Body body, EventKind kind,
+                                 const QStringList &keys) {
+            QStringList all = keys + QStringList{u"t_ms"_s, u"type"_s};
+            all.sort();
+            QTest::newRow(name) << history(std::move(body)) << kind << all;
+            ++rows;
+        };
+        const H::VerdictCall call{.ticket = 3,
+                                  .method = u"tools/call"_s,
+                                  .tool = u"increment-counter"_s,
+                                  .progressToken = u"sonde-3"_s,
+                                  .requestId = 7,
+                                  .generation = 1};
+        const QStringList callKeys{u"ticket"_s,         u"method"_s,     u"tool"_s,
+                                   u"progress_token"_s, u"request_id"_s, u"generation"_s};
+        row("a classification of a call, noticed outside it",
+            H::Classification{.method = u"tools/call"_s,
+                              .generation = 1,
+                              .rule = u"http-404-with-session"_s,
+                              .detail = u"404"_s,
+                              .expired = true,
+                              .source = u"the GET stream"_s},
+            EventKind::Classification,
+            {u"method"_s, u"generation"_s, u"rule"_s, u"detail"_s, u"expired"_s, u"source"_s});
+        row("a session start",
+            H::SessionStart{
+                .generation = 2, .protocolVersion = u"2025-11-25"_s, .transport = u"stdio"_s},
+            EventKind::SessionStart, {u"generation"_s, u"protocol_version"_s, u"transport"_s});
+        row("a session end", H::SessionEnd{.generation = 2, .cause = u"closed"_s},
+            EventKind::SessionEnd, {u"generation"_s, u"cause"_s});
+        row("a reconnect attempt",
+            H::ReconnectAttempt{.trigger = u"by hand"_s, .fromGeneration = 1, .attempt = 1},
+            EventKind::ReconnectAttempt, {u"trigger"_s, u"from_generation"_s, u"attempt"_s});
+        row("a reconnect that failed, with its null generation",
+            H::Reconnect{.trigger = u"by hand"_s,
+                         .fromGeneration = 1,
+                         .durationMs = 40,
+                         .outcome = ReconnectOutcome::Failed,
+                         .error = u"refused"_s},
+            EventKind::Reconnect,
+            {u"trigger"_s, u"from_generation"_s, u"to_generation"_s, u"duration_ms"_s, u"outcome"_s,
+             u"error"_s});
+        row("a reconnect scheduled", H::ReconnectScheduled{.inMs = 1000, .parked = false},
+            EventKind::ReconnectScheduled, {u"in_ms"_s, u"parked"_s});
+        row("a keepalive that failed", H::KeepaliveFailed{.error = u"timeout"_s},
+            EventKind::KeepaliveFailed, {u"error"_s});
+        row("a breaker transition",
+            H::Breaker{.from = BreakerPhase::Open,
+                       .to = BreakerPhase::HalfOpen,
+                       .cause = u"cooldown over"_s,
+                       .strikes = 3,
+                       .threshold = 3},
+            EventKind::Breaker, {u"from"_s, u"to"_s, u"cause"_s, u"strikes"_s, u"threshold"_s});
+        row("a call that waits for a reconnect",
+            H::CallWaitsForReconnect{.method = u"tools/list"_s, .state = u"failed"_s},
+            EventKind::CallWaitsForReconnect, {u"method"_s, u"state"_s});
+        row("a suspect session", H::SuspectSession{.cause = u"ping failed"_s},
+            EventKind::SuspectSession, {u"cause"_s});
+        row("a spent recovery budget",
+            H::RecoveryBudgetSpent{
+                .method = u"ping"_s, .budgetMs = 15000, .reconnect = ReconnectOutcome::Failed},
+            EventKind::RecoveryBudgetSpent, {u"method"_s, u"budget_ms"_s, u"reconnect"_s});
+        row("a fault that did not apply",
+            H::Fault{.description = u"kill"_s, .applied = false, .error = u"not stdio"_s},
+            EventKind::Fault, {u"kind"_s, u"applied"_s, u"error"_s});
+        row("a replay override",
+            H::ReplayOverride{.tool = u"echo"_s, .verdict = u"write-capable"_s},
+            EventKind::ReplayOverride, {u"tool"_s, u"verdict"_s});
+        row("an uncertain outcome",
+            H::OutcomeUncertain{.call = call,
+                                .rule = u"transport-closed"_s,
+                                .detail = u"a write"_s,
+                                .reconnect = ReconnectOutcome::Pending},
+            EventKind::OutcomeUncertain,
+            callKeys + QStringList{u"rule"_s, u"detail"_s, u"reconnect"_s});
+        row("a call sent again",
+            H::SentAgain{.call = call,
+                         .rule = u"http-404-with-session"_s,
+                         .detail = u"a read"_s,
+                         .newRequestId = 12,
+                         .newGeneration = 2},
+            EventKind::SentAgain,
+            callKeys +
+                QStringList{u"rule"_s, u"detail"_s, u"new_request_id"_s, u"new_generation"_s});
+        row("a call the breaker refused",
+            H::BreakerRefused{.call = {.ticket = 4,
+                                       .method = u"tools/call"_s,
+                                       .tool = u"echo"_s,
+                                       .progressToken = u"sonde-4"_s},
+                              .cause = u"tripped by hand"_s,
+                              .retryInS = 60},
+            EventKind::BreakerRefused,
+            {u"ticket"_s, u"method"_s, u"tool"_s, u"progress_token"_s, u"cause"_s,
+             u"retry_in_s"_s});
+        // Every struct but Untyped has a row: a new kind needs its keys checked here.
+        QCOMPARE(rows, int(std::variant_size_v<H::Body>) - 1);
+    }
+    void eachKindWritesExactlyItsKeys()
+    {
+        QFETCH(HistoryEvent, event);
+        QFETCH(EventKind, kind);
+        QFETCH(QStringList, keys);
+        QCOMPARE(event.kind(), kind);
+        const QJsonObject json = event.toJson();
+        QCOMPARE(json.keys(), keys);
+        QCOMPARE(json.value("type"_L1).toString(), eventKindName(kind));
+        const HistoryEvent back = HistoryEvent::fromJson(json);
+        QCOMPARE(back, event);
+        QCOMPARE(back.kind(), kind);
+        QCOMPARE(compact(back.toJson()), compact(json));
+    }
+
+    // A record of a kind with no struct: a session's own event read back from a transcript
+    // (its kind is known), or a kind a newer Sonde writes (Other). Either keeps its name and
+    // every key, and is written back as it was read.
+    void aKindWithNoStructKeepsItsNameAndKeys_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<EventKind>("kind");
+        QTest::newRow("a kind this build does not know reads as Other")
+            << QByteArray("{\"generation\":2,\"pid\":4242,\"reason\":null,\"t_ms\":5,"
+                          "\"type\":\"spawned\"}")
+            << EventKind::Other;
+        QTest::newRow("a session's own event keeps its kind")
+            << QByteArray("{\"id\":3,\"kind\":\"timeout\",\"method\":\"tools/call\","
+                          "\"t_ms\":5,\"type\":\"request-failed\"}")
+            << EventKind::RequestFailed;
+        QTest::newRow("no type at all reads as Other")
+            << QByteArray("{\"cause\":\"x\",\"t_ms\":5,\"type\":\"\"}") << EventKind::Other;
+    }
+    void aKindWithNoStructKeepsItsNameAndKeys()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(EventKind, kind);
+        const QJsonObject o = QJsonDocument::fromJson(json).object();
+        const HistoryEvent e = HistoryEvent::fromJson(o);
+        QCOMPARE(e.kind(), kind);
+        QCOMPARE(e.timeMs, qint64(5));
+        const auto *untyped = e.as<H::Untyped>();
+        QVERIFY(untyped);
+        QCOMPARE(untyped->type, o.value("type"_L1).toString());
+        QVERIFY(!untyped->fields.contains("type"_L1) && !untyped->fields.contains("t_ms"_L1));
+        QVERIFY(!e.verdictCall());
+        QCOMPARE(compact(e.toJson()), json);
+        QCOMPARE(HistoryEvent::fromJson(e.toJson()), e);
     }
 
     void theSnapshotsRecoveryStateRoundTrips()
@@ -324,11 +452,8 @@ private Q_SLOTS:
         r.reconnect.failedAttempts = 2;
         r.reconnect.parked = false;
         r.reconnect.nextAttemptInMs = 1800;
-        HistoryEvent e = history(EventKind::KeepaliveFailed);
-        e.error = u"timeout"_s;
-        r.history = {history(EventKind::SessionEnd), e};
-        r.history.first().cause = u"closed"_s;
-        r.history.first().generation = 1;
+        r.history = {history(H::SessionEnd{.generation = 1, .cause = u"closed"_s}),
+                     history(H::KeepaliveFailed{.error = u"timeout"_s})};
         QCOMPARE(compact(r.breaker.toJson()),
                  QByteArray("{\"cooldown_s\":60,\"probe_in_flight\":true,\"retry_in_s\":0,"
                             "\"state\":\"half-open\",\"strikes\":3,\"threshold\":3}"));

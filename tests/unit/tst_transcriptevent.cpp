@@ -44,13 +44,10 @@ private Q_SLOTS:
         QTest::newRow("a violation keeps what broke and the line") << violation;
         QTest::newRow("a lifecycle event keeps its kind and details") << TranscriptEvent::lifecycle(
             1700000000123, u"demo"_s, 2, EventKind::TransportOpen, {{"pid"_L1, 4242}});
-        HistoryEvent h;
-        h.kind = EventKind::SentAgain;
-        h.timeMs = 1700000000200;
-        h.method = u"tools/call"_s;
-        h.requestId = 7;
-        h.newRequestId = 9;
-        h.newGeneration = 4;
+        const HistoryEvent h{1700000000200, HistoryEvent::SentAgain{
+                                                .call = {.method = u"tools/call"_s, .requestId = 7},
+                                                .newRequestId = 9,
+                                                .newGeneration = 4}};
         QTest::newRow("a history entry gets its typed form again")
             << TranscriptEvent::fromHistory(h, u"demo"_s, 3);
     }

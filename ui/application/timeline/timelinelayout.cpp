@@ -32,11 +32,10 @@ bool isRpcError(const QByteArray &raw)
     return QJsonDocument::fromJson(raw).object().value("error"_L1).isObject();
 }
 
-// The supervisor's entries carry their typed form; for the others, an empty one.
-const HistoryEvent &historyOf(const TranscriptEvent &e)
+// The supervisor's entries carry their typed form: its body when it is a T, else null.
+template <typename T> const T *historyAs(const TranscriptEvent &e)
 {
-    static const HistoryEvent none;
-    return e.history ? *e.history : none;
+    return e.history ? e.history->as<T>() : nullptr;
 }
 
 QString legKey(int generation, qint64 id)
@@ -46,7 +45,7 @@ QString legKey(int generation, qint64 id)
 
 QString faultOf(const TranscriptEvent &e)
 {
-    return TimelineLegend::detailText(e, &HistoryEvent::fault, "kind"_L1);
+    return TimelineLegend::detailText(e, &HistoryEvent::Fault::description, "kind"_L1);
 }
 
 } // namespace
@@ -236,28 +235,32 @@ void TimelineLayout::take(int row)
 void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
 {
     const TranscriptEvent &e = m_store->event(row);
-    const HistoryEvent &h = historyOf(e);
     switch (e.kind) {
     case EventKind::Ready:
-    case EventKind::SessionStart:
+    case EventKind::SessionStart: {
         // The session's "ready" and the supervisor's "session-start" announce the same
         // generation; the second one finds its band already open.
-        startBand(lane, h.generation.value_or(e.generation), row, t);
+        const auto *start = historyAs<HistoryEvent::SessionStart>(e);
+        startBand(lane, start ? start->generation : e.generation, row, t);
         break;
+    }
     case EventKind::SessionEnd:
     case EventKind::Closed:
         endBand(lane, row, t);
         settleOpenSpans(lane, t);
         break;
-    case EventKind::Reconnect:
-        lane.markers.append({t, qMax<qint64>(0, h.durationMs.value_or(0)), row,
-                             h.outcome == ReconnectOutcome::Ok ? MarkerKind::ReconnectOk
-                                                               : MarkerKind::ReconnectFailed});
+    case EventKind::Reconnect: {
+        const auto *r = historyAs<HistoryEvent::Reconnect>(e);
+        const bool ok = r && r->outcome == ReconnectOutcome::Ok;
+        lane.markers.append({t, r ? qMax<qint64>(0, r->durationMs) : 0, row,
+                             ok ? MarkerKind::ReconnectOk : MarkerKind::ReconnectFailed});
         break;
+    }
     case EventKind::Breaker: {
-        const MarkerKind kind = h.to == BreakerPhase::Open     ? MarkerKind::BreakerOpen
-                                : h.to == BreakerPhase::Closed ? MarkerKind::BreakerClosed
-                                                               : MarkerKind::BreakerHalfOpen;
+        const auto *b = historyAs<HistoryEvent::Breaker>(e);
+        const MarkerKind kind = b && b->to == BreakerPhase::Open     ? MarkerKind::BreakerOpen
+                                : b && b->to == BreakerPhase::Closed ? MarkerKind::BreakerClosed
+                                                                     : MarkerKind::BreakerHalfOpen;
         lane.markers.append({t, 0, row, kind});
         break;
     }
@@ -277,12 +280,14 @@ void TimelineLayout::takeLifecycle(Lane &lane, int row, qint64 t)
         lane.markers.append({t, 0, row, MarkerKind::Fault});
         break;
     }
-    case EventKind::Classification:
+    case EventKind::Classification: {
         // Only a mark: what became of the calls is said by the verdicts, one per request.
-        lane.markers.append({t, 0, row,
-                             h.expired.value_or(false) ? MarkerKind::ClassificationExpired
-                                                       : MarkerKind::Classification});
+        const auto *c = historyAs<HistoryEvent::Classification>(e);
+        lane.markers.append(
+            {t, 0, row,
+             c && c->expired ? MarkerKind::ClassificationExpired : MarkerKind::Classification});
         break;
+    }
     case EventKind::RequestFailed:
     case EventKind::RequestTimedOut:
         takeRequestEnd(lane, row, t);
@@ -425,21 +430,25 @@ void TimelineLayout::takeRequestEnd(Lane &lane, int row, qint64 t)
 
 void TimelineLayout::takeVerdict(Lane &lane, int row, qint64 t)
 {
-    const HistoryEvent &h = historyOf(m_store->event(row));
+    const TranscriptEvent &e = m_store->event(row);
+    const HistoryEvent::VerdictCall *call = e.history ? e.history->verdictCall() : nullptr;
+    if (!call)
+        return;
+    const auto *again = e.history->as<HistoryEvent::SentAgain>();
     int original = -1;
-    if (h.requestId && h.generation) {
-        if (const int index = findRequest(lane, *h.generation, *h.requestId); index >= 0) {
+    if (call->requestId && call->generation) {
+        if (const int index = findRequest(lane, *call->generation, *call->requestId); index >= 0) {
             original = index;
             Span &span = lane.spans[index];
             span.verdictRow = row;
             // A cancel or a timeout is what the user met; the verdict is added to its words.
             if (span.outcome != Outcome::Cancelled && span.outcome != Outcome::TimedOut)
-                close(lane, index,
-                      h.kind == EventKind::SentAgain ? Outcome::Replayed : Outcome::Uncertain, t);
+                close(lane, index, again ? Outcome::Replayed : Outcome::Uncertain, t);
         }
     }
-    if (h.kind == EventKind::SentAgain && h.newRequestId && h.newGeneration) {
-        if (const int index = findRequest(lane, *h.newGeneration, *h.newRequestId); index >= 0) {
+    if (again && again->newRequestId) {
+        if (const int index = findRequest(lane, again->newGeneration, *again->newRequestId);
+            index >= 0) {
             lane.spans[index].verdictRow = row;
             if (original >= 0)
                 lane.spans[original].replayRow = lane.spans.at(index).requestRow;

@@ -155,15 +155,6 @@ QString TimelineLegend::markerName(MarkerKind kind)
     return enumName(MarkerNames, kind);
 }
 
-QString TimelineLegend::detailText(const TranscriptEvent &e,
-                                   std::optional<QString> HistoryEvent::*field,
-                                   QLatin1StringView key)
-{
-    if (e.history)
-        return ((*e.history).*field).value_or(QString());
-    return e.details.value(key).toString();
-}
-
 QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLayout::Hit &hit,
                                  qint64 nowMs)
 {
@@ -201,6 +192,8 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
         const HistoryEvent *verdict = s.verdictRow >= 0 && store->event(s.verdictRow).history
                                           ? store->event(s.verdictRow).history.get()
                                           : nullptr;
+        const auto *uncertain = verdict ? verdict->as<HistoryEvent::OutcomeUncertain>() : nullptr;
+        const auto *again = verdict ? verdict->as<HistoryEvent::SentAgain>() : nullptr;
         QString detail; // the error, the reason, the cause: after the outcome's name
         switch (s.outcome) {
         case Outcome::Open:
@@ -248,10 +241,9 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
         case Outcome::Replayed:
             lines << range + (s.responseRow >= 0 ? " (its answer was not taken)"_L1
                                                  : " (no response)"_L1);
-            if (verdict && verdict->newRequestId)
-                lines << u"sent again as id "_s + QString::number(*verdict->newRequestId) +
-                             " on generation "_L1 +
-                             QString::number(verdict->newGeneration.value_or(0));
+            if (again && again->newRequestId)
+                lines << u"sent again as id "_s + QString::number(*again->newRequestId) +
+                             " on generation "_L1 + QString::number(again->newGeneration);
             break;
         case Outcome::Unanswered:
             lines << range + " (no response)"_L1;
@@ -287,21 +279,23 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
         if (!detail.isEmpty())
             outcome += u" — "_s + detail.left(TranscriptStore::SummaryMaxChars);
         lines << outcome;
-        if (verdict) {
-            const QString rule = verdict->rule ? u" ("_s + *verdict->rule + u')' : QString();
-            if (verdict->kind == EventKind::OutcomeUncertain)
+        if (uncertain || again) {
+            const std::optional<QString> &why = uncertain ? uncertain->detail : again->detail;
+            const std::optional<QString> &ruleName = uncertain ? uncertain->rule : again->rule;
+            const QString rule = ruleName ? u" ("_s + *ruleName + u')' : QString();
+            if (uncertain)
                 lines << u"outcome uncertain: the session failed after it was sent"_s + rule +
                              "; not sent again"_L1;
-            else if (verdict->newRequestId &&
-                     QString::number(*verdict->newRequestId) == request.id &&
-                     verdict->newGeneration == s.generation)
-                lines << u"sent again for id "_s + QString::number(verdict->requestId.value_or(0)) +
+            else if (again->newRequestId && QString::number(*again->newRequestId) == request.id &&
+                     again->newGeneration == s.generation)
+                lines << u"sent again for id "_s +
+                             QString::number(again->call.requestId.value_or(0)) +
                              " of generation "_L1 +
-                             QString::number(verdict->generation.value_or(0)) + rule;
-            else if (verdict->kind == EventKind::SentAgain)
+                             QString::number(again->call.generation.value_or(0)) + rule;
+            else
                 lines << u"the session failed after it was sent"_s + rule;
-            if (verdict->detail && !verdict->detail->isEmpty())
-                lines << u"why: "_s + *verdict->detail;
+            if (why && !why->isEmpty())
+                lines << u"why: "_s + *why;
         }
         lines << server + ", generation "_L1 + QString::number(s.generation);
         break;
@@ -318,12 +312,13 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
             lines << store->entry(m.row).summary;
         if (const std::optional<Rev20260728EventSummary> modern = Rev20260728EventSummary::of(e))
             lines << modern->summary;
-        if (m.kind == MarkerKind::BreakerRefused && e.history) {
-            const HistoryEvent &h = *e.history;
-            lines << u"not sent: "_s + h.method.value_or(QString()) +
-                         (h.tool ? u' ' + *h.tool : QString()) + ", the breaker is open"_L1;
-            if (h.retryInS)
-                lines << u"retry in "_s + QString::number(*h.retryInS) + " s"_L1;
+        if (const auto *refused = m.kind == MarkerKind::BreakerRefused && e.history
+                                      ? e.history->as<HistoryEvent::BreakerRefused>()
+                                      : nullptr) {
+            lines << u"not sent: "_s + refused->call.method +
+                         (refused->call.tool ? u' ' + *refused->call.tool : QString()) +
+                         ", the breaker is open"_L1;
+            lines << u"retry in "_s + QString::number(refused->retryInS) + " s"_L1;
         }
         for (auto it = e.details.begin(); it != e.details.end(); ++it) {
             // The supervisor stamps its own copy with these; the row already says them.
@@ -341,14 +336,15 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
         lines << timeText(b.startMs) + u" → "_s + (b.open ? u"now"_s : timeText(end)) + "  ("_L1 +
                      durationText(end - b.startMs) + u')';
         if (b.startRow >= 0) {
-            const QString protocol = detailText(
-                store->event(b.startRow), &HistoryEvent::protocolVersion, "protocol_version"_L1);
+            const QString protocol =
+                detailText(store->event(b.startRow), &HistoryEvent::SessionStart::protocolVersion,
+                           "protocol_version"_L1);
             if (!protocol.isEmpty())
                 lines << u"protocol "_s + protocol;
         }
         if (!b.open && b.endRow >= 0) {
             const TranscriptEvent &ender = store->event(b.endRow);
-            const QString cause = detailText(ender, &HistoryEvent::cause, "cause"_L1);
+            const QString cause = detailText(ender, &HistoryEvent::SessionEnd::cause, "cause"_L1);
             lines << u"ended: "_s + ender.event + (cause.isEmpty() ? QString() : ", "_L1 + cause);
         }
         break;

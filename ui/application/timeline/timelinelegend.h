@@ -28,10 +28,17 @@ public:
     static QString markerDescription(TimelineLayout::MarkerKind kind);
     static QString describe(const TimelineLayout &layout, const TimelineLayout::Hit &hit,
                             qint64 nowMs);
-    // A field the supervisor's entries have typed and the session's own events (ready,
-    // closed, fault) write in their details.
-    static QString detailText(const TranscriptEvent &e, std::optional<QString> HistoryEvent::*field,
-                              QLatin1StringView key);
+    // A field the supervisor's entries have typed (in their body T) and the session's own
+    // events (ready, closed, fault) write in their details.
+    template <typename T>
+    static QString detailText(const TranscriptEvent &e, QString T::*field, QLatin1StringView key)
+    {
+        if (e.history) {
+            const T *typed = e.history->as<T>();
+            return typed ? typed->*field : QString();
+        }
+        return e.details.value(key).toString();
+    }
 };
 
 } // namespace Sonde

@@ -143,23 +143,24 @@ QString reconnectBefore(const SessionSnapshot &s, const CallOutcome &o)
     const QList<HistoryEvent> &h = s.recovery->history;
     for (qsizetype i = h.size() - 1; i >= 0; --i) {
         const HistoryEvent &e = h[i];
-        if (e.kind != EventKind::Reconnect || e.toGeneration != o.generation)
+        const auto *reconnect = e.as<HistoryEvent::Reconnect>();
+        if (!reconnect || reconnect->toGeneration != o.generation)
             continue;
         if (e.timeMs > o.startedMs)
             return {};
         // Why it reconnected: the classification just before, and a fault that caused it.
-        QString why = e.trigger.value_or(QString());
+        QString why = reconnect->trigger;
         QString fault;
         for (qsizetype j = i - 1; j >= 0; --j) {
-            const HistoryEvent &c = h[j];
-            if (c.kind == EventKind::Reconnect)
+            const HistoryEvent &before = h[j];
+            if (before.as<HistoryEvent::Reconnect>())
                 break;
-            if (c.kind == EventKind::Classification && c.expired.value_or(false) && c.rule &&
-                why == e.trigger.value_or(QString()))
-                why = ruleInWords(*c.rule) +
-                      (c.source ? tr(" (noticed %1)").arg(*c.source) : QString());
-            if (c.kind == EventKind::Fault && c.fault && fault.isEmpty())
-                fault = *c.fault;
+            if (const auto *c = before.as<HistoryEvent::Classification>();
+                c && c->expired && why == reconnect->trigger)
+                why = ruleInWords(c->rule) +
+                      (c->source ? tr(" (noticed %1)").arg(*c->source) : QString());
+            if (const auto *f = before.as<HistoryEvent::Fault>(); f && fault.isEmpty())
+                fault = f->description;
         }
         QString text =
             tr("Answered on generation %1. Sonde had reconnected before this call, at %2: %3.")

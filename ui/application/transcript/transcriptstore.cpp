@@ -236,40 +236,37 @@ Message summarizeMessage(const QJsonObject &o)
 // column, so a search for the id finds the verdict next to the frames).
 bool summarizeVerdict(const TranscriptEvent &e, TranscriptStore::Entry &entry)
 {
-    if (!e.history)
+    const HistoryEvent::VerdictCall *c = e.history ? e.history->verdictCall() : nullptr;
+    if (!c)
         return false;
-    const HistoryEvent &h = *e.history;
     const QString call =
-        h.method.value_or(QString()) + (h.tool ? u' ' + *h.tool : QString()) +
-        (h.requestId ? u" #"_s + QString::number(*h.requestId) +
-                           (h.generation ? u" (generation %1)"_s.arg(*h.generation) : QString())
-                     : QString());
-    const QString rule = h.rule ? u" ("_s + *h.rule + u')' : QString();
-    switch (e.kind) {
-    case EventKind::OutcomeUncertain:
-        entry.summary = oneLine(
-            u"outcome uncertain: "_s + call + " was not sent again"_L1 + rule +
-            (h.reconnect ? u"; reconnect "_s + reconnectOutcomeName(*h.reconnect) : QString()));
+        c->method + (c->tool ? u' ' + *c->tool : QString()) +
+        (c->requestId ? u" #"_s + QString::number(*c->requestId) +
+                            (c->generation ? u" (generation %1)"_s.arg(*c->generation) : QString())
+                      : QString());
+    const auto ruleText = [](const std::optional<QString> &rule) {
+        return rule ? u" ("_s + *rule + u')' : QString();
+    };
+    if (const auto *uncertain = e.history->as<HistoryEvent::OutcomeUncertain>()) {
+        entry.summary = oneLine(u"outcome uncertain: "_s + call + " was not sent again"_L1 +
+                                ruleText(uncertain->rule) + u"; reconnect "_s +
+                                reconnectOutcomeName(uncertain->reconnect));
         entry.isError = true;
-        break;
-    case EventKind::SentAgain:
-        entry.summary = oneLine(u"sent again: "_s + call + " as #"_L1 +
-                                QString::number(h.newRequestId.value_or(0)) + " on generation "_L1 +
-                                QString::number(h.newGeneration.value_or(0)) + rule);
-        break;
-    case EventKind::BreakerRefused:
-        entry.summary = oneLine(u"not sent, breaker open: "_s + call +
-                                (h.retryInS ? u"; retry in %1 s"_s.arg(*h.retryInS) : QString()) +
-                                (h.cause ? u" — "_s + *h.cause : QString()));
+    } else if (const auto *again = e.history->as<HistoryEvent::SentAgain>()) {
+        entry.summary =
+            oneLine(u"sent again: "_s + call + " as #"_L1 +
+                    QString::number(again->newRequestId.value_or(0)) + " on generation "_L1 +
+                    QString::number(again->newGeneration) + ruleText(again->rule));
+    } else if (const auto *refused = e.history->as<HistoryEvent::BreakerRefused>()) {
+        entry.summary =
+            oneLine(u"not sent, breaker open: "_s + call +
+                    u"; retry in %1 s"_s.arg(refused->retryInS) + u" — "_s + refused->cause);
         entry.isError = true;
-        break;
-    default:
-        return false;
     }
-    if (h.requestId)
-        entry.id = QString::number(*h.requestId);
+    if (c->requestId)
+        entry.id = QString::number(*c->requestId);
     // The method filter ("tools/call") shows the verdicts beside the calls they are about.
-    entry.method = h.method.value_or(QString());
+    entry.method = c->method;
     return true;
 }
 
