@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 APT_PACKAGES=(cmake ninja-build ccache g++ qt6-base-dev qt6-base-dev-tools libgl-dev xvfb xauth clang libfuzzer-14-dev clang-format
   dpkg-dev file desktop-file-utils appstream groff-base bash-completion qtkeychain-qt6-dev
-  dbus-daemon gnome-keyring libqt6sql6-sqlite)
+  dbus-daemon gnome-keyring libqt6sql6-sqlite lld)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -62,12 +62,22 @@ install_missing() {
   done
 }
 
+# ccache for every build folder. Paths are hashed relative to the checkout, so a fresh clone
+# elsewhere (CI) reuses the cache. The sloppiness is what ccache asks for precompiled headers:
+# it cannot see a #define or __TIME__ through a .gch, and a .gch built a moment ago is "too
+# new" to cache against unless its times are left out (its content is hashed all the same).
+ccache_env() {
+  export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}" CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+}
+
 build() {
-  export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
-  # Hash paths relative to the checkout, so a fresh clone elsewhere (CI) reuses the cache.
-  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-  # The ci preset (CMakePresets.json): the dev build with every warning an error.
-  if ! grep -q '^SONDE_WERROR:BOOL=ON' build/CMakeCache.txt 2>/dev/null; then
+  ccache_env
+  # The ci preset (CMakePresets.json): the dev build with every warning an error and line
+  # tables for debug info. Configured again when the folder was set up otherwise (the dev
+  # preset, or an older ci preset).
+  if ! grep -q '^SONDE_WERROR:BOOL=ON' build/CMakeCache.txt 2>/dev/null ||
+    ! grep -q '^CMAKE_CXX_FLAGS_RELWITHDEBINFO:[A-Z]*=-O2 -g1 -DNDEBUG$' build/CMakeCache.txt; then
     cmake --preset ci
   fi
   cmake --build build
@@ -77,7 +87,7 @@ build() {
 # The libFuzzer targets: sonde_core and tests/fuzz only, clang, ASan + UBSan, in build-fuzz.
 # The main build's fuzz_* tests run these binaries.
 build_fuzz() {
-  export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}" CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  ccache_env
   if [ ! -f build-fuzz/build.ninja ]; then
     cmake --preset fuzz
   fi
@@ -103,7 +113,7 @@ fuzz() {
 
 # ASan + UBSan build of everything (g++), in build-asan; runs the unit and integration tests.
 sanitize() {
-  export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}" CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  ccache_env
   if [ ! -f build-asan/build.ninja ]; then
     cmake --preset asan-ubsan
   fi
