@@ -38,9 +38,30 @@ struct Fault
 
     // One kind as everything that lists faults says it: its name (`exec`, the transcript),
     // its label (the Health tab, the Faults menu) and what it does (their tooltips).
+    // Where a kind does what it says: on which route, in which era, with what open.
+    struct Needs
+    {
+        enum class Route
+        {
+            Any,
+            Http,           // any HTTP route
+            StreamableHttp, // the Streamable HTTP route, where sessions live in a header
+            Stdio
+        };
+        enum class Era
+        {
+            Any,
+            Initialize, // sessions: the initialize era
+            Rev20260728 // sessionless
+        };
+        Route route = Route::Any;
+        Era era = Era::Any;
+        bool listening = false; // a 2026-07-28 subscriptions/listen stream is open
+    };
     struct Info
     {
         Kind kind;
+        Needs needs;
         QString name;
         QString label;
         QString description;
