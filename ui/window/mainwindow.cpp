@@ -669,25 +669,17 @@ void MainWindow::unlockSecretsFile(
 
 void MainWindow::updateMissingSecrets(const QString &server, const ServerConfig *config)
 {
-    const QStringList missing = config ? WorkspaceSecrets::missing(*config) : QStringList();
-    const bool had = m_missing.contains(server);
-    if (missing.isEmpty())
-        m_missing.remove(server);
-    else
-        m_missing.insert(server, missing);
-    if (!had && missing.isEmpty())
+    switch (m_missing.update(server, config)) {
+    case MissingSecrets::Change::None:
         return;
-    if (m_missing.isEmpty()) {
+    case MissingSecrets::Change::AllEntered:
         m_hint->dismiss(u"missing-secrets"_s);
         status(tr("Every secret is entered again"));
         return;
+    case MissingSecrets::Change::StillMissing:
+        showMissingSecrets(m_missing.lines(m_secrets->store()->kind()));
+        return;
     }
-    QStringList lines;
-    for (auto it = m_missing.cbegin(); it != m_missing.cend(); ++it)
-        lines.append(tr("%1: the secret %2 is not in the %3 secret store; enter it again "
-                        "(Edit server)")
-                         .arg(it.key(), it.value().join(u", "_s), m_secrets->store()->kind()));
-    showMissingSecrets(lines);
 }
 
 void MainWindow::showMissingSecrets(const QStringList &lines)
@@ -898,7 +890,7 @@ void MainWindow::setDemoServerProgram(const QString &path)
 
 void MainWindow::showEvent(QShowEvent *event)
 {
-    m_everShown = true;
+    m_unshownLayout.reset();
     QMainWindow::showEvent(event);
 }
 
@@ -906,9 +898,11 @@ void MainWindow::fillLayout(Workspace *w) const
 {
     w->darkMode = DarkPalette::isApplied();
     w->current = m_current;
-    w->geometry = m_everShown ? saveGeometry() : m_loadedGeometry;
-    w->windowState = m_everShown ? saveState() : m_loadedState;
-    w->splitter = m_everShown ? m_split->saveState() : m_loadedSplitter;
+    const SavedLayout shown{saveGeometry(), saveState(), m_split->saveState()};
+    const SavedLayout &layout = m_unshownLayout ? *m_unshownLayout : shown;
+    w->geometry = layout.geometry;
+    w->windowState = layout.windowState;
+    w->splitter = layout.splitter;
     w->tab = m_tabs->currentIndex();
     w->transcriptColumns = m_transcriptPanel->saveLayout();
 }
@@ -948,13 +942,11 @@ void MainWindow::applyLayout(const WorkspaceSecrets::Loaded &loaded, const Error
     if (error.isError())
         status(error.message());
     for (const Workspace::Server &s : w.servers)
-        if (const QStringList missing = WorkspaceSecrets::missing(s.config); !missing.isEmpty())
-            m_missing.insert(s.config.name, missing);
+        m_missing.update(s.config.name, &s.config);
     if (!loaded.errors.isEmpty())
         showMissingSecrets(loaded.errors);
-    m_loadedGeometry = w.geometry;
-    m_loadedState = w.windowState;
-    m_loadedSplitter = w.splitter;
+    if (m_unshownLayout)
+        m_unshownLayout = SavedLayout{w.geometry, w.windowState, w.splitter};
     restoreGeometry(w.geometry);
     restoreState(w.windowState);
     m_split->restoreState(w.splitter);

@@ -3,6 +3,7 @@
 
 #include "application/servers/serverviewstore.h"
 #include "application/window/shutdownsequence.h"
+#include "application/workspace/missingsecrets.h"
 #include "application/workspace/workspacesecrets.h"
 #include "config/serverconfig.h"
 #include "config/workspace.h"
@@ -18,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QSettings;
 class QSplitter;
@@ -264,12 +266,16 @@ private:
     std::unique_ptr<SecretStore> m_ownSecrets;
     WorkspaceSecrets *m_secrets = nullptr;
     SecretsFilePrompt *m_secretsPrompt = nullptr;
-    QString m_secretsNotice;              // why secrets do not outlive the run, if they do not
-    QMap<QString, QStringList> m_missing; // server -> its secrets the store did not have
+    QString m_secretsNotice; // why secrets do not outlive the run, if they do not
+    MissingSecrets m_missing;
     // Until the window is first shown its layout is not one anybody saw (the first run and an
-    // import add servers before that): the autosave writes the layout it was loaded with.
-    bool m_everShown = false;
-    QByteArray m_loadedGeometry, m_loadedState, m_loadedSplitter;
+    // import add servers before that): the autosave writes the layout it was loaded with,
+    // held here until then.
+    struct SavedLayout
+    {
+        QByteArray geometry, windowState, splitter;
+    };
+    std::optional<SavedLayout> m_unshownLayout = SavedLayout{};
     MainWindowActions *m_actions = nullptr;
     WindowDialogs *m_dialogs = nullptr;
     HintBar *m_hint = nullptr;
