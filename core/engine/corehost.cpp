@@ -23,6 +23,7 @@ static void registerTypes()
     qRegisterMetaType<Sonde::ServerReply>();
     qRegisterMetaType<Sonde::ServerNotification>();
     qRegisterMetaType<Sonde::HistoryEvent>();
+    qRegisterMetaType<Sonde::LifecycleDetails>();
     qRegisterMetaType<Sonde::RecoveryState>();
     qRegisterMetaType<Sonde::AuthState>();
     qRegisterMetaType<Sonde::AuthStep>();

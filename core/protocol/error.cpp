@@ -64,20 +64,27 @@ Error::~Error()
     }
 }
 
+namespace {
+// In the order of Error::Kind and Error::Reach.
+const char *const KindNames[] = {"none",        "transport", "protocol", "timeout", "remote",
+                                 "application", "cancelled", "injected", "refused"};
+const char *const ReachNames[] = {"unknown", "not-written", "written", "response-started"};
+} // namespace
+
 QString Error::kindName(Kind kind)
 {
-    // In the order of Error::Kind.
-    static const char *const names[] = {"none",        "transport", "protocol", "timeout", "remote",
-                                        "application", "cancelled", "injected", "refused"};
-    const QString name = enumName(names, kind);
+    const QString name = enumName(KindNames, kind);
     return name.isEmpty() ? QStringLiteral("unknown") : name;
+}
+
+Error::Kind Error::kindFromName(QStringView name)
+{
+    return enumFromName<Kind>(KindNames, name).value_or(Kind::None);
 }
 
 QString Error::reachName(Reach reach)
 {
-    // In the order of Error::Reach.
-    static const char *const names[] = {"unknown", "not-written", "written", "response-started"};
-    return enumName(names, reach);
+    return enumName(ReachNames, reach);
 }
 
 static QJsonObject nodeJson(const Error &e, int &budget)
@@ -122,6 +129,36 @@ QJsonObject Error::toJson(int maxDepth) const
     for (qsizetype i = chain.size() - 1; i > 0; --i)
         chain[i - 1].insert(QStringLiteral("cause"), chain[i]);
     return chain.isEmpty() ? QJsonObject{} : chain.first();
+}
+
+Error Error::fromJson(const QJsonObject &o)
+{
+    // The cause chain is read as toJson wrote it, nested, and built bottom-up: no recursion
+    // on the cause here either.
+    QList<QJsonObject> chain;
+    for (QJsonObject node = o; !node.isEmpty();
+         node = node.value(QStringLiteral("cause")).toObject())
+        chain.append(node);
+    Error e;
+    for (qsizetype i = chain.size() - 1; i >= 0; --i) {
+        const QJsonObject &n = chain[i];
+        Error node(kindFromName(n.value(QStringLiteral("kind")).toString()),
+                   n.value(QStringLiteral("message")).toString());
+        node.m_reach = enumFromName<Reach>(ReachNames, n.value(QStringLiteral("reach")).toString())
+                           .value_or(Reach::Unknown);
+        if (n.contains(QStringLiteral("http_status")))
+            node.m_httpStatus = n.value(QStringLiteral("http_status")).toInt();
+        if (n.contains(QStringLiteral("code")))
+            node.m_jsonRpcCode = n.value(QStringLiteral("code")).toInt();
+        node.m_sessionId = n.value(QStringLiteral("session_id")).toString();
+        node.m_data = n.value(QStringLiteral("data"));
+        for (const QJsonValue &child : n.value(QStringLiteral("children")).toArray())
+            node.m_children.append(fromJson(child.toObject()));
+        if (i < chain.size() - 1)
+            node.setCause(e);
+        e = std::move(node);
+    }
+    return e;
 }
 
 } // namespace Sonde

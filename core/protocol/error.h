@@ -6,6 +6,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QString>
+#include <QStringView>
 
 #include <memory>
 #include <optional>
@@ -97,11 +98,17 @@ public:
     Error &setCause(const Error &cause);
 
     static QString kindName(Kind kind);
+    // None for a name this build does not know.
+    static Kind kindFromName(QStringView name);
     static QString reachName(Reach reach);
     // {"kind","message","reach"?,"http_status"?,"code"?,"data"?,"children"?,"cause"?}; the cause
     // chain is written iteratively and cut after `maxDepth` nodes so a hostile chain cannot blow
     // the stack or the output.
     QJsonObject toJson(int maxDepth = 64) const;
+    // What toJson wrote, read back (a transcript's connection-lost or initialize-failed), so
+    // that writing it again gives the same object. The condition and a cut chain's
+    // cause_truncated are not kept.
+    static Error fromJson(const QJsonObject &o);
 
 private:
     // The setters' one body.

@@ -115,13 +115,12 @@ Authorizer *ServerSupervisor::authorizer()
     connect(m_auth, &Authorizer::stepRecorded, this, [this](const AuthStep &step) {
         Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name,
                                                           m_progress.generation,
-                                                          EventKind::AuthStep, step.toJson()));
+                                                          LifecycleDetails::AuthStep{step}));
     });
     connect(m_auth, &Authorizer::stateChanged, this, [this](const AuthState &state) {
-        QJsonObject details = state.toJson();
-        details.remove("steps"_L1); // each was recorded as it happened
-        Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(
-            m_clock.nowMs(), m_config.name, m_progress.generation, EventKind::AuthState, details));
+        Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name,
+                                                          m_progress.generation,
+                                                          LifecycleDetails::AuthState{state}));
         Q_EMIT authChanged(state);
     });
     return m_auth;

@@ -78,15 +78,15 @@ void ListenStream::failed(const Error &error)
     if (error.httpStatus() && *error.httpStatus() >= 400) {
         // Refused, not broken: asking again would be refused again.
         m_subscription.ended(ListenStatus::State::Refused, error.message());
-        m_host.record(EventKind::ListenEnded,
-                      {{"id"_L1, id}, {"graceful"_L1, false}, {"reason"_L1, error.message()}});
+        m_host.record(
+            LifecycleDetails::ListenEnded{.id = id, .graceful = false, .reason = error.message()});
         m_host.publishSnapshot();
         return;
     }
     const int delay = m_subscription.dropped(error.message());
     m_reopened = true;
-    m_host.record(EventKind::ListenDropped,
-                  {{"id"_L1, id}, {"reason"_L1, error.message()}, {"retry_in_ms"_L1, delay}});
+    m_host.record(
+        LifecycleDetails::ListenDropped{.id = id, .retryInMs = delay, .reason = error.message()});
     m_host.publishSnapshot();
     if (m_host.isReady())
         m_timer->start(delay);
@@ -97,12 +97,11 @@ void ListenStream::answered(const JsonRpcMessage &response)
     const QJsonValue id = m_subscription.id();
     if (response.type() == JsonRpcMessage::Type::ErrorResponse) {
         m_subscription.ended(ListenStatus::State::Refused, response.toError().message());
-        m_host.record(
-            EventKind::ListenEnded,
-            {{"id"_L1, id}, {"graceful"_L1, false}, {"reason"_L1, response.toError().message()}});
+        m_host.record(LifecycleDetails::ListenEnded{
+            .id = id, .graceful = false, .reason = response.toError().message()});
     } else {
         m_subscription.ended(ListenStatus::State::Ended, u"the server ended it"_s);
-        m_host.record(EventKind::ListenEnded, {{"id"_L1, id}, {"graceful"_L1, true}});
+        m_host.record(LifecycleDetails::ListenEnded{.id = id, .graceful = true});
     }
     m_host.publishSnapshot();
 }
@@ -128,10 +127,10 @@ bool ListenStream::takeNotification(const JsonRpcMessage &message)
     const QJsonObject granted = message.params().value("notifications"_L1).toObject();
     const bool reopened = m_subscription.state() == ListenStatus::State::Open && m_reopened;
     m_subscription.acknowledged(granted);
-    m_host.record(EventKind::ListenAcknowledged,
-                  {{"id"_L1, m_subscription.id()},
-                   {"requested"_L1, m_subscription.status().requested},
-                   {"granted"_L1, granted}});
+    m_host.record(
+        LifecycleDetails::ListenAcknowledged{.id = m_subscription.id(),
+                                             .requested = m_subscription.status().requested,
+                                             .granted = granted});
     if (reopened && m_host.config().route != ServerConfig::Route::Stdio) {
         // A re-established stream is a new generation on HTTP (docs/recovery.md §8): what was
         // said on the old one may have been missed.

@@ -276,12 +276,12 @@ void Rev20260728Era::sendInputRetry(quint64 ticket)
                                m_host.finish(ticket, r.result(), e);
                            });
     m_host.setRequestId(ticket, id);
-    m_host.record(EventKind::InputRequired, {{"id"_L1, previous},
-                                             {"next_id"_L1, id},
-                                             {"round"_L1, round},
-                                             {"method"_L1, method},
-                                             {"name"_L1, name},
-                                             {"requests"_L1, requests}});
+    m_host.record(LifecycleDetails::InputRequired{.id = previous,
+                                                  .nextId = id,
+                                                  .round = round,
+                                                  .method = method,
+                                                  .name = name,
+                                                  .requests = requests});
 }
 
 bool Rev20260728Era::answerLocally(quint64 ticket)

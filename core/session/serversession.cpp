@@ -111,7 +111,7 @@ SessionSnapshot ServerSession::snapshot() const
 }
 
 void ServerSession::record(TranscriptEvent::Direction direction, const QByteArray &raw,
-                           const QString &event, const QJsonObject &details)
+                           const QString &event)
 {
     TranscriptEvent e;
     e.timeMs = m_clock.nowMs();
@@ -120,14 +120,13 @@ void ServerSession::record(TranscriptEvent::Direction direction, const QByteArra
     e.direction = direction;
     e.raw = raw;
     e.event = event;
-    e.details = details;
     Q_EMIT transcriptEvent(e);
 }
 
-void ServerSession::record(EventKind kind, const QJsonObject &details)
+void ServerSession::record(LifecycleDetails details)
 {
-    Q_EMIT transcriptEvent(
-        TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name, m_generation, kind, details));
+    Q_EMIT transcriptEvent(TranscriptEvent::lifecycle(m_clock.nowMs(), m_config.name, m_generation,
+                                                      std::move(details)));
 }
 
 void ServerSession::recordViolation(const QString &why, const QByteArray &raw)
@@ -175,8 +174,8 @@ void ServerSession::start()
     // Faults are applied by this decorator alone; the session only forwards them to it.
     m_transport = new FaultInjectingTransport(std::move(route), m_clock, m_standingFaults, this);
     connectTransport();
-    record(EventKind::Starting,
-           {{"route"_L1, m_config.routeName()}, {"command"_L1, m_config.displayCommand()}});
+    record(LifecycleDetails::Starting{.route = m_config.routeName(),
+                                      .command = m_config.displayCommand()});
     setState(SessionSnapshot::State::Starting);
     m_transport->open();
 }
@@ -196,26 +195,28 @@ void ServerSession::connectTransport()
     connect(m_transport, &Transport::closed, this, &ServerSession::onTransportClosed);
     connect(m_transport, &Transport::requestFailed, this, &ServerSession::onRequestFailed);
     connect(m_transport, &Transport::connectionLost, this, [this](const Error &error) {
-        record(EventKind::ConnectionLost, error.toJson());
+        record(LifecycleDetails::ConnectionLost{error});
         Q_EMIT connectionLost(error);
     });
-    connect(m_transport, &Transport::lifecycleEvent, this,
-            [this](EventKind kind, QJsonObject details) {
-                // A front end follows its call by the progress token, not the JSON-RPC id:
-                // what happens to the call's stream, and that it waits for new credentials
-                // (a step-up), is said to the call's view.
-                if (kind == EventKind::StreamResume || kind == EventKind::StreamResumeFailed ||
-                    kind == EventKind::AuthChallenge) {
-                    if (const QString token = m_requests->progressTokenOf(details.value("id"_L1));
-                        !token.isEmpty())
-                        details.insert("progress_token"_L1, token);
+    connect(m_transport, &Transport::lifecycleEvent, this, [this](LifecycleDetails details) {
+        // A front end follows its call by the progress token, not the JSON-RPC id: what
+        // happens to the call's stream, and that it waits for new credentials (a step-up),
+        // is said to the call's view.
+        std::visit(
+            [this](auto &d) {
+                if constexpr (requires { d.progressToken, d.id; }) {
+                    if (const QString token = m_requests->progressTokenOf(d.id); !token.isEmpty())
+                        d.progressToken = token;
                 }
-                record(kind, details);
-                // An HTTP exchange is a record of the wire, not a change of the session: a
-                // snapshot for each would reach the front end once per request.
-                if (kind != EventKind::HttpExchange)
-                    Q_EMIT snapshotChanged(snapshot());
-            });
+            },
+            details.body);
+        const bool wire = details.kind() == EventKind::HttpExchange;
+        record(std::move(details));
+        // An HTTP exchange is a record of the wire, not a change of the session: a snapshot
+        // for each would reach the front end once per request.
+        if (!wire)
+            Q_EMIT snapshotChanged(snapshot());
+    });
 }
 
 void ServerSession::onRequestFailed(const QJsonValue &id, const Error &error)
@@ -227,13 +228,11 @@ void ServerSession::onRequestFailed(const QJsonValue &id, const Error &error)
         return;
     // No response frame will say how this request ended: the transcript does. The error's
     // session id stays out (it is a secret the exports would not see).
-    QJsonObject details{{"id"_L1, id},
-                        {"method"_L1, taken->entry.method},
-                        {"kind"_L1, Error::kindName(error.kind())},
-                        {"message"_L1, error.message()}};
-    if (error.httpStatus())
-        details.insert("http_status"_L1, *error.httpStatus());
-    record(EventKind::RequestFailed, details);
+    record(LifecycleDetails::RequestFailed{.id = id,
+                                           .method = taken->entry.method,
+                                           .errorKind = error.kind(),
+                                           .message = error.message(),
+                                           .httpStatus = error.httpStatus()});
     if (taken->handler)
         taken->handler({}, error);
 }
@@ -268,7 +267,7 @@ void ServerSession::onTransportOpened()
 {
     if (m_state == SessionSnapshot::State::Closing)
         return; // stopped while the process was still starting: nothing to initialize
-    record(EventKind::TransportOpen, m_transport->details().toJson());
+    record(LifecycleDetails::TransportOpen{m_transport->details()});
     setState(SessionSnapshot::State::Initializing);
     if (m_config.era == ServerConfig::Era::Initialize) {
         choose(eraSpeaking(QString::fromLatin1(Mcp::LatestProtocolVersion)),
@@ -306,9 +305,8 @@ void ServerSession::startConfiguredRevisionOverHttp()
            m_protocolVersion);
     if (m_transport)
         m_transport->setProtocolVersion(m_protocolVersion);
-    record(EventKind::EraChosen, {{"era"_L1, era().name()},
-                                  {"reason"_L1, m_eraReason},
-                                  {"protocol_version"_L1, m_protocolVersion}});
+    record(LifecycleDetails::EraChosen{
+        .era = era().name(), .reason = m_eraReason, .protocolVersion = m_protocolVersion});
     // A reconnect follows a failure (a refused connection, a broken stream): nothing but an
     // answer says the server is back, so calls wait for server/discover's instead of going
     // out at once to be refused again.
@@ -321,7 +319,7 @@ void ServerSession::startConfiguredRevisionOverHttp()
                 [this, reconnecting](const JsonRpcMessage &r, const Error &e) {
                     if (reconnecting && m_state == SessionSnapshot::State::Initializing) {
                         if (e.isError() && e.kind() != Error::Kind::Remote) {
-                            failHandshake(e, EventKind::InitializeFailed);
+                            failHandshake(e);
                             return;
                         }
                         becomeReady(); // answered, even with an error: the server is there
@@ -366,23 +364,21 @@ void ServerSession::handleDiscoverAnswer(const JsonRpcMessage &response, const E
         return;
     const EraProbe::Decision d =
         EraProbe::decide(m_config.era, response, error, m_initializeRefusal, probedVersions());
-    QJsonObject details{{"reason"_L1, d.reason},
-                        {"supported"_L1, QJsonArray::fromStringList(d.offered)}};
+    LifecycleDetails::EraChosen details{.reason = d.reason, .supported = d.offered};
     switch (d.next) {
     case EraProbe::Decision::Next::Revision: {
         SessionEra *chosen = eraSpeaking(d.version);
         if (!chosen) {
             m_eraReason = d.reason;
-            failHandshake(Error::protocol(u"no era of this session speaks %1"_s.arg(d.version)),
-                          EventKind::InitializeFailed);
+            failHandshake(Error::protocol(u"no era of this session speaks %1"_s.arg(d.version)));
             return;
         }
         choose(chosen, d.reason, d.version);
         m_protocolVersion = d.version;
         takeDiscovered(d.discover);
-        details.insert("era"_L1, chosen->name());
-        details.insert("protocol_version"_L1, m_protocolVersion);
-        record(EventKind::EraChosen, details);
+        details.era = chosen->name();
+        details.protocolVersion = m_protocolVersion;
+        record(details);
         if (m_transport)
             m_transport->setProtocolVersion(m_protocolVersion);
         becomeReady();
@@ -390,8 +386,8 @@ void ServerSession::handleDiscoverAnswer(const JsonRpcMessage &response, const E
     }
     case EraProbe::Decision::Next::Initialize:
         choose(eraSpeaking(QString::fromLatin1(Mcp::LatestProtocolVersion)), d.reason);
-        details.insert("era"_L1, era().name());
-        record(EventKind::EraChosen, details);
+        details.era = era().name();
+        record(details);
         // The handshake is sent as a client of that era sends it: no version header before
         // the server has chosen one.
         if (m_transport)
@@ -400,7 +396,7 @@ void ServerSession::handleDiscoverAnswer(const JsonRpcMessage &response, const E
         return;
     case EraProbe::Decision::Next::Fail:
         m_eraReason = d.reason;
-        failHandshake(d.error, EventKind::InitializeFailed);
+        failHandshake(d.error);
         return;
     }
 }
@@ -438,7 +434,7 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
         // server/discover's to say (any refusal, not one code: a modern-only server names
         // its versions, but need not).
         m_initializeRefusal = failure;
-        record(EventKind::InitializeFailed, failure.toJson());
+        record(LifecycleDetails::InitializeFailed{failure});
         sendDiscover();
         return;
     }
@@ -464,7 +460,7 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
                        u"an MCP server?)"_s.arg(m_strayLine);
         Error e = Error::protocol(u"initialize failed: %1"_s.arg(message));
         e.setCause(failure);
-        failHandshake(e, EventKind::InitializeFailed);
+        failHandshake(e);
         return;
     }
     if (m_transport)
@@ -474,9 +470,8 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
                u"auto over stdio: the initialize handshake went first and the server answered %1"_s
                    .arg(m_protocolVersion),
                m_protocolVersion);
-        record(EventKind::EraChosen, {{"era"_L1, era().name()},
-                                      {"reason"_L1, m_eraReason},
-                                      {"protocol_version"_L1, m_protocolVersion}});
+        record(LifecycleDetails::EraChosen{
+            .era = era().name(), .reason = m_eraReason, .protocolVersion = m_protocolVersion});
     } else if (m_era) {
         m_era->adopt(m_protocolVersion);
     }
@@ -484,10 +479,10 @@ void ServerSession::handleInitializeAnswer(const JsonRpcMessage &response, const
     becomeReady();
 }
 
-void ServerSession::failHandshake(const Error &e, EventKind kind)
+void ServerSession::failHandshake(const Error &e)
 {
     m_lastError = e;
-    record(kind, e.toJson());
+    record(LifecycleDetails::InitializeFailed{e});
     failAll(e);
     setState(SessionSnapshot::State::Failed);
     if (m_transport)
@@ -498,9 +493,8 @@ void ServerSession::becomeReady()
 {
     ++m_generation;
     m_readyMs = m_clock.nowMs();
-    record(EventKind::Ready, {{"protocol_version"_L1, m_protocolVersion},
-                              {"server_info"_L1, m_serverInfo},
-                              {"era"_L1, era().name()}});
+    record(LifecycleDetails::Ready{
+        .protocolVersion = m_protocolVersion, .serverInfo = m_serverInfo, .era = era().name()});
     setState(SessionSnapshot::State::Ready);
     era().connected();
     const QList<quint64> waiting = std::exchange(m_waitingForReady, {});
@@ -524,7 +518,7 @@ void ServerSession::stop()
         return;
     // Closing first: the failures below must not act on a session that is going away (a
     // pending initialize would otherwise close the transport under us).
-    record(EventKind::Closing);
+    record(LifecycleDetails::Closing{});
     setState(SessionSnapshot::State::Closing);
     failAll(Error::cancelled(u"the session was closed"_s));
     if (m_transport)
@@ -534,7 +528,7 @@ void ServerSession::stop()
 void ServerSession::restart(const QString &cause, bool politely)
 {
     Q_ASSERT(QThread::currentThread() == thread());
-    record(EventKind::Restarting, {{"cause"_L1, cause}});
+    record(LifecycleDetails::Restarting{cause});
     if (!m_transport) {
         m_state = SessionSnapshot::State::Closed;
         start();
@@ -574,7 +568,7 @@ bool ServerSession::drainAndStartAgain()
     m_transport = nullptr;
     m_lastTransportDetails = old->details();
     connect(old, &Transport::closed, this, [this, old, generation = m_generation] {
-        record(EventKind::Drained, {{"generation"_L1, generation}});
+        record(LifecycleDetails::Drained{generation});
         old->deleteLater();
     });
     old->drain();
@@ -597,7 +591,7 @@ bool ServerSession::drainAndStartAgain()
 
 Error ServerSession::injectFault(const Fault &fault)
 {
-    record(EventKind::Fault, {{"kind"_L1, fault.describe()}});
+    record(LifecycleDetails::Fault{.description = fault.describe()});
     m_droppedFaults.clear();
     // What is armed now shows at once (the Health tab lists it).
     const auto armedShown = qScopeGuard([this] { Q_EMIT snapshotChanged(snapshot()); });
@@ -618,7 +612,7 @@ void ServerSession::noteDroppedFaults(const FaultInjectingTransport *t, const QS
         return;
     // Said, not silently lost: they waited for a request on a connection that is gone.
     m_droppedFaults = armed;
-    record(EventKind::Fault, {{"dropped"_L1, QJsonArray::fromStringList(armed)}, {"why"_L1, why}});
+    record(LifecycleDetails::Fault{.dropped = armed, .why = why});
 }
 
 void ServerSession::onTransportClosed(const Error &reason)
@@ -632,10 +626,9 @@ void ServerSession::onTransportClosed(const Error &reason)
     if (t)
         t->deleteLater();
     const bool wasClosing = m_state == SessionSnapshot::State::Closing;
-    QJsonObject details = m_lastTransportDetails.toJson();
-    if (reason.isError())
-        details.insert("reason"_L1, reason.toJson());
-    record(EventKind::Closed, details);
+    record(LifecycleDetails::Closed{.transport = m_lastTransportDetails,
+                                    .reason =
+                                        reason.isError() ? std::optional(reason) : std::nullopt});
     if (m_restarting) {
         m_restarting = false;
         m_state = SessionSnapshot::State::Closed;
@@ -700,7 +693,7 @@ void ServerSession::handleMessage(const JsonRpcMessage &message)
         const std::optional<RequestChannel::Taken> taken = m_requests->take(message.id());
         if (!taken) {
             if (m_requests->wasRetired(message.id()))
-                record(EventKind::LateResponseIgnored, {{"id"_L1, message.id()}});
+                record(LifecycleDetails::LateResponseIgnored{message.id()});
             else
                 recordViolation(u"response to an id that was never sent"_s,
                                 message.toCompactJson());
@@ -936,8 +929,8 @@ void ServerSession::reply(const ServerReply &reply)
         if (e->takeReply(reply))
             return;
     if (reply.generation != m_generation || !m_transport) {
-        record(EventKind::ReplyDropped,
-               {{"id"_L1, reply.id}, {"reason"_L1, u"the session that asked is gone"_s}});
+        record(LifecycleDetails::ReplyDropped{.id = reply.id,
+                                              .reason = u"the session that asked is gone"_s});
         return;
     }
     if (reply.error.isError())
@@ -956,8 +949,8 @@ void ServerSession::checkTimeouts()
         const PendingRequests::Entry &e = t.entry;
         const qint64 waited = now - e.sentMs;
         const QString why = u"%1 timed out after %2 ms"_s.arg(e.method).arg(waited);
-        record(EventKind::RequestTimedOut,
-               {{"id"_L1, e.id}, {"method"_L1, e.method}, {"after_ms"_L1, waited}});
+        record(
+            LifecycleDetails::RequestTimedOut{.id = e.id, .method = e.method, .afterMs = waited});
         // initialize must not be cancelled (lifecycle.mdx); everything else is told.
         if (e.method != "initialize"_L1 && e.method != "server/discover"_L1 &&
             era().cancelsWithNotification())

@@ -123,7 +123,7 @@ private:
     QJsonValue nextId() override { return m_requests->nextId(); }
     void sendFrame(const JsonRpcMessage &message) override;
     // A lifecycle event named by its kind, so the name cannot drift from what front ends read.
-    void record(EventKind kind, const QJsonObject &details = {}) override;
+    void record(LifecycleDetails details) override;
     void recordViolation(const QString &why, const QByteArray &raw = {}) override;
     void publishSnapshot() override { Q_EMIT snapshotChanged(snapshot()); }
     Operation *operation(quint64 ticket) override;
@@ -169,13 +169,13 @@ private:
     void sendDiscover();
     void handleDiscoverAnswer(const JsonRpcMessage &response, const Error &error);
     void takeDiscovered(const QJsonObject &discover);
-    void failHandshake(const Error &e, EventKind kind);
+    void failHandshake(const Error &e);
     void becomeReady();
 
     void sendPage(quint64 ticket);
     void failAll(const Error &error);
     void record(TranscriptEvent::Direction direction, const QByteArray &raw,
-                const QString &event = {}, const QJsonObject &details = {});
+                const QString &event = {});
 
     ServerConfig m_config;
     const Clock &m_clock;

@@ -57,7 +57,7 @@ public:
     // An id for a request that is no pending one (no deadline; its owner routes the answer).
     virtual QJsonValue nextId() = 0;
     virtual void sendFrame(const JsonRpcMessage &message) = 0;
-    virtual void record(EventKind kind, const QJsonObject &details = {}) = 0;
+    virtual void record(LifecycleDetails details) = 0;
     virtual void recordViolation(const QString &why, const QByteArray &raw = {}) = 0;
     virtual void publishSnapshot() = 0;
 

@@ -32,10 +32,9 @@ void TaskFollower::follow(quint64 ticket, const QJsonObject &createTaskResult)
     Followed &f = m_tasks[ticket];
     f.task = std::move(*task);
     f.startedMs = m_host.clock().nowMs();
-    QJsonObject details = f.task.toJson();
-    details.insert("id"_L1, m_host.requestIdOf(ticket));
-    details.insert("poll_ms"_L1, f.task.nextDelayMs());
-    m_host.record(EventKind::TaskStatus, details);
+    LifecycleDetails::TaskStatus details = statusOf(ticket, f.task);
+    details.pollMs = f.task.nextDelayMs();
+    m_host.record(details);
     poll(ticket); // scheduled: the first tasks/get after pollIntervalMs
 }
 
@@ -71,11 +70,18 @@ void TaskFollower::pollNow(quint64 ticket)
         [this, ticket](const JsonRpcMessage &r, const Error &e) { onAnswer(ticket, r, e); });
 }
 
+LifecycleDetails::TaskStatus TaskFollower::statusOf(quint64 ticket, const TaskHandle &task) const
+{
+    return {.id = m_host.requestIdOf(ticket),
+            .taskId = task.taskId(),
+            .status = task.status(),
+            .message = task.statusMessage().isEmpty() ? std::nullopt
+                                                      : std::optional(task.statusMessage())};
+}
+
 void TaskFollower::sayStatus(quint64 ticket, const Followed &f)
 {
-    QJsonObject details = f.task.toJson();
-    details.insert("id"_L1, m_host.requestIdOf(ticket));
-    m_host.record(EventKind::TaskStatus, details);
+    m_host.record(statusOf(ticket, f.task));
     // What a front end already shows for a running call: its progress line.
     const Operation *op = m_host.operation(ticket);
     const QString token = op ? op->request.progressToken() : QString();

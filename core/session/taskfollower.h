@@ -4,6 +4,7 @@
 #include "protocol/error.h"
 #include "protocol/jsonrpcmessage.h"
 #include "session/taskhandle.h"
+#include "values/lifecycledetails.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -54,6 +55,7 @@ private:
     void pollNow(quint64 ticket);
     void onAnswer(quint64 ticket, const JsonRpcMessage &response, const Error &error);
     void sayStatus(quint64 ticket, const Followed &f);
+    LifecycleDetails::TaskStatus statusOf(quint64 ticket, const TaskHandle &task) const;
 
     SessionHost &m_host;
     AskForInput m_askForInput;

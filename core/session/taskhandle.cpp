@@ -64,12 +64,4 @@ int TaskHandle::nextDelayMs() const
     return std::clamp(m_pollMs, 100, 60'000);
 }
 
-QJsonObject TaskHandle::toJson() const
-{
-    QJsonObject o{{"task_id"_L1, m_taskId}, {"status"_L1, m_status}};
-    if (!m_message.isEmpty())
-        o.insert("message"_L1, m_message);
-    return o;
-}
-
 } // namespace Sonde

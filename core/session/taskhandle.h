@@ -37,7 +37,6 @@ public:
     QJsonObject error() const { return m_error; }
     QJsonObject inputTask() const { return m_last; }
     QString why() const { return m_why; }
-    QJsonObject toJson() const;
 
 private:
     Next read(const QJsonObject &task);

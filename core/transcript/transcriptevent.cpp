@@ -16,26 +16,23 @@ const char *const DirectionNames[] = {"send", "recv", "stderr", "event", "violat
 }
 
 TranscriptEvent TranscriptEvent::lifecycle(qint64 timeMs, const QString &server, int generation,
-                                           EventKind kind, const QJsonObject &details)
+                                           LifecycleDetails details)
 {
     TranscriptEvent e;
     e.timeMs = timeMs;
     e.server = server;
     e.generation = generation;
     e.direction = Direction::Lifecycle;
-    e.kind = kind;
-    e.event = eventKindName(kind);
-    e.details = details;
+    e.kind = details.kind();
+    e.event = details.name();
+    e.details = std::make_shared<const LifecycleDetails>(std::move(details));
     return e;
 }
 
 TranscriptEvent TranscriptEvent::fromHistory(const HistoryEvent &history, const QString &server,
                                              int generation)
 {
-    TranscriptEvent e =
-        lifecycle(history.timeMs, server, generation, history.kind(), history.toJson());
-    e.history = std::make_shared<const HistoryEvent>(history);
-    return e;
+    return lifecycle(history.timeMs, server, generation, history);
 }
 
 QString TranscriptEvent::directionName(Direction d)
@@ -75,11 +72,8 @@ TranscriptEvent TranscriptEvent::fromJson(const QJsonObject &record)
     case Direction::Lifecycle:
         e.event = record.value("event"_L1).toString();
         e.kind = eventKindFromName(e.event);
-        e.details = record.value("details"_L1).toObject();
-        // A supervisor's history entry is written whole as the details (fromHistory): its
-        // "type" names the event and "t_ms" is always there.
-        if (e.details.value("type"_L1).toString() == e.event && e.details.contains("t_ms"_L1))
-            e.history = std::make_shared<const HistoryEvent>(HistoryEvent::fromJson(e.details));
+        e.details = std::make_shared<const LifecycleDetails>(
+            LifecycleDetails::fromJson(e.event, record.value("details"_L1).toObject()));
         break;
     }
     return e;
@@ -116,8 +110,8 @@ QJsonObject TranscriptEvent::toJson() const
         break;
     case Direction::Lifecycle:
         o.insert("event"_L1, event);
-        if (!details.isEmpty())
-            o.insert("details"_L1, details);
+        if (const QJsonObject d = details ? details->toJson() : QJsonObject(); !d.isEmpty())
+            o.insert("details"_L1, d);
         break;
     }
     return o;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/lifecycledetails.h"
 #include "values/recoveryvalues.h"
 
 #include <QByteArray>
@@ -36,13 +37,29 @@ struct TranscriptEvent
     // this build does not know keeps). Violation: `event` says what broke.
     EventKind kind = EventKind::Other;
     QString event;
-    QJsonObject details; // lifecycle extras, as written to the transcript
-    // The supervisor's history entries also carry their typed form (details is its JSON).
-    std::shared_ptr<const HistoryEvent> history;
+    // Lifecycle: what the event says beyond its kind, typed (a supervisor's history entry is
+    // one of its alternatives); null for the other directions. Shared: a copy of the event
+    // (the store's, a batch's) does not copy it, and an event stays small.
+    std::shared_ptr<const LifecycleDetails> details;
 
-    // A lifecycle event of a session or a transport.
+    // The supervisor's history entry this event is, else null.
+    const HistoryEvent *history() const { return details ? details->as<HistoryEvent>() : nullptr; }
+    // The details when they are a T, else null. T is a LifecycleDetails alternative or a
+    // HistoryEvent body (then the event is a history entry of that kind).
+    template <typename T> const T *detailsAs() const
+    {
+        if constexpr (LifecycleDetails::Holds<T>) {
+            return details ? details->as<T>() : nullptr;
+        } else {
+            const HistoryEvent *h = history();
+            return h ? h->as<T>() : nullptr;
+        }
+    }
+
+    // A lifecycle event of a session, a transport or the supervisor: its kind is its
+    // details'.
     static TranscriptEvent lifecycle(qint64 timeMs, const QString &server, int generation,
-                                     EventKind kind, const QJsonObject &details = {});
+                                     LifecycleDetails details);
     // One entry of the server's history, as the supervisor records it.
     static TranscriptEvent fromHistory(const HistoryEvent &history, const QString &server,
                                        int generation);
@@ -51,8 +68,8 @@ struct TranscriptEvent
     QJsonObject toJson() const;
     // The event a record (toJson's, as the history and transcript files keep it) stands for,
     // so what reads a recording works on the same type as what watches a live session. The
-    // frame comes back compact (the record holds it parsed, not as sent); a history entry's
-    // details get their typed form again.
+    // frame comes back compact (the record holds it parsed, not as sent); the details get
+    // their typed form again.
     static TranscriptEvent fromJson(const QJsonObject &record);
     static std::optional<Direction> directionFromName(QStringView name);
 };

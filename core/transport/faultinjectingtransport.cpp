@@ -86,8 +86,8 @@ Error FaultInjectingTransport::injectRev20260728Fault(const Fault &fault)
             return Error::protocol(u"drop-listen needs an open subscriptions/listen stream"_s);
         const QJsonValue id = std::exchange(m_listenId, QJsonValue(QJsonValue::Undefined));
         next()->abandon(id);
-        Q_EMIT lifecycleEvent(EventKind::FaultRev20260728,
-                              {{"fault"_L1, u"drop-listen"_s}, {"id"_L1, id}});
+        Q_EMIT lifecycleEvent(
+            LifecycleDetails::FaultRev20260728{.fault = u"drop-listen"_s, .id = id});
         QTimer::singleShot(0, this, [this, id] {
             Q_EMIT requestFailed(
                 id, Error::transport(u"the subscriptions/listen stream broke (fault drop-listen)"_s,
@@ -146,9 +146,8 @@ void FaultInjectingTransport::deliverLocally(const QJsonValue &id, const QJsonOb
     QJsonObject frame = answer;
     frame.insert("jsonrpc"_L1, u"2.0"_s);
     frame.insert("id"_L1, id);
-    Q_EMIT lifecycleEvent(
-        EventKind::FaultRev20260728,
-        {{"fault"_L1, fault}, {"id"_L1, id}, {"note"_L1, u"answered by Sonde, never sent"_s}});
+    Q_EMIT lifecycleEvent(LifecycleDetails::FaultRev20260728{
+        .fault = fault, .id = id, .note = u"answered by Sonde, never sent"_s});
     const QByteArray bytes = QJsonDocument(frame).toJson(QJsonDocument::Compact);
     QTimer::singleShot(0, this, [this, bytes] { Q_EMIT frameReceived(bytes); });
 }
@@ -210,8 +209,8 @@ Error FaultInjectingTransport::injectFault(const Fault &fault)
         // of this fault is a child that is already gone when a call comes), without blocking
         // the engine thread until the child is reaped.
         process->kill();
-        Q_EMIT lifecycleEvent(EventKind::FaultKill,
-                              {{"pid"_L1, process->processId()}, {"when"_L1, u"now"_s}});
+        Q_EMIT lifecycleEvent(
+            LifecycleDetails::FaultKill{.pid = process->processId(), .when = u"now"_s});
         process->declareKilled(
             Error::transport(u"server process %1 was killed by signal 9 (fault kill-process)"_s.arg(
                                  process->processId()),
@@ -232,11 +231,11 @@ Error FaultInjectingTransport::injectFault(const Fault &fault)
             return Error::protocol(
                 u"corrupt-session-id needs a Streamable HTTP session with an id"_s);
         http->setSessionId(QUuid::createUuid().toString(QUuid::WithoutBraces));
-        Q_EMIT lifecycleEvent(EventKind::FaultCorruptSessionId, {});
+        Q_EMIT lifecycleEvent(LifecycleDetails::FaultCorruptSessionId{});
         return {};
     case Fault::Kind::DropConnection:
-        Q_EMIT lifecycleEvent(EventKind::FaultDropConnection,
-                              {{"open_streams"_L1, http->openExchanges()}});
+        Q_EMIT lifecycleEvent(
+            LifecycleDetails::FaultDropConnection{.openStreams = http->openExchanges()});
         http->dropConnections();
         return {};
     case Fault::Kind::HttpStatus:
@@ -251,12 +250,11 @@ Error FaultInjectingTransport::injectFault(const Fault &fault)
 
 void FaultInjectingTransport::releaseHeld(int deleteStatus)
 {
-    Q_EMIT lifecycleEvent(
-        EventKind::FaultExpireSession,
-        {{"status"_L1, deleteStatus},
-         {"outcome"_L1, deleteStatus >= 200 && deleteStatus < 300
-                            ? u"the server ended the session; the client keeps its id"_s
-                            : u"the server answered HTTP %1"_s.arg(deleteStatus)}});
+    Q_EMIT lifecycleEvent(LifecycleDetails::FaultExpireSession{
+        .status = deleteStatus,
+        .outcome = deleteStatus >= 200 && deleteStatus < 300
+                       ? u"the server ended the session; the client keeps its id"_s
+                       : u"the server answered HTTP %1"_s.arg(deleteStatus)});
     m_holding = false;
     const QList<QByteArray> held = std::exchange(m_held, {});
     for (const QByteArray &frame : held)
@@ -313,7 +311,7 @@ bool FaultInjectingTransport::fakeStatus(const Outgoing &out)
     const Error e = HttpExchange::httpError(u"POST %1 (injected)"_s.arg(http->url()), status, {},
                                             http->sessionId());
     QTimer::singleShot(0, this, [this, id = out.requestId, status, e] {
-        Q_EMIT lifecycleEvent(EventKind::FaultHttpStatus, {{"status"_L1, status}});
+        Q_EMIT lifecycleEvent(LifecycleDetails::FaultHttpStatus{status});
         if (id.isUndefined())
             Q_EMIT frameDropped(e.message());
         else
@@ -339,9 +337,8 @@ void FaultInjectingTransport::killAfterWrite()
         [this, process] {
             if (m_innerClosed)
                 return;
-            Q_EMIT lifecycleEvent(EventKind::FaultKill,
-                                  {{"pid"_L1, process->processId()},
-                                   {"when"_L1, u"right after a request was written"_s}});
+            Q_EMIT lifecycleEvent(LifecycleDetails::FaultKill{
+                .pid = process->processId(), .when = u"right after a request was written"_s});
             process->declareKilled(Error::transport(
                 u"server process %1 was killed by signal 9 (fault kill-process)"_s.arg(
                     process->processId()),
@@ -380,11 +377,10 @@ void FaultInjectingTransport::pass(const QByteArray &frame)
             // The server ran the request and answered; the stream is cut before the answer
             // reaches the session, as a broken connection would.
             Q_EMIT frameWithheld(frame);
-            Q_EMIT lifecycleEvent(
-                EventKind::FaultRev20260728,
-                {{"fault"_L1, u"drop-stream"_s},
-                 {"id"_L1, e->id},
-                 {"note"_L1, u"the server ran the request; its stream broke before the answer"_s}});
+            Q_EMIT lifecycleEvent(LifecycleDetails::FaultRev20260728{
+                .fault = u"drop-stream"_s,
+                .id = e->id,
+                .note = u"the server ran the request; its stream broke before the answer"_s});
             Q_EMIT requestFailed(
                 e->id, Error::transport(
                            u"the response stream broke before the answer (fault drop-stream)"_s,
@@ -398,10 +394,8 @@ void FaultInjectingTransport::pass(const QByteArray &frame)
             // The server ran the request; the session gets an expiry instead of its answer,
             // and the transcript still shows what the server said.
             Q_EMIT frameWithheld(frame);
-            Q_EMIT lifecycleEvent(
-                EventKind::FaultExpireAfterDispatch,
-                {{"id"_L1, e->id},
-                 {"note"_L1, u"the server ran the request; its answer is replaced"_s}});
+            Q_EMIT lifecycleEvent(LifecycleDetails::FaultExpireAfterDispatch{
+                .id = e->id, .note = u"the server ran the request; its answer is replaced"_s});
             Q_EMIT requestFailed(
                 e->id,
                 Error(

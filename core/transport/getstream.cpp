@@ -24,17 +24,16 @@ QString GetStream::describe() const
     return name.contains("%1"_L1) ? name.arg(m_status) : name;
 }
 
-QJsonObject GetStream::opened()
+LifecycleDetails::GetStreamOpen GetStream::opened()
 {
     m_state = State::Open;
     m_wasOpen = true;
     m_failures = 0;
-    return {{"last_event_id"_L1, m_lastEventId}};
+    return {m_lastEventId};
 }
 
 GetStream::Verdict GetStream::finished(int status, bool sessionIdSent, int retryMs,
-                                       EventKind *event, QJsonObject *details,
-                                       const QString &errorText)
+                                       LifecycleDetails *details, const QString &errorText)
 {
     m_status = status;
     if (m_wasOpen && (status == 400 || status == 404) && sessionIdSent) {
@@ -43,14 +42,12 @@ GetStream::Verdict GetStream::finished(int status, bool sessionIdSent, int retry
     }
     if (status == 404 || status == 405) {
         m_state = State::NotOffered;
-        *event = EventKind::GetStreamUnavailable;
-        *details = {{"status"_L1, status}};
+        *details = LifecycleDetails::GetStreamUnavailable{status};
         return Verdict::GivenUp;
     }
     if (status >= 400) {
         m_state = State::Failed;
-        *event = EventKind::GetStreamFailed;
-        *details = {{"status"_L1, status}};
+        *details = LifecycleDetails::GetStreamFailed{status};
         return Verdict::GivenUp;
     }
     // Ended or dropped: reopen after the server's retry delay (with backoff on failures).
@@ -58,8 +55,7 @@ GetStream::Verdict GetStream::finished(int status, bool sessionIdSent, int retry
     const int delay =
         retryMs >= 0 ? retryMs : std::min(DefaultRetryMs << std::min(m_failures - 1, 5), 30'000);
     m_state = State::Reconnecting;
-    *event = EventKind::GetStreamClosed;
-    *details = {{"reconnect_in_ms"_L1, delay}, {"error"_L1, errorText}};
+    *details = LifecycleDetails::GetStreamClosed{.reconnectInMs = delay, .error = errorText};
     QTimer::singleShot(delay, this, &GetStream::reopenDue);
     return Verdict::Reopening;
 }

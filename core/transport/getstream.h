@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "values/recoveryvalues.h"
+#include "values/lifecycledetails.h"
 
-#include <QJsonObject>
 #include <QObject>
 #include <QString>
 
@@ -47,12 +46,12 @@ public:
 
     void connecting() { m_state = State::Connecting; }
     // The reply's headers said SSE: what the transcript line says.
-    QJsonObject opened();
+    LifecycleDetails::GetStreamOpen opened();
     // The reply ended with this status (0: no answer). `sessionIdSent` was on the GET;
     // `retryMs` is the server's retry: field (negative: none); `details` gets what the
-    // transcript line says.
-    Verdict finished(int status, bool sessionIdSent, int retryMs, EventKind *event,
-                     QJsonObject *details, const QString &errorText);
+    // transcript line says (its kind too).
+    Verdict finished(int status, bool sessionIdSent, int retryMs, LifecycleDetails *details,
+                     const QString &errorText);
 
 Q_SIGNALS:
     void reopenDue();

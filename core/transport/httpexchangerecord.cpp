@@ -26,27 +26,22 @@ QString operationName(const QNetworkReply *reply)
         OperationNames[op >= 0 && op < int(std::size(OperationNames)) ? op : 0]);
 }
 
-QJsonObject header(const QByteArray &name, const QByteArray &value)
+LifecycleDetails::HttpExchange::Header header(const QByteArray &name, const QByteArray &value)
 {
-    // Filled from a copy of one object with both keys: a third cheaper than building each
-    // from an initializer list (one exchange has a dozen headers).
-    static const QJsonObject shape{{"name"_L1, QString()}, {"value"_L1, QString()}};
-    QJsonObject o = shape;
-    o["name"_L1] = QString::fromLatin1(name);
-    o["value"_L1] = HttpExchangeRecord::isCredentialHeader(name)
-                        ? QString::fromLatin1(Redactor::Mask)
-                        : QString::fromUtf8(value);
-    return o;
+    return {QString::fromLatin1(name), HttpExchangeRecord::isCredentialHeader(name)
+                                           ? QString::fromLatin1(Redactor::Mask)
+                                           : QString::fromUtf8(value)};
 }
 
 // The body as text, cut at the limit (the size says how much there was).
-void putBody(QJsonObject &o, QLatin1StringView key, const QByteArray &body)
+void putBody(std::optional<QString> &text, std::optional<qint64> &truncatedAt,
+             const QByteArray &body)
 {
     if (body.isEmpty())
         return;
-    o.insert(key, QString::fromUtf8(body.left(HttpExchangeRecord::MaxBodyBytes)));
+    text = QString::fromUtf8(body.left(HttpExchangeRecord::MaxBodyBytes));
     if (body.size() > HttpExchangeRecord::MaxBodyBytes)
-        o.insert(QString(key + "_truncated_at"_L1), HttpExchangeRecord::MaxBodyBytes);
+        truncatedAt = HttpExchangeRecord::MaxBodyBytes;
 }
 
 } // namespace
@@ -76,32 +71,25 @@ void HttpExchangeRecord::begin(const QNetworkReply *reply, const QByteArray &bod
 {
     m_timer.start();
     const QNetworkRequest request = reply->request();
-    QJsonArray headers;
+    m_details = {.method = operationName(reply),
+                 .url = request.url().toString(),
+                 .requestBytes = body.size()};
     const QList<QByteArray> names = request.rawHeaderList();
     for (const QByteArray &name : names)
-        headers.append(header(name, request.rawHeader(name)));
-    m_details = {{"method"_L1, operationName(reply)},
-                 {"url"_L1, request.url().toString()},
-                 {"request_headers"_L1, headers},
-                 {"request_bytes"_L1, body.size()}};
-    putBody(m_details, "request_body"_L1, body);
+        m_details.requestHeaders.append(header(name, request.rawHeader(name)));
+    putBody(m_details.requestBody, m_details.requestBodyTruncatedAt, body);
 }
 
 void HttpExchangeRecord::answered(const QNetworkReply *reply)
 {
-    if (m_firstByteUs >= 0 || !m_timer.isValid())
+    if (m_details.firstByteUs >= 0 || !m_timer.isValid())
         return;
-    m_firstByteUs = m_timer.nsecsElapsed() / 1000;
-    QJsonArray headers;
+    m_details.firstByteUs = m_timer.nsecsElapsed() / 1000;
     for (const auto &[name, value] : reply->rawHeaderPairs())
-        headers.append(header(name, value));
-    m_details.insert("status"_L1,
-                     reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt());
-    m_details.insert(
-        "status_text"_L1,
-        QString::fromUtf8(
-            reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray()));
-    m_details.insert("response_headers"_L1, headers);
+        m_details.responseHeaders.append(header(name, value));
+    m_details.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    m_details.statusText = QString::fromUtf8(
+        reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toByteArray());
 }
 
 void HttpExchangeRecord::addSseEvent(const SseEvent &event)
@@ -112,35 +100,36 @@ void HttpExchangeRecord::addSseEvent(const SseEvent &event)
         ++m_sseDropped;
         return;
     }
-    QJsonObject frame{{"t_us"_L1, m_timer.nsecsElapsed() / 1000},
-                      {"event"_L1, event.type},
-                      {"data"_L1, QString::fromUtf8(event.data.left(MaxBodyBytes))}};
+    LifecycleDetails::HttpExchange::SseFrame frame{
+        .tUs = m_timer.nsecsElapsed() / 1000,
+        .event = event.type,
+        .data = QString::fromUtf8(event.data.left(MaxBodyBytes))};
     if (!event.id.isEmpty())
-        frame.insert("id"_L1, event.id);
+        frame.id = event.id;
     if (event.data.size() > MaxBodyBytes)
-        frame.insert("data_truncated_at"_L1, MaxBodyBytes);
+        frame.dataTruncatedAt = MaxBodyBytes;
     m_sse.append(frame);
 }
 
-QJsonObject HttpExchangeRecord::finish(const QNetworkReply *reply, const QByteArray &body)
+LifecycleDetails::HttpExchange HttpExchangeRecord::finish(const QNetworkReply *reply,
+                                                          const QByteArray &body)
 {
     answered(reply); // a reply with no body (202, an error) has its headers only now
-    QJsonObject d = m_details;
-    d.insert("first_byte_us"_L1, m_firstByteUs);
-    d.insert("total_us"_L1, m_timer.nsecsElapsed() / 1000);
-    d.insert("response_bytes"_L1, qMax(m_bytes, qint64(body.size())));
-    d.insert("content_type"_L1, reply->header(QNetworkRequest::ContentTypeHeader).toString());
+    LifecycleDetails::HttpExchange d = m_details;
+    d.totalUs = m_timer.nsecsElapsed() / 1000;
+    d.responseBytes = qMax(m_bytes, qint64(body.size()));
+    d.contentType = reply->header(QNetworkRequest::ContentTypeHeader).toString();
     if (!m_sse.isEmpty() || m_sseDropped > 0) {
-        d.insert("sse"_L1, m_sse);
+        d.sse = m_sse;
         if (m_sseDropped > 0) {
-            d.insert("sse_frames_kept_max"_L1, MaxSseFrames);
-            d.insert("sse_frames_dropped"_L1, m_sseDropped);
+            d.sseFramesKeptMax = MaxSseFrames;
+            d.sseFramesDropped = m_sseDropped;
         }
     } else {
-        putBody(d, "response_body"_L1, body);
+        putBody(d.responseBody, d.responseBodyTruncatedAt, body);
     }
     if (reply->error() != QNetworkReply::NoError)
-        d.insert("error"_L1, reply->errorString());
+        d.error = reply->errorString();
     return d;
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "values/lifecycledetails.h"
+
 #include <QByteArray>
 #include <QElapsedTimer>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QString>
 
 class QNetworkReply;
@@ -35,15 +35,14 @@ public:
     void addSseEvent(const SseEvent &event);
     bool isStarted() const { return m_timer.isValid(); }
     // The details of the event, read when the reply finished; `body`: a non-SSE answer.
-    QJsonObject finish(const QNetworkReply *reply, const QByteArray &body);
+    LifecycleDetails::HttpExchange finish(const QNetworkReply *reply, const QByteArray &body);
 
     static bool isCredentialHeader(const QByteArray &name);
 
 private:
     QElapsedTimer m_timer;
-    QJsonObject m_details;
-    QJsonArray m_sse;
-    qint64 m_firstByteUs = -1;
+    LifecycleDetails::HttpExchange m_details;
+    QList<LifecycleDetails::HttpExchange::SseFrame> m_sse;
     qint64 m_bytes = 0;
     int m_sseDropped = 0;
 };

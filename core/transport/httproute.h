@@ -59,9 +59,8 @@ public:
             return;
         m_closing = true;
         abandonAll();
-        Q_EMIT lifecycleEvent(EventKind::TornDown,
-                              {{QLatin1StringView("delete"),
-                                QStringLiteral("not sent: the session is being replaced")}});
+        Q_EMIT lifecycleEvent(
+            LifecycleDetails::TornDown{QStringLiteral("not sent: the session is being replaced")});
         finish(Error());
     }
 
@@ -102,7 +101,7 @@ protected:
     void recordExchange(Entry &entry, QNetworkReply *reply, const QByteArray &body)
     {
         if (!m_finished && entry.exchange.isStarted())
-            Q_EMIT lifecycleEvent(EventKind::HttpExchange, entry.exchange.finish(reply, body));
+            Q_EMIT lifecycleEvent(entry.exchange.finish(reply, body));
     }
     void finish(const Error &reason)
     {

@@ -29,7 +29,7 @@ void LegacySseTransport::open()
 {
     Q_ASSERT(m_nam);
     m_open = true;
-    Q_EMIT lifecycleEvent(EventKind::LegacySse, {{"reason"_L1, m_reason}});
+    Q_EMIT lifecycleEvent(LifecycleDetails::LegacySse{m_reason});
     LegacySseExchange stream;
     stream.isStream = true;
     HttpExchange::logStream("get", m_config.url, m_reason);
@@ -144,7 +144,7 @@ bool LegacySseTransport::takeEndpoint(QNetworkReply *reply, const QByteArray &da
     }
     m_endpoint = endpoint;
     HttpExchange::logStream("endpoint", m_endpoint, {});
-    Q_EMIT lifecycleEvent(EventKind::LegacyEndpoint, {{"endpoint"_L1, m_endpoint.toString()}});
+    Q_EMIT lifecycleEvent(LifecycleDetails::LegacyEndpoint{m_endpoint.toString()});
     const QList<QByteArray> queued = std::exchange(m_queue, {});
     for (const QByteArray &f : queued)
         post(f);

@@ -125,11 +125,10 @@ bool StreamableHttpTransport::holdForAuthorization(const Stream &s, QNetworkRepl
     // go again once the credentials are fixed, even for a write (docs/recovery.md §9).
     const HttpAuthorization::Challenge c =
         AuthorizationGate::challengeOf(status, reply, s.body, !s.authSent.isEmpty());
-    Q_EMIT lifecycleEvent(
-        EventKind::AuthChallenge,
-        {{"id"_L1, s.requestId},
-         {"status"_L1, status},
-         {"www_authenticate"_L1, QString::fromUtf8(c.wwwAuthenticate.join(", ").left(500))}});
+    Q_EMIT lifecycleEvent(LifecycleDetails::AuthChallenge{
+        .id = s.requestId,
+        .status = status,
+        .wwwAuthenticate = QString::fromUtf8(c.wwwAuthenticate.join(", ").left(500))});
     Stream again;
     again.kind = Stream::Kind::Post;
     again.authRetries = s.authRetries + 1;
@@ -167,7 +166,7 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
             s.reach = Error::Reach::ResponseStarted;
         if (s.kind == Stream::Kind::Get && s.isSse) {
             HttpExchange::logStream("open", m_config.url, m_get.lastEventId());
-            Q_EMIT lifecycleEvent(EventKind::GetStreamOpen, m_get.opened());
+            Q_EMIT lifecycleEvent(m_get.opened());
         }
     }
     const QByteArray bytes = reply->readAll();
@@ -252,9 +251,8 @@ void StreamableHttpTransport::failResumption(const Stream &s, const Error &why)
             .arg(JsonSchemaValidator::jsonText(s.requestId), s.resumedFromId, why.message()),
         Error::Condition::Closed);
     e.setCause(why);
-    Q_EMIT lifecycleEvent(EventKind::StreamResumeFailed, {{"id"_L1, s.requestId},
-                                                          {"last_event_id"_L1, s.resumedFromId},
-                                                          {"reason"_L1, why.message()}});
+    Q_EMIT lifecycleEvent(LifecycleDetails::StreamResumeFailed{
+        .id = s.requestId, .lastEventId = s.resumedFromId, .reason = why.message()});
     failRequest(s, e);
 }
 
@@ -379,11 +377,10 @@ void StreamableHttpTransport::onAnswerFailed(const Stream &s, QNetworkReply *rep
 
 void StreamableHttpTransport::onGetFinished(const Stream &s, QNetworkReply *reply, int status)
 {
-    EventKind event = EventKind::Other;
-    QJsonObject details;
+    LifecycleDetails details;
     const GetStream::Verdict verdict =
-        m_get.finished(status, !s.sessionIdSent.isEmpty(), s.sse.retryMs().value_or(-1), &event,
-                       &details, reply->errorString());
+        m_get.finished(status, !s.sessionIdSent.isEmpty(), s.sse.retryMs().value_or(-1), &details,
+                       reply->errorString());
     HttpExchange::logStream("closed", m_config.url, m_get.describe());
     if (verdict == GetStream::Verdict::SessionLost) {
         // The stream worked for this session and is now refused: the session is gone.
@@ -392,7 +389,7 @@ void StreamableHttpTransport::onGetFinished(const Stream &s, QNetworkReply *repl
                                                       contentType(reply)));
         return;
     }
-    Q_EMIT lifecycleEvent(event, details);
+    Q_EMIT lifecycleEvent(details);
 }
 
 bool StreamableHttpTransport::mayResume(const Stream &s) const
@@ -422,9 +419,8 @@ void StreamableHttpTransport::resume(const Stream &dropped, int delayMs)
     s.resumedFromId = lastId;
     s.quietRetries =
         dropped.kind == Stream::Kind::Resume && !dropped.yielded ? dropped.quietRetries + 1 : 0;
-    Q_EMIT lifecycleEvent(
-        EventKind::StreamResume,
-        {{"id"_L1, dropped.requestId}, {"last_event_id"_L1, lastId}, {"delay_ms"_L1, delayMs}});
+    Q_EMIT lifecycleEvent(LifecycleDetails::StreamResume{
+        .id = dropped.requestId, .lastEventId = lastId, .delayMs = delayMs});
     ++m_resumesDue;
     QTimer::singleShot(delayMs, this, [this, s, lastId]() mutable {
         --m_resumesDue;
@@ -545,8 +541,8 @@ void StreamableHttpTransport::close()
         }
         QNetworkReply *reply = sendDelete([this](int status, const QString &error) {
             m_deleteOutcome = HttpExchange::deleteOutcome(status, error);
-            Q_EMIT lifecycleEvent(EventKind::SessionDelete,
-                                  {{"status"_L1, status}, {"outcome"_L1, m_deleteOutcome}});
+            Q_EMIT lifecycleEvent(
+                LifecycleDetails::SessionDelete{.status = status, .outcome = m_deleteOutcome});
             finish(Error());
         });
         // A server that never answers the DELETE must not hold the shutdown.
@@ -590,9 +586,9 @@ void StreamableHttpTransport::drain()
         it->abandoned = true;
         r->abort();
     }
-    Q_EMIT lifecycleEvent(EventKind::Draining,
-                          {{"requests_in_flight"_L1, int(m_replies.size())},
-                           {"delete"_L1, u"not sent: the session is being replaced"_s}});
+    Q_EMIT lifecycleEvent(
+        LifecycleDetails::Draining{.requestsInFlight = int(m_replies.size()),
+                                   .deleteNote = u"not sent: the session is being replaced"_s});
     // A server that never answers must not keep this transport forever; the requests' own
     // timeouts fail them in the session long before.
     QTimer::singleShot(m_config.maxRequestTotalMs, this, [this] {

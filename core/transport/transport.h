@@ -3,6 +3,7 @@
 
 #include "protocol/error.h"
 #include "protocol/mcpheaders.h"
+#include "values/lifecycledetails.h"
 #include "values/recoveryvalues.h"
 #include "values/transportdetails.h"
 
@@ -75,7 +76,7 @@ Q_SIGNALS:
     // session): recovery decides what it means.
     void connectionLost(const Sonde::Error &error);
     // Something worth a line in the transcript (stream opened, resumed, fell back...).
-    void lifecycleEvent(Sonde::EventKind kind, const QJsonObject &details);
+    void lifecycleEvent(const Sonde::LifecycleDetails &details);
     // The transport is gone: `reason` says why (a clean close has kind None).
     void closed(const Sonde::Error &reason);
 

@@ -30,6 +30,22 @@ QJsonObject AuthStep::toJson() const
     return o;
 }
 
+AuthStep AuthStep::fromJson(const QJsonObject &o)
+{
+    AuthStep s;
+    s.name = o.value("step"_L1).toString();
+    s.ok = o.value("ok"_L1).toBool(true);
+    s.startedMs = o.value("started_ms"_L1).toInteger();
+    s.elapsedMs = o.value("elapsed_ms"_L1).toInteger();
+    s.method = o.value("method"_L1).toString();
+    s.url = QUrl(o.value("url"_L1).toString());
+    s.status = o.value("status"_L1).toInt();
+    s.chosen = o.value("chosen"_L1).toString();
+    s.why = o.value("why"_L1).toString();
+    s.error = o.value("error"_L1).toString();
+    return s;
+}
+
 QString AuthState::statusName(Status status)
 {
     switch (status) {
@@ -49,6 +65,14 @@ QString AuthState::statusName(Status status)
         return u"signed-out"_s;
     }
     return {};
+}
+
+AuthState::Status AuthState::statusFromName(QStringView name)
+{
+    for (int s = int(Status::None); s <= int(Status::SignedOut); ++s)
+        if (statusName(Status(s)) == name)
+            return Status(s);
+    return Status::None;
 }
 
 QJsonObject AuthState::toJson() const
@@ -81,6 +105,28 @@ QJsonObject AuthState::toJson() const
 namespace {
 const char *const AuthActionNames[] = {"login", "refresh", "sign-out", "status"};
 } // namespace
+
+AuthState AuthState::fromJson(const QJsonObject &o)
+{
+    AuthState a;
+    a.server = o.value("server"_L1).toString();
+    a.status = statusFromName(o.value("status"_L1).toString());
+    a.hasRefreshToken = o.value("has_refresh_token"_L1).toBool();
+    for (const QJsonValue &s : o.value("scopes"_L1).toArray())
+        a.scopes.append(s.toString());
+    for (const QJsonValue &s : o.value("steps"_L1).toArray())
+        a.steps.append(AuthStep::fromJson(s.toObject()));
+    a.issuer = o.value("issuer"_L1).toString();
+    a.resource = o.value("resource"_L1).toString();
+    a.clientId = o.value("client_id"_L1).toString();
+    a.clientIdSource = o.value("client_id_source"_L1).toString();
+    a.secretStore = o.value("secret_store"_L1).toString();
+    a.error = o.value("error"_L1).toString();
+    a.expiresAtMs = o.value("expires_at_ms"_L1).toInteger();
+    a.authorizationUrl =
+        QUrl::fromEncoded(o.value("authorization_url"_L1).toString().toUtf8(), QUrl::StrictMode);
+    return a;
+}
 
 QString authActionName(AuthAction action)
 {

@@ -33,6 +33,8 @@ struct AuthStep
     qint64 startedMs = 0;
     qint64 elapsedMs = 0;
     QJsonObject toJson() const;
+    // What toJson wrote (a transcript's auth-step event).
+    static AuthStep fromJson(const QJsonObject &o);
 };
 
 // Where one server's authorization stands, for the window's Authorization view, `sonde-cli
@@ -63,7 +65,11 @@ struct AuthState
     QUrl authorizationUrl; // while AwaitingUser: what to open (carries no secret: PKCE S256)
     QList<AuthStep> steps; // the last flow, in order
     static QString statusName(Status status);
+    // None for a name this build does not know.
+    static Status statusFromName(QStringView name);
     QJsonObject toJson() const;
+    // What toJson wrote (a transcript's auth-state event, which leaves the steps out).
+    static AuthState fromJson(const QJsonObject &o);
 };
 
 // What the user asks of a server's authorization (CoreHost::auth, docs/auth.md); the name

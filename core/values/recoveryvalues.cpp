@@ -2,6 +2,7 @@
 #include "values/recoveryvalues.h"
 
 #include "util/enumnames.h"
+#include "values/jsonfields.h"
 
 #include <QJsonArray>
 
@@ -12,6 +13,8 @@
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
+
+using namespace JsonFields;
 
 namespace {
 
@@ -80,198 +83,6 @@ const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};
 const char *const BreakerActionNames[] = {"reset", "trip"};
 const char *const ReplaySourceNames[] = {"method", "server hint", "user override", "default",
                                          "transport"};
-
-// One conversion per field type, used by the field lists below in both directions.
-template <typename T> QJsonValue toValue(const T &v)
-{
-    if constexpr (std::is_same_v<T, BreakerPhase>)
-        return breakerPhaseName(v);
-    else if constexpr (std::is_same_v<T, ReconnectOutcome>)
-        return reconnectOutcomeName(v);
-    else if constexpr (std::is_same_v<T, quint64>)
-        return QJsonValue(qint64(v));
-    else
-        return QJsonValue(v);
-}
-
-// Absent and null both read as unset (and a name this build does not know, for an enum).
-template <typename T> std::optional<T> fromValue(const QJsonValue &j)
-{
-    if (j.isUndefined() || j.isNull())
-        return std::nullopt;
-    if constexpr (std::is_same_v<T, int>)
-        return j.toInt();
-    else if constexpr (std::is_same_v<T, qint64>)
-        return j.toInteger();
-    else if constexpr (std::is_same_v<T, quint64>)
-        return quint64(j.toInteger());
-    else if constexpr (std::is_same_v<T, bool>)
-        return j.toBool();
-    else if constexpr (std::is_same_v<T, double>)
-        return j.toDouble();
-    else if constexpr (std::is_same_v<T, BreakerPhase>)
-        return breakerPhaseFromName(j.toString());
-    else if constexpr (std::is_same_v<T, ReconnectOutcome>)
-        return reconnectOutcomeFromName(j.toString());
-    else
-        return j.toString();
-}
-
-// How an unset optional field is written: left out, or (for the two the docs name) a null.
-enum class Unset
-{
-    Omitted,
-    Null
-};
-
-template <typename T>
-void put(QJsonObject &o, QLatin1StringView key, const std::optional<T> &v,
-         Unset unset = Unset::Omitted)
-{
-    if (v)
-        o.insert(key, toValue(*v));
-    else if (unset == Unset::Null)
-        o.insert(key, QJsonValue::Null);
-}
-
-// A field every entry of its kind has: always written; read as its default when missing.
-template <typename T> void put(QJsonObject &o, QLatin1StringView key, const T &v)
-{
-    o.insert(key, toValue(v));
-}
-
-template <typename T> void take(const QJsonObject &o, QLatin1StringView key, std::optional<T> &v)
-{
-    v = fromValue<T>(o.value(key));
-}
-
-template <typename T> void take(const QJsonObject &o, QLatin1StringView key, T &v)
-{
-    if (std::optional<T> read = fromValue<T>(o.value(key)))
-        v = *read;
-}
-
-using H = HistoryEvent;
-
-// Every field's JSON key, once: a name means one thing in whichever kind has it ("method",
-// "generation", "cause"), as it always has. toJson and fromJson walk this for a kind's
-// struct, which has some of these members.
-template <typename F, typename S> void fields(F &&f, S &e)
-{
-    if constexpr (requires { e.call; }) // a verdict: the call it is about
-        fields(f, e.call);
-    if constexpr (requires { e.ticket; })
-        f("ticket"_L1, e.ticket);
-    if constexpr (requires { e.method; })
-        f("method"_L1, e.method);
-    if constexpr (requires { e.tool; })
-        f("tool"_L1, e.tool);
-    if constexpr (requires { e.progressToken; })
-        f("progress_token"_L1, e.progressToken);
-    if constexpr (requires { e.requestId; })
-        f("request_id"_L1, e.requestId);
-    if constexpr (requires { e.generation; })
-        f("generation"_L1, e.generation);
-    if constexpr (requires { e.newRequestId; })
-        f("new_request_id"_L1, e.newRequestId);
-    if constexpr (requires { e.newGeneration; })
-        f("new_generation"_L1, e.newGeneration);
-    if constexpr (requires { e.fromGeneration; })
-        f("from_generation"_L1, e.fromGeneration);
-    if constexpr (requires { e.attempt; })
-        f("attempt"_L1, e.attempt);
-    if constexpr (requires { e.trigger; })
-        f("trigger"_L1, e.trigger);
-    if constexpr (requires { e.durationMs; })
-        f("duration_ms"_L1, e.durationMs);
-    if constexpr (requires { e.outcome; })
-        f("outcome"_L1, e.outcome);
-    if constexpr (requires { e.inMs; })
-        f("in_ms"_L1, e.inMs);
-    if constexpr (requires { e.parked; })
-        f("parked"_L1, e.parked);
-    if constexpr (requires { e.from; })
-        f("from"_L1, e.from);
-    if constexpr (requires { e.to; })
-        f("to"_L1, e.to);
-    if constexpr (requires { e.strikes; })
-        f("strikes"_L1, e.strikes);
-    if constexpr (requires { e.threshold; })
-        f("threshold"_L1, e.threshold);
-    if constexpr (requires { e.rule; })
-        f("rule"_L1, e.rule);
-    if constexpr (requires { e.detail; })
-        f("detail"_L1, e.detail);
-    if constexpr (requires { e.expired; })
-        f("expired"_L1, e.expired);
-    if constexpr (requires { e.source; })
-        f("source"_L1, e.source);
-    if constexpr (requires { e.protocolVersion; })
-        f("protocol_version"_L1, e.protocolVersion);
-    if constexpr (requires { e.transport; })
-        f("transport"_L1, e.transport);
-    if constexpr (requires { e.state; })
-        f("state"_L1, e.state);
-    if constexpr (requires { e.cause; })
-        f("cause"_L1, e.cause);
-    if constexpr (requires { e.budgetMs; })
-        f("budget_ms"_L1, e.budgetMs);
-    if constexpr (requires { e.reconnect; })
-        f("reconnect"_L1, e.reconnect);
-    if constexpr (requires { e.description; })
-        f("kind"_L1, e.description);
-    if constexpr (requires { e.applied; })
-        f("applied"_L1, e.applied);
-    if constexpr (requires { e.verdict; })
-        f("verdict"_L1, e.verdict);
-    if constexpr (requires { e.retryInS; })
-        f("retry_in_s"_L1, e.retryInS);
-    // The two nulls the docs name: a failed reconnect reached no generation, and an applied
-    // fault has no error.
-    if constexpr (requires { e.toGeneration; })
-        f("to_generation"_L1, e.toGeneration, Unset::Null);
-    if constexpr (std::is_same_v<std::remove_const_t<S>, H::Fault>)
-        f("error"_L1, e.error, Unset::Null);
-    else if constexpr (requires { e.error; })
-        f("error"_L1, e.error);
-}
-
-template <typename S> QJsonObject bodyJson(const S &body)
-{
-    if constexpr (std::is_same_v<S, H::Untyped>) {
-        return body.fields;
-    } else {
-        QJsonObject o;
-        fields(
-            [&o](QLatin1StringView key, const auto &v, auto... unset) { put(o, key, v, unset...); },
-            body);
-        return o;
-    }
-}
-
-// The struct of `kind` read from `o`; Untyped when no struct has that kind.
-template <typename... Typed>
-H::Body bodyFromJson(const QJsonObject &o, const QString &type,
-                     std::variant<H::Untyped, Typed...> * /* the alternatives */)
-{
-    const EventKind kind = eventKindFromName(type);
-    H::Body body;
-    const auto read = [&]<typename S>(S *) {
-        if (S::Kind != kind)
-            return false;
-        S e;
-        fields([&o](QLatin1StringView key, auto &v, auto...) { take(o, key, v); }, e);
-        body = e;
-        return true;
-    };
-    if (!(read(static_cast<Typed *>(nullptr)) || ...)) {
-        H::Untyped u{type, o};
-        u.fields.remove("type"_L1);
-        u.fields.remove("t_ms"_L1);
-        body = u;
-    }
-    return body;
-}
 
 } // namespace
 
@@ -360,8 +171,16 @@ QJsonObject HistoryEvent::toJson() const
 
 HistoryEvent HistoryEvent::fromJson(const QJsonObject &o)
 {
-    return {o.value("t_ms"_L1).toInteger(),
-            bodyFromJson(o, o.value("type"_L1).toString(), static_cast<Body *>(nullptr))};
+    const QString type = o.value("type"_L1).toString();
+    std::optional<Body> body =
+        bodyFromJson(o, eventKindFromName(type), static_cast<Body *>(nullptr));
+    if (!body) {
+        Untyped u{type, o};
+        u.fields.remove("type"_L1);
+        u.fields.remove("t_ms"_L1);
+        body = u;
+    }
+    return {o.value("t_ms"_L1).toInteger(), std::move(*body)};
 }
 
 QJsonObject BreakerState::toJson() const

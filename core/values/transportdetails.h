@@ -18,20 +18,21 @@ namespace Sonde {
 struct TransportDetails
 {
     // stdio (StdioTransport): the child process.
-    std::optional<QString> program;
-    std::optional<qint64> pid;
-    std::optional<qint64> uptimeMs;
-    std::optional<int> exitCode;
-    std::optional<int> exitSignal;
+    std::optional<QString> program = std::nullopt;
+    std::optional<qint64> pid = std::nullopt;
+    std::optional<qint64> uptimeMs = std::nullopt;
+    std::optional<int> exitCode = std::nullopt;
+    std::optional<int> exitSignal = std::nullopt;
 
     // HTTP: the route taken (HttpFallbackTransport may end on the legacy one) and why.
-    std::optional<ServerConfig::Route> route;
-    std::optional<QString> routeReason;
-    std::optional<QString> url;
-    std::optional<QString> endpoint;      // legacy SSE: where messages are posted
-    std::optional<QString> getStream;     // Streamable HTTP: the GET stream, in words
-    std::optional<QString> sessionId;     // Streamable HTTP: Mcp-Session-Id
-    std::optional<QString> deleteOutcome; // Streamable HTTP: the closing DELETE, in words
+    std::optional<ServerConfig::Route> route = std::nullopt;
+    std::optional<QString> routeReason = std::nullopt;
+    std::optional<QString> url = std::nullopt;
+    std::optional<QString> endpoint = std::nullopt;  // legacy SSE: where messages are posted
+    std::optional<QString> getStream = std::nullopt; // Streamable HTTP: the GET stream, in words
+    std::optional<QString> sessionId = std::nullopt; // Streamable HTTP: Mcp-Session-Id
+    // Streamable HTTP: the closing DELETE, in words.
+    std::optional<QString> deleteOutcome = std::nullopt;
 
     QJsonObject toJson() const;
     // Reads what toJson() wrote (a transcript's transport-open event); a key it does not know,

@@ -12,9 +12,9 @@ using namespace Sonde;
 using namespace Qt::StringLiterals;
 
 namespace {
-QJsonObject challenge(int status, const QString &wwwAuthenticate)
+LifecycleDetails::AuthChallenge challenge(int status, const QString &wwwAuthenticate)
 {
-    return {{"id"_L1, 7}, {"status"_L1, status}, {"www_authenticate"_L1, wwwAuthenticate}};
+    return {.id = 7, .status = status, .wwwAuthenticate = wwwAuthenticate};
 }
 } // namespace
 

@@ -79,11 +79,10 @@ TranscriptEvent lifecycle(qint64 t, const QString &name, const QJsonObject &deta
     TranscriptEvent e = wire(t, Direction::Lifecycle, {}, generation);
     e.kind = eventKindFromName(name);
     e.event = name;
-    e.details = details;
-    if (details.contains("type"_L1)) {
-        e.details.insert("t_ms"_L1, T0 + t);
-        e.history = std::make_shared<const HistoryEvent>(HistoryEvent::fromJson(e.details));
-    }
+    QJsonObject d = details;
+    if (d.contains("type"_L1))
+        d.insert("t_ms"_L1, T0 + t);
+    e.details = std::make_shared<const LifecycleDetails>(LifecycleDetails::fromJson(name, d));
     return e;
 }
 

@@ -72,14 +72,14 @@ private Q_SLOTS:
             TranscriptEvent::fromJson(TranscriptEvent::fromHistory(h, u"files"_s, 2).toJson());
         QCOMPARE(e.direction, TranscriptEvent::Direction::Lifecycle);
         QCOMPARE(e.kind, EventKind::Reconnect);
-        QVERIFY(e.history);
-        QVERIFY(*e.history == h);
+        QVERIFY(e.history());
+        QVERIFY(*e.history() == h);
         const TranscriptEvent w = TranscriptEvent::fromJson(wire(7, 3, false));
         QCOMPARE(w.direction, TranscriptEvent::Direction::Outgoing);
         QCOMPARE(w.timeMs, T0 + 7);
         QCOMPARE(w.raw, QByteArray("{\"id\":3,\"jsonrpc\":\"2.0\",\"method\":\"tools/"
                                    "call\",\"params\":{\"name\":\"echo\"}}"));
-        QVERIFY(!w.history);
+        QVERIFY(!w.history());
     }
 
     void thePastSessionIsDrawnWithItsBanner()

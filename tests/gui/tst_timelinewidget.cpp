@@ -70,16 +70,15 @@ TranscriptEvent lifecycle(qint64 t, const QString &event, const QJsonObject &det
     TranscriptEvent e = wire(t, Direction::Lifecycle, {}, server, generation);
     e.kind = eventKindFromName(event);
     e.event = event;
-    e.details = details;
-    // The supervisor's entries (its fault says whether it "applied") also carry their typed
-    // form, as ServerSupervisor records them.
+    // The supervisor's entries (its fault says whether it "applied") are its history's
+    // entries, as ServerSupervisor records them.
+    QJsonObject typed = details;
     if (e.kind >= EventKind::Classification ||
         (e.kind == EventKind::Fault && details.contains("applied"_L1))) {
-        QJsonObject typed = details;
         typed.insert("type"_L1, event);
         typed.insert("t_ms"_L1, t);
-        e.history = std::make_shared<const HistoryEvent>(HistoryEvent::fromJson(typed));
     }
+    e.details = std::make_shared<const LifecycleDetails>(LifecycleDetails::fromJson(event, typed));
     return e;
 }
 

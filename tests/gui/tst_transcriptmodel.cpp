@@ -62,7 +62,8 @@ TranscriptEvent lifecycle(qint64 t, const QString &event, const QJsonObject &det
 {
     TranscriptEvent e = wire(t, Direction::Lifecycle, {}, server);
     e.event = event;
-    e.details = details;
+    e.details =
+        std::make_shared<const LifecycleDetails>(LifecycleDetails::fromJson(event, details));
     return e;
 }
 
@@ -819,7 +820,7 @@ private Q_SLOTS:
                          "arguments" : {"header" : "Authorization: Bearer abc.DEF-123456"}
                      }
                  })));
-        events.append(lifecycle(51, u"ready"_s, {{"sessionId"_L1, sessionId}}));
+        events.append(lifecycle(51, u"transport-open"_s, {{"session_id"_L1, sessionId}}));
         TranscriptStore store;
         store.append(events);
 

@@ -35,10 +35,9 @@ TranscriptEvent verdict(qint64 t, const QJsonObject &details)
     e.direction = TranscriptEvent::Direction::Lifecycle;
     QJsonObject d = details;
     d.insert("t_ms"_L1, T0 + t);
-    e.history = std::make_shared<const HistoryEvent>(HistoryEvent::fromJson(d));
-    e.kind = e.history->kind();
+    e.details = std::make_shared<const LifecycleDetails>(HistoryEvent::fromJson(d));
+    e.kind = e.history()->kind();
     e.event = eventKindName(e.kind);
-    e.details = e.history->toJson();
     return e;
 }
 
@@ -130,7 +129,7 @@ private Q_SLOTS:
         const QJsonObject o = QJsonDocument::fromJson(line).object();
         QCOMPARE(o.value("dir"_L1).toString(), u"event"_s);
         const HistoryEvent back = HistoryEvent::fromJson(o.value("details"_L1).toObject());
-        QCOMPARE(back, *store.event(row).history);
+        QCOMPARE(back, *store.event(row).history());
         const QString md = QString::fromUtf8(TranscriptExporter::toMarkdown(store, true, {}));
         QVERIFY2(md.contains(markdownRow), qPrintable(md));
     }

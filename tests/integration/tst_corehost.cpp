@@ -281,8 +281,9 @@ private Q_SLOTS:
             if (e.event != "http-exchange"_L1)
                 continue;
             ++exchanges;
-            calls += e.details.value("request_body"_L1).toString().contains("Echo"_L1) ||
-                     e.details.value("request_body"_L1).toString().contains("\"hi\""_L1);
+            const QString body =
+                e.detailsAs<LifecycleDetails::HttpExchange>()->requestBody.value_or(QString());
+            calls += body.contains("Echo"_L1) || body.contains("\"hi\""_L1);
         }
         if (record) {
             QVERIFY2(calls >= 1, qPrintable(QString::number(exchanges)));

@@ -87,7 +87,7 @@ private Q_SLOTS:
         if (route == "sse"_L1)
             QTRY_VERIFY(std::any_of(events.cbegin(), events.cend(), [](const QList<QVariant> &e) {
                 // Not necessarily the last: each HTTP exchange that ends has its own event.
-                return e.at(0).value<EventKind>() == EventKind::LegacyEndpoint;
+                return e.at(0).value<LifecycleDetails>().kind() == EventKind::LegacyEndpoint;
             }));
         else
             QTRY_COMPARE(received.size() + failed.size(), 1);

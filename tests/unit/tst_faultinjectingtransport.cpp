@@ -21,7 +21,7 @@ QStringList eventNames(const QSignalSpy &spy)
 {
     QStringList names;
     for (const QList<QVariant> &args : spy)
-        names.append(eventKindName(args.at(0).value<EventKind>()));
+        names.append(args.at(0).value<LifecycleDetails>().name());
     return names;
 }
 

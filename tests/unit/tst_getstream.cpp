@@ -64,37 +64,38 @@ private Q_SLOTS:
         QCOMPARE(g.describe(), u"connecting"_s);
         if (wasOpen) {
             g.setLastEventId(u"e-3"_s);
-            QCOMPARE(g.opened().value("last_event_id"_L1).toString(), u"e-3"_s);
+            QCOMPARE(g.opened().lastEventId, u"e-3"_s);
             QCOMPARE(g.describe(), u"open"_s);
         }
-        EventKind name = EventKind::Other;
-        QJsonObject details;
-        QCOMPARE(int(g.finished(status, sessionIdSent, retryMs, &name, &details, u"closed"_s)),
-                 verdict);
-        QCOMPARE(eventKindName(name), event);
+        LifecycleDetails details;
+        QCOMPARE(int(g.finished(status, sessionIdSent, retryMs, &details, u"closed"_s)), verdict);
+        QCOMPARE(details.kind() == EventKind::Other ? QString() : details.name(), event);
         QCOMPARE(g.describe(), state);
-        QCOMPARE(details.value("reconnect_in_ms"_L1).toInt(), reconnectMs);
+        const auto *closed = details.as<LifecycleDetails::GetStreamClosed>();
+        QCOMPARE(closed ? closed->reconnectInMs : 0, reconnectMs);
     }
 
     void failuresBackOffUntilTheStreamOpensAgain()
     {
         GetStream g;
         QSignalSpy reopen(&g, &GetStream::reopenDue);
-        EventKind name = EventKind::Other;
-        QJsonObject details;
+        LifecycleDetails details;
+        const auto delay = [&details] {
+            return details.as<LifecycleDetails::GetStreamClosed>()->reconnectInMs;
+        };
         QList<int> delays;
         for (int i = 0; i < 7; ++i) {
-            g.finished(0, true, -1, &name, &details, {});
-            delays.append(details.value("reconnect_in_ms"_L1).toInt());
+            g.finished(0, true, -1, &details, {});
+            delays.append(delay());
         }
         QCOMPARE(delays, (QList<int>{1000, 2000, 4000, 8000, 16000, 30000, 30000}));
         g.opened();
-        g.finished(0, true, 1, &name, &details, {});
-        QCOMPARE(details.value("reconnect_in_ms"_L1).toInt(), 1);
+        g.finished(0, true, 1, &details, {});
+        QCOMPARE(delay(), 1);
         QVERIFY(reopen.wait(1000)); // the 1 ms one; the others are seconds away
         QCOMPARE(reopen.size(), 1);
-        g.finished(0, true, -1, &name, &details, {});
-        QCOMPARE(details.value("reconnect_in_ms"_L1).toInt(), 2000); // the second since it opened
+        g.finished(0, true, -1, &details, {});
+        QCOMPARE(delay(), 2000); // the second since it opened
     }
 };
 

@@ -116,10 +116,10 @@ private Q_SLOTS:
         QFETCH(QString, server);
         TestHistory h;
         QVERIFY2(h.open(), qPrintable(h.error));
-        const TranscriptEvent open =
-            TranscriptEvent::lifecycle(T0, u"beta"_s, 0, EventKind::TransportOpen,
-                                       {{"route"_L1, u"streamable-http"_s},
-                                        {"session_id"_L1, u"0123456789abcdef0123456789abcdef"_s}});
+        const TranscriptEvent open = TranscriptEvent::lifecycle(
+            T0, u"beta"_s, 0,
+            LifecycleDetails::TransportOpen{{.route = ServerConfig::Route::StreamableHttp,
+                                             .sessionId = u"0123456789abcdef0123456789abcdef"_s}});
         QVERIFY(h.store.append({open}, &h.error));
         constexpr int Batches = 1'300; // 5,201 records: three pages
         for (int i = 0; i < Batches; ++i)
@@ -266,13 +266,13 @@ private Q_SLOTS:
         QFETCH(QString, version);
         TestHistory h;
         QVERIFY2(h.open(), qPrintable(h.error));
-        TranscriptBatch batch{
-            TranscriptEvent::lifecycle(T0, u"demo"_s, 1, EventKind::EraChosen,
-                                       {{"era"_L1, modern ? u"modern"_s : u"legacy"_s}})};
+        TranscriptBatch batch{TranscriptEvent::lifecycle(
+            T0, u"demo"_s, 1,
+            LifecycleDetails::EraChosen{.era = modern ? u"modern"_s : u"legacy"_s})};
         if (modern) {
             batch << TranscriptEvent::lifecycle(
-                T0 + 1, u"demo"_s, 1, EventKind::Ready,
-                {{"era"_L1, u"modern"_s}, {"protocol_version"_L1, version}});
+                T0 + 1, u"demo"_s, 1,
+                LifecycleDetails::Ready{.protocolVersion = version, .era = u"modern"_s});
         } else {
             batch << wire(1, D::Incoming,
                           "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"" +
@@ -552,23 +552,25 @@ private Q_SLOTS:
         const QString second = u"77aa0011-2233-4455-6677-8899aabbccdd"_s;
         const auto exchange = [](qint64 t, int gen, const QString &id) {
             return TranscriptEvent::lifecycle(
-                T0 + t, u"alpha"_s, gen, EventKind::HttpExchange,
-                {{"method"_L1, u"POST"_s},
-                 {"request_headers"_L1,
-                  QJsonArray{QJsonObject{{"name"_L1, u"Mcp-Session-Id"_s}, {"value"_L1, id}}}}});
+                T0 + t, u"alpha"_s, gen,
+                LifecycleDetails::HttpExchange{.method = u"POST"_s,
+                                               .requestHeaders = {{u"Mcp-Session-Id"_s, id}}});
         };
         const TranscriptBatch batch{
             TranscriptEvent::lifecycle(
-                T0, u"alpha"_s, 1, EventKind::TransportOpen,
-                {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, first}}),
+                T0, u"alpha"_s, 1,
+                LifecycleDetails::TransportOpen{
+                    {.route = ServerConfig::Route::StreamableHttp, .sessionId = first}}),
             exchange(1, 1, first),
             TranscriptEvent::lifecycle(
-                T0 + 2, u"alpha"_s, 1, EventKind::RequestFailed,
-                {{"message"_L1, u"HTTP 404: session %1 is gone"_s.arg(first)}}),
+                T0 + 2, u"alpha"_s, 1,
+                LifecycleDetails::RequestFailed{.message =
+                                                    u"HTTP 404: session %1 is gone"_s.arg(first)}),
             wire(3, D::Stderr, "session " + first.toUtf8() + " closed"),
             TranscriptEvent::lifecycle(
-                T0 + 4, u"alpha"_s, 2, EventKind::TransportOpen,
-                {{"route"_L1, u"streamable-http"_s}, {"session_id"_L1, second}}),
+                T0 + 4, u"alpha"_s, 2,
+                LifecycleDetails::TransportOpen{
+                    {.route = ServerConfig::Route::StreamableHttp, .sessionId = second}}),
             exchange(5, 2, second)};
         QVERIFY2(h.store.append(batch, &h.error), qPrintable(h.error));
         const QByteArray bytes = fileBytes(h.dir.filePath(u"h.db"_s));
@@ -608,10 +610,10 @@ private Q_SLOTS:
         TestHistory h;
         QVERIFY2(h.open(), qPrintable(h.error));
         const QString id = u"0123456789abcdef0123456789abcdef"_s;
-        QVERIFY(
-            h.store.append({TranscriptEvent::lifecycle(T0, u"beta"_s, 1, EventKind::TransportOpen,
-                                                       {{"session_id"_L1, id}})},
-                           &h.error));
+        QVERIFY(h.store.append(
+            {TranscriptEvent::lifecycle(T0, u"beta"_s, 1,
+                                        LifecycleDetails::TransportOpen{{.sessionId = id}})},
+            &h.error));
         QVERIFY(h.store.append(sample(), &h.error));
         const QString written =
             QRegularExpression(u"sid:[0-9a-f]{16}"_s)

@@ -319,7 +319,8 @@ private Q_SLOTS:
         TranscriptEvent e;
         e.server = c.name;
         e.event = u"starting"_s;
-        e.details = {{"route"_L1, c.routeName()}, {"command"_L1, c.displayCommand()}};
+        e.details = std::make_shared<const LifecycleDetails>(
+            LifecycleDetails::Starting{.route = c.routeName(), .command = c.displayCommand()});
 
         QTemporaryDir dir;
         const QString path = dir.filePath(u"t.jsonl"_s);

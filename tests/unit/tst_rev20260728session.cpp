@@ -354,9 +354,11 @@ private Q_SLOTS:
                      .toString(),
                  u"Ada"_s);
         const TranscriptEvent leg = f.event(u"input-required"_s);
-        QCOMPARE(leg.details.value("id"_L1), first.value("id"_L1));
-        QCOMPARE(leg.details.value("next_id"_L1), retry.value("id"_L1));
-        QCOMPARE(leg.details.value("round"_L1).toInt(), 1);
+        const auto *input = leg.detailsAs<LifecycleDetails::InputRequired>();
+        QVERIFY(input);
+        QCOMPARE(input->id, first.value("id"_L1));
+        QCOMPARE(input->nextId, retry.value("id"_L1));
+        QCOMPARE(input->round, 1);
         f.transport->answer(retry, obj(JSON_TEXT({
                                 "resultType" : "complete",
                                 "content" : [ {"type" : "text", "text" : "hello Ada"} ]

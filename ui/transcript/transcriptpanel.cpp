@@ -307,8 +307,9 @@ void TranscriptPanel::onCurrentChanged()
     const TranscriptEvent *e = idx.isValid() ? eventAt(idx.row()) : nullptr;
     QByteArray shown = e ? e->raw : QByteArray();
     // An event has no frame: its details are what it says (a verdict names its request).
-    if (e && shown.isEmpty() && !e->details.isEmpty())
-        shown = QJsonDocument(e->details).toJson(QJsonDocument::Compact);
+    if (const QJsonObject details = e && e->details ? e->details->toJson() : QJsonObject();
+        shown.isEmpty() && !details.isEmpty())
+        shown = QJsonDocument(details).toJson(QJsonDocument::Compact);
     m_detail->setJson(shown, m_recording ? tr("in the history") : tr("in the exported transcript"));
 }
 

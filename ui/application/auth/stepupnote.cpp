@@ -9,13 +9,13 @@ using namespace Qt::StringLiterals;
 
 namespace Sonde {
 
-std::optional<StepUpNote> StepUpNote::fromChallenge(const QJsonObject &details,
+std::optional<StepUpNote> StepUpNote::fromChallenge(const LifecycleDetails::AuthChallenge &details,
                                                     const QStringList &granted)
 {
-    if (details.value("status"_L1).toInt() != 403)
+    if (details.status != 403)
         return std::nullopt;
     const WwwAuthenticate::Bearer bearer =
-        WwwAuthenticate::bearer({details.value("www_authenticate"_L1).toString().toUtf8()});
+        WwwAuthenticate::bearer({details.wwwAuthenticate.toUtf8()});
     if (bearer.error != "insufficient_scope"_L1)
         return std::nullopt;
     QStringList more;

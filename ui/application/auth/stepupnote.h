@@ -2,8 +2,8 @@
 #pragma once
 
 #include "values/authvalues.h"
+#include "values/lifecycledetails.h"
 
-#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -24,7 +24,7 @@ struct StepUpNote
 
     // From an auth-challenge event's details: nullopt for a challenge that is no step-up
     // (a 401 asks for a sign-in or a refresh, not for more scope).
-    static std::optional<StepUpNote> fromChallenge(const QJsonObject &details,
+    static std::optional<StepUpNote> fromChallenge(const LifecycleDetails::AuthChallenge &details,
                                                    const QStringList &granted);
     // While the call waits: where the step-up stands, from the server's authorization.
     QString waiting(const AuthState &state) const;

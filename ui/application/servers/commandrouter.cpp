@@ -159,28 +159,27 @@ void CommandRouter::onTranscript(const TranscriptBatch &batch)
             views->appendStderr(e.server, QString::fromUtf8(e.raw));
         if (e.kind == EventKind::Ready)
             Q_EMIT sessionStarted(e.server);
-        // Only these three kinds speak of a call: a flood's notifications, on the GUI thread,
-        // are not each looked up in their details.
-        if (!call ||
-            (e.kind != EventKind::StreamResume && e.kind != EventKind::StreamResumeFailed &&
-             e.kind != EventKind::AuthChallenge) ||
-            e.details.value("progress_token"_L1).toString() != callToken)
+        if (!call)
             continue;
         // The running call's stream broke and is being resumed (or could not be): said while
         // the call waits, instead of a bar that stands still.
-        if (e.kind == EventKind::StreamResume)
-            Q_EMIT toolStreamNote(e.server,
-                                  tr("stream dropped, resuming with Last-Event-ID %1…")
-                                      .arg(e.details.value("last_event_id"_L1).toString()));
-        else if (e.kind == EventKind::StreamResumeFailed)
-            Q_EMIT toolStreamNote(e.server, tr("stream dropped, and resuming it failed: %1")
-                                                .arg(e.details.value("reason"_L1).toString()));
+        if (const auto *resume = e.detailsAs<LifecycleDetails::StreamResume>();
+            resume && resume->progressToken == callToken)
+            Q_EMIT toolStreamNote(
+                e.server,
+                tr("stream dropped, resuming with Last-Event-ID %1…").arg(resume->lastEventId));
+        else if (const auto *failed = e.detailsAs<LifecycleDetails::StreamResumeFailed>();
+                 failed && failed->progressToken == callToken)
+            Q_EMIT toolStreamNote(
+                e.server, tr("stream dropped, and resuming it failed: %1").arg(failed->reason));
         // The call was refused at the door for more scope and waits for the user to sign in
         // with it: kept for its server, shown whenever that server is (ToolsPanel).
-        if (e.kind == EventKind::AuthChallenge)
+        else if (const auto *challenge = e.detailsAs<LifecycleDetails::AuthChallenge>();
+                 challenge && challenge->progressToken == callToken) {
             if (const std::optional<StepUpNote> note = StepUpNote::fromChallenge(
-                    e.details, m_registry->auth()->state(e.server).scopes))
+                    *challenge, m_registry->auth()->state(e.server).scopes))
                 views->setStepUp(call, *note);
+        }
     }
 }
 

@@ -35,7 +35,7 @@ bool isRpcError(const QByteArray &raw)
 // The supervisor's entries carry their typed form: its body when it is a T, else null.
 template <typename T> const T *historyAs(const TranscriptEvent &e)
 {
-    return e.history ? e.history->as<T>() : nullptr;
+    return e.detailsAs<T>();
 }
 
 QString legKey(int generation, qint64 id)
@@ -45,7 +45,8 @@ QString legKey(int generation, qint64 id)
 
 QString faultOf(const TranscriptEvent &e)
 {
-    return TimelineLegend::detailText(e, &HistoryEvent::Fault::description, "kind"_L1);
+    return TimelineLegend::detailText(e, &HistoryEvent::Fault::description,
+                                      &LifecycleDetails::Fault::description);
 }
 
 } // namespace
@@ -414,27 +415,28 @@ void TimelineLayout::takeCancel(Lane &lane, int row, qint64 t)
 void TimelineLayout::takeRequestEnd(Lane &lane, int row, qint64 t)
 {
     const TranscriptEvent &e = m_store->event(row);
-    const QJsonValue id = e.details.value("id"_L1);
+    const auto *failed = e.detailsAs<LifecycleDetails::RequestFailed>();
+    const auto *timedOut = e.detailsAs<LifecycleDetails::RequestTimedOut>();
+    const QJsonValue id = failed ? failed->id : timedOut ? timedOut->id : QJsonValue();
     if (!id.isDouble())
         return;
     const int index = findRequest(lane, e.generation, id.toInteger());
     if (index < 0 || lane.spans.at(index).outcome != Outcome::Open)
         return;
     lane.spans[index].causeRow = row;
-    if (e.kind == EventKind::RequestTimedOut)
+    if (timedOut)
         close(lane, index, Outcome::TimedOut, t);
     else
-        close(lane, index,
-              e.details.contains("http_status"_L1) ? Outcome::HttpError : Outcome::Unanswered, t);
+        close(lane, index, failed->httpStatus ? Outcome::HttpError : Outcome::Unanswered, t);
 }
 
 void TimelineLayout::takeVerdict(Lane &lane, int row, qint64 t)
 {
     const TranscriptEvent &e = m_store->event(row);
-    const HistoryEvent::VerdictCall *call = e.history ? e.history->verdictCall() : nullptr;
+    const HistoryEvent::VerdictCall *call = e.history() ? e.history()->verdictCall() : nullptr;
     if (!call)
         return;
-    const auto *again = e.history->as<HistoryEvent::SentAgain>();
+    const auto *again = e.history()->as<HistoryEvent::SentAgain>();
     int original = -1;
     if (call->requestId && call->generation) {
         if (const int index = findRequest(lane, *call->generation, *call->requestId); index >= 0) {
@@ -460,8 +462,9 @@ void TimelineLayout::takeInputRequired(Lane &lane, int row, qint64 t)
 {
     const TranscriptEvent &e = m_store->event(row);
     lane.markers.append({t, 0, row, MarkerKind::InputRequired});
-    const QJsonValue id = e.details.value("id"_L1);
-    const QJsonValue next = e.details.value("next_id"_L1);
+    const auto *input = e.detailsAs<LifecycleDetails::InputRequired>();
+    const QJsonValue id = input ? input->id : QJsonValue();
+    const QJsonValue next = input ? input->nextId : QJsonValue();
     if (!id.isDouble())
         return;
     const int index = findRequest(lane, e.generation, id.toInteger());

@@ -189,9 +189,12 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
         const qint64 end = TimelineLayout::spanEndMs(s, nowMs);
         const QString range = timeText(s.startMs) + u" → "_s + timeText(s.endMs);
         const TranscriptEvent *cause = s.causeRow >= 0 ? &store->event(s.causeRow) : nullptr;
-        const HistoryEvent *verdict = s.verdictRow >= 0 && store->event(s.verdictRow).history
-                                          ? store->event(s.verdictRow).history.get()
-                                          : nullptr;
+        const HistoryEvent *verdict =
+            s.verdictRow >= 0 ? store->event(s.verdictRow).history() : nullptr;
+        // The session's record of how the request ended without an answer.
+        const auto *failed = cause ? cause->detailsAs<LifecycleDetails::RequestFailed>() : nullptr;
+        const auto *timedOut =
+            cause ? cause->detailsAs<LifecycleDetails::RequestTimedOut>() : nullptr;
         const auto *uncertain = verdict ? verdict->as<HistoryEvent::OutcomeUncertain>() : nullptr;
         const auto *again = verdict ? verdict->as<HistoryEvent::SentAgain>() : nullptr;
         QString detail; // the error, the reason, the cause: after the outcome's name
@@ -210,10 +213,10 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
             break;
         case Outcome::HttpError:
             lines << range;
-            if (cause) {
-                lines << u"HTTP "_s + valueText(cause->details.value("http_status"_L1)) +
+            if (failed) {
+                lines << u"HTTP "_s + QString::number(failed->httpStatus.value_or(0)) +
                              " after "_L1 + durationText(s.endMs - s.startMs);
-                detail = cause->details.value("message"_L1).toString();
+                detail = failed->message;
             }
             break;
         case Outcome::Cancelled: {
@@ -230,7 +233,7 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
         }
         case Outcome::TimedOut: {
             lines << range;
-            const qint64 after = cause ? cause->details.value("after_ms"_L1).toInteger(-1) : -1;
+            const qint64 after = timedOut ? timedOut->afterMs : -1;
             lines << u"timed out after "_s + durationText(after >= 0 ? after : s.endMs - s.startMs);
             break;
         }
@@ -247,8 +250,8 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
             break;
         case Outcome::Unanswered:
             lines << range + " (no response)"_L1;
-            if (cause)
-                detail = cause->details.value("message"_L1).toString();
+            if (failed)
+                detail = failed->message;
             break;
         }
         // A multi round-trip call: which leg this is, how it went on, and the call's outcome.
@@ -312,15 +315,17 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
             lines << store->entry(m.row).summary;
         if (const std::optional<Rev20260728EventSummary> modern = Rev20260728EventSummary::of(e))
             lines << modern->summary;
-        if (const auto *refused = m.kind == MarkerKind::BreakerRefused && e.history
-                                      ? e.history->as<HistoryEvent::BreakerRefused>()
+        if (const auto *refused = m.kind == MarkerKind::BreakerRefused
+                                      ? e.detailsAs<HistoryEvent::BreakerRefused>()
                                       : nullptr) {
             lines << u"not sent: "_s + refused->call.method +
                          (refused->call.tool ? u' ' + *refused->call.tool : QString()) +
                          ", the breaker is open"_L1;
             lines << u"retry in "_s + QString::number(refused->retryInS) + " s"_L1;
         }
-        for (auto it = e.details.begin(); it != e.details.end(); ++it) {
+        // Every key, as the transcript writes it: the listing needs no kind's struct.
+        const QJsonObject details = e.details ? e.details->toJson() : QJsonObject();
+        for (auto it = details.begin(); it != details.end(); ++it) {
             // The supervisor stamps its own copy with these; the row already says them.
             if (it.key() == "type"_L1 || it.key() == "t_ms"_L1)
                 continue;
@@ -338,13 +343,13 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
         if (b.startRow >= 0) {
             const QString protocol =
                 detailText(store->event(b.startRow), &HistoryEvent::SessionStart::protocolVersion,
-                           "protocol_version"_L1);
+                           &LifecycleDetails::Ready::protocolVersion);
             if (!protocol.isEmpty())
                 lines << u"protocol "_s + protocol;
         }
         if (!b.open && b.endRow >= 0) {
             const TranscriptEvent &ender = store->event(b.endRow);
-            const QString cause = detailText(ender, &HistoryEvent::SessionEnd::cause, "cause"_L1);
+            const QString cause = detailText(ender, &HistoryEvent::SessionEnd::cause);
             lines << u"ended: "_s + ender.event + (cause.isEmpty() ? QString() : ", "_L1 + cause);
         }
         break;

@@ -28,16 +28,18 @@ public:
     static QString markerDescription(TimelineLayout::MarkerKind kind);
     static QString describe(const TimelineLayout &layout, const TimelineLayout::Hit &hit,
                             qint64 nowMs);
-    // A field the supervisor's entries have typed (in their body T) and the session's own
-    // events (ready, closed, fault) write in their details.
-    template <typename T>
-    static QString detailText(const TranscriptEvent &e, QString T::*field, QLatin1StringView key)
+    // A text field of whichever of these structs the event's details are: the supervisor's
+    // entry or the session's own event for the same thing (a fault, a session's start).
+    template <typename... T, typename... V>
+    static QString detailText(const TranscriptEvent &e, V T::*...fields)
     {
-        if (e.history) {
-            const T *typed = e.history->as<T>();
-            return typed ? typed->*field : QString();
-        }
-        return e.details.value(key).toString();
+        QString found;
+        const auto take = [&found](const auto *typed, const auto &field) {
+            if (typed && found.isEmpty())
+                found = std::optional<QString>(typed->*field).value_or(QString());
+        };
+        (take(e.detailsAs<T>(), fields), ...);
+        return found;
     }
 };
 

@@ -78,18 +78,19 @@ bool ReplayRequest::take(const TranscriptEvent &event)
     using Direction = TranscriptEvent::Direction;
     if (answered() || event.server != server)
         return answered();
-    if (event.direction == Direction::Lifecycle && isVerdict(event.kind)) {
-        // The ids are JSON-RPC ids, compared as the wire has them: the details are the
-        // verdict's own record (HistoryEvent::toJson).
-        const QJsonObject &details = event.details;
-        const int gen = details.contains("generation"_L1) ? details.value("generation"_L1).toInt()
-                                                          : event.generation;
-        if (!sameId(details.value("request_id"_L1), m_waitId) || gen != m_waitGeneration)
+    if (const HistoryEvent::VerdictCall *call =
+            event.history() ? event.history()->verdictCall() : nullptr) {
+        // The ids are JSON-RPC ids, compared as the wire has them.
+        const int gen = call->generation.value_or(event.generation);
+        const QJsonValue requestId =
+            call->requestId ? QJsonValue(*call->requestId) : QJsonValue(QJsonValue::Undefined);
+        if (!sameId(requestId, m_waitId) || gen != m_waitGeneration)
             return false;
         verdicts.append(event);
-        if (event.kind == EventKind::SentAgain) {
-            m_waitId = details.value("new_request_id"_L1);
-            m_waitGeneration = details.value("new_generation"_L1).toInt();
+        if (const auto *again = event.detailsAs<HistoryEvent::SentAgain>()) {
+            m_waitId = again->newRequestId ? QJsonValue(*again->newRequestId)
+                                           : QJsonValue(QJsonValue::Undefined);
+            m_waitGeneration = again->newGeneration;
         }
         return false;
     }
@@ -182,18 +183,20 @@ QString ReplayRequest::recordedOutcomeText() const
                                 : u": \"%1\"."_s.arg(shortJson(texts.join(u'\n'), 200));
         lines.append(line);
     }
+    // The verdicts' own texts, as their records write them (shortJson: quoted, cut).
+    const auto text = [](const std::optional<QString> &s, int max) {
+        return shortJson(s ? QJsonValue(*s) : QJsonValue(QJsonValue::Undefined), max);
+    };
     for (const TranscriptEvent &v : verdicts) {
-        const QJsonObject &d = v.details;
-        if (v.kind == EventKind::OutcomeUncertain)
+        if (const auto *uncertain = v.detailsAs<HistoryEvent::OutcomeUncertain>())
             lines.append(u"Its outcome was uncertain (%1): it may or may not have run."_s.arg(
-                shortJson(d.value("rule"_L1), 80)));
-        else if (v.kind == EventKind::SentAgain)
+                text(uncertain->rule, 80)));
+        else if (const auto *again = v.detailsAs<HistoryEvent::SentAgain>())
             lines.append(u"It was sent again as request %1 in generation %2."_s.arg(
-                shortJson(d.value("new_request_id"_L1), 40),
-                QString::number(d.value("new_generation"_L1).toInt())));
-        else
-            lines.append(
-                u"The circuit breaker refused it (%1)."_s.arg(shortJson(d.value("cause"_L1), 80)));
+                again->newRequestId ? QString::number(*again->newRequestId) : text({}, 40),
+                QString::number(again->newGeneration)));
+        else if (const auto *refused = v.detailsAs<HistoryEvent::BreakerRefused>())
+            lines.append(u"The circuit breaker refused it (%1)."_s.arg(text(refused->cause, 80)));
     }
     return lines.join(u'\n');
 }

@@ -10,9 +10,9 @@ namespace Sonde {
 
 namespace {
 
-QString listenName(const QJsonObject &details)
+QString listenName(const QJsonValue &listenId)
 {
-    const QString id = JsonRpcMessage::idText(details.value("id"_L1));
+    const QString id = JsonRpcMessage::idText(listenId);
     return id.isEmpty() ? u"listen"_s : u"listen #"_s + id;
 }
 
@@ -54,95 +54,80 @@ QStringList Rev20260728EventSummary::notGranted(const QJsonObject &requested,
 
 std::optional<Rev20260728EventSummary> Rev20260728EventSummary::of(const TranscriptEvent &e)
 {
-    const QJsonObject &d = e.details;
+    using D = LifecycleDetails;
     Rev20260728EventSummary s;
-    // A transcript read back from a file may carry only the name.
-    switch (e.kind != EventKind::Other ? e.kind : eventKindFromName(e.event)) {
-    case EventKind::EraChosen: {
-        const QString era = d.value("era"_L1).toString();
-        const QString version = d.value("protocol_version"_L1).toString();
-        QStringList supported;
-        for (const QJsonValue &v : d.value("supported"_L1).toArray())
-            supported.append(v.toString());
-        s.summary = tr("era %1").arg(era.isEmpty() ? tr("(unknown)") : era);
-        if (!version.isEmpty())
-            s.summary += tr(", protocol %1").arg(version);
-        const QString reason = d.value("reason"_L1).toString();
-        if (!reason.isEmpty())
-            s.summary += u": "_s + reason;
-        if (!supported.isEmpty())
-            s.summary += tr(" (the server supports %1)").arg(supported.join(u", "_s));
+    if (const auto *chosen = e.detailsAs<D::EraChosen>()) {
+        s.summary = tr("era %1").arg(chosen->era.isEmpty() ? tr("(unknown)") : chosen->era);
+        if (chosen->protocolVersion && !chosen->protocolVersion->isEmpty())
+            s.summary += tr(", protocol %1").arg(*chosen->protocolVersion);
+        if (!chosen->reason.isEmpty())
+            s.summary += u": "_s + chosen->reason;
+        if (chosen->supported && !chosen->supported->isEmpty())
+            s.summary += tr(" (the server supports %1)").arg(chosen->supported->join(u", "_s));
         // Found beside the probe that decided it.
-        if (reason.contains("server/discover"_L1))
+        if (chosen->reason.contains("server/discover"_L1))
             s.method = u"server/discover"_s;
         return s;
     }
-    case EventKind::InputRequired: {
-        const QJsonObject requests = d.value("requests"_L1).toObject();
+    if (const auto *input = e.detailsAs<D::InputRequired>()) {
         QStringList asked;
-        for (auto it = requests.begin(); it != requests.end(); ++it)
+        for (auto it = input->requests.begin(); it != input->requests.end(); ++it)
             asked.append(it.value().toString() + u" ("_s + it.key() + u')');
-        s.method = d.value("method"_L1).toString();
-        s.id = JsonRpcMessage::idText(d.value("id"_L1));
-        const QString name = d.value("name"_L1).toString();
-        const QString call = s.method + (name.isEmpty() ? QString() : u' ' + name) +
+        s.method = input->method;
+        s.id = JsonRpcMessage::idText(input->id);
+        const QString call = s.method + (input->name.isEmpty() ? QString() : u' ' + input->name) +
                              (s.id.isEmpty() ? QString() : u" #"_s + s.id);
         s.summary = tr("input required: %1 asked for %2, round %3")
                         .arg(call, joined(asked))
-                        .arg(d.value("round"_L1).toInt(1));
-        const QString next = JsonRpcMessage::idText(d.value("next_id"_L1));
+                        .arg(input->round);
+        const QString next = JsonRpcMessage::idText(input->nextId);
         if (!next.isEmpty())
             s.summary += tr("; answered as #%1").arg(next);
         return s;
     }
-    case EventKind::ListenAcknowledged: {
-        const QJsonObject requested = d.value("requested"_L1).toObject();
-        const QJsonObject granted = d.value("granted"_L1).toObject();
+    if (const auto *ack = e.detailsAs<D::ListenAcknowledged>()) {
         s.method = u"subscriptions/listen"_s;
-        s.id = JsonRpcMessage::idText(d.value("id"_L1));
-        s.summary =
-            tr("%1 acknowledged: granted %2").arg(listenName(d), joined(filterItems(granted)));
-        if (const QStringList refused = notGranted(requested, granted); !refused.isEmpty())
+        s.id = JsonRpcMessage::idText(ack->id);
+        s.summary = tr("%1 acknowledged: granted %2")
+                        .arg(listenName(ack->id), joined(filterItems(ack->granted)));
+        if (const QStringList refused = notGranted(ack->requested, ack->granted);
+            !refused.isEmpty())
             s.summary += tr("; asked for but not granted: %1").arg(refused.join(u", "_s));
         return s;
     }
-    case EventKind::ListenEnded:
+    if (const auto *ended = e.detailsAs<D::ListenEnded>()) {
         s.method = u"subscriptions/listen"_s;
-        s.id = JsonRpcMessage::idText(d.value("id"_L1));
-        s.summary = d.value("graceful"_L1).toBool()
-                        ? tr("%1 ended: the server completed it").arg(listenName(d))
-                        : tr("%1 ended").arg(listenName(d));
+        s.id = JsonRpcMessage::idText(ended->id);
+        s.summary = ended->graceful
+                        ? tr("%1 ended: the server completed it").arg(listenName(ended->id))
+                        : tr("%1 ended").arg(listenName(ended->id));
         return s;
-    case EventKind::ListenDropped: {
+    }
+    if (const auto *dropped = e.detailsAs<D::ListenDropped>()) {
         s.method = u"subscriptions/listen"_s;
-        s.id = JsonRpcMessage::idText(d.value("id"_L1));
+        s.id = JsonRpcMessage::idText(dropped->id);
         s.isError = true;
-        const QString reason = d.value("reason"_L1).toString();
-        s.summary =
-            tr("%1 dropped").arg(listenName(d)) + (reason.isEmpty() ? QString() : u": "_s + reason);
-        const qint64 retry = d.value("retry_in_ms"_L1).toInteger(-1);
+        s.summary = tr("%1 dropped").arg(listenName(dropped->id)) +
+                    (dropped->reason.isEmpty() ? QString() : u": "_s + dropped->reason);
+        const qint64 retry = dropped->retryInMs;
         if (retry >= 0)
             s.summary += retry % 1000 == 0 ? tr("; listening again in %1 s").arg(retry / 1000)
                                            : tr("; listening again in %1 ms").arg(retry);
         return s;
     }
-    case EventKind::TaskStatus: {
+    if (const auto *task = e.detailsAs<D::TaskStatus>()) {
         // A call the server turned into a task: filed with the call that started it.
         s.method = u"tools/call"_s;
-        s.id = JsonRpcMessage::idText(d.value("id"_L1));
-        const QString status = d.value("status"_L1).toString();
-        const QString message = d.value("message"_L1).toString();
-        s.summary = tr("task %1 %2").arg(d.value("task_id"_L1).toString(), status);
-        if (!message.isEmpty())
-            s.summary += u": "_s + message;
+        s.id = JsonRpcMessage::idText(task->id);
+        s.summary = tr("task %1 %2").arg(task->taskId, task->status);
+        if (task->message && !task->message->isEmpty())
+            s.summary += u": "_s + *task->message;
         if (!s.id.isEmpty())
             s.summary += tr(" (call #%1)").arg(s.id);
-        s.isError = status == "failed"_L1;
+        s.isError = task->status == "failed"_L1;
         return s;
     }
-    default:
-        return std::nullopt;
-    }
+    return std::nullopt;
 }
 
 } // namespace Sonde

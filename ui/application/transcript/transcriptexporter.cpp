@@ -67,15 +67,34 @@ QString latencyText(const TranscriptStore::Entry &entry)
                                                     : QString();
 }
 
+// The MCP session id an event's details name: the route's (transport-open, closed) or the
+// failed request's (an error's own).
+std::optional<QString> sessionIdOf(const TranscriptEvent &e)
+{
+    using D = LifecycleDetails;
+    if (const auto *open = e.detailsAs<D::TransportOpen>())
+        return open->value.sessionId;
+    if (const auto *closed = e.detailsAs<D::Closed>())
+        return closed->transport.sessionId;
+    if (const auto *lost = e.detailsAs<D::ConnectionLost>())
+        return lost->value.sessionId();
+    if (const auto *failed = e.detailsAs<D::InitializeFailed>())
+        return failed->value.sessionId();
+    if (const auto *untyped = e.detailsAs<D::Untyped>(); untyped) {
+        // A kind this build does not know: only its keys say.
+        if (const QJsonValue id = untyped->fields.value("session_id"_L1); id.isString())
+            return id.toString();
+    }
+    return std::nullopt;
+}
+
 // The session ids anywhere in the store, not only in the rows written: a row can name an
 // id (in an error text) that only another row's details say is one.
 Redactor withStoreSessionIds(const TranscriptStore &store, Redactor redactor)
 {
-    for (int row = 0; row < store.size(); ++row) {
-        const QJsonValue id = store.event(row).details.value("session_id"_L1);
-        if (id.isString())
-            redactor.addSessionId(id.toString());
-    }
+    for (int row = 0; row < store.size(); ++row)
+        if (const std::optional<QString> id = sessionIdOf(store.event(row)); id && !id->isEmpty())
+            redactor.addSessionId(*id);
     return redactor;
 }
 
@@ -85,11 +104,13 @@ TranscriptEvent masked(const TranscriptEvent &e, const Redactor &redactor)
 {
     TranscriptEvent out = e;
     out.raw = redactor.apply(QString::fromUtf8(e.raw)).toUtf8();
-    if (!e.details.isEmpty()) {
+    if (const QJsonObject details = e.details ? e.details->toJson() : QJsonObject();
+        !details.isEmpty()) {
         const QString text =
-            QString::fromUtf8(QJsonDocument(e.details).toJson(QJsonDocument::Compact));
+            QString::fromUtf8(QJsonDocument(details).toJson(QJsonDocument::Compact));
         const QJsonDocument doc = QJsonDocument::fromJson(redactor.apply(text).toUtf8());
-        out.details = doc.isObject() ? doc.object() : redactor.apply(e.details);
+        out.details = std::make_shared<const LifecycleDetails>(LifecycleDetails::fromJson(
+            e.event, doc.isObject() ? doc.object() : redactor.apply(details)));
     }
     return out;
 }
@@ -204,8 +225,9 @@ QByteArray TranscriptExporter::toMarkdown(const TranscriptStore &store, bool red
                 md += fenced(u"text"_s, clean(QString::fromUtf8(e.raw.left(4096))));
                 break;
             case TranscriptEvent::Direction::Lifecycle:
-                if (!e.details.isEmpty())
-                    md += fenced(u"json"_s, clean(QString::fromUtf8(QJsonDocument(e.details).toJson(
+                if (const QJsonObject details = e.details ? e.details->toJson() : QJsonObject();
+                    !details.isEmpty())
+                    md += fenced(u"json"_s, clean(QString::fromUtf8(QJsonDocument(details).toJson(
                                                 QJsonDocument::Indented))));
                 break;
             }

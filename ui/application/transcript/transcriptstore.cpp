@@ -236,7 +236,7 @@ Message summarizeMessage(const QJsonObject &o)
 // column, so a search for the id finds the verdict next to the frames).
 bool summarizeVerdict(const TranscriptEvent &e, TranscriptStore::Entry &entry)
 {
-    const HistoryEvent::VerdictCall *c = e.history ? e.history->verdictCall() : nullptr;
+    const HistoryEvent::VerdictCall *c = e.history() ? e.history()->verdictCall() : nullptr;
     if (!c)
         return false;
     const QString call =
@@ -247,17 +247,17 @@ bool summarizeVerdict(const TranscriptEvent &e, TranscriptStore::Entry &entry)
     const auto ruleText = [](const std::optional<QString> &rule) {
         return rule ? u" ("_s + *rule + u')' : QString();
     };
-    if (const auto *uncertain = e.history->as<HistoryEvent::OutcomeUncertain>()) {
+    if (const auto *uncertain = e.detailsAs<HistoryEvent::OutcomeUncertain>()) {
         entry.summary = oneLine(u"outcome uncertain: "_s + call + " was not sent again"_L1 +
                                 ruleText(uncertain->rule) + u"; reconnect "_s +
                                 reconnectOutcomeName(uncertain->reconnect));
         entry.isError = true;
-    } else if (const auto *again = e.history->as<HistoryEvent::SentAgain>()) {
+    } else if (const auto *again = e.detailsAs<HistoryEvent::SentAgain>()) {
         entry.summary =
             oneLine(u"sent again: "_s + call + " as #"_L1 +
                     QString::number(again->newRequestId.value_or(0)) + " on generation "_L1 +
                     QString::number(again->newGeneration) + ruleText(again->rule));
-    } else if (const auto *refused = e.history->as<HistoryEvent::BreakerRefused>()) {
+    } else if (const auto *refused = e.detailsAs<HistoryEvent::BreakerRefused>()) {
         entry.summary =
             oneLine(u"not sent, breaker open: "_s + call +
                     u"; retry in %1 s"_s.arg(refused->retryInS) + u" — "_s + refused->cause);
@@ -337,8 +337,11 @@ TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QStr
             entry.isError = modern->isError;
             return entry;
         }
-        entry.summary =
-            e.details.isEmpty() ? e.event : oneLine(e.event + u' ' + compact(e.details));
+        // Any other kind in its record's words: every key, as the transcript writes them.
+        if (const QJsonObject d = e.details ? e.details->toJson() : QJsonObject(); !d.isEmpty())
+            entry.summary = oneLine(e.event + u' ' + compact(d));
+        else
+            entry.summary = e.event;
         return entry;
     case TranscriptEvent::Direction::Violation:
         entry.summary =
