@@ -4,7 +4,9 @@
 // producers' shapes), and a record read back is typed again and written back unchanged.
 #include "values/lifecycledetails.h"
 
+#include "jsontestdata.h"
 #include <QJsonArray>
+
 #include <QJsonDocument>
 #include <QTest>
 
@@ -16,10 +18,7 @@ Q_DECLARE_METATYPE(Sonde::EventKind)
 
 namespace {
 
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
+using JsonTestData::compact;
 
 // An error as a transport reports it: a status, the session id it carried, and a cause.
 Error sampleError()

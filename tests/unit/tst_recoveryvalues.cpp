@@ -4,7 +4,9 @@
 #include "values/authvalues.h"
 #include "values/recoveryvalues.h"
 
+#include "jsontestdata.h"
 #include <QJsonArray>
+
 #include <QJsonDocument>
 #include <QTest>
 
@@ -18,16 +20,13 @@ Q_DECLARE_METATYPE(Sonde::ReplaySource)
 
 namespace {
 
+using JsonTestData::compact;
+
 using H = HistoryEvent;
 
 HistoryEvent history(H::Body body)
 {
     return {1000, std::move(body)};
-}
-
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
 } // namespace

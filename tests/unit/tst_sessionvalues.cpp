@@ -4,7 +4,9 @@
 // transcript), tell each member apart, and a hint says when its list has gone stale.
 #include "values/sessionvalues.h"
 
+#include "jsontestdata.h"
 #include <QJsonArray>
+
 #include <QJsonDocument>
 #include <QTest>
 
@@ -17,27 +19,11 @@ Q_DECLARE_METATYPE(Sonde::CacheHint)
 
 namespace {
 
+using JsonTestData::compact;
+using JsonTestData::object;
+using JsonTestData::text;
+
 using State = ListenStatus::State;
-
-// JSON written out in the test. Not a raw string: moc takes the "//" of a URI in one for a
-// comment, and then finds no test class.
-#define JSON_TEXT(...) #__VA_ARGS__
-
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
-
-QJsonObject object(const char *json)
-{
-    return QJsonDocument::fromJson(json).object();
-}
-
-// As QJsonDocument writes it: the keys sorted, no spaces.
-QByteArray text(const char *json)
-{
-    return compact(object(json));
-}
 
 } // namespace
 

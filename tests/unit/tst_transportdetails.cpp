@@ -4,6 +4,8 @@
 // member present but empty kept apart from one the route does not have.
 #include "values/transportdetails.h"
 
+#include "jsontestdata.h"
+
 #include <QJsonDocument>
 #include <QTest>
 
@@ -14,20 +16,8 @@ Q_DECLARE_METATYPE(Sonde::TransportDetails)
 
 namespace {
 
-// JSON written out in the test. Not a raw string: moc takes the "//" of a URL in one for a
-// comment, and then finds no test class.
-#define JSON_TEXT(...) #__VA_ARGS__
-
-QByteArray compact(const QJsonObject &o)
-{
-    return QJsonDocument(o).toJson(QJsonDocument::Compact);
-}
-
-// As QJsonDocument writes it: the keys sorted, no spaces.
-QByteArray text(const char *json)
-{
-    return compact(QJsonDocument::fromJson(json).object());
-}
+using JsonTestData::compact;
+using JsonTestData::text;
 
 } // namespace
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// JSON test data for the GUI tests, written without raw strings (moc cannot read raw string
+// JSON test data for every kind of test, written without raw strings (moc cannot read raw string
 // literals): JSON_TEXT({"a" : 1}) is the text of its argument.
 
 #include <QJsonArray>
@@ -34,6 +34,12 @@ inline QJsonArray array(const QByteArray &json)
 inline QByteArray compact(const QJsonObject &o)
 {
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+// An object as compact() writes it (keys sorted, no spaces), from JSON written out in a test.
+inline QByteArray text(const QByteArray &json)
+{
+    return compact(object(json));
 }
 
 } // namespace JsonTestData
