@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "config/serverconfig.h"
 #include "protocol/error.h"
 #include "values/recoveryvalues.h"
 
@@ -15,9 +16,10 @@
 #include <type_traits>
 #include <variant>
 
-// Internal to values/: the one key table of the typed events (HistoryEvent's bodies and
-// LifecycleDetails' alternatives) and the conversions that walk it in both directions. Only
-// their .cpp files include it; nothing here is part of an interface.
+// Internal to values/: the one key table of the typed events (HistoryEvent's bodies,
+// LifecycleDetails' alternatives and the TransportDetails they carry) and the conversions
+// that walk it in both directions. Only their .cpp files include it; nothing here is part of
+// an interface.
 namespace Sonde::JsonFields {
 
 using namespace Qt::StringLiterals;
@@ -50,6 +52,8 @@ template <typename T> QJsonValue toValue(const T &v)
         return reconnectOutcomeName(v);
     else if constexpr (std::is_same_v<T, Error::Kind>)
         return Error::kindName(v);
+    else if constexpr (std::is_same_v<T, ServerConfig::Route>)
+        return ServerConfig::routeName(v);
     else if constexpr (std::is_same_v<T, quint64>)
         return QJsonValue(qint64(v));
     else if constexpr (std::is_same_v<T, QStringList>)
@@ -78,36 +82,50 @@ template <typename T> std::optional<T> fromValue(const QJsonValue &j)
     }
 }
 
+// A value of another JSON type than the field's reads as unset, as a key it does not know.
 template <typename T> std::optional<T> fromPresent(const QJsonValue &j)
 {
-    if constexpr (std::is_same_v<T, int>)
-        return j.toInt();
-    else if constexpr (std::is_same_v<T, qint64>)
-        return j.toInteger();
-    else if constexpr (std::is_same_v<T, quint64>)
-        return quint64(j.toInteger());
-    else if constexpr (std::is_same_v<T, bool>)
-        return j.toBool();
-    else if constexpr (std::is_same_v<T, double>)
-        return j.toDouble();
-    else if constexpr (std::is_same_v<T, BreakerPhase>)
-        return breakerPhaseFromName(j.toString());
-    else if constexpr (std::is_same_v<T, ReconnectOutcome>)
-        return reconnectOutcomeFromName(j.toString());
-    else if constexpr (std::is_same_v<T, Error::Kind>)
-        return Error::kindFromName(j.toString());
-    else if constexpr (std::is_same_v<T, QJsonObject>)
-        return j.toObject();
-    else if constexpr (std::is_same_v<T, QString>)
-        return j.toString();
-    else if constexpr (std::is_same_v<T, QStringList> || IsList<T>::value) {
+    if constexpr (std::is_same_v<T, int> || std::is_same_v<T, qint64> ||
+                  std::is_same_v<T, quint64> || std::is_same_v<T, double>) {
+        if (!j.isDouble())
+            return std::nullopt;
+        if constexpr (std::is_same_v<T, int>)
+            return j.toInt();
+        else if constexpr (std::is_same_v<T, qint64>)
+            return j.toInteger();
+        else if constexpr (std::is_same_v<T, quint64>)
+            return quint64(j.toInteger());
+        else
+            return j.toDouble();
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return j.isBool() ? std::optional<bool>(j.toBool()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, QJsonObject>) {
+        return j.isObject() ? std::optional<QJsonObject>(j.toObject()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, QStringList> || IsList<T>::value) {
+        if (!j.isArray())
+            return std::nullopt;
         T list;
         for (const QJsonValue &item : j.toArray())
             if (auto read = fromValue<typename T::value_type>(item))
                 list.append(*read);
         return list;
-    } else
-        return structFromJson<T>(j.toObject());
+    } else if constexpr (std::is_class_v<T> && !std::is_same_v<T, QString>) {
+        return j.isObject() ? std::optional<T>(structFromJson<T>(j.toObject())) : std::nullopt;
+    } else {
+        // A string, or an enum by its name (nullopt for a name this build does not know).
+        if (!j.isString())
+            return std::nullopt;
+        if constexpr (std::is_same_v<T, BreakerPhase>)
+            return breakerPhaseFromName(j.toString());
+        else if constexpr (std::is_same_v<T, ReconnectOutcome>)
+            return reconnectOutcomeFromName(j.toString());
+        else if constexpr (std::is_same_v<T, Error::Kind>)
+            return Error::kindFromName(j.toString());
+        else if constexpr (std::is_same_v<T, ServerConfig::Route>)
+            return ServerConfig::routeFromName(j.toString());
+        else
+            return j.toString();
+    }
 }
 
 template <typename T>
@@ -285,6 +303,23 @@ template <typename F, typename S> void fields(F &&f, S &e)
         f("reconnect_in_ms"_L1, e.reconnectInMs);
     if constexpr (requires { e.endpoint; })
         f("endpoint"_L1, e.endpoint);
+    // What a route says of itself (TransportDetails).
+    if constexpr (requires { e.program; })
+        f("program"_L1, e.program);
+    if constexpr (requires { e.uptimeMs; })
+        f("uptime_ms"_L1, e.uptimeMs);
+    if constexpr (requires { e.exitCode; })
+        f("exit_code"_L1, e.exitCode);
+    if constexpr (requires { e.exitSignal; })
+        f("exit_signal"_L1, e.exitSignal);
+    if constexpr (requires { e.routeReason; })
+        f("route_reason"_L1, e.routeReason);
+    if constexpr (requires { e.getStream; })
+        f("get_stream"_L1, e.getStream);
+    if constexpr (requires { e.sessionId; })
+        f("session_id"_L1, e.sessionId);
+    if constexpr (requires { e.deleteOutcome; })
+        f("delete"_L1, e.deleteOutcome);
     // An HTTP exchange (LifecycleDetails::HttpExchange) and its SSE frames.
     if constexpr (requires { e.url; })
         f("url"_L1, e.url);
