@@ -16,7 +16,7 @@ namespace Sonde {
 namespace {
 // Never read for its value: a read answers whether the passphrase opens the file, a write
 // creates a new file (and says whether its folder can be written).
-const QString ProbeKey = u"sonde/secrets-file"_s;
+const QString FileProbeKey = u"sonde/secrets-file"_s;
 } // namespace
 
 SecretStorage SecretStorage::of(const SecretStore *store, const QString &why)
@@ -95,10 +95,10 @@ void SecretsFileOpener::open(const QString &path, const QByteArray &passphrase, 
             done(nullptr, error);
     };
     if (exists)
-        (*store)->read(ProbeKey,
+        (*store)->read(FileProbeKey,
                        [finish](std::optional<QByteArray>, QString error) { finish(error); });
     else
-        (*store)->write(ProbeKey, "1", [finish](QString error) { finish(error); });
+        (*store)->write(FileProbeKey, "1", [finish](QString error) { finish(error); });
 }
 
 QString SecretsFileOpener::defaultPath()

@@ -19,7 +19,7 @@ namespace Sonde {
 namespace {
 // Never written: a read of it answers "not found" from a keyring that works, without asking
 // the user to unlock anything (only found items are unlocked).
-const QString ProbeKey = u"sonde-keyring-probe"_s;
+const QString KeyringProbeKey = u"sonde-keyring-probe"_s;
 
 QString memoryOnly(const QString &why)
 {
@@ -77,8 +77,8 @@ void SecretStoreChooser::choose()
     m_timer->start(m_options.probeTimeoutMs);
     // A read of a key never written: found or not found, the keyring answered. A late answer
     // (after the bound) is dropped by finish(); one after this object is gone, by the guard.
-    m_probeStore->read(ProbeKey, [this, guard = QPointer<SecretStoreChooser>(this)](
-                                     std::optional<QByteArray>, QString error) {
+    m_probeStore->read(KeyringProbeKey, [this, guard = QPointer<SecretStoreChooser>(this)](
+                                            std::optional<QByteArray>, QString error) {
         if (!guard)
             return;
         if (error.isEmpty())

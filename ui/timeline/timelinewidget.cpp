@@ -30,7 +30,6 @@ namespace Sonde {
 
 namespace {
 
-constexpr int LaneHeight = TimelineGeometry::LaneHeight;
 constexpr int MinLabelWidth = 70;
 constexpr int MaxLabelWidth = 180;
 // When following, the latest time sits this far (of the view's width) from the right edge.
@@ -311,9 +310,10 @@ void TimelineWidget::revealRow(int storeRow)
     const qint64 t = hit.type == TimelineLayout::HitType::Span
                          ? m_layout->spans(hit.lane).at(hit.index).startMs
                          : m_layout->markers(hit.lane).at(hit.index).timeMs;
-    const int top = hit.lane * LaneHeight;
+    const int top = hit.lane * TimelineGeometry::LaneHeight;
     QScrollBar *v = verticalScrollBar();
-    if (top < v->value() || top + LaneHeight > v->value() + viewport()->height() - axisHeight())
+    if (top < v->value() ||
+        top + TimelineGeometry::LaneHeight > v->value() + viewport()->height() - axisHeight())
         v->setValue(top);
     if (double(t) < m_viewStartMs || double(t) > m_viewStartMs + visibleSpanMs()) {
         setFollowing(false);
@@ -339,11 +339,11 @@ void TimelineWidget::syncScrollBars()
         h->setValue(int(std::llround((m_viewStartMs - minStart) / m_scrollUnitMs)));
     }
     QScrollBar *v = verticalScrollBar();
-    const int lanesHeight = m_layout->laneCount() * LaneHeight;
+    const int lanesHeight = m_layout->laneCount() * TimelineGeometry::LaneHeight;
     const int room = qMax(0, viewport()->height() - axisHeight());
     v->setRange(0, qMax(0, lanesHeight - room));
     v->setPageStep(qMax(1, room));
-    v->setSingleStep(LaneHeight);
+    v->setSingleStep(TimelineGeometry::LaneHeight);
     m_syncingScrollBars = false;
 }
 
@@ -605,13 +605,14 @@ void TimelineWidget::hideEvent(QHideEvent *event)
 QSize TimelineWidget::sizeHint() const
 {
     const int lanes = qMax(2, m_layout->laneCount());
-    return {800, axisHeight() + lanes * LaneHeight + horizontalScrollBar()->sizeHint().height() +
-                     m_legend->heightForWidth(800) + 2 * frameWidth()};
+    return {800, axisHeight() + lanes * TimelineGeometry::LaneHeight +
+                     horizontalScrollBar()->sizeHint().height() + m_legend->heightForWidth(800) +
+                     2 * frameWidth()};
 }
 
 QSize TimelineWidget::minimumSizeHint() const
 {
-    return {m_labelWidth + 120, axisHeight() + LaneHeight +
+    return {m_labelWidth + 120, axisHeight() + TimelineGeometry::LaneHeight +
                                     horizontalScrollBar()->sizeHint().height() +
                                     m_legend->minimumSizeHint().height() + 2 * frameWidth()};
 }
