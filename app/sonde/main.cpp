@@ -44,6 +44,13 @@ int main(int argc, char **argv)
     line.document(QStringLiteral("--tab"),
                   QStringLiteral("Open on this tab (0-9, Session to History)."),
                   QStringLiteral("index"));
+    line.addValueOption(QStringLiteral("--server"), [&](const QString &name) {
+        options.server = name;
+        return QString();
+    });
+    line.document(QStringLiteral("--server"),
+                  QStringLiteral("Open with this server of the workspace selected."),
+                  QStringLiteral("name"));
     line.addFlag(QStringLiteral("--no-saved-workspace"), [&] { options.fresh = true; });
     line.document(QStringLiteral("--no-saved-workspace"),
                   QStringLiteral("Ignore (and do not overwrite) the saved workspace."));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The window records: started on the built-in demo server, every session of the run lands in
 // the SQLite history it was given, a second run adds its own sessions beside the first, and
-// --no-history writes nothing. (--exit-when-ready waits for the tool list: the Tools tab.) Then the
-// History tab of a third run shows them (for looking at: SONDE_SCREENSHOT_DIR=dir saves it as
-// dir/window-history.png).
+// --no-history writes nothing. (--exit-when-ready waits for the tool list: the Tools tab.) Then
+// the History tab of a third run shows them (for looking at: SONDE_SCREENSHOT_DIR=dir saves it
+// as dir/window-history.png). And --server opens the window on the server it names.
 #include "clifixtures.h"
 #include "historystore.h"
 
@@ -66,6 +66,40 @@ private Q_SLOTS:
                                         {}, offscreen(home), 60000);
             QCOMPARE(shot.exitCode, 0);
         }
+    }
+
+    // --exit-when-ready names the server whose tool list it saw. The first run's workspace
+    // selects demo-http, so the demo row is a switch away from it.
+    void theWindowOpensOnTheServerItIsAskedFor_data()
+    {
+        QTest::addColumn<QString>("asked");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("complaint");
+        QTest::newRow("the stdio demo, away from the workspace's choice")
+            << u"demo"_s << u"demo"_s << QString();
+        QTest::newRow("the HTTP demo, the workspace's own choice")
+            << u"demo-http"_s << u"demo-http"_s << QString();
+        QTest::newRow("a name the workspace lacks is said and the window opens as it would")
+            << u"nope"_s << u"demo-http"_s
+            << u"sonde: --server: no server named \"nope\" (the workspace has: demo, demo-http)"_s;
+    }
+    void theWindowOpensOnTheServerItIsAskedFor()
+    {
+        QFETCH(QString, asked);
+        QFETCH(QString, shown);
+        QFETCH(QString, complaint);
+        QTemporaryDir home;
+        const Run r = runProgram(QString::fromUtf8(SONDE_GUI_PATH),
+                                 {u"--no-saved-workspace"_s, u"--no-history"_s, u"--server"_s,
+                                  asked, u"--tab"_s, u"1"_s, u"--exit-when-ready"_s},
+                                 {}, offscreen(home), 60000);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QVERIFY2(QString::fromUtf8(r.out).trimmed().endsWith(u" tools of "_s + shown),
+                 r.out.constData());
+        if (complaint.isEmpty())
+            QVERIFY2(!r.err.contains("--server"), r.err.constData());
+        else
+            QVERIFY2(QString::fromUtf8(r.err).contains(complaint), r.err.constData());
     }
 
     void noHistoryWritesNothing()

@@ -16,6 +16,8 @@
 #include <QIcon>
 #include <QTabWidget>
 
+#include <cstdio>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -189,6 +191,16 @@ void WindowApplication::afterLoad()
         m_window->autosaveTo(&m_settings);
     if (m_options.tab >= 0)
         m_window->tabs()->setCurrentIndex(m_options.tab);
+    if (!m_options.server.isEmpty()) {
+        // Said, not fatal: the window is open by now, on the workspace's own selection.
+        if (m_window->serverStore()->indexOf(m_options.server) >= 0)
+            m_window->selectServer(m_options.server);
+        else
+            std::fprintf(stderr,
+                         "sonde: --server: no server named \"%s\" (the workspace has: %s)\n",
+                         qPrintable(m_options.server),
+                         qPrintable(m_window->serverStore()->names().join(u", ")));
+    }
 }
 
 int WindowApplication::exitCode(int loopCode) const

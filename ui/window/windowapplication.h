@@ -21,6 +21,7 @@ class SecretStore;
 struct WindowOptions
 {
     int tab = -1;           // --tab: open on this tab (-1: the workspace's)
+    QString server;         // --server: open with this server selected (empty: the workspace's)
     bool fresh = false;     // --no-saved-workspace: neither load nor save the user's
     QString importFile;     // --import: add the servers of an MCP JSON file
     bool dark = false;      // --dark
