@@ -157,7 +157,7 @@ std::optional<CliStep> CliStepParser::fromJson(const QJsonObject &step, QString 
     if (op == "reconnect"_L1)
         return ReconnectStep{};
     if (op == "breaker"_L1) {
-        const std::optional<BreakerAction> action = breakerActionFromName(text("action"));
+        const std::optional<BreakerAction> action = enumFromName<BreakerAction>(text("action"));
         if (!action)
             return refuse(u"breaker action must be \"reset\" or \"trip\""_s);
         return BreakerStep{*action};

@@ -18,7 +18,7 @@ CircuitBreaker::CircuitBreaker(const Clock &clock, Policy policy) : m_clock(cloc
 
 QString CircuitBreaker::stateName(State state)
 {
-    return breakerPhaseName(state);
+    return enumName(state);
 }
 
 CircuitBreaker::State CircuitBreaker::state() const

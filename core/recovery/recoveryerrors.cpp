@@ -18,8 +18,7 @@ Error RecoveryErrors::outcomeUncertain(const QString &tool, const QString &serve
             : u"was sent before its session failed (%1)"_s.arg(ExpiryRules::name(rule));
     const QString connection =
         reconnect != ReconnectOutcome::Ok
-            ? u"The connection is not recovered yet (reconnect %1)."_s.arg(
-                  reconnectOutcomeName(reconnect))
+            ? u"The connection is not recovered yet (reconnect %1)."_s.arg(enumName(reconnect))
         : reconnected ? u"The connection has been re-established (generation %1)."_s.arg(generation)
         : rule == ExpiryRule::Timeout
             ? u"The server still answers on the same connection (a check after the timeout did)."_s

@@ -17,7 +17,7 @@ bool ReplayPolicy::isReadMethod(const QString &method)
 
 QString ReplayPolicy::sourceName(Source source)
 {
-    return replaySourceName(source);
+    return enumName(source);
 }
 
 std::optional<ReplayPolicy::Verdict> ReplayPolicy::transportVerdict(ExpiryRule rule, bool toolCall,

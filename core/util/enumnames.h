@@ -29,4 +29,29 @@ std::optional<Enum> enumFromName(const char *const (&names)[N], QStringView name
     return std::nullopt;
 }
 
+// An enum whose table sits beside its declaration, for code that reads a name by the type
+// alone (the JSON key table, a template):
+//   template <> struct EnumNames<BreakerPhase>
+//   {
+//       static constexpr const char *const names[] = {"closed", "open", "half-open"};
+//   };
+// and then enumName(BreakerPhase::Open), enumFromName<BreakerPhase>(u"open").
+template <typename Enum> struct EnumNames;
+
+template <typename Enum>
+concept HasEnumNames = requires
+{
+    EnumNames<Enum>::names;
+};
+
+template <HasEnumNames Enum> QString enumName(Enum value)
+{
+    return enumName(EnumNames<Enum>::names, value);
+}
+
+template <HasEnumNames Enum> std::optional<Enum> enumFromName(QStringView name)
+{
+    return enumFromName<Enum>(EnumNames<Enum>::names, name);
+}
+
 } // namespace Sonde

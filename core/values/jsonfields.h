@@ -46,10 +46,8 @@ template <typename T> std::optional<T> fromPresent(const QJsonValue &j);
 // that is itself a struct of the table (an HTTP header, an SSE frame) nests as an object.
 template <typename T> QJsonValue toValue(const T &v)
 {
-    if constexpr (std::is_same_v<T, BreakerPhase>)
-        return breakerPhaseName(v);
-    else if constexpr (std::is_same_v<T, ReconnectOutcome>)
-        return reconnectOutcomeName(v);
+    if constexpr (HasEnumNames<T>)
+        return enumName(v);
     else if constexpr (std::is_same_v<T, Error::Kind>)
         return Error::kindName(v);
     else if constexpr (std::is_same_v<T, ServerConfig::Route>)
@@ -115,10 +113,8 @@ template <typename T> std::optional<T> fromPresent(const QJsonValue &j)
         // A string, or an enum by its name (nullopt for a name this build does not know).
         if (!j.isString())
             return std::nullopt;
-        if constexpr (std::is_same_v<T, BreakerPhase>)
-            return breakerPhaseFromName(j.toString());
-        else if constexpr (std::is_same_v<T, ReconnectOutcome>)
-            return reconnectOutcomeFromName(j.toString());
+        if constexpr (HasEnumNames<T>)
+            return enumFromName<T>(j.toString());
         else if constexpr (std::is_same_v<T, Error::Kind>)
             return Error::kindFromName(j.toString());
         else if constexpr (std::is_same_v<T, ServerConfig::Route>)

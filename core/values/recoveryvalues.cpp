@@ -77,12 +77,12 @@ const char *const EventKindNames[] = {"",
                                       "auth-state",
                                       "http-exchange"};
 static_assert(std::size(EventKindNames) == std::size_t(EventKind::HttpExchange) + 1);
-
-const char *const BreakerPhaseNames[] = {"closed", "open", "half-open"};
-const char *const ReconnectOutcomeNames[] = {"ok", "pending", "failed"};
-const char *const BreakerActionNames[] = {"reset", "trip"};
-const char *const ReplaySourceNames[] = {"method", "server hint", "user override", "default",
-                                         "transport"};
+static_assert(std::size(EnumNames<BreakerPhase>::names) == std::size_t(BreakerPhase::HalfOpen) + 1);
+static_assert(std::size(EnumNames<BreakerAction>::names) == std::size_t(BreakerAction::Trip) + 1);
+static_assert(std::size(EnumNames<ReconnectOutcome>::names) ==
+              std::size_t(ReconnectOutcome::Failed) + 1);
+static_assert(std::size(EnumNames<ReplaySource>::names) ==
+              std::size_t(ReplaySource::Transport) + 1);
 
 } // namespace
 
@@ -94,46 +94,6 @@ QString eventKindName(EventKind kind)
 EventKind eventKindFromName(QStringView name)
 {
     return enumFromName<EventKind>(EventKindNames, name).value_or(EventKind::Other);
-}
-
-QString breakerPhaseName(BreakerPhase phase)
-{
-    return enumName(BreakerPhaseNames, phase);
-}
-
-std::optional<BreakerPhase> breakerPhaseFromName(QStringView name)
-{
-    return enumFromName<BreakerPhase>(BreakerPhaseNames, name);
-}
-
-QString breakerActionName(BreakerAction action)
-{
-    return enumName(BreakerActionNames, action);
-}
-
-std::optional<BreakerAction> breakerActionFromName(QStringView name)
-{
-    return enumFromName<BreakerAction>(BreakerActionNames, name);
-}
-
-QString reconnectOutcomeName(ReconnectOutcome outcome)
-{
-    return enumName(ReconnectOutcomeNames, outcome);
-}
-
-std::optional<ReconnectOutcome> reconnectOutcomeFromName(QStringView name)
-{
-    return enumFromName<ReconnectOutcome>(ReconnectOutcomeNames, name);
-}
-
-QString replaySourceName(ReplaySource source)
-{
-    return enumName(ReplaySourceNames, source);
-}
-
-std::optional<ReplaySource> replaySourceFromName(QStringView name)
-{
-    return enumFromName<ReplaySource>(ReplaySourceNames, name);
 }
 
 EventKind HistoryEvent::kind() const
@@ -185,9 +145,9 @@ HistoryEvent HistoryEvent::fromJson(const QJsonObject &o)
 
 QJsonObject BreakerState::toJson() const
 {
-    QJsonObject o{{"state"_L1, breakerPhaseName(phase)}, {"strikes"_L1, strikes},
-                  {"threshold"_L1, threshold},           {"cooldown_s"_L1, cooldownS},
-                  {"retry_in_s"_L1, retryInS},           {"probe_in_flight"_L1, probeInFlight}};
+    QJsonObject o{{"state"_L1, enumName(phase)}, {"strikes"_L1, strikes},
+                  {"threshold"_L1, threshold},   {"cooldown_s"_L1, cooldownS},
+                  {"retry_in_s"_L1, retryInS},   {"probe_in_flight"_L1, probeInFlight}};
     if (trippedBy)
         o.insert("tripped_by"_L1, *trippedBy);
     return o;
@@ -196,7 +156,8 @@ QJsonObject BreakerState::toJson() const
 BreakerState BreakerState::fromJson(const QJsonObject &o)
 {
     BreakerState b;
-    b.phase = breakerPhaseFromName(o.value("state"_L1).toString()).value_or(BreakerPhase::Closed);
+    b.phase =
+        enumFromName<BreakerPhase>(o.value("state"_L1).toString()).value_or(BreakerPhase::Closed);
     b.strikes = o.value("strikes"_L1).toInt();
     b.threshold = o.value("threshold"_L1).toInt();
     b.cooldownS = o.value("cooldown_s"_L1).toDouble();
@@ -240,7 +201,7 @@ bool ReconnectState::operator==(const ReconnectState &other) const
 
 QJsonObject ReplayVerdict::toJson() const
 {
-    return {{"replay"_L1, replay}, {"source"_L1, replaySourceName(source)}, {"reason"_L1, reason}};
+    return {{"replay"_L1, replay}, {"source"_L1, enumName(source)}, {"reason"_L1, reason}};
 }
 
 ReplayVerdict ReplayVerdict::fromJson(const QJsonObject &o)
@@ -248,7 +209,7 @@ ReplayVerdict ReplayVerdict::fromJson(const QJsonObject &o)
     ReplayVerdict v;
     v.replay = o.value("replay"_L1).toBool();
     v.source =
-        replaySourceFromName(o.value("source"_L1).toString()).value_or(ReplaySource::Default);
+        enumFromName<ReplaySource>(o.value("source"_L1).toString()).value_or(ReplaySource::Default);
     v.reason = o.value("reason"_L1).toString();
     return v;
 }

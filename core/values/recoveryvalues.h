@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "util/enumnames.h"
 #include "values/expiryrule.h"
 
 #include <QJsonObject>
@@ -108,8 +109,10 @@ enum class BreakerPhase
     Open,
     HalfOpen
 };
-QString breakerPhaseName(BreakerPhase phase);
-std::optional<BreakerPhase> breakerPhaseFromName(QStringView name);
+template <> struct EnumNames<BreakerPhase>
+{
+    static constexpr const char *const names[] = {"closed", "open", "half-open"};
+};
 
 // What the user asks of a server's circuit breaker (CoreHost::breaker); the name is the
 // exec step's and the transcript's.
@@ -118,8 +121,10 @@ enum class BreakerAction
     Reset,
     Trip
 };
-QString breakerActionName(BreakerAction action);
-std::optional<BreakerAction> breakerActionFromName(QStringView name);
+template <> struct EnumNames<BreakerAction>
+{
+    static constexpr const char *const names[] = {"reset", "trip"};
+};
 
 // How a reconnect went, or where it stands when a call has to answer before it ends.
 enum class ReconnectOutcome
@@ -128,8 +133,10 @@ enum class ReconnectOutcome
     Pending,
     Failed
 };
-QString reconnectOutcomeName(ReconnectOutcome outcome);
-std::optional<ReconnectOutcome> reconnectOutcomeFromName(QStringView name);
+template <> struct EnumNames<ReconnectOutcome>
+{
+    static constexpr const char *const names[] = {"ok", "pending", "failed"};
+};
 
 // Who decided whether a request may be sent again. Transport: how it failed decided (it was
 // refused before it ran, or a stdio child died after it was written).
@@ -141,8 +148,11 @@ enum class ReplaySource
     Default,
     Transport
 };
-QString replaySourceName(ReplaySource source);
-std::optional<ReplaySource> replaySourceFromName(QStringView name);
+template <> struct EnumNames<ReplaySource>
+{
+    static constexpr const char *const names[] = {"method", "server hint", "user override",
+                                                  "default", "transport"};
+};
 
 // One entry of the server's history (docs/recovery.md §3, §4, §7): when, and one struct for
 // the kind of entry, holding the fields that kind has. Its JSON is {"type", "t_ms"} and the

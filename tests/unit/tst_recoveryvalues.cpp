@@ -115,27 +115,27 @@ private Q_SLOTS:
         QTest::addColumn<QString>("written");
         QTest::addColumn<QString>("expected");
         QTest::newRow("a closed breaker is written as closed")
-            << breakerPhaseName(BreakerPhase::Closed) << u"closed"_s;
+            << enumName(BreakerPhase::Closed) << u"closed"_s;
         QTest::newRow("an open breaker is written as open")
-            << breakerPhaseName(BreakerPhase::Open) << u"open"_s;
+            << enumName(BreakerPhase::Open) << u"open"_s;
         QTest::newRow("a half-open breaker is written as half-open")
-            << breakerPhaseName(BreakerPhase::HalfOpen) << u"half-open"_s;
+            << enumName(BreakerPhase::HalfOpen) << u"half-open"_s;
         QTest::newRow("a reconnect that worked is written as ok")
-            << reconnectOutcomeName(ReconnectOutcome::Ok) << u"ok"_s;
+            << enumName(ReconnectOutcome::Ok) << u"ok"_s;
         QTest::newRow("a reconnect under way is written as pending")
-            << reconnectOutcomeName(ReconnectOutcome::Pending) << u"pending"_s;
+            << enumName(ReconnectOutcome::Pending) << u"pending"_s;
         QTest::newRow("a reconnect that failed is written as failed")
-            << reconnectOutcomeName(ReconnectOutcome::Failed) << u"failed"_s;
+            << enumName(ReconnectOutcome::Failed) << u"failed"_s;
         QTest::newRow("a verdict from the method is written as method")
-            << replaySourceName(ReplaySource::Method) << u"method"_s;
+            << enumName(ReplaySource::Method) << u"method"_s;
         QTest::newRow("a verdict from readOnlyHint is written as server hint")
-            << replaySourceName(ReplaySource::ServerHint) << u"server hint"_s;
+            << enumName(ReplaySource::ServerHint) << u"server hint"_s;
         QTest::newRow("a verdict from the user is written as user override")
-            << replaySourceName(ReplaySource::UserOverride) << u"user override"_s;
+            << enumName(ReplaySource::UserOverride) << u"user override"_s;
         QTest::newRow("a verdict by default is written as default")
-            << replaySourceName(ReplaySource::Default) << u"default"_s;
+            << enumName(ReplaySource::Default) << u"default"_s;
         QTest::newRow("a verdict from how it failed is written as transport")
-            << replaySourceName(ReplaySource::Transport) << u"transport"_s;
+            << enumName(ReplaySource::Transport) << u"transport"_s;
     }
     void theSmallEnumsKeepTheirNames()
     {
@@ -143,8 +143,8 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         QCOMPARE(written, expected);
         // Read back through the same tables.
-        QVERIFY(breakerPhaseFromName(written) || reconnectOutcomeFromName(written) ||
-                replaySourceFromName(written));
+        QVERIFY(enumFromName<BreakerPhase>(written) || enumFromName<ReconnectOutcome>(written) ||
+                enumFromName<ReplaySource>(written));
     }
 
     void historyEventsRoundTripThroughJson_data()
@@ -578,10 +578,10 @@ private Q_SLOTS:
     {
         for (const auto &[action, name] : {std::pair{BreakerAction::Reset, u"reset"_s},
                                            std::pair{BreakerAction::Trip, u"trip"_s}}) {
-            QCOMPARE(breakerActionName(action), name);
-            QCOMPARE(breakerActionFromName(name), std::optional<BreakerAction>(action));
+            QCOMPARE(enumName(action), name);
+            QCOMPARE(enumFromName<BreakerAction>(name), std::optional<BreakerAction>(action));
         }
-        QCOMPARE(breakerActionFromName(u"open"_s), std::nullopt);
+        QCOMPARE(enumFromName<BreakerAction>(u"open"_s), std::nullopt);
         for (const auto &[action, name] : {std::pair{AuthAction::Login, u"login"_s},
                                            std::pair{AuthAction::Refresh, u"refresh"_s},
                                            std::pair{AuthAction::SignOut, u"sign-out"_s},

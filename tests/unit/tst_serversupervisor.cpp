@@ -214,7 +214,7 @@ private Q_SLOTS:
         QCOMPARE(f.t()->sentWithMethod(u"tools/call"_s).size(), replayed ? 1 : 0);
         if (replayed) {
             QVERIFY(o.ok());
-            QCOMPARE(replaySourceName(o.recovery->verdict.value().source), u"server hint"_s);
+            QCOMPARE(enumName(o.recovery->verdict.value().source), u"server hint"_s);
         } else {
             QVERIFY(o.recovery->outcomeUncertain.value_or(false));
             QCOMPARE(o.recovery->server.value_or(QString()), u"wpcom"_s);

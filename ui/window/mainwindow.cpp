@@ -475,7 +475,7 @@ void MainWindow::connectPanels()
             status(tr("That message is hidden by the transcript's filters"));
     });
     connect(m_health, &HealthPanel::breakerActionRequested, this, [this](BreakerAction action) {
-        command(m_host.breaker(m_current, action), tr("breaker %1").arg(breakerActionName(action)));
+        command(m_host.breaker(m_current, action), tr("breaker %1").arg(enumName(action)));
     });
     connect(m_health, &HealthPanel::faultRequested, this, [this](const Fault &f) {
         command(m_host.injectFault(m_current, f), tr("fault %1").arg(f.describe()));

@@ -47,8 +47,7 @@ QString whatOf(const HistoryEvent &e)
             else if constexpr (std::is_same_v<S, H::KeepaliveFailed>)
                 return texts(b.error);
             else if constexpr (std::is_same_v<S, H::Breaker>)
-                return QStringList{u"%1 → %2 (%3/%4)"_s
-                                       .arg(breakerPhaseName(b.from), breakerPhaseName(b.to))
+                return QStringList{u"%1 → %2 (%3/%4)"_s.arg(enumName(b.from), enumName(b.to))
                                        .arg(b.strikes)
                                        .arg(b.threshold)} +
                        texts(b.cause);
@@ -161,7 +160,7 @@ QVariant HistoryModel::data(const QModelIndex &index, int role) const
     case Duration:
         return reconnect ? QVariant(u"%1 ms"_s.arg(reconnect->durationMs)) : QVariant();
     case Outcome:
-        return reconnect ? reconnectOutcomeName(reconnect->outcome) : QString();
+        return reconnect ? enumName(reconnect->outcome) : QString();
     }
     return {};
 }

@@ -80,7 +80,7 @@ QString ServerListModel::summary(const SessionSnapshot &s)
     else if (text == "ready"_L1)
         text = tr("connected, generation %1").arg(s.generation);
     if (recovery.breaker.phase != BreakerPhase::Closed)
-        text += tr(", breaker %1").arg(breakerPhaseName(recovery.breaker.phase));
+        text += tr(", breaker %1").arg(enumName(recovery.breaker.phase));
     return text;
 }
 
@@ -100,7 +100,7 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     const RecoveryState &recovery = recoveryOf(s);
     const QString state = stateText(s);
     const bool breakerShut = recovery.breaker.phase == BreakerPhase::Closed;
-    const QString breaker = breakerPhaseName(recovery.breaker.phase);
+    const QString breaker = enumName(recovery.breaker.phase);
     switch (role) {
     case Qt::DisplayRole: {
         QString text = u"%1\n%2 · %3"_s.arg(m_store->config(index.row()).name, state,

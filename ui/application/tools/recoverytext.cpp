@@ -124,7 +124,7 @@ Banner forAnswer(const CallOutcome &o, const QString &reconnectNote)
                 b.text += u' ' + tr("Safe: %1.").arg(r->verdict->reason);
         }
         b.toolTip = tr("rule: %1; verdict from: %2")
-                        .arg(rule, r->verdict ? replaySourceName(r->verdict->source) : QString());
+                        .arg(rule, r->verdict ? enumName(r->verdict->source) : QString());
         return b;
     }
     if (!reconnectNote.isEmpty()) {

@@ -248,9 +248,9 @@ bool summarizeVerdict(const TranscriptEvent &e, TranscriptStore::Entry &entry)
         return rule ? u" ("_s + *rule + u')' : QString();
     };
     if (const auto *uncertain = e.detailsAs<HistoryEvent::OutcomeUncertain>()) {
-        entry.summary = oneLine(u"outcome uncertain: "_s + call + " was not sent again"_L1 +
-                                ruleText(uncertain->rule) + u"; reconnect "_s +
-                                reconnectOutcomeName(uncertain->reconnect));
+        entry.summary =
+            oneLine(u"outcome uncertain: "_s + call + " was not sent again"_L1 +
+                    ruleText(uncertain->rule) + u"; reconnect "_s + enumName(uncertain->reconnect));
         entry.isError = true;
     } else if (const auto *again = e.detailsAs<HistoryEvent::SentAgain>()) {
         entry.summary =
