@@ -51,15 +51,33 @@ install_missing() {
   local major
   major=$(node -p 'process.versions.node.split(".")[0]')
   if [ "$major" -lt 18 ]; then echo "dev.sh: Node $major is too old (18 or later)" >&2; exit 2; fi
-  # The pinned npm packages (reference servers; the conformance suite with its Node 22; the
-  # suite's 2026-07-28 release, run on that Node): reinstall a folder only when its lock file
-  # changed.
+}
+
+# The pinned npm packages (reference servers; the conformance suite with its Node 22; the
+# suite's 2026-07-28 release, run on that Node): reinstall a folder only when its lock file
+# changed.
+install_npm() {
   local dir
   for dir in tests tests/conformance tests/conformance-2026; do
     if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
       npm_ci "$dir"
     fi
   done
+}
+
+# Nothing compiled needs the npm packages, only what runs: they install while the build
+# compiles (one waits on the network, the other on the CPU; 25 s of a fresh clone's run), and
+# whatever runs them waits for them first.
+NPM_PID=
+start_npm() {
+  install_npm &
+  NPM_PID=$!
+  trap 'if [ -n "$NPM_PID" ]; then kill "$NPM_PID" 2>/dev/null || true; fi' EXIT
+}
+wait_npm() {
+  local pid=$NPM_PID
+  NPM_PID=
+  if ! wait "$pid"; then echo "dev.sh: installing the pinned npm packages failed" >&2; exit 1; fi
 }
 
 # ccache for every build folder. Paths are hashed relative to the checkout, so a fresh clone
@@ -89,7 +107,8 @@ build() {
 # The main build's fuzz_* tests run these binaries.
 build_fuzz() {
   ccache_env
-  if ! grep -q '^SONDE_UNITY_BUILD:BOOL=ON' build-fuzz/CMakeCache.txt 2>/dev/null; then
+  if ! grep -q '^SONDE_UNITY_BUILD:BOOL=ON' build-fuzz/CMakeCache.txt 2>/dev/null ||
+    ! grep -q '^CMAKE_CXX_FLAGS_RELWITHDEBINFO:[A-Z]*=-O1 -g1 -DNDEBUG$' build-fuzz/CMakeCache.txt; then
     cmake --preset fuzz
   fi
   cmake --build build-fuzz
@@ -135,13 +154,13 @@ sanitize() {
 
 case "${1:-}" in
   run)
-    install_missing; build
+    install_missing; install_npm; build
     if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
       exec xvfb-run -a build/bin/sonde "${@:2}"
     fi
     exec build/bin/sonde "${@:2}" ;;
   test)
-    install_missing; build
+    install_missing; start_npm; build; wait_npm
     rc=0
     # Four at a time on two cores: the tests mostly wait on servers, sockets and timers (three
     # at a time used one core's worth of CPU). Without the fuzz tests the suite took 90 s at
@@ -154,7 +173,7 @@ case "${1:-}" in
       sort -rn | awk 'NR <= 10 {printf "  %7.2f s  %s\n", $1, $2}' # no head: pipefail
     exit "$rc" ;;
   bench)
-    install_missing; build
+    install_missing; start_npm; build; wait_npm
     build/bin/sonde-bench-stdio "${@:2}"
     build/bin/sonde-bench-http "${@:2}"
     build/bin/sonde-bench-recovery
@@ -167,7 +186,7 @@ case "${1:-}" in
     install_missing; build_fuzz; mkdir -p build-fuzz/fuzz
     fuzz "$2" ;;
   sanitize)
-    install_missing; sanitize "${@:2}" ;;
+    install_missing; install_npm; sanitize "${@:2}" ;;
   *)
     echo "usage: ./dev.sh run|test|bench|fuzz SECONDS|sanitize" >&2; exit 2 ;;
 esac
