@@ -3,6 +3,7 @@
 
 #include "collectioncommand.h"
 #include "historycommand.h"
+#include "proxycommand.h"
 #include "sessioncommand.h"
 #include "usagecommand.h"
 #include "util/commandline.h"
@@ -22,6 +23,13 @@ std::unique_ptr<CliCommand> CliDispatcher::commandFor(const QStringList &args)
     // The recorded history needs no server: its own small command line.
     if (args.value(0) == "history"_L1)
         return std::make_unique<HistoryCommand>(args.mid(1));
+    // proxy: the server is the command after --, started for a client that runs Sonde.
+    if (args.value(0) == "proxy"_L1) {
+        QString error;
+        if (std::unique_ptr<ProxyCommand> proxy = ProxyCommand::parse(args.mid(1), &error))
+            return proxy;
+        return std::make_unique<UsageCommand>(UsageCommand::Kind::Refused, error);
+    }
     // run: the server comes from the collection, not from the connection options.
     if (args.value(0) == "run"_L1) {
         CollectionCommand::Options options;

@@ -48,6 +48,8 @@ COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | conformance-client URL   (for the official conformance harness)
           | run COLLECTION.json [--junit OUT.xml] [--auth-agent A]   (a saved collection,
             docs/collections.md; its "server" replaces CONNECTION)
+   or:    sonde-cli proxy -- COMMAND [ARG...]   (in a client's config in place of its
+            stdio server: relays both ways unchanged, exits as the server does)
    or:    sonde-cli history import FILE.jsonl|INSPECTOR.json --db DB
           | history search TEXT --db DB [--server S] [--limit N]
           | history sessions --db DB [--server S]   (newest first: the ids --session takes)

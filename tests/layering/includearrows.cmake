@@ -2,10 +2,10 @@
 # The core's layers, lowest first: a file may include its own layer and the layers below
 # it, never one above (docs/architecture.md). An include that points up the stack fails
 # here, naming the file and the line, before it can grow into a cycle.
-# secrets holds the SecretStore interface and its stores (util below them); history and
-# collections are libraries over the engine.
+# secrets holds the SecretStore interface and its stores (util below them); history,
+# collections and proxy are libraries over the engine.
 set(layers util secrets protocol config values transcript transport auth session recovery engine
-           history collections)
+           history collections proxy)
 file(GLOB_RECURSE sources ${SOURCE_DIR}/core/*.cpp ${SOURCE_DIR}/core/*.h)
 set(found "")
 foreach(f ${sources})
