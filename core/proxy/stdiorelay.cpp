@@ -37,15 +37,12 @@ StdioRelay::StdioRelay(QString program, QStringList arguments, QObject *parent)
 
 StdioRelay::~StdioRelay() = default;
 
-void StdioRelay::start(int inputFd, int outputFd, int errorFd)
+void StdioRelay::start()
 {
-    m_inputFd = inputFd;
-    m_outputFd = outputFd;
-    m_errorFd = errorFd;
     m_server.setProgram(m_program);
     m_server.setArguments(m_arguments);
     m_server.start(QIODevice::ReadWrite);
-    m_input = new QSocketNotifier(m_inputFd, QSocketNotifier::Read, this);
+    m_input = new QSocketNotifier(STDIN_FILENO, QSocketNotifier::Read, this);
     connect(m_input, &QSocketNotifier::activated, this, &StdioRelay::readClient);
 }
 
@@ -60,7 +57,7 @@ void StdioRelay::stop()
 void StdioRelay::readClient()
 {
     QByteArray chunk(ReadChunk, Qt::Uninitialized);
-    const ssize_t n = ::read(m_inputFd, chunk.data(), size_t(chunk.size()));
+    const ssize_t n = ::read(STDIN_FILENO, chunk.data(), size_t(chunk.size()));
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return;
     if (n <= 0) {
@@ -79,12 +76,12 @@ void StdioRelay::readClient()
 
 void StdioRelay::relayServerOutput()
 {
-    writeAll(m_outputFd, m_server.readAllStandardOutput());
+    writeAll(STDOUT_FILENO, m_server.readAllStandardOutput());
 }
 
 void StdioRelay::relayServerError()
 {
-    writeAll(m_errorFd, m_server.readAllStandardError());
+    writeAll(STDERR_FILENO, m_server.readAllStandardError());
 }
 
 void StdioRelay::serverFinished(int code, QProcess::ExitStatus status)
@@ -105,7 +102,7 @@ void StdioRelay::serverFinished(int code, QProcess::ExitStatus status)
     Q_EMIT finished(code, QString());
 }
 
-bool StdioRelay::writeAll(int fd, const QByteArray &bytes)
+void StdioRelay::writeAll(int fd, const QByteArray &bytes)
 {
     qsizetype done = 0;
     while (done < bytes.size()) {
@@ -113,10 +110,9 @@ bool StdioRelay::writeAll(int fd, const QByteArray &bytes)
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return false;
+            return; // stderr closed, say: what it would have said is dropped
         done += n;
     }
-    return true;
 }
 
 } // namespace Sonde

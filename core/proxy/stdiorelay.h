@@ -29,9 +29,9 @@ public:
     StdioRelay(QString program, QStringList arguments, QObject *parent = nullptr);
     ~StdioRelay() override;
 
-    // Starts the server; finished() with 127 and a message when it could not be started.
-    // `inputFd` and `outputFd` are the client's side (stdin and stdout; a test passes pipes).
-    void start(int inputFd = 0, int outputFd = 1, int errorFd = 2);
+    // Starts the server, relaying to and from this process's stdin, stdout and stderr;
+    // finished() with 127 and a message when it could not be started.
+    void start();
     // Ends the server as a signal to the proxy would: its input closed, then SIGTERM.
     void stop();
 
@@ -47,16 +47,14 @@ private:
     void relayServerOutput();
     void relayServerError();
     void serverFinished(int code, QProcess::ExitStatus status);
-    // Writes all of `bytes` to `fd`; false when the other side is gone.
-    static bool writeAll(int fd, const QByteArray &bytes);
+    // Writes all of `bytes` to `fd`, waiting as a pipe makes it. A client that is gone ends
+    // the proxy with SIGPIPE, as it would have ended the server the proxy stands in for.
+    static void writeAll(int fd, const QByteArray &bytes);
 
     QString m_program;
     QStringList m_arguments;
     QProcess m_server;
     QSocketNotifier *m_input = nullptr;
-    int m_inputFd = 0;
-    int m_outputFd = 1;
-    int m_errorFd = 2;
     bool m_clientDone = false; // the client closed its input
     bool m_finished = false;
 };
