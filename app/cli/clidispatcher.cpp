@@ -4,6 +4,7 @@
 #include "collectioncommand.h"
 #include "historycommand.h"
 #include "proxycommand.h"
+#include "proxycontrolcommand.h"
 #include "sessioncommand.h"
 #include "usagecommand.h"
 #include "util/commandline.h"
@@ -29,6 +30,13 @@ std::unique_ptr<CliCommand> CliDispatcher::commandFor(const QStringList &args)
         if (std::unique_ptr<ProxyCommand> proxy = ProxyCommand::parse(args.mid(1), &error))
             return proxy;
         return std::make_unique<UsageCommand>(UsageCommand::Kind::Refused, error);
+    }
+    if (args.value(0) == "proxy-control"_L1) {
+        if (args.size() != 2 || args.at(1).startsWith(u'-'))
+            return std::make_unique<UsageCommand>(
+                UsageCommand::Kind::Refused,
+                u"proxy-control: one argument, the proxy's control socket (SOCK)"_s);
+        return std::make_unique<ProxyControlCommand>(args.at(1));
     }
     // run: the server comes from the collection, not from the connection options.
     if (args.value(0) == "run"_L1) {

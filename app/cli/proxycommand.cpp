@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "proxycommand.h"
 
+#include "proxy/httpreverseproxy.h"
+#include "proxy/proxycontrolserver.h"
+#include "proxy/proxysession.h"
 #include "proxy/stdiorelay.h"
+#include "util/clock.h"
+
+#include <QTimer>
 
 #include <cstdio>
 
@@ -11,28 +17,141 @@ namespace Sonde {
 
 std::unique_ptr<ProxyCommand> ProxyCommand::parse(const QStringList &args, QString *error)
 {
+    Options o;
     const qsizetype dashes = args.indexOf(u"--"_s);
-    if (dashes != 0) {
-        *error = dashes < 0 ? u"proxy: the server's command goes after --"_s
-                            : u"proxy: unknown option %1"_s.arg(args.first());
+    const QStringList own = dashes < 0 ? args : args.mid(0, dashes);
+    QString listen;
+    for (qsizetype i = 0; i < own.size(); ++i) {
+        const QString &a = own.at(i);
+        auto value = [&](QString *out) {
+            if (i + 1 >= own.size()) {
+                *error = u"proxy: %1 needs a value"_s.arg(a);
+                return false;
+            }
+            *out = own.at(++i);
+            return true;
+        };
+        QString v;
+        if (a == "--allow-remote"_L1) {
+            o.allowRemote = true;
+        } else if (a == "--listen"_L1) {
+            if (!value(&listen))
+                return nullptr;
+        } else if (a == "--target"_L1) {
+            if (!value(&v))
+                return nullptr;
+            o.target = QUrl(v, QUrl::StrictMode);
+            if (!o.target.isValid() ||
+                (o.target.scheme() != "http"_L1 && o.target.scheme() != "https"_L1) ||
+                o.target.host().isEmpty()) {
+                *error = u"proxy: --target %1: not an http:// or https:// URL"_s.arg(v);
+                return nullptr;
+            }
+        } else if (a == "--control"_L1) {
+            if (!value(&o.control))
+                return nullptr;
+        } else if (a == "--verdict-window"_L1) {
+            if (!value(&v))
+                return nullptr;
+            bool ok = false;
+            o.verdictWindowMs = v.toLongLong(&ok);
+            if (!ok || o.verdictWindowMs < 1 || o.verdictWindowMs > 3'600'000) {
+                *error = u"proxy: --verdict-window %1: milliseconds, from 1 to 3600000"_s.arg(v);
+                return nullptr;
+            }
+        } else if (!a.startsWith(u'-')) {
+            *error = u"proxy: the server's command goes after -- (or --listen and --target for "
+                     "HTTP)"_s;
+            return nullptr;
+        } else {
+            *error = u"proxy: unknown option %1"_s.arg(a);
+            return nullptr;
+        }
+    }
+    if (dashes >= 0)
+        o.server = args.mid(dashes + 1);
+    if (o.target.isValid() != !listen.isEmpty()) {
+        *error = u"proxy: --listen and --target go together (the HTTP proxy)"_s;
         return nullptr;
     }
-    if (args.size() < 2) {
+    if (o.http()) {
+        if (dashes >= 0) {
+            *error = u"proxy: an HTTP proxy (--target) takes no server command after --"_s;
+            return nullptr;
+        }
+        const qsizetype colon = listen.lastIndexOf(u':');
+        bool ok = false;
+        const uint port = colon < 0 ? 0 : listen.mid(colon + 1).toUInt(&ok);
+        QString host = colon < 0 ? QString() : listen.left(colon);
+        if (host.startsWith(u'[') && host.endsWith(u']'))
+            host = host.mid(1, host.size() - 2);
+        if (!ok || port > 65535 || !o.listenAddress.setAddress(host)) {
+            *error = u"proxy: --listen %1: ADDRESS:PORT, e.g. 127.0.0.1:8931 (port 0: any "
+                     "free port)"_s.arg(listen);
+            return nullptr;
+        }
+        o.listenPort = quint16(port);
+        return std::unique_ptr<ProxyCommand>(new ProxyCommand(std::move(o)));
+    }
+    if (o.allowRemote) {
+        *error = u"proxy: --allow-remote is for the HTTP proxy (--listen)"_s;
+        return nullptr;
+    }
+    if (dashes < 0) {
+        *error = u"proxy: the server's command goes after -- (or --listen and --target for "
+                 "HTTP)"_s;
+        return nullptr;
+    }
+    if (o.server.isEmpty()) {
         *error = u"proxy: no server command after --"_s;
         return nullptr;
     }
-    return std::unique_ptr<ProxyCommand>(new ProxyCommand(args.mid(1)));
+    return std::unique_ptr<ProxyCommand>(new ProxyCommand(std::move(o)));
 }
 
-ProxyCommand::ProxyCommand(QStringList server) : m_server(std::move(server))
+ProxyCommand::ProxyCommand(Options options) : m_options(std::move(options))
 {
 }
 
 ProxyCommand::~ProxyCommand() = default;
 
+void ProxyCommand::fail(const QString &error)
+{
+    std::fprintf(stderr, "sonde-cli proxy: %s\n", qPrintable(error));
+    QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
+}
+
 void ProxyCommand::start()
 {
-    m_relay = std::make_unique<StdioRelay>(m_server.first(), m_server.mid(1));
+    m_clock = std::make_unique<SteadyClock>();
+    m_session =
+        std::make_unique<ProxySession>(m_options.http(), *m_clock, m_options.verdictWindowMs);
+    // Each verdict as a line of its own: what a user watching the terminal wants to read.
+    connect(&m_session->judge(), &ClientJudge::judged, this, [](const ProxyVerdict &v) {
+        std::fprintf(stderr, "sonde-cli proxy: fault %d %s: %s: %s\n", v.faultId,
+                     qPrintable(ProxyFault::info(v.kind).name),
+                     qPrintable(ProxyVerdict::stateName(v.state)), qPrintable(v.summary));
+    });
+    if (!m_options.control.isEmpty()) {
+        m_control = std::make_unique<ProxyControlServer>(*m_session);
+        QString error;
+        if (!m_control->listen(m_options.control, &error))
+            return fail(error);
+    }
+    if (m_options.http()) {
+        m_http = std::make_unique<HttpReverseProxy>(m_options.target, *m_session);
+        QString error;
+        if (!m_http->listen(m_options.listenAddress, m_options.listenPort, m_options.allowRemote,
+                            &error))
+            return fail(error);
+        // The line a script waits for: the URL to give the client.
+        std::fprintf(
+            stderr, "sonde-cli proxy: listening; point the client at %s (forwarding to %s)\n",
+            qPrintable(m_http->clientUrl().toString()), qPrintable(m_options.target.toString()));
+        return;
+    }
+    m_relay = std::make_unique<StdioRelay>(m_options.server.first(), m_options.server.mid(1),
+                                           m_session.get());
     connect(m_relay.get(), &StdioRelay::finished, this, [this](int status, const QString &error) {
         if (!error.isEmpty() && !m_signal)
             std::fprintf(stderr, "sonde-cli proxy: %s\n", qPrintable(error));
@@ -44,7 +163,13 @@ void ProxyCommand::start()
 void ProxyCommand::interrupt(int signo)
 {
     m_signal = signo;
-    m_relay->stop();
+    if (m_relay) {
+        m_relay->stop();
+        return;
+    }
+    m_control.reset();
+    m_http.reset();
+    Q_EMIT finished(128 + signo);
 }
 
 } // namespace Sonde

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "proxy/stdiorelay.h"
 
+#include "protocol/jsonrpcmessage.h"
+#include "proxy/proxysession.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSocketNotifier>
+#include <QTimer>
 
 #include <cerrno>
 #include <csignal>
@@ -16,9 +22,13 @@ namespace {
 constexpr qsizetype ReadChunk = 64 * 1024;
 } // namespace
 
-StdioRelay::StdioRelay(QString program, QStringList arguments, QObject *parent)
-    : QObject(parent), m_program(std::move(program)), m_arguments(std::move(arguments))
+StdioRelay::StdioRelay(QString program, QStringList arguments, ProxySession *session,
+                       QObject *parent)
+    : QObject(parent), m_program(std::move(program)), m_arguments(std::move(arguments)),
+      m_session(session)
 {
+    if (m_session)
+        connect(m_session, &ProxySession::actNow, this, &StdioRelay::act);
     connect(&m_server, &QProcess::readyReadStandardOutput, this, &StdioRelay::relayServerOutput);
     connect(&m_server, &QProcess::readyReadStandardError, this, &StdioRelay::relayServerError);
     connect(&m_server, &QProcess::finished, this, &StdioRelay::serverFinished);
@@ -66,17 +76,156 @@ void StdioRelay::readClient()
         m_clientDone = true;
         m_input->setEnabled(false);
         m_server.closeWriteChannel();
+        if (m_session)
+            m_session->judge().clientEnded();
         return;
     }
     chunk.truncate(n);
     m_server.write(chunk);
+    if (m_session) {
+        for (const QByteArray &line : m_clientLines.feed(chunk))
+            m_session->clientFrame(line);
+        m_clientLines.takeOversizedCount(); // too long to judge; relayed all the same
+    }
     if (m_server.bytesToWrite() > MaxPendingBytes)
         m_input->setEnabled(false); // until the server has read half of it (bytesWritten)
 }
 
 void StdioRelay::relayServerOutput()
 {
-    writeAll(STDOUT_FILENO, m_server.readAllStandardOutput());
+    const QByteArray bytes = m_server.readAllStandardOutput();
+    if (!m_session) {
+        writeAll(STDOUT_FILENO, bytes);
+        return;
+    }
+    if (m_held.isEmpty() && !lineFaultArmed() && m_notifications.isEmpty()) {
+        // Nothing to act on: the bytes go as they came, seen on the way.
+        writeAll(STDOUT_FILENO, bytes);
+        if (!bytes.isEmpty())
+            m_atLineStart = bytes.endsWith('\n');
+        observeServer(bytes);
+        return;
+    }
+    m_held += bytes;
+    relayLines();
+}
+
+bool StdioRelay::lineFaultArmed() const
+{
+    using K = ProxyFault::Kind;
+    return m_session->armedFor(K::DropResponse) || m_session->armedFor(K::CorruptResponse) ||
+           m_session->armedFor(K::Delay);
+}
+
+void StdioRelay::observeServer(const QByteArray &bytes)
+{
+    for (const QByteArray &line : m_serverLines.feed(bytes))
+        m_session->serverFrame(line);
+    m_serverLines.takeOversizedCount();
+}
+
+void StdioRelay::relayLines()
+{
+    using K = ProxyFault::Kind;
+    while (!m_held.isEmpty() && !(m_delay && m_delay->isActive())) {
+        if (!m_atLineStart) {
+            // The rest of a line the client already has the start of.
+            const qsizetype nl = m_held.indexOf('\n');
+            const QByteArray part = nl < 0 ? std::exchange(m_held, {}) : m_held.left(nl + 1);
+            m_held.remove(0, part.size());
+            writeLine(part);
+            continue;
+        }
+        const qsizetype nl = m_held.indexOf('\n');
+        if (nl < 0) {
+            if (m_held.size() > MaxHeldLineBytes) {
+                // Too long to hold whole: it goes through as it is, unfaulted.
+                writeLine(std::exchange(m_held, {}));
+            }
+            return;
+        }
+        const QByteArray line = m_held.left(nl + 1);
+        if (std::exchange(m_releaseFirst, false)) {
+            // The answer a delay held: it goes now, as it is.
+            m_held.remove(0, line.size());
+            writeLine(line);
+            continue;
+        }
+        const auto envelope = JsonRpcMessage::peekEnvelope(QByteArrayView(line).trimmed());
+        const bool response = envelope && !envelope->hasMethod && !envelope->id.isUndefined();
+        const ObservedRequest request =
+            response ? m_session->requestFor(JsonRpcMessage::idKey(envelope->id))
+                     : ObservedRequest();
+        const QString what =
+            request.tool.isEmpty() ? request.method : u"tools/call "_s + request.tool;
+        if (response) {
+            if (const auto f = m_session->take(K::Delay)) {
+                m_session->fired(f->first, request, {},
+                                 u"held the answer to %1 for %2 ms"_s.arg(what).arg(f->second.ms));
+                if (!m_delay) {
+                    m_delay = new QTimer(this);
+                    m_delay->setSingleShot(true);
+                    connect(m_delay, &QTimer::timeout, this, [this] {
+                        m_releaseFirst = true;
+                        relayLines();
+                    });
+                }
+                m_delay->start(f->second.ms);
+                return; // the line stays first in m_held until the timer ends
+            }
+        }
+        m_held.remove(0, line.size());
+        if (response) {
+            if (const auto f = m_session->take(K::DropResponse)) {
+                observeServer(line);
+                m_session->fired(f->first, request, {},
+                                 u"did not relay the answer to %1"_s.arg(what));
+                continue;
+            }
+            if (const auto f = m_session->take(K::CorruptResponse)) {
+                observeServer(line);
+                m_session->fired(f->first, request, {},
+                                 u"relayed the answer to %1 cut in half"_s.arg(what));
+                writeLine(line.left(qMax<qsizetype>(1, line.size() / 2)) + '\n');
+                continue;
+            }
+        }
+        writeLine(line);
+    }
+}
+
+void StdioRelay::writeLine(const QByteArray &bytes)
+{
+    writeAll(STDOUT_FILENO, bytes);
+    observeServer(bytes);
+    m_atLineStart = bytes.endsWith('\n');
+    while (m_atLineStart && !m_notifications.isEmpty())
+        writeAll(STDOUT_FILENO, m_notifications.takeFirst());
+}
+
+void StdioRelay::act(int id, const ProxyFault &fault)
+{
+    if (fault.kind == ProxyFault::Kind::KillServer) {
+        if (m_server.state() == QProcess::NotRunning) {
+            m_session->failed(id, u"the server is not running"_s);
+            return;
+        }
+        m_session->fired(id, {}, {}, u"killed the server (SIGKILL)"_s);
+        m_server.kill();
+        return;
+    }
+    if (fault.kind != ProxyFault::Kind::Notify)
+        return;
+    const QByteArray line = QJsonDocument(QJsonObject{{u"jsonrpc"_s, u"2.0"_s},
+                                                      {u"method"_s, fault.method},
+                                                      {u"params"_s, fault.params}})
+                                .toJson(QJsonDocument::Compact) +
+                            '\n';
+    m_session->fired(id, {}, {}, u"sent %1 to the client"_s.arg(fault.method));
+    if (m_atLineStart && m_held.isEmpty())
+        writeAll(STDOUT_FILENO, line);
+    else
+        m_notifications.append(line); // after the line the client is in the middle of
 }
 
 void StdioRelay::relayServerError()
@@ -86,8 +235,13 @@ void StdioRelay::relayServerError()
 
 void StdioRelay::serverFinished(int code, QProcess::ExitStatus status)
 {
-    // What the server wrote last reaches the client before the proxy ends.
+    // What the server wrote last reaches the client before the proxy ends (held lines too:
+    // a delay does not outlive the server).
     relayServerOutput();
+    if (m_delay)
+        m_delay->stop();
+    if (!m_held.isEmpty())
+        writeAll(STDOUT_FILENO, std::exchange(m_held, {}));
     relayServerError();
     if (m_finished)
         return;
