@@ -5,6 +5,7 @@
 #include "historycommand.h"
 #include "proxycommand.h"
 #include "proxycontrolcommand.h"
+#include "proxywrapcommand.h"
 #include "sessioncommand.h"
 #include "usagecommand.h"
 #include "util/commandline.h"
@@ -27,6 +28,12 @@ std::unique_ptr<CliCommand> CliDispatcher::commandFor(const QStringList &args)
     // proxy: the server is the command after --, started for a client that runs Sonde.
     if (args.value(0) == "proxy"_L1) {
         QString error;
+        if (ProxyWrapCommand::handles(args.mid(1))) {
+            if (std::unique_ptr<ProxyWrapCommand> wrap =
+                    ProxyWrapCommand::parse(args.mid(1), &error))
+                return wrap;
+            return std::make_unique<UsageCommand>(UsageCommand::Kind::Refused, error);
+        }
         if (std::unique_ptr<ProxyCommand> proxy = ProxyCommand::parse(args.mid(1), &error))
             return proxy;
         return std::make_unique<UsageCommand>(UsageCommand::Kind::Refused, error);

@@ -7,10 +7,14 @@
 // client's own reaction and the proxy's verdict on it.
 #include "proxyfixtures.h"
 
+#include "config/serverconfig.h"
+
 #include <QTest>
 
 using namespace Qt::StringLiterals;
 using namespace SondeTest;
+using Sonde::ServerConfig;
+using Sonde::ServerConfigFile;
 
 namespace {
 
@@ -208,6 +212,55 @@ private Q_SLOTS:
         }));
         // The session goes on after it.
         QVERIFY(client.ask({{u"do"_s, u"list"_s}}).value(u"ok"_s).toBool());
+    }
+
+    // sonde-cli proxy wrap on a client's config: asks first (refused without a terminal or
+    // --yes), writes a backup, and the entry it wrote runs the server through the proxy;
+    // unwrap gives the file its bytes back.
+    void aWrappedConfigEntryRunsTheServerThroughTheProxy()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u".mcp.json"_s);
+        const QByteArray original =
+            "{\n  // the project's servers\n  \"mcpServers\": {\n    \"demo\": {"
+            "\"command\": \"" SONDE_DEMO_SERVER_PATH "\"},\n"
+            "    \"other\": {\"command\": \"true\"}\n  }\n}\n";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(original);
+        f.close();
+        const QStringList wrap{u"proxy"_s, u"wrap"_s,     u"--config"_s,
+                               path,       u"--server"_s, u"demo"_s};
+        const Run asked = runProgram(cli(), wrap);
+        QCOMPARE(asked.exitCode, 2);
+        QVERIFY2(asked.err.contains("needs --yes when no terminal can ask"), asked.err.constData());
+        QVERIFY(!QFile::exists(path + u".sonde-backup"_s));
+
+        const Run wrapped = runProgram(cli(), wrap + QStringList{u"--yes"_s});
+        QCOMPARE(wrapped.exitCode, 0);
+        QVERIFY(QFile::exists(path + u".sonde-backup"_s));
+        const Run listed = runProgram(cli(), {u"proxy"_s, u"wrapped"_s, u"--config"_s, path});
+        QVERIFY2(listed.out.startsWith("demo\twrapped\t") &&
+                     listed.out.contains("other\tdirect\ttrue"),
+                 listed.out.constData());
+
+        // The client runs what the entry now says; it reaches the server through the proxy.
+        ServerConfigFile::Options options;
+        options.resolvePlaceholders = false;
+        const ServerConfig entry = ServerConfigFile::load(path, options).servers.value(u"demo"_s);
+        QCOMPARE(entry.arguments.mid(0, 2), QStringList({u"proxy"_s, u"--"_s}));
+        const QByteArray initialize =
+            R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+            "\n";
+        const Run served = runProgram(entry.program, entry.arguments, initialize);
+        QCOMPARE(served.exitCode, 0);
+        QVERIFY2(served.out.contains("\"serverInfo\""), served.out.constData());
+
+        const Run unwrapped = runProgram(cli(), {u"proxy"_s, u"unwrap"_s, u"--config"_s, path,
+                                                 u"--server"_s, u"demo"_s, u"--yes"_s});
+        QCOMPARE(unwrapped.exitCode, 0);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), original);
     }
 };
 
