@@ -48,8 +48,19 @@ COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | conformance-client URL   (for the official conformance harness)
           | run COLLECTION.json [--junit OUT.xml] [--auth-agent A]   (a saved collection,
             docs/collections.md; its "server" replaces CONNECTION)
-   or:    sonde-cli proxy -- COMMAND [ARG...]   (in a client's config in place of its
-            stdio server: relays both ways unchanged, exits as the server does)
+   or:    sonde-cli proxy [PROXY OPTIONS] -- COMMAND [ARG...]   (in a client's config in
+            place of its stdio server: relays both ways unchanged, exits as the server does)
+          | proxy [PROXY OPTIONS] --listen ADDR:PORT --target URL [--allow-remote]   (an
+            HTTP reverse proxy the client's url points at; docs/proxy.md)
+          | proxy wrap --config FILE --server NAME [--port N] [--control SOCK] [--yes]
+          | proxy unwrap --config FILE --server NAME [--yes]   (a client's config entry
+            through the proxy, and back byte for byte)
+          | proxy wrapped --config FILE
+PROXY OPTIONS: --control SOCK (faults and verdicts: sonde-cli proxy-control SOCK)
+          --verdict-window MS (default 30000: how long a client has to recover)
+          --history DB (default: the window's history)  --no-history
+   or:    sonde-cli proxy-control SOCK   (JSON lines in, one answer line each: fault,
+            verdict, verdicts, status)
    or:    sonde-cli history import FILE.jsonl|INSPECTOR.json --db DB
           | history search TEXT --db DB [--server S] [--limit N]
           | history sessions --db DB [--server S]   (newest first: the ids --session takes)

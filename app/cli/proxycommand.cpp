@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "proxycommand.h"
 
+#include "historyrecorder.h"
 #include "proxy/httpreverseproxy.h"
 #include "proxy/proxycontrolserver.h"
+#include "proxy/proxyrecording.h"
 #include "proxy/proxysession.h"
 #include "proxy/stdiorelay.h"
 #include "util/clock.h"
 
+#include <QFileInfo>
 #include <QTimer>
 
 #include <cstdio>
@@ -47,6 +50,11 @@ std::unique_ptr<ProxyCommand> ProxyCommand::parse(const QStringList &args, QStri
                 *error = u"proxy: --target %1: not an http:// or https:// URL"_s.arg(v);
                 return nullptr;
             }
+        } else if (a == "--history"_L1) {
+            if (!value(&o.history))
+                return nullptr;
+        } else if (a == "--no-history"_L1) {
+            o.noHistory = true;
         } else if (a == "--control"_L1) {
             if (!value(&o.control))
                 return nullptr;
@@ -70,6 +78,10 @@ std::unique_ptr<ProxyCommand> ProxyCommand::parse(const QStringList &args, QStri
     }
     if (dashes >= 0)
         o.server = args.mid(dashes + 1);
+    if (o.noHistory && !o.history.isEmpty()) {
+        *error = u"proxy: --history and --no-history say opposite things"_s;
+        return nullptr;
+    }
     if (o.target.isValid() != !listen.isEmpty()) {
         *error = u"proxy: --listen and --target go together (the HTTP proxy)"_s;
         return nullptr;
@@ -118,7 +130,7 @@ ProxyCommand::~ProxyCommand() = default;
 void ProxyCommand::fail(const QString &error)
 {
     std::fprintf(stderr, "sonde-cli proxy: %s\n", qPrintable(error));
-    QTimer::singleShot(0, this, [this] { Q_EMIT finished(2); });
+    QTimer::singleShot(0, this, [this] { end(2); });
 }
 
 void ProxyCommand::start()
@@ -132,6 +144,15 @@ void ProxyCommand::start()
                      qPrintable(ProxyFault::info(v.kind).name),
                      qPrintable(ProxyVerdict::stateName(v.state)), qPrintable(v.summary));
     });
+    if (!m_options.noHistory) {
+        m_recording = std::make_unique<ProxyRecording>(*m_session, serverLabel());
+        connect(m_recording.get(), &ProxyRecording::failed, this, [](const QString &why) {
+            std::fprintf(stderr, "sonde-cli proxy: the history is not recorded: %s\n",
+                         qPrintable(why));
+        });
+        m_recording->start(m_options.history.isEmpty() ? HistoryRecorder::defaultPath()
+                                                       : m_options.history);
+    }
     if (!m_options.control.isEmpty()) {
         m_control = std::make_unique<ProxyControlServer>(*m_session);
         QString error;
@@ -155,9 +176,36 @@ void ProxyCommand::start()
     connect(m_relay.get(), &StdioRelay::finished, this, [this](int status, const QString &error) {
         if (!error.isEmpty() && !m_signal)
             std::fprintf(stderr, "sonde-cli proxy: %s\n", qPrintable(error));
-        Q_EMIT finished(m_signal ? 128 + m_signal : status);
+        end(m_signal ? 128 + m_signal : status);
     });
     m_relay->start();
+}
+
+void ProxyCommand::end(int status)
+{
+    // What was seen reaches the history before the process ends.
+    if (m_recording)
+        m_recording->stop();
+    Q_EMIT finished(status);
+}
+
+QString ProxyCommand::serverLabel() const
+{
+    if (m_options.http())
+        return m_options.target.host() +
+               (m_options.target.port() > 0 ? u':' + QString::number(m_options.target.port())
+                                            : QString()) +
+               m_options.target.path();
+    const QString program = QFileInfo(m_options.server.first()).fileName();
+    static const QStringList interpreters = {u"node"_s, u"python"_s, u"python3"_s, u"npx"_s,
+                                             u"uvx"_s,  u"uv"_s,     u"deno"_s,    u"bun"_s};
+    if (interpreters.contains(program)) {
+        for (const QString &a : m_options.server.mid(1)) {
+            if (!a.startsWith(u'-'))
+                return program + u' ' + QFileInfo(a).fileName();
+        }
+    }
+    return program;
 }
 
 void ProxyCommand::interrupt(int signo)
@@ -169,7 +217,7 @@ void ProxyCommand::interrupt(int signo)
     }
     m_control.reset();
     m_http.reset();
-    Q_EMIT finished(128 + signo);
+    end(128 + signo);
 }
 
 } // namespace Sonde

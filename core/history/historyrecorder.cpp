@@ -5,7 +5,9 @@
 #include "historystore.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QMutex>
+#include <QStandardPaths>
 #include <QThread>
 
 #include <atomic>
@@ -43,6 +45,15 @@ HistoryRecorder::HistoryRecorder(QObject *parent) : QObject(parent)
     m_writer->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_writer, &QObject::deleteLater);
     m_thread->start();
+}
+
+QString HistoryRecorder::defaultPath()
+{
+    // Not AppDataLocation: that is the asking program's own (sonde-cli has another name).
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                        QStringLiteral("/Sonde/Sonde");
+    QDir().mkpath(dir);
+    return QDir(dir).filePath(QStringLiteral("history.sqlite"));
 }
 
 HistoryRecorder::~HistoryRecorder()

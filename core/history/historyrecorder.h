@@ -25,6 +25,11 @@ public:
     explicit HistoryRecorder(QObject *parent = nullptr);
     ~HistoryRecorder() override;
 
+    // The window's history file (docs/history.md), the same whichever front end asks:
+    // history.sqlite in the data folder of the organization and application "Sonde"
+    // (~/.local/share/Sonde/Sonde/ on Linux). The folder is made when missing.
+    static QString defaultPath();
+
     // Opens `path` on the writer thread; opened() or failed() tells how it went.
     void start(const QString &path, const QString &source, const RetentionPolicy &retention = {});
     void addSecrets(const ServerConfig &config);

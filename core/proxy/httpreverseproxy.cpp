@@ -65,6 +65,7 @@ void HttpReverseProxy::sawSession(const QByteArray &sessionId, const QByteArray 
     if (m_dead.contains(sessionId))
         return;
     m_sessionId = sessionId;
+    m_session.sessionIdSeen(sessionId);
     if (!protocolVersion.isEmpty())
         m_protocolVersion = protocolVersion;
     // Kept in memory only, for the DELETE that ends an expired session on a protected server.

@@ -72,10 +72,15 @@ bool ProxySession::armedFor(ProxyFault::Kind kind) const
 void ProxySession::fired(int id, const ObservedRequest &request, const QString &lastEventId,
                          const QString &detail)
 {
+    bool first = true;
     for (Armed &a : m_armed) {
-        if (a.id == id)
+        if (a.id == id) {
+            first = !a.acted;
             a.acted = true;
+        }
     }
+    if (first)
+        Q_EMIT faultActed(id, m_judge.verdict(id).kind, detail);
     m_judge.fired(id, request, lastEventId, detail);
 }
 
@@ -88,6 +93,7 @@ void ProxySession::failed(int id, const QString &why)
 QList<ObservedRequest> ProxySession::clientFrame(const QByteArray &frame, const QString &sessionId)
 {
     QList<ObservedRequest> requests;
+    Q_EMIT frameSeen(true, frame);
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
     for (const JsonRpcMessage &m : parsed.messages) {
         ++m_clientMessages;
@@ -123,6 +129,7 @@ QList<ObservedRequest> ProxySession::clientFrame(const QByteArray &frame, const 
 
 void ProxySession::serverFrame(const QByteArray &frame)
 {
+    Q_EMIT frameSeen(false, frame);
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
     for (const JsonRpcMessage &m : parsed.messages) {
         ++m_serverMessages;
@@ -142,17 +149,25 @@ void ProxySession::serverFrame(const QByteArray &frame)
     }
 }
 
+void ProxySession::sessionIdSeen(const QByteArray &sessionId)
+{
+    if (sessionId.isEmpty() || sessionId == m_sessionId)
+        return;
+    if (!m_sessionId.isEmpty())
+        ++m_generation;
+    m_sessionId = sessionId;
+}
+
 QJsonObject ProxySession::status() const
 {
     QJsonArray armed;
     for (const Armed &a : m_armed)
         armed.append(
             QJsonObject{{u"id"_s, a.id}, {u"kind"_s, a.fault.name()}, {u"left"_s, a.left}});
-    return QJsonObject{{u"transport"_s, m_http ? u"http"_s : u"stdio"_s},
-                       {u"client"_s, m_clientName},
-                       {u"client_messages"_s, m_clientMessages},
-                       {u"server_messages"_s, m_serverMessages},
-                       {u"armed"_s, armed}};
+    return QJsonObject{
+        {u"transport"_s, m_http ? u"http"_s : u"stdio"_s}, {u"client"_s, m_clientName},
+        {u"client_messages"_s, m_clientMessages},          {u"generation"_s, m_generation},
+        {u"server_messages"_s, m_serverMessages},          {u"armed"_s, armed}};
 }
 
 } // namespace Sonde

@@ -62,8 +62,17 @@ public:
     // The `status` op's answer fields: transport, client, message counts, armed faults.
     QJsonObject status() const;
 
+    // HTTP: a session id the server gave (or the client used). A new one is a new session
+    // of the same client: its generation (1 for the first, and on stdio) goes up.
+    void sessionIdSeen(const QByteArray &sessionId);
+    int generation() const { return m_generation; }
+
 Q_SIGNALS:
     void actNow(int id, const Sonde::ProxyFault &fault);
+    // What passes, for a recording: each frame the judge saw (up to the relays' 4 MiB), and
+    // each fault as it acts.
+    void frameSeen(bool fromClient, const QByteArray &frame);
+    void faultActed(int id, Sonde::ProxyFault::Kind kind, const QString &detail);
 
 private:
     struct Armed
@@ -82,6 +91,8 @@ private:
     QString m_clientName;
     int m_clientMessages = 0;
     int m_serverMessages = 0;
+    QByteArray m_sessionId;
+    int m_generation = 1;
 };
 
 } // namespace Sonde

@@ -119,7 +119,7 @@ public:
         m_process.start(QString::fromUtf8(SONDE_CLI_PATH),
                         {u"proxy"_s, u"--listen"_s, u"127.0.0.1:0"_s, u"--target"_s, target,
                          u"--control"_s, socket(), u"--verdict-window"_s,
-                         QString::number(verdictWindowMs)});
+                         QString::number(verdictWindowMs), u"--history"_s, history()});
         QElapsedTimer t;
         t.start();
         while (!m_err.contains("point the client at ") && t.elapsed() < 15000) {
@@ -135,6 +135,17 @@ public:
         return true;
     }
     QString socket() const { return m_dir.filePath(u"control.sock"_s); }
+    QString history() const { return m_dir.filePath(u"history.sqlite"_s); }
+    // SIGTERM, as a user's Ctrl-C: the proxy writes what it recorded and exits 143.
+    int stop()
+    {
+        m_process.terminate();
+        QSignalSpy finished(&m_process, &QProcess::finished);
+        if (m_process.state() != QProcess::NotRunning && !finished.wait(10000))
+            return -1;
+        m_err += m_process.readAllStandardError();
+        return m_process.exitCode();
+    }
     QString url() const { return m_url; }
     quint16 port() const { return quint16(QUrl(m_url).port()); }
     // Sends control lines through `sonde-cli proxy-control`, returns the answers.

@@ -39,7 +39,13 @@ QByteArray compact(const QJsonObject &o)
 class TestProxyHttp : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_data;
+
 private Q_SLOTS:
+    // A proxy records into the window's history unless told otherwise: every proxy these
+    // tests start writes under a data folder of their own, never the user's.
+    void initTestCase() { qputenv("XDG_DATA_HOME", m_data.path().toUtf8()); }
+
     void aRealClientGetsTheSameAnswersThroughTheProxy_data()
     {
         QTest::addColumn<QString>("sdk");
@@ -248,6 +254,71 @@ private Q_SLOTS:
                      .value(u"client_messages"_s)
                      .toInt(),
                  1);
+    }
+
+    // The session goes into the history as a session of its own, "client → server", with
+    // its faults and verdicts; the client's Authorization, cookies and session id are not
+    // written anywhere.
+    void theSessionIsRecordedWithoutItsSecrets()
+    {
+        EverythingServer server(u"streamableHttp"_s);
+        QVERIFY(server.start());
+        ProxyProcess proxy;
+        QVERIFY(proxy.startHttp(server.url(u"/mcp"_s)));
+        const QByteArray body = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{)"
+                                R"("protocolVersion":"2025-11-25","capabilities":{},)"
+                                R"("clientInfo":{"name":"raw","version":"1"}}})";
+        const QByteArray raw = rawHttp(
+            proxy.port(), "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          "Authorization: Bearer sekrit-token-4711\r\nCookie: sid=cookie-4711\r\n"
+                          "Accept: application/json, text/event-stream\r\n"
+                          "Content-Type: application/json\r\nContent-Length: " +
+                              QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QVERIFY2(raw.startsWith("HTTP/1.1 200"), raw.constData());
+        LineProcess client;
+        client.startSdk(u"v1"_s, u"--http"_s, {proxy.url()});
+        QVERIFY(client.waitForReady());
+        QJsonObject ready;
+        for (const QJsonObject &e : client.events())
+            if (e.value(u"event"_s) == "ready"_L1)
+                ready = e;
+        const QByteArray sessionId = ready.value(u"sessionId"_s).toString().toUtf8();
+        QVERIFY(!sessionId.isEmpty());
+        QVERIFY(client.ask(echo(u"recorded"_s)).value(u"ok"_s).toBool());
+        QVERIFY(proxy.fault(fault(u"expire-session"_s)).value(u"ok"_s).toBool());
+        QVERIFY(!client.ask(echo(u"refused"_s)).value(u"ok"_s).toBool());
+        QCOMPARE(proxy.verdict(1).value(u"state"_s).toString(), u"fail"_s);
+        QCOMPARE(proxy.stop(), 143);
+
+        const Run sessions = runProgram(QString::fromUtf8(SONDE_CLI_PATH),
+                                        {u"history"_s, u"sessions"_s, u"--db"_s, proxy.history()});
+        const QByteArray named = QByteArray("\"server\":\"sdk-driver-v1 \u2192 127.0.0.1:") +
+                                 QByteArray::number(server.port()) + "/mcp\"";
+        QVERIFY2(sessions.out.contains(named),
+                 QByteArray(sessions.out + sessions.err + proxy.stderrText()).constData());
+        QTemporaryDir out;
+        const QString jsonl = out.filePath(u"session.jsonl"_s);
+        const Run exported = runProgram(QString::fromUtf8(SONDE_CLI_PATH),
+                                        {u"history"_s, u"export"_s, u"--db"_s, proxy.history(),
+                                         u"--format"_s, u"jsonl"_s, u"--out"_s, jsonl});
+        QCOMPARE(exported.exitCode, 0);
+        QFile f(jsonl);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray records = f.readAll();
+        QVERIFY(records.contains("Echo: recorded"));
+        QVERIFY(records.contains("proxy fault 1 expire-session"));
+        QVERIFY(records.contains("\"event\":\"proxy-verdict\""));
+        QVERIFY(records.contains("never initialized again"));
+        // Nothing secret, in the export or anywhere in the history's files.
+        QByteArray files = records;
+        for (const QString &suffix : {u""_s, u"-wal"_s, u"-shm"_s, u"-journal"_s}) {
+            QFile db(proxy.history() + suffix);
+            if (db.open(QIODevice::ReadOnly))
+                files += db.readAll();
+        }
+        QVERIFY(!files.contains("sekrit-token-4711"));
+        QVERIFY(!files.contains("cookie-4711"));
+        QVERIFY(!files.contains(sessionId));
     }
 
     void aLostServerIsA502AndNeverARetry()

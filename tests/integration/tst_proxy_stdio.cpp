@@ -28,7 +28,13 @@ QString cli()
 class TestProxyStdio : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_data;
+
 private Q_SLOTS:
+    // A proxy records into the window's history unless told otherwise: every proxy these
+    // tests start writes under a data folder of their own, never the user's.
+    void initTestCase() { qputenv("XDG_DATA_HOME", m_data.path().toUtf8()); }
+
     void theClientReadsWhatTheServerWroteByteForByte()
     {
         const QByteArray input =
@@ -191,6 +197,14 @@ private Q_SLOTS:
                  QJsonDocument(v).toJson().constData());
         if (killed)
             QVERIFY(client.stderrText().contains("sonde-cli proxy: fault 1 kill-server: note"));
+        // Recorded into the window's history (here: this test's data folder), under the
+        // client's name and the server's script.
+        QVERIFY(client.ask({{u"do"_s, u"close"_s}}).value(u"ok"_s).toBool() || killed);
+        QVERIFY(client.waitForExit());
+        const Run sessions = runProgram(cli(), {u"history"_s, u"sessions"_s, u"--db"_s,
+                                                m_data.filePath(u"Sonde/Sonde/history.sqlite"_s)});
+        QVERIFY2(sessions.out.contains("\"server\":\"sdk-driver-v1 \u2192 node index.js\""),
+                 sessions.out.constData());
     }
 
     void aNotificationReachesTheStdioClientBetweenLines()

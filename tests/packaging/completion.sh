@@ -72,6 +72,12 @@ expect "resources has list, templates and read" "list templates read" "$cli" --c
 expect "prompts has list and get" "list get" "$cli" --command x prompts ""
 expect "the commands come after the connection" \
     "info ping tools resources prompts exec auth conformance-client run history" "$cli" --command x ""
+expect "the proxy commands come when no connection is given" \
+    "info ping tools resources prompts exec auth conformance-client run history proxy proxy-control" "$cli" ""
+expect "proxy has wrap, unwrap and wrapped" "wrap unwrap wrapped" "$cli" proxy ""
+expect "proxy's options" "--listen" "$cli" proxy --li
+expect "proxy wrap's options" "--server" "$cli" proxy wrap --config c.json --se
+expect "after proxy -- the words are the server's" "" "$cli" proxy -- --co
 expect "auth has login, status and logout" "login status logout" "$cli" --url u auth ""
 expect "the authorization agents" "browser no-browser headless" "$cli" --auth-agent ""
 expect "a command is completed from its start" "tools" "$cli" --url http : //h/mcp --quiet to

@@ -7,9 +7,6 @@
 #include "historyrecorder.h"
 #include "historystore.h"
 
-#include <QDir>
-#include <QStandardPaths>
-
 namespace Sonde {
 
 RunRecording::RunRecording(CoreHost &host, QObject *parent)
@@ -23,11 +20,8 @@ void RunRecording::start(const QString &path, const HistoryRetention &retention,
                          const QString &source)
 {
     m_path = path;
-    if (m_path.isEmpty()) {
-        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-        QDir().mkpath(dir);
-        m_path = QDir(dir).filePath(QStringLiteral("history.sqlite"));
-    }
+    if (m_path.isEmpty())
+        m_path = HistoryRecorder::defaultPath();
     m_recorder->start(m_path, source, retention.policy());
     connect(&m_host, &CoreHost::transcriptBatch, m_recorder.get(), &HistoryRecorder::record);
     connect(m_recorder.get(), &HistoryRecorder::failed, this, [this](const QString &reason) {

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "proxy/clientjudge.h"
+#include "transcript/transcriptevent.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+
+namespace Sonde {
+
+class HistoryRecorder;
+class ProxySession;
+
+// Records a proxied session into the history (`sonde-cli proxy --history DB`, by default the
+// window's file), so it can be browsed, searched and exported like a session Sonde made:
+// the client's frames as outgoing, the server's as incoming, each fault as a fault event
+// (the timeline's mark) and each verdict as a `proxy-verdict` event. The server is named
+// "CLIENT → SERVER" (the client's clientInfo name, once its initialize is seen), and an HTTP
+// client's new session is a new generation. Headers are not recorded, so no Authorization,
+// cookie or session id is written. Frames are batched (100 ms, or 256 events) and written on
+// the recorder's own thread. Thread: the proxy's.
+class ProxyRecording : public QObject
+{
+    Q_OBJECT
+public:
+    ProxyRecording(ProxySession &session, QString serverLabel, QObject *parent = nullptr);
+    ~ProxyRecording() override;
+
+    void start(const QString &path);
+    // Writes what is pending and ends the writer thread (before the process exits).
+    void stop();
+    QString firstError() const;
+
+    static constexpr int FlushMs = 100;
+    static constexpr qsizetype FlushEvents = 256;
+
+Q_SIGNALS:
+    void failed(const QString &message);
+
+private:
+    void add(TranscriptEvent event);
+    void flush();
+    QString serverName() const;
+
+    ProxySession &m_session;
+    QString m_label;
+    std::unique_ptr<HistoryRecorder> m_recorder;
+    TranscriptBatch m_pending;
+    QTimer m_timer;
+};
+
+} // namespace Sonde
