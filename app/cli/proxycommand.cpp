@@ -153,15 +153,17 @@ void ProxyCommand::start()
         m_recording->start(m_options.history.isEmpty() ? HistoryRecorder::defaultPath()
                                                        : m_options.history);
     }
-    if (!m_options.control.isEmpty()) {
-        m_control = std::make_unique<ProxyControlServer>(*m_session);
-        QString error;
-        if (!m_control->listen(m_options.control, &error))
-            return fail(error);
-    }
+    // Always in the user's runtime folder, where the window finds it; also at --control.
+    m_control = std::make_unique<ProxyControlServer>(*m_session, serverLabel());
+    QString error;
+    const QString announce = ProxyControlServer::announcePath(&error);
+    if (announce.isEmpty() || !m_control->listen(announce, &error))
+        std::fprintf(stderr, "sonde-cli proxy: the window will not see this proxy: %s\n",
+                     qPrintable(error));
+    if (!m_options.control.isEmpty() && !m_control->listen(m_options.control, &error))
+        return fail(u"--control: "_s + error);
     if (m_options.http()) {
         m_http = std::make_unique<HttpReverseProxy>(m_options.target, *m_session);
-        QString error;
         if (!m_http->listen(m_options.listenAddress, m_options.listenPort, m_options.allowRemote,
                             &error))
             return fail(error);
@@ -173,9 +175,9 @@ void ProxyCommand::start()
     }
     m_relay = std::make_unique<StdioRelay>(m_options.server.first(), m_options.server.mid(1),
                                            m_session.get());
-    connect(m_relay.get(), &StdioRelay::finished, this, [this](int status, const QString &error) {
-        if (!error.isEmpty() && !m_signal)
-            std::fprintf(stderr, "sonde-cli proxy: %s\n", qPrintable(error));
+    connect(m_relay.get(), &StdioRelay::finished, this, [this](int status, const QString &why) {
+        if (!why.isEmpty() && !m_signal)
+            std::fprintf(stderr, "sonde-cli proxy: %s\n", qPrintable(why));
         end(m_signal ? 128 + m_signal : status);
     });
     m_relay->start();

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include "proxy/proxycontrolserver.h"
 
+#include "proxy/proxyeventfeed.h"
 #include "proxy/proxysession.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocalSocket>
 #include <QPointer>
+#include <QStandardPaths>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -31,8 +36,10 @@ QJsonObject refusal(const QString &why)
     return QJsonObject{{u"ok"_s, false}, {u"error"_s, why}};
 }
 
+} // namespace
+
 // One client of the socket: its lines answered one at a time, in order, a `verdict` that
-// waits holding the lines after it.
+// waits holding the lines after it; after `watch`, the session's events too.
 class ControlConnection : public QObject
 {
 public:
@@ -75,6 +82,10 @@ private:
                         : u"not JSON: %1 at offset %2"_s.arg(e.errorString()).arg(e.offset)));
                 continue;
             }
+            if (doc.object().value(u"op"_s) == "watch"_L1) {
+                watch();
+                continue;
+            }
             bool waits = false;
             const QJsonObject answer = m_server.handle(doc.object(), &waits);
             if (!waits) {
@@ -100,44 +111,84 @@ private:
     {
         m_socket->write(QJsonDocument(answer).toJson(QJsonDocument::Compact) + '\n');
     }
+    void watch()
+    {
+        if (m_watching)
+            return;
+        m_watching = true;
+        write(m_server.m_feed->hello(m_server.m_label, QCoreApplication::applicationPid()));
+        for (const QByteArray &l : m_server.m_feed->backlog())
+            m_socket->write(l);
+        connect(m_server.m_feed.get(), &ProxyEventFeed::line, this, [this](const QByteArray &l) {
+            // A watcher that stopped reading is dropped rather than grown without bound.
+            if (m_socket->bytesToWrite() > 64 * 1024 * 1024) {
+                m_socket->abort();
+                return;
+            }
+            m_socket->write(l);
+        });
+    }
 
     QPointer<QLocalSocket> m_socket;
     ProxyControlServer &m_server;
     ProxySession &m_session;
     QByteArray m_buffer;
     int m_waitingFor = 0;
+    bool m_watching = false;
     QTimer m_timer;
 };
-} // namespace
 
-ProxyControlServer::ProxyControlServer(ProxySession &session, QObject *parent)
-    : QObject(parent), m_session(session)
+ProxyControlServer::ProxyControlServer(ProxySession &session, QString serverLabel, QObject *parent)
+    : QObject(parent), m_session(session), m_label(std::move(serverLabel)),
+      m_feed(std::make_unique<ProxyEventFeed>(session))
 {
-    m_server.setSocketOptions(QLocalServer::UserAccessOption);
-    connect(&m_server, &QLocalServer::newConnection, this, &ProxyControlServer::accept);
 }
 
 ProxyControlServer::~ProxyControlServer()
 {
-    m_server.close();
+    for (const auto &server : m_servers)
+        server->close(); // removes its socket file
 }
 
 bool ProxyControlServer::listen(const QString &path, QString *error)
 {
+    auto server = std::make_unique<QLocalServer>();
+    server->setSocketOptions(QLocalServer::UserAccessOption);
     QLocalServer::removeServer(path);
-    if (!m_server.listen(path)) {
-        *error = u"--control %1: %2"_s.arg(path, m_server.errorString());
+    if (!server->listen(path)) {
+        *error = u"control socket %1: %2"_s.arg(path, server->errorString());
         return false;
     }
     // UserAccessOption leaves the file 0700 on Linux; a socket needs no execute bit.
-    QFile::setPermissions(m_server.fullServerName(), QFile::ReadOwner | QFile::WriteOwner);
+    QFile::setPermissions(server->fullServerName(), QFile::ReadOwner | QFile::WriteOwner);
+    QLocalServer *s = server.get();
+    connect(s, &QLocalServer::newConnection, this, [this, s] {
+        while (QLocalSocket *socket = s->nextPendingConnection())
+            new ControlConnection(socket, *this, m_session);
+    });
+    m_servers.push_back(std::move(server));
     return true;
 }
 
-void ProxyControlServer::accept()
+QString ProxyControlServer::announceDirectory(QString *error)
 {
-    while (QLocalSocket *socket = m_server.nextPendingConnection())
-        new ControlConnection(socket, *this, m_session);
+    QString base = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (base.isEmpty())
+        base = QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation);
+    const QString dir = base + u"/sonde"_s;
+    if (!QDir().mkpath(dir) ||
+        !QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner)) {
+        *error = u"%1: cannot make a folder private to this user there"_s.arg(dir);
+        return {};
+    }
+    return dir;
+}
+
+QString ProxyControlServer::announcePath(QString *error)
+{
+    const QString dir = announceDirectory(error);
+    return dir.isEmpty() ? QString()
+                         : u"%1/proxy-%2.sock"_s.arg(dir).arg(QCoreApplication::applicationPid());
 }
 
 QJsonObject ProxyControlServer::handle(const QJsonObject &request, bool *waits)

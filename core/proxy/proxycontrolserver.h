@@ -6,8 +6,12 @@
 #include <QObject>
 #include <QString>
 
+#include <memory>
+#include <vector>
+
 namespace Sonde {
 
+class ProxyEventFeed;
 class ProxySession;
 
 // The proxy's control socket (`sonde-cli proxy --control SOCK`): a local socket private to
@@ -17,18 +21,26 @@ class ProxySession;
 //   {"op":"verdict","id":N,"wait_ms":M}  the verdict on fault N, waiting up to M ms for it
 //   {"op":"verdicts"}                every fault's verdict so far
 //   {"op":"status"}                  the session: transport, client, counts, armed faults
+//   {"op":"watch"}                   who the proxy is, then every event (ProxyEventFeed) as
+//                                    it happens, the kept ones first: the window's feed
 // A malformed line gets {"ok":false,"error":…} and the connection goes on. `sonde-cli
-// proxy-control SOCK` is its client. Thread: the proxy's.
+// proxy-control SOCK` is its client. Every proxy also listens in the user's runtime folder
+// (announceDirectory()), which the window watches to pick up proxies however they started.
+// Thread: the proxy's.
 class ProxyControlServer : public QObject
 {
     Q_OBJECT
 public:
-    explicit ProxyControlServer(ProxySession &session, QObject *parent = nullptr);
+    ProxyControlServer(ProxySession &session, QString serverLabel, QObject *parent = nullptr);
     ~ProxyControlServer() override;
 
-    // Listens at `path` (a stale socket file there is replaced); false with `error` set.
+    // Listens at `path` too (a stale socket file there is replaced); false with `error` set.
     bool listen(const QString &path, QString *error);
-    QString path() const { return m_server.fullServerName(); }
+    // $XDG_RUNTIME_DIR/sonde (Qt's runtime location when unset), made private to the user
+    // (0700) when missing; empty, with `error`, when it cannot be made so.
+    static QString announceDirectory(QString *error);
+    // This process's socket there: proxy-PID.sock.
+    static QString announcePath(QString *error);
 
     static constexpr qsizetype MaxLineBytes = 1024 * 1024;
     static constexpr int MaxWaitMs = 600'000;
@@ -38,10 +50,11 @@ public:
     QJsonObject handle(const QJsonObject &request, bool *waits);
 
 private:
-    void accept();
-
+    friend class ControlConnection;
     ProxySession &m_session;
-    QLocalServer m_server;
+    QString m_label;
+    std::unique_ptr<ProxyEventFeed> m_feed;
+    std::vector<std::unique_ptr<QLocalServer>> m_servers;
 };
 
 } // namespace Sonde

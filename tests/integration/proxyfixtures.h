@@ -147,6 +147,7 @@ public:
         return m_process.exitCode();
     }
     QString url() const { return m_url; }
+    qint64 pid() const { return m_process.processId(); }
     quint16 port() const { return quint16(QUrl(m_url).port()); }
     // Sends control lines through `sonde-cli proxy-control`, returns the answers.
     QList<QJsonObject> control(const QList<QJsonObject> &lines)

@@ -7,6 +7,8 @@
 #include "proxyfixtures.h"
 #include "scriptedhttpserver.h"
 
+#include <QFileInfo>
+#include <QLocalSocket>
 #include <QTest>
 
 using namespace SondeTest;
@@ -40,11 +42,17 @@ class TestProxyHttp : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_data;
+    QTemporaryDir m_runtime;
 
 private Q_SLOTS:
     // A proxy records into the window's history unless told otherwise: every proxy these
     // tests start writes under a data folder of their own, never the user's.
-    void initTestCase() { qputenv("XDG_DATA_HOME", m_data.path().toUtf8()); }
+    // Their control sockets go to a runtime folder of their own too.
+    void initTestCase()
+    {
+        qputenv("XDG_DATA_HOME", m_data.path().toUtf8());
+        qputenv("XDG_RUNTIME_DIR", m_runtime.path().toUtf8());
+    }
 
     void aRealClientGetsTheSameAnswersThroughTheProxy_data()
     {
@@ -319,6 +327,70 @@ private Q_SLOTS:
         QVERIFY(!files.contains("sekrit-token-4711"));
         QVERIFY(!files.contains("cookie-4711"));
         QVERIFY(!files.contains(sessionId));
+    }
+
+    // Every proxy listens in the user's runtime folder, where the window looks: a socket
+    // only the user can use, which answers `watch` with who the proxy is and then every
+    // event, those from before the watcher came first.
+    void aRunningProxyIsFoundInTheRuntimeFolderAndFeedsAWatcher()
+    {
+        EverythingServer server(u"streamableHttp"_s);
+        QVERIFY(server.start());
+        ProxyProcess proxy;
+        QVERIFY(proxy.startHttp(server.url(u"/mcp"_s)));
+        LineProcess client;
+        client.startSdk(u"v1"_s, u"--http"_s, {proxy.url()});
+        QVERIFY(client.waitForReady());
+
+        const QString dir = m_runtime.filePath(u"sonde"_s);
+        // The user's bits only: nobody else may list it or reach a socket in it.
+        QCOMPARE(int(QFileInfo(dir).permissions() & 0x0777), 0x0700);
+        const QString path = u"%1/proxy-%2.sock"_s.arg(dir).arg(proxy.pid());
+        QVERIFY2(QFileInfo::exists(path), qPrintable(path));
+        QCOMPARE(int(QFileInfo(path).permissions() & 0x0777), 0x0600);
+
+        QLocalSocket watcher;
+        watcher.connectToServer(path);
+        QVERIFY(watcher.waitForConnected(5000));
+        watcher.write("{\"op\":\"watch\"}\n");
+        QList<QJsonObject> lines;
+        auto waitFor = [&](const std::function<bool(const QJsonObject &)> &match) {
+            QElapsedTimer t;
+            t.start();
+            while (t.elapsed() < 15000) {
+                for (const QJsonObject &l : std::as_const(lines))
+                    if (match(l))
+                        return true;
+                if (watcher.canReadLine() || watcher.waitForReadyRead(200))
+                    while (watcher.canReadLine())
+                        lines.append(QJsonDocument::fromJson(watcher.readLine()).object());
+            }
+            return false;
+        };
+        QVERIFY(waitFor([](const QJsonObject &l) { return l.value(u"op"_s) == "watch"_L1; }));
+        const QJsonObject hello = lines.first();
+        QCOMPARE(hello.value(u"transport"_s).toString(), u"http"_s);
+        QCOMPARE(hello.value(u"client"_s).toString(), u"sdk-driver-v1"_s);
+        QCOMPARE(hello.value(u"server"_s).toString(), u"127.0.0.1:%1/mcp"_s.arg(server.port()));
+        QVERIFY(hello.value(u"faults"_s).toArray().size() >= 8);
+        // The initialize from before the watcher came, then a call made while it watches.
+        QVERIFY(waitFor([](const QJsonObject &l) {
+            return l.value(u"frame"_s).toString().contains(u"\"initialize\""_s);
+        }));
+        QVERIFY(client.ask(echo(u"watched"_s)).value(u"ok"_s).toBool());
+        QVERIFY(waitFor([](const QJsonObject &l) {
+            return l.value(u"from"_s) == "server"_L1 &&
+                   l.value(u"frame"_s).toString().contains(u"Echo: watched"_s);
+        }));
+        // A fault armed through the same socket shows as a fault event and then a verdict.
+        watcher.write("{\"op\":\"fault\",\"kind\":\"expire-session\"}\n");
+        QVERIFY(waitFor([](const QJsonObject &l) { return l.value(u"event"_s) == "fault"_L1; }));
+        QVERIFY(!client.ask(echo(u"refused"_s)).value(u"ok"_s).toBool());
+        QVERIFY(waitFor([](const QJsonObject &l) {
+            return l.value(u"event"_s) == "verdict"_L1 && l.value(u"state"_s) == "fail"_L1;
+        }));
+        QCOMPARE(proxy.stop(), 143);
+        QVERIFY(!QFileInfo::exists(path)); // gone with its proxy
     }
 
     void aLostServerIsA502AndNeverARetry()

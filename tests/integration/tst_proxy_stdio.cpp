@@ -29,11 +29,17 @@ class TestProxyStdio : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_data;
+    QTemporaryDir m_runtime;
 
 private Q_SLOTS:
     // A proxy records into the window's history unless told otherwise: every proxy these
     // tests start writes under a data folder of their own, never the user's.
-    void initTestCase() { qputenv("XDG_DATA_HOME", m_data.path().toUtf8()); }
+    // Their control sockets go to a runtime folder of their own too.
+    void initTestCase()
+    {
+        qputenv("XDG_DATA_HOME", m_data.path().toUtf8());
+        qputenv("XDG_RUNTIME_DIR", m_runtime.path().toUtf8());
+    }
 
     void theClientReadsWhatTheServerWroteByteForByte()
     {
