@@ -162,6 +162,9 @@ void ProxyCommand::start()
                      qPrintable(error));
     if (!m_options.control.isEmpty() && !m_control->listen(m_options.control, &error))
         return fail(u"--control: "_s + error);
+    if (m_recording)
+        connect(m_control.get(), &ProxyControlServer::historyTaken, m_recording.get(),
+                &ProxyRecording::setPaused);
     if (m_options.http()) {
         m_http = std::make_unique<HttpReverseProxy>(m_options.target, *m_session);
         if (!m_http->listen(m_options.listenAddress, m_options.listenPort, m_options.allowRemote,

@@ -83,7 +83,7 @@ private:
                 continue;
             }
             if (doc.object().value(u"op"_s) == "watch"_L1) {
-                watch();
+                watch(doc.object());
                 continue;
             }
             bool waits = false;
@@ -111,14 +111,27 @@ private:
     {
         m_socket->write(QJsonDocument(answer).toJson(QJsonDocument::Compact) + '\n');
     }
-    void watch()
+    // `backlog` (default true): the kept events first. `history: "window"`: the watcher
+    // records what it is sent from now on, so the proxy stops recording it while the
+    // watcher is connected, and each event is in the history once.
+    void watch(const QJsonObject &request)
     {
         if (m_watching)
             return;
         m_watching = true;
-        write(m_server.m_feed->hello(m_server.m_label, QCoreApplication::applicationPid()));
-        for (const QByteArray &l : m_server.m_feed->backlog())
-            m_socket->write(l);
+        QJsonObject hello =
+            m_server.m_feed->hello(m_server.m_label, QCoreApplication::applicationPid());
+        if (request.value(u"history"_s) == "window"_L1) {
+            hello.insert(u"history"_s, u"window"_s);
+            m_server.historyWatcher(+1);
+            connect(m_socket, &QLocalSocket::disconnected, &m_server,
+                    [server = &m_server] { server->historyWatcher(-1); });
+        }
+        write(hello);
+        if (request.value(u"backlog"_s).toBool(true)) {
+            for (const QByteArray &l : m_server.m_feed->backlog())
+                m_socket->write(l);
+        }
         connect(m_server.m_feed.get(), &ProxyEventFeed::line, this, [this](const QByteArray &l) {
             // A watcher that stopped reading is dropped rather than grown without bound.
             if (m_socket->bytesToWrite() > 64 * 1024 * 1024) {
@@ -168,6 +181,14 @@ bool ProxyControlServer::listen(const QString &path, QString *error)
     });
     m_servers.push_back(std::move(server));
     return true;
+}
+
+void ProxyControlServer::historyWatcher(int delta)
+{
+    const bool before = m_historyWatchers > 0;
+    m_historyWatchers += delta;
+    if (before != (m_historyWatchers > 0))
+        Q_EMIT historyTaken(m_historyWatchers > 0);
 }
 
 QString ProxyControlServer::announceDirectory(QString *error)

@@ -21,8 +21,9 @@ class ProxySession;
 //   {"op":"verdict","id":N,"wait_ms":M}  the verdict on fault N, waiting up to M ms for it
 //   {"op":"verdicts"}                every fault's verdict so far
 //   {"op":"status"}                  the session: transport, client, counts, armed faults
-//   {"op":"watch"}                   who the proxy is, then every event (ProxyEventFeed) as
-//                                    it happens, the kept ones first: the window's feed
+//   {"op":"watch","backlog":B,"history":"window"}  who the proxy is, then every event
+//                                    (ProxyEventFeed) as it happens, the kept ones first
+//                                    unless backlog is false: the window's feed
 // A malformed line gets {"ok":false,"error":…} and the connection goes on. `sonde-cli
 // proxy-control SOCK` is its client. Every proxy also listens in the user's runtime folder
 // (announceDirectory()), which the window watches to pick up proxies however they started.
@@ -49,8 +50,15 @@ public:
     // through `reply`). Exposed for the tests of the ops themselves.
     QJsonObject handle(const QJsonObject &request, bool *waits);
 
+Q_SIGNALS:
+    // A watcher that records the session itself (the window) came, or the last one went:
+    // the proxy's own recording pauses meanwhile.
+    void historyTaken(bool taken);
+
 private:
     friend class ControlConnection;
+    void historyWatcher(int delta);
+    int m_historyWatchers = 0;
     ProxySession &m_session;
     QString m_label;
     std::unique_ptr<ProxyEventFeed> m_feed;

@@ -109,4 +109,24 @@ std::optional<ProxyFault> ProxyFault::fromJson(const QJsonObject &line, bool htt
     return f;
 }
 
+QJsonObject ProxyFault::toJson() const
+{
+    QJsonObject o{{u"op"_s, u"fault"_s}, {u"kind"_s, name()}};
+    if (count != 1)
+        o.insert(u"count"_s, count);
+    if (kind == Kind::Delay)
+        o.insert(u"ms"_s, ms);
+    if (kind == Kind::Status) {
+        o.insert(u"status"_s, status);
+        if (retryAfterS >= 0)
+            o.insert(u"retry_after_s"_s, retryAfterS);
+    }
+    if (kind == Kind::Notify) {
+        o.insert(u"method"_s, method);
+        if (!params.isEmpty())
+            o.insert(u"params"_s, params);
+    }
+    return o;
+}
+
 } // namespace Sonde

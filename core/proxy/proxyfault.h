@@ -58,6 +58,8 @@ struct ProxyFault
     // method, params), for the proxy's transport; nothing, with `error` set to one line
     // saying why, when it names no kind this transport takes or a field is out of range.
     static std::optional<ProxyFault> fromJson(const QJsonObject &line, bool http, QString *error);
+    // The control line that arms this fault (what fromJson reads back).
+    QJsonObject toJson() const;
 };
 
 } // namespace Sonde

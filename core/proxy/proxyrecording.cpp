@@ -5,6 +5,8 @@
 #include "proxy/proxysession.h"
 #include "util/clock.h"
 
+#include <QJsonObject>
+
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
@@ -73,8 +75,34 @@ QString ProxyRecording::serverName() const
     return u"%1 → %2"_s.arg(client.isEmpty() ? u"client"_s : client, m_label);
 }
 
+void ProxyRecording::setPaused(bool paused)
+{
+    if (paused)
+        flush();
+    m_paused = paused;
+}
+
 void ProxyRecording::add(TranscriptEvent event)
 {
+    if (m_paused)
+        return;
+    const qint64 unwritten = m_submitted + m_pending.size() - m_recorder->eventsRecorded();
+    // Frames only: a fault or a verdict is always kept.
+    if (unwritten > MaxUnwrittenEvents &&
+        event.direction != TranscriptEvent::Direction::Lifecycle) {
+        ++m_dropped;
+        return;
+    }
+    if (m_dropped > 0 && unwritten < MaxUnwrittenEvents / 2) {
+        TranscriptEvent note = TranscriptEvent::lifecycle(
+            event.timeMs, QString(), 0,
+            LifecycleDetails::Untyped{
+                u"proxy-history-dropped"_s,
+                QJsonObject{{u"events"_s, std::exchange(m_dropped, 0)},
+                            {u"why"_s, u"the history's writer fell behind"_s}}});
+        note.generation = m_session.generation();
+        m_pending.append(std::move(note));
+    }
     // Named when written, not when seen: the initialize that names the client is the
     // session's first frame, and it is in the same batch as what follows it.
     event.generation = m_session.generation();
@@ -93,6 +121,7 @@ void ProxyRecording::flush()
     const QString server = serverName();
     for (TranscriptEvent &e : m_pending)
         e.server = server;
+    m_submitted += m_pending.size();
     m_recorder->record(std::exchange(m_pending, {}));
 }
 

@@ -34,9 +34,16 @@ public:
     // Writes what is pending and ends the writer thread (before the process exits).
     void stop();
     QString firstError() const;
+    // While paused (a window records the session), what passes is not recorded here.
+    void setPaused(bool paused);
 
     static constexpr int FlushMs = 100;
     static constexpr qsizetype FlushEvents = 256;
+    // The most events handed to the writer and not yet written. A flood faster than SQLite
+    // writes would otherwise grow the proxy without bound (measured: +3.5 MiB per 10,000
+    // pipelined pings); past it, frames are counted instead of kept, and the history says
+    // how many (a `proxy-history-dropped` event) once the writer has caught up.
+    static constexpr qint64 MaxUnwrittenEvents = 20'000;
 
 Q_SIGNALS:
     void failed(const QString &message);
@@ -51,6 +58,9 @@ private:
     std::unique_ptr<HistoryRecorder> m_recorder;
     TranscriptBatch m_pending;
     QTimer m_timer;
+    bool m_paused = false;
+    qint64 m_submitted = 0; // events handed to the recorder
+    qint64 m_dropped = 0;   // frames not recorded since the writer fell behind
 };
 
 } // namespace Sonde

@@ -93,8 +93,17 @@ void ProxySession::failed(int id, const QString &why)
 QList<ObservedRequest> ProxySession::clientFrame(const QByteArray &frame, const QString &sessionId)
 {
     QList<ObservedRequest> requests;
-    Q_EMIT frameSeen(true, frame);
     const JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
+    // The client's name first: whoever sees the initialize frame sees it under that name.
+    for (const JsonRpcMessage &m : parsed.messages) {
+        if (m.isRequest() && m.method() == "initialize"_L1)
+            m_clientName = m.params()
+                               .value(u"clientInfo"_s)
+                               .toObject()
+                               .value(u"name"_s)
+                               .toString(m_clientName);
+    }
+    Q_EMIT frameSeen(true, frame);
     for (const JsonRpcMessage &m : parsed.messages) {
         ++m_clientMessages;
         if (m.isNotification()) {
@@ -112,12 +121,6 @@ QList<ObservedRequest> ProxySession::clientFrame(const QByteArray &frame, const 
             r.tool = m.params().value(u"name"_s).toString();
             r.argsKey = QJsonDocument(m.params().value(u"arguments"_s).toObject())
                             .toJson(QJsonDocument::Compact);
-        } else if (r.method == "initialize"_L1) {
-            m_clientName = m.params()
-                               .value(u"clientInfo"_s)
-                               .toObject()
-                               .value(u"name"_s)
-                               .toString(m_clientName);
         }
         if (m_open.size() < MaxOpenRequests)
             m_open.insert(r.idKey, r);

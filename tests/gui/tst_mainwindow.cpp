@@ -290,7 +290,8 @@ private Q_SLOTS:
         // Back by itself, no call needed.
         QTRY_COMPARE_WITH_TIMEOUT(m_window->sessionPanel()->shownGeneration(), 2, 10000);
 
-        auto *delay = health->findChild<QSpinBox *>();
+        // By name: the Health tab also holds a proxied session's page, with its own delay.
+        auto *delay = health->findChild<QSpinBox *>(u"faultDelayMs"_s);
         QVERIFY(delay);
         delay->setValue(600);
         QAction *menuEntry = nullptr;

@@ -2,6 +2,7 @@
 #include "servers/healthpanel.h"
 
 #include "application/history/historymodel.h"
+#include "servers/proxyfaultpanel.h"
 
 #include <QGridLayout>
 #include <QGroupBox>
@@ -12,6 +13,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -22,7 +24,14 @@ namespace Sonde {
 
 HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
 {
-    auto *outer = new QVBoxLayout(this);
+    // Two pages: the engine's breaker, reconnects and faults, and a proxied session's faults
+    // and verdicts (setProxied).
+    auto *top = new QVBoxLayout(this);
+    top->setContentsMargins(0, 0, 0, 0);
+    m_pages = new QStackedWidget(this);
+    top->addWidget(m_pages);
+    auto *enginePage = new QWidget(m_pages);
+    auto *outer = new QVBoxLayout(enginePage);
     auto *breakerBox = new QGroupBox(tr("Circuit breaker"), this);
     auto *breakerLayout = new QHBoxLayout(breakerBox);
     m_breaker = new QLabel(breakerBox);
@@ -61,12 +70,14 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
     auto *faults = new QGroupBox(tr("Inject a fault"), this);
     auto *grid = new QGridLayout(faults);
     m_delayMs = new QSpinBox(faults);
+    m_delayMs->setObjectName(u"faultDelayMs"_s);
     m_delayMs->setRange(0, 600'000);
     m_delayMs->setValue(2000);
     m_delayMs->setSuffix(u" ms"_s);
     m_delayMs->setAccessibleName(tr("Delay for each answer"));
     m_delayMs->setToolTip(tr("How long Delay answers holds each answer"));
     m_status = new QSpinBox(faults);
+    m_status->setObjectName(u"faultStatus"_s);
     m_status->setRange(100, 599);
     m_status->setValue(404);
     m_status->setAccessibleName(tr("HTTP status to answer"));
@@ -132,6 +143,11 @@ HealthPanel::HealthPanel(QWidget *parent) : QWidget(parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     outer->addWidget(new QLabel(tr("History"), this));
     outer->addWidget(m_table, 1);
+    // The engine's page first, also among the children: what looks for the panel's
+    // controls (a test's findChild) finds the engine's.
+    m_pages->addWidget(enginePage);
+    m_proxyFaults = new ProxyFaultPanel(m_pages);
+    m_pages->addWidget(m_proxyFaults);
 
     m_countdown = new QTimer(this);
     m_countdown->setInterval(250);
@@ -188,7 +204,23 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
     target.sessions = !s.sessionless;
     target.listening = s.subscriptions && s.subscriptions->id.isDouble();
     for (const auto &[button, kind] : std::as_const(m_faultButtons))
-        button->setEnabled(Fault::appliesTo(kind, target));
+        button->setEnabled(!m_proxied && Fault::appliesTo(kind, target));
+    m_reset->setEnabled(!m_proxied);
+    m_trip->setEnabled(!m_proxied);
+}
+
+void HealthPanel::setProxied(std::optional<bool> http)
+{
+    m_proxied = http.has_value();
+    m_pages->setCurrentWidget(m_proxied ? static_cast<QWidget *>(m_proxyFaults)
+                                        : m_pages->widget(0));
+    m_proxyFaults->setTransport(http);
+    if (m_proxied) {
+        for (const auto &[button, kind] : std::as_const(m_faultButtons))
+            button->setEnabled(false);
+        m_reset->setEnabled(false);
+        m_trip->setEnabled(false);
+    }
 }
 
 void HealthPanel::updateCountdown()
@@ -216,6 +248,7 @@ QList<QPair<QString, QPushButton *>> HealthPanel::actionButtons() const
                                              {u"breaker:trip"_s, m_trip}};
     for (const auto &[button, kind] : m_faultButtons)
         out.append({button->objectName(), button});
+    out += m_proxyFaults->actionButtons();
     return out;
 }
 

@@ -8,15 +8,19 @@
 #include <QDateTime>
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QStackedWidget;
 class QTableView;
 class QTimer;
 
 namespace Sonde {
 
 class HistoryModel;
+class ProxyFaultPanel;
 
 // A server's health: the circuit breaker drawn as its state (closed / open with a live
 // countdown / half-open), strikes against the threshold, Reset and Trip; the reconnect
@@ -36,6 +40,11 @@ public:
     // mirrors them (same text, same click, enabled when they are).
     // Each named for its action: "breaker:reset", "fault:expire-session"...
     QList<QPair<QString, QPushButton *>> actionButtons() const;
+    // A proxied session (docs/proxy.md) has no breaker or reconnects of Sonde's: the panel
+    // shows the proxy's faults and the verdicts instead (`http`: its transport), or the
+    // engine's again (nothing).
+    void setProxied(std::optional<bool> http);
+    ProxyFaultPanel *proxyFaults() const { return m_proxyFaults; }
 
 Q_SIGNALS:
     void breakerActionRequested(Sonde::BreakerAction action);
@@ -57,6 +66,9 @@ private:
     QSpinBox *m_delayMs = nullptr;
     QSpinBox *m_status = nullptr;
     QTimer *m_countdown = nullptr;
+    ProxyFaultPanel *m_proxyFaults = nullptr;
+    QStackedWidget *m_pages = nullptr; // the engine's page, or the proxy's
+    bool m_proxied = false;
     QDateTime m_openUntil;
     BreakerPhase m_state = BreakerPhase::Closed;
 };

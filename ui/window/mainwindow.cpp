@@ -6,6 +6,7 @@
 #include "application/auth/authstatestore.h"
 #include "application/servers/builtindemos.h"
 #include "application/servers/commandrouter.h"
+#include "application/servers/proxiedsessions.h"
 #include "application/servers/serverlistmodel.h"
 #include "application/servers/serverregistry.h"
 #include "application/tools/recoverytext.h"
@@ -24,10 +25,12 @@
 #include "secrets/memorysecretstore.h"
 #include "servers/healthpanel.h"
 #include "servers/importdialog.h"
+#include "servers/proxyfaultpanel.h"
 #include "servers/secretsfileprompt.h"
 #include "servers/serverdialog.h"
 #include "servers/serverlistpanel.h"
 #include "servers/sessionpanel.h"
+#include "servers/wrapconfigdialog.h"
 #include "timeline/timelinetab.h"
 #include "timeline/timelinewidget.h"
 #include "tools/promptspanel.h"
@@ -48,10 +51,13 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
@@ -74,6 +80,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_auth = m_registry->auth();
     m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
     m_router = new CommandRouter(host, m_registry, this);
+    m_proxied = new ProxiedSessions(this);
     m_demos = new BuiltInDemos(m_registry, this);
     m_shutdown = new ShutdownSequence(host, m_demos, this);
     m_handler = new GuiServerRequestHandler(host, m_views, this);
@@ -90,6 +97,18 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     connectPanels();
 
     connect(&host, &CoreHost::transcriptBatch, m_transcript, &TranscriptStore::append);
+    // A proxied session is a row like a server's, fed by its proxy instead of the engine.
+    connect(m_proxied, &ProxiedSessions::sessionAppeared, m_registry, &ServerRegistry::addProxied);
+    connect(m_proxied, &ProxiedSessions::sessionChanged, this, [this](const SessionSnapshot &s) {
+        m_servers->updateSnapshot(s);
+        onSessionChanged(s);
+    });
+    connect(m_proxied, &ProxiedSessions::transcriptBatch, m_transcript, &TranscriptStore::append);
+    connect(m_proxied, &ProxiedSessions::status, this, &MainWindow::status);
+    connect(m_proxied, &ProxiedSessions::verdictsChanged, this, [this](const QString &name) {
+        if (name == m_current)
+            m_health->proxyFaults()->setVerdicts(m_proxied->verdicts(name));
+    });
 
     connect(m_secrets, &WorkspaceSecrets::storeFailed, this, &MainWindow::status);
     // However a server moved (Move up/down, a drag in the list), the new order is saved.
@@ -103,7 +122,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     auto *refresh = new QTimer(this);
     refresh->setInterval(1000);
     connect(refresh, &QTimer::timeout, this, [this] {
-        if (!m_current.isEmpty() && isVisible())
+        if (!m_current.isEmpty() && isVisible() && !m_servers->isProxied(m_current))
             m_host.requestSnapshot(m_current);
     });
     refresh->start();
@@ -128,6 +147,17 @@ void MainWindow::buildActions()
         connect(m_actions->action(id), &QAction::triggered, this, slot);
     };
     on(A::Import, [this] { importWithDialog(); });
+    on(A::WrapConfig, [this] {
+        // The sonde-cli beside this program, so the client runs the same build.
+        const QString beside = QCoreApplication::applicationDirPath() + u"/sonde-cli"_s;
+        const QString cli =
+            QFileInfo::exists(beside) ? beside : QStandardPaths::findExecutable(u"sonde-cli"_s);
+        auto *dialog = new WrapConfigDialog(cli.isEmpty() ? u"sonde-cli"_s : cli, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &WrapConfigDialog::changed, this,
+                [this](const QString &, const QString &message) { status(message); });
+        dialog->open();
+    });
     on(A::Export, [this] { exportWithDialog(); });
     on(A::OpenTranscript, [this] { m_offline->choose(); });
     connect(m_offline, &OfflineHistoryOpener::opened, this,
@@ -200,7 +230,8 @@ void MainWindow::updateShell()
 {
     const int row = m_servers->indexOf(m_current);
     const SessionSnapshot *s = row >= 0 ? &m_servers->snapshot(row) : nullptr;
-    m_actions->setServer(m_current, s, row, m_servers->size());
+    m_actions->setServer(m_current, s, row, m_servers->size(),
+                         row >= 0 && m_servers->isProxied(row));
     setWindowTitle(s ? u"%1 — %2 — Sonde"_s.arg(m_current, ServerListModel::summary(*s))
                      : u"Sonde"_s);
 }
@@ -430,17 +461,38 @@ void MainWindow::connectPanels()
             m_resources->noteUpdated(n.params.value("uri"_L1).toString());
         m_log->append(n);
     });
-    connect(m_session, &SessionPanel::reconnectRequested, this, &MainWindow::reconnectCurrent);
-    connect(m_session, &SessionPanel::disconnectRequested, this,
-            [this] { m_host.disconnectServer(m_current); });
-    connect(m_session, &SessionPanel::connectRequested, this,
-            [this] { m_host.connectServer(m_current); });
-    connect(m_session, &SessionPanel::logLevelRequested, this, [this](const QString &level) {
-        send(Kind::Command, tr("log level %1").arg(level), u"logging/setLevel"_s,
-             McpRequests::setLogLevel(level));
+    // A proxied session is the client's, not Sonde's: the session panel's requests would go
+    // to an engine that does not know it.
+    const auto engines = [this] {
+        if (!m_servers->isProxied(m_current))
+            return true;
+        status(tr("%1 is a client's session seen through sonde-cli proxy: Sonde does not send "
+                  "on it")
+                   .arg(m_current));
+        return false;
+    };
+    connect(m_session, &SessionPanel::reconnectRequested, this, [this, engines] {
+        if (engines())
+            reconnectCurrent();
     });
-    connect(m_session, &SessionPanel::pingRequested, this,
-            [this] { send(Kind::Command, tr("ping"), u"ping"_s); });
+    connect(m_session, &SessionPanel::disconnectRequested, this, [this, engines] {
+        if (engines())
+            m_host.disconnectServer(m_current);
+    });
+    connect(m_session, &SessionPanel::connectRequested, this, [this, engines] {
+        if (engines())
+            m_host.connectServer(m_current);
+    });
+    connect(m_session, &SessionPanel::logLevelRequested, this,
+            [this, engines](const QString &level) {
+                if (engines())
+                    send(Kind::Command, tr("log level %1").arg(level), u"logging/setLevel"_s,
+                         McpRequests::setLogLevel(level));
+            });
+    connect(m_session, &SessionPanel::pingRequested, this, [this, engines] {
+        if (engines())
+            send(Kind::Command, tr("ping"), u"ping"_s);
+    });
     m_replay = new ReplayLauncher(m_host, m_views, this);
     connect(m_history, &HistoryPanel::replayRequested, m_replay,
             [this](int row) { m_replay->replayRow(*m_history->eventModel(), row); });
@@ -480,6 +532,13 @@ void MainWindow::connectPanels()
     connect(m_health, &HealthPanel::faultRequested, this, [this](const Fault &f) {
         command(m_host.injectFault(m_current, f), tr("fault %1").arg(f.describe()));
     });
+    connect(m_health->proxyFaults(), &ProxyFaultPanel::faultRequested, this,
+            [this](const ProxyFault &f) {
+                if (!m_proxied->injectFault(m_current, f))
+                    status(tr("%1: its proxy has ended; no fault can reach it").arg(m_current));
+                else
+                    status(tr("%1: %2 sent to its proxy").arg(m_current, f.name()));
+            });
 }
 
 void MainWindow::send(Kind kind, const QString &name, const QString &method,
@@ -572,6 +631,8 @@ void MainWindow::showCurrent()
     const SessionSnapshot &s = m_servers->snapshot(row);
     m_session->setSnapshot(s);
     m_health->setSnapshot(s);
+    showProxyControls(s);
+    m_health->proxyFaults()->setVerdicts(m_proxied->verdicts(m_current));
     m_session->showServer(m_current);
     if (m_authPanel)
         m_authPanel->showServer(m_current, m_servers->config(row));
@@ -583,6 +644,18 @@ void MainWindow::showCurrent()
         m_prompts->showServer(m_current);
     showCapabilities(s);
     updateShell();
+}
+
+void MainWindow::showProxyControls(const SessionSnapshot &s)
+{
+    if (!m_servers->isProxied(s.server)) {
+        m_health->setProxied(std::nullopt);
+        return;
+    }
+    m_health->setProxied(m_proxied->isHttp(s.server));
+    // Faults go to a live proxy: one that ended (or has not said it is ready) takes none.
+    if (s.state != SessionSnapshot::State::Ready)
+        m_health->proxyFaults()->setTransport(std::nullopt);
 }
 
 void MainWindow::showCapabilities(const SessionSnapshot &s)
@@ -604,6 +677,7 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
         showCapabilities(s);
         m_session->setSnapshot(s);
         m_health->setSnapshot(s);
+        showProxyControls(s);
         updateShell();
     }
 }
@@ -695,6 +769,12 @@ void MainWindow::editCurrentServer()
     const int row = m_servers->indexOf(m_current);
     if (row < 0)
         return;
+    if (m_servers->isProxied(row)) {
+        status(tr("%1 is a client's session seen through sonde-cli proxy: it has no "
+                  "configuration to edit")
+                   .arg(m_current));
+        return;
+    }
     const ServerConfig config = m_servers->config(row);
     ServerDialog *dialog = m_dialogs->editServer(
         &config, m_views->roots(m_current),
@@ -897,7 +977,7 @@ void MainWindow::showEvent(QShowEvent *event)
 void MainWindow::fillLayout(Workspace *w) const
 {
     w->darkMode = DarkPalette::isApplied();
-    w->current = m_current;
+    w->current = m_servers->isProxied(m_current) ? QString() : m_current;
     const SavedLayout shown{saveGeometry(), saveState(), m_split->saveState()};
     const SavedLayout &layout = m_unshownLayout ? *m_unshownLayout : shown;
     w->geometry = layout.geometry;

@@ -36,6 +36,7 @@ class AuthStateStore;
 class CoreHost;
 class BuiltInDemos;
 class CommandRouter;
+class ProxiedSessions;
 class WorkspaceController;
 class SecretStore;
 class SecretsFilePrompt;
@@ -137,6 +138,8 @@ public:
     void setRunPaths(const QString &settingsFile, const QString &historyFile);
 
     ServerStore *serverStore() const { return m_servers; }
+    // The sessions sonde-cli proxy processes stand in (docs/proxy.md), shown as rows.
+    ProxiedSessions *proxiedSessions() const { return m_proxied; }
     ServerViewStore *viewStore() const { return m_views; }
     TranscriptStore *transcriptStore() const { return m_transcript; }
     ToolsPanel *toolsPanel() const { return m_tools; }
@@ -213,6 +216,8 @@ private:
     void command(quint64 ticket, const QString &what);
     void showCurrent();
     void showCapabilities(const SessionSnapshot &s);
+    // The Health tab's proxy faults for a proxied row, the engine's for any other.
+    void showProxyControls(const SessionSnapshot &s);
     void addServerWithDialog();
     void editCurrentServer();
     void removeServerState(const QString &name);
@@ -280,6 +285,7 @@ private:
     WindowDialogs *m_dialogs = nullptr;
     HintBar *m_hint = nullptr;
     CommandRouter *m_router = nullptr;
+    ProxiedSessions *m_proxied = nullptr;
     BuiltInDemos *m_demos = nullptr;
     ShutdownSequence *m_shutdown = nullptr;
     WorkspaceController *m_workspace = nullptr;

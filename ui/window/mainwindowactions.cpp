@@ -85,6 +85,9 @@ const Spec Specs[] = {
      QKeySequence::UnknownKey, Qt::CTRL | Qt::SHIFT | Qt::Key_O},
     {MainWindowActions::HistorySettings, "historySettings", QT_TR_NOOP("&History settings…"),
      QT_TR_NOOP("How long the recorded history is kept; clear it")},
+    {MainWindowActions::WrapConfig, "wrapConfig", QT_TR_NOOP("&Wrap in a client config…"),
+     QT_TR_NOOP("Put sonde-cli proxy in the path of a server of Claude Desktop, Claude Code, "
+                "Cursor or VS Code, to watch the client's real session (and take it out again)")},
 };
 static_assert(std::size(Specs) == MainWindowActions::IdCount);
 } // namespace
@@ -192,6 +195,8 @@ void MainWindowActions::buildMenus()
     server->addActions({action(Connect), action(Reconnect), action(Ping)});
     server->addSeparator();
     server->addActions({action(Call), action(CancelCall)});
+    server->addSeparator();
+    server->addAction(action(WrapConfig));
     QMenu *faults = menu(u"faults"_s, tr("F&aults"));
     for (QAction *a : std::as_const(m_faults)) {
         faults->addAction(a);
@@ -221,11 +226,13 @@ void MainWindowActions::buildMenus()
             w->setAccessibleName(a->text());
 }
 
-void MainWindowActions::setServer(const QString &name, const SessionSnapshot *s, int row, int count)
+void MainWindowActions::setServer(const QString &name, const SessionSnapshot *s, int row, int count,
+                                  bool proxied)
 {
     const bool any = s != nullptr;
-    for (Id id : {Edit, Remove, Connect, Reconnect})
-        action(id)->setEnabled(any);
+    action(Remove)->setEnabled(any);
+    for (Id id : {Edit, Connect, Reconnect})
+        action(id)->setEnabled(any && !proxied);
     action(MoveUp)->setEnabled(any && row > 0);
     action(MoveDown)->setEnabled(any && row >= 0 && row + 1 < count);
     const bool open = any && (s->state == SessionSnapshot::State::Ready ||
@@ -233,7 +240,7 @@ void MainWindowActions::setServer(const QString &name, const SessionSnapshot *s,
                               s->state == SessionSnapshot::State::Initializing);
     action(Connect)->setText(open ? tr("Disconnect") : tr("Connect"));
     action(Connect)->setProperty("connected", open);
-    action(Ping)->setEnabled(any && s->state == SessionSnapshot::State::Ready);
+    action(Ping)->setEnabled(any && !proxied && s->state == SessionSnapshot::State::Ready);
     if (m_state) {
         m_state->setText(any ? u"%1 — %2"_s.arg(name, ServerListModel::summary(*s))
                              : tr("No server selected"));

@@ -49,6 +49,7 @@ public:
         About,
         OpenTranscript,
         HistorySettings,
+        WrapConfig,
         IdCount
     };
 
@@ -62,7 +63,10 @@ public:
     // The menu bar and the toolbar (connect/disconnect, reconnect, the server's state).
     void buildMenus();
     // What can be done on the selected server (`row` of `count`; null: none selected).
-    void setServer(const QString &name, const SessionSnapshot *snapshot, int row, int count);
+    // `proxied`: a client's session seen through sonde-cli proxy, which Sonde neither
+    // configures nor connects: Edit, Connect, Reconnect and Ping are off.
+    void setServer(const QString &name, const SessionSnapshot *snapshot, int row, int count,
+                   bool proxied = false);
 
     // Every action with a shortcut, in menu order: what the shortcuts dialog lists.
     QList<QAction *> withShortcuts() const;

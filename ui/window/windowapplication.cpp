@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "window/windowapplication.h"
 
+#include "application/servers/proxiedsessions.h"
 #include "application/servers/serverstore.h"
 #include "application/workspace/workspacesettings.h"
 #include "history/historypanel.h"
 #include "history/historysettingsdialog.h"
+#include "historyrecorder.h"
 #include "secrets/secretstore.h"
 #include "util/version.h"
 #include "window/mainwindow.h"
@@ -15,6 +17,7 @@
 #include <QApplication>
 #include <QIcon>
 #include <QTabWidget>
+#include <QTimer>
 
 #include <cstdio>
 
@@ -96,6 +99,10 @@ void WindowApplication::startRecording()
         if (m_recording.isOpen())
             showRecording();
         RunRecording::followServers(m_window->serverStore(), m_recording.recorder());
+        // The proxied sessions go into this run as well: the window records what it shows,
+        // and each proxy stops recording while the window watches (docs/proxy.md).
+        connect(m_window->proxiedSessions(), &ProxiedSessions::transcriptBatch,
+                m_recording.recorder(), &HistoryRecorder::record);
     } else {
         m_window->setRunPaths(m_settings.fileName(), {});
     }
@@ -181,8 +188,11 @@ void WindowApplication::afterLoad()
         m_window->importConfigFile(m_options.importFile, false);
     // With no configuration the built-in demo is there and connected, over stdio and over
     // HTTP, so a new user sees a real session (and its session faults) at once.
-    if (m_window->serverStore()->size() == 0)
+    if (m_window->serverStore()->configuredCount() == 0)
         m_window->addFirstRunDemos();
+    // The proxies running now, and those that start later, show as rows (after the
+    // workspace, whose names come first).
+    m_window->proxiedSessions()->start(QString(), !m_options.noHistory);
     // For desktops without a dark theme Qt can follow (View → Dark mode is remembered).
     if (m_options.dark)
         m_window->setDarkMode(true);
@@ -192,15 +202,34 @@ void WindowApplication::afterLoad()
     if (m_options.tab >= 0)
         m_window->tabs()->setCurrentIndex(m_options.tab);
     if (!m_options.server.isEmpty()) {
-        // Said, not fatal: the window is open by now, on the workspace's own selection.
-        if (m_window->serverStore()->indexOf(m_options.server) >= 0)
+        // Said, not fatal: the window is open by now, on the workspace's own selection. A
+        // proxied session's row comes when its proxy has answered: waited for, a little.
+        ServerStore *servers = m_window->serverStore();
+        if (servers->indexOf(m_options.server) >= 0) {
             m_window->selectServer(m_options.server);
-        else
-            std::fprintf(stderr,
-                         "sonde: --server: no server named \"%s\" (the workspace has: %s)\n",
-                         qPrintable(m_options.server),
-                         qPrintable(m_window->serverStore()->names().join(u", ")));
+        } else if (m_window->proxiedSessions()->pending() > 0) {
+            auto *wait = new QObject(this);
+            connect(servers, &ServerStore::serverAdded, wait, [this, servers, wait](int row) {
+                if (servers->config(row).name == m_options.server) {
+                    m_window->selectServer(m_options.server);
+                    wait->deleteLater();
+                }
+            });
+            QTimer::singleShot(ProxiedSessions::AppearWithinMs, wait, [this, wait] {
+                noSuchServer();
+                wait->deleteLater();
+            });
+        } else {
+            noSuchServer();
+        }
     }
+}
+
+void WindowApplication::noSuchServer()
+{
+    std::fprintf(stderr, "sonde: --server: no server named \"%s\" (the workspace has: %s)\n",
+                 qPrintable(m_options.server),
+                 qPrintable(m_window->serverStore()->names().join(u", ")));
 }
 
 int WindowApplication::exitCode(int loopCode) const

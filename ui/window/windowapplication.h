@@ -61,6 +61,7 @@ private:
     void useSecretStore(const SecretStoreChooser::Choice &choice,
                         std::unique_ptr<SecretStore> store);
     void afterLoad();
+    void noSuchServer(); // --server named none of the rows
     void openHistorySettings();
 
     WindowOptions m_options;

@@ -118,8 +118,10 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
         return breakerShut ? stateColor(s.state) : breakerColor();
     case Qt::ToolTipRole: {
         // The row's own words first: a narrow list cuts them.
-        QString tip = data(index, Qt::DisplayRole).toString() + u"\n"_s +
-                      m_store->config(index.row()).displayCommand();
+        QString tip =
+            data(index, Qt::DisplayRole).toString() + u"\n"_s +
+            (m_store->isProxied(index.row()) ? s.routeReason
+                                             : m_store->config(index.row()).displayCommand());
         if (s.era)
             tip += u"\n"_s + tr("Protocol era: %1").arg(s.eraName()) +
                    (s.eraReason.isEmpty() ? QString() : u" — "_s + s.eraReason);

@@ -31,6 +31,8 @@ public:
     // The stores first, then serverAdded (so its secrets are masked before any of its traffic
     // arrives), then the host, which connects unless `connectNow` is false.
     void add(const ServerConfig &config, const QStringList &roots, bool connectNow = true);
+    // A proxied session's row (ProxiedSessions): the stores and serverAdded, never the host.
+    void addProxied(const ServerConfig &config);
     // The host first (no more of its traffic), then the stores, then serverRemoved.
     void remove(const QString &name);
 

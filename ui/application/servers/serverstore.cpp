@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "application/servers/serverstore.h"
 
+#include <algorithm>
+
 namespace Sonde {
 
 int ServerStore::indexOf(const QString &name) const
@@ -32,6 +34,33 @@ QStringList ServerStore::builtInHttpDemos() const
         if (r.builtInHttpDemo)
             out.append(r.config.name);
     return out;
+}
+
+bool ServerStore::isProxied(const QString &name) const
+{
+    const int row = indexOf(name);
+    return row >= 0 && m_rows.at(row).proxied;
+}
+
+int ServerStore::configuredCount() const
+{
+    return int(
+        std::count_if(m_rows.begin(), m_rows.end(), [](const Row &r) { return !r.proxied; }));
+}
+
+void ServerStore::addProxiedServer(const ServerConfig &config)
+{
+    if (indexOf(config.name) >= 0)
+        return;
+    const int row = size();
+    Q_EMIT serverAboutToBeAdded(row);
+    Row r;
+    r.config = config;
+    r.snapshot.server = config.name;
+    r.snapshot.route = config.route;
+    r.proxied = true;
+    m_rows.append(r);
+    Q_EMIT serverAdded(row);
 }
 
 void ServerStore::addServer(const ServerConfig &config)

@@ -29,6 +29,15 @@ public:
     bool isBuiltInHttpDemo(int row) const { return m_rows.at(row).builtInHttpDemo; }
     void setBuiltInHttpDemo(const QString &name, bool builtIn);
     QStringList builtInHttpDemos() const;
+    // A session a `sonde-cli proxy` stands in the path of (ProxiedSessions): shown like a
+    // server, never configured, connected by the engine or saved with the workspace.
+    bool isProxied(int row) const { return m_rows.at(row).proxied; }
+    bool isProxied(const QString &name) const;
+    // The rows the user configured (the proxied ones left out).
+    int configuredCount() const;
+    // Adds a proxied session's row, marked before serverAdded so whoever saves or connects
+    // on that signal already sees the mark.
+    void addProxiedServer(const ServerConfig &config);
 
     // Adds or replaces a server's configuration.
     void addServer(const ServerConfig &config);
@@ -53,6 +62,7 @@ private:
         ServerConfig config;
         SessionSnapshot snapshot;
         bool builtInHttpDemo = false;
+        bool proxied = false;
     };
     QList<Row> m_rows;
 };

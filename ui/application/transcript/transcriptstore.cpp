@@ -330,6 +330,17 @@ TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QStr
     case TranscriptEvent::Direction::Lifecycle:
         if (summarizeVerdict(e, entry))
             return entry;
+        // A proxy's verdict on its client's recovery (docs/proxy.md), in words; a fail is
+        // an error row.
+        if (const auto *proxy = e.details ? e.details->as<LifecycleDetails::Untyped>() : nullptr;
+            proxy && proxy->type == "proxy-verdict"_L1) {
+            const QString state = proxy->fields.value("state"_L1).toString();
+            entry.summary =
+                oneLine(state.toUpper() + u' ' + proxy->fields.value("kind"_L1).toString() +
+                        u": "_s + proxy->fields.value("summary"_L1).toString());
+            entry.isError = state == "fail"_L1;
+            return entry;
+        }
         if (const std::optional<Rev20260728EventSummary> modern = Rev20260728EventSummary::of(e)) {
             entry.summary = oneLine(modern->summary);
             entry.method = modern->method;

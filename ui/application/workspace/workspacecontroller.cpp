@@ -22,6 +22,8 @@ Workspace WorkspaceController::workspace() const
     Workspace w;
     const ServerStore *servers = m_registry->servers();
     for (int i = 0; i < servers->size(); ++i) {
+        if (servers->isProxied(i))
+            continue; // a live session a proxy stands in, not a server to keep
         const ServerConfig &c = servers->config(i);
         w.servers.append({c, m_registry->views()->roots(c.name), servers->isBuiltInHttpDemo(i)});
     }
