@@ -176,6 +176,7 @@ case "${1:-}" in
     install_missing; start_npm; build; wait_npm
     build/bin/sonde-bench-stdio "${@:2}"
     build/bin/sonde-bench-http "${@:2}"
+    build/bin/sonde-bench-proxy "${@:2}"
     build/bin/sonde-bench-recovery
     build/bin/sonde-bench-auth
     # The history at the million events (SONDE_BENCH_HISTORY_EVENTS for fewer).

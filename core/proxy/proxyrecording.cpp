@@ -2,6 +2,7 @@
 #include "proxy/proxyrecording.h"
 
 #include "historyrecorder.h"
+#include "protocol/jsonrpcmessage.h"
 #include "proxy/proxysession.h"
 #include "util/clock.h"
 
@@ -60,6 +61,8 @@ void ProxyRecording::stop()
 {
     if (!m_recorder)
         return;
+    if (m_dropped > 0)
+        noteDropped(m_session.clock().nowMs());
     flush();
     m_recorder->stop();
 }
@@ -75,6 +78,18 @@ QString ProxyRecording::serverName() const
     return u"%1 → %2"_s.arg(client.isEmpty() ? u"client"_s : client, m_label);
 }
 
+void ProxyRecording::noteDropped(qint64 timeMs)
+{
+    m_droppedNoteMs = timeMs;
+    TranscriptEvent note = TranscriptEvent::lifecycle(
+        timeMs, QString(), 0,
+        LifecycleDetails::Untyped{u"proxy-history-dropped"_s,
+                                  QJsonObject{{u"events"_s, std::exchange(m_dropped, 0)},
+                                              {u"why"_s, u"the history's writer fell behind"_s}}});
+    note.generation = m_session.generation();
+    m_pending.append(std::move(note));
+}
+
 void ProxyRecording::setPaused(bool paused)
 {
     if (paused)
@@ -87,22 +102,34 @@ void ProxyRecording::add(TranscriptEvent event)
     if (m_paused)
         return;
     const qint64 unwritten = m_submitted + m_pending.size() - m_recorder->eventsRecorded();
-    // Frames only: a fault or a verdict is always kept.
-    if (unwritten > MaxUnwrittenEvents &&
-        event.direction != TranscriptEvent::Direction::Lifecycle) {
+    const bool frame = event.direction != TranscriptEvent::Direction::Lifecycle;
+    const bool behind = frame && unwritten > MaxUnwrittenEvents;
+    // A request is keyed by the direction it went: its answer comes the other way. Read only
+    // while frames are dropped or some answers are still to be: a scan of the frame.
+    const auto envelope = frame && (behind || !m_droppedRequests.isEmpty())
+                              ? JsonRpcMessage::peekEnvelope(event.raw)
+                              : std::nullopt;
+    const bool outgoing = event.direction == TranscriptEvent::Direction::Outgoing;
+    const auto key = [&](bool requestOutgoing) {
+        return (requestOutgoing ? u"c:"_s : u"s:"_s) + JsonRpcMessage::idKey(envelope->id);
+    };
+    const bool request = envelope && envelope->hasMethod && !envelope->id.isUndefined();
+    const bool answer = envelope && !envelope->hasMethod && !envelope->id.isUndefined();
+    // The answer to a request that was not recorded is not either (first: its key goes).
+    if (answer && !m_droppedRequests.isEmpty() && m_droppedRequests.remove(key(!outgoing))) {
         ++m_dropped;
         return;
     }
-    if (m_dropped > 0 && unwritten < MaxUnwrittenEvents / 2) {
-        TranscriptEvent note = TranscriptEvent::lifecycle(
-            event.timeMs, QString(), 0,
-            LifecycleDetails::Untyped{
-                u"proxy-history-dropped"_s,
-                QJsonObject{{u"events"_s, std::exchange(m_dropped, 0)},
-                            {u"why"_s, u"the history's writer fell behind"_s}}});
-        note.generation = m_session.generation();
-        m_pending.append(std::move(note));
+    // Frames only: a fault or a verdict is always kept.
+    if (behind) {
+        ++m_dropped;
+        if (request && m_droppedRequests.size() < MaxDroppedRequests)
+            m_droppedRequests.insert(key(outgoing));
+        return;
     }
+    // What was left out is said, at most once a second while it goes on, and at the end.
+    if (m_dropped > 0 && event.timeMs - m_droppedNoteMs >= 1000)
+        noteDropped(event.timeMs);
     // Named when written, not when seen: the initialize that names the client is the
     // session's first frame, and it is in the same batch as what follows it.
     event.generation = m_session.generation();

@@ -5,6 +5,7 @@
 #include "transcript/transcriptevent.h"
 
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <QTimer>
 
@@ -42,14 +43,15 @@ public:
     // The most events handed to the writer and not yet written. A flood faster than SQLite
     // writes would otherwise grow the proxy without bound (measured: +3.5 MiB per 10,000
     // pipelined pings); past it, frames are counted instead of kept, and the history says
-    // how many (a `proxy-history-dropped` event) once the writer has caught up.
-    static constexpr qint64 MaxUnwrittenEvents = 20'000;
+    // how many (a `proxy-history-dropped` event, at most once a second, and at the end).
+    static constexpr qint64 MaxUnwrittenEvents = 4096;
 
 Q_SIGNALS:
     void failed(const QString &message);
 
 private:
     void add(TranscriptEvent event);
+    void noteDropped(qint64 timeMs); // a proxy-history-dropped event with the count so far
     void flush();
     QString serverName() const;
 
@@ -61,6 +63,12 @@ private:
     bool m_paused = false;
     qint64 m_submitted = 0; // events handed to the recorder
     qint64 m_dropped = 0;   // frames not recorded since the writer fell behind
+    qint64 m_droppedNoteMs = 0;
+    // Requests not recorded, by direction and id: their answers are not recorded either. An
+    // answer without its request costs the history a backward search of the session for it
+    // (HistoryStore::pairWithRequest), which a flood of them turns quadratic.
+    QSet<QString> m_droppedRequests;
+    static constexpr qsizetype MaxDroppedRequests = 100'000;
 };
 
 } // namespace Sonde

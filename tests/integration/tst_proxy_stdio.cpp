@@ -9,6 +9,8 @@
 
 #include "config/serverconfig.h"
 
+#include <QElapsedTimer>
+#include <QSet>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -281,6 +283,58 @@ private Q_SLOTS:
         QCOMPARE(unwrapped.exitCode, 0);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), original);
+    }
+
+    // A client that floods faster than SQLite writes: the proxy relays every answer, keeps
+    // what it holds for the history bounded, and the history says how many frames it left
+    // out; what it kept plus what it says it left out is every frame, and no answer is kept
+    // without its request.
+    void aFloodFasterThanTheHistoryIsRecordedInPartAndSaysSo()
+    {
+        const int pings = 60'000;
+        QByteArray input =
+            R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}})"
+            "\n";
+        for (int i = 1; i <= pings; ++i)
+            input +=
+                "{\"jsonrpc\":\"2.0\",\"id\":" + QByteArray::number(i) + ",\"method\":\"ping\"}\n";
+        QTemporaryDir dir;
+        const QString db = dir.filePath(u"h.sqlite"_s);
+        QElapsedTimer t;
+        t.start();
+        const Run r = runProgram(
+            cli(),
+            {u"proxy"_s, u"--history"_s, db, u"--"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)},
+            input);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.count('\n'), pings + 1); // every answer relayed
+        QVERIFY2(t.elapsed() < 60'000, qPrintable(QString::number(t.elapsed())));
+        const QString jsonl = dir.filePath(u"out.jsonl"_s);
+        QCOMPARE(runProgram(cli(), {u"history"_s, u"export"_s, u"--db"_s, db, u"--format"_s,
+                                    u"jsonl"_s, u"--out"_s, jsonl})
+                     .exitCode,
+                 0);
+        QFile f(jsonl);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        qint64 frames = 0, leftOut = 0;
+        QSet<int> sent;
+        int orphans = 0;
+        for (const QByteArray &l : f.readAll().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(l).object();
+            if (o.value(u"event"_s) == "proxy-history-dropped"_L1) {
+                leftOut += o.value(u"details"_s).toObject().value(u"events"_s).toInteger();
+            } else if (o.contains(u"msg"_s)) {
+                ++frames;
+                const QJsonObject msg = o.value(u"msg"_s).toObject();
+                if (o.value(u"dir"_s) == "send"_L1)
+                    sent.insert(msg.value(u"id"_s).toInt());
+                else if (!sent.contains(msg.value(u"id"_s).toInt()))
+                    ++orphans;
+            }
+        }
+        QVERIFY2(leftOut > 0, "the flood was expected to outrun the writer");
+        QCOMPARE(frames + leftOut, qint64(2 * (pings + 1)));
+        QCOMPARE(orphans, 0);
     }
 };
 
