@@ -98,6 +98,64 @@ private Q_SLOTS:
         QVERIFY(status.value(u"client_messages"_s).toInt() >= 4);
     }
 
+    // The sessionless 2026-07-28 revision through the proxy, both transports: the v2 SDK
+    // client against the v2 SDK server (tests/fixtures/v2-server.mjs, modern only), the same
+    // answers as direct, a write run once per call.
+    void theV2ClientAndServerSpeak2026_07_28ThroughTheProxy_data()
+    {
+        QTest::addColumn<bool>("http");
+        QTest::newRow("over Streamable HTTP") << true;
+        QTest::newRow("over stdio") << false;
+    }
+    void theV2ClientAndServerSpeak2026_07_28ThroughTheProxy()
+    {
+        QFETCH(bool, http);
+        const QString node22 = QString::fromUtf8(SONDE_NODE22_PATH);
+        const QString v2 = QString::fromUtf8(SONDE_V2_SERVER_PATH);
+        const QList<QJsonObject> steps{QJsonObject{{u"do"_s, u"list"_s}},
+                                       call(u"echo"_s, {{u"message"_s, u"modern"_s}}),
+                                       call(u"add-note"_s, {{u"text"_s, u"one"_s}}),
+                                       call(u"add-note"_s, {{u"text"_s, u"two"_s}})};
+        QList<QByteArray> answers[2];
+        for (int proxied = 0; proxied < 2; ++proxied) {
+            LineProcess client;
+            ProxyProcess proxy;
+            QProcess server;
+            if (http) {
+                server.start(node22, {v2, u"--port"_s, u"0"_s});
+                QVERIFY(server.waitForStarted());
+                QSignalSpy ready(&server, &QProcess::readyReadStandardOutput);
+                QVERIFY(ready.wait(15000));
+                const QString url = QString::fromUtf8(server.readLine().trimmed());
+                QVERIFY2(url.startsWith(u"http://127.0.0.1:"_s), qPrintable(url));
+                if (proxied)
+                    QVERIFY(proxy.startHttp(url));
+                client.start(node22, {QString::fromUtf8(SONDE_SDK_DRIVER_PATH), u"--sdk"_s, u"v2"_s,
+                                      u"--negotiation"_s, u"2026-07-28"_s, u"--http"_s,
+                                      proxied ? proxy.url() : url});
+            } else {
+                QStringList command{node22, v2, u"--stdio"_s};
+                if (proxied)
+                    command = QStringList{QString::fromUtf8(SONDE_CLI_PATH), u"proxy"_s,
+                                          u"--no-history"_s, u"--"_s} +
+                              command;
+                client.start(node22, QStringList{QString::fromUtf8(SONDE_SDK_DRIVER_PATH),
+                                                 u"--sdk"_s, u"v2"_s, u"--negotiation"_s,
+                                                 u"2026-07-28"_s, u"--stdio"_s, u"--"_s} +
+                                         command);
+            }
+            QVERIFY2(client.waitForReady(), client.stderrText().constData());
+            for (const QJsonObject &step : steps)
+                answers[proxied].append(compact(client.ask(step)));
+            server.kill();
+            server.waitForFinished(3000);
+        }
+        QCOMPARE(answers[1], answers[0]);
+        QVERIFY2(answers[1].value(1).contains("modern"), answers[1].value(1).constData());
+        // The write ran once per call through the proxy: the server's own count says so.
+        QVERIFY2(answers[1].value(3).contains("notes: 2"), answers[1].value(3).constData());
+    }
+
     void eachFaultGetsTheClientsReactionAndItsVerdict_data()
     {
         QTest::addColumn<QString>("sdk");
