@@ -451,6 +451,42 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(path)); // gone with its proxy
     }
 
+    // An OAuth-protected server (sonde-demo-server --auth): its 401 challenge reaches the
+    // client unchanged, resource_metadata still naming the server's own URL (docs/proxy.md
+    // says what clients make of that), and the client's bearer token reaches the server
+    // (which says it did not issue it).
+    void anOAuthChallengeAndABearerTokenPassUnchanged()
+    {
+        QProcess demo;
+        demo.start(QString::fromUtf8(SONDE_DEMO_SERVER_PATH),
+                   {u"--http"_s, u"127.0.0.1:0"_s, u"--auth"_s});
+        QVERIFY(demo.waitForStarted());
+        QSignalSpy ready(&demo, &QProcess::readyReadStandardOutput);
+        QVERIFY(ready.wait(10000));
+        const QString url = QString::fromUtf8(demo.readLine().trimmed());
+        QVERIFY2(url.endsWith(u"/mcp"_s), qPrintable(url));
+        ProxyProcess proxy;
+        QVERIFY(proxy.startHttp(url));
+        const QByteArray body = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+        auto post = [&](const QByteArray &extra) {
+            return rawHttp(proxy.port(), "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra +
+                                             "Accept: application/json, text/event-stream\r\n"
+                                             "Content-Type: application/json\r\nContent-Length: " +
+                                             QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        };
+        const QByteArray challenge = post({});
+        QVERIFY2(challenge.startsWith("HTTP/1.1 401"), challenge.constData());
+        const QByteArray metadata = "WWW-Authenticate: Bearer resource_metadata=\"" +
+                                    QUrl(url).adjusted(QUrl::RemovePath).toString().toUtf8() +
+                                    "/.well-known/oauth-protected-resource/mcp\"";
+        QVERIFY2(challenge.contains(metadata), challenge.constData());
+        const QByteArray refused = post("Authorization: Bearer not-issued-4711\r\n");
+        QVERIFY2(refused.startsWith("HTTP/1.1 401"), refused.constData());
+        QVERIFY(refused.contains("error=\"invalid_token\""));
+        demo.kill();
+        demo.waitForFinished(3000);
+    }
+
     void aLostServerIsA502AndNeverARetry()
     {
         ProxyProcess proxy;
