@@ -72,6 +72,11 @@ private Q_SLOTS:
         QCOMPARE(servers->snapshot(row).route, ServerConfig::Route::Stdio);
         QCOMPARE(servers->snapshot(row).generation, 1);
         window.selectServer(name);
+        // The Session tab's server, read off the handshake the proxy saw.
+        QTRY_COMPARE(servers->snapshot(row).serverInfo.value(u"name"_s).toString(),
+                     u"sonde-demo-server"_s);
+        QCOMPARE(servers->snapshot(row).protocolVersion, u"2025-11-25"_s);
+        QVERIFY(servers->snapshot(row).serverCapabilities.contains(u"tools"_s));
 
         // The frames from before the window came are in its Transcript, under the row.
         TranscriptStore *transcript = window.transcriptStore();

@@ -134,6 +134,7 @@ void ProxiedSessions::handle(Proxy *p, const QJsonObject &line)
         e.direction = line.value(u"from"_s) == "client"_L1 ? TranscriptEvent::Direction::Outgoing
                                                            : TranscriptEvent::Direction::Incoming;
         e.raw = line.value(u"frame"_s).toString().toUtf8();
+        learnSession(p, e);
         add(std::move(e));
     } else if (event == "fault"_L1) {
         add(TranscriptEvent::lifecycle(
@@ -156,6 +157,28 @@ void ProxiedSessions::handle(Proxy *p, const QJsonObject &line)
                                        LifecycleDetails::Untyped{u"proxy-verdict"_s, fields}));
         Q_EMIT verdictsChanged(p->name);
     }
+}
+
+void ProxiedSessions::learnSession(Proxy *p, const TranscriptEvent &e)
+{
+    // What the Session tab shows of a server Sonde connects to, read off the handshake the
+    // client made: the client's capabilities, then the server's answer.
+    const QJsonObject msg = QJsonDocument::fromJson(e.raw).object();
+    if (e.direction == TranscriptEvent::Direction::Outgoing) {
+        if (msg.value(u"method"_s) == "initialize"_L1)
+            p->snapshot.clientCapabilities =
+                msg.value(u"params"_s).toObject().value(u"capabilities"_s).toObject();
+        return;
+    }
+    const QJsonObject result = msg.value(u"result"_s).toObject();
+    if (!result.contains(u"serverInfo"_s) || !result.contains(u"protocolVersion"_s))
+        return;
+    p->snapshot.serverInfo = result.value(u"serverInfo"_s).toObject();
+    p->snapshot.protocolVersion = result.value(u"protocolVersion"_s).toString();
+    p->snapshot.serverCapabilities = result.value(u"capabilities"_s).toObject();
+    p->snapshot.instructions = result.value(u"instructions"_s).toString();
+    p->snapshot.startedMs = e.timeMs;
+    Q_EMIT sessionChanged(p->snapshot);
 }
 
 void ProxiedSessions::appear(Proxy *p)

@@ -91,6 +91,7 @@ private:
     void read(Proxy *p);
     void handle(Proxy *p, const QJsonObject &line);
     void appear(Proxy *p);
+    void learnSession(Proxy *p, const TranscriptEvent &frame);
     void gone(Proxy *p);
     void add(TranscriptEvent event);
     void flush();
