@@ -254,6 +254,8 @@ ConfigWrapper::entries(const QByteArray &file, QString *error, const QByteArray 
         // tell a proxy from any other local server).
         e.wrapped = kept.value(s.key).toObject().value(u"wrapped"_s).toString().toUtf8() ==
                     file.mid(s.value.start, s.value.end - s.value.start);
+        if (e.wrapped)
+            e.target = kept.value(s.key).toObject().value(u"target"_s).toString();
         if (const SpanMember *url = findMember(fields, u"url")) {
             e.http = true;
             e.url = decodeJsonString(file, url->value);

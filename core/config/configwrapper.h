@@ -34,6 +34,7 @@ public:
         bool wrapped = false; // its command is a sonde-cli proxy (or its URL the proxy's)
         QString command;      // stdio
         QString url;          // HTTP
+        QString target;       // HTTP, wrapped: the URL its proxy forwards to (the sidecar's)
     };
     struct Edit
     {

@@ -9,12 +9,18 @@
 
 #include <QAction>
 #include <QFile>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QSpinBox>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+
+#include <csignal>
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
@@ -22,7 +28,58 @@ using namespace Qt::StringLiterals;
 class TestWrapConfigDialog : public QObject
 {
     Q_OBJECT
+    QTemporaryDir m_runtime;
+    QTemporaryDir m_data;
+
 private Q_SLOTS:
+    // The proxies a test starts announce themselves and record under folders of its own.
+    void initTestCase()
+    {
+        qputenv("XDG_RUNTIME_DIR", m_runtime.path().toUtf8());
+        qputenv("XDG_DATA_HOME", m_data.path().toUtf8());
+    }
+
+    // An HTTP entry's client connects to a proxy on this machine: the dialog starts it, on
+    // the port the entry now names, and it outlives the dialog (and the window).
+    void anHttpServersProxyIsStartedFromTheDialog()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(u"mcp.json"_s);
+        QFile source(
+            QString::fromUtf8(SONDE_SOURCE_DIR "/tests/fixtures/client-configs/cursor-mcp.json"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(source.readAll());
+        file.close();
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const quint16 port = probe.serverPort();
+        probe.close();
+
+        WrapConfigDialog dialog(QString::fromUtf8(SONDE_CLI_PATH));
+        dialog.load(path);
+        QTreeWidget *entries = dialog.entries();
+        entries->setCurrentItem(entries->topLevelItem(1)); // "web", http://localhost:3000/sse
+        QCOMPARE(entries->currentItem()->text(0), u"web"_s);
+        QVERIFY(!dialog.findChild<QPushButton *>(u"startProxyButton"_s)->isEnabled());
+        dialog.findChild<QSpinBox *>()->setValue(port);
+        dialog.wrapSelected(false);
+        QVERIFY2(dialog.message().contains(u"Start its proxy"_s), qPrintable(dialog.message()));
+        QCOMPARE(entries->currentItem()->text(0), u"web"_s);
+        QVERIFY(dialog.findChild<QPushButton *>(u"startProxyButton"_s)->isEnabled());
+        const qint64 pid = dialog.startProxySelected();
+        QVERIFY2(pid > 0, qPrintable(dialog.message()));
+        const QString socket = m_runtime.filePath(u"sonde/proxy-%1.sock"_s.arg(pid));
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(socket), 10000);
+        // Listening where the entry points the client.
+        QTcpSocket client;
+        client.connectToHost(QHostAddress::LocalHost, port);
+        QVERIFY(client.waitForConnected(5000));
+        ::kill(pid_t(pid), SIGTERM);
+        QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(socket), 10000);
+    }
+
     void aServerIsWrappedAndUnwrappedFromTheDialog()
     {
         QTemporaryDir dir;

@@ -11,9 +11,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTreeWidget>
+#include <QUrl>
 #include <QVBoxLayout>
 
 using namespace Qt::StringLiterals;
@@ -83,8 +85,14 @@ WrapConfigDialog::WrapConfigDialog(QString sondeCli, QWidget *parent)
     m_wrap->setObjectName(u"wrapButton"_s);
     m_unwrap = new QPushButton(tr("Unwrap"), this);
     m_unwrap->setObjectName(u"unwrapButton"_s);
+    m_start = new QPushButton(tr("Start its proxy"), this);
+    m_start->setObjectName(u"startProxyButton"_s);
+    m_start->setToolTip(tr("An HTTP server's client connects to a proxy on this machine: start it "
+                           "(it keeps running after Sonde quits)"));
     actions->addWidget(m_wrap);
     actions->addWidget(m_unwrap);
+    actions->addWidget(m_start);
+    connect(m_start, &QPushButton::clicked, this, [this] { startProxySelected(); });
     outer->addLayout(actions);
     connect(m_wrap, &QPushButton::clicked, this, [this] { wrapSelected(); });
     connect(m_unwrap, &QPushButton::clicked, this, [this] { unwrapSelected(); });
@@ -137,6 +145,8 @@ void WrapConfigDialog::load(const QString &path)
                         e.http ? e.url : e.command});
         item->setData(Name, Qt::UserRole, e.wrapped);
         item->setData(Target, Qt::UserRole, e.http);
+        item->setData(State, Qt::UserRole, e.target);
+        item->setData(Target, Qt::UserRole + 1, e.url);
     }
     m_entries->resizeColumnToContents(Name);
     m_entries->resizeColumnToContents(State);
@@ -153,6 +163,34 @@ void WrapConfigDialog::updateButtons()
     m_wrap->setEnabled(item && !wrapped);
     m_unwrap->setEnabled(item && wrapped);
     m_port->setEnabled(item && item->data(Target, Qt::UserRole).toBool());
+    m_start->setEnabled(wrapped && !item->data(State, Qt::UserRole).toString().isEmpty());
+}
+
+qint64 WrapConfigDialog::startProxySelected()
+{
+    const QTreeWidgetItem *item = m_entries->currentItem();
+    const QString target = item ? item->data(State, Qt::UserRole).toString() : QString();
+    if (target.isEmpty())
+        return 0;
+    const QUrl local(item->data(Target, Qt::UserRole + 1).toString());
+    QProcess proxy;
+    proxy.setProgram(m_sondeCli);
+    proxy.setArguments(
+        {u"proxy"_s, u"--listen"_s, u"127.0.0.1:%1"_s.arg(local.port()), u"--target"_s, target});
+    proxy.setStandardInputFile(QProcess::nullDevice());
+    proxy.setStandardOutputFile(QProcess::nullDevice());
+    proxy.setStandardErrorFile(QProcess::nullDevice());
+    qint64 pid = 0;
+    if (!proxy.startDetached(&pid)) {
+        say(tr("Could not start %1: %2").arg(m_sondeCli, proxy.errorString()));
+        return 0;
+    }
+    say(tr("Started sonde-cli proxy (pid %1) on 127.0.0.1:%2 for %3: its client's session shows "
+           "here once the client connects.")
+            .arg(pid)
+            .arg(local.port())
+            .arg(target));
+    return pid;
 }
 
 void WrapConfigDialog::wrapSelected(bool confirm)
@@ -187,12 +225,16 @@ void WrapConfigDialog::wrapSelected(bool confirm)
             ? tr("Wrapped \"%1\": restart the client (or reload its servers) and its session shows "
                  "here as a row.")
                   .arg(name)
-            : tr("Wrapped \"%1\": the client now connects to 127.0.0.1:%2. Start the proxy there: "
-                 "%3 proxy --listen 127.0.0.1:%2 --target %4")
+            : tr("Wrapped \"%1\": the client now connects to 127.0.0.1:%2. Start its proxy (the "
+                 "button), or by hand: %3 proxy --listen 127.0.0.1:%2 --target %4")
                   .arg(name)
                   .arg(options.httpPort)
                   .arg(m_sondeCli, done.target);
     load(m_path);
+    // The entry just wrapped stays selected, so Start its proxy is one click away.
+    for (int i = 0; i < m_entries->topLevelItemCount(); ++i)
+        if (m_entries->topLevelItem(i)->text(Name) == name)
+            m_entries->setCurrentItem(m_entries->topLevelItem(i));
     say(text);
     Q_EMIT changed(m_path, text);
 }

@@ -29,6 +29,9 @@ public:
     // Wraps or unwraps the selected entry; `confirm` false skips the question (tests).
     void wrapSelected(bool confirm = true);
     void unwrapSelected(bool confirm = true);
+    // A wrapped HTTP entry's proxy, started detached (it outlives the window, as the client
+    // needs it to): `sonde-cli proxy --listen 127.0.0.1:PORT --target URL`. Its pid, or 0.
+    qint64 startProxySelected();
     QTreeWidget *entries() const { return m_entries; }
     QString message() const;
 
@@ -46,6 +49,7 @@ private:
     QSpinBox *m_port = nullptr;
     QPushButton *m_wrap = nullptr;
     QPushButton *m_unwrap = nullptr;
+    QPushButton *m_start = nullptr;
     QLabel *m_message = nullptr;
 };
 
