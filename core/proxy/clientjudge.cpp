@@ -29,19 +29,7 @@ QString listFor(const QString &notification)
 
 QString ProxyVerdict::stateName(State s)
 {
-    switch (s) {
-    case State::Armed:
-        return u"armed"_s;
-    case State::Pending:
-        return u"pending"_s;
-    case State::Pass:
-        return u"pass"_s;
-    case State::Fail:
-        return u"fail"_s;
-    case State::Note:
-        return u"note"_s;
-    }
-    return {};
+    return enumName(s);
 }
 
 ClientJudge::ClientJudge(const Clock &clock, qint64 verdictWindowMs, QObject *parent)

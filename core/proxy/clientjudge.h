@@ -2,6 +2,7 @@
 #pragma once
 
 #include "proxy/proxyfault.h"
+#include "util/enumnames.h"
 
 #include <QHash>
 #include <QList>
@@ -123,6 +124,12 @@ private:
     std::map<int, Case> m_cases;
     QSet<QString> m_readOnlyTools;
     QSet<QString> m_knownTools;
+};
+
+// The states as the control socket, the history and the window write them.
+template <> struct EnumNames<ProxyVerdict::State>
+{
+    static constexpr const char *const names[] = {"armed", "pending", "pass", "fail", "note"};
 };
 
 } // namespace Sonde
