@@ -83,6 +83,15 @@ void HistoryRecorder::start(const QString &path, const QString &source,
     });
 }
 
+void HistoryRecorder::setPageCacheKiB(int kib)
+{
+    Writer *w = m_writer;
+    QMetaObject::invokeMethod(w, [w, kib] {
+        if (w->store)
+            w->store->setPageCacheKiB(kib);
+    });
+}
+
 void HistoryRecorder::addSecrets(const ServerConfig &config)
 {
     Writer *w = m_writer;

@@ -33,6 +33,8 @@ public:
     // Opens `path` on the writer thread; opened() or failed() tells how it went.
     void start(const QString &path, const QString &source, const RetentionPolicy &retention = {});
     void addSecrets(const ServerConfig &config);
+    // The writer's SQLite page cache (HistoryStore::setPageCacheKiB), from the next batch.
+    void setPageCacheKiB(int kib);
     void setPayloadsRecorded(const QString &server, bool recorded);
     // A new retention, applied at once and then as before (after every 10,000 events).
     void setRetention(const RetentionPolicy &retention);

@@ -80,6 +80,22 @@ HistoryStore::~HistoryStore()
     }
 }
 
+void HistoryStore::setPageCacheKiB(int kib)
+{
+    QSqlQuery q(m_db);
+    q.exec(u"PRAGMA cache_size=-%1"_s.arg(kib));
+}
+
+int HistoryStore::pageCacheKiB() const
+{
+    QSqlQuery q(m_db);
+    // Negative: KiB; positive: pages (SQLite's two ways of saying it).
+    if (!q.exec(u"PRAGMA cache_size"_s) || !q.next())
+        return -1;
+    const int v = q.value(0).toInt();
+    return v < 0 ? -v : v * 4;
+}
+
 bool HistoryStore::open(const QString &path, QString *error, const QString &source)
 {
     if (!QSqlDatabase::isDriverAvailable(u"QSQLITE"_s)) {

@@ -49,6 +49,11 @@ public:
     // starts no run.
     bool open(const QString &path, QString *error, const QString &source = {});
     bool isOpen() const { return m_db.isOpen(); }
+    // SQLite's page cache for this connection (its default is 2,000 KiB): a writer that only
+    // appends needs little of it, and a process that lives beside a client (the proxy) keeps
+    // its memory small.
+    void setPageCacheKiB(int kib);
+    int pageCacheKiB() const;
     QString path() const { return m_path; }
     bool hasFullText() const { return m_fts; }
 

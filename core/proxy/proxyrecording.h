@@ -45,6 +45,7 @@ public:
     // pipelined pings); past it, frames are counted instead of kept, and the history says
     // how many (a `proxy-history-dropped` event, at most once a second, and at the end).
     static constexpr qint64 MaxUnwrittenEvents = 4096;
+    static constexpr int PageCacheKiB = 256;
 
 Q_SIGNALS:
     void failed(const QString &message);

@@ -84,6 +84,18 @@ class TestHistoryStore : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The proxy's recorder only appends: its page cache is set small (ProxyRecording).
+    void aStoresPageCacheIsSetInKiB()
+    {
+        QTemporaryDir dir;
+        HistoryStore store;
+        QString error;
+        QVERIFY2(store.open(dir.filePath(u"h.db"_s), &error, u"test"_s), qPrintable(error));
+        QCOMPARE(store.pageCacheKiB(), 2000); // SQLite's default
+        store.setPageCacheKiB(256);
+        QCOMPARE(store.pageCacheKiB(), 256);
+    }
+
     void thisSqliteHasFullTextSearch()
     {
         // Debian 12's SQLite is built with FTS5; the LIKE fallback is for others
