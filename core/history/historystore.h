@@ -54,6 +54,10 @@ public:
     // its memory small.
     void setPageCacheKiB(int kib);
     int pageCacheKiB() const;
+    // Requests awaiting their answers, and the entries of their oldest-first list (answered
+    // ones are swept out once they are half of it).
+    qsizetype pendingRequests() const { return m_pending.size(); }
+    qsizetype pendingOrderEntries() const { return m_pendingOrder.size(); }
     QString path() const { return m_path; }
     bool hasFullText() const { return m_fts; }
 

@@ -124,7 +124,9 @@ void ProxyRecording::add(TranscriptEvent event)
         return;
     }
     // Frames only: a fault or a verdict is always kept.
-    if (behind) {
+    // An answer to a recorded request is kept even then: left out, its request would wait in
+    // the history's table of requests awaiting answers until pushed out (4,096 of them).
+    if (behind && !answer) {
         ++m_dropped;
         if (request && m_droppedRequests.size() < MaxDroppedRequests)
             m_droppedRequests.insert(key(outgoing));

@@ -84,6 +84,32 @@ class TestHistoryStore : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // A long session of answered requests (100,000 pings through a proxy) keeps the table of
+    // requests awaiting answers small: the answered are swept out of its order list once
+    // they are half of it, not after 16,384 entries (2 MiB of a proxy's memory).
+    void answeredRequestsDoNotPileUpInThePendingTable()
+    {
+        TestHistory s;
+        QVERIFY2(s.open(), qPrintable(s.error));
+        for (int batch = 0; batch < 20; ++batch) {
+            TranscriptBatch b;
+            for (int i = 0; i < 1000; ++i) {
+                const QByteArray id = QByteArray::number(batch * 1000 + i);
+                b << wire(batch, D::Outgoing,
+                          "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}");
+            }
+            for (int i = 0; i < 1000; ++i) {
+                const QByteArray id = QByteArray::number(batch * 1000 + i);
+                b << wire(batch, D::Incoming,
+                          "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}");
+            }
+            QVERIFY2(s.store.append(b, &s.error), qPrintable(s.error));
+            QCOMPARE(s.store.pendingRequests(), 0);
+            QVERIFY2(s.store.pendingOrderEntries() <= 2 * 1000 + 256,
+                     qPrintable(QString::number(s.store.pendingOrderEntries())));
+        }
+    }
+
     // The proxy's recorder only appends: its page cache is set small (ProxyRecording).
     void aStoresPageCacheIsSetInKiB()
     {
