@@ -38,58 +38,38 @@ public:
     // The members of the object at `at` (its '{'), in order.
     std::optional<QList<SpanMember>> object(qsizetype at)
     {
-        m_p = at;
         QList<SpanMember> members;
-        if (!expect('{'))
-            return std::nullopt;
-        for (;;) {
-            skip();
-            if (peek() == '}') {
-                ++m_p;
-                return members;
-            }
-            if (peek() == ',') {
-                ++m_p;
-                continue;
-            }
+        const bool ok = items(at, '{', '}', [&] {
             const qsizetype keyStart = m_p;
             if (!string())
-                return std::nullopt;
+                return false;
             const QJsonArray key =
                 QJsonDocument::fromJson('[' + m_t.mid(keyStart, m_p - keyStart) + ']').array();
             skip();
             if (!expect(':'))
-                return std::nullopt;
+                return false;
             skip();
             SpanMember m{key.at(0).toString(), {m_p, -1}};
             if (!value())
-                return std::nullopt;
+                return false;
             m.value.end = m_p;
             members.append(m);
-        }
+            return true;
+        });
+        return ok ? std::optional(members) : std::nullopt;
     }
     // The elements of the array at `at` (its '[').
     std::optional<QList<TextSpan>> array(qsizetype at)
     {
-        m_p = at;
         QList<TextSpan> elements;
-        if (!expect('['))
-            return std::nullopt;
-        for (;;) {
-            skip();
-            if (peek() == ']') {
-                ++m_p;
-                return elements;
-            }
-            if (peek() == ',') {
-                ++m_p;
-                continue;
-            }
+        const bool ok = items(at, '[', ']', [&] {
             const qsizetype start = m_p;
             if (!value())
-                return std::nullopt;
+                return false;
             elements.append({start, m_p});
-        }
+            return true;
+        });
+        return ok ? std::optional(elements) : std::nullopt;
     }
     qsizetype firstValue()
     {
@@ -101,6 +81,27 @@ public:
     }
 
 private:
+    // The items between `open` and `close` (JSONC: commas, a trailing one included, and
+    // comments anywhere), each read by `item` at its first byte.
+    template <typename Item> bool items(qsizetype at, char open, char close, Item item)
+    {
+        m_p = at;
+        if (!expect(open))
+            return false;
+        for (;;) {
+            skip();
+            if (peek() == close) {
+                ++m_p;
+                return true;
+            }
+            if (peek() == ',') {
+                ++m_p;
+                continue;
+            }
+            if (!item())
+                return false;
+        }
+    }
     char peek() const { return m_p < m_t.size() ? m_t.at(m_p) : '\0'; }
     bool expect(char c)
     {

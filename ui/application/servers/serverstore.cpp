@@ -50,17 +50,8 @@ int ServerStore::configuredCount() const
 
 void ServerStore::addProxiedServer(const ServerConfig &config)
 {
-    if (indexOf(config.name) >= 0)
-        return;
-    const int row = size();
-    Q_EMIT serverAboutToBeAdded(row);
-    Row r;
-    r.config = config;
-    r.snapshot.server = config.name;
-    r.snapshot.route = config.route;
-    r.proxied = true;
-    m_rows.append(r);
-    Q_EMIT serverAdded(row);
+    if (indexOf(config.name) < 0)
+        appendRow(config, true);
 }
 
 void ServerStore::addServer(const ServerConfig &config)
@@ -71,12 +62,18 @@ void ServerStore::addServer(const ServerConfig &config)
         Q_EMIT serverChanged(existing);
         return;
     }
+    appendRow(config, false);
+}
+
+void ServerStore::appendRow(const ServerConfig &config, bool proxied)
+{
     const int row = size();
     Q_EMIT serverAboutToBeAdded(row);
     Row r;
     r.config = config;
     r.snapshot.server = config.name;
     r.snapshot.route = config.route;
+    r.proxied = proxied;
     m_rows.append(r);
     Q_EMIT serverAdded(row);
 }

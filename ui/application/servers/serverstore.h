@@ -57,6 +57,8 @@ Q_SIGNALS:
     void serverMoved(int from, int to);
 
 private:
+    // A new row at the end, its snapshot naming it; serverAdded once it is there.
+    void appendRow(const ServerConfig &config, bool proxied);
     struct Row
     {
         ServerConfig config;
