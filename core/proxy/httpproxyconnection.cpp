@@ -6,6 +6,7 @@
 #include "proxy/proxysession.h"
 #include "util/clock.h"
 
+#include <QHostAddress>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTcpSocket>
@@ -48,7 +49,7 @@ bool loopbackOrigin(const QByteArray &origin)
 {
     const QUrl url(QString::fromLatin1(origin));
     const QString host = url.host();
-    return host == "localhost"_L1 || host == "127.0.0.1"_L1 || host == "::1"_L1;
+    return host == "localhost"_L1 || QHostAddress(host).isLoopback(); // 127.0.0.0/8, ::1
 }
 
 // Where the SSE payload sent so far ends: at an event boundary (a blank line) or not.

@@ -75,11 +75,16 @@ void ProxiedSessions::connectTo(const QString &path)
 void ProxiedSessions::read(Proxy *p)
 {
     p->buffer += p->socket->readAll();
-    for (qsizetype nl = p->buffer.indexOf('\n'); nl >= 0; nl = p->buffer.indexOf('\n')) {
-        const QJsonObject line = QJsonDocument::fromJson(p->buffer.left(nl)).object();
-        p->buffer.remove(0, nl + 1);
-        handle(p, line);
+    // The lines read, then what they took off the buffer in one go: a read of a thousand
+    // lines is not a thousand moves of the rest (this is the GUI thread).
+    qsizetype from = 0;
+    for (qsizetype nl = p->buffer.indexOf('\n'); nl >= 0; nl = p->buffer.indexOf('\n', from)) {
+        handle(p, QJsonDocument::fromJson(
+                      QByteArrayView(p->buffer).sliced(from, nl - from).toByteArray())
+                      .object());
+        from = nl + 1;
     }
+    p->buffer.remove(0, from);
     if (p->buffer.size() > MaxLineBytes) {
         Q_EMIT status(
             tr("A proxy sent a line over %1 MiB; it is no longer watched").arg(MaxLineBytes >> 20));
@@ -163,6 +168,11 @@ void ProxiedSessions::learnSession(Proxy *p, const TranscriptEvent &e)
 {
     // What the Session tab shows of a server Sonde connects to, read off the handshake the
     // client made: the client's capabilities, then the server's answer.
+    // Only the handshake's two frames are read again: every other frame is passed on as it
+    // is (a scan for the word, not a parse, on the GUI thread).
+    if (e.direction == TranscriptEvent::Direction::Outgoing ? !e.raw.contains("\"initialize\"")
+                                                            : !e.raw.contains("\"serverInfo\""))
+        return;
     const QJsonObject msg = QJsonDocument::fromJson(e.raw).object();
     if (e.direction == TranscriptEvent::Direction::Outgoing) {
         if (msg.value(u"method"_s) == "initialize"_L1)
