@@ -12,6 +12,30 @@
 
 namespace SondeTest {
 
+// Every proxy a test starts records into the window's history and announces itself in the
+// runtime folder unless told otherwise: a test process points both at folders of its own
+// (initTestCase), so no proxy of a test writes the user's history or shows in their window.
+struct PrivateProxyFolders
+{
+    QTemporaryDir data;
+    QTemporaryDir runtime;
+    void apply()
+    {
+        qputenv("XDG_DATA_HOME", data.path().toUtf8());
+        qputenv("XDG_RUNTIME_DIR", runtime.path().toUtf8());
+    }
+};
+
+// A JSON-RPC POST to the proxy on `port`, written by hand with `headers` (each ending with
+// CRLF) before the framing ones: what a client the SDKs would not be sends.
+inline QByteArray rawPost(quint16 port, const QByteArray &headers, const QByteArray &body)
+{
+    return rawHttp(port, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers +
+                             "Accept: application/json, text/event-stream\r\n"
+                             "Content-Type: application/json\r\nContent-Length: " +
+                             QByteArray::number(body.size()) + "\r\n\r\n" + body);
+}
+
 // A child process that answers JSON lines on stdout, one command at a time: the official
 // SDK client through tests/fixtures/sdk-driver.mjs, or sonde-cli exec. Its "event" lines are
 // kept apart from its answers.

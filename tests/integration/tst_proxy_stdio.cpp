@@ -30,18 +30,10 @@ QString cli()
 class TestProxyStdio : public QObject
 {
     Q_OBJECT
-    QTemporaryDir m_data;
-    QTemporaryDir m_runtime;
+    PrivateProxyFolders m_folders;
 
 private Q_SLOTS:
-    // A proxy records into the window's history unless told otherwise: every proxy these
-    // tests start writes under a data folder of their own, never the user's.
-    // Their control sockets go to a runtime folder of their own too.
-    void initTestCase()
-    {
-        qputenv("XDG_DATA_HOME", m_data.path().toUtf8());
-        qputenv("XDG_RUNTIME_DIR", m_runtime.path().toUtf8());
-    }
+    void initTestCase() { m_folders.apply(); }
 
     void theClientReadsWhatTheServerWroteByteForByte()
     {
@@ -209,8 +201,9 @@ private Q_SLOTS:
         // client's name and the server's script.
         QVERIFY(client.ask({{u"do"_s, u"close"_s}}).value(u"ok"_s).toBool() || killed);
         QVERIFY(client.waitForExit());
-        const Run sessions = runProgram(cli(), {u"history"_s, u"sessions"_s, u"--db"_s,
-                                                m_data.filePath(u"Sonde/Sonde/history.sqlite"_s)});
+        const Run sessions =
+            runProgram(cli(), {u"history"_s, u"sessions"_s, u"--db"_s,
+                               m_folders.data.filePath(u"Sonde/Sonde/history.sqlite"_s)});
         QVERIFY2(sessions.out.contains("\"server\":\"sdk-driver-v1 \u2192 node index.js\""),
                  sessions.out.constData());
     }
@@ -221,8 +214,9 @@ private Q_SLOTS:
         const QString socket = dir.filePath(u"control.sock"_s);
         LineProcess client;
         client.startSdk(u"v1"_s, u"--stdio"_s,
-                        {u"--"_s, cli(), u"proxy"_s, u"--control"_s, socket, u"--"_s, u"node"_s,
-                         QString::fromUtf8(SONDE_EVERYTHING_PATH), u"stdio"_s});
+                        {u"--"_s, cli(), u"proxy"_s, u"--control"_s, socket, u"--verdict-window"_s,
+                         u"1000"_s, u"--"_s, u"node"_s, QString::fromUtf8(SONDE_EVERYTHING_PATH),
+                         u"stdio"_s});
         QVERIFY(client.waitForReady());
         const Run r = runProgram(
             cli(), {u"proxy-control"_s, socket},
@@ -234,6 +228,14 @@ private Q_SLOTS:
         }));
         // The session goes on after it.
         QVERIFY(client.ask({{u"do"_s, u"list"_s}}).value(u"ok"_s).toBool());
+        // The SDK client was not told to list the prompts again on its own: said as a fact.
+        const Run v = runProgram(cli(), {u"proxy-control"_s, socket},
+                                 R"({"op":"verdict","id":1,"wait_ms":10000})"
+                                 "\n");
+        const QJsonObject verdict = jsonLines(v.out).value(0);
+        QCOMPARE(verdict.value(u"state"_s).toString(), u"note"_s);
+        QVERIFY2(verdict.value(u"summary"_s).toString().contains(u"did not send prompts/list"_s),
+                 v.out.constData());
     }
 
     // sonde-cli proxy wrap on a client's config: asks first (refused without a terminal or
