@@ -2,6 +2,7 @@
 // The Health tab's fault buttons are offered where the fault means something: the session
 // faults not on stdio, nor on a modern (2026-07-28) connection, which has no session.
 #include "servers/healthpanel.h"
+#include "servers/proxyfaultpanel.h"
 
 #include <QJsonObject>
 #include <QPushButton>
@@ -74,6 +75,36 @@ private Q_SLOTS:
             auto *b = panel.findChild<QPushButton *>(name);
             QVERIFY2(b && !b->isEnabled(), qPrintable(name));
         }
+    }
+
+    // Selecting a proxied session and then a server of Sonde's own: the tab shows the
+    // proxy's faults, then the engine's again, with the engine's buttons back as the
+    // snapshot allows (the window calls setSnapshot, then setProxied, on each selection).
+    void aProxiedSessionsPageGivesWayToTheEnginesOnTheNextServer()
+    {
+        HealthPanel panel;
+        SessionSnapshot s;
+        s.server = u"x"_s;
+        s.state = SessionSnapshot::State::Ready;
+        s.route = ServerConfig::Route::StreamableHttp;
+        auto enabled = [&](const QString &name) {
+            auto *b = panel.findChild<QPushButton *>(name);
+            return b && b->isEnabled();
+        };
+        panel.setSnapshot(s);
+        panel.setProxied(true);
+        QVERIFY(panel.proxyFaults()->isVisibleTo(&panel));
+        QVERIFY(enabled(u"proxyFault:expire-session"_s));
+        QVERIFY(!enabled(u"proxyFault:kill-server"_s));
+        QVERIFY(!enabled(u"fault:expire-session"_s));
+        QVERIFY(!enabled(u"breakerTrip"_s));
+
+        panel.setSnapshot(s);
+        panel.setProxied(std::nullopt);
+        QVERIFY(!panel.proxyFaults()->isVisibleTo(&panel));
+        QVERIFY(enabled(u"fault:expire-session"_s));
+        QVERIFY(enabled(u"breakerTrip"_s));
+        QVERIFY(!enabled(u"proxyFault:expire-session"_s)); // the menu mirrors it: off too
     }
 };
 

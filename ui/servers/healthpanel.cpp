@@ -197,14 +197,19 @@ void HealthPanel::setSnapshot(const SessionSnapshot &s)
                          .arg(s.droppedFaults.join(u"; "_s)));
     m_armed->setText(armed.isEmpty() ? tr("No fault armed.") : armed.join(u' '));
 
-    Fault::Target target;
-    target.http = s.route != ServerConfig::Route::Stdio;
-    target.streamableHttp = s.route == ServerConfig::Route::StreamableHttp;
+    m_target = Fault::Target();
+    m_target.http = s.route != ServerConfig::Route::Stdio;
+    m_target.streamableHttp = s.route == ServerConfig::Route::StreamableHttp;
     // 2026-07-28 has no session to expire or whose id could be corrupted.
-    target.sessions = !s.sessionless;
-    target.listening = s.subscriptions && s.subscriptions->id.isDouble();
+    m_target.sessions = !s.sessionless;
+    m_target.listening = s.subscriptions && s.subscriptions->id.isDouble();
+    enableEngineControls();
+}
+
+void HealthPanel::enableEngineControls()
+{
     for (const auto &[button, kind] : std::as_const(m_faultButtons))
-        button->setEnabled(!m_proxied && Fault::appliesTo(kind, target));
+        button->setEnabled(!m_proxied && Fault::appliesTo(kind, m_target));
     m_reset->setEnabled(!m_proxied);
     m_trip->setEnabled(!m_proxied);
 }
@@ -215,12 +220,8 @@ void HealthPanel::setProxied(std::optional<bool> http)
     m_pages->setCurrentWidget(m_proxied ? static_cast<QWidget *>(m_proxyFaults)
                                         : m_pages->widget(0));
     m_proxyFaults->setTransport(http);
-    if (m_proxied) {
-        for (const auto &[button, kind] : std::as_const(m_faultButtons))
-            button->setEnabled(false);
-        m_reset->setEnabled(false);
-        m_trip->setEnabled(false);
-    }
+    // Back to a server of Sonde's own: its buttons as its last snapshot allowed.
+    enableEngineControls();
 }
 
 void HealthPanel::updateCountdown()

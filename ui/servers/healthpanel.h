@@ -53,6 +53,9 @@ Q_SIGNALS:
 private:
     void updateCountdown();
     void updateMenuTexts();
+    // The engine's fault buttons, Reset and Trip: off on a proxied session, otherwise as the
+    // last snapshot's route and era allow.
+    void enableEngineControls();
 
     QLabel *m_breaker = nullptr;
     QLabel *m_strikes = nullptr;
@@ -69,6 +72,7 @@ private:
     ProxyFaultPanel *m_proxyFaults = nullptr;
     QStackedWidget *m_pages = nullptr; // the engine's page, or the proxy's
     bool m_proxied = false;
+    Fault::Target m_target; // the last snapshot's, for the engine's fault buttons
     QDateTime m_openUntil;
     BreakerPhase m_state = BreakerPhase::Closed;
 };
