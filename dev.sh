@@ -177,6 +177,7 @@ case "${1:-}" in
     build/bin/sonde-bench-stdio "${@:2}"
     build/bin/sonde-bench-http "${@:2}"
     build/bin/sonde-bench-proxy "${@:2}"
+    build/bin/sonde-bench-doctor
     build/bin/sonde-bench-recovery
     build/bin/sonde-bench-auth
     # The history at the million events (SONDE_BENCH_HISTORY_EVENTS for fewer).

@@ -2,6 +2,7 @@
 #include "clidispatcher.h"
 
 #include "collectioncommand.h"
+#include "doctorcommand.h"
 #include "historycommand.h"
 #include "proxycommand.h"
 #include "proxycontrolcommand.h"
@@ -55,8 +56,11 @@ std::unique_ptr<CliCommand> CliDispatcher::commandFor(const QStringList &args)
     }
     CliOptions options;
     QString error;
-    if (CliOptions::parse(args, &options, &error))
+    if (CliOptions::parse(args, &options, &error)) {
+        if (options.command.value(0) == "doctor"_L1)
+            return std::make_unique<DoctorCommand>(std::move(options));
         return std::make_unique<SessionCommand>(std::move(options));
+    }
     if (options.version)
         return std::make_unique<UsageCommand>(UsageCommand::Kind::Version,
                                               CommandLine::versionText() + u'\n');

@@ -2,6 +2,8 @@
 #include "clioptions.h"
 
 #include "clistepparser.h"
+#include "doctor/doctorcheck.h"
+#include "doctor/doctorformats.h"
 #include "protocol/rev20260728.h"
 #include "util/commandline.h"
 
@@ -46,6 +48,9 @@ COMMAND:  info | ping | tools list | tools call NAME [JSON] | resources list
           | prompts get NAME [JSON] | exec [FILE|-]
           | auth login | auth status | auth logout   (OAuth 2.1, HTTP servers)
           | conformance-client URL   (for the official conformance harness)
+          | doctor [--format text|json|junit|sarif] [--out FILE] [--only CHECK,...]
+              [--allow-writes]   (what the server does wrong, with the spec's sentence;
+              exit 0 clean, 1 an error finding, 2 unreachable; docs/doctor.md)
           | run COLLECTION.json [--junit OUT.xml] [--auth-agent A]   (a saved collection,
             docs/collections.md; its "server" replaces CONNECTION)
    or:    sonde-cli proxy [PROXY OPTIONS] -- COMMAND [ARG...]   (in a client's config in
@@ -145,6 +150,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
             return u"--timeout wants seconds, 0 < S <= %1, got \"%2\""_s.arg(MaxSeconds).arg(v);
         o->server.requestTimeoutMs = int(s * 1000);
         o->server.initializeTimeoutMs = int(s * 1000);
+        o->timeoutGiven = true;
         return QString();
     });
     option(u"--era"_s, [&era](const QString &v) {
@@ -273,6 +279,32 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                      : u"--auth-agent wants browser, no-browser or headless, got \"%1\""_s.arg(v);
     });
     option(u"--secrets-file"_s, text(&o->secretsFile));
+    option(u"--format"_s, [o](const QString &v) {
+        o->doctor.given = true;
+        o->doctor.format = v;
+        return DoctorFormats::formatFromName(v)
+                   ? QString()
+                   : u"--format wants text, json, junit or sarif, got \"%1\""_s.arg(v);
+    });
+    option(u"--out"_s, [o](const QString &v) {
+        o->doctor.given = true;
+        o->doctor.out = v;
+        return QString();
+    });
+    option(u"--only"_s, [o](const QString &v) {
+        o->doctor.given = true;
+        for (const QString &id : v.split(u',', Qt::SkipEmptyParts)) {
+            if (!DoctorCatalog::find(id.trimmed()))
+                return u"--only: no check named \"%1\" (docs/doctor.md lists them)"_s.arg(
+                    id.trimmed());
+            o->doctor.only << id.trimmed();
+        }
+        return QString();
+    });
+    line.addFlag(u"--allow-writes"_s, [o] {
+        o->doctor.given = true;
+        o->doctor.allowWrites = true;
+    });
 
     switch (line.parse(args)) {
     case CommandLine::Outcome::Parsed:
@@ -326,6 +358,7 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
                                   : u"use only one of --command, --url and --config"_s;
         return false;
     }
+    o->configPath = configPath;
     if (!configPath.isEmpty()) {
         // No input provider: nobody can type a ${input:...} in, so naming it is the answer.
         const ServerConfigFile::Result r = ServerConfigFile::load(configPath);
@@ -419,6 +452,22 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     if (verb == "exec"_L1) {
         *error = o->command.size() <= 2 ? QString() : u"usage: exec [FILE|-]"_s;
         return error->isEmpty();
+    }
+    if (o->doctor.given && verb != "doctor"_L1) {
+        *error = u"--format, --out, --only and --allow-writes belong to the doctor command"_s;
+        return false;
+    }
+    if (verb == "doctor"_L1) {
+        if (o->command.size() != 1) {
+            *error = u"usage: sonde-cli CONNECTION doctor [--format text|json|junit|sarif] "
+                     u"[--out FILE] [--only CHECK,...] [--allow-writes]"_s;
+            return false;
+        }
+        if (!o->historyPath.isEmpty()) {
+            *error = u"doctor records no history; --transcript keeps its traffic"_s;
+            return false;
+        }
+        return true;
     }
     if (verb == "auth"_L1 || verb == "conformance-client"_L1)
         return true; // checked above

@@ -23,6 +23,17 @@ struct CliOptions
     bool showSecrets = false;
     bool version = false; // --version: print it and leave
     QStringList command;  // e.g. {"tools", "call", "echo", "{...}"}
+    QString configPath;   // --config, when the server came from a file
+    bool timeoutGiven = false;
+    // `doctor`'s own options (docs/doctor.md); refused with any other command.
+    struct Doctor
+    {
+        QString format = QStringLiteral("text");
+        QString out;
+        QStringList only; // check ids
+        bool allowWrites = false;
+        bool given = false; // any of them was on the command line
+    } doctor;
     // The command as a step, for a command that is one (not exec, auth, conformance-client).
     std::optional<CliStep> step;
 

@@ -160,6 +160,7 @@ QString DemoServer::instructions()
 
 QJsonObject DemoServer::initialize(const QJsonObject &params)
 {
+    m_clientCapabilities = params.value("capabilities"_L1).toObject();
     const QString asked = params.value("protocolVersion"_L1).toString();
     const QString version = DemoProtocol::legacyVersions().contains(asked)
                                 ? asked

@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QTimer;
@@ -160,6 +161,9 @@ private:
     void answerTaskMethod(const QJsonValue &id, const QString &method, const QJsonObject &params);
 
     QJsonValue m_related; // the request being served, for routing what it sends
+    // What the client declared in initialize: a request it cannot answer is never sent
+    // (lifecycle.mdx, "Only use capabilities that were successfully negotiated").
+    std::optional<QJsonObject> m_clientCapabilities;
     bool m_initialized = false;
     std::shared_ptr<DemoState> m_state;
     std::vector<Tool> m_tools;             // in tools/list order

@@ -134,6 +134,19 @@ void DemoServer::shutdown()
 void DemoServer::need(const ToolCall &c, const QJsonObject &requests, Answered then)
 {
     if (!c.modern) {
+        QStringList undeclared;
+        for (const QJsonValue &request : requests) {
+            const QString capability =
+                capabilityFor(request.toObject().value("method"_L1).toString());
+            if (m_clientCapabilities && !m_clientCapabilities->contains(capability))
+                undeclared << capability;
+        }
+        if (!undeclared.isEmpty()) {
+            respond(c.id, textResult(u"%1 needs the client capability %2, which this client did "
+                                     u"not declare"_s.arg(c.name, undeclared.join(u", "_s)),
+                                     true));
+            return;
+        }
         askInTurn(c.id, requests, {}, std::move(then));
         return;
     }

@@ -138,8 +138,10 @@ void DemoServer::defineTools()
             respond(c.id,
                     textResult(m_extraTool ? u"extra-tool added"_s : u"extra-tool removed"_s));
         });
+    // Not read-only: it breaks the stdio framing of the session on purpose, which is not
+    // something a client may do unasked (the doctor calls read-only tools by itself).
     add(u"print-garbage"_s, u"Writes a line that is not JSON to stdout, then answers normally."_s,
-        schema({}), annotations(true, false, true), none, [this](const ToolCall &c) {
+        schema({}), annotations(false, false, true), none, [this](const ToolCall &c) {
             Q_EMIT frameReady("this line is not JSON: the demo server printed it on purpose",
                               m_related);
             respond(c.id, textResult(u"printed a non-JSON line before this answer"_s));
@@ -307,10 +309,16 @@ void DemoServer::getWeather(const ToolCall &c)
     const QJsonObject forecast{{"city"_L1, city},
                                {"temperature"_L1, 12.5 + city.size()},
                                {"conditions"_L1, city.size() % 2 ? "cloudy"_L1 : "sunny"_L1}};
-    // The text is a sentence, not the JSON again, so clients show both forms.
+    // A sentence for a person, then the JSON itself as text: tools.mdx asks a tool with
+    // structured content to return it serialised too, for clients from before 2025-06-18.
     QJsonObject r = textResult(u"%1: %2 degrees, %3"_s.arg(city)
                                    .arg(forecast.value("temperature"_L1).toDouble())
                                    .arg(forecast.value("conditions"_L1).toString()));
+    QJsonArray content = r.value("content"_L1).toArray();
+    content.append(QJsonObject{
+        {"type"_L1, "text"_L1},
+        {"text"_L1, QString::fromUtf8(QJsonDocument(forecast).toJson(QJsonDocument::Compact))}});
+    r.insert("content"_L1, content);
     r.insert("structuredContent"_L1, forecast);
     respond(id, r);
 }

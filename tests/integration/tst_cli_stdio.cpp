@@ -74,10 +74,13 @@ private Q_SLOTS:
             << QStringList{u"tools"_s, u"call"_s, u"get-structured-content"_s,
                            u"{\"location\":\"Chicago\"}"_s}
             << 0 << QStringList{u"temperature"_s, u"\"generation\": 1"_s};
-        QTest::newRow("demo keeps structured content that differs from its text")
+        // The demo returns its forecast as a sentence and as the JSON again (tools.mdx asks
+        // for both): the answer says it once, in the text (tst_mcp covers a text that
+        // differs, where structuredContent is kept).
+        QTest::newRow("demo's structured content is said once when its text repeats it")
             << u"demo"_s
             << QStringList{u"tools"_s, u"call"_s, u"get-weather"_s, u"{\"city\":\"Oslo\"}"_s} << 0
-            << QStringList{u"\"structuredContent\""_s, u"\"city\": \"Oslo\""_s};
+            << QStringList{u"Oslo: 16.5 degrees, sunny"_s, u"{\\\"city\\\":\\\"Oslo\\\""_s};
         QTest::newRow("demo returns image content whole")
             << u"demo"_s << QStringList{u"tools"_s, u"call"_s, u"tiny-image"_s} << 0
             << QStringList{u"\"type\": \"image\""_s, u"\"mimeType\": \"image/png\""_s};

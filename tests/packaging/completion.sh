@@ -71,10 +71,12 @@ expect "tools has list and call" "list call" "$cli" --command x tools ""
 expect "resources has list, templates and read" "list templates read" "$cli" --command x resources ""
 expect "prompts has list and get" "list get" "$cli" --command x prompts ""
 expect "the commands come after the connection" \
-    "info ping tools resources prompts exec auth conformance-client run history" "$cli" --command x ""
+    "info ping tools resources prompts exec auth conformance-client doctor run history" "$cli" --command x ""
 expect "the proxy commands come when no connection is given" \
-    "info ping tools resources prompts exec auth conformance-client run history proxy proxy-control" "$cli" ""
+    "info ping tools resources prompts exec auth conformance-client doctor run history proxy proxy-control" "$cli" ""
 expect "proxy has wrap, unwrap and wrapped" "wrap unwrap wrapped" "$cli" proxy ""
+expect "doctor's options" "--allow-writes" "$cli" --command x doctor --all
+expect "doctor's formats" "json junit" "$cli" --command x doctor --format j
 expect "proxy's options" "--listen" "$cli" proxy --li
 expect "proxy wrap's options" "--server" "$cli" proxy wrap --config c.json --se
 expect "after proxy -- the words are the server's" "" "$cli" proxy -- --co
