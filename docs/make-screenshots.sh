@@ -22,3 +22,9 @@ shot 4 transcript
 shot 5 timeline
 shot 6 resources
 shot 1 tools-dark --dark
+# The Doctor tab on the stdio demo: a live finding, and a Run beside it (without --exercise,
+# whose faults and calls belong to the other pictures; the run takes a few seconds).
+HOME="$home" XDG_CONFIG_HOME="$home/.config" xvfb-run -a -s "-screen 0 1280x800x24" \
+  "$build/bin/sonde" --no-saved-workspace --server demo --tab 10 --exercise-doctor \
+  --screenshot "$out/doctor.png" --screenshot-delay 10000
+echo "wrote $out/doctor.png"

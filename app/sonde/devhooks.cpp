@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "devhooks.h"
 
+#include "doctor/doctorpanel.h"
 #include "engine/corehost.h"
 #include "timeline/timelinewidget.h"
 #include "tools/schemaformwidget.h"
@@ -35,6 +36,10 @@ void DevHooks::addOptions(CommandLine &line)
     line.addFlag(u"--exercise"_s);
     line.document(u"--exercise"_s,
                   u"For screenshots: call a tool, then expire a session under a write."_s);
+    line.addFlag(u"--exercise-doctor"_s);
+    line.document(u"--exercise-doctor"_s,
+                  u"For screenshots: have the demo server print a line that is not JSON, "
+                  u"then run the doctor on it."_s);
     line.addFlag(u"--exit-when-ready"_s);
     line.document(u"--exit-when-ready"_s,
                   u"For the launch benchmark: print \"ready MS ms: ...\" once the first "
@@ -77,6 +82,15 @@ void DevHooks::start(const CommandLine &line, MainWindow &window, CoreHost &host
         QTimer::singleShot(2700, &window, [&window] {
             window.toolsPanel()->selectTool(QStringLiteral("increment-counter"));
         });
+    }
+    if (line.isSet(u"--exercise-doctor"_s)) {
+        // A live finding (stdio.non-jsonrpc-stdout, on a stdio demo), then a Run beside it.
+        QTimer::singleShot(700, &window, [&window] {
+            window.toolsPanel()->selectTool(QStringLiteral("print-garbage"));
+            window.toolsPanel()->requestCall();
+        });
+        QTimer::singleShot(1000, &window,
+                           [&window] { Q_EMIT window.doctorPanel()->runRequested(false); });
     }
     if (line.isSet(u"--exit-when-ready"_s)) {
         // Polled rather than tied to a model signal: "on screen" is the view showing rows

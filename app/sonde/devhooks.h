@@ -10,9 +10,10 @@ class CoreHost;
 class MainWindow;
 
 // The window's developer hooks, apart from what a user runs: --exercise (a scripted session,
-// for screenshots), --screenshot FILE [--screenshot-delay MS] (save the window, then quit)
-// and --exit-when-ready (the launch benchmark's line). Each is a timer or a poll on the
-// window's event loop; none changes what the window does for a user.
+// for screenshots), --exercise-doctor (a live doctor finding and a Run, for the Doctor tab's),
+// --screenshot FILE [--screenshot-delay MS] (save the window, then quit) and --exit-when-ready (the
+// launch benchmark's line). Each is a timer or a poll on the window's event loop; none changes what
+// the window does for a user.
 class DevHooks
 {
 public:

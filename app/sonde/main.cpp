@@ -37,12 +37,12 @@ int main(int argc, char **argv)
     line.addValueOption(QStringLiteral("--tab"), [&](const QString &value) {
         bool ok = false;
         options.tab = value.toInt(&ok);
-        return ok && options.tab >= 0 && options.tab <= 9
+        return ok && options.tab >= 0 && options.tab <= 10
                    ? QString()
-                   : QStringLiteral("--tab wants an index from 0 to 9");
+                   : QStringLiteral("--tab wants an index from 0 to 10");
     });
     line.document(QStringLiteral("--tab"),
-                  QStringLiteral("Open on this tab (0-9, Session to History)."),
+                  QStringLiteral("Open on this tab (0-10, Session to Doctor)."),
                   QStringLiteral("index"));
     line.addValueOption(QStringLiteral("--server"), [&](const QString &name) {
         options.server = name;

@@ -352,6 +352,32 @@ QList<DoctorCheck> build()
              "Servers MUST NOT initiate JSON-RPC requests", Rev26, "basic/patterns/index.mdx",
              "basic/patterns/index",
              "Ask for input with an input_required result (MRTR) instead of a request."),
+        make("listen.not-acknowledged-first", S::Error, K::Passive, T::Any, E::Rev20260728,
+             "A listen stream carries a notification before its acknowledgment",
+             "The server MUST send notifications/subscriptions/acknowledged as the first "
+             "message carrying the subscription's ID in _meta under "
+             "io.modelcontextprotocol/subscriptionId, and MUST NOT send any notification on the "
+             "subscription before it.",
+             Rev26, "basic/patterns/subscriptions.mdx, Acknowledgment",
+             "basic/patterns/subscriptions#acknowledgment",
+             "Send notifications/subscriptions/acknowledged, with the granted filter, before "
+             "anything else on a subscriptions/listen stream."),
+        make("listen.unrequested-notification", S::Error, K::Passive, T::Any, E::Rev20260728,
+             "A listen stream carries a notification type the client did not ask for",
+             "The server MUST NOT send notification types the client has not explicitly "
+             "requested.",
+             Rev26, "basic/patterns/subscriptions.mdx, Opening a Stream",
+             "basic/patterns/subscriptions#opening-a-stream",
+             "Send on a subscription only the types its notifications filter asked for "
+             "(toolsListChanged, promptsListChanged, resourcesListChanged, and updates of the "
+             "resourceSubscriptions URIs)."),
+        make("http.get-not-405", S::Warning, K::Active, T::Http, E::Rev20260728,
+             "A server of 2026-07-28 alone answers GET or DELETE with something other than 405",
+             "HTTP GET or DELETE to the MCP endpoint: respond with 405 Method Not Allowed.", Rev26,
+             "basic/transports/streamable-http.mdx, Earlier Streamable HTTP Revisions",
+             "basic/transports/streamable-http#earlier-streamable-http-revisions",
+             "Answer GET and DELETE with 405: this revision has no GET stream and no sessions "
+             "to delete."),
         make("cache.hints-missing", S::Error, K::Passive, T::Any, E::Rev20260728,
              "A cacheable result carries no ttlMs or cacheScope",
              "Servers MUST include caching hints on results with resultType: \"complete\" "

@@ -22,7 +22,7 @@ struct DoctorEvidence
 {
     QByteArray request;
     QByteArray response;
-    int transcriptIndex = -1;
+    qint64 transcriptIndex = -1;
     qint64 timeMs = 0; // the engine's clock when the response came (0 for a raw probe)
     int generation = 0;
 };

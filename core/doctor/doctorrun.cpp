@@ -146,7 +146,8 @@ void DoctorRun::onTranscript(const TranscriptBatch &batch)
     Q_EMIT transcriptBatch(batch);
 }
 
-void DoctorRun::fail(const QString &checkId, const QString &message, const CallOutcome &outcome)
+void DoctorRun::fail(const QString &checkId, const QString &message, const CallOutcome &outcome,
+                     const QByteArray &sent)
 {
     const bool hasId = outcome.requestId.isString() || outcome.requestId.isDouble();
     const Exchange x = hasId ? m_exchanges.value(idKey(outcome.requestId)) : Exchange();
@@ -156,7 +157,7 @@ void DoctorRun::fail(const QString &checkId, const QString &message, const CallO
     f.checkId = checkId;
     f.severity = check ? check->severity : DoctorSeverity::Error;
     f.message = message;
-    f.evidence.request = x.request;
+    f.evidence.request = x.request.isEmpty() ? sent : x.request;
     f.evidence.response = x.response.isEmpty() ? outcome.error.message().toUtf8() : x.response;
     f.evidence.transcriptIndex = x.responseIndex;
     add(std::move(f));
@@ -611,7 +612,7 @@ void DoctorRun::callOne(int index, std::function<void()> then)
                      u"\"%1\" did not answer within %2 ms (cancelled; --timeout S waits "
                      u"longer)"_s.arg(name)
                          .arg(m_options.toolTimeoutMs),
-                     o);
+                     o, compactJson(params));
             } else if (o.error.kind() == Error::Kind::Application ||
                        o.result.toObject().value("isError"_L1).toBool()) {
                 c.outcome = u"tool-error"_s; // isError: true, the tool's own failure

@@ -81,7 +81,9 @@ private:
     void fail(const QString &checkId, const QString &message, const QByteArray &request = {},
               const QByteArray &response = {});
     // The same, with the request and answer of the call as evidence (from the transcript).
-    void fail(const QString &checkId, const QString &message, const CallOutcome &outcome);
+    // `sent` stands in for the request when the call never reached the wire with an id.
+    void fail(const QString &checkId, const QString &message, const CallOutcome &outcome,
+              const QByteArray &sent = {});
     // The call timed out although the server answered its id: the answer was not readable
     // JSON-RPC, which the envelope check says; the probe has nothing to add.
     bool answeredUnreadably(const CallOutcome &outcome) const;

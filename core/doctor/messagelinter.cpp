@@ -120,10 +120,11 @@ void MessageLinter::reset()
     m_outputSchemas.clear();
     m_walks.clear();
     m_walkOfCursor.clear();
+    m_listens.clear();
     // What was said stays said: a server that breaks a rule on every connection is told once.
 }
 
-QList<DoctorFinding> MessageLinter::feed(const TranscriptEvent &event, int index)
+QList<DoctorFinding> MessageLinter::feed(const TranscriptEvent &event, qint64 index)
 {
     m_new.clear();
     switch (event.direction) {
@@ -201,6 +202,12 @@ void MessageLinter::onOutgoing(const TranscriptEvent &event)
             m_walks.remove(p.walk - MaxWalks);
         }
     }
+    if (method == "subscriptions/listen"_L1) {
+        if (m_listens.size() >= MaxWalks)
+            m_listens.clear(); // streams are few; a client reopening for ever is not
+        m_listens.insert(exactKey(m.value("id"_L1)),
+                         {params.value("notifications"_L1).toObject(), cut(event.raw), false});
+    }
     const QJsonValue token = meta.value("progressToken"_L1);
     if (token.isString() || token.isDouble()) {
         p.progressToken = looseText(token);
@@ -211,7 +218,7 @@ void MessageLinter::onOutgoing(const TranscriptEvent &event)
     remember(exactKey(m.value("id"_L1)), std::move(p));
 }
 
-void MessageLinter::onIncoming(const TranscriptEvent &event, int index)
+void MessageLinter::onIncoming(const TranscriptEvent &event, qint64 index)
 {
     if (m_stdio)
         m_exercised.insert(u"stdio.non-jsonrpc-stdout"_s);
@@ -242,7 +249,7 @@ void MessageLinter::onIncoming(const TranscriptEvent &event, int index)
     onMessage(doc.object(), event, index);
 }
 
-void MessageLinter::onMessage(const QJsonObject &m, const TranscriptEvent &event, int index)
+void MessageLinter::onMessage(const QJsonObject &m, const TranscriptEvent &event, qint64 index)
 {
     m_exercised.insert(u"jsonrpc.envelope-invalid"_s);
     if (const QString why = envelopeProblem(m); !why.isEmpty())
@@ -289,7 +296,7 @@ void MessageLinter::onMessage(const QJsonObject &m, const TranscriptEvent &event
 }
 
 void MessageLinter::onResponse(const QJsonObject &m, const Pending &request,
-                               const TranscriptEvent &event, int index)
+                               const TranscriptEvent &event, qint64 index)
 {
     if (!request.progressToken.isEmpty())
         m_progress.remove(request.progressToken);
@@ -311,7 +318,7 @@ void MessageLinter::onResponse(const QJsonObject &m, const Pending &request,
 }
 
 void MessageLinter::checkInitializeResult(const QJsonObject &result, const Pending &request,
-                                          const TranscriptEvent &event, int index)
+                                          const TranscriptEvent &event, qint64 index)
 {
     m_exercised.insert(u"lifecycle.initialize-result-invalid"_s);
     QStringList missing;
@@ -341,7 +348,7 @@ void MessageLinter::checkInitializeResult(const QJsonObject &result, const Pendi
 }
 
 void MessageLinter::checkDiscoverResult(const QJsonObject &result, const Pending &request,
-                                        const TranscriptEvent &event, int index)
+                                        const TranscriptEvent &event, qint64 index)
 {
     m_exercised.insert(u"discover.result-invalid"_s);
     QStringList missing;
@@ -361,7 +368,7 @@ void MessageLinter::checkDiscoverResult(const QJsonObject &result, const Pending
 }
 
 void MessageLinter::check2026Result(const QJsonObject &result, const Pending &request,
-                                    const TranscriptEvent &event, int index)
+                                    const TranscriptEvent &event, qint64 index)
 {
     m_exercised << u"rev20260728.result-type-unknown"_s << u"rev20260728.result-type-missing"_s;
     if (!result.contains("resultType"_L1))
@@ -405,7 +412,7 @@ void MessageLinter::check2026Result(const QJsonObject &result, const Pending &re
 }
 
 void MessageLinter::checkToolsPage(const QJsonObject &result, const Pending &request,
-                                   const TranscriptEvent &event, int index)
+                                   const TranscriptEvent &event, qint64 index)
 {
     static const QRegularExpression nameRule(u"^[A-Za-z0-9_.-]{1,128}$"_s);
     m_exercised << u"tools.duplicate-name"_s << u"tools.input-schema-invalid"_s
@@ -450,7 +457,7 @@ void MessageLinter::checkToolsPage(const QJsonObject &result, const Pending &req
 }
 
 void MessageLinter::checkPage(const QJsonObject &result, const Pending &request,
-                              const TranscriptEvent &event, int index)
+                              const TranscriptEvent &event, qint64 index)
 {
     const QJsonValue next = result.value("nextCursor"_L1);
     if (!next.isString())
@@ -472,7 +479,7 @@ void MessageLinter::checkPage(const QJsonObject &result, const Pending &request,
 }
 
 void MessageLinter::checkToolResult(const QJsonObject &result, const Pending &request,
-                                    const TranscriptEvent &event, int index)
+                                    const TranscriptEvent &event, qint64 index)
 {
     const auto schema = m_outputSchemas.constFind(request.tool);
     const bool isError = result.value("isError"_L1).toBool();
@@ -517,7 +524,8 @@ void MessageLinter::checkToolResult(const QJsonObject &result, const Pending &re
             request.frame, event, index);
 }
 
-void MessageLinter::onServerRequest(const QJsonObject &m, const TranscriptEvent &event, int index)
+void MessageLinter::onServerRequest(const QJsonObject &m, const TranscriptEvent &event,
+                                    qint64 index)
 {
     const QString method = m.value("method"_L1).toString();
     if (m_rev20260728 && !m_initializeSent) {
@@ -550,10 +558,14 @@ void MessageLinter::onServerRequest(const QJsonObject &m, const TranscriptEvent 
             {}, event, index);
 }
 
-void MessageLinter::onNotification(const QJsonObject &m, const TranscriptEvent &event, int index)
+void MessageLinter::onNotification(const QJsonObject &m, const TranscriptEvent &event, qint64 index)
 {
     const QString method = m.value("method"_L1).toString();
     const QJsonObject params = m.value("params"_L1).toObject();
+    const QJsonValue subscription =
+        params.value("_meta"_L1).toObject().value(QLatin1String(Rev20260728::MetaSubscriptionId));
+    if (subscription.isString() || subscription.isDouble())
+        onListenNotification(method, params, event, index);
     if (method == "notifications/progress"_L1) {
         m_exercised << u"progress.not-increasing"_s << u"progress.unknown-token"_s;
         const QJsonValue tokenValue = params.value("progressToken"_L1);
@@ -608,8 +620,44 @@ void MessageLinter::onNotification(const QJsonObject &m, const TranscriptEvent &
     }
 }
 
+void MessageLinter::onListenNotification(const QString &method, const QJsonObject &params,
+                                         const TranscriptEvent &event, qint64 index)
+{
+    const QJsonValue id =
+        params.value("_meta"_L1).toObject().value(QLatin1String(Rev20260728::MetaSubscriptionId));
+    const auto listen = m_listens.find(exactKey(id));
+    if (listen == m_listens.end())
+        return; // a stream this linter did not see open (the engine says so itself)
+    m_exercised << u"listen.not-acknowledged-first"_s << u"listen.unrequested-notification"_s;
+    if (method == "notifications/subscriptions/acknowledged"_L1) {
+        listen->acknowledged = true;
+        return;
+    }
+    if (!listen->acknowledged)
+        report(u"listen.not-acknowledged-first"_s, method,
+               u"%1 came on the subscription %2 before notifications/subscriptions/"
+               u"acknowledged"_s.arg(method, idText(id)),
+               listen->frame, event, index);
+    static const QHash<QString, QString> flags = {
+        {u"notifications/tools/list_changed"_s, u"toolsListChanged"_s},
+        {u"notifications/prompts/list_changed"_s, u"promptsListChanged"_s},
+        {u"notifications/resources/list_changed"_s, u"resourcesListChanged"_s}};
+    bool requested = true;
+    if (const auto flag = flags.constFind(method); flag != flags.cend())
+        requested = listen->filter.value(*flag).toBool();
+    else if (method == "notifications/resources/updated"_L1)
+        requested = listen->filter.value("resourceSubscriptions"_L1)
+                        .toArray()
+                        .contains(params.value("uri"_L1));
+    if (!requested)
+        report(u"listen.unrequested-notification"_s, method,
+               u"%1 came on the subscription %2, whose filter did not ask for it"_s.arg(method,
+                                                                                        idText(id)),
+               listen->frame, event, index);
+}
+
 void MessageLinter::report(const QString &checkId, const QString &subject, const QString &message,
-                           const QByteArray &request, const TranscriptEvent &event, int index)
+                           const QByteArray &request, const TranscriptEvent &event, qint64 index)
 {
     if (m_said.contains(checkId + u'\x1f' + subject))
         return;

@@ -32,7 +32,7 @@ public:
     void setStdio(bool stdio) { m_stdio = stdio; }
 
     // One event, at `index` in the session's transcript. Returns what it newly breaks.
-    QList<DoctorFinding> feed(const TranscriptEvent &event, int index);
+    QList<DoctorFinding> feed(const TranscriptEvent &event, qint64 index);
 
     // What the session has said so far (the active run gates its probes on these).
     QJsonObject serverCapabilities() const { return m_serverCaps; }
@@ -56,27 +56,30 @@ private:
 
     void reset();
     void onOutgoing(const TranscriptEvent &event);
-    void onIncoming(const TranscriptEvent &event, int index);
-    void onMessage(const QJsonObject &message, const TranscriptEvent &event, int index);
+    void onIncoming(const TranscriptEvent &event, qint64 index);
+    void onMessage(const QJsonObject &message, const TranscriptEvent &event, qint64 index);
     void onResponse(const QJsonObject &message, const Pending &request,
-                    const TranscriptEvent &event, int index);
-    void onServerRequest(const QJsonObject &message, const TranscriptEvent &event, int index);
-    void onNotification(const QJsonObject &message, const TranscriptEvent &event, int index);
+                    const TranscriptEvent &event, qint64 index);
+    void onServerRequest(const QJsonObject &message, const TranscriptEvent &event, qint64 index);
+    void onNotification(const QJsonObject &message, const TranscriptEvent &event, qint64 index);
+    // A notification carrying a subscription id: the listen stream's rules.
+    void onListenNotification(const QString &method, const QJsonObject &params,
+                              const TranscriptEvent &event, qint64 index);
     void checkInitializeResult(const QJsonObject &result, const Pending &request,
-                               const TranscriptEvent &event, int index);
+                               const TranscriptEvent &event, qint64 index);
     void checkDiscoverResult(const QJsonObject &result, const Pending &request,
-                             const TranscriptEvent &event, int index);
+                             const TranscriptEvent &event, qint64 index);
     void checkToolsPage(const QJsonObject &result, const Pending &request,
-                        const TranscriptEvent &event, int index);
+                        const TranscriptEvent &event, qint64 index);
     void checkToolResult(const QJsonObject &result, const Pending &request,
-                         const TranscriptEvent &event, int index);
+                         const TranscriptEvent &event, qint64 index);
     void checkPage(const QJsonObject &result, const Pending &request, const TranscriptEvent &event,
-                   int index);
+                   qint64 index);
     void check2026Result(const QJsonObject &result, const Pending &request,
-                         const TranscriptEvent &event, int index);
+                         const TranscriptEvent &event, qint64 index);
     // Records a finding unless (check, subject) was said already.
     void report(const QString &checkId, const QString &subject, const QString &message,
-                const QByteArray &request, const TranscriptEvent &event, int index);
+                const QByteArray &request, const TranscriptEvent &event, qint64 index);
     void remember(const QString &key, Pending pending);
 
     bool m_stdio = false;
@@ -105,7 +108,15 @@ private:
         QSet<QString> cursors;
     };
     int m_nextWalk = 0;
-    QHash<int, Walk> m_walks;           // the latest MaxWalks walks
+    QHash<int, Walk> m_walks; // the latest MaxWalks walks
+    // 2026-07-28 listen streams by the id of their subscriptions/listen request.
+    struct Listen
+    {
+        QJsonObject filter; // the request's notifications filter
+        QByteArray frame;   // the request, for evidence
+        bool acknowledged = false;
+    };
+    QHash<QString, Listen> m_listens;
     QHash<QString, int> m_walkOfCursor; // a cursor -> the walk that gave it
 };
 

@@ -143,7 +143,6 @@ void RawHttpProbes::send(const QByteArray &verb, const QJsonObject &body, const 
     QNetworkRequest req(m_options.server.url);
     req.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
                      QNetworkRequest::ManualRedirectPolicy);
-    req.setTransferTimeout(m_options.timeoutMs);
     req.setRawHeader("Accept",
                      verb == "GET" ? "text/event-stream" : "application/json, text/event-stream");
     QByteArray text =
@@ -164,8 +163,14 @@ void RawHttpProbes::send(const QByteArray &verb, const QJsonObject &body, const 
                            : verb == "GET" ? m_nam.get(req)
                                            : m_nam.sendCustomRequest(req, verb);
     m_replies.append(reply);
+    // The probe's own bound (Qt's transfer timeout warns on stderr when it fires).
+    auto timedOut = std::make_shared<bool>(false);
+    QTimer::singleShot(m_options.timeoutMs, reply, [reply, timedOut] {
+        *timedOut = true;
+        reply->abort();
+    });
     auto answered = std::make_shared<bool>(false);
-    auto finish = [this, reply, then, text, answered] {
+    auto finish = [this, reply, then, text, answered, timedOut] {
         if (std::exchange(*answered, true))
             return;
         Answer a;
@@ -176,15 +181,16 @@ void RawHttpProbes::send(const QByteArray &verb, const QJsonObject &body, const 
         if (reply->isOpen())
             a.body = reply->read(ProbeBodyLimit);
         if (a.status == 0)
-            a.error = reply->errorString();
+            a.error = *timedOut ? u"no answer within %1 ms"_s.arg(m_options.timeoutMs)
+                                : reply->errorString();
         a.message = messageOf(a.contentType, a.body);
         QByteArray response = "HTTP/1.1 " + QByteArray::number(a.status) + "\r\n";
         for (const auto &[name, value] : reply->rawHeaderPairs())
             response += name + ": " + value + "\r\n";
         a.responseText = a.status == 0 ? a.error.toUtf8() : response + "\r\n" + a.body;
         reply->disconnect(this);
-        if (!reply->isFinished())
-            reply->abort(); // a GET stream whose headers were its answer
+        // A GET stream whose headers were its answer is closed by deleting it: abort() inside
+        // its own metaDataChanged makes Qt 6.4 report the error twice.
         reply->deleteLater();
         then(a);
     };
@@ -454,6 +460,10 @@ void RawHttpProbes::discover2026()
                  return;
              }
              checkContentType(a, u"server/discover"_s);
+             const QJsonArray versions =
+                 a.message.value("result"_L1).toObject().value("supportedVersions"_L1).toArray();
+             m_only2026 = versions.size() == 1 &&
+                          Rev20260728::isProtocolVersion(versions.first().toString());
              unsupportedVersion2026();
          });
 }
@@ -506,7 +516,7 @@ void RawHttpProbes::headerMismatch2026()
 {
     auto next = [this] {
         if (!wanted(u"http.unknown-method-status"_s)) {
-            foreignOrigin();
+            get2026();
             return;
         }
         const QString method = u"sonde/doctor-unknown-method"_s;
@@ -521,7 +531,7 @@ void RawHttpProbes::headerMismatch2026()
                           a);
                  // The required _meta, left out.
                  if (!wanted(u"rev20260728.missing-meta-accepted"_s)) {
-                     foreignOrigin();
+                     get2026();
                      return;
                  }
                  send("POST", request(u"tools/list"_s), modernHeaders(u"tools/list"_s, m_version),
@@ -533,7 +543,7 @@ void RawHttpProbes::headerMismatch2026()
                                    u"with -32602"_s.arg(statusText(b.status))
                                        .arg(errorCode(b.message)),
                                    b);
-                          foreignOrigin();
+                          get2026();
                       });
              });
     };
@@ -554,6 +564,36 @@ void RawHttpProbes::headerMismatch2026()
                       a);
              next();
          });
+}
+
+void RawHttpProbes::get2026()
+{
+    if (!wanted(u"http.get-not-405"_s)) {
+        foreignOrigin();
+        return;
+    }
+    if (!m_only2026) {
+        // A dual-era server serves GET and DELETE to its 2025-11-25 clients.
+        skip(u"http.get-not-405"_s, u"the server also speaks earlier revisions"_s);
+        foreignOrigin();
+        return;
+    }
+    send(
+        "GET", {}, {{"MCP-Protocol-Version", m_version.toUtf8()}},
+        [this](const Answer &get) {
+            send("DELETE", {}, {{"MCP-Protocol-Version", m_version.toUtf8()}},
+                 [this, get](const Answer &del) {
+                     note(u"http.get-not-405"_s);
+                     if (get.status != 0 && get.status != 405)
+                         fail(u"http.get-not-405"_s,
+                              u"GET got %1, not 405"_s.arg(statusText(get.status)), get);
+                     else if (del.status != 405)
+                         fail(u"http.get-not-405"_s,
+                              u"DELETE got %1, not 405"_s.arg(statusText(del.status)), del);
+                     foreignOrigin();
+                 });
+        },
+        true);
 }
 
 void RawHttpProbes::done()

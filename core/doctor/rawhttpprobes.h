@@ -99,12 +99,14 @@ private:
     void checkContentType(const Answer &answer, const QString &what);
     void unsupportedVersion2026();
     void headerMismatch2026();
+    void get2026();
     void done();
 
     Options m_options;
     QNetworkAccessManager m_nam;
     QList<QPointer<QNetworkReply>> m_replies;
     QByteArray m_session;
+    bool m_only2026 = false; // server/discover offered 2026-07-28 alone
     QString m_version;
     mutable int m_nextId = 1; // the probes' own JSON-RPC ids
     QStringList m_ran;

@@ -3,11 +3,15 @@
 // proxy's row appears under "client → server" however the proxy started, with the session's
 // frames in the Transcript, the proxy's faults (those of its transport) on the Health tab,
 // one click injecting a fault into the live session and the client's verdict shown there.
-// The row is never saved with the workspace, never sent to the engine, and closes with its
-// proxy. The test is the client: it writes the JSON-RPC lines a client would.
+// The row is never saved with the workspace, never sent to the engine (nor to a doctor's
+// Run), and closes with its proxy. The test is the client: it writes the JSON-RPC lines a
+// client would.
+#include "application/doctor/doctorcontroller.h"
+#include "application/doctor/doctorfindingstore.h"
 #include "application/servers/proxiedsessions.h"
 #include "application/servers/serverstore.h"
 #include "application/transcript/transcriptstore.h"
+#include "doctor/doctorpanel.h"
 #include "engine/corehost.h"
 #include "servers/healthpanel.h"
 #include "servers/proxyfaultpanel.h"
@@ -102,6 +106,11 @@ private Q_SLOTS:
         QVERIFY(!window.actions()->action(MainWindowActions::Edit)->isEnabled());
         QVERIFY(!window.actions()->action(MainWindowActions::Connect)->isEnabled());
         QVERIFY(!window.actions()->action(MainWindowActions::Ping)->isEnabled());
+        // Nor a doctor's Run: the Doctor tab says why (its messages are still linted).
+        DoctorPanel *doctor = window.doctorPanel();
+        QVERIFY(!doctor->findChild<QPushButton *>(u"doctorRun"_s)->isEnabled());
+        QVERIFY2(doctor->runText().contains(u"sonde-cli proxy"_s), qPrintable(doctor->runText()));
+        QVERIFY(window.doctor()->findings()->holds(name));
 
         // One click: the next answer is dropped; the client gives up and cancels: a pass.
         button(u"proxyFault:drop-response"_s)->click();

@@ -252,6 +252,24 @@ void TestDoctorLinter::findsWhatASessionBreaks_data()
                            .arg(Meta26),
                        uR"(< {"jsonrpc":"2.0","id":"s1","method":"roots/list"})"_s}
         << false << QStringList{u"rev20260728.server-request"_s};
+    const QString listen =
+        u"> {\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"subscriptions/listen\",\"params\":{%1,\"notifications\":{\"toolsListChanged\":true}}}"_s
+            .arg(Meta26);
+    const QString ack =
+        uR"(< {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7},"notifications":{"toolsListChanged":true}}})"_s;
+    auto onStream = [](const char *method) {
+        return u"< {\"jsonrpc\":\"2.0\",\"method\":\"%1\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":7}}}"_s
+            .arg(QLatin1String(method));
+    };
+    QTest::newRow("a listen stream acknowledged first, then what it asked for, is fine")
+        << QStringList{listen, ack, onStream("notifications/tools/list_changed")} << false
+        << QStringList{};
+    QTest::newRow("a notification on a listen stream before its acknowledgment is too early")
+        << QStringList{listen, onStream("notifications/tools/list_changed"), ack} << false
+        << QStringList{u"listen.not-acknowledged-first"_s};
+    QTest::newRow("a type the listen filter did not ask for is unrequested")
+        << QStringList{listen, ack, onStream("notifications/prompts/list_changed")} << false
+        << QStringList{u"listen.unrequested-notification"_s};
     QTest::newRow("an initialize after a refused discover probe is judged as the handshake era")
         << QStringList{u"> {\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"server/discover\",\"params\":{%1}}"_s
                            .arg(Meta26),

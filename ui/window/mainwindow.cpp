@@ -4,6 +4,7 @@
 #include "window/mainwindow.h"
 
 #include "application/auth/authstatestore.h"
+#include "application/doctor/doctorcontroller.h"
 #include "application/servers/builtindemos.h"
 #include "application/servers/commandrouter.h"
 #include "application/servers/proxiedsessions.h"
@@ -16,6 +17,7 @@
 #include "application/window/shutdownsequence.h"
 #include "application/workspace/workspacecontroller.h"
 #include "auth/authpanel.h"
+#include "doctor/doctorpanel.h"
 #include "engine/corehost.h"
 #include "history/historypanel.h"
 #include "history/offlinehistoryopener.h"
@@ -79,6 +81,9 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     m_views = m_registry->views();
     m_auth = m_registry->auth();
     m_transcript = new TranscriptStore(TranscriptStore::DefaultCapacity, this);
+    // Before any server is added: every session is linted from its first message.
+    m_doctor = new DoctorController(m_registry, m_transcript, this);
+    m_serverModel->watchDoctor(m_doctor->findings());
     m_router = new CommandRouter(host, m_registry, this);
     m_proxied = new ProxiedSessions(this);
     m_demos = new BuiltInDemos(m_registry, this);
@@ -105,6 +110,7 @@ MainWindow::MainWindow(CoreHost &host, QWidget *parent) : QMainWindow(parent), m
     });
     connect(m_proxied, &ProxiedSessions::transcriptBatch, m_transcript, &TranscriptStore::append);
     connect(m_proxied, &ProxiedSessions::status, this, &MainWindow::status);
+    connect(m_doctor, &DoctorController::status, this, &MainWindow::status);
     connect(m_proxied, &ProxiedSessions::verdictsChanged, this, [this](const QString &name) {
         if (name == m_current)
             m_health->proxyFaults()->setVerdicts(m_proxied->verdicts(name));
@@ -281,6 +287,9 @@ void MainWindow::buildPanels()
     addLazyTab(tr("Prompts"), [this] { return buildPromptsPanel(); });
     m_tabs->addTab(m_log, tr("Log"));
     m_tabs->addTab(m_history, tr("History"));
+    // Last, so the tabs before it keep their indexes (--tab, a saved workspace's tab).
+    m_doctorTab = m_tabs->count();
+    addLazyTab(tr("Doctor"), [this] { return buildDoctorPanel(); });
     // What was recorded since it was last shown.
     connect(m_tabs, &QTabWidget::currentChanged, m_history, [this](int index) {
         if (m_tabs->widget(index) == m_history)
@@ -344,6 +353,42 @@ PromptsPanel *MainWindow::promptsPanel()
 {
     buildTab(m_promptsTab);
     return m_prompts;
+}
+
+DoctorPanel *MainWindow::doctorPanel()
+{
+    buildTab(m_doctorTab);
+    return m_doctorPanel;
+}
+
+QWidget *MainWindow::buildDoctorPanel()
+{
+    m_doctorPanel = new DoctorPanel(m_doctor->findings(), m_tabs);
+    connect(m_doctorPanel, &DoctorPanel::runRequested, this, [this](bool allowWrites) {
+        if (!m_doctor->start(m_current, allowWrites))
+            status(m_doctor->whyNoRun(m_current));
+    });
+    connect(m_doctorPanel, &DoctorPanel::stopRequested, this,
+            [this] { m_doctor->stop(m_current); });
+    connect(m_doctorPanel, &DoctorPanel::transcriptRequested, this,
+            &MainWindow::openTranscriptEvent);
+    m_doctorPanel->showServer(m_current, m_doctor->whyNoRun(m_current));
+    return m_doctorPanel;
+}
+
+void MainWindow::openTranscriptEvent(qint64 index)
+{
+    const int row = m_transcript->rowOfSequence(index);
+    if (row < 0) {
+        status(m_recorder ? tr("That message is older than the window keeps in memory: find it "
+                               "on the History tab")
+                          : tr("That message is no longer in the transcript: newer ones took "
+                               "its place"));
+        return;
+    }
+    m_tabs->setCurrentWidget(m_transcriptPanel);
+    if (!m_transcriptPanel->selectStoreRow(row))
+        status(tr("That message is hidden by the transcript's filters"));
 }
 
 QWidget *MainWindow::buildAuthPanel()
@@ -642,6 +687,8 @@ void MainWindow::showCurrent()
         m_resources->showServer(m_current);
     if (m_prompts)
         m_prompts->showServer(m_current);
+    if (m_doctorPanel)
+        m_doctorPanel->showServer(m_current, m_doctor->whyNoRun(m_current));
     showCapabilities(s);
     updateShell();
 }

@@ -36,6 +36,8 @@ class AuthStateStore;
 class CoreHost;
 class BuiltInDemos;
 class CommandRouter;
+class DoctorController;
+class DoctorPanel;
 class ProxiedSessions;
 class WorkspaceController;
 class SecretStore;
@@ -64,8 +66,8 @@ class TranscriptPanel;
 class TranscriptStore;
 
 // The inspector's window: the workspace's servers on the left; for the selected one its
-// session, tools, health (breaker, history, faults), authorization and log; the transcript of
-// all servers.
+// session, tools, health (breaker, history, faults), authorization, log and doctor; the
+// transcript of all servers.
 // It talks to the core only through CoreHost: queued calls out, value signals in.
 // Closing it (or Ctrl+Q) is quitting: it hides, shuts every session down (cancel, DELETE,
 // stdin, SIGTERM) with the event loop running, and closes for good, emitting
@@ -168,6 +170,10 @@ public:
     TranscriptPanel *transcriptPanel() const { return m_transcriptPanel; }
     ResourcesPanel *resourcesPanel();
     PromptsPanel *promptsPanel();
+    // The Doctor tab (the last), built when first shown too.
+    DoctorPanel *doctorPanel();
+    // The doctor's live lints of every session, the findings and the runs.
+    DoctorController *doctor() const { return m_doctor; }
     TimelineWidget *timeline() const { return m_timeline; }
     // The Timeline tab (live, or a past session from the History tab) and File > Open
     // transcript…'s opened files.
@@ -201,6 +207,9 @@ private:
     QWidget *buildAuthPanel();
     QWidget *buildResourcesPanel();
     QWidget *buildPromptsPanel();
+    QWidget *buildDoctorPanel();
+    // Selects the transcript's event `index` (TranscriptStore::sequence) on its tab.
+    void openTranscriptEvent(qint64 index);
     void buildActions();
     void connectPanels();
     void updateShell();
@@ -258,7 +267,9 @@ private:
     OfflineHistoryOpener *m_offline = nullptr;
     NotificationLog *m_log = nullptr;
     QHash<QWidget *, std::function<QWidget *()>> m_lazyTabs; // placeholder page -> its builder
-    int m_authTab = -1, m_resourcesTab = -1, m_promptsTab = -1;
+    int m_authTab = -1, m_resourcesTab = -1, m_promptsTab = -1, m_doctorTab = -1;
+    DoctorController *m_doctor = nullptr;
+    DoctorPanel *m_doctorPanel = nullptr;
     QPointer<HistoryRecorder> m_recorder; // set by showRecording()
     std::shared_ptr<const HistoryStore> m_recordingReader;
     qint64 m_recordingRun = 0;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "application/servers/serverlistmodel.h"
 
+#include "application/doctor/doctorfindingmodel.h"
+#include "application/doctor/doctorfindingstore.h"
+
 #include <QColor>
 
 using namespace Qt::StringLiterals;
@@ -23,6 +26,24 @@ ServerListModel::ServerListModel(ServerStore *store, QObject *parent)
     connect(store, &ServerStore::serverMoved, this, [this] { endMoveRows(); });
     connect(store, &ServerStore::serverChanged, this,
             [this](int row) { Q_EMIT dataChanged(index(row), index(row)); });
+}
+
+void ServerListModel::watchDoctor(const DoctorFindingStore *findings)
+{
+    m_doctor = findings;
+    connect(findings, &DoctorFindingStore::countsChanged, this, [this](const QString &server) {
+        if (const int row = m_store->indexOf(server); row >= 0)
+            Q_EMIT dataChanged(index(row), index(row));
+    });
+}
+
+QString ServerListModel::doctorSummary(const QString &server) const
+{
+    QStringList parts;
+    for (const DoctorSeverity severity : {DoctorSeverity::Error, DoctorSeverity::Warning})
+        if (const int n = m_doctor->count(server, severity); n > 0)
+            parts << DoctorFindingModel::countText(severity, n);
+    return parts.join(u", "_s);
 }
 
 int ServerListModel::rowCount(const QModelIndex &parent) const
@@ -101,10 +122,15 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
     const QString state = stateText(s);
     const bool breakerShut = recovery.breaker.phase == BreakerPhase::Closed;
     const QString breaker = enumName(recovery.breaker.phase);
+    const QString name = m_store->config(index.row()).name;
+    const int problems = m_doctor ? m_doctor->problemCount(name) : 0;
+    const QString doctorText = problems > 0 ? doctorSummary(name) : QString();
     switch (role) {
     case Qt::DisplayRole: {
-        QString text = u"%1\n%2 · %3"_s.arg(m_store->config(index.row()).name, state,
-                                            ServerConfig::routeName(s.route));
+        // The doctor's count beside the name: the second line is the long one.
+        QString text =
+            u"%1%2\n%3 · %4"_s.arg(name, doctorText.isEmpty() ? QString() : u" · "_s + doctorText,
+                                   state, ServerConfig::routeName(s.route));
         // The handshake is what most servers speak: only a newer revision is named.
         if (s.sessionless)
             text += u" · %1"_s.arg(s.eraName());
@@ -133,6 +159,9 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
         } else if (recovery.breaker.phase == BreakerPhase::HalfOpen) {
             tip += u"\n"_s + tr("The circuit breaker is half-open: one call probes the server.");
         }
+        if (problems > 0)
+            tip += u"\n"_s + tr("The doctor found %1 in what this server sent: see the Doctor tab.")
+                                 .arg(doctorText);
         return tip;
     }
     case BreakerCauseRole:
@@ -151,6 +180,8 @@ QVariant ServerListModel::data(const QModelIndex &index, int role) const
         return QVariant::fromValue(s);
     case EraRole:
         return s.eraName();
+    case DoctorCountRole:
+        return problems;
     default:
         return {};
     }

@@ -8,9 +8,13 @@
 
 namespace Sonde {
 
+class DoctorFindingStore;
+
 // One row per server: name, live state, transport, generation and breaker. An open breaker
 // changes the row's dot and its tooltip names the cause, since a green "ready" dot on a
-// server that refuses every call tells the wrong story. Thread: GUI.
+// server that refuses every call tells the wrong story. With the doctor's findings watched,
+// a server that broke rules says how many beside its name ("demo · 1 error"; errors and
+// warnings, information is no problem), so it shows without the Doctor tab open. Thread: GUI.
 class ServerListModel : public QAbstractListModel
 {
     Q_OBJECT
@@ -24,9 +28,13 @@ public:
         BreakerRole,
         BreakerCauseRole,
         SnapshotRole,
-        EraRole // "initialize", "2026-07-28", or empty until decided
+        EraRole,        // "initialize", "2026-07-28", or empty until decided
+        DoctorCountRole // the doctor's errors and warnings on the server (int)
     };
     explicit ServerListModel(ServerStore *store, QObject *parent = nullptr);
+    // Counts each server's doctor findings on its row from now on (not owned; it outlives
+    // the model).
+    void watchDoctor(const DoctorFindingStore *findings);
     int rowCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role) const override;
     QHash<int, QByteArray> roleNames() const override;
@@ -50,7 +58,11 @@ public:
     static QString breakerCause(const BreakerState &breaker);
 
 private:
+    // "1 error, 2 warnings": the doctor's problems on the server, for its row.
+    QString doctorSummary(const QString &server) const;
+
     ServerStore *m_store;
+    const DoctorFindingStore *m_doctor = nullptr;
 };
 
 } // namespace Sonde

@@ -408,6 +408,9 @@ void TranscriptStore::append(const TranscriptBatch &batch)
     for (qsizetype i = skip; i < batch.size(); ++i)
         incomingBytes += batch.at(i).raw.size();
     dropFront(overBytes(incomingBytes));
+    // Those it never holds count as dropped: droppedCount() says what is missing, and each
+    // event keeps a number of its own (sequence()).
+    m_dropped += skip;
 
     const int first = size();
     bool newServer = false;
@@ -426,8 +429,15 @@ void TranscriptStore::append(const TranscriptBatch &batch)
             pair(size() - 1, idKey);
     }
     Q_EMIT rowsAppended(first, size() - 1);
+    Q_EMIT batchAppended(batch, sequence(first) - skip);
     if (newServer)
         Q_EMIT serversChanged();
+}
+
+int TranscriptStore::rowOfSequence(qint64 sequence) const
+{
+    const qint64 row = sequence - m_cleared - m_dropped;
+    return row >= 0 && row < size() ? int(row) : -1;
 }
 
 int TranscriptStore::overBytes(qint64 incomingBytes) const
@@ -502,6 +512,7 @@ void TranscriptStore::clear()
 {
     Q_ASSERT(QThread::currentThread() == thread());
     const bool hadServers = !m_servers.isEmpty();
+    m_cleared += m_dropped + size();
     m_events.clear();
     m_entries.clear();
     m_bytes = 0;

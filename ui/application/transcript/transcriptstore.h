@@ -52,8 +52,16 @@ public:
     // The raw bytes held (frames, stderr lines): what the byte bound counts.
     qint64 bytes() const { return m_bytes; }
     int size() const { return int(m_events.size()); }
-    // Events dropped from the front since the last clear(): what the store no longer holds.
+    // Events dropped from the front since the last clear(), and those of a batch larger than
+    // the store it never held: what the store does not hold.
     qint64 droppedCount() const { return m_dropped; }
+    // The event in `row`'s number, unique for the store's life: it stays the event's while
+    // the front is dropped, and clear() does not start the count again. So what points at an
+    // event later (a doctor finding) keeps a number and finds its row with rowOfSequence().
+    qint64 sequence(int row) const { return m_cleared + m_dropped + row; }
+    // The row of the event numbered `sequence`; -1 once it is dropped or cleared (or before it
+    // came).
+    int rowOfSequence(qint64 sequence) const;
     // New bounds from now on; when lower than what is held, the oldest events go at once
     // (rowsDropped, pairs fixed), the newest always kept.
     void setCapacity(int capacity, qint64 capacityBytes);
@@ -79,6 +87,11 @@ public:
 
 Q_SIGNALS:
     void rowsAppended(int first, int last);
+    // After rowsAppended: the whole batch as it came, batch[i] numbered firstSequence + i.
+    // For what must see every event (the doctor's live lints), even those of a batch larger
+    // than the store, which it never held (their numbers have no row). The batch is the
+    // caller's, shared: a receiver that keeps it copies nothing.
+    void batchAppended(const Sonde::TranscriptBatch &batch, qint64 firstSequence);
     void rowsDropped(int count);
     void reset();
     void serversChanged();
@@ -98,6 +111,7 @@ private:
     // Rows shift when the front is dropped; pending requests are kept by sequence number
     // (row + m_dropped) so the map needs no rewrite on a drop, only pruning.
     qint64 m_dropped = 0;
+    qint64 m_cleared = 0; // events before the last clear(), for sequence()
     QHash<QString, qint64> m_pending;
     QStringList m_servers;
     QSet<QString> m_serverSet;
