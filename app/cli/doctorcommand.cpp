@@ -4,6 +4,8 @@
 #include "clioutput.h"
 #include "doctor/doctorformats.h"
 #include "doctor/doctorrun.h"
+#include "secrets/secretstore.h"
+#include "secretstorechooser.h"
 #include "util/signalwatcher.h"
 
 #include <QSaveFile>
@@ -36,8 +38,29 @@ void DoctorCommand::start()
         m_transcript.setRedactSecrets(!m_options.showSecrets);
         m_transcript.addSecrets(m_options.server);
     }
+    if (m_options.server.route == ServerConfig::Route::Stdio || !m_options.server.auth.enabled) {
+        startRun({});
+        return;
+    }
+    // The tokens `sonde-cli auth login` kept, where it kept them (docs/auth.md), as every
+    // session command finds them.
+    SecretStoreChooser::Options options;
+    options.encryptedFile = m_options.secretsFile;
+    options.passphrase = qgetenv("SONDE_SECRETS_PASSPHRASE");
+    auto *chooser = new SecretStoreChooser(options, this);
+    connect(chooser, &SecretStoreChooser::chosen, this,
+            [this, chooser](const SecretStoreChooser::Choice &choice) {
+                chooser->deleteLater();
+                startRun([choice] { return SecretStoreChooser::create(choice); });
+            });
+    chooser->choose();
+}
+
+void DoctorCommand::startRun(std::function<std::unique_ptr<SecretStore>()> secrets)
+{
     DoctorRun::Options o;
     o.server = m_options.server;
+    o.secretStoreFactory = std::move(secrets);
     o.only = m_options.doctor.only;
     o.allowWrites = m_options.doctor.allowWrites;
     if (m_options.timeoutGiven) {
@@ -55,6 +78,16 @@ void DoctorCommand::start()
                 [](const QString &what) { CliOutput::complain(what, u"sonde-cli doctor"_s); });
     }
     connect(m_run.get(), &DoctorRun::finished, this, &DoctorCommand::onFinished);
+    // The one thing a person must do by hand, said even with --quiet (as every command does).
+    connect(m_run.get(), &DoctorRun::authChanged, this, [this](const AuthState &state) {
+        if (state.status != AuthState::Status::AwaitingUser || state.authorizationUrl.isEmpty() ||
+            m_options.server.auth.agent == ServerConfig::Auth::Agent::Headless ||
+            state.authorizationUrl == m_printedAuthorizationUrl)
+            return;
+        m_printedAuthorizationUrl = state.authorizationUrl;
+        CliOutput::complain(u"%1 asks for authorization; open this URL in a browser:\n  %2"_s.arg(
+            state.server, state.authorizationUrl.toString(QUrl::FullyEncoded)));
+    });
     if (m_options.doctor.allowWrites && !m_options.quiet)
         CliOutput::complain(u"--allow-writes: every tool not annotated readOnlyHint: true is "
                             u"called once, with arguments built from its schema"_s,

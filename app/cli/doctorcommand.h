@@ -6,11 +6,15 @@
 #include "transcript/redactor.h"
 #include "transcript/transcriptwriter.h"
 
+#include <QUrl>
+
+#include <functional>
 #include <memory>
 
 namespace Sonde {
 
 class DoctorRun;
+class SecretStore;
 struct DoctorReport;
 
 // `sonde-cli CONNECTION doctor [--format F] [--out FILE] [--only IDS] [--allow-writes]`: one
@@ -30,12 +34,14 @@ public:
     void abandon(int signo) override;
 
 private:
+    void startRun(std::function<std::unique_ptr<SecretStore>()> secrets);
     void onFinished(const DoctorReport &report);
 
     CliOptions m_options;
     Redactor m_redactor;
     TranscriptWriter m_transcript;
     std::unique_ptr<DoctorRun> m_run;
+    QUrl m_printedAuthorizationUrl;
     int m_signal = 0;
     bool m_done = false;
 };

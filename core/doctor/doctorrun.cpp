@@ -5,6 +5,7 @@
 #include "doctor/rawstdioprobes.h"
 #include "doctor/schemaarguments.h"
 #include "protocol/jsonrpcmessage.h"
+#include "secrets/secretstore.h"
 #include "transport/transport.h"
 
 #include <QDateTime>
@@ -82,6 +83,9 @@ void DoctorRun::start()
     // the client does not have them, and its tools that need them stay hidden.
     m_host->setClientCapabilities({{"roots"_L1, QJsonObject{}}});
     m_host->setServerRequestHandler(this);
+    if (m_options.secretStoreFactory)
+        m_host->setSecretStoreFactory(m_options.secretStoreFactory);
+    connect(m_host.get(), &CoreHost::authChanged, this, &DoctorRun::authChanged);
     connect(m_host.get(), &CoreHost::sessionChanged, this, &DoctorRun::onSession);
     connect(m_host.get(), &CoreHost::transcriptBatch, this, &DoctorRun::onTranscript);
     connect(m_host.get(), &CoreHost::callFinished, this, &DoctorRun::onCall);

@@ -20,6 +20,7 @@ class QTimer;
 namespace Sonde {
 
 class RawHttpProbes;
+class SecretStore;
 class RawStdioProbes;
 
 // One doctor run against one server (docs/doctor.md): a session of its own through the
@@ -46,6 +47,9 @@ public:
         int toolTimeoutMs = 2500;
         int maxResourceReads = 20; // resources read for each state shot
         int maxPages = 50;         // pages of one list before the walk stops
+        // Where the engine keeps an HTTP server's tokens (the keyring `sonde-cli auth login`
+        // filled); none: memory, as for any session without one.
+        std::function<std::unique_ptr<SecretStore>()> secretStoreFactory;
     };
 
     explicit DoctorRun(Options options, QObject *parent = nullptr);
@@ -60,6 +64,8 @@ public:
 
 Q_SIGNALS:
     void findingAdded(const Sonde::DoctorFinding &finding);
+    // The run's session asks for authorization (the URL to open, for a front end to show).
+    void authChanged(const Sonde::AuthState &state);
     void stepStarted(const QString &what);
     // The run's own traffic, in order: the transcript its findings' indexes point into.
     void transcriptBatch(const Sonde::TranscriptBatch &batch);

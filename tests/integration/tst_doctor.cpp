@@ -103,6 +103,7 @@ private Q_SLOTS:
     void realServersGetOnlyTheirRealViolations_data();
     void realServersGetOnlyTheirRealViolations();
     void anUnreachableServerExitsTwoWithAFinding();
+    void aServerBehindAuthorizationIsCheckedWithItsTokens();
     void aServerThatNeverAnswersIsBounded();
     void writesAreCalledOnlyWhenAllowedAndOnceEach();
     void onlyRunsTheNamedChecks();
@@ -365,6 +366,34 @@ void TestDoctor::anUnreachableServerExitsTwoWithAFinding()
     QCOMPARE(d.run.exitCode, 2);
     QCOMPARE(d.found, QStringList{u"connection.failed"_s});
     QCOMPARE(d.report.value("connected"_L1).toBool(true), false);
+}
+
+void TestDoctor::aServerBehindAuthorizationIsCheckedWithItsTokens()
+{
+    // The engine's session signs in (headless: the authorize URL is followed); the raw
+    // probes carry no token, and say so instead of failing the server for a 401.
+    DemoHttpServer demo;
+    QVERIFY(demo.startWith({u"--auth"_s}));
+    QTemporaryDir dir;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"SONDE_SECRETS_PASSPHRASE"_s, u"doctor-test"_s);
+    const Run r =
+        runProgram(QString::fromUtf8(SONDE_CLI_PATH),
+                   {u"--url"_s, demo.url(), u"--auth-agent"_s, u"headless"_s, u"--secrets-file"_s,
+                    dir.filePath(u"tokens"_s), u"--quiet"_s, u"doctor"_s, u"--format"_s, u"json"_s},
+                   {}, env, 60000);
+    const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+    QVERIFY2(report.value("connected"_L1).toBool(), r.err.constData());
+    QCOMPARE(r.exitCode, 0);
+    bool toolsCalled = false;
+    for (const QJsonValue &c : report.value("tool_calls"_L1).toArray())
+        toolsCalled |= c.toObject().value("outcome"_L1) == "ok"_L1;
+    QVERIFY(toolsCalled);
+    bool saidWhy = false;
+    for (const QJsonValue &c : report.value("checks"_L1).toArray())
+        if (c.toObject().value("id"_L1) == "http.origin-not-validated"_L1)
+            saidWhy = c.toObject().value("skipped_because"_L1).toString().contains(u"401"_s);
+    QVERIFY(saidWhy);
 }
 
 void TestDoctor::aServerThatNeverAnswersIsBounded()
