@@ -283,6 +283,12 @@ void DoctorRun::planSteps()
     if (wanted(u"jsonrpc.unknown-method-code"_s))
         m_steps << [this] { stepUnknownMethod(); };
     m_steps << [this] { stepLists(); };
+    // The raw probes use a process or HTTP session of their own: they run beside the steps
+    // from here (they want a resource's URI, from the lists), and the last step waits.
+    m_steps << [this] {
+        startRawProbes();
+        next();
+    };
     if (wanted(u"pagination.invalid-cursor"_s))
         m_steps << [this] { stepInvalidCursor(); };
     if (caps.contains("tools"_L1)) {
@@ -292,14 +298,13 @@ void DoctorRun::planSteps()
             if (c.id.startsWith(u"tools."_s))
                 skip(c.id, u"the server declares no tools capability"_s);
     }
-    // The raw probes use a process or HTTP session of their own: they run beside the steps,
-    // and the last step waits for them.
-    startRawProbes();
     m_steps << [this] { awaitRawProbes(); };
 }
 
 void DoctorRun::awaitRawProbes()
 {
+    if (!m_rawStarted)
+        startRawProbes(); // the steps before were cut short (unreadable answers)
     if (m_rawDone) {
         next();
         return;
@@ -684,6 +689,8 @@ void DoctorRun::callTool(int index, bool writes, bool attributing)
 
 void DoctorRun::startRawProbes()
 {
+    if (std::exchange(m_rawStarted, true))
+        return;
     auto merge = [this](const QStringList &ranIds, const QMap<QString, QString> &skipped) {
         for (const QString &id : ranIds)
             ran(id);
@@ -703,6 +710,8 @@ void DoctorRun::startRawProbes()
         o.rev20260728 = m_rev20260728;
         o.timeoutMs = m_options.probeTimeoutMs;
         o.only = m_options.only;
+        o.resourceUri =
+            m_lists.value(u"resources/list"_s).first().toObject().value("uri"_L1).toString();
         m_httpProbes = std::make_unique<RawHttpProbes>(o);
         connect(m_httpProbes.get(), &RawHttpProbes::found, this, &DoctorRun::add);
         connect(m_httpProbes.get(), &RawHttpProbes::finished, this, [this, merge] {

@@ -136,6 +136,7 @@ private:
     bool m_finishing = false;
     bool m_stopped = false;
     bool m_unreadable = false; // a call timed out though its answer came: see onCall()
+    bool m_rawStarted = false;
     bool m_rawDone = false;
     bool m_waitingForRaw = false;
     int m_transcriptIndex = 0;

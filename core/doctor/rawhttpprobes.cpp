@@ -554,7 +554,9 @@ void RawHttpProbes::headerMismatch2026()
     send("POST", request(u"tools/list"_s, modernParams(m_version)),
          modernHeaders(u"prompts/list"_s, m_version), [this, next](const Answer &a) {
              note(u"http.header-mismatch-not-rejected"_s);
-             if (a.status != 400 || errorCode(a.message) != Rev20260728::HeaderMismatch)
+             const bool methodRefused =
+                 a.status == 400 && errorCode(a.message) == Rev20260728::HeaderMismatch;
+             if (!methodRefused)
                  fail(u"http.header-mismatch-not-rejected"_s,
                       u"tools/list sent with Mcp-Method: prompts/list got %1%2, not 400 with "
                       u"-32020"_s.arg(statusText(a.status),
@@ -562,7 +564,25 @@ void RawHttpProbes::headerMismatch2026()
                                           ? u" with error %1"_s.arg(errorCode(a.message))
                                           : QString()),
                       a);
-             next();
+             if (m_options.resourceUri.isEmpty() || !methodRefused) {
+                 next();
+                 return;
+             }
+             // Mcp-Name too, on a read (never a call: a server that does not check would run it).
+             Headers headers = modernHeaders(u"resources/read"_s, m_version);
+             headers.append(
+                 qMakePair(QByteArray("Mcp-Name"), QByteArray("sonde-doctor://another-resource")));
+             QJsonObject params = modernParams(m_version);
+             params.insert("uri"_L1, m_options.resourceUri);
+             send("POST", request(u"resources/read"_s, params), headers,
+                  [this, next](const Answer &b) {
+                      if (b.status != 400 || errorCode(b.message) != Rev20260728::HeaderMismatch)
+                          fail(u"http.header-mismatch-not-rejected"_s,
+                               u"resources/read with an Mcp-Name naming another resource got "
+                               u"%1, not 400 with -32020"_s.arg(statusText(b.status)),
+                               b);
+                      next();
+                  });
          });
 }
 

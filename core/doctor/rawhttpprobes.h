@@ -39,6 +39,9 @@ public:
         // waited for longer than this: no answer is not a finding.
         int getStreamWaitMs = 1500;
         QStringList only; // the check ids asked for; empty: every one
+        // A resource the server lists: read with an Mcp-Name naming another (2026-07-28),
+        // which must be refused. Empty: that probe is not sent.
+        QString resourceUri;
     };
 
     explicit RawHttpProbes(Options options, QObject *parent = nullptr);
