@@ -475,4 +475,19 @@ bool CliOptions::parse(const QStringList &args, CliOptions *o, QString *error)
     return o->step.has_value();
 }
 
+void CliOptions::chooseSecretStore(
+    QObject *context, std::function<void(const SecretStoreChooser::Choice &)> then) const
+{
+    SecretStoreChooser::Options options;
+    options.encryptedFile = secretsFile;
+    options.passphrase = qgetenv("SONDE_SECRETS_PASSPHRASE");
+    auto *chooser = new SecretStoreChooser(options, context);
+    QObject::connect(chooser, &SecretStoreChooser::chosen, context,
+                     [chooser, then](const SecretStoreChooser::Choice &choice) {
+                         chooser->deleteLater();
+                         then(choice);
+                     });
+    chooser->choose();
+}
+
 } // namespace Sonde

@@ -4,9 +4,12 @@
 #include "cliserverrequesthandler.h"
 #include "clistep.h"
 #include "config/serverconfig.h"
+#include "secretstorechooser.h"
 
 #include <QString>
 #include <QStringList>
+
+#include <functional>
 
 namespace Sonde {
 
@@ -40,6 +43,12 @@ struct CliOptions
     // Parses argv (without the program name). On failure returns false with a message (an
     // empty one for --help and --version, which are answered instead of run).
     static bool parse(const QStringList &args, CliOptions *out, QString *error);
+    // Where an HTTP server's tokens live for this run, as docs/auth.md says (the keyring, the
+    // --secrets-file store, else memory): `then` gets the choice once it is made, on
+    // `context`'s thread. Tokens outlive the process where a keyring or the file keeps them,
+    // so `auth login` then any command reuse them.
+    void chooseSecretStore(QObject *context,
+                           std::function<void(const SecretStoreChooser::Choice &)> then) const;
     static QString usage();
 };
 

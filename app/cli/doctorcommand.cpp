@@ -5,7 +5,6 @@
 #include "doctor/doctorformats.h"
 #include "doctor/doctorrun.h"
 #include "secrets/secretstore.h"
-#include "secretstorechooser.h"
 #include "util/signalwatcher.h"
 
 #include <QSaveFile>
@@ -42,18 +41,10 @@ void DoctorCommand::start()
         startRun({});
         return;
     }
-    // The tokens `sonde-cli auth login` kept, where it kept them (docs/auth.md), as every
-    // session command finds them.
-    SecretStoreChooser::Options options;
-    options.encryptedFile = m_options.secretsFile;
-    options.passphrase = qgetenv("SONDE_SECRETS_PASSPHRASE");
-    auto *chooser = new SecretStoreChooser(options, this);
-    connect(chooser, &SecretStoreChooser::chosen, this,
-            [this, chooser](const SecretStoreChooser::Choice &choice) {
-                chooser->deleteLater();
-                startRun([choice] { return SecretStoreChooser::create(choice); });
-            });
-    chooser->choose();
+    // The tokens `sonde-cli auth login` kept, as every session command finds them.
+    m_options.chooseSecretStore(this, [this](const SecretStoreChooser::Choice &choice) {
+        startRun([choice] { return SecretStoreChooser::create(choice); });
+    });
 }
 
 void DoctorCommand::startRun(std::function<std::unique_ptr<SecretStore>()> secrets)

@@ -149,25 +149,16 @@ void SessionCommand::start()
         addServer(); // no credentials to keep: no keyring is asked
         return;
     }
-    // Tokens outlive the process where a keyring (or the opted-in file) keeps them, so
-    // `auth login` then any command reuse them; otherwise memory, said once (docs/auth.md).
-    SecretStoreChooser::Options options;
-    options.encryptedFile = m_options.secretsFile;
-    options.passphrase = qgetenv("SONDE_SECRETS_PASSPHRASE");
-    auto *chooser = new SecretStoreChooser(options, this);
-    connect(chooser, &SecretStoreChooser::chosen, this,
-            [this, chooser](const SecretStoreChooser::Choice &choice) {
-                chooser->deleteLater();
-                // Said when it matters: once a server asks for authorization (or at once for
-                // the auth commands), not on every call to a server that needs none.
-                m_storeNotice = choice.notice;
-                if (m_options.command.value(0) == "auth"_L1)
-                    sayStoreNotice();
-                m_host->setSecretStoreFactory(
-                    [choice] { return SecretStoreChooser::create(choice); });
-                addServer();
-            });
-    chooser->choose();
+    // Memory only is said once (docs/auth.md).
+    m_options.chooseSecretStore(this, [this](const SecretStoreChooser::Choice &choice) {
+        // Said when it matters: once a server asks for authorization (or at once for
+        // the auth commands), not on every call to a server that needs none.
+        m_storeNotice = choice.notice;
+        if (m_options.command.value(0) == "auth"_L1)
+            sayStoreNotice();
+        m_host->setSecretStoreFactory([choice] { return SecretStoreChooser::create(choice); });
+        addServer();
+    });
 }
 
 void SessionCommand::addServer()

@@ -281,45 +281,38 @@ void RawHttpProbes::notificationStatus()
          });
 }
 
-void RawHttpProbes::protocolVersionHeader()
+void RawHttpProbes::expectStatus(const QString &checkId, const Headers &headers, int status,
+                                 const QString &what, void (RawHttpProbes::*then)())
 {
-    if (!wanted(u"http.protocol-version-not-validated"_s)) {
-        unknownSession();
+    if (!wanted(checkId)) {
+        (this->*then)();
         return;
     }
-    send("POST", request(u"ping"_s),
-         {{"Mcp-Session-Id", m_session}, {"MCP-Protocol-Version", "1999-01-01"}},
-         [this](const Answer &a) {
-             note(u"http.protocol-version-not-validated"_s);
-             if (a.status != 400)
-                 fail(u"http.protocol-version-not-validated"_s,
-                      u"A ping with MCP-Protocol-Version: 1999-01-01 got %1, not 400"_s.arg(
-                          statusText(a.status)),
-                      a);
-             unknownSession();
-         });
+    send("POST", request(u"ping"_s), headers, [this, checkId, status, what, then](const Answer &a) {
+        note(checkId);
+        if (a.status != status)
+            fail(checkId, what.arg(statusText(a.status)), a);
+        (this->*then)();
+    });
+}
+
+void RawHttpProbes::protocolVersionHeader()
+{
+    expectStatus(u"http.protocol-version-not-validated"_s,
+                 {{"Mcp-Session-Id", m_session}, {"MCP-Protocol-Version", "1999-01-01"}}, 400,
+                 u"A ping with MCP-Protocol-Version: 1999-01-01 got %1, not 400"_s,
+                 &RawHttpProbes::unknownSession);
 }
 
 void RawHttpProbes::unknownSession()
 {
-    if (!wanted(u"http.unknown-session-status"_s)) {
-        getStream();
-        return;
-    }
     const QByteArray unknown =
         "sonde-doctor-unknown-" + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
-    send("POST", request(u"ping"_s),
-         {{"Mcp-Session-Id", unknown}, {"MCP-Protocol-Version", m_version.toUtf8()}},
-         [this](const Answer &a) {
-             note(u"http.unknown-session-status"_s);
-             if (a.status != 404)
-                 fail(u"http.unknown-session-status"_s,
-                      u"A request with a session id the server never issued got %1, not 404: a "
-                      u"client whose session expired is never told to start a new one"_s.arg(
-                          statusText(a.status)),
-                      a);
-             getStream();
-         });
+    expectStatus(u"http.unknown-session-status"_s,
+                 {{"Mcp-Session-Id", unknown}, {"MCP-Protocol-Version", m_version.toUtf8()}}, 404,
+                 u"A request with a session id the server never issued got %1, not 404: a client "
+                 u"whose session expired is never told to start a new one"_s,
+                 &RawHttpProbes::getStream);
 }
 
 void RawHttpProbes::getStream()

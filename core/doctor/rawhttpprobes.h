@@ -89,6 +89,9 @@ private:
     void fail(const QString &checkId, const QString &message, const Answer &answer);
     bool isLoopback() const;
 
+    // A ping with `headers` must get `status`; `what` (with %1 for what came) says otherwise.
+    void expectStatus(const QString &checkId, const Headers &headers, int status,
+                      const QString &what, void (RawHttpProbes::*then)());
     // The sequences, each calling the next when done.
     void openSession();
     void notificationStatus();
