@@ -70,6 +70,7 @@ struct DoctorReport
     QJsonObject serverInfo;
     bool connected = false;
     bool allowWrites = false;
+    bool stopped = false; // ended early (a signal, the window's Stop): the rest is skipped
     qint64 startedMs = 0; // wall clock, ms since the epoch
     qint64 durationMs = 0;
     QStringList ran;                // check ids that ran, in catalog order

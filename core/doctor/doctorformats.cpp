@@ -99,6 +99,7 @@ QJsonObject toJson(const DoctorReport &report, const Redactor &redactor)
             {"server_info"_L1, report.serverInfo},
             {"connected"_L1, report.connected},
             {"allow_writes"_L1, report.allowWrites},
+            {"stopped"_L1, report.stopped},
             {"started_at"_L1, isoTime(report.startedMs)},
             {"duration_ms"_L1, report.durationMs},
             {"summary"_L1, QJsonObject{{"errors"_L1, report.count(DoctorSeverity::Error)},

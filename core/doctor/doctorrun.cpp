@@ -756,6 +756,7 @@ void DoctorRun::finalizeReport()
         return;
     m_report.durationMs = std::max<qint64>(1, m_clock.elapsed());
     m_report.connected = m_connected;
+    m_report.stopped = m_stopped;
     m_report.transport = ServerConfig::routeName(m_snapshot.route);
     m_report.era = m_snapshot.eraName();
     m_report.protocolVersion = m_snapshot.protocolVersion;

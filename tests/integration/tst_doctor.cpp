@@ -10,6 +10,8 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <csignal>
+
 using namespace Qt::StringLiterals;
 using namespace SondeTest;
 
@@ -106,6 +108,7 @@ private Q_SLOTS:
     void aServerBehindAuthorizationIsCheckedWithItsTokens();
     void aServerThatNeverAnswersIsBounded();
     void writesAreCalledOnlyWhenAllowedAndOnceEach();
+    void aSignalEndsTheRunWithTheReportSoFar();
     void onlyRunsTheNamedChecks();
     void junitHasATestCasePerCheckAndFailsErrors();
     void sarifHasRulesAndResults();
@@ -407,6 +410,30 @@ void TestDoctor::aServerThatNeverAnswersIsBounded()
     QVERIFY2(t.elapsed() < 15000, qPrintable(u"took %1 ms"_s.arg(t.elapsed())));
     QCOMPARE(d.found, QStringList{u"tools.call-no-answer"_s});
     QCOMPARE(d.run.exitCode, 0); // information, not an error
+}
+
+void TestDoctor::aSignalEndsTheRunWithTheReportSoFar()
+{
+    QProcess p;
+    p.start(QString::fromUtf8(SONDE_CLI_PATH),
+            stdioFixture({u"--defect"_s, u"no-answer.tools-call"_s}) +
+                QStringList{u"doctor"_s, u"--format"_s, u"json"_s});
+    QVERIFY(p.waitForStarted(5000));
+    // Stopped while its tools hang: after "calling ...", on stderr.
+    QElapsedTimer t;
+    t.start();
+    QByteArray err;
+    while (!err.contains("calling") && t.elapsed() < 10000) {
+        p.waitForReadyRead(100);
+        err += p.readAllStandardError();
+    }
+    QVERIFY2(err.contains("calling"), err.constData());
+    ::kill(pid_t(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 130);
+    const QJsonObject report = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QCOMPARE(report.value("stopped"_L1).toBool(), true);
+    QVERIFY(report.value("summary"_L1).toObject().value("checks_ran"_L1).toInt() > 0);
 }
 
 void TestDoctor::writesAreCalledOnlyWhenAllowedAndOnceEach()
