@@ -5,7 +5,7 @@
 # secrets holds the SecretStore interface and its stores (util below them); history,
 # collections and proxy are libraries over the engine.
 set(layers util secrets protocol config values transcript transport auth session recovery engine
-           history collections proxy doctor)
+           history collections proxy doctor apps)
 file(GLOB_RECURSE sources ${SOURCE_DIR}/core/*.cpp ${SOURCE_DIR}/core/*.h)
 set(found "")
 foreach(f ${sources})
