@@ -5,6 +5,7 @@
 #include "doctor/rawstdioprobes.h"
 #include "doctor/schemaarguments.h"
 #include "protocol/jsonrpcmessage.h"
+#include "protocol/mcp.h"
 #include "secrets/secretstore.h"
 #include "transport/transport.h"
 
@@ -27,24 +28,18 @@ QByteArray compactJson(const QJsonObject &o)
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
+// The lists the run walks, each with the capability that declares it (the key holding the
+// items is Mcp::listKeyFor's).
 struct ListMethod
 {
     const char *capability;
     const char *method;
-    const char *key;
 };
-// A JSON-RPC id with its type: 5 and "5" are different requests.
-QString idKey(const QJsonValue &id)
-{
-    return id.isString() ? u"s:"_s + id.toString()
-                         : u"n:"_s + QString::number(id.toDouble(), 'g', 17);
-}
-
 constexpr ListMethod Lists[] = {
-    {"tools", "tools/list", "tools"},
-    {"resources", "resources/list", "resources"},
-    {"resources", "resources/templates/list", "resourceTemplates"},
-    {"prompts", "prompts/list", "prompts"},
+    {"tools", "tools/list"},
+    {"resources", "resources/list"},
+    {"resources", "resources/templates/list"},
+    {"prompts", "prompts/list"},
 };
 
 bool isReadOnly(const QJsonObject &tool)
@@ -124,7 +119,8 @@ void DoctorRun::onTranscript(const TranscriptBatch &batch)
             // Requests only: an answer to the server's own request carries its id too.
             if (const Transport::Outgoing out = Transport::outgoing(e.raw);
                 !out.method.isEmpty() && (out.requestId.isString() || out.requestId.isDouble()))
-                m_exchanges[idKey(out.requestId)].request = e.raw.left(DoctorEvidenceLimit);
+                m_exchanges[JsonRpcMessage::idKey(out.requestId)].request =
+                    e.raw.left(DoctorEvidenceLimit);
         } else if (e.direction == TranscriptEvent::Direction::Incoming) {
             // The id is often first; SDK servers write it last (then a small frame is read).
             std::optional<QJsonValue> id = JsonRpcMessage::leadingId(e.raw);
@@ -133,7 +129,7 @@ void DoctorRun::onTranscript(const TranscriptBatch &batch)
                     v.isString() || v.isDouble())
                     id = v;
             if (id) {
-                const auto it = m_exchanges.find(idKey(*id));
+                const auto it = m_exchanges.find(JsonRpcMessage::idKey(*id));
                 if (it != m_exchanges.end()) {
                     it->response = e.raw.left(DoctorEvidenceLimit);
                     it->responseIndex = index;
@@ -154,7 +150,8 @@ void DoctorRun::fail(const QString &checkId, const QString &message, const CallO
                      const QByteArray &sent)
 {
     const bool hasId = outcome.requestId.isString() || outcome.requestId.isDouble();
-    const Exchange x = hasId ? m_exchanges.value(idKey(outcome.requestId)) : Exchange();
+    const Exchange x =
+        hasId ? m_exchanges.value(JsonRpcMessage::idKey(outcome.requestId)) : Exchange();
     ran(checkId);
     const DoctorCheck *check = DoctorCatalog::find(checkId);
     DoctorFinding f;
@@ -171,7 +168,7 @@ bool DoctorRun::answeredUnreadably(const CallOutcome &outcome) const
 {
     return outcome.error.kind() == Error::Kind::Timeout &&
            (outcome.requestId.isString() || outcome.requestId.isDouble()) &&
-           !m_exchanges.value(idKey(outcome.requestId)).response.isEmpty();
+           !m_exchanges.value(JsonRpcMessage::idKey(outcome.requestId)).response.isEmpty();
 }
 
 void DoctorRun::onSession(const SessionSnapshot &s)
@@ -409,11 +406,7 @@ void DoctorRun::walkList(const QString &method, const QString &cursor, int page,
                  return;
              }
              const QJsonObject result = o.result.toObject();
-             QString key;
-             for (const ListMethod &l : Lists)
-                 if (method == QLatin1String(l.method))
-                     key = QString::fromLatin1(l.key);
-             for (const QJsonValue &v : result.value(key).toArray())
+             for (const QJsonValue &v : result.value(Mcp::listKeyFor(method)).toArray())
                  items->append(v);
              const QString nextCursor = result.value("nextCursor"_L1).toString();
              // A cursor seen before is the linter's finding; the walk stops there.
@@ -495,7 +488,7 @@ void DoctorRun::takeShot(std::function<void(const StateShot &)> then)
         if (!m_snapshot.serverCapabilities.contains(QLatin1String(l.capability)))
             continue;
         const QString method = QString::fromLatin1(l.method);
-        const QString key = QString::fromLatin1(l.key);
+        const QString key = Mcp::listKeyFor(method);
         CallRequest r;
         r.server = m_options.server.name;
         r.method = method;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "messagelinter.h"
 
+#include "protocol/jsonrpcmessage.h"
 #include "protocol/jsonschemavalidator.h"
+#include "protocol/mcp.h"
 #include "protocol/rev20260728.h"
 
 #include <QJsonArray>
@@ -17,16 +19,6 @@ namespace {
 // A frame over this is not parsed a second time for the lints: the session already parsed it
 // once, and a third copy of a 50 MB answer costs more than what its envelope could tell.
 constexpr qsizetype LintParseLimit = 16 * 1024 * 1024;
-
-// The id as a key that keeps its JSON type: 5 and "5" are different ids (JSON-RPC 2.0 §5).
-QString exactKey(const QJsonValue &id)
-{
-    if (id.isString())
-        return u"s:"_s + id.toString();
-    if (id.isDouble())
-        return u"n:"_s + QString::number(id.toDouble(), 'g', 17);
-    return {};
-}
 
 // The id's value as text, whatever its type: what a server that changed the type kept.
 QString looseText(const QJsonValue &id)
@@ -88,20 +80,6 @@ bool declared(const QJsonObject &caps, const QString &capability, const QString 
     if (!caps.contains(capability))
         return false;
     return flag.isEmpty() || caps.value(capability).toObject().value(flag).toBool();
-}
-
-// The list's key in a paginated result.
-QString listKey(const QString &method)
-{
-    if (method == "tools/list"_L1)
-        return u"tools"_s;
-    if (method == "prompts/list"_L1)
-        return u"prompts"_s;
-    if (method == "resources/list"_L1)
-        return u"resources"_s;
-    if (method == "resources/templates/list"_L1)
-        return u"resourceTemplates"_s;
-    return {};
 }
 
 } // namespace
@@ -174,7 +152,7 @@ void MessageLinter::onOutgoing(const TranscriptEvent &event)
         if (method == "notifications/initialized"_L1)
             m_initializedSent = true;
         else if (method == "notifications/cancelled"_L1)
-            m_cancelled.insert(exactKey(params.value("requestId"_L1)));
+            m_cancelled.insert(JsonRpcMessage::idKey(params.value("requestId"_L1)));
         return;
     }
     Pending p;
@@ -191,7 +169,7 @@ void MessageLinter::onOutgoing(const TranscriptEvent &event)
     }
     if (method == "tools/call"_L1)
         p.tool = params.value("name"_L1).toString();
-    if (!listKey(method).isEmpty()) {
+    if (!Mcp::listKeyFor(method).isEmpty()) {
         p.cursor = params.value("cursor"_L1).toString();
         if (const auto w = m_walkOfCursor.constFind(method + u' ' + p.cursor);
             params.contains("cursor"_L1) && w != m_walkOfCursor.cend() && m_walks.contains(*w)) {
@@ -205,7 +183,7 @@ void MessageLinter::onOutgoing(const TranscriptEvent &event)
     if (method == "subscriptions/listen"_L1) {
         if (m_listens.size() >= MaxWalks)
             m_listens.clear(); // streams are few; a client reopening for ever is not
-        m_listens.insert(exactKey(m.value("id"_L1)),
+        m_listens.insert(JsonRpcMessage::idKey(m.value("id"_L1)),
                          {params.value("notifications"_L1).toObject(), cut(event.raw), false});
     }
     const QJsonValue token = meta.value("progressToken"_L1);
@@ -215,7 +193,7 @@ void MessageLinter::onOutgoing(const TranscriptEvent &event)
             m_progressTokens.clear(); // bounded; an old token's progress would be long over
         m_progressTokens.insert(p.progressToken);
     }
-    remember(exactKey(m.value("id"_L1)), std::move(p));
+    remember(JsonRpcMessage::idKey(m.value("id"_L1)), std::move(p));
 }
 
 void MessageLinter::onIncoming(const TranscriptEvent &event, qint64 index)
@@ -267,7 +245,7 @@ void MessageLinter::onMessage(const QJsonObject &m, const TranscriptEvent &event
     if (id.isNull() || id.isUndefined())
         return; // an error about a request the server could not read (JSON-RPC 2.0 §5)
     m_exercised.insert(u"jsonrpc.response-id-mismatch"_s);
-    const QString key = exactKey(id);
+    const QString key = JsonRpcMessage::idKey(id);
     if (const auto it = m_pending.constFind(key); it != m_pending.cend()) {
         const Pending request = *it;
         m_pending.erase(it);
@@ -311,7 +289,7 @@ void MessageLinter::onResponse(const QJsonObject &m, const Pending &request,
         check2026Result(result, request, event, index);
     if (request.method == "tools/list"_L1)
         checkToolsPage(result, request, event, index);
-    if (!listKey(request.method).isEmpty())
+    if (!Mcp::listKeyFor(request.method).isEmpty())
         checkPage(result, request, event, index);
     if (request.method == "tools/call"_L1)
         checkToolResult(result, request, event, index);
@@ -625,7 +603,7 @@ void MessageLinter::onListenNotification(const QString &method, const QJsonObjec
 {
     const QJsonValue id =
         params.value("_meta"_L1).toObject().value(QLatin1String(Rev20260728::MetaSubscriptionId));
-    const auto listen = m_listens.find(exactKey(id));
+    const auto listen = m_listens.find(JsonRpcMessage::idKey(id));
     if (listen == m_listens.end())
         return; // a stream this linter did not see open (the engine says so itself)
     m_exercised << u"listen.not-acknowledged-first"_s << u"listen.unrequested-notification"_s;

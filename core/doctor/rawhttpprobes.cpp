@@ -214,21 +214,26 @@ void RawHttpProbes::start()
     }
 }
 
+bool RawHttpProbes::refusedForAuthorization(const Answer &a)
+{
+    if (a.status != 401 && a.status != 403)
+        return false;
+    // The probes carry the configured headers only, not the engine's OAuth tokens.
+    for (const DoctorCheck &c : DoctorCatalog::all())
+        if (c.kind == DoctorCheck::Kind::Active && c.transport == DoctorCheck::Transport::Http)
+            skip(c.id, u"the server asks for authorization (%1), which the raw HTTP probes do "
+                       u"not carry"_s.arg(statusText(a.status)));
+    done();
+    return true;
+}
+
 // --- The initialize era: a session of the probes' own -------------------------------------
 
 void RawHttpProbes::openSession()
 {
     send("POST", initializeRequest(m_version), {}, [this](const Answer &a) {
-        if (a.status == 401 || a.status == 403) {
-            // The probes carry the configured headers only, not the engine's OAuth tokens.
-            for (const DoctorCheck &c : DoctorCatalog::all())
-                if (c.kind == DoctorCheck::Kind::Active &&
-                    c.transport == DoctorCheck::Transport::Http)
-                    skip(c.id, u"the server asks for authorization (%1), which the raw HTTP "
-                               u"probes do not carry"_s.arg(statusText(a.status)));
-            done();
+        if (refusedForAuthorization(a))
             return;
-        }
         checkContentType(a, u"initialize"_s);
         if (a.sessionId.isEmpty()) {
             const QString why = a.status >= 200 && a.status < 300
@@ -443,15 +448,8 @@ void RawHttpProbes::discover2026()
     const QString method = u"server/discover"_s;
     send("POST", request(method, modernParams(m_version)), modernHeaders(method, m_version),
          [this](const Answer &a) {
-             if (a.status == 401 || a.status == 403) {
-                 for (const DoctorCheck &c : DoctorCatalog::all())
-                     if (c.kind == DoctorCheck::Kind::Active &&
-                         c.transport == DoctorCheck::Transport::Http)
-                         skip(c.id, u"the server asks for authorization (%1), which the raw HTTP "
-                                    u"probes do not carry"_s.arg(statusText(a.status)));
-                 done();
+             if (refusedForAuthorization(a))
                  return;
-             }
              checkContentType(a, u"server/discover"_s);
              const QJsonArray versions =
                  a.message.value("result"_L1).toObject().value("supportedVersions"_L1).toArray();

@@ -88,6 +88,9 @@ private:
     void skip(const QString &checkId, const QString &why);
     void fail(const QString &checkId, const QString &message, const Answer &answer);
     bool isLoopback() const;
+    // 401 or 403 to the first probe: every HTTP probe is skipped, saying why, and the probes
+    // end. False for any other answer.
+    bool refusedForAuthorization(const Answer &answer);
 
     // A ping with `headers` must get `status`; `what` (with %1 for what came) says otherwise.
     void expectStatus(const QString &checkId, const Headers &headers, int status,
