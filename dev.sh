@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 APT_PACKAGES=(cmake ninja-build ccache g++ qt6-base-dev qt6-base-dev-tools libgl-dev xvfb xauth clang libfuzzer-14-dev clang-format
   dpkg-dev file desktop-file-utils appstream groff-base bash-completion qtkeychain-qt6-dev
-  dbus-daemon gnome-keyring libqt6sql6-sqlite lld)
+  dbus-daemon gnome-keyring libqt6sql6-sqlite lld qt6-webengine-dev qt6-webchannel-dev)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi

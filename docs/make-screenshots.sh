@@ -28,3 +28,8 @@ HOME="$home" XDG_CONFIG_HOME="$home/.config" xvfb-run -a -s "-screen 0 1280x800x
   "$build/bin/sonde" --no-saved-workspace --server demo --tab 10 --exercise-doctor \
   --screenshot "$out/doctor.png" --screenshot-delay 10000
 echo "wrote $out/doctor.png"
+# The demo's counter App in the answer's App tab (docs/apps.md).
+HOME="$home" XDG_CONFIG_HOME="$home/.config" xvfb-run -a -s "-screen 0 1280x800x24" \
+  "$build/bin/sonde" --no-saved-workspace --server demo --tab 1 --exercise-app \
+  --screenshot "$out/app.png" --screenshot-delay 3500
+echo "wrote $out/app.png"

@@ -193,15 +193,6 @@ QJsonArray DemoServer::resources() const
     return r;
 }
 
-QString DemoServer::counterAppPage() const
-{
-    // A page a host could render; a client that renders none shows its source.
-    return u"<!doctype html>\n<html>\n<head><meta charset=\"utf-8\"><title>Counter</title></head>\n"
-           "<body>\n<h1>Counter</h1>\n<p id=\"counter\">%1</p>\n"
-           "<p>Call counter-app again to read it anew.</p>\n</body>\n</html>\n"_s.arg(
-               m_state->counter());
-}
-
 QJsonArray DemoServer::prompts() const
 {
     return {

@@ -141,7 +141,9 @@ private:
     // recovery benchmark) does not pay for two dozen definitions.
     const std::vector<Tool> &toolTable();
     QJsonArray resources() const;
-    QString counterAppPage() const;
+    // The page of counter-app's App (democounterapp.cpp): static, the counter comes from the
+    // tool's result.
+    static QString counterAppPage();
     QJsonArray prompts() const;
     bool page(const QJsonValue &id, const QJsonObject &params, const QJsonArray &all, int size,
               const QString &key);

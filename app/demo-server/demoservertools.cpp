@@ -56,6 +56,14 @@ void DemoServer::defineTools()
         schema({{"by"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 1}}},
                 {"delay_ms"_L1, QJsonObject{{"type"_L1, "integer"_L1}, {"default"_L1, 0}}}}),
         annotations(false, false, false), none, [this](const ToolCall &c) { incrementCounter(c); });
+    // counter-app's App calls it through the host: the model and Apps may both call it.
+    {
+        QJsonObject meta = m_tools.back().definition.value("_meta"_L1).toObject();
+        QJsonObject ui = meta.value("ui"_L1).toObject();
+        ui.insert("visibility"_L1, QJsonArray{"model"_L1, "app"_L1});
+        meta.insert("ui"_L1, ui);
+        m_tools.back().definition.insert("_meta"_L1, meta);
+    }
     add(u"echo"_s, u"Echoes the message back. Carries no annotations on purpose."_s,
         schema({{"message"_L1, QJsonObject{{"type"_L1, "string"_L1}}}}, {u"message"_s}), none, none,
         [this](const ToolCall &c) {
@@ -95,12 +103,22 @@ void DemoServer::defineTools()
                {u"city"_s, u"temperature"_s, u"conditions"_s}),
         [this](const ToolCall &c) { getWeather(c); });
     // An MCP App: _meta.ui.resourceUri names a ui:// page, served as a resource like any
-    // other, and the answer stands alone for a host that shows no apps.
+    // other, and the answer stands alone for a host that shows no apps. The page shows
+    // structuredContent.counter and calls increment-counter through the host.
     add(u"counter-app"_s,
         u"Reads the counter; an MCP App host also shows it in the page its _meta.ui.resourceUri "
-        u"names."_s,
-        schema({}), annotations(true, false, true), none, [this](const ToolCall &c) {
-            respond(c.id, textResult(u"counter = %1"_s.arg(m_state->counter())));
+        u"names, with a button that calls increment-counter."_s,
+        schema({}), annotations(true, false, true),
+        schema({{"counter"_L1, QJsonObject{{"type"_L1, "integer"_L1}}}}, {u"counter"_s}),
+        [this](const ToolCall &c) {
+            const QJsonObject structured{{"counter"_L1, m_state->counter()}};
+            // The sentence first, then the same JSON as text (tools.mdx, Structured Content).
+            respond(c.id,
+                    {{"content"_L1,
+                      QJsonArray{textContent(u"counter = %1"_s.arg(m_state->counter())),
+                                 textContent(QString::fromUtf8(
+                                     QJsonDocument(structured).toJson(QJsonDocument::Compact)))}},
+                     {"structuredContent"_L1, structured}});
         });
     m_tools.back().definition.insert(
         "_meta"_L1, QJsonObject{{"ui"_L1, QJsonObject{{"resourceUri"_L1,

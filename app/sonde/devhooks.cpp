@@ -40,6 +40,10 @@ void DevHooks::addOptions(CommandLine &line)
     line.document(u"--exercise-doctor"_s,
                   u"For screenshots: have the demo server print a line that is not JSON, "
                   u"then run the doctor on it."_s);
+    line.addFlag(u"--exercise-app"_s);
+    line.document(u"--exercise-app"_s,
+                  u"For screenshots: call the demo server's counter-app, whose answer is an "
+                  u"MCP App."_s);
     line.addFlag(u"--exit-when-ready"_s);
     line.document(u"--exit-when-ready"_s,
                   u"For the launch benchmark: print \"ready MS ms: ...\" once the first "
@@ -91,6 +95,12 @@ void DevHooks::start(const CommandLine &line, MainWindow &window, CoreHost &host
         });
         QTimer::singleShot(1000, &window,
                            [&window] { Q_EMIT window.doctorPanel()->runRequested(false); });
+    }
+    if (line.isSet(u"--exercise-app"_s)) {
+        QTimer::singleShot(700, &window, [&window] {
+            window.toolsPanel()->selectTool(QStringLiteral("counter-app"));
+            window.toolsPanel()->requestCall();
+        });
     }
     if (line.isSet(u"--exit-when-ready"_s)) {
         // Polled rather than tied to a model signal: "on screen" is the view showing rows

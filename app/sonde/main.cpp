@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // sonde: the desktop inspector. Parses the command line and starts the window application
 // (WindowApplication); the developer hooks are DevHooks'.
+#include "application/apps/appsnapshotoptions.h"
+#include "apps/appsnapshot.h"
 #include "devhooks.h"
 #include "util/commandline.h"
 #include "util/version.h"
@@ -11,6 +13,38 @@
 #include <QElapsedTimer>
 
 #include <cstdio>
+
+namespace {
+
+// `sonde app-snapshot`: an MCP App rendered without a display (the offscreen platform unless
+// one is asked for), its PNG written and its JSON line printed (docs/apps.md).
+int appSnapshot(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 2; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        std::printf("%s", qPrintable(Sonde::AppSnapshotOptions::usage()));
+        return 0;
+    }
+    QString error;
+    const std::optional<Sonde::AppSnapshotOptions> options =
+        Sonde::AppSnapshotOptions::parse(args, &error);
+    if (!options) {
+        std::fprintf(stderr, "sonde app-snapshot: %s\n", qPrintable(error));
+        return 2;
+    }
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    Sonde::WindowApplication::describeApplication();
+    Sonde::AppSnapshot run(*options);
+    QObject::connect(&run, &Sonde::AppSnapshot::finished, &app, &QCoreApplication::exit);
+    run.start();
+    return app.exec();
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -25,6 +59,11 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    // QtWebEngine (loaded with the first MCP App) shares OpenGL contexts with the window; Qt
+    // asks for this before the application exists.
+    QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    if (argc > 1 && qstrcmp(argv[1], "app-snapshot") == 0)
+        return appSnapshot(argc, argv);
     QApplication app(argc, argv);
     Sonde::WindowApplication::describeApplication();
 

@@ -237,10 +237,10 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
         resolver.setInputProvider(options.inputProvider);
 
     static const QStringList known = {
-        u"command"_s,     u"args"_s,      u"env"_s,         u"cwd"_s,
-        u"type"_s,        u"url"_s,       u"headers"_s,     u"envFile"_s,
-        u"disabled"_s,    u"timeout"_s,   u"description"_s, u"autoApprove"_s,
-        u"alwaysAllow"_s, u"transport"_s, u"era"_s,         u"auth"_s};
+        u"command"_s,     u"args"_s,        u"env"_s,         u"cwd"_s,       u"type"_s,
+        u"url"_s,         u"headers"_s,     u"envFile"_s,     u"disabled"_s,  u"timeout"_s,
+        u"description"_s, u"autoApprove"_s, u"alwaysAllow"_s, u"transport"_s, u"era"_s,
+        u"auth"_s,        u"mcpApps"_s};
     const QJsonObject servers = serversValue.toObject();
     for (auto it = servers.begin(); it != servers.end(); ++it) {
         const QString name = it.key();
@@ -330,6 +330,13 @@ ServerConfigFile::Result ServerConfigFile::parse(const QByteArray &jsonc, const 
             type != "streamable-http"_L1 && type != "streamableHttp"_L1) {
             fail(u"unknown type \"%1\" (stdio, http or sse)"_s.arg(type));
             return r;
+        }
+        if (const QJsonValue apps = s.value("mcpApps"_L1); !apps.isUndefined()) {
+            if (!apps.isBool()) {
+                fail(u"mcpApps wants true or false"_s);
+                return r;
+            }
+            c.mcpApps = apps.toBool();
         }
         if (const QJsonValue era = s.value("era"_L1); !era.isUndefined()) {
             const std::optional<ServerConfig::Era> e = ServerConfig::eraFromName(era.toString());

@@ -107,6 +107,10 @@ struct ServerConfig
     // events keep their method, id and size only (HistoryStore::setPayloadsRecorded). The
     // window's choice per server; the engine ignores it.
     bool recordPayloads = true;
+    // Whether this server is told the client renders MCP Apps (the io.modelcontextprotocol/ui
+    // extension in the capabilities), when the front end declares it: off, the user sees
+    // what the server gives a client without Apps (its text fallback).
+    bool mcpApps = true;
     int shutdownGraceMs = 500;    // after closing stdin, before SIGTERM
     int terminateGraceMs = 1'000; // after SIGTERM, before SIGKILL
     // The largest frame taken from this server (a stdio line, an SSE event, a JSON body);

@@ -39,6 +39,8 @@ QJsonObject extrasJson(const Workspace::Server &server)
         x.insert("builtIn"_L1, BuiltInHttpDemo);
     if (!c.recordPayloads)
         x.insert("recordPayloads"_L1, false);
+    if (!c.mcpApps)
+        x.insert("mcpApps"_L1, false);
     if (!c.plainEnvironment.isEmpty())
         x.insert("plainEnv"_L1, QJsonArray::fromStringList(c.plainEnvironment));
     return x;
@@ -51,6 +53,7 @@ Workspace::Server withExtras(ServerConfig c, const QJsonObject &x)
     c.breakerCooldownMs = x.value("breakerCooldownMs"_L1).toInt(c.breakerCooldownMs);
     c.pingIntervalMs = x.value("pingIntervalMs"_L1).toInt(c.pingIntervalMs);
     c.recordPayloads = x.value("recordPayloads"_L1).toBool(c.recordPayloads);
+    c.mcpApps = x.value("mcpApps"_L1).toBool(c.mcpApps);
     for (const QJsonValue &v : x.value("plainEnv"_L1).toArray())
         c.plainEnvironment.append(v.toString());
     QStringList roots;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/engine.h"
 
+#include "protocol/mcpapps.h"
 #include "recovery/serversupervisor.h"
 #include "secrets/secretstore.h"
 #include "util/clock.h"
@@ -38,7 +39,11 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
     Q_ASSERT(QThread::currentThread() == thread());
     if (m_sessions.contains(config.name))
         removeServer(config.name);
-    auto *session = new ServerSupervisor(config, *m_clock, m_clientCapabilities, this);
+    // A server the user turned MCP Apps off for is not told the front end renders them.
+    auto *session = new ServerSupervisor(
+        config, *m_clock,
+        config.mcpApps ? m_clientCapabilities : McpApps::withoutExtension(m_clientCapabilities),
+        this);
     m_sessions.insert(config.name, session);
     session->setSecretStore(m_secrets.get());
     connect(session, &ServerSupervisor::authChanged, this, [this](const AuthState &state) {

@@ -16,6 +16,19 @@ QJsonObject withExtension(QJsonObject capabilities)
     return capabilities;
 }
 
+QJsonObject withoutExtension(QJsonObject capabilities)
+{
+    QJsonObject extensions = capabilities.value("extensions"_L1).toObject();
+    if (!extensions.contains(QLatin1StringView(Id)))
+        return capabilities;
+    extensions.remove(QLatin1StringView(Id));
+    if (extensions.isEmpty())
+        capabilities.remove("extensions"_L1);
+    else
+        capabilities.insert("extensions"_L1, extensions);
+    return capabilities;
+}
+
 std::optional<QString> resourceUri(const QJsonObject &tool, QString *error)
 {
     const QJsonObject meta = tool.value("_meta"_L1).toObject();

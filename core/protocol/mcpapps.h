@@ -16,6 +16,8 @@ inline constexpr auto ProtocolVersion = "2026-01-26";
 // `capabilities` with the extension declared (extensions[Id] = {mimeTypes: [MimeType]}), as
 // a client that renders Apps says in initialize and in each 2026-07-28 request's _meta.
 QJsonObject withExtension(QJsonObject capabilities);
+// `capabilities` without it (a server the user turned Apps off for).
+QJsonObject withoutExtension(QJsonObject capabilities);
 
 // The ui:// resource a tool names for its App: _meta.ui.resourceUri, else the deprecated
 // flat _meta["ui/resourceUri"] (apps.mdx asks hosts to read both). Nothing when the tool

@@ -35,6 +35,8 @@ check_options() {
 { "$demo" --help 2>&1 || true; } | check_options sonde-demo-server sonde-demo-server 3
 # Qt's own help text; QApplication needs a platform, not a display.
 QT_QPA_PLATFORM=offscreen "$sonde" --help | check_options sonde sonde 5
+# `sonde app-snapshot`'s own options (answered before the application starts).
+"$sonde" app-snapshot --help | check_options sonde "sonde app-snapshot" 10
 
 # sonde-cli's commands, as its usage lists them after COMMAND: ("tools call NAME [JSON]" is
 # the command "tools call").

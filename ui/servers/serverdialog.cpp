@@ -103,6 +103,12 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     m_recordPayloads->setToolTip(
         tr("Unchecked, the history keeps this server's methods, ids and sizes, not what its "
            "requests and answers carried"));
+    m_mcpApps = new QCheckBox(tr("Render MCP Apps (tell the server Sonde shows them)"), this);
+    m_mcpApps->setChecked(true);
+    m_mcpApps->setAccessibleName(m_mcpApps->text());
+    m_mcpApps->setToolTip(tr("Unchecked, Sonde does not declare the io.modelcontextprotocol/ui "
+                             "extension to this server: you see its answers as a client "
+                             "without Apps does"));
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Transport"), m_route);
     form->addRow(tr("Protocol era"), m_era);
@@ -119,6 +125,7 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
     form->addRow(tr("Keepalive ping"), m_ping);
     form->addRow(tr("Roots"), m_roots);
     form->addRow(tr("History"), m_recordPayloads);
+    form->addRow(tr("MCP Apps"), m_mcpApps);
     FormLabels::nameFields(form);
     const std::pair<QWidget *, const char *> names[] = {{m_name, "serverName"},
                                                         {m_route, "serverRoute"},
@@ -136,7 +143,8 @@ ServerDialog::ServerDialog(QWidget *parent) : QDialog(parent)
                                                         {m_cooldown, "serverBreakerCooldown"},
                                                         {m_ping, "serverPing"},
                                                         {m_roots, "serverRoots"},
-                                                        {m_recordPayloads, "serverRecordPayloads"}};
+                                                        {m_recordPayloads, "serverRecordPayloads"},
+                                                        {m_mcpApps, "serverMcpApps"}};
     for (const auto &[w, name] : names)
         w->setObjectName(QLatin1StringView(name));
     m_stdioRows = {m_program, m_arguments, m_environment, m_cwd};
@@ -203,6 +211,7 @@ void ServerDialog::setConfig(const ServerConfig &c, const QStringList &roots)
     m_ping->setValue(c.pingIntervalMs / 1000.0);
     m_roots->setPlainText(roots.join(u'\n'));
     m_recordPayloads->setChecked(c.recordPayloads);
+    m_mcpApps->setChecked(c.mcpApps);
 }
 
 ServerConfig ServerDialog::config() const
@@ -243,6 +252,7 @@ ServerConfig ServerDialog::config() const
     c.breakerCooldownMs = int(m_cooldown->value() * 1000);
     c.pingIntervalMs = int(m_ping->value() * 1000);
     c.recordPayloads = m_recordPayloads->isChecked();
+    c.mcpApps = m_mcpApps->isChecked();
     return c;
 }
 

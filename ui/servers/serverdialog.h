@@ -63,6 +63,7 @@ private:
     QDoubleSpinBox *m_ping = nullptr;
     QPlainTextEdit *m_roots = nullptr;
     QCheckBox *m_recordPayloads = nullptr;
+    QCheckBox *m_mcpApps = nullptr;
     ServerConfig m_base; // the edited server, or a new one's defaults
     QList<QWidget *> m_stdioRows;
     QList<QWidget *> m_httpRows;

@@ -2,6 +2,7 @@
 #include "tools/toolanswerview.h"
 
 #include "application/tools/recoverytext.h"
+#include "apps/apppane.h"
 #include "protocol/mcp.h"
 #include "window/jsonview.h"
 #include "window/textdisplay.h"
@@ -22,6 +23,10 @@
 using namespace Qt::StringLiterals;
 
 namespace Sonde {
+
+namespace {
+constexpr int AppTab = 4; // after Text, JSON, Structured, Content
+} // namespace
 
 ToolAnswerView::ToolAnswerView(QWidget *parent) : QWidget(parent)
 {
@@ -127,12 +132,51 @@ void ToolAnswerView::showFittingTab(bool structured, bool content)
     };
     const bool text = !m_text->document()->isEmpty();
     const auto has = [&](int tab) {
-        return tab == Text ? text : tab == Json ? true : tab == Structured ? structured : content;
+        return tab == Text         ? text
+               : tab == Json       ? true
+               : tab == Structured ? structured
+               : tab == AppTab     ? appShown()
+                                   : content;
     };
     const int tab = has(m_chosenTab) ? m_chosenTab : text ? int(Text) : int(Json);
     m_choosingTab = true;
     m_answerTabs->setCurrentIndex(tab);
     m_choosingTab = false;
+}
+
+AppPane *ToolAnswerView::appPane()
+{
+    if (!m_app) {
+        // No QtWebEngine until an App is shown (the pane loads it then).
+        m_app = new AppPane(m_answerTabs);
+        m_app->setObjectName(u"appPane"_s);
+        m_answerTabs->addTab(m_app, tr("App"));
+        m_answerTabs->setTabVisible(AppTab, false);
+    }
+    return m_app;
+}
+
+void ToolAnswerView::setAppShown(bool shown, bool select)
+{
+    if (!m_app && !shown)
+        return;
+    appPane();
+    m_answerTabs->setTabVisible(AppTab, shown);
+    if (shown && select) {
+        m_choosingTab = true;
+        m_answerTabs->setCurrentIndex(AppTab);
+        m_choosingTab = false;
+        m_chosenTab = AppTab;
+    } else if (!shown && m_answerTabs->currentIndex() == AppTab) {
+        m_choosingTab = true;
+        m_answerTabs->setCurrentIndex(m_text->document()->isEmpty() ? 1 : 0);
+        m_choosingTab = false;
+    }
+}
+
+bool ToolAnswerView::appShown() const
+{
+    return m_app && m_answerTabs->isTabVisible(AppTab);
 }
 
 // The banner's words are RecoveryText's; its colours follow the palette, so a dark window

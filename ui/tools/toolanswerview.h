@@ -15,6 +15,7 @@ class QVBoxLayout;
 
 namespace Sonde {
 
+class AppPane;
 class JsonView;
 
 // A tool's answer: a banner for errors, "outcome uncertain", breaker refusals and replays,
@@ -42,6 +43,13 @@ public:
     QWidget *firstFocusWidget() const;
     // Writes the last answer whole (the views show at most TextDisplay::MaxShownChars).
     bool saveAnswer(const QString &path) const;
+    // The App tab (an MCP App's view, its log): shown beside the others while this answer's
+    // tool has the App the pane holds; `select` brings it to the front.
+    // Made the first time it is asked for: a window that never shows an App never builds it.
+    AppPane *appPane();
+    AppPane *appPaneIfAny() const { return m_app; }
+    void setAppShown(bool shown, bool select = false);
+    bool appShown() const;
 
 private:
     void showBanner(const CallOutcome &o, const QString &reconnectNote, const QString &note);
@@ -61,6 +69,7 @@ private:
     QLabel *m_structuredVerdict = nullptr;
     QWidget *m_content = nullptr;
     QVBoxLayout *m_contentLayout = nullptr;
+    AppPane *m_app = nullptr;
     int m_chosenTab = 0;        // the user's, kept while answers without it come and go
     bool m_choosingTab = false; // the view switches, not the user
 };

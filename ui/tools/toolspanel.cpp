@@ -5,6 +5,7 @@
 
 #include "application/servers/serverstore.h"
 #include "application/servers/serverviewstore.h"
+#include "application/tools/toolfiltermodel.h"
 #include "application/tools/toollistmodel.h"
 #include "collectionwriter.h"
 #include "servers/breakerbanner.h"
@@ -57,12 +58,19 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_search->setAccessibleName(tr("Search tools"));
     m_search->setToolTip(tr("Search the tools' names, titles and descriptions (Ctrl+F)"));
     m_model = new ToolListModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy = new ToolFilterModel(this);
     m_proxy->setSourceModel(m_model);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterRole(ToolListModel::SearchRole);
     m_count = new QLabel(left);
     m_count->setObjectName(u"toolCount"_s);
+    m_appOnly = new QCheckBox(left);
+    m_appOnly->setObjectName(u"showAppOnlyTools"_s);
+    m_appOnly->setToolTip(tr("Tools whose visibility is [\"app\"]: only the server's MCP App "
+                             "calls them, and a host does not list them for the model"));
+    m_appOnly->hide();
+    connect(m_appOnly, &QCheckBox::toggled, this, [this](bool on) {
+        m_proxy->setAppOnlyShown(on);
+        updateCount();
+    });
     m_list = new QListView(left);
     m_list->setObjectName(u"toolList"_s);
     m_list->setAccessibleName(tr("Tools"));
@@ -72,6 +80,7 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     m_list->setModel(m_proxy);
     leftLayout->addWidget(m_search);
     leftLayout->addWidget(m_count);
+    leftLayout->addWidget(m_appOnly);
     leftLayout->addWidget(m_list, 1);
     connect(m_search, &QLineEdit::textChanged, m_proxy,
             &QSortFilterProxyModel::setFilterFixedString);
@@ -330,9 +339,17 @@ void ToolsPanel::updateCount()
 {
     const int all = m_model->rowCount();
     const int shown = m_proxy->rowCount();
-    m_count->setText(!m_search->text().isEmpty() ? tr("%1 of %2").arg(shown).arg(all)
-                     : all == 1                  ? tr("1 tool")
-                                                 : tr("%1 tools").arg(all));
+    m_count->setText(!m_search->text().isEmpty() || shown != all
+                         ? tr("%1 of %2").arg(shown).arg(all)
+                     : all == 1 ? tr("1 tool")
+                                : tr("%1 tools").arg(all));
+    // Offered only where the server has such tools: "show 2 App-only tools".
+    int appOnly = 0;
+    for (int i = 0; i < all; ++i)
+        appOnly += m_model->index(i, 0).data(ToolListModel::AppOnlyRole).toBool();
+    m_appOnly->setVisible(appOnly > 0);
+    m_appOnly->setText(appOnly == 1 ? tr("Show 1 App-only tool")
+                                    : tr("Show %1 App-only tools").arg(appOnly));
 }
 
 void ToolsPanel::fitListToNames()
@@ -580,6 +597,8 @@ void ToolsPanel::showAnswer()
                               stepUp ? stepUp->answered(through) : QString());
     } else
         m_answer->clear();
+    m_answer->setAppShown(!m_appTool.isEmpty() && m_appServer == m_server &&
+                          m_appTool == currentToolName());
     m_saveAnswer->setEnabled(m_answer->hasAnswer());
     m_saveToCollection->setEnabled(outcome.has_value());
     // The time and the bar are this answer's unless a call of this server runs: a call of
@@ -696,6 +715,24 @@ void ToolsPanel::callFinished(const CallOutcome &o)
     callEnded();
     m_elapsed->setText(tr("%1 ms").arg(o.finishedMs - o.startedMs));
     m_progress->setValue(o.ok() ? 1000 : 0);
+}
+
+AppPane *ToolsPanel::appPane() const
+{
+    return m_answer->appPane();
+}
+
+AppPane *ToolsPanel::appPaneIfAny() const
+{
+    return m_answer->appPaneIfAny();
+}
+
+void ToolsPanel::showAppFor(const QString &server, const QString &tool)
+{
+    m_appServer = server;
+    m_appTool = tool;
+    if (server == m_server && tool == currentToolName())
+        m_answer->setAppShown(true, true);
 }
 
 void ToolsPanel::callEnded()

@@ -17,12 +17,13 @@ class QListView;
 class QMenu;
 class QProgressBar;
 class QPushButton;
-class QSortFilterProxyModel;
+class QCheckBox;
 class QSplitter;
 class QTimer;
 
 namespace Sonde {
 
+class AppPane;
 class AuthStateStore;
 class BreakerBanner;
 class SchemaFormWidget;
@@ -30,6 +31,7 @@ class ServerStore;
 class ServerViewStore;
 class ToolAnswerView;
 class ToolDefinitionView;
+class ToolFilterModel;
 class ToolListModel;
 
 // A server's tools: searchable list with annotation badges and the replay verdict (and its
@@ -73,6 +75,11 @@ public:
     void callFinished(const CallOutcome &outcome);
     // The call in flight will never be answered here (its server was removed).
     void callEnded();
+    // The answer's App tab; the window shows an App there for `tool` of `server` (the last
+    // call of a tool with an App), and the tab is there whenever that tool's answer is.
+    AppPane *appPane() const;
+    AppPane *appPaneIfAny() const; // null until an App was shown
+    void showAppFor(const QString &server, const QString &tool);
     QString bannerText() const;
     QString resultText() const;
     // Writes the last answer whole (the views show at most TextDisplay::MaxShownChars).
@@ -121,7 +128,8 @@ private:
     QString m_server;
     bool m_restoring = false; // the form is being set from the store, not typed in
     ToolListModel *m_model = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
+    ToolFilterModel *m_proxy = nullptr;
+    QCheckBox *m_appOnly = nullptr;
     QLineEdit *m_search = nullptr;
     QLabel *m_count = nullptr;
     QListView *m_list = nullptr;
@@ -150,6 +158,8 @@ private:
     QElapsedTimer m_clock;
     QTimer *m_tick = nullptr;
     QString m_callServer; // whose call runs (the window runs one at a time)
+    QString m_appServer;  // whose tool's App the answer's App tab holds
+    QString m_appTool;
     QJsonObject m_currentTool;
 };
 

@@ -3,6 +3,8 @@
 // under them (ServerRegistry, CommandRouter, BuiltInDemos, ShutdownSequence, the stores).
 #include "window/mainwindow.h"
 
+#include "application/apps/apphostcontext.h"
+#include "application/apps/applauncher.h"
 #include "application/auth/authstatestore.h"
 #include "application/doctor/doctorcontroller.h"
 #include "application/servers/builtindemos.h"
@@ -16,6 +18,7 @@
 #include "application/transcript/transcriptstore.h"
 #include "application/window/shutdownsequence.h"
 #include "application/workspace/workspacecontroller.h"
+#include "apps/apppane.h"
 #include "auth/authpanel.h"
 #include "doctor/doctorpanel.h"
 #include "engine/corehost.h"
@@ -23,6 +26,8 @@
 #include "history/offlinehistoryopener.h"
 #include "historyrecorder.h"
 #include "historystore.h"
+#include "protocol/jsonrpcmessage.h"
+#include "protocol/mcpapps.h"
 #include "protocol/mcprequests.h"
 #include "secrets/memorysecretstore.h"
 #include "servers/healthpanel.h"
@@ -479,6 +484,7 @@ void MainWindow::connectPanels()
     connect(m_router, &CommandRouter::status, this, &MainWindow::status);
     connect(m_router, &CommandRouter::sessionChanged, this, &MainWindow::onSessionChanged);
     connect(m_router, &CommandRouter::toolCallFinished, m_tools, &ToolsPanel::callFinished);
+    connect(m_router, &CommandRouter::toolCallFinished, this, &MainWindow::openApp);
     connect(m_router, &CommandRouter::completionReady, this,
             [this](const QString &server, Kind kind, const QString &argument,
                    const QStringList &values) {
@@ -731,8 +737,55 @@ void MainWindow::onSessionChanged(const SessionSnapshot &s)
 
 void MainWindow::callTool(const QString &tool, const QJsonObject &args)
 {
-    if (m_router->callTool(m_current, tool, args))
-        m_tools->callStarted();
+    if (!m_router->callTool(m_current, tool, args))
+        return;
+    m_tools->callStarted();
+    m_appCall = {};
+    for (const QJsonValue &t : m_views->tools(m_current)) {
+        if (t.toObject().value("name"_L1).toString() == tool && McpApps::resourceUri(t.toObject()))
+            m_appCall = {m_current, t.toObject(), args, m_views->pendingToolCall()};
+    }
+}
+
+void MainWindow::openApp(const CallOutcome &o)
+{
+    if (m_appCall.ticket == 0 || o.ticket != m_appCall.ticket)
+        return;
+    const AppCall call = std::exchange(m_appCall, {});
+    // Not for a call that never reached the server (refused, cancelled before it went).
+    if (!o.ok() && o.error.kind() != Error::Kind::Application &&
+        o.error.kind() != Error::Kind::Remote)
+        return;
+    if (!m_appLauncher) {
+        m_appLauncher = new AppLauncher(m_host, this);
+        connect(m_appLauncher, &AppLauncher::refused, this,
+                [this](const QString &reason) { m_tools->appPane()->showRefusal(reason); });
+    }
+    AppLauncher::Request r;
+    r.server = call.server;
+    r.tool = call.tool;
+    r.arguments = call.arguments;
+    r.serverTools = m_views->tools(call.server);
+    r.resources = m_views->list(call.server, u"resources/list"_s);
+    r.hostInfo = AppHostContext::hostInfo();
+    AppPane *pane = m_tools->appPane();
+    r.hostContext = AppHostContext::build(pane->palette(), pane->size());
+    const QString tool = call.tool.value("name"_L1).toString();
+    disconnect(m_appLauncher, &AppLauncher::ready, this, nullptr);
+    connect(m_appLauncher, &AppLauncher::ready, this, [this, o, tool](AppSession *session) {
+        // The App's calls are the App's in the transcript, not the user's.
+        connect(session, &AppSession::serverCallFinished, m_transcript,
+                [transcript = m_transcript](const CallOutcome &answered) {
+                    if (!answered.requestId.isNull())
+                        transcript->markAppCall(answered.server,
+                                                JsonRpcMessage::idText(answered.requestId));
+                });
+        m_tools->appPane()->showApp(session);
+        session->deliverOutcome(o);
+        m_tools->showAppFor(o.server, tool);
+    });
+    m_tools->showAppFor(call.server, tool);
+    m_appLauncher->open(r);
 }
 
 void MainWindow::cancelCall()
@@ -866,6 +919,12 @@ void MainWindow::removeServerState(const QString &name)
     // Its call in flight went with it and will never be answered here: Call works again.
     if (call && !m_views->pendingToolCall())
         m_tools->callEnded();
+    // Its App goes too: it could only talk to a server that is no more.
+    if (AppSession *app = m_tools->appPaneIfAny() ? m_tools->appPaneIfAny()->session() : nullptr;
+        app && app->setup().server == name) {
+        m_tools->appPane()->closeApp(u"the server was removed"_s);
+        m_tools->showAppFor({}, {});
+    }
 }
 
 void MainWindow::removeCurrentServer()

@@ -27,6 +27,7 @@ class QTabWidget;
 
 namespace Sonde {
 
+class AppLauncher;
 class AuthPanel;
 class HistoryCatalog;
 class HistoryPanel;
@@ -235,6 +236,8 @@ private:
     bool importConfigFile(const QString &path, const QHash<QString, QString> &inputs, bool confirm);
     void importWithDialog();
     void callTool(const QString &tool, const QJsonObject &args);
+    // The call of a tool with an MCP App ended: its App opens in the answer's App tab.
+    void openApp(const CallOutcome &outcome);
     void cancelCall();
     void status(const QString &text);
     void keepSecretsInFile(ServerDialog *asking);
@@ -296,6 +299,14 @@ private:
     WindowDialogs *m_dialogs = nullptr;
     HintBar *m_hint = nullptr;
     CommandRouter *m_router = nullptr;
+    AppLauncher *m_appLauncher = nullptr;
+    struct AppCall
+    {
+        QString server;
+        QJsonObject tool;
+        QJsonObject arguments;
+        quint64 ticket = 0;
+    } m_appCall; // the running call of a tool with an App, if it is one
     ProxiedSessions *m_proxied = nullptr;
     BuiltInDemos *m_demos = nullptr;
     ShutdownSequence *m_shutdown = nullptr;

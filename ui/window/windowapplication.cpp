@@ -7,6 +7,7 @@
 #include "history/historypanel.h"
 #include "history/historysettingsdialog.h"
 #include "historyrecorder.h"
+#include "protocol/mcpapps.h"
 #include "secrets/secretstore.h"
 #include "util/version.h"
 #include "window/mainwindow.h"
@@ -42,6 +43,9 @@ WindowApplication::WindowApplication(WindowOptions options, QObject *parent)
 {
     // The window keeps the transcript (and exports it as HAR), with or without the history.
     m_host.setRecordHttpExchanges(true);
+    // The window renders MCP Apps: servers hear so, unless the user turned it off for one
+    // (ServerConfig::mcpApps).
+    m_host.setClientCapabilities(McpApps::withExtension(CoreHost::defaultClientCapabilities()));
     m_window = std::make_unique<MainWindow>(m_host);
     m_window->setDemoServerProgram(m_options.demoServerProgram);
     startRecording();

@@ -182,8 +182,10 @@ QString TimelineLegend::describe(const TimelineLayout &layout, const TimelineLay
                                                        : u" (broken)"_s);
             break;
         }
+        // An MCP App's own call says so, as its transcript rows do.
         lines << (s.fromServer ? u"server request: "_s : QString()) + request.method + "  id "_L1 +
-                     request.id;
+                     request.id +
+                     (store->isAppCall(server, request) ? u"  (the MCP App's call)"_s : QString());
         if (!request.summary.isEmpty())
             lines << request.summary;
         const qint64 end = TimelineLayout::spanEndMs(s, nowMs);

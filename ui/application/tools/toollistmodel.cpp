@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "application/tools/toollistmodel.h"
 
+#include "protocol/mcpapps.h"
+
 #include <QJsonObject>
 
 using namespace Qt::StringLiterals;
@@ -23,6 +25,7 @@ void ToolListModel::setTools(const QJsonArray &tools)
         r.description = r.tool.value("description"_L1).toString();
         r.search = r.name + u'\n' + r.title + u'\n' + r.description;
         r.appUri = appResourceUri(r.tool);
+        r.appOnly = !McpApps::visibility(r.tool).model;
         m_rows.append(std::move(r));
     }
     endResetModel();
@@ -66,11 +69,7 @@ int ToolListModel::rowCount(const QModelIndex &parent) const
 
 QString ToolListModel::appResourceUri(const QJsonObject &tool)
 {
-    const QJsonObject meta = tool.value("_meta"_L1).toObject();
-    QString uri = meta.value("ui"_L1).toObject().value("resourceUri"_L1).toString();
-    if (uri.isEmpty())
-        uri = meta.value("ui/resourceUri"_L1).toString();
-    return uri.startsWith("ui://"_L1) ? uri : QString();
+    return McpApps::resourceUri(tool).value_or(QString());
 }
 
 QStringList ToolListModel::badges(const QJsonObject &tool)
@@ -123,6 +122,8 @@ QVariant ToolListModel::data(const QModelIndex &index, int role) const
         return name;
     case BadgesRole:
         return badges(t);
+    case AppOnlyRole:
+        return row.appOnly;
     case AppResourceRole:
         return row.appUri;
     case VerdictRole:

@@ -28,8 +28,9 @@ public:
         VerdictSourceRole,
         TitleRole, // what DisplayRole shows: the title, else the name
         DescriptionRole,
-        SearchRole,     // name, title and description: what the search box matches
-        AppResourceRole // the ui:// page of an MCP App tool; empty for any other tool
+        SearchRole,      // name, title and description: what the search box matches
+        AppResourceRole, // the ui:// page of an MCP App tool; empty for any other tool
+        AppOnlyRole      // true for a tool only its server's App may call (visibility ["app"])
     };
     using QAbstractListModel::QAbstractListModel;
 
@@ -61,6 +62,7 @@ private:
         QString description;
         QString search;
         QString appUri;
+        bool appOnly = false;
     };
     QJsonArray m_tools;
     QList<Row> m_rows;

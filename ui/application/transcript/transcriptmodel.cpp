@@ -49,6 +49,10 @@ TranscriptModel::TranscriptModel(TranscriptStore *store, QObject *parent)
     connect(store, &TranscriptStore::rowsAppended, this, &TranscriptModel::onRowsAppended);
     connect(store, &TranscriptStore::rowsDropped, this, &TranscriptModel::onRowsDropped);
     connect(store, &TranscriptStore::reset, this, &TranscriptModel::onReset);
+    connect(store, &TranscriptStore::appCallsMarked, this, [this] {
+        if (m_rows > 0)
+            Q_EMIT dataChanged(index(0, MethodColumn), index(m_rows - 1, MethodColumn));
+    });
     connect(store, &QObject::destroyed, this, &TranscriptModel::onReset);
 }
 
@@ -269,7 +273,10 @@ QVariant TranscriptModel::data(const QModelIndex &index, int role) const
         case DirectionColumn:
             return TranscriptEvent::directionName(e.direction);
         case MethodColumn:
-            return methodText(e, entry);
+            // An MCP App's own call (AppSession), told apart from the user's.
+            return m_store && m_store->isAppCall(e.server, entry)
+                       ? methodText(e, entry) + tr(" · App")
+                       : methodText(e, entry);
         case SummaryColumn:
             return entry.summary;
         case LatencyColumn:

@@ -525,4 +525,22 @@ void TranscriptStore::clear()
         Q_EMIT serversChanged();
 }
 
+void TranscriptStore::markAppCall(const QString &server, const QString &id)
+{
+    const QString key = server + u'\n' + id;
+    if (m_appCalls.contains(key))
+        return;
+    m_appCalls.insert(key);
+    m_appCallOrder.append(key);
+    if (m_appCallOrder.size() > MaxAppCalls)
+        m_appCalls.remove(m_appCallOrder.takeFirst());
+    Q_EMIT appCallsMarked();
+}
+
+bool TranscriptStore::isAppCall(const QString &server, const Entry &entry) const
+{
+    return !m_appCalls.isEmpty() && (entry.isRequest || entry.isResponse) &&
+           m_appCalls.contains(server + u'\n' + entry.id);
+}
+
 } // namespace Sonde

@@ -85,8 +85,15 @@ public:
     // row read from a recording shows.
     static Entry entryOf(const TranscriptEvent &e);
 
+    // The request `id` (its text, as Entry::id) of `server` was an MCP App's, not the user's:
+    // its request and answer say so. Kept for the last MaxAppCalls such calls.
+    void markAppCall(const QString &server, const QString &id);
+    bool isAppCall(const QString &server, const Entry &entry) const;
+    static constexpr int MaxAppCalls = 10000;
+
 Q_SIGNALS:
     void rowsAppended(int first, int last);
+    void appCallsMarked();
     // After rowsAppended: the whole batch as it came, batch[i] numbered firstSequence + i.
     // For what must see every event (the doctor's live lints), even those of a batch larger
     // than the store, which it never held (their numbers have no row). The batch is the
@@ -102,6 +109,8 @@ private:
     static Entry summarize(const TranscriptEvent &e, QString *pairKey);
     void pair(int row, const QString &pairKey);
 
+    QSet<QString> m_appCalls; // server + '\n' + id
+    QList<QString> m_appCallOrder;
     int m_capacity;
     int m_dropChunk;
     qint64 m_capacityBytes;
