@@ -14,11 +14,13 @@
 #include "application/transcript/transcriptmodel.h"
 #include "application/transcript/transcriptstore.h"
 #include "application/workspace/workspacesettings.h"
+#include "apps/apppane.h"
 #include "benchsupport.h"
 #include "config/workspace.h"
 #include "history/historypanel.h"
 #include "historyrecorder.h"
 #include "historystore.h"
+#include "protocol/mcpapps.h"
 #include "tools/toolspanel.h"
 #include "transcript/transcriptpanel.h"
 #include "window/mainwindow.h"
@@ -59,6 +61,8 @@ constexpr double WebInspectorLaunchMs = 4100.0;
 constexpr double SwitchGoalMs = 50.0;
 constexpr int LaunchRuns = 5;
 constexpr int SwitchRounds = 20;
+constexpr double WarmAppGoalMs = 300.0;
+constexpr int WarmApps = 10;
 constexpr int GeneratedTools = 1000;
 constexpr int SondeSettleMs = 3'000;
 // Before reading the idle figure: the first paint, the tool list and the allocator's
@@ -245,7 +249,16 @@ struct IdleFigure
     double childrenMiB = 0;
     QStringList children;
     bool childrenKnown = false;
+    bool webEngineMapped = false;
 };
+
+// Whether the process has mapped QtWebEngine's library (the App view plugin loads it the
+// first time an App is shown, never before).
+bool webEngineMapped(const QString &proc)
+{
+    QFile maps(proc + u"/maps"_s);
+    return maps.open(QIODevice::ReadOnly) && maps.readAll().contains("libQt6WebEngineCore");
+}
 
 // The real binary, on its own: what a user starts, idle after SondeSettleMs. With `saved`
 // servers, they are the saved workspace it starts with (and connects to, as a user's saved
@@ -279,6 +292,7 @@ IdleFigure idleSonde(const QString &sonde, const QStringList &args,
     const bool alive = p.state() == QProcess::Running;
     if (alive) {
         f.rssMiB = statusMiB(proc + u"/status"_s, "VmRSS", "sonde");
+        f.webEngineMapped = webEngineMapped(proc);
         f.children = childPids(proc, &f.childrenKnown);
         for (const QString &kid : std::as_const(f.children))
             f.childrenMiB += std::max(0.0, statusMiB(u"/proc/%1/status"_s.arg(kid), "VmRSS"));
@@ -315,10 +329,11 @@ void measureSonde(const QString &sonde, const QString &demo)
     const IdleFigure one = idleSonde(sonde, {}, {stdioDemo});
     const IdleFigure none = idleSonde(sonde, {u"--no-saved-workspace"_s, u"--import"_s, config});
     auto line = [](const QString &what, const IdleFigure &i) {
-        out(u"  %1 %2   children: %3 (%4)"_s.arg(what, -50)
+        out(u"  %1 %2   children: %3 (%4)   QtWebEngine mapped: %5"_s.arg(what, -50)
                 .arg(mib(i.rssMiB), 9)
                 .arg(i.childrenKnown ? QString::number(i.children.size()) : u"unknown"_s)
-                .arg(mib(i.childrenMiB)));
+                .arg(mib(i.childrenMiB))
+                .arg(i.webEngineMapped ? u"yes"_s : u"no"_s));
     };
     line(u"first run: the demo over stdio and over HTTP"_s, first);
     line(u"baseline: one stdio demo server (saved workspace)"_s, one);
@@ -326,6 +341,8 @@ void measureSonde(const QString &sonde, const QString &demo)
     out(u"  goal: idle memory connected to the two demo servers under 45 MiB RSS: "_s +
         verdict(first.rssMiB < IdleGoalMiB &&
                 (!first.childrenKnown || first.children.size() == 2)));
+    out(u"  goal: no App shown, QtWebEngine not loaded: "_s +
+        verdict(!first.webEngineMapped && !one.webEngineMapped && !none.webEngineMapped));
     out(QString());
 }
 
@@ -692,6 +709,83 @@ int historyWindow(const Options &o)
     return 0;
 }
 
+// MCP Apps in the window (issue 33): the demo server's counter-app called from the Tools tab
+// as a user calls it, timed from the tool's answer arriving to the App painted after it got
+// that answer (its resource read, the page loaded, ui/initialize, the result posted, two
+// animation frames). The first App of the run loads QtWebEngine and starts Chromium's
+// processes; each later one replaces the last in the App tab. Memory: this process, and
+// Chromium's child processes apart.
+void measureApps(Sonde::MainWindow &window, Sonde::CoreHost &host)
+{
+    out(u"MCP Apps: the demo server's counter-app, tool result -> App painted (the App tab "
+        u"showing; %1 warm Apps after the first)"_s.arg(WarmApps));
+    const QString self = u"/proc/self"_s;
+    auto childrenMiB = [&self] {
+        bool known = false;
+        double sum = 0;
+        for (const QString &kid : childPids(self, &known))
+            sum += std::max(0.0, statusMiB(u"/proc/%1/status"_s.arg(kid), "VmRSS"));
+        return sum;
+    };
+    const bool mappedBefore = webEngineMapped(self);
+    const double before = selfMiB("VmRSS");
+    const double childrenBefore = childrenMiB();
+    window.selectServer(ServerName);
+    window.tabs()->setCurrentWidget(window.toolsPanel());
+    Sonde::ToolsPanel *tools = window.toolsPanel();
+    if (!tools->selectTool(u"counter-app"_s))
+        fail(2, u"the demo server lists no counter-app"_s);
+    auto once = [&] {
+        QElapsedTimer clock;
+        double ms = -1;
+        const auto answered = QObject::connect(
+            &host, &Sonde::CoreHost::callFinished, &window, [&](const Sonde::CallOutcome &c) {
+                if (c.method == "tools/call"_L1 && !clock.isValid())
+                    clock.start();
+            });
+        const auto painted =
+            QObject::connect(tools->appPane(), &Sonde::AppPane::appPainted, &window,
+                             [&] { ms = double(clock.nsecsElapsed()) / 1e6; });
+        tools->requestCall();
+        const bool done = spinUntil([&] { return ms >= 0; }, SetupTimeoutMs);
+        QObject::disconnect(answered);
+        QObject::disconnect(painted);
+        if (!done)
+            fail(2, u"the counter App was not painted within %1 ms: %2"_s.arg(SetupTimeoutMs)
+                        .arg(tools->appPane()->logText().right(400)));
+        return ms;
+    };
+    const double first = once();
+    spinFor(IdleSettleMs);
+    const double afterFirst = selfMiB("VmRSS");
+    const double childrenFirst = childrenMiB();
+    std::vector<double> warm;
+    for (int i = 0; i < WarmApps; ++i)
+        warm.push_back(once());
+    spinFor(IdleSettleMs);
+    const double afterWarm = selfMiB("VmRSS");
+    const double childrenWarm = childrenMiB();
+    std::sort(warm.begin(), warm.end());
+    const double median = warm[warm.size() / 2];
+    out(u"  QtWebEngine mapped before the first App: %1"_s.arg(mappedBefore ? u"yes"_s : u"no"_s));
+    out(u"  first App of the run (loads QtWebEngine, starts Chromium): %1 ms"_s.arg(first, 0, 'f',
+                                                                                    1));
+    out(u"  warm App: median %1 ms, fastest %2 ms, slowest %3 ms"_s.arg(median, 0, 'f', 1)
+            .arg(warm.front(), 0, 'f', 1)
+            .arg(warm.back(), 0, 'f', 1));
+    out(u"  VmRSS of this process: %1 before, %2 after the first App (+%3), %4 after %5 more "
+        u"(+%6 each)"_s.arg(mib(before), mib(afterFirst), mib(afterFirst - before), mib(afterWarm))
+            .arg(WarmApps)
+            .arg(mib((afterWarm - afterFirst) / WarmApps)));
+    out(u"  Chromium's child processes (VmRSS, summed; shared pages counted in each): %1 "
+        u"before, %2 after the first App, %3 after %4 more"_s
+            .arg(mib(childrenBefore), mib(childrenFirst), mib(childrenWarm))
+            .arg(WarmApps));
+    out(u"  goal: a warm App painted under %1 ms: %2"_s.arg(WarmAppGoalMs)
+            .arg(verdict(median < WarmAppGoalMs)));
+    out(QString());
+}
+
 int runBenchmark(const Options &o)
 {
     const QString demo = demoServerPath();
@@ -712,6 +806,9 @@ int runBenchmark(const Options &o)
     measureSonde(sonde, demo);
 
     Sonde::CoreHost host;
+    // As the window's program: servers hear that Apps are rendered.
+    host.setClientCapabilities(
+        Sonde::McpApps::withExtension(Sonde::CoreHost::defaultClientCapabilities()));
     // The window records into a history, as `sonde` does by default, and its Transcript tab
     // pages from it; the no-loss check counts in the database.
     QTemporaryDir historyDir;
@@ -820,6 +917,8 @@ int runBenchmark(const Options &o)
             .arg(full.p99Ms, 0, 'f', 1));
     recorder.stop();
     out(QString());
+    // Last: the first App loads QtWebEngine, whose memory would count in every figure after.
+    measureApps(window, host);
     // A figure is a figure, but a lost event is a bug: the run fails on it.
     const bool lost = !bounded.complete || !full.complete;
     if (lost)
@@ -841,6 +940,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < argc; ++i)
             args << QString::fromLocal8Bit(argv[i]);
         const Options o = parseOptions(args);
+        // As sonde's main: QtWebEngine (the MCP Apps section) needs it before the application.
+        QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
         QApplication app(argc, argv);
         return o.historyFile.isEmpty() ? runBenchmark(o) : historyWindow(o);
     });
