@@ -257,6 +257,9 @@ AppBridge::Actions AppBridge::toolCancelled(const QString &reason)
 
 AppBridge::Actions AppBridge::hostContextChanged(const QJsonObject &changed)
 {
+    // The host moved the App (out of fullscreen, say): what it asks next starts from there.
+    if (const QString mode = changed.value("displayMode"_L1).toString(); !mode.isEmpty())
+        m_displayMode = mode;
     return notify(u"ui/notifications/host-context-changed"_s, changed);
 }
 

@@ -25,9 +25,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QListView>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <QTimer>
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
@@ -230,6 +233,52 @@ private Q_SLOTS:
         grab(u"app-dark"_s);
         m_window->actions()->action(MainWindowActions::DarkMode)->setChecked(false);
         QTRY_COMPARE(pane()->logText().count(u"theme light"_s), 2);
+    }
+
+    // What the App asks of the host itself: a message for a chat Sonde does not have (its
+    // log), fullscreen in a window of its own (Escape brings it back), and a link, which
+    // waits for the user (who says no here).
+    void anAppsMessageFullscreenAndLinkGoThroughTheUser()
+    {
+        addAndSelect(fixture());
+        QStringList asked;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&asked] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                asked << box->text();
+                box->button(QMessageBox::No)->click();
+            }
+        });
+        answer.start(20);
+        openApp(u"asks-host"_s);
+        QTRY_VERIFY2(pane()->logText().contains(u"open-link: error"_s),
+                     qPrintable(pane()->logText()));
+        const QString log = pane()->logText();
+        QVERIFY2(log.contains(u"[message] ui/message (user): hello from the App"_s),
+                 qPrintable(log));
+        QVERIFY(log.contains(u"message: ok"_s));
+        QVERIFY(log.contains(u"display-mode fullscreen"_s));
+        QVERIFY(log.contains(u"open-link: error -32000 the user did not open the link"_s));
+        QCOMPARE(asked.size(), 1);
+        QVERIFY(asked.first().contains(u"https://example.invalid/sonde"_s));
+        QWidget *view = pane()->findChild<QWidget *>(u"appView"_s);
+        QWidget *own = nullptr;
+        // In fullscreen the view has left the pane for a window of its own.
+        for (QWidget *w : QApplication::topLevelWidgets())
+            if (w != m_window.get() && w->isVisible() &&
+                w->windowTitle().contains(u"ui://apps-fixture/asks-host.html"_s))
+                own = w;
+        QVERIFY(!view);
+        QVERIFY(own);
+        QSignalSpy posted(pane()->session(), &AppSession::postToApp);
+        QTest::keyClick(own, Qt::Key_Escape);
+        QTRY_VERIFY(pane()->findChild<QWidget *>(u"appView"_s));
+        // The App hears it is inline again.
+        QVERIFY(std::any_of(posted.cbegin(), posted.cend(), [](const auto &a) {
+            const QJsonObject m = a.first().toJsonObject();
+            return m.value("method"_L1) == "ui/notifications/host-context-changed"_L1 &&
+                   m.value("params"_L1).toObject().value("displayMode"_L1) == "inline"_L1;
+        }));
     }
 
     void toolsOnlyAnAppCallsAreHiddenUntilAskedFor()

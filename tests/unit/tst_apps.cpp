@@ -357,6 +357,11 @@ void TestApps::displayModesAreThoseBothSidesList()
     QCOMPARE(kinds(pip), QList<Kind>{Kind::Post});
     QCOMPARE(pip[0].message.value("result"_L1).toObject().value("mode"_L1).toString(),
              u"fullscreen"_s);
+    // The host brought it back inline (the user pressed Escape): asking again goes through.
+    b.hostContextChanged(obj(R"({"displayMode":"inline"})"));
+    const AppBridge::Actions again = b.fromApp(obj(
+        R"({"jsonrpc":"2.0","id":12,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}})"));
+    QCOMPARE(kinds(again), (QList<Kind>{Kind::DisplayMode, Kind::Post}));
 }
 
 void TestApps::sizeChangesResizeTheView()

@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QShortcut>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -269,12 +268,7 @@ void AppPane::setDisplayMode(const QString &mode)
         auto *l = new QVBoxLayout(m_fullscreen);
         l->setContentsMargins(0, 0, 0, 0);
         l->addWidget(w);
-        auto *back = new QShortcut(QKeySequence(Qt::Key_Escape), m_fullscreen);
-        connect(back, &QShortcut::activated, this, [this] {
-            if (m_session)
-                m_session->hostContextChanged({{"displayMode"_L1, "inline"_L1}});
-            setDisplayMode(u"inline"_s);
-        });
+        m_fullscreen->installEventFilter(this);
         m_fullscreen->showFullScreen();
     } else if (mode == "inline"_L1 && m_fullscreen) {
         m_holderLayout->addWidget(w);
@@ -299,6 +293,21 @@ void AppPane::paletteChanged()
 {
     if (m_session)
         m_session->hostContextChanged(AppHostContext::themeOf(palette()));
+}
+
+bool AppPane::eventFilter(QObject *watched, QEvent *event)
+{
+    // Escape (a key the App's page left alone) or closing the window: back into the answer.
+    const bool back =
+        watched == m_fullscreen && ((event->type() == QEvent::KeyPress &&
+                                     static_cast<QKeyEvent *>(event)->key() == Qt::Key_Escape) ||
+                                    event->type() == QEvent::Close);
+    if (!back)
+        return QWidget::eventFilter(watched, event);
+    if (m_session)
+        m_session->hostContextChanged({{"displayMode"_L1, "inline"_L1}});
+    setDisplayMode(u"inline"_s);
+    return true;
 }
 
 void AppPane::changeEvent(QEvent *event)
