@@ -37,6 +37,31 @@ bool acceptable(const QString &source, QString *why)
     return true;
 }
 
+bool frameAllowed(const QUrl &url, const QStringList &frameDomains)
+{
+    if (!url.isValid() || (url.scheme() != "https"_L1 && url.scheme() != "http"_L1))
+        return false;
+    const int port = url.port(url.scheme() == "https"_L1 ? 443 : 80);
+    for (const QString &domain : frameDomains) {
+        if (!acceptable(domain))
+            continue;
+        const QUrl pattern(domain.contains("://"_L1) ? domain : u"https://"_s + domain);
+        if (pattern.scheme() != url.scheme())
+            continue;
+        QString host = pattern.host();
+        const bool anySub = domain.contains("://*."_L1) || domain.startsWith("*."_L1);
+        if (anySub) // QUrl keeps "*." out of a host: take it from the text
+            host = domain.section(u"*."_s, 1).section(u'/', 0, 0).section(u':', 0, 0);
+        const bool hostMatches = anySub ? url.host().endsWith(u'.' + host, Qt::CaseInsensitive)
+                                        : url.host().compare(host, Qt::CaseInsensitive) == 0;
+        const bool anyPort = domain.section(u'/', 2, 2).endsWith(":*"_L1);
+        const int wanted = anyPort ? port : pattern.port(pattern.scheme() == "https"_L1 ? 443 : 80);
+        if (hostMatches && port == wanted)
+            return true;
+    }
+    return false;
+}
+
 Built build(const AppResource::Csp &csp)
 {
     Built b;

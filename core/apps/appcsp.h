@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <QUrl>
 
 namespace Sonde::AppCsp {
 
@@ -26,5 +27,11 @@ Built build(const AppResource::Csp &csp);
 // Whether `source` is one origin (a scheme and host, a *. subdomain wildcard, a port) that
 // can stand in a CSP source list as it is; `why` says what is wrong otherwise.
 bool acceptable(const QString &source, QString *why = nullptr);
+
+// Whether a frame may be navigated to `url`: an http(s) URL whose origin one of the declared
+// `frameDomains` names (scheme://host[:port]; a "*." host for its subdomains; no scheme:
+// https). The host keeps the App's frame and its nested frames to these (and to the App's own
+// document): a frame that could go anywhere would leave the App's policy behind.
+bool frameAllowed(const QUrl &url, const QStringList &frameDomains);
 
 } // namespace Sonde::AppCsp

@@ -281,6 +281,39 @@ private Q_SLOTS:
         }));
     }
 
+    // apps.mdx: permissions are denied unless declared; a declared one is asked of the user.
+    void aPermissionIsAskedOnlyWhenTheResourceDeclaredIt_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<int>("questions");
+        QTest::addColumn<QString>("logged");
+        QTest::newRow("undeclared: denied without asking")
+            << u"geolocation-undeclared"_s << 0 << u"disabled in this document"_s;
+        QTest::newRow("declared: asked, and the user says no")
+            << u"geolocation-declared"_s << 1 << u"geolocation denied by the user"_s;
+    }
+    void aPermissionIsAskedOnlyWhenTheResourceDeclaredIt()
+    {
+        QFETCH(QString, tool);
+        QFETCH(int, questions);
+        QFETCH(QString, logged);
+        addAndSelect(fixture());
+        QStringList asked;
+        QTimer answer;
+        connect(&answer, &QTimer::timeout, this, [&asked] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                asked << box->text();
+                box->button(QMessageBox::No)->click();
+            }
+        });
+        answer.start(20);
+        openApp(tool);
+        QTRY_VERIFY2(pane()->logText().contains(u"geolocation: denied"_s),
+                     qPrintable(pane()->logText()));
+        QVERIFY2(pane()->logText().contains(logged), qPrintable(pane()->logText()));
+        QCOMPARE(asked.size(), questions);
+    }
+
     void toolsOnlyAnAppCallsAreHiddenUntilAskedFor()
     {
         addAndSelect(fixture());

@@ -272,6 +272,19 @@ private Q_SLOTS:
         QCOMPARE(callsOf(callLog, called), reached);
     }
 
+    // The App's frame stays on its document: a page it navigates to would run under no policy
+    // of the App's and still speak to the host as the App.
+    void anAppCannotTakeItsFrameElsewhere()
+    {
+        const Snapshot s =
+            snapshot(fixture() + QStringList{u"--tool"_s, u"navigates-away"_s}, png("away.png"));
+        QVERIFY2(s.exitCode == 0, qPrintable(s.stderrText));
+        const QString log = logOf(s).join(u'\n');
+        QVERIFY2(log.contains(u"navigating away"_s), qPrintable(log));
+        QVERIFY2(log.contains(u"Refused to load 'data:text/html"_s), qPrintable(log));
+        QVERIFY2(!log.contains(u"[info] escaped the policy"_s), qPrintable(log));
+    }
+
     void badOptionsAreOneLineErrors_data()
     {
         QTest::addColumn<QStringList>("args");

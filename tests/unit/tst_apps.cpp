@@ -63,6 +63,8 @@ private Q_SLOTS:
     void aToolNamesItsApp_data();
     void aToolNamesItsApp();
     void visibilityDefaultsToBoth();
+    void aFrameGoesOnlyWhereTheAppDeclared_data();
+    void aFrameGoesOnlyWhereTheAppDeclared();
     void theExtensionIsDeclaredBesideOthers();
     void theResourceIsReadAsTheSpecSays_data();
     void theResourceIsReadAsTheSpecSays();
@@ -108,6 +110,41 @@ void TestApps::aToolNamesItsApp()
     QString why;
     QCOMPARE(McpApps::resourceUri(tool, &why).value_or(QString()), uri);
     QCOMPARE(!why.isEmpty(), refused);
+}
+
+void TestApps::aFrameGoesOnlyWhereTheAppDeclared_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QStringList>("frameDomains");
+    QTest::addColumn<bool>("allowed");
+    const QStringList maps{u"https://maps.example.com"_s};
+    QTest::newRow("a declared origin") << u"https://maps.example.com/embed?q=1"_s << maps << true;
+    QTest::newRow("nothing declared") << u"https://maps.example.com/"_s << QStringList() << false;
+    QTest::newRow("another host") << u"https://evil.example.com/"_s << maps << false;
+    QTest::newRow("the declared host over http") << u"http://maps.example.com/"_s << maps << false;
+    QTest::newRow("another port") << u"https://maps.example.com:8443/"_s << maps << false;
+    QTest::newRow("a declared port") << u"https://maps.example.com:8443/"_s
+                                     << QStringList{u"https://maps.example.com:8443"_s} << true;
+    QTest::newRow("a subdomain of a *. domain")
+        << u"https://a.cdn.example.com/x"_s << QStringList{u"https://*.cdn.example.com"_s} << true;
+    QTest::newRow("the bare domain of a *. domain")
+        << u"https://cdn.example.com/x"_s << QStringList{u"https://*.cdn.example.com"_s} << false;
+    QTest::newRow("a host without a scheme is https")
+        << u"https://maps.example.com/"_s << QStringList{u"maps.example.com"_s} << true;
+    QTest::newRow("a data: page") << u"data:text/html,hi"_s << maps << false;
+    QTest::newRow("\"*\" opens nothing")
+        << u"https://any.example/"_s << QStringList{u"*"_s} << false;
+    QTest::newRow("a suffix that is not a subdomain")
+        << u"https://evilcdn.example.com/"_s << QStringList{u"https://*.cdn.example.com"_s}
+        << false;
+}
+
+void TestApps::aFrameGoesOnlyWhereTheAppDeclared()
+{
+    QFETCH(QString, url);
+    QFETCH(QStringList, frameDomains);
+    QFETCH(bool, allowed);
+    QCOMPARE(AppCsp::frameAllowed(QUrl(url), frameDomains), allowed);
 }
 
 void TestApps::visibilityDefaultsToBoth()

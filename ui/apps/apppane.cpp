@@ -135,6 +135,8 @@ void AppPane::showApp(AppSession *session)
     callbacks.permission = [this](const QString &p, std::function<void(bool)> decide) {
         askPermission(p, std::move(decide));
     };
+    callbacks.frameAllowed = [frames = session->setup().resource.csp.frameDomains](
+                                 const QUrl &url) { return AppCsp::frameAllowed(url, frames); };
     callbacks.framePainted = [this] {
         if (m_session && m_session->toolResultDelivered() && !m_resultPainted) {
             m_resultPainted = true;
@@ -221,6 +223,11 @@ void AppPane::updateStatus()
 void AppPane::askToOpen(const QString &url, const QJsonValue &appId)
 {
     QPointer<AppSession> s = m_session;
+    if (m_unattended) {
+        s->note(u"info"_s, u"not opened, nobody to ask: "_s + url);
+        s->linkAnswered(appId, false);
+        return;
+    }
     const auto answer =
         QMessageBox::question(this, tr("Open link"),
                               tr("The App asks to open this link in your browser:\n\n%1").arg(url));
@@ -243,6 +250,11 @@ void AppPane::askPermission(const QString &permission, std::function<void(bool)>
     if (!isDeclared) {
         m_session->note(u"warning"_s,
                         u"denied %1: the App's resource did not declare it"_s.arg(permission));
+        decide(false);
+        return;
+    }
+    if (m_unattended) {
+        m_session->note(u"info"_s, u"denied %1, nobody to ask"_s.arg(permission));
         decide(false);
         return;
     }

@@ -48,6 +48,9 @@ public:
     void paletteChanged();
     // Only the App, without the status line and the log (a snapshot's picture).
     void setAppOnly(bool on);
+    // Nobody to ask (a snapshot): links and declared permissions are refused, and the log
+    // says why, instead of a question nobody answers.
+    void setUnattended(bool on) { m_unattended = on; }
     // Whether a view runs without Chromium's sandbox, and why (empty: it runs).
     QString sandboxNote() const { return m_sandboxNote; }
 
@@ -86,6 +89,7 @@ private:
     QString m_sandboxNote;
     QString m_refusal;
     bool m_resultPainted = false;
+    bool m_unattended = false;
 };
 
 } // namespace Sonde

@@ -61,6 +61,7 @@ void AppSnapshot::start()
     m_launcher = new AppLauncher(*m_host, this);
     m_pane = std::make_unique<AppPane>();
     m_pane->setAppOnly(true);
+    m_pane->setUnattended(true);
     m_pane->resize(m_options.size);
     // Shown (on the offscreen platform unless another was asked for): a page Chromium thinks
     // hidden neither paints nor runs its animation frames.

@@ -12,6 +12,7 @@
 #include <memory>
 
 class QImage;
+class QUrl;
 class QWidget;
 
 namespace Sonde {
@@ -36,15 +37,18 @@ public:
         // The App asks for a browser permission ("camera", "microphone", "geolocation"):
         // answer through `decide`, now or later.
         std::function<void(const QString &permission, std::function<void(bool)> decide)> permission;
+        // Whether a frame of the App may go to `url` (an origin its policy declares for frames).
+        std::function<bool(const QUrl &url)> frameAllowed;
         // The frame asked for by notifyNextFrame() was painted.
         std::function<void()> framePainted;
     };
 
     virtual ~AppView() = default;
     virtual QWidget *widget() = 0;
-    // Shows `html` in a frame sandboxed to scripts only (no same origin, no top navigation,
+    // Shows `html` at an origin of its own in a sandboxed frame (scripts; no top navigation,
     // no popups, no forms posted out), under `csp` as its first <meta>, with only the
-    // `permissions` the resource declared allowed to be asked for.
+    // `permissions` the resource declared allowed to be asked for. Its frames go to its own
+    // document, to about: pages, and to what Callbacks::frameAllowed allows.
     virtual void load(const QByteArray &html, const QString &csp,
                       const QStringList &permissions) = 0;
     // Posts a JSON-RPC message to the App's frame.

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "apps/webengine/webengineappview.h"
 
+#include <QBuffer>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QWebChannel>
 #include <QWebEngineDownloadRequest>
@@ -13,6 +15,8 @@
 #include <QWebEngineScript>
 #include <QWebEngineScriptCollection>
 #include <QWebEngineSettings>
+#include <QWebEngineUrlRequestJob>
+#include <QWebEngineUrlSchemeHandler>
 #include <QWebEngineView>
 
 #include <optional>
@@ -31,12 +35,13 @@ constexpr auto HostPage =
     R"(<!doctype html><html><head><meta charset="utf-8"><style>)"
     R"(html,body{margin:0;padding:0;height:100%;overflow:auto;background:transparent})"
     R"(iframe{display:block;border:0;width:100%;height:100%})"
-    R"(</style></head><body><iframe id="sonde-app" sandbox="allow-scripts allow-forms">)"
+    R"(</style></head><body>)"
+    R"(<iframe id="sonde-app" sandbox="allow-scripts allow-same-origin allow-forms">)"
     R"(</iframe></body></html>)";
 
-// Messages pass only from the App's own frame (e.source), and to it only; the App's document
-// arrives over the channel once both directions are connected, so its first ui/initialize
-// always has a listener.
+// Messages pass only from the App's own frame (e.source), and to it only; the frame gets its
+// document's address over the channel once both directions are connected, so the App's first
+// ui/initialize always has a listener.
 constexpr auto RelayScript = R"JS(
 (function () {
   var frame = document.getElementById('sonde-app');
@@ -58,7 +63,7 @@ constexpr auto RelayScript = R"JS(
       requestAnimationFrame(function () { requestAnimationFrame(function () { relay.painted(); }); });
     });
     if (relay.allow) frame.setAttribute('allow', relay.allow);
-    frame.srcdoc = relay.html;
+    frame.src = relay.src;
   });
 })();
 )JS";
@@ -120,6 +125,45 @@ std::optional<QString> permissionName(QWebEnginePage::Feature feature)
     }
 }
 
+// Serves the two documents of a view under sonde-app:, a scheme the factory registers secure
+// (so both are secure contexts: without one Chromium refuses a declared permission before the
+// user is asked, and crypto.subtle and the clipboard besides): the host page at
+// sonde-app://host/, and the App's document at an origin of its own, sonde-app://app-<random>/.
+// The App's frame keeps that origin (allow-same-origin), so a permission it declared can be
+// asked for at all (Chromium denies an opaque origin without asking), and it is still
+// cross-origin to the host page: it can neither read it nor lift its own sandbox. Nothing else
+// is served; the App's policy refuses even this scheme for anything but its document.
+class DocumentHandler : public QWebEngineUrlSchemeHandler
+{
+public:
+    DocumentHandler(QString appHost, QByteArray appDocument, QObject *parent)
+        : QWebEngineUrlSchemeHandler(parent), m_appHost(std::move(appHost)),
+          m_appDocument(std::move(appDocument))
+    {
+    }
+    void requestStarted(QWebEngineUrlRequestJob *job) override
+    {
+        const QUrl url = job->requestUrl();
+        const bool root = url.path().isEmpty() || url.path() == "/"_L1;
+        const QByteArray *document = !root                     ? nullptr
+                                     : url.host() == "host"_L1 ? &m_hostPage
+                                     : url.host() == m_appHost ? &m_appDocument
+                                                               : nullptr;
+        if (!document) {
+            job->fail(QWebEngineUrlRequestJob::UrlNotFound);
+            return;
+        }
+        auto *body = new QBuffer(job);
+        body->setData(*document);
+        job->reply("text/html", body);
+    }
+
+private:
+    QString m_appHost;
+    QByteArray m_appDocument;
+    QByteArray m_hostPage{HostPage};
+};
+
 class AppPage : public QWebEnginePage
 {
 public:
@@ -141,16 +185,30 @@ protected:
     }
     bool acceptNavigationRequest(const QUrl &url, NavigationType type, bool isMainFrame) override
     {
-        // The host page is set once; the App's frame may load its srcdoc and whatever its
-        // policy's frame-src lets it nest. The top never goes anywhere else.
-        Q_UNUSED(url)
+        // The host page is set once, and the top never goes anywhere else. A frame goes to the
+        // App's document, an about: page the App made, or an origin it declared for frames:
+        // the App navigating its own frame elsewhere (a data: page, any site) would leave its
+        // policy behind and still speak to the host as that frame.
         Q_UNUSED(type)
-        return !isMainFrame || !std::exchange(m_hostLoaded, true);
+        if (isMainFrame)
+            return !std::exchange(m_hostLoaded, true);
+        if (url == m_appUrl || url.scheme() == "about"_L1 ||
+            (m_callbacks->frameAllowed && m_callbacks->frameAllowed(url)))
+            return true;
+        if (m_callbacks->console)
+            m_callbacks->console(
+                u"error"_s, u"Refused to load '%1' in a frame: not the App's document nor an "
+                            u"origin its frameDomains declare"_s.arg(url.toString().left(300)));
+        return false;
     }
     QWebEnginePage *createWindow(WebWindowType) override { return nullptr; }
 
+public:
+    void setAppUrl(const QUrl &appUrl) { m_appUrl = appUrl; }
+
 private:
     AppView::Callbacks *m_callbacks;
+    QUrl m_appUrl;
     bool m_hostLoaded = false;
 };
 
@@ -225,8 +283,15 @@ QWidget *WebEngineAppView::widget()
 void WebEngineAppView::load(const QByteArray &html, const QString &csp,
                             const QStringList &permissions)
 {
-    m_relay =
-        new AppRelay(withPolicy(QString::fromUtf8(html), csp), allowAttribute(permissions), m_view);
+    // A host name no other App shares: each App's origin is its own.
+    const QString appHost =
+        u"app-"_s + QString::number(QRandomGenerator::system()->generate64(), 36);
+    m_profile->installUrlSchemeHandler(
+        HostScheme,
+        new DocumentHandler(appHost, withPolicy(QString::fromUtf8(html), csp).toUtf8(), m_profile));
+    const QString appUrl = QLatin1StringView(HostScheme) + u"://"_s + appHost + u'/';
+    static_cast<AppPage *>(m_view->page())->setAppUrl(QUrl(appUrl));
+    m_relay = new AppRelay(appUrl, allowAttribute(permissions), m_view);
     m_relay->onMessage = [this](const QString &json) {
         QJsonParseError error;
         const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &error);
@@ -265,7 +330,11 @@ void WebEngineAppView::load(const QByteArray &html, const QString &csp,
     page->scripts().clear();
     page->scripts().insert(api);
     page->scripts().insert(relay);
-    page->setHtml(QString::fromLatin1(HostPage), QUrl(u"about:blank"_s));
+    // An https base makes the host page, and so the App's frame, a secure context: without
+    // one Chromium refuses a declared permission (geolocation, the camera) before asking, and
+    // more (crypto.subtle, the clipboard). The name is reserved (.invalid): nothing resolves
+    // it, and the App's policy refuses it as any undeclared origin.
+    page->load(QUrl(QLatin1StringView(HostScheme) + u"://host/"_s));
 }
 
 void WebEngineAppView::post(const QJsonObject &message)

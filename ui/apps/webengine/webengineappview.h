@@ -12,17 +12,20 @@ class QWebEngineView;
 
 namespace Sonde {
 
+// The scheme the trusted host page is served under (registered secure by the factory).
+inline constexpr char HostScheme[] = "sonde-app";
+
 // What the trusted host page's script sees over QWebChannel (in its own isolated world, out of
 // the App's reach): the App's document, what its frame may ask for, and the two directions of
 // postMessage.
 class AppRelay : public QObject
 {
     Q_OBJECT
-    Q_PROPERTY(QString html MEMBER m_html CONSTANT)
+    Q_PROPERTY(QString src MEMBER m_src CONSTANT)
     Q_PROPERTY(QString allow MEMBER m_allow CONSTANT)
 public:
-    AppRelay(QString html, QString allow, QObject *parent)
-        : QObject(parent), m_html(std::move(html)), m_allow(std::move(allow))
+    AppRelay(QString src, QString allow, QObject *parent)
+        : QObject(parent), m_src(std::move(src)), m_allow(std::move(allow))
     {
     }
     std::function<void(const QString &)> onMessage;
@@ -46,14 +49,15 @@ Q_SIGNALS:
     void frameWanted();
 
 private:
-    QString m_html;
+    QString m_src;
     QString m_allow;
 };
 
 // An App in QtWebEngine: a trusted host page (no script of its own in the page's world) holding
-// the App in <iframe sandbox="allow-scripts allow-forms" srcdoc>, the App's policy as the
-// document's first <meta>; the relay script runs in an isolated world and passes on only
-// messages whose source is that frame. One off-the-record profile per view: no cookies, cache
+// the App in <iframe sandbox="allow-scripts allow-same-origin allow-forms">, its document at an
+// origin of its own (so cross-origin to the host page), the App's policy as the document's
+// first <meta>; the relay script runs in an isolated world and passes on only messages whose
+// source is that frame. One off-the-record profile per view: no cookies, cache
 // or storage shared with another App or kept on disk.
 class WebEngineAppView : public AppView
 {
