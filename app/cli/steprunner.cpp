@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "steprunner.h"
 
+#include "clioutput.h"
 #include "engine/corehost.h"
+#include "protocol/jsonrpcmessage.h"
+#include "protocol/jsonspan.h"
 #include "protocol/mcp.h"
 #include "transcript/redactor.h"
 
+#include <QJsonArray>
 #include <QTimer>
 
 using namespace Qt::StringLiterals;
@@ -147,6 +151,35 @@ quint64 StepRunner::run(const CliStep &step, Done done)
         step);
 }
 
+// A tool's one long text block stays in the frame it came in: the answer holds a token the
+// printer replaces with the frame's bytes (CliOutput::verbatim). Copying it out of the parsed
+// result into the answer, then serializing that, held three copies of a 50 MiB text at once.
+// Only for the frame that answered this very call (its id), and only a string: otherwise the
+// parsed result, as before.
+QJsonObject StepRunner::verbatimText(const CallOutcome &o)
+{
+    const QJsonObject result = o.result.toObject();
+    const QJsonArray content = result.value("content"_L1).toArray();
+    if (o.frame.size() < VerbatimBytes || content.size() != 1 ||
+        content.first().toObject().value("type"_L1) != "text"_L1 ||
+        JsonRpcMessage::leadingId(o.frame) != o.requestId)
+        return result;
+    const std::optional<JsonSpan::Span> text =
+        JsonSpan::stringAt(o.frame, {"result"_L1, "content"_L1, 0, "text"_L1});
+    if (!text || text->size < VerbatimBytes)
+        return result;
+    // Built anew: a copy of the block edited in place would detach, copying the text after all.
+    QJsonObject block;
+    const QJsonObject original = content.first().toObject();
+    for (auto it = original.constBegin(); it != original.constEnd(); ++it)
+        if (it.key() != "text"_L1)
+            block.insert(it.key(), it.value());
+    block.insert("text"_L1, CliOutput::verbatim(o.frame, text->from, text->size));
+    QJsonObject light = result;
+    light.insert("content"_L1, QJsonArray{block});
+    return light;
+}
+
 void StepRunner::onCallFinished(const CallOutcome &o)
 {
     const Done done = m_waiting.take(o.ticket);
@@ -155,7 +188,7 @@ void StepRunner::onCallFinished(const CallOutcome &o)
     QJsonObject answer;
     bool ok = o.ok();
     if (o.method == "tools/call"_L1 && (o.ok() || o.error.kind() == Error::Kind::Application)) {
-        answer = Mcp::toolAnswer(o.result.toObject());
+        answer = Mcp::toolAnswer(verbatimText(o));
     } else if (o.ok()) {
         answer = o.result.isObject() ? o.result.toObject() : QJsonObject{{"result"_L1, o.result}};
     } else {

@@ -49,7 +49,10 @@ public:
     bool takeSnapshot(const SessionSnapshot &snapshot);
 
 private:
+    // From this size on, a tool's text is printed from its frame (CliOutput::verbatim).
+    static constexpr qsizetype VerbatimBytes = 1024 * 1024;
     void onCallFinished(const CallOutcome &outcome);
+    static QJsonObject verbatimText(const CallOutcome &o);
     QString masked(const QString &text) const;
     QJsonObject masked(const QJsonObject &o) const;
 

@@ -18,6 +18,33 @@ QList<QByteArray> LineFramer::feed(const QByteArray &bytes)
         m_discarding = false;
         from = nl + 1;
     }
+    // The limit holds while a line is read, not once it is whole: the part that continues the
+    // held line is measured before it is taken in, and a line that would pass the limit is
+    // dropped there (its head kept for the error). Held at most: the limit, never the line.
+    for (;;) {
+        const qsizetype nl = bytes.indexOf('\n', from);
+        const qsizetype incoming = (nl < 0 ? bytes.size() : nl) - from;
+        // + 1: a CR before the newline is not the line's.
+        if (m_buffer.size() + incoming <= m_maxLine + 1)
+            break;
+        ++m_oversized;
+        if (m_heads.size() < 64)
+            m_heads.append(m_buffer.isEmpty() ? bytes.sliced(from, std::min(HeadBytes, incoming))
+                                              : m_buffer.left(HeadBytes));
+        m_buffer.clear();
+        m_scanned = 0;
+        if (nl < 0) {
+            m_discarding = true;
+            return lines;
+        }
+        from = nl + 1;
+    }
+    // A line past a mebibyte is a big answer on its way: room for the limit is taken once (the
+    // pages are touched only as it fills), where growing by doubling held the old buffer and
+    // its copy at once (a 64 MiB line peaked at twice that).
+    if (const qsizetype wanted = m_buffer.size() + bytes.size() - from;
+        wanted > BigLineBytes && wanted > m_buffer.capacity())
+        m_buffer.reserve(std::max(wanted, std::min(m_maxLine + 2, MaxReserveBytes)));
     m_buffer.append(bytes.constData() + from, bytes.size() - from);
 
     qsizetype start = 0;

@@ -46,6 +46,9 @@ public:
     // tell which request an oversized answer belonged to (JsonRpcMessage::leadingId).
     QList<QByteArray> takeOversizedHeads() { return std::exchange(m_heads, {}); }
     static constexpr qsizetype HeadBytes = 4096;
+    static constexpr qsizetype BigLineBytes = 1024 * 1024;
+    // A limit raised past this (--max-frame-mb) grows its buffer as it fills beyond it.
+    static constexpr qsizetype MaxReserveBytes = qsizetype(256) * 1024 * 1024;
 
 private:
     QByteArray m_buffer;

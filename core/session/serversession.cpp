@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QScopeGuard>
+#include <QScopedValueRollback>
 #include <QThread>
 
 using namespace Qt::StringLiterals;
@@ -662,6 +663,7 @@ void ServerSession::processFrame(const QByteArray &frame)
 {
     record(TranscriptEvent::Direction::Incoming, frame);
     JsonRpcMessage::Parsed parsed = JsonRpcMessage::parse(frame);
+    const bool asItCame = !parsed.error.isError();
     if (parsed.error.isError() && !QUtf8StringView(frame).isValidUtf8()) {
         // Qt's JSON parser refuses invalid UTF-8 outright, and the request it answers would
         // wait forever. The official SDKs decode lossily (U+FFFD), so the answer gets through;
@@ -681,6 +683,10 @@ void ServerSession::processFrame(const QByteArray &frame)
         if (m_state == SessionSnapshot::State::Initializing && m_strayLine.isEmpty())
             m_strayLine = QString::fromUtf8(frame.left(120)).simplified();
     }
+    // A frame that is one message, parsed as it came: the answer it carries goes out with
+    // its frame (CallOutcome::frame), shared, never copied.
+    const QScopedValueRollback answering(
+        m_answeringFrame, asItCame && parsed.messages.size() == 1 ? frame : QByteArray());
     for (const JsonRpcMessage &m : parsed.messages)
         handleMessage(m);
 }
@@ -893,6 +899,7 @@ void ServerSession::finish(quint64 ticket, QJsonValue result, Error error)
     m_waitingForReady.removeAll(ticket);
     outcome.finishedMs = m_clock.nowMs();
     outcome.result = result;
+    outcome.frame = m_answeringFrame;
     outcome.error = error.isError() ? Rev20260728::explain(error) : error;
     if (!error.isError() && outcome.method == "tools/call"_L1 &&
         result.toObject().value("isError"_L1).toBool()) {

@@ -214,7 +214,8 @@ private:
     // server/discover decides.
     bool m_initializeFirst = false;
     Error m_initializeRefusal;
-    QString m_strayLine; // the first line that was not JSON-RPC, during the handshake
+    QString m_strayLine;         // the first line that was not JSON-RPC, during the handshake
+    QByteArray m_answeringFrame; // while processFrame() handles a one-message frame
 };
 
 } // namespace Sonde

@@ -46,6 +46,11 @@ struct CallOutcome
     // The JSON-RPC id of the last request sent for it; null when none reached the wire.
     // Not part of toJson(): the answer a front end prints names no wire id.
     QJsonValue requestId;
+    // The frame the answer came in, when one frame of one message was being handled as the
+    // call finished (else empty): shared with the transcript, never a copy. A front end that
+    // passes a large text on may take its bytes from here (JsonSpan) after checking that the
+    // frame's id is requestId. Not part of toJson().
+    QByteArray frame;
     // How the answer was reached (docs/recovery.md §2): set by the supervisor on every call it
     // answers; none on an answer that never went through one (an unknown server).
     std::optional<CallRecovery> recovery;

@@ -317,7 +317,8 @@ struct CliRun
 // it is not sonde-cli's figure. The CLI's own peak comes from sampling its VmHWM (a
 // high-water mark, so sampling only misses growth in the last 2 ms) while another thread
 // blocks in wait4.
-inline CliRun cliOneShot(const QList<QByteArray> &argv)
+// `expectedExit`: the status the run must end with (1 for an answer the CLI must refuse).
+inline CliRun cliOneShot(const QList<QByteArray> &argv, int expectedExit = 0)
 {
     std::vector<char *> args;
     for (const QByteArray &a : argv)
@@ -356,7 +357,7 @@ inline CliRun cliOneShot(const QList<QByteArray> &argv)
         ::usleep(2000);
     }
     reaper.join();
-    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != expectedExit)
         fail(1, u"sonde-cli exited with status %1 (run it by hand to see why)"_s.arg(status));
     return {double(endNs) / 1e6, own, double(usage.ru_maxrss) / 1024.0};
 }
