@@ -2,6 +2,9 @@
 // sonde-bench-stdio: Sonde's stdio path against the least code that can talk to the same
 // server, in one run, so the figures are compared on the same machine under the same load.
 #include "benchsupport.h"
+#include "protocol/jsonrpcmessage.h"
+#include "protocol/lineframer.h"
+#include "transcript/transcriptevent.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -10,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QThread>
 
 #include <algorithm>
 #include <vector>
@@ -71,6 +75,20 @@ void readResponse(QProcess &p, int id)
     }
 }
 
+// One echo call's answer line, as the server wrote it.
+QByteArray rawAnswer(QProcess &p, int id)
+{
+    p.write(echoCall(id));
+    for (;;) {
+        while (!p.canReadLine())
+            if (!p.waitForReadyRead(IoTimeoutMs))
+                fail(1, u"raw pipe: no answer to id %1"_s.arg(id));
+        const QByteArray line = p.readLine().trimmed();
+        if (QJsonDocument::fromJson(line).object().value("id"_L1).toInt(-1) == id)
+            return line;
+    }
+}
+
 void startRaw(QProcess &p, const Options &o)
 {
     // stderr is discarded: the baseline does the least work possible.
@@ -120,6 +138,101 @@ double rawOneShotMs(const Options &o)
     readResponse(p, 1);
     stopRaw(p);
     return double(timer.nsecsElapsed()) / 1e6;
+}
+
+// ---- where Sonde's share of a warm call goes ----------------------------------------------
+
+// Each part of Sonde's own work on one warm call, measured apart on this machine (median of
+// SplitRounds, in microseconds), beside the overhead over the raw pipe: what is left over is
+// waiting (the wakeups of two event loops and QProcess's notifiers), not work. The frames are
+// the real ones: the engine's last tools/call request and the server's answer to it.
+constexpr int SplitRounds = 20000;
+
+template <typename F> double medianUs(F &&f, int rounds = SplitRounds)
+{
+    std::vector<double> us;
+    us.reserve(size_t(rounds));
+    QElapsedTimer t;
+    for (int i = 0; i < rounds; ++i) {
+        t.start();
+        f();
+        us.push_back(double(t.nsecsElapsed()) / 1000.0);
+    }
+    return percentile(us, 50);
+}
+
+// One round trip between two threads' event loops, as every call makes one (the caller's to
+// the engine's thread and back), carrying an outcome back as the engine does.
+double threadHopUs()
+{
+    QThread worker;
+    QObject there;
+    there.moveToThread(&worker);
+    worker.start();
+    QObject here;
+    std::vector<double> us;
+    QElapsedTimer t;
+    for (int i = 0; i < 2000; ++i) {
+        bool back = false;
+        t.start();
+        QMetaObject::invokeMethod(&there, [&here, &back] {
+            Sonde::CallOutcome o;
+            o.method = u"tools/call"_s;
+            o.result = QJsonObject{{"content"_L1, QJsonArray{}}};
+            QMetaObject::invokeMethod(
+                &here, [&back, o] { back = !o.method.isEmpty(); }, Qt::QueuedConnection);
+        });
+        while (!back)
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+        us.push_back(double(t.nsecsElapsed()) / 1000.0);
+    }
+    worker.quit();
+    worker.wait();
+    return percentile(us, 50);
+}
+
+void printSplit(const QByteArray &request, const QByteArray &answer, double overheadUs)
+{
+    out(u"  where Sonde's share goes (each part measured apart, median in us; frames: the "
+        u"engine's %1-byte request, the server's %2-byte answer)"_s.arg(request.size())
+            .arg(answer.size()));
+    const QJsonObject params =
+        QJsonDocument::fromJson(request).object().value("params"_L1).toObject();
+    double volatile sink = 0;
+    const double build = medianUs([&] {
+        sink =
+            sink +
+            double(
+                Sonde::JsonRpcMessage::request(7, u"tools/call"_s, params).toCompactJson().size());
+    });
+    const QByteArray line = answer + '\n';
+    Sonde::LineFramer framer;
+    const double frame = medianUs([&] { sink = sink + double(framer.feed(line).size()); });
+    const double parse = medianUs(
+        [&] { sink = sink + double(Sonde::JsonRpcMessage::parse(answer).messages.size()); });
+    const double transcript = medianUs([&] {
+        Sonde::TranscriptBatch batch;
+        for (const QByteArray *raw : {&request, &answer}) {
+            Sonde::TranscriptEvent e;
+            e.server = u"bench"_s;
+            e.raw = *raw;
+            batch.append(std::move(e));
+        }
+        sink = sink + double(batch.size());
+    });
+    const double hop = threadHopUs();
+    const double sum = build + frame + parse + transcript + hop;
+    auto row = [](const QString &what, double us) {
+        out(u"    %1 %2"_s.arg(what, -58).arg(us, 8, 'f', 1));
+    };
+    row(u"the request built and serialized"_s, build);
+    row(u"the answer framed (one line)"_s, frame);
+    row(u"the answer parsed (JsonRpcMessage::parse)"_s, parse);
+    row(u"the two frames as transcript events"_s, transcript);
+    row(u"the hop to the engine's thread and back, with the outcome"_s, hop);
+    row(u"sum of the parts"_s, sum);
+    row(u"overhead over the raw pipe (p50), for comparison"_s, overheadUs);
+    row(u"left over: waiting on wakeups and notifiers, not work"_s, overheadUs - sum);
 }
 
 // ---- a large answer ------------------------------------------------------------------------
@@ -257,6 +370,7 @@ int runBenchmark()
             .arg(o.calls)
             .arg(WarmUpCalls));
     std::vector<double> eng, raw;
+    QByteArray requestFrame, answerFrame;
     {
         EchoBench engine(stdioConfig(o.program, o.arguments));
         QProcess pipe;
@@ -271,6 +385,8 @@ int runBenchmark()
             engine.run(n, &eng);
             rawCalls(pipe, id, n, &raw);
         }
+        requestFrame = engine.sentFrame(u"tools/call"_s);
+        answerFrame = rawAnswer(pipe, id++);
         stopRaw(pipe);
         engine.shutdown();
     }
@@ -284,6 +400,8 @@ int runBenchmark()
     const bool warmMet = e50 <= r50 * 1.10 && e99 <= r99 * 1.10;
     out(u"  goal: client overhead within 10 % of the raw pipe (p50 and p99): "_s +
         verdict(warmMet));
+    out(u"  goal (issue 34): p50 within 40 us of the raw pipe: "_s + verdict(e50 - r50 <= 40));
+    printSplit(requestFrame, answerFrame, e50 - r50);
     out(QString());
 
     benchLargeAnswer(cli);
