@@ -195,6 +195,7 @@ private Q_SLOTS:
         };
         tools.setTools({tool(u"plain"_s, {}), tool(u"both"_s, {u"model"_s, u"app"_s}),
                         tool(u"app-only"_s, {u"app"_s}), tool(u"model-only"_s, {u"model"_s})});
+        QCOMPARE(tools.appOnlyCount(), 1);
         ToolFilterModel filter;
         filter.setSourceModel(&tools);
         auto names = [&filter] {

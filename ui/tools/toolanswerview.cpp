@@ -161,17 +161,18 @@ void ToolAnswerView::setAppShown(bool shown, bool select)
     if (!m_app && !shown)
         return;
     appPane();
+    // Hiding the current tab makes Qt pick a neighbour (Content, often empty): the view
+    // chooses instead, and neither is taken for the user's choice.
+    const bool wasCurrent = m_answerTabs->currentIndex() == AppTab;
+    m_choosingTab = true;
     m_answerTabs->setTabVisible(AppTab, shown);
     if (shown && select) {
-        m_choosingTab = true;
         m_answerTabs->setCurrentIndex(AppTab);
-        m_choosingTab = false;
         m_chosenTab = AppTab;
-    } else if (!shown && m_answerTabs->currentIndex() == AppTab) {
-        m_choosingTab = true;
+    } else if (!shown && wasCurrent) {
         m_answerTabs->setCurrentIndex(m_text->document()->isEmpty() ? 1 : 0);
-        m_choosingTab = false;
     }
+    m_choosingTab = false;
 }
 
 bool ToolAnswerView::appShown() const

@@ -344,9 +344,7 @@ void ToolsPanel::updateCount()
                      : all == 1 ? tr("1 tool")
                                 : tr("%1 tools").arg(all));
     // Offered only where the server has such tools: "show 2 App-only tools".
-    int appOnly = 0;
-    for (int i = 0; i < all; ++i)
-        appOnly += m_model->index(i, 0).data(ToolListModel::AppOnlyRole).toBool();
+    const int appOnly = m_model->appOnlyCount();
     m_appOnly->setVisible(appOnly > 0);
     m_appOnly->setText(appOnly == 1 ? tr("Show 1 App-only tool")
                                     : tr("Show %1 App-only tools").arg(appOnly));

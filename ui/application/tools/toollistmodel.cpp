@@ -16,6 +16,7 @@ void ToolListModel::setTools(const QJsonArray &tools)
     beginResetModel();
     m_tools = tools;
     m_rows.clear();
+    m_appOnly = 0;
     m_rows.reserve(tools.size());
     for (const QJsonValue &v : tools) {
         Row r;
@@ -26,6 +27,7 @@ void ToolListModel::setTools(const QJsonArray &tools)
         r.search = r.name + u'\n' + r.title + u'\n' + r.description;
         r.appUri = appResourceUri(r.tool);
         r.appOnly = !McpApps::visibility(r.tool).model;
+        m_appOnly += r.appOnly;
         m_rows.append(std::move(r));
     }
     endResetModel();

@@ -37,6 +37,8 @@ public:
     // The same list again (a refetch after a reconnect, switching back to a server) changes
     // nothing: no reset, so the view keeps its selection and scroll position.
     void setTools(const QJsonArray &tools);
+    // How many of the tools only their server's App may call (AppOnlyRole).
+    int appOnlyCount() const { return m_appOnly; }
     // true: the user says read-only; false: write-capable; nullopt: no override.
     void setOverride(const QString &tool, std::optional<bool> readOnly);
     // All of them at once (another server's): the ones not in `overrides` are cleared.
@@ -66,6 +68,7 @@ private:
     };
     QJsonArray m_tools;
     QList<Row> m_rows;
+    int m_appOnly = 0;
     ReplayPolicy m_policy;
 };
 
