@@ -36,6 +36,24 @@ using namespace Sonde;
 using namespace Qt::StringLiterals;
 using Direction = TranscriptEvent::Direction;
 
+// The user at the window: answers every question Sonde asks (a QMessageBox) with `answer`,
+// and keeps what was asked.
+struct User
+{
+    explicit User(QMessageBox::StandardButton answer)
+    {
+        QObject::connect(&poll, &QTimer::timeout, &poll, [this, answer] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                asked << box->text();
+                box->button(answer)->click();
+            }
+        });
+        poll.start(20);
+    }
+    QStringList asked;
+    QTimer poll;
+};
+
 class TestAppWindow : public QObject
 {
     Q_OBJECT
@@ -241,15 +259,7 @@ private Q_SLOTS:
     void anAppsMessageFullscreenAndLinkGoThroughTheUser()
     {
         addAndSelect(fixture());
-        QStringList asked;
-        QTimer answer;
-        connect(&answer, &QTimer::timeout, this, [&asked] {
-            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
-                asked << box->text();
-                box->button(QMessageBox::No)->click();
-            }
-        });
-        answer.start(20);
+        User user(QMessageBox::No);
         openApp(u"asks-host"_s);
         QTRY_VERIFY2(pane()->logText().contains(u"open-link: error"_s),
                      qPrintable(pane()->logText()));
@@ -259,8 +269,8 @@ private Q_SLOTS:
         QVERIFY(log.contains(u"message: ok"_s));
         QVERIFY(log.contains(u"display-mode fullscreen"_s));
         QVERIFY(log.contains(u"open-link: error -32000 the user did not open the link"_s));
-        QCOMPARE(asked.size(), 1);
-        QVERIFY(asked.first().contains(u"https://example.invalid/sonde"_s));
+        QCOMPARE(user.asked.size(), 1);
+        QVERIFY(user.asked.first().contains(u"https://example.invalid/sonde"_s));
         QWidget *view = pane()->findChild<QWidget *>(u"appView"_s);
         QWidget *own = nullptr;
         // In fullscreen the view has left the pane for a window of its own.
@@ -285,33 +295,32 @@ private Q_SLOTS:
     void aPermissionIsAskedOnlyWhenTheResourceDeclaredIt_data()
     {
         QTest::addColumn<QString>("tool");
+        QTest::addColumn<bool>("userSaysYes");
         QTest::addColumn<int>("questions");
         QTest::addColumn<QString>("logged");
-        QTest::newRow("undeclared: denied without asking")
-            << u"geolocation-undeclared"_s << 0 << u"disabled in this document"_s;
-        QTest::newRow("declared: asked, and the user says no")
-            << u"geolocation-declared"_s << 1 << u"geolocation denied by the user"_s;
+        QTest::newRow("geolocation undeclared: denied without asking")
+            << u"geolocation-undeclared"_s << true << 0
+            << u"geolocation: denied 1 Geolocation has been disabled in this document"_s;
+        QTest::newRow("geolocation declared: asked, and the user says no")
+            << u"geolocation-declared"_s << false << 1 << u"geolocation denied by the user"_s;
+        QTest::newRow("clipboard undeclared: denied without asking")
+            << u"clipboard-undeclared"_s << true << 0 << u"clipboard: denied"_s;
+        QTest::newRow("clipboard declared: asked, and the user says no")
+            << u"clipboard-declared"_s << false << 1 << u"clipboard: denied"_s;
+        QTest::newRow("clipboard declared: asked, and the user says yes")
+            << u"clipboard-declared"_s << true << 1 << u"clipboard: written"_s;
     }
     void aPermissionIsAskedOnlyWhenTheResourceDeclaredIt()
     {
         QFETCH(QString, tool);
+        QFETCH(bool, userSaysYes);
         QFETCH(int, questions);
         QFETCH(QString, logged);
         addAndSelect(fixture());
-        QStringList asked;
-        QTimer answer;
-        connect(&answer, &QTimer::timeout, this, [&asked] {
-            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
-                asked << box->text();
-                box->button(QMessageBox::No)->click();
-            }
-        });
-        answer.start(20);
+        User user(userSaysYes ? QMessageBox::Yes : QMessageBox::No);
         openApp(tool);
-        QTRY_VERIFY2(pane()->logText().contains(u"geolocation: denied"_s),
-                     qPrintable(pane()->logText()));
-        QVERIFY2(pane()->logText().contains(logged), qPrintable(pane()->logText()));
-        QCOMPARE(asked.size(), questions);
+        QTRY_VERIFY2(pane()->logText().contains(logged), qPrintable(pane()->logText()));
+        QCOMPARE(user.asked.size(), questions);
     }
 
     void toolsOnlyAnAppCallsAreHiddenUntilAskedFor()

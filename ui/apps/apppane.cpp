@@ -154,6 +154,11 @@ void AppPane::showApp(AppSession *session)
     for (const QString &why : csp.refused)
         m_session->note(u"warning"_s, u"left out of the App's policy: "_s + why);
     m_session->note(u"info"_s, u"policy: "_s + csp.policy);
+    // QtWebEngine 6.4 never asks about the clipboard: a declared clipboardWrite is asked of the
+    // user here, before the App runs, and holds for this App's profile only.
+    if (r.permissions.contains(u"clipboardWrite"_s))
+        askPermission(u"clipboard write"_s,
+                      [view = m_view.get()](bool allow) { view->setClipboardAllowed(allow); });
     m_view->load(r.html, csp.policy, r.permissions);
     updateStatus();
 }
@@ -246,7 +251,8 @@ void AppPane::askPermission(const QString &permission, std::function<void(bool)>
     const bool isDeclared =
         permission == "camera and microphone"_L1
             ? declared.contains(u"camera"_s) && declared.contains(u"microphone"_s)
-            : declared.contains(permission);
+        : permission == "clipboard write"_L1 ? declared.contains(u"clipboardWrite"_s)
+                                             : declared.contains(permission);
     if (!isDeclared) {
         m_session->note(u"warning"_s,
                         u"denied %1: the App's resource did not declare it"_s.arg(permission));

@@ -51,6 +51,9 @@ public:
     // document, to about: pages, and to what Callbacks::frameAllowed allows.
     virtual void load(const QByteArray &html, const QString &csp,
                       const QStringList &permissions) = 0;
+    // Whether the App may write the clipboard (a declared clipboardWrite the user allowed).
+    // Its profile is its own, so this reaches no other App. Off until set.
+    virtual void setClipboardAllowed(bool allowed) = 0;
     // Posts a JSON-RPC message to the App's frame.
     virtual void post(const QJsonObject &message) = 0;
     // The height the App said its content needs (size-changed); 0: fill the view.

@@ -337,6 +337,11 @@ void WebEngineAppView::load(const QByteArray &html, const QString &csp,
     page->load(QUrl(QLatin1StringView(HostScheme) + u"://host/"_s));
 }
 
+void WebEngineAppView::setClipboardAllowed(bool allowed)
+{
+    m_profile->settings()->setAttribute(QWebEngineSettings::JavascriptCanAccessClipboard, allowed);
+}
+
 void WebEngineAppView::post(const QJsonObject &message)
 {
     if (m_relay)

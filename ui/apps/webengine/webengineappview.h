@@ -67,6 +67,7 @@ public:
 
     QWidget *widget() override;
     void load(const QByteArray &html, const QString &csp, const QStringList &permissions) override;
+    void setClipboardAllowed(bool allowed) override;
     void post(const QJsonObject &message) override;
     void setContentHeight(int height) override;
     void notifyNextFrame() override;
