@@ -7,6 +7,7 @@
 #include <QByteArrayView>
 
 #include <array>
+#include <cstring>
 
 namespace Sonde {
 
@@ -47,6 +48,17 @@ public:
         for (++i; i < n;) {
             const char *p = f + i;
             const char *const end = f + n;
+            // Eight bytes at a time while none is a quote, a backslash or past ASCII: a
+            // 20 MiB text is scanned at several bytes a cycle, then the table finds which.
+            constexpr quint64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+            const auto hasZeroByte = [](quint64 v) { return (v - ones) & ~v & highs; };
+            while (end - p >= 8) {
+                quint64 w;
+                std::memcpy(&w, p, 8);
+                if ((w & highs) | hasZeroByte(w ^ (ones * '"')) | hasZeroByte(w ^ (ones * '\\')))
+                    break;
+                p += 8;
+            }
             while (p < end && plain[uchar(*p)])
                 ++p;
             i = p - f;

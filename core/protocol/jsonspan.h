@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QByteArray>
 #include <QByteArrayView>
 #include <QLatin1StringView>
 
@@ -26,5 +27,15 @@ using Step = std::variant<QLatin1StringView, int>;
 // elsewhere, or the value is not a string. Where an object repeats a key, the last one counts,
 // as in Qt's parser.
 std::optional<Span> stringAt(QByteArrayView json, std::initializer_list<Step> path);
+
+// The same JSON with every string value or key longer than `maxStringBytes` (its bytes as
+// written) cut to at most that many and marked with "…": what a view or a summary of a 20 MiB
+// answer parses instead of the answer, in one pass and without widening anything to UTF-16.
+// The structure, numbers and short strings are as written; a cut never splits an escape or a
+// UTF-8 sequence. `cut`, when given, counts the bytes left out. Returns nothing when a string
+// is not valid JSON text (the caller parses the original and reports why). With nothing to
+// cut, `json` itself, shared.
+std::optional<QByteArray> shortened(const QByteArray &json, qsizetype maxStringBytes,
+                                    qsizetype *cut = nullptr);
 
 } // namespace Sonde::JsonSpan
