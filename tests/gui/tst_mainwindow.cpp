@@ -5,6 +5,7 @@
 // generation; the breaker tripped and reset from its buttons; an elicitation answered in its
 // dialog; the transcript exported and read back line by line.
 #include "application/servers/serverlistmodel.h"
+#include "application/servers/serverviewstore.h"
 #include "application/timeline/timelinelayout.h"
 #include "application/transcript/transcriptstore.h"
 #include "engine/corehost.h"
@@ -15,6 +16,7 @@
 #include "timeline/timelinewidget.h"
 #include "tools/promptspanel.h"
 #include "tools/resourcespanel.h"
+#include "tools/toolanswerview.h"
 #include "tools/toolspanel.h"
 #include "transcript/transcriptpanel.h"
 #include "window/mainwindow.h"
@@ -134,7 +136,7 @@ private Q_SLOTS:
         QVERIFY(tools()->bannerText().isEmpty());
     }
 
-    void aFiveMegabyteOneLineAnswerIsShownCappedAtOnceAndSavedWhole()
+    void aFiveMegabyteOneLineAnswerIsShownAScreenfulAtOnceMoreOnDemandAndSavedWhole()
     {
         // Uncapped, QPlainTextEdit needs minutes to lay out a wrapped line this long.
         constexpr qint64 bytes = 5 * 1024 * 1024;
@@ -148,15 +150,38 @@ private Q_SLOTS:
         QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().startsWith(u"xxxx"_s), 30000);
         qInfo("a %lld-byte one-line answer was on screen after %lld ms", bytes, shown.elapsed());
-        const QString text = tools()->resultText();
-        QVERIFY2(text.size() < TextDisplay::MaxShownChars + 1000,
+        // A screenful first: laying out a 256 Ki-character line stalls the window.
+        QString text = tools()->resultText();
+        QVERIFY2(text.size() < ToolAnswerView::FirstScreenChars + 1000,
                  qPrintable(QString::number(text.size())));
-        QVERIFY2(text.contains(u"not shown"_s) && text.contains(u"Save answer"_s),
+        QVERIFY2(text.contains(u"not shown"_s) && text.contains(u"Show more"_s) &&
+                     text.contains(u"Save answer"_s),
                  qPrintable(text.right(300)));
         auto *view = tools()->findChild<QPlainTextEdit *>(u"resultText"_s);
         QCOMPARE(view->lineWrapMode(), QPlainTextEdit::NoWrap);
+        // The JSON tab shows the answer's whole structure, its long string cut and marked.
         auto *json = tools()->findChild<QPlainTextEdit *>(u"resultJson"_s);
-        QVERIFY(json->toPlainText().size() < TextDisplay::MaxShownChars + 1000);
+        const QString jsonShown = json->toPlainText();
+        QVERIFY2(jsonShown.size() < ToolAnswerView::FirstScreenChars + 1000,
+                 qPrintable(QString::number(jsonShown.size())));
+        QVERIFY2(jsonShown.contains(u"\"content\""_s), qPrintable(jsonShown.left(300)));
+        auto *more = tools()->findChild<QLabel *>(u"answerMore"_s);
+        QVERIFY(more && more->isVisible());
+        QVERIFY2(more->text().contains(u"5.0 MiB"_s) && more->text().contains(u"Show more"_s),
+                 qPrintable(more->text()));
+        if (qEnvironmentVariableIsSet("SONDE_SCREENSHOT_DIR"))
+            m_window->grab().save(qEnvironmentVariable("SONDE_SCREENSHOT_DIR") +
+                                  u"/big-answer.png"_s);
+        // The link asks for the rest a view can show.
+        Q_EMIT more->linkActivated(u"more"_s);
+        text = tools()->resultText();
+        QVERIFY2(text.size() > ToolAnswerView::FirstScreenChars * 4 &&
+                     text.size() < TextDisplay::MaxShownChars + 1000,
+                 qPrintable(QString::number(text.size())));
+        QVERIFY(!text.contains(u"Show more"_s));
+        QVERIFY(!more->text().contains(u"Show more"_s));
+        QVERIFY(json->toPlainText().size() > ToolAnswerView::FirstScreenChars * 4);
+        QVERIFY(json->toPlainText().contains(u"…"_s));
         // Save answer writes all of it.
         QTemporaryDir dir;
         const QString path = dir.filePath(u"answer.json"_s);
@@ -200,6 +225,23 @@ private Q_SLOTS:
         QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: short"_s, 10000);
         QCOMPARE(view->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+        // The big answer is kept with its tool until the user closes it; then it is gone, from
+        // the view and from what the window keeps (back on the tool, nothing).
+        QVERIFY(tools()->selectTool(u"big-answer"_s));
+        QVERIFY(tools()->resultText().startsWith(u"xxxx"_s));
+        QPushButton *close = button(tools(), u"closeAnswer"_s);
+        QVERIFY(close->isEnabled());
+        QTest::mouseClick(close, Qt::LeftButton);
+        QVERIFY(tools()->resultText().isEmpty());
+        QVERIFY(!close->isEnabled());
+        QVERIFY(!button(tools(), u"saveAnswer"_s)->isEnabled());
+        QVERIFY(!tools()->findChild<QLabel *>(u"answerMore"_s)->isVisible());
+        QVERIFY(!m_window->viewStore()->toolAnswer(u"demo"_s, u"big-answer"_s));
+        QVERIFY(tools()->selectTool(u"echo"_s));
+        QCOMPARE(tools()->resultText(), u"Echo: short"_s);
+        QVERIFY(close->isEnabled());
+        QVERIFY(tools()->selectTool(u"big-answer"_s));
+        QVERIFY(tools()->resultText().isEmpty());
     }
 
     void theProgressBarMovesOnTheSlowTool()

@@ -206,6 +206,25 @@ private Q_SLOTS:
         QCOMPARE(answers.value(0), (QVariantList{u"b"_s, u"echo"_s}));
         QCOMPARE(lists.value(0), (QVariantList{u"c"_s, u"resources/list"_s}));
     }
+
+    void aClosedAnswerIsForgottenWithItsNoteAndOnlyThatOne()
+    {
+        ServerViewStore store;
+        fill(store, u"a"_s);
+        fill(store, u"b"_s);
+        store.setToolAnswerNote(u"a"_s, u"echo"_s, u"reconnected before"_s);
+        QSignalSpy answers(&store, &ServerViewStore::toolAnswerChanged);
+        store.removeToolAnswer(u"a"_s, u"echo"_s);
+        QCOMPARE(answers.size(), 1);
+        QCOMPARE(answers.value(0), (QVariantList{u"a"_s, u"echo"_s}));
+        QVERIFY(!store.toolAnswer(u"a"_s, u"echo"_s));
+        QVERIFY(store.toolAnswerNote(u"a"_s, u"echo"_s).isEmpty());
+        QVERIFY(store.toolAnswer(u"b"_s, u"echo"_s)); // another server's stays
+        // Nothing to forget: nothing announced.
+        store.removeToolAnswer(u"a"_s, u"echo"_s);
+        store.removeToolAnswer(u"c"_s, u"echo"_s);
+        QCOMPARE(answers.size(), 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServerViewStore)

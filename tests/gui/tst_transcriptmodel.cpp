@@ -555,6 +555,22 @@ private Q_SLOTS:
                         "result" : {"tools" : [ {"name" : "a"}, {"name" : "b"} ]}
                     }))
             << u"response #6"_s << u"6"_s << u"2 tools: a, b"_s << false;
+        // Past SummaryWholeParseBytes a frame is summarized from a copy with its long strings
+        // cut: what is after the cut (the id, isError) still counts.
+        const QByteArray mib(1 << 20, 'x');
+        QTest::newRow("a 1 MiB tool error shows its text's start and the id written after it")
+            << recv(0, "{\"jsonrpc\":\"2.0\",\"result\":{\"content\":[{\"type\":\"text\","
+                       "\"text\":\"boom \\u00e9 " +
+                           mib + "\"}],\"isError\":true},\"id\":9}")
+            << u"response #9"_s << u"9"_s << u"boom é xxx"_s << true;
+        QTest::newRow("a 1 MiB tools/list names its tools past their long descriptions")
+            << recv(0, "{\"jsonrpc\":\"2.0\",\"id\":6,\"result\":{\"tools\":[{\"description\":\"" +
+                           mib + "\",\"name\":\"a\"},{\"name\":\"b\",\"description\":\"" + mib +
+                           "\"}]}}")
+            << u"response #6"_s << u"6"_s << u"2 tools: a, b"_s << false;
+        QTest::newRow("a 1 MiB frame with invalid UTF-8 deep in a string is not JSON")
+            << recv(0, "{\"jsonrpc\":\"2.0\",\"id\":6,\"result\":{\"t\":\"" + mib + "\xff\"}}")
+            << QString() << QString() << u"not JSON"_s << false;
         QTest::newRow("a frame that is not JSON says so")
             << recv(0, "not json at all") << QString() << QString() << u"not JSON"_s << false;
         QTest::newRow("a stderr line is its own summary")

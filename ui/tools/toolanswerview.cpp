@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tools/toolanswerview.h"
 
+#include "application/tools/answerpreview.h"
 #include "application/tools/recoverytext.h"
 #include "apps/apppane.h"
 #include "protocol/mcp.h"
@@ -12,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
@@ -35,6 +37,13 @@ ToolAnswerView::ToolAnswerView(QWidget *parent) : QWidget(parent)
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_banner->hide();
+
+    m_more = new QLabel(this);
+    m_more->setObjectName(u"answerMore"_s);
+    m_more->setWordWrap(true);
+    m_more->setTextFormat(Qt::RichText);
+    m_more->hide();
+    connect(m_more, &QLabel::linkActivated, this, [this] { showMore(); });
 
     m_answerTabs = new QTabWidget(this);
     m_answerTabs->setObjectName(u"answerTabs"_s);
@@ -66,6 +75,16 @@ ToolAnswerView::ToolAnswerView(QWidget *parent) : QWidget(parent)
     m_answerTabs->addTab(m_json, tr("JSON"));
     m_answerTabs->addTab(structuredPage, tr("Structured"));
     m_answerTabs->addTab(scroll, tr("Content"));
+    // The window keeps each tool's last answer to show it again; this lets one go, and the
+    // memory a 20 MiB answer held with it (the transcript keeps its frame).
+    m_close = new QPushButton(tr("Close answer"), m_answerTabs);
+    m_close->setObjectName(u"closeAnswer"_s);
+    m_close->setFlat(true);
+    m_close->setEnabled(false);
+    m_close->setAccessibleName(tr("Close answer"));
+    m_close->setToolTip(tr("Forget this tool's last answer (the transcript keeps it)"));
+    m_answerTabs->setCornerWidget(m_close, Qt::TopRightCorner);
+    connect(m_close, &QPushButton::clicked, this, &ToolAnswerView::closeRequested);
     connect(m_answerTabs, &QTabWidget::currentChanged, this, [this](int index) {
         if (!m_choosingTab)
             m_chosenTab = index;
@@ -74,6 +93,7 @@ ToolAnswerView::ToolAnswerView(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_banner);
+    layout->addWidget(m_more);
     layout->addWidget(m_answerTabs, 1);
 }
 
@@ -85,40 +105,86 @@ QWidget *ToolAnswerView::firstFocusWidget() const
 void ToolAnswerView::showOutcome(const CallOutcome &o, const QJsonObject &tool,
                                  const QString &reconnectNote, const QString &note)
 {
-    const QJsonObject result = o.result.toObject();
+    // A big answer is shown from a copy of its frame with the long strings cut: the whole
+    // one is only serialized or widened when it is saved.
+    const std::optional<AnswerPreview> preview = AnswerPreview::of(o);
+    const QJsonObject whole = o.result.toObject();
+    const QJsonObject result = preview ? preview->result.toObject() : whole;
     QJsonObject shown = o.toJson();
     m_lastAnswer = shown;
-    const QString rest = tr("in Save answer…");
-    m_json->setJson(QJsonDocument(shown).toJson(), rest);
-    TextDisplay::show(
-        m_text,
-        o.ok() || o.error.kind() == Error::Kind::Application
-            ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
-            : o.error.message(),
-        rest);
-    showBanner(o, reconnectNote, note);
-
+    if (preview)
+        shown.insert("result"_L1, preview->result);
+    m_answerBytes = preview ? preview->frameBytes : 0;
+    m_shownJson = QJsonDocument(shown).toJson();
+    m_shownText = o.ok() || o.error.kind() == Error::Kind::Application
+                      ? Mcp::toolAnswer(result).value(o.ok() ? "result"_L1 : "error"_L1).toString()
+                      : o.error.message();
     const QJsonValue structured = result.value("structuredContent"_L1);
+    m_shownStructured =
+        structured.isObject() ? QJsonDocument(structured.toObject()).toJson() : QByteArray();
+    m_expanded = false;
+    showTexts();
+    showBanner(o, reconnectNote, note);
+    m_close->setEnabled(true);
+
     const QJsonObject outputSchema = tool.value("outputSchema"_L1).toObject();
     if (structured.isObject()) {
-        m_structured->setJson(QJsonDocument(structured.toObject()).toJson(), rest);
         QString why;
         if (outputSchema.isEmpty())
             m_structuredVerdict->setText(tr("No outputSchema to check against"));
-        else if (Mcp::validateAgainstSchema(structured, outputSchema, &why))
+        // Checked whole, not as shown: a cut string is no evidence about maxLength.
+        else if (Mcp::validateAgainstSchema(whole.value("structuredContent"_L1), outputSchema,
+                                            &why))
             m_structuredVerdict->setText(tr("✔ valid against outputSchema"));
         else
             m_structuredVerdict->setText(tr("✘ invalid against outputSchema: %1").arg(why));
     } else {
-        m_structured->setJson({});
         m_structuredVerdict->setText(outputSchema.isEmpty()
                                          ? QString()
                                          : tr("✘ outputSchema declared but no structuredContent"));
     }
     const QJsonArray content = result.value("content"_L1).toArray();
-    showContent(content);
+    showContent(content, whole.value("content"_L1).toArray());
     showFittingTab(structured.isObject() || !m_structuredVerdict->text().isEmpty(),
                    !content.isEmpty());
+}
+
+void ToolAnswerView::showTexts()
+{
+    const qsizetype most = m_expanded ? TextDisplay::MaxShownChars : FirstScreenChars;
+    QString rest = m_expanded ? tr("in Save answer…") : tr("under Show more, and in Save answer…");
+    if (m_answerBytes > 0) // the view's text is itself cut: say what the whole is
+        rest += tr(" (the whole answer is %1)").arg(QLocale().formattedDataSize(m_answerBytes, 1));
+    TextDisplay::show(m_text, m_shownText, rest, most);
+    m_json->setJson(m_shownJson, rest, most);
+    m_structured->setJson(m_shownStructured, rest, most);
+    QStringList says;
+    if (m_answerBytes > 0)
+        says << tr("This answer is %1: strings longer than %2 are cut here (…).")
+                    .arg(QLocale().formattedDataSize(m_answerBytes, 1),
+                         QLocale().formattedDataSize(AnswerPreview::CutStringBytes, 1));
+    if (showsFirstScreen())
+        says << tr("The views show its first %1 characters: <a href=\"more\">Show more</a>.")
+                    .arg(QLocale().toString(FirstScreenChars));
+    if (!says.isEmpty())
+        says << tr("Save answer… writes all of it.");
+    m_more->setText(says.join(u' '));
+    m_more->setVisible(!says.isEmpty());
+}
+
+bool ToolAnswerView::showsFirstScreen() const
+{
+    return !m_expanded &&
+           (m_shownText.size() > FirstScreenChars || m_shownJson.size() > FirstScreenChars ||
+            m_shownStructured.size() > FirstScreenChars);
+}
+
+void ToolAnswerView::showMore()
+{
+    if (m_expanded)
+        return;
+    m_expanded = true;
+    showTexts();
 }
 
 void ToolAnswerView::showFittingTab(bool structured, bool content)
@@ -228,12 +294,19 @@ void ToolAnswerView::showBanner(const CallOutcome &o, const QString &reconnectNo
 void ToolAnswerView::clear()
 {
     m_lastAnswer = {};
+    m_shownText.clear();
+    m_shownJson.clear();
+    m_shownStructured.clear();
+    m_answerBytes = 0;
+    m_expanded = false;
+    m_more->hide();
+    m_close->setEnabled(false);
     hideBanner();
     m_text->clear();
     m_json->setJson({});
     m_structured->setJson({});
     m_structuredVerdict->clear();
-    showContent({});
+    showContent({}, {});
 }
 
 void ToolAnswerView::showProblem(const QString &text)
@@ -268,16 +341,17 @@ bool ToolAnswerView::saveAnswer(const QString &path) const
     return f.commit();
 }
 
-void ToolAnswerView::showContent(const QJsonArray &content)
+void ToolAnswerView::showContent(const QJsonArray &content, const QJsonArray &whole)
 {
     while (m_contentLayout->count() > 1) {
         QLayoutItem *item = m_contentLayout->takeAt(0);
         delete item->widget();
         delete item;
     }
-    for (const QJsonValue &v : content) {
-        const QJsonObject block = v.toObject();
-        const QString type = block.value("type"_L1).toString();
+    for (qsizetype i = 0; i < content.size(); ++i) {
+        const QString type = content.at(i).toObject().value("type"_L1).toString();
+        const bool media = type == "image"_L1 || type == "audio"_L1;
+        const QJsonObject block = (media ? whole : content).at(i).toObject();
         auto *row = new QWidget(m_content);
         auto *layout = new QHBoxLayout(row);
         auto *label = new QLabel(row);

@@ -211,6 +211,7 @@ ToolsPanel::ToolsPanel(ServerViewStore *store, QWidget *parent) : QWidget(parent
     connect(m_cancel, &QPushButton::clicked, this, &ToolsPanel::cancelRequested);
 
     m_answer = new ToolAnswerView(right);
+    connect(m_answer, &ToolAnswerView::closeRequested, this, &ToolsPanel::closeAnswer);
 
     auto *vsplit = new QSplitter(Qt::Vertical, right);
     vsplit->setObjectName(u"toolAnswerSplitter"_s);
@@ -611,6 +612,11 @@ void ToolsPanel::showAnswer()
     } else if (m_progress->value() <= 0) {
         m_progress->setRange(0, 0); // back on the call's server: busy again
     }
+}
+
+void ToolsPanel::closeAnswer()
+{
+    m_store->removeToolAnswer(m_server, currentToolName());
 }
 
 void ToolsPanel::requestCall()

@@ -90,6 +90,8 @@ public:
 
 public Q_SLOTS:
     void requestCall();
+    // Forgets the shown tool's last answer (Close answer).
+    void closeAnswer();
     void focusSearch();
 
 Q_SIGNALS:

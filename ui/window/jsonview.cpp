@@ -79,19 +79,19 @@ JsonView::JsonView(QWidget *parent) : QPlainTextEdit(parent)
 #endif
 }
 
-void JsonView::setJson(const QByteArray &json, const QString &whereTheRest)
+void JsonView::setJson(const QByteArray &json, const QString &whereTheRest, qsizetype maxChars)
 {
     // Reformatting needs the whole document parsed and written again: worth it only while
     // most of it can be shown (a 50 MB frame would cost a second and 200 MB to show 256 KiB).
     static constexpr qsizetype MaxReformatBytes = 4 * TextDisplay::MaxShownChars;
     if (json.size() > MaxReformatBytes) {
-        TextDisplay::showUtf8(this, json, whereTheRest);
+        TextDisplay::showUtf8(this, json, whereTheRest, maxChars);
         return;
     }
     const QJsonDocument doc = QJsonDocument::fromJson(json);
     TextDisplay::show(this,
                       QString::fromUtf8(doc.isNull() ? json : doc.toJson(QJsonDocument::Indented)),
-                      whereTheRest);
+                      whereTheRest, maxChars);
 }
 
 } // namespace Sonde

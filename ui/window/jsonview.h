@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "window/textdisplay.h"
+
 #include <QPlainTextEdit>
 
 namespace Sonde {
@@ -16,7 +18,9 @@ public:
     // Shown indented when it is small enough to reformat, else as it came; in both cases
     // at most TextDisplay::MaxShownChars, with a last line saying what was left out and,
     // when given, where the rest is ("in Save answer…").
-    void setJson(const QByteArray &json, const QString &whereTheRest = {});
+    // `maxChars`: less than a view can show, for a first screen (the answer view's).
+    void setJson(const QByteArray &json, const QString &whereTheRest = {},
+                 qsizetype maxChars = TextDisplay::MaxShownChars);
 };
 
 } // namespace Sonde

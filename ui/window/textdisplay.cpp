@@ -23,11 +23,12 @@ static bool hasLongLine(QStringView text)
     return false;
 }
 
-static QString omissionNote(qsizetype omitted, const QString &unit, const QString &whereTheRest)
+static QString omissionNote(qsizetype omitted, const QString &unit, const QString &whereTheRest,
+                            qsizetype maxChars)
 {
     QString note = QCoreApplication::translate(
-                       "TextDisplay", "… %1 more %2 not shown (a view shows at most %3 characters)")
-                       .arg(QLocale().toString(omitted), unit, QLocale().toString(MaxShownChars));
+                       "TextDisplay", "… %1 more %2 not shown (the first %3 characters are)")
+                       .arg(QLocale().toString(omitted), unit, QLocale().toString(maxChars));
     if (!whereTheRest.isEmpty())
         note += QCoreApplication::translate("TextDisplay", "; the rest is %1").arg(whereTheRest);
     return u"\n\n"_s + note;
@@ -42,26 +43,28 @@ Fitted fit(const QString &text, const QString &whereTheRest, qsizetype maxChars)
         f.omitted = text.size() - maxChars;
         f.text = text.left(maxChars) +
                  omissionNote(f.omitted, QCoreApplication::translate("TextDisplay", "characters"),
-                              whereTheRest);
+                              whereTheRest, maxChars);
     }
     f.longLines = hasLongLine(f.text);
     return f;
 }
 
-void show(QPlainTextEdit *view, const QString &text, const QString &whereTheRest)
+void show(QPlainTextEdit *view, const QString &text, const QString &whereTheRest,
+          qsizetype maxChars)
 {
-    const Fitted f = fit(text, whereTheRest);
+    const Fitted f = fit(text, whereTheRest, maxChars);
     view->setLineWrapMode(f.longLines ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
     view->setPlainText(f.text);
 }
 
-void showUtf8(QPlainTextEdit *view, const QByteArray &bytes, const QString &whereTheRest)
+void showUtf8(QPlainTextEdit *view, const QByteArray &bytes, const QString &whereTheRest,
+              qsizetype maxChars)
 {
     qsizetype omitted = 0;
-    QString text = fromUtf8(bytes, MaxShownChars, &omitted);
+    QString text = fromUtf8(bytes, maxChars, &omitted);
     if (omitted > 0)
         text += omissionNote(omitted, QCoreApplication::translate("TextDisplay", "bytes"),
-                             whereTheRest);
+                             whereTheRest, maxChars);
     view->setLineWrapMode(hasLongLine(text) ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
     view->setPlainText(text);
 }

@@ -28,10 +28,12 @@ struct Fitted
 Fitted fit(const QString &text, const QString &whereTheRest = {},
            qsizetype maxChars = MaxShownChars);
 // Sets `text` on `view` through fit(), wrapping only when every line is short.
-void show(QPlainTextEdit *view, const QString &text, const QString &whereTheRest = {});
+void show(QPlainTextEdit *view, const QString &text, const QString &whereTheRest = {},
+          qsizetype maxChars = MaxShownChars);
 // The same for UTF-8 bytes too large to be worth decoding whole: the first MaxShownChars
 // characters are decoded, the rest is counted in bytes.
-void showUtf8(QPlainTextEdit *view, const QByteArray &bytes, const QString &whereTheRest = {});
+void showUtf8(QPlainTextEdit *view, const QByteArray &bytes, const QString &whereTheRest = {},
+              qsizetype maxChars = MaxShownChars);
 // One log line, cut at MaxLogLine with a note of what was cut.
 QString logLine(const QString &line);
 // The same for UTF-8 bytes, decoding only what is shown (a 50 MB frame is not decoded whole).

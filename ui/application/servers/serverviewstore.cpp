@@ -141,6 +141,16 @@ void ServerViewStore::setToolAnswer(const QString &server, const QString &tool,
     Q_EMIT toolAnswerChanged(server, tool);
 }
 
+void ServerViewStore::removeToolAnswer(const QString &server, const QString &tool)
+{
+    Entry *e = writable(server);
+    if (!e || !e->toolAnswers.remove(tool))
+        return;
+    e->toolAnswerNotes.remove(tool);
+    e->toolStepUps.remove(tool);
+    Q_EMIT toolAnswerChanged(server, tool);
+}
+
 QString ServerViewStore::toolAnswerNote(const QString &server, const QString &tool) const
 {
     const Entry *e = find(server);

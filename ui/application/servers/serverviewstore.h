@@ -78,6 +78,8 @@ public:
     void setToolOverride(const QString &server, const QString &tool, std::optional<bool> readOnly);
     std::optional<CallOutcome> toolAnswer(const QString &server, const QString &tool) const;
     void setToolAnswer(const QString &server, const QString &tool, const CallOutcome &outcome);
+    // Forgets the tool's last answer, its note and its step-up (the user closed it).
+    void removeToolAnswer(const QString &server, const QString &tool);
     // What happened before a tool's last answer that the answer itself does not say (a
     // reconnect outside any call: RecoveryText::reconnectBefore). A new answer clears it.
     QString toolAnswerNote(const QString &server, const QString &tool) const;

@@ -3,6 +3,7 @@
 
 #include "application/transcript/rev20260728eventsummary.h"
 #include "protocol/jsonrpcmessage.h"
+#include "protocol/jsonspan.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -297,8 +298,13 @@ TranscriptStore::Entry TranscriptStore::summarize(const TranscriptEvent &e, QStr
     case TranscriptEvent::Direction::Outgoing:
     case TranscriptEvent::Direction::Incoming: {
         // The one parse of this frame; only the summary is kept, the raw bytes stay the truth.
+        // A big frame is parsed with its long strings cut (a summary shows a line of them):
+        // a 20 MiB answer then costs the GUI thread one scan, not a parse and a UTF-16 copy.
         QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(e.raw, &error);
+        std::optional<QByteArray> shortened;
+        if (e.raw.size() > SummaryWholeParseBytes)
+            shortened = JsonSpan::shortened(e.raw, SummaryStringBytes);
+        const QJsonDocument doc = QJsonDocument::fromJson(shortened ? *shortened : e.raw, &error);
         if (doc.isObject()) {
             Message m = summarizeMessage(doc.object());
             *idKey = m.idKey;

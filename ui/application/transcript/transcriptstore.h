@@ -43,6 +43,11 @@ public:
         bool isResponse = false;
     };
     static constexpr int SummaryMaxChars = 160;
+    // Frames larger than this are summarized from a copy with each string cut to
+    // SummaryStringBytes (JsonSpan::shortened): more than a summary line shows even of a
+    // string written as \u escapes.
+    static constexpr qsizetype SummaryWholeParseBytes = 64 * 1024;
+    static constexpr qsizetype SummaryStringBytes = 4096;
 
     explicit TranscriptStore(int capacity = DefaultCapacity, QObject *parent = nullptr,
                              qint64 capacityBytes = DefaultCapacityBytes);
