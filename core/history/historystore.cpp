@@ -82,6 +82,7 @@ HistoryStore::~HistoryStore()
 
 void HistoryStore::setPageCacheKiB(int kib)
 {
+    m_pageCacheKiB = kib;
     QSqlQuery q(m_db);
     q.exec(u"PRAGMA cache_size=-%1"_s.arg(kib));
 }
@@ -104,6 +105,29 @@ bool HistoryStore::open(const QString &path, QString *error, const QString &sour
         return false;
     }
     m_path = path;
+    if (!connectDatabase(error))
+        return false;
+    if (!HistorySchema::migrate(m_db, error))
+        return false;
+    QSqlQuery fts(m_db);
+    m_fts = fts.exec(u"SELECT 1 FROM sqlite_master WHERE name = 'events_fts'"_s) && fts.next();
+    if (!source.isEmpty()) {
+        QSqlQuery run(m_db);
+        run.prepare(u"INSERT INTO runs (started_ms, source) VALUES (?, ?)"_s);
+        run.addBindValue(QDateTime::currentMSecsSinceEpoch());
+        run.addBindValue(source);
+        if (!run.exec()) {
+            *error = u"history: cannot write to %1: %2"_s.arg(path, run.lastError().text());
+            return false;
+        }
+        m_run = run.lastInsertId().toLongLong();
+    }
+    return true;
+}
+
+bool HistoryStore::connectDatabase(QString *error)
+{
+    const QString &path = m_path;
     m_db = QSqlDatabase::addDatabase(u"QSQLITE"_s, m_connection);
     m_db.setDatabaseName(path);
     // A writer that holds the lock for a batch makes a reader wait, not fail.
@@ -127,22 +151,18 @@ bool HistoryStore::open(const QString &path, QString *error, const QString &sour
     }
     q.exec(u"PRAGMA synchronous=NORMAL"_s);
     q.exec(u"PRAGMA foreign_keys=ON"_s);
-    if (!HistorySchema::migrate(m_db, error))
-        return false;
-    QSqlQuery fts(m_db);
-    m_fts = fts.exec(u"SELECT 1 FROM sqlite_master WHERE name = 'events_fts'"_s) && fts.next();
-    if (!source.isEmpty()) {
-        QSqlQuery run(m_db);
-        run.prepare(u"INSERT INTO runs (started_ms, source) VALUES (?, ?)"_s);
-        run.addBindValue(QDateTime::currentMSecsSinceEpoch());
-        run.addBindValue(source);
-        if (!run.exec()) {
-            *error = u"history: cannot write to %1: %2"_s.arg(path, run.lastError().text());
-            return false;
-        }
-        m_run = run.lastInsertId().toLongLong();
-    }
+    if (m_pageCacheKiB > 0)
+        setPageCacheKiB(m_pageCacheKiB);
     return true;
+}
+
+bool HistoryStore::reconnect(QString *error)
+{
+    m_statements.reset(); // its queries hold the connection
+    m_db.close();
+    m_db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(m_connection);
+    return connectDatabase(error);
 }
 
 void HistoryStore::setPayloadsRecorded(const QString &server, bool recorded)
@@ -396,7 +416,7 @@ bool HistoryStore::prepareStatements(QString *error)
         st->insertEvent.prepare(
             u"INSERT INTO events (session, t_ms, server, gen, dir, method, tool, request_id,"
             u" is_error, size, record) VALUES (:session, :t_ms, :server, :gen, :dir, :method,"
-            u" :tool, :request_id, :is_error, :size, :record)"_s) &&
+            u" :tool, :request_id, :is_error, :size, CAST(:record AS TEXT))"_s) &&
         st->touchSession.prepare(
             u"UPDATE sessions SET events = events + ?, ended_ms = max(ended_ms, ?),"
             u" era = CASE WHEN ? = '' THEN era ELSE ? END,"
@@ -442,7 +462,9 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
     qint64 firstId = 0;
     QString method, tool, previousMethod, previousTool;
     qint64 previousSession = 0;
+    qsizetype largest = 0;
     for (const Row &row : rows) {
+        largest = qMax(largest, row.record.size());
         const qint64 session = sessionFor(row, error);
         if (session == 0) {
             m_db.rollback();
@@ -478,7 +500,10 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         previousMethod = method;
         previousTool = tool;
         q.bindValue(Placeholders::size, qint64(row.record.size()));
-        q.bindValue(Placeholders::record, QString::fromUtf8(row.record));
+        // As UTF-8 bytes, cast to text by SQLite: bound as a QString, a 20 MiB record was
+        // widened to 40 MiB and translated back into an 80 MiB buffer the statement kept.
+        // Records are valid UTF-8 (QJsonDocument's, or a frame JsonScanner passed).
+        q.bindValue(Placeholders::record, row.record);
         if (!q.exec())
             return fail(q);
         if (firstId == 0)
@@ -491,6 +516,8 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         if (!row.protocolVersion.isEmpty())
             t.protocolVersion = row.protocolVersion;
     }
+    // The statement keeps its last values: not the last record's bytes, past their use.
+    q.bindValue(Placeholders::record, QByteArray());
     // The batch's rows are the ones from firstId on: the transaction holds the write lock.
     if (m_fts) {
         QSqlQuery &fts = m_statements->indexText;
@@ -516,6 +543,12 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
         m_sessionIds.clear();
         return false;
     }
+    // SQLite keeps what a big record made it grow for as long as the connection lives: the
+    // statement's registers, and FTS5's tokenizer a buffer twice the longest token (a 20 MiB
+    // answer on one line, a base64 image: 32 MiB held by the history thread for the run).
+    // A new connection after one gives that back; it costs a millisecond, once per big row.
+    if (largest > BigRecordBytes && !m_snapshot)
+        return reconnect(error);
     return true;
 }
 

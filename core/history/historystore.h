@@ -159,14 +159,21 @@ private:
     // False with the reason for a store opened to read only (no run).
     bool writable(QString *error) const;
     bool prepareStatements(QString *error);
+    // m_db opened on m_path with the settings every connection of the store gets.
+    bool connectDatabase(QString *error);
+    // The connection closed and opened again (after a big record, insertOnce).
+    bool reconnect(QString *error);
+    // After a record larger than this the connection is made anew (insertOnce).
+    static constexpr qsizetype BigRecordBytes = 1024 * 1024;
     // The method and tool a row is stored with: a response gets its request's.
     void pairWithRequest(const Row &row, qint64 session, QString *method, QString *tool);
     void rememberRequest(const QString &key, const QString &method, const QString &tool);
 
     QSqlDatabase m_db;
-    std::unique_ptr<Statements> m_statements; // prepared once, on the first write
+    std::unique_ptr<Statements> m_statements; // prepared on a write, kept while rows are small
     QString m_connection, m_path;
     bool m_fts = false;
+    int m_pageCacheKiB = 0; // set by setPageCacheKiB, kept for a new connection
     bool m_redact = true;
     bool m_readFrames = true;
     bool m_snapshot = false;

@@ -25,6 +25,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <malloc.h>
+
 using namespace Sonde;
 using namespace Qt::StringLiterals;
 
@@ -120,6 +122,50 @@ private Q_SLOTS:
         QCOMPARE(store.pageCacheKiB(), 2000); // SQLite's default
         store.setPageCacheKiB(256);
         QCOMPARE(store.pageCacheKiB(), 256);
+    }
+
+    // A 20 MiB answer on one line (one FTS5 token, as a base64 image is) grew buffers SQLite
+    // kept for the connection's life: the bound text widened to UTF-16 and translated back
+    // (80 MiB) and the tokenizer's 32 MiB. The store writes it as UTF-8 and opens its
+    // connection anew after a record over BigRecordBytes: what it holds after the write is
+    // what it held before. Heap in use is glibc's count (mallinfo2), not the RSS, so the
+    // allocator's caching does not blur it.
+    void aBigRecordLeavesNothingHeldOnceWrittenAndStaysSearchable()
+    {
+        TestHistory h;
+        QVERIFY2(h.open(), qPrintable(h.error));
+        h.store.setPageCacheKiB(256);
+        QVERIFY2(h.store.append(sample(), &h.error), qPrintable(h.error));
+        const auto inUse = [] {
+            const struct mallinfo2 m = mallinfo2();
+            return qint64(m.uordblks + m.hblkhd);
+        };
+        const qint64 before = inUse();
+        {
+            const QByteArray big =
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":\"text\","
+                "\"text\":\"" +
+                QByteArray(20 * 1024 * 1024, 'x') + "\"}]}}";
+            QVERIFY2(h.store.append({wire(20, D::Incoming, big)}, &h.error), qPrintable(h.error));
+        }
+        const qint64 held = inUse() - before;
+        QVERIFY2(held < 4 * 1024 * 1024, qPrintable(u"%1 bytes still held"_s.arg(held)));
+        // The new connection is the old one in all but its buffers.
+        QCOMPARE(h.store.pageCacheKiB(), 256);
+        QVERIFY2(h.store.append({wire(30, D::Outgoing,
+                                      "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\","
+                                      "\"params\":{\"name\":\"echo\",\"arguments\":{"
+                                      "\"message\":\"after the big one\"}}}")},
+                                &h.error),
+                 qPrintable(h.error));
+        HistoryFilter f;
+        f.text = u"after the big one"_s;
+        QCOMPARE(h.store.count(f), 1);
+        const QList<QJsonObject> all = h.store.records({}, 0, 10);
+        QCOMPARE(all.size(), 6);
+        QCOMPARE(
+            all.at(4).value("msg"_L1)["result"_L1]["content"_L1][0]["text"_L1].toString().size(),
+            20 * 1024 * 1024);
     }
 
     void thisSqliteHasFullTextSearch()
