@@ -2,6 +2,7 @@
 // sonde-cli: the headless front end on the same core as the GUI, for scripts and CI.
 #include "clicommand.h"
 #include "clidispatcher.h"
+#include "util/memorypolicy.h"
 #include "util/version.h"
 
 #include <QCoreApplication>
@@ -18,6 +19,7 @@ int main(int argc, char **argv)
     // `exec -` would read Qt's own event pipe: give fd 0 an empty input first.
     if (::fcntl(0, F_GETFD) < 0 && errno == EBADF)
         ::open("/dev/null", O_RDONLY);
+    Sonde::MemoryPolicy::returnLargeBlocksWhenFreed();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(u"sonde-cli"_s);
     QCoreApplication::setApplicationVersion(QStringLiteral(SONDE_VERSION));

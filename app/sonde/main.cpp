@@ -5,6 +5,7 @@
 #include "apps/appsnapshot.h"
 #include "devhooks.h"
 #include "util/commandline.h"
+#include "util/memorypolicy.h"
 #include "util/version.h"
 #include "window/windowapplication.h"
 
@@ -59,6 +60,7 @@ int main(int argc, char **argv)
             return 0;
         }
     }
+    Sonde::MemoryPolicy::returnLargeBlocksWhenFreed(); // a closed 20 MiB answer goes back
     // QtWebEngine (loaded with the first MCP App) shares OpenGL contexts with the window; Qt
     // asks for this before the application exists.
     QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);

@@ -169,19 +169,12 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
             Q_EMIT lifecycleEvent(m_get.opened());
         }
     }
-    const QByteArray bytes = reply->readAll();
-    s.exchange.received(bytes.size());
     if (!s.isSse) {
-        if (s.body.size() + bytes.size() > m_config.maxFrameBytes) {
-            const Stream copy = s;
-            s.abandoned = true;
-            reply->abort(); // may finish (and erase) the stream at once: `copy` outlives it
-            failRequest(copy, HttpExchange::oversizedBody(m_config.maxFrameBytes));
-            return;
-        }
-        s.body.append(bytes);
+        readJsonBody(s, reply);
         return;
     }
+    const QByteArray bytes = reply->readAll();
+    s.exchange.received(bytes.size());
     const QList<SseEvent> events = s.sse.feed(bytes);
     for (const SseEvent &e : events) {
         s.exchange.addSseEvent(e);
@@ -190,6 +183,38 @@ void StreamableHttpTransport::onReadyRead(QNetworkReply *reply)
     if (s.kind == Stream::Kind::Get)
         m_get.setLastEventId(s.sse.lastEventId());
     onEvents(reply, events, s.sse.takeOversizedError());
+}
+
+// A JSON body, read into one buffer and refused as soon as it would pass the frame limit:
+// from its Content-Length before a byte of it is read, else as it streams.
+void StreamableHttpTransport::readJsonBody(Stream &s, QNetworkReply *reply)
+{
+    const auto refuse = [&] {
+        const Stream copy = s;
+        s.abandoned = true;
+        reply->abort(); // may finish (and erase) the stream at once: `copy` outlives it
+        failRequest(copy, HttpExchange::oversizedBody(m_config.maxFrameBytes));
+    };
+    if (s.body.isEmpty()) {
+        // Its room made once from the length said, not by doubling: a 50 MiB body grown that
+        // way held 64 MiB and, while it grew, the 32 MiB before.
+        bool known = false;
+        const qint64 length =
+            reply->header(QNetworkRequest::ContentLengthHeader).toLongLong(&known);
+        if (known && length > m_config.maxFrameBytes)
+            return refuse();
+        if (known && length > 0)
+            s.body.reserve(length);
+    }
+    const qint64 available = reply->bytesAvailable();
+    if (s.body.size() + available > m_config.maxFrameBytes)
+        return refuse();
+    // Into the buffer itself: no copy of each read on the way.
+    const qsizetype had = s.body.size();
+    s.body.resize(had + available);
+    const qint64 got = reply->read(s.body.data() + had, available);
+    s.body.resize(had + std::max<qint64>(got, 0));
+    s.exchange.received(s.body.size() - had);
 }
 
 void StreamableHttpTransport::onEvents(QNetworkReply *reply, const QList<SseEvent> &events,

@@ -93,6 +93,7 @@ private:
     void failResumption(const Stream &s, const Error &why);
     QNetworkReply *sendDelete(std::function<void(int status, const QString &error)> done);
     void onReadyRead(QNetworkReply *reply) override;
+    void readJsonBody(Stream &s, QNetworkReply *reply);
     void onEvents(QNetworkReply *reply, const QList<SseEvent> &events, const QString &oversized);
     void onFinished(QNetworkReply *reply) override;
     void onAnswerFinished(Stream &s, QNetworkReply *reply);

@@ -24,6 +24,7 @@
 #include "tools/schemaformwidget.h"
 #include "tools/toolspanel.h"
 #include "transcript/transcriptpanel.h"
+#include "util/memorypolicy.h"
 #include "window/mainwindow.h"
 
 #include <QAbstractItemView>
@@ -1039,7 +1040,9 @@ int main(int argc, char **argv)
         for (int i = 0; i < argc; ++i)
             args << QString::fromLocal8Bit(argv[i]);
         const Options o = parseOptions(args);
-        // As sonde's main: QtWebEngine (the MCP Apps section) needs it before the application.
+        // As sonde's main: its allocator policy, and QtWebEngine (the MCP Apps section) needs
+        // the shared contexts before the application.
+        Sonde::MemoryPolicy::returnLargeBlocksWhenFreed();
         QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
         QApplication app(argc, argv);
         return o.historyFile.isEmpty() ? runBenchmark(o) : historyWindow(o);

@@ -27,6 +27,7 @@
 #include <QNetworkRequest>
 #include <QProcess>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QUrl>
 
@@ -173,6 +174,8 @@ double curlModernOneShotMs(const QString &endpoint)
 }
 
 // ---- one server -------------------------------------------------------------------------
+
+void benchLargeAnswer(const QString &endpoint, const QString &cli);
 
 void benchServer(Server::Kind kind, const Options &o, const QString &cli)
 {
@@ -366,6 +369,110 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     }
     out(u"  sonde-cli peak RSS (median): %1 MiB (own VmHWM)"_s.arg(percentile(cliRss, 50), 0, 'f',
                                                                    1));
+    out(QString());
+    if (kind == Server::Kind::Demo)
+        benchLargeAnswer(endpoint, cli);
+}
+
+// ---- a 50 MiB answer (issue 34) ------------------------------------------------------------
+
+constexpr qint64 LargeAnswerBytes = 50 * 1024 * 1024;
+constexpr qint64 OverLimitBytes = 70'000'000;
+constexpr double LimitMiB = 64;
+constexpr int LargeAnswerRuns = 3;
+
+// The demo server's big-answer in 2026-07-28, one POST each: sonde-cli printing the answer
+// (to /dev/null, as every one-shot here), against curl writing the same POST's body to a file,
+// launched alike (fork, exec, wait4), alternated; time and each program's own peak RSS. Then
+// a 70 MB answer, over the frame limit: refused while it streams, never held whole.
+void benchLargeAnswer(const QString &endpoint, const QString &cli)
+{
+    out(u"Large answer: %1 runs of sonde-cli --era 2026-07-28 tools call big-answer (a %2 MiB "
+        u"text) beside curl -o FILE for the same POST"_s.arg(LargeAnswerRuns)
+            .arg(LargeAnswerBytes >> 20));
+    const auto arguments = [](qint64 bytes) -> QByteArray {
+        return "{\"bytes\":" + QByteArray::number(bytes) + '}';
+    };
+    const QList<QByteArray> argvCli{
+        QFile::encodeName(cli), "--quiet", "--era", "2026-07-28", "--url",
+        endpoint.toUtf8(),      "tools",   "call",  "big-answer", arguments(LargeAnswerBytes)};
+    QTemporaryDir dir;
+    const QByteArray file = QFile::encodeName(dir.filePath(u"answer"_s));
+    const QByteArray body =
+        QByteArray(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big-answer",)"
+                   R"("arguments":)") +
+        arguments(LargeAnswerBytes) +
+        R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+        R"("io.modelcontextprotocol/clientCapabilities":{},)"
+        R"("io.modelcontextprotocol/clientInfo":{"name":"curl","version":"1"}}}})";
+    const QList<QByteArray> argvCurl{QFile::encodeName(CurlPath),
+                                     "-sS",
+                                     "--fail",
+                                     "-o",
+                                     file,
+                                     "-H",
+                                     "Content-Type: application/json",
+                                     "-H",
+                                     "Accept: application/json, text/event-stream",
+                                     "-H",
+                                     "MCP-Protocol-Version: 2026-07-28",
+                                     "-H",
+                                     "Mcp-Method: tools/call",
+                                     "-H",
+                                     "Mcp-Name: big-answer",
+                                     "-d",
+                                     body,
+                                     endpoint.toUtf8()};
+    const bool haveCurl = QFileInfo(CurlPath).isExecutable();
+    std::vector<double> cliMs, cliRss, curlMs, curlRss;
+    for (int i = 0; i < LargeAnswerRuns; ++i) {
+        const CliRun r = cliOneShot(argvCli);
+        cliMs.push_back(r.wallMs);
+        cliRss.push_back(r.ownPeakMiB);
+        if (!haveCurl)
+            continue;
+        const CliRun c = cliOneShot(argvCurl);
+        curlMs.push_back(c.wallMs);
+        curlRss.push_back(c.ownPeakMiB);
+        if (QFileInfo(QFile::decodeName(file)).size() < LargeAnswerBytes)
+            fail(1, u"curl wrote %1 bytes of the 50 MiB answer"_s.arg(
+                        QFileInfo(QFile::decodeName(file)).size()));
+    }
+    const double answerMiB = double(LargeAnswerBytes >> 20);
+    const double cMed = percentile(cliMs, 50), rss = percentile(cliRss, 50);
+    if (haveCurl) {
+        const double kMed = percentile(curlMs, 50);
+        out(u"              sonde-cli   curl -o FILE   sonde/curl"_s);
+        out(u"  median (ms)"_s + num(cMed, 11) + num(kMed, 15) + num(cMed / kMed, 12, 2) + u'x');
+        out(u"  peak RSS   "_s + num(rss, 11) + num(percentile(curlRss, 50), 15) +
+            u"  MiB (each program's own VmHWM, median)"_s);
+    } else {
+        out(u"  sonde-cli median %1 ms, peak RSS %2 MiB; curl baseline skipped: %3 not found"_s
+                .arg(cMed, 0, 'f', 1)
+                .arg(rss, 0, 'f', 1)
+                .arg(CurlPath));
+    }
+    out(u"  goal: sonde-cli's peak RSS at most twice the answer plus 20 MiB (%1 MiB): "_s.arg(
+            2 * answerMiB + 20) +
+        verdict(rss <= 2 * answerMiB + 20));
+
+    QList<QByteArray> over = argvCli;
+    over.last() = arguments(OverLimitBytes);
+    std::vector<double> overMs, overRss;
+    for (int i = 0; i < LargeAnswerRuns; ++i) {
+        const CliRun r = cliOneShot(over, 1); // refused: exit status 1, the limit named
+        overMs.push_back(r.wallMs);
+        overRss.push_back(r.ownPeakMiB);
+    }
+    const double overPeak = percentile(overRss, 50);
+    out(u"  a %1 MB answer, over the %2 MiB frame limit: refused after %3 ms (median), sonde-cli "
+        u"peak RSS %4 MiB"_s.arg(OverLimitBytes / 1'000'000)
+            .arg(LimitMiB)
+            .arg(percentile(overMs, 50), 0, 'f', 1)
+            .arg(overPeak, 0, 'f', 1));
+    out(u"  goal: refused while it streams, peak RSS at most the limit plus 20 MiB (%1 MiB): "_s
+            .arg(LimitMiB + 20) +
+        verdict(overPeak <= LimitMiB + 20));
     out(QString());
 }
 

@@ -334,6 +334,13 @@ private Q_SLOTS:
             << u"http-json"_s << u"a JSON body is over the 1 MiB frame limit"_s;
         QTest::newRow("an SSE event")
             << u"http-sse"_s << u"an SSE event is over the 1 MiB frame limit"_s;
+        // Refused from its Content-Length, before any of it is read: the server here sends
+        // a few bytes and then nothing, which a read to the limit would wait out.
+        QTest::newRow("a JSON body whose length says it is too big")
+            << u"http-json-declared"_s << u"a JSON body is over the 1 MiB frame limit"_s;
+        // No length said: refused as it streams.
+        QTest::newRow("a chunked JSON body")
+            << u"http-json-chunked"_s << u"a JSON body is over the 1 MiB frame limit"_s;
     }
     void aFrameOverTheLimitFailsOnlyItsRequestNamingTheLimit()
     {
@@ -350,22 +357,36 @@ private Q_SLOTS:
             connection = {u"--url"_s, demo.url()};
         } else {
             QVERIFY(scripted.listen());
-            scripted.on(u"tools/call"_s, [](const ScriptedHttpServer::Request &r) -> QByteArray {
-                if (r.tool != "read-thing"_L1) // the big one: one event of 3 MB on an SSE answer
+            const bool declared = route == "http-json-declared"_L1;
+            const bool chunked = route == "http-json-chunked"_L1;
+            scripted.on(
+                u"tools/call"_s,
+                [declared, chunked](const ScriptedHttpServer::Request &r) -> QByteArray {
+                    if (r.tool == "read-thing"_L1)
+                        return ScriptedHttpServer::jsonResult(
+                            r.id, ScriptedHttpServer::textResult(u"after"_s));
+                    if (declared) // 3 MB said, 10 bytes sent
+                        return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                               "Content-Length: 3000000\r\n\r\n{\"jsonrpc\"";
+                    if (chunked) // 3 MB in one chunk (0x2DC6C0), no length said
+                        return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                               "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                               "2DC6C0\r\n" +
+                               QByteArray(3'000'000, 'x') + "\r\n0\r\n\r\n";
+                    // The big one: one event of 3 MB on an SSE answer.
                     return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: "
                            "close\r\n\r\n"
                            "event: message\ndata: " +
                            QByteArray(3'000'000, 'x') + "\n\n";
-                return ScriptedHttpServer::jsonResult(r.id,
-                                                      ScriptedHttpServer::textResult(u"after"_s));
-            });
+                });
             connection = {u"--url"_s, scripted.url()};
             bigCall = callStep(u"write-thing"_s);
         }
-        QByteArray input =
-            bigCall + '\n' +
-            (route == "http-sse"_L1 ? callStep(u"read-thing"_s) : QByteArray(R"({"op":"ping"})")) +
-            '\n';
+        QByteArray input = bigCall + '\n' +
+                           (route.startsWith("http-sse"_L1) || route.startsWith("http-json-"_L1)
+                                ? callStep(u"read-thing"_s)
+                                : QByteArray(R"({"op":"ping"})")) +
+                           '\n';
         Run r = cli(connection + QStringList{u"--quiet"_s, u"--max-frame-mb"_s, u"1"_s, u"exec"_s},
                     input);
         r.lines = jsonLines(r.out);
