@@ -5,6 +5,7 @@
 #include "protocol/jsonrpcmessage.h"
 #include "protocol/lineframer.h"
 #include "transcript/transcriptevent.h"
+#include "wireframe.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -123,12 +124,20 @@ void stopRaw(QProcess &p)
     p.waitForFinished();
 }
 
-void rawCalls(QProcess &p, int &id, int calls, std::vector<double> *samples)
+// The engine's own tools/call frame under each id: a baseline that sent less (no _meta with
+// the progress token) would move the server's cost of the difference into Sonde's column.
+QByteArray callLine(const SondeBench::WireFrame &frame, int id)
+{
+    return frame.isEmpty() ? echoCall(id) : frame.withId(id) + '\n';
+}
+
+void rawCalls(QProcess &p, int &id, int calls, std::vector<double> *samples,
+              const SondeBench::WireFrame &frame = {})
 {
     QElapsedTimer timer;
     for (int end = id + calls; id < end; ++id) {
         timer.start();
-        p.write(echoCall(id));
+        p.write(callLine(frame, id));
         readResponse(p, id);
         const qint64 ns = timer.nsecsElapsed();
         if (samples)
@@ -168,6 +177,7 @@ public:
         m_thread.wait();
     }
 
+    void setFrame(const SondeBench::WireFrame &frame) { m_frame = frame; }
     void calls(int &id, int n, std::vector<double> *samples)
     {
         QElapsedTimer timer;
@@ -177,7 +187,7 @@ public:
             QMetaObject::invokeMethod(this, [this, id, &back] {
                 m_waiting = id;
                 m_back = &back;
-                m_process->write(echoCall(id));
+                m_process->write(callLine(m_frame, id));
             });
             while (!back)
                 QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
@@ -193,6 +203,7 @@ private:
     QObject *m_caller = &m_callerObject; // lives on the caller's thread
     int m_waiting = -1;
     bool *m_back = nullptr;
+    SondeBench::WireFrame m_frame;
 };
 
 double rawOneShotMs(const Options &o)
@@ -479,7 +490,8 @@ int runBenchmark()
     out(u"sonde-cli: "_s + cli);
     out(QString());
 
-    out(u"Warm latency: %1 sequential tools/call echo on one session (after %2 warm-up)"_s
+    out(u"Warm latency: %1 sequential tools/call echo on one session (after %2 warm-up); every "
+        u"column sends the engine's own request bytes (its _meta included) under its own ids"_s
             .arg(o.calls)
             .arg(WarmUpCalls));
     std::vector<double> eng, raw, floor;
@@ -491,14 +503,19 @@ int runBenchmark()
         ThreadedPipe threaded(o);
         int id = 1, threadedId = 1;
         engine.run(WarmUpCalls, nullptr);
-        rawCalls(pipe, id, WarmUpCalls, nullptr);
+        // From here on every column sends the engine's bytes.
+        const SondeBench::WireFrame frame =
+            SondeBench::WireFrame::parse(engine.sentFrame(u"tools/call"_s));
+        threaded.setFrame(frame);
+        engine.stopRecording(); // the timed calls pay for no parsing of their own frames
+        rawCalls(pipe, id, WarmUpCalls, nullptr, frame);
         threaded.calls(threadedId, WarmUpCalls, nullptr);
         // Alternating blocks, all sessions open throughout: background load and frequency
         // drift then land in every column alike instead of in whichever ran last.
         for (int done = 0; done < o.calls; done += CallBlock) {
             const int n = std::min(CallBlock, o.calls - done);
             engine.run(n, &eng);
-            rawCalls(pipe, id, n, &raw);
+            rawCalls(pipe, id, n, &raw, frame);
             threaded.calls(threadedId, n, &floor);
         }
         requestFrame = engine.sentFrame(u"tools/call"_s);
