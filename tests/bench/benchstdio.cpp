@@ -562,7 +562,7 @@ int runBenchmark()
     // threads' event loops and back: what Qt alone charges for that, measured just above, is
     // a floor under the overhead that no work of Sonde's can remove.
     out(u"  floor for an engine on its own thread: the raw pipe + Qt's round trip = %1 us; "
-        u"Sonde's p50 is %2 us above it"_s.arg(r50 + qtHop, 0, 'f', 1)
+        u"Sonde's p50 less that: %2 us"_s.arg(r50 + qtHop, 0, 'f', 1)
             .arg(e50 - r50 - qtHop, 0, 'f', 1));
     out(u"  goal (issue 34): p50 within 40 us of the raw pipe: "_s + verdict(e50 - r50 <= 40) +
         (e50 - r50 > 40 && qtHop > 40
