@@ -547,8 +547,13 @@ bool HistoryStore::insertOnce(const QList<Row> &rows, QString *error)
     // statement's registers, and FTS5's tokenizer a buffer twice the longest token (a 20 MiB
     // answer on one line, a base64 image: 32 MiB held by the history thread for the run).
     // A new connection after one gives that back; it costs a millisecond, once per big row.
-    if (largest > BigRecordBytes && !m_snapshot)
-        return reconnect(error);
+    // The batch is written either way: a connection that cannot be made again is reported
+    // by the next write, not by this one (its caller would take the batch for lost).
+    if (largest > BigRecordBytes && !m_snapshot) {
+        QString why;
+        if (!reconnect(&why))
+            m_lastError = why;
+    }
     return true;
 }
 
