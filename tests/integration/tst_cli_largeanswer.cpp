@@ -44,6 +44,14 @@ QStringList overStdio()
     return {u"--era"_s, u"initialize"_s, u"--command"_s, QString::fromUtf8(SONDE_DEMO_SERVER_PATH)};
 }
 
+// One 2026-07-28 POST per call to the demo server over HTTP; empty when it did not start.
+QStringList overHttp(DemoHttpServer &demo)
+{
+    if (!demo.start())
+        return {};
+    return {u"--era"_s, u"2026-07-28"_s, u"--url"_s, demo.url()};
+}
+
 Run cli(const QStringList &args, const QString &outFile,
         const QStringList &connection = overStdio())
 {
@@ -86,11 +94,8 @@ private Q_SLOTS:
     {
         QFETCH(bool, http);
         DemoHttpServer demo;
-        QStringList connection = overStdio();
-        if (http) {
-            QVERIFY(demo.start());
-            connection = {u"--era"_s, u"2026-07-28"_s, u"--url"_s, demo.url()};
-        }
+        const QStringList connection = http ? overHttp(demo) : overStdio();
+        QVERIFY(!connection.isEmpty());
         constexpr qint64 Bytes = 50 * 1024 * 1024;
         const Run r = cli({u"tools"_s, u"call"_s, u"big-answer"_s, u"{\"bytes\":%1}"_s.arg(Bytes)},
                           m_dir.filePath(u"big.json"_s), connection);
@@ -148,11 +153,8 @@ private Q_SLOTS:
         QFETCH(bool, http);
         QFETCH(double, atMostMiB);
         DemoHttpServer demo;
-        QStringList connection = overStdio();
-        if (http) {
-            QVERIFY(demo.start());
-            connection = {u"--era"_s, u"2026-07-28"_s, u"--url"_s, demo.url()};
-        }
+        const QStringList connection = http ? overHttp(demo) : overStdio();
+        QVERIFY(!connection.isEmpty());
         const Run r = cli({u"tools"_s, u"call"_s, u"big-answer"_s, u"{\"bytes\":70000000}"_s},
                           m_dir.filePath(u"over.json"_s), connection);
         QCOMPARE(r.exitCode, 1);
