@@ -173,6 +173,26 @@ double curlModernOneShotMs(const QString &endpoint)
     return double(timer.nsecsElapsed()) / 1e6;
 }
 
+// curl sending one 2026-07-28 tools/call POST (`body`) as a script would, its answer to
+// `outFile` when given (else to standard output, which the launcher sends to /dev/null).
+QList<QByteArray> curlModernCall(const QString &endpoint, const QByteArray &tool,
+                                 const QByteArray &body, const QByteArray &outFile = {})
+{
+    QList<QByteArray> argv{QFile::encodeName(CurlPath), "-sS", "--fail"};
+    if (!outFile.isEmpty())
+        argv << "-o" << outFile;
+    return argv << "-H"
+                << "Content-Type: application/json"
+                << "-H"
+                << "Accept: application/json, text/event-stream"
+                << "-H"
+                << "MCP-Protocol-Version: 2026-07-28"
+                << "-H"
+                << "Mcp-Method: tools/call"
+                << "-H"
+                << "Mcp-Name: " + tool << "-d" << body << endpoint.toUtf8();
+}
+
 // ---- one server -------------------------------------------------------------------------
 
 void benchLargeAnswer(const QString &endpoint, const QString &cli);
@@ -294,22 +314,7 @@ void benchServer(Server::Kind kind, const Options &o, const QString &cli)
     // exec, output to /dev/null, wait4): curl, and the least a Qt program does for the same
     // POST. Each is checked once for the right answer, untimed, through QProcess.
     const QByteArray body = RawHttpClient::echoBody(1, true);
-    const QList<QByteArray> argvCurl{QFile::encodeName(CurlPath),
-                                     "-sS",
-                                     "--fail",
-                                     "-H",
-                                     "Content-Type: application/json",
-                                     "-H",
-                                     "Accept: application/json, text/event-stream",
-                                     "-H",
-                                     "MCP-Protocol-Version: 2026-07-28",
-                                     "-H",
-                                     "Mcp-Method: tools/call",
-                                     "-H",
-                                     "Mcp-Name: echo",
-                                     "-d",
-                                     body,
-                                     endpoint.toUtf8()};
+    const QList<QByteArray> argvCurl = curlModernCall(endpoint, "echo", body);
     const QList<QByteArray> argvQt{QFile::encodeName(QnamOneShotPath), endpoint.toUtf8(), body};
     if (modern) {
         QProcess qt;
@@ -405,24 +410,7 @@ void benchLargeAnswer(const QString &endpoint, const QString &cli)
         R"(,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
         R"("io.modelcontextprotocol/clientCapabilities":{},)"
         R"("io.modelcontextprotocol/clientInfo":{"name":"curl","version":"1"}}}})";
-    const QList<QByteArray> argvCurl{QFile::encodeName(CurlPath),
-                                     "-sS",
-                                     "--fail",
-                                     "-o",
-                                     file,
-                                     "-H",
-                                     "Content-Type: application/json",
-                                     "-H",
-                                     "Accept: application/json, text/event-stream",
-                                     "-H",
-                                     "MCP-Protocol-Version: 2026-07-28",
-                                     "-H",
-                                     "Mcp-Method: tools/call",
-                                     "-H",
-                                     "Mcp-Name: big-answer",
-                                     "-d",
-                                     body,
-                                     endpoint.toUtf8()};
+    const QList<QByteArray> argvCurl = curlModernCall(endpoint, "big-answer", body, file);
     const bool haveCurl = QFileInfo(CurlPath).isExecutable();
     std::vector<double> cliMs, cliRss, curlMs, curlRss;
     for (int i = 0; i < LargeAnswerRuns; ++i) {
@@ -458,17 +446,12 @@ void benchLargeAnswer(const QString &endpoint, const QString &cli)
 
     QList<QByteArray> over = argvCli;
     over.last() = arguments(OverLimitBytes);
-    std::vector<double> overMs, overRss;
-    for (int i = 0; i < LargeAnswerRuns; ++i) {
-        const CliRun r = cliOneShot(over, 1); // refused: exit status 1, the limit named
-        overMs.push_back(r.wallMs);
-        overRss.push_back(r.ownPeakMiB);
-    }
-    const double overPeak = percentile(overRss, 50);
+    const CliRun refused = cliMedians(over, LargeAnswerRuns, 1); // exit 1, the limit named
+    const double overPeak = refused.ownPeakMiB;
     out(u"  a %1 MB answer, over the %2 MiB frame limit: refused after %3 ms (median), sonde-cli "
         u"peak RSS %4 MiB"_s.arg(OverLimitBytes / 1'000'000)
             .arg(LimitMiB)
-            .arg(percentile(overMs, 50), 0, 'f', 1)
+            .arg(refused.wallMs, 0, 'f', 1)
             .arg(overPeak, 0, 'f', 1));
     out(u"  goal: refused while it streams, peak RSS at most the limit plus 20 MiB (%1 MiB): "_s
             .arg(LimitMiB + 20) +

@@ -433,15 +433,10 @@ void benchLargeAnswer(const QString &cli)
             .arg(LimitMiB));
     QList<QByteArray> over = argv;
     over.last() = "{\"bytes\":" + QByteArray::number(OverLimitBytes) + '}';
-    std::vector<double> overMs, overRss;
-    for (int i = 0; i < LargeAnswerRuns; ++i) {
-        const CliRun r = cliOneShot(over, 1); // refused: exit status 1, the limit named
-        overMs.push_back(r.wallMs);
-        overRss.push_back(r.ownPeakMiB);
-    }
-    const double overPeak = percentile(overRss, 50);
+    const CliRun refused = cliMedians(over, LargeAnswerRuns, 1); // exit 1, the limit named
+    const double overPeak = refused.ownPeakMiB;
     out(u"  refused after %1 ms (median); sonde-cli peak RSS (median): %2 MiB (before issue 34:"
-        " 142 MiB)"_s.arg(percentile(overMs, 50), 0, 'f', 1)
+        " 142 MiB)"_s.arg(refused.wallMs, 0, 'f', 1)
             .arg(overPeak, 0, 'f', 1));
     out(u"  goal: peak RSS at most the limit plus 20 MiB (%1 MiB): "_s.arg(LimitMiB + 20) +
         verdict(overPeak <= LimitMiB + 20));

@@ -362,6 +362,19 @@ inline CliRun cliOneShot(const QList<QByteArray> &argv, int expectedExit = 0)
     return {double(endNs) / 1e6, own, double(usage.ru_maxrss) / 1024.0};
 }
 
+// `runs` launches of `argv` in a row, each ending with `expectedExit`: the medians of the
+// wall time and of the program's own peak RSS.
+inline CliRun cliMedians(const QList<QByteArray> &argv, int runs, int expectedExit = 0)
+{
+    std::vector<double> ms, peak;
+    for (int i = 0; i < runs; ++i) {
+        const CliRun r = cliOneShot(argv, expectedExit);
+        ms.push_back(r.wallMs);
+        peak.push_back(r.ownPeakMiB);
+    }
+    return {percentile(ms, 50), percentile(peak, 50), 0};
+}
+
 // ---- the servers under test -------------------------------------------------------------
 
 #ifdef SONDE_SOURCE_DIR
