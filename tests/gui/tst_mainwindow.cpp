@@ -225,10 +225,30 @@ private Q_SLOTS:
         QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(tools()->resultText(), u"Echo: short"_s, 10000);
         QCOMPARE(view->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+        // Another server's big-answer shows nothing of it, bar included; back on this one it
+        // is shown again, bar and all.
+        ServerConfig other;
+        other.name = u"other"_s;
+        other.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+        other.era = ServerConfig::Era::Initialize;
+        m_window->addServer(other);
+        m_window->selectServer(u"other"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->selectTool(u"big-answer"_s), 10000);
+        auto *bar = tools()->findChild<QLabel *>(u"answerMore"_s);
+        QVERIFY(tools()->resultText().isEmpty());
+        QVERIFY(!bar->isVisible());
+        QVERIFY(!button(tools(), u"closeAnswer"_s)->isEnabled());
+        const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
+            m_window->grab().save(shots + u"/big-answer-other-server.png"_s);
+        m_window->selectServer(u"demo"_s);
         // The big answer is kept with its tool until the user closes it; then it is gone, from
         // the view and from what the window keeps (back on the tool, nothing).
         QVERIFY(tools()->selectTool(u"big-answer"_s));
         QVERIFY(tools()->resultText().startsWith(u"xxxx"_s));
+        QVERIFY(bar->isVisible() && bar->text().contains(u"5.0 MiB"_s));
+        if (!shots.isEmpty())
+            m_window->grab().save(shots + u"/big-answer-back.png"_s);
         QPushButton *close = button(tools(), u"closeAnswer"_s);
         QVERIFY(close->isEnabled());
         QTest::mouseClick(close, Qt::LeftButton);
