@@ -115,8 +115,19 @@ private Q_SLOTS:
     // What the server escaped stays escaped as it was: the printed answer means the same text.
     // Through exec (a 2 MiB argument does not fit a command line), so the one-line layout is
     // the one spliced.
+    void aLongTextWithEscapesComesOutAsItWentIn_data()
+    {
+        QTest::addColumn<QStringList>("connection");
+        QTest::newRow("the demo server") << overStdio();
+        // The reference server escapes as the SDK's JSON.stringify does, not as Qt does.
+        QTest::newRow("server-everything")
+            << QStringList{u"--era"_s, u"initialize"_s, u"--command"_s,
+                           u"node"_s,  u"--arg"_s,      QString::fromUtf8(SONDE_EVERYTHING_PATH),
+                           u"--arg"_s, u"stdio"_s};
+    }
     void aLongTextWithEscapesComesOutAsItWentIn()
     {
+        QFETCH(QStringList, connection);
         QString message;
         while (message.size() < 2 * 1024 * 1024)
             message += u"quote \" backslash \\ newline \n tab \t é ✓ 𝄞 control \u0001 / end. "_s;
@@ -129,7 +140,7 @@ private Q_SLOTS:
                     .toJson(QJsonDocument::Compact) +
                 '\n');
         f.close();
-        const Run r = cli({u"exec"_s, steps}, m_dir.filePath(u"echo.jsonl"_s));
+        const Run r = cli({u"exec"_s, steps}, m_dir.filePath(u"echo.jsonl"_s), connection);
         QCOMPARE(r.exitCode, 0);
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 1);
