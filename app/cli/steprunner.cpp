@@ -19,10 +19,15 @@ StepRunner::StepRunner(CoreHost &host, QString server, const Redactor *masker, Q
     : QObject(parent), m_host(host), m_server(std::move(server)), m_masker(masker)
 {
     connect(&m_host, &CoreHost::callFinished, this, &StepRunner::onCallFinished);
-    connect(&m_host, &CoreHost::notificationReceived, this, [this](const ServerNotification &n) {
-        if (m_notifications.size() < 10'000)
-            m_notifications.append(QJsonObject{{"method"_L1, n.method}, {"params"_L1, n.params}});
-    });
+    connect(&m_host, &CoreHost::notificationsReceived, this,
+            [this](const ServerNotificationBatch &batch) {
+                for (const ServerNotification &n : batch) {
+                    if (m_notifications.size() >= 10'000)
+                        break;
+                    m_notifications.append(
+                        QJsonObject{{"method"_L1, n.method}, {"params"_L1, n.params}});
+                }
+            });
 }
 
 QString StepRunner::masked(const QString &text) const

@@ -22,6 +22,7 @@ static void registerTypes()
     qRegisterMetaType<Sonde::ServerRequest>();
     qRegisterMetaType<Sonde::ServerReply>();
     qRegisterMetaType<Sonde::ServerNotification>();
+    qRegisterMetaType<Sonde::ServerNotificationBatch>();
     qRegisterMetaType<Sonde::HistoryEvent>();
     qRegisterMetaType<Sonde::LifecycleDetails>();
     qRegisterMetaType<Sonde::RecoveryState>();
@@ -56,7 +57,7 @@ CoreHost::CoreHost(std::shared_ptr<const Clock> clock, QObject *parent)
     connect(m_engine, &Engine::callFinished, this, &CoreHost::callFinished);
     connect(m_engine, &Engine::authChanged, this, &CoreHost::authChanged);
     connect(m_engine, &Engine::serverRequestReceived, this, &CoreHost::onServerRequest);
-    connect(m_engine, &Engine::notificationReceived, this, &CoreHost::notificationReceived);
+    connect(m_engine, &Engine::notificationsReceived, this, &CoreHost::notificationsReceived);
     connect(m_engine, &Engine::listRefreshed, this, &CoreHost::listRefreshed);
     connect(m_engine, &Engine::transcriptBatch, this, &CoreHost::transcriptBatch);
     connect(m_engine, &Engine::shutdownFinished, this, &CoreHost::shutdownFinished);

@@ -5,6 +5,7 @@
 #include "recovery/serversupervisor.h"
 #include "secrets/secretstore.h"
 #include "util/clock.h"
+#include "util/clocktimer.h"
 #include "util/logging.h"
 
 #include <QThread>
@@ -21,6 +22,8 @@ Engine::Engine(std::shared_ptr<const Clock> clock, QObject *parent)
     m_flushTimer->setInterval(50);
     m_flushTimer->setSingleShot(true);
     connect(m_flushTimer, &QTimer::timeout, this, &Engine::flush);
+    m_notificationTimer = m_clock->createTimer(this);
+    connect(m_notificationTimer, &ClockTimer::timeout, this, &Engine::flushNotifications);
 }
 
 Engine::~Engine()
@@ -47,6 +50,7 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
     m_sessions.insert(config.name, session);
     session->setSecretStore(m_secrets.get());
     connect(session, &ServerSupervisor::authChanged, this, [this](const AuthState &state) {
+        flushNotifications();
         flush(); // the steps' transcript lines come first
         Q_EMIT authChanged(state);
     });
@@ -59,8 +63,13 @@ void Engine::addServer(const ServerConfig &config, bool connectNow)
                 flush();
                 Q_EMIT serverRequestReceived(r);
             });
-    connect(session, &ServerSupervisor::notificationReceived, this, &Engine::notificationReceived);
-    connect(session, &ServerSupervisor::listRefreshed, this, &Engine::listRefreshed);
+    connect(session, &ServerSupervisor::notificationReceived, this, &Engine::queueNotification);
+    // A refresh follows the list_changed that caused it.
+    connect(session, &ServerSupervisor::listRefreshed, this,
+            [this](const QString &server, const QString &method, const QJsonArray &items) {
+                flushNotifications();
+                Q_EMIT listRefreshed(server, method, items);
+            });
     connect(session, &ServerSupervisor::callFinished, this, [this](const CallOutcome &o) {
         m_ticketServer.remove(o.ticket);
         flushSnapshots();
@@ -245,12 +254,34 @@ void Engine::markChanged(const QString &server)
 
 void Engine::flushSnapshots()
 {
+    // Every ordered point (a call's result, a server's request, the end) comes through here.
+    flushNotifications();
     m_snapshotFlushQueued = false;
     const QStringList changed = std::exchange(m_changed, {});
     for (const QString &name : changed) {
         if (ServerSupervisor *s = m_sessions.value(name))
             Q_EMIT sessionChanged(s->snapshot());
     }
+}
+
+void Engine::queueNotification(const ServerNotification &notification)
+{
+    m_notifications.append(notification);
+    if (m_notificationTimer->isActive())
+        return;
+    // Measured from the last batch, not from this notification: a progress step after a quiet
+    // spell goes at once, and only a stream of them waits its turn.
+    const qint64 sinceLast = m_clock->nowMs() - m_lastNotificationFlushMs;
+    m_notificationTimer->start(std::max<qint64>(0, NotificationIntervalMs - sinceLast));
+}
+
+void Engine::flushNotifications()
+{
+    if (m_notifications.isEmpty())
+        return;
+    m_notificationTimer->stop();
+    m_lastNotificationFlushMs = m_clock->nowMs();
+    Q_EMIT notificationsReceived(std::exchange(m_notifications, {}));
 }
 
 void Engine::shutdown()

@@ -20,15 +20,19 @@ class QTimer;
 namespace Sonde {
 
 class Clock;
+class ClockTimer;
 class SecretStore;
 class ServerSupervisor;
 
 // The engine: every server's session, on the worker thread. It is driven only through
 // queued calls from CoreHost and answers only with value signals (EngineSignals). Wire traffic is
 // batched (every 50 ms, and before any call result so a front end never sees a result before the
-// frames that produced it). Snapshots are coalesced: one per server per event-loop turn,
-// built when sent, and also sent before any call result, so a result never overtakes the
-// state it was reached in. Thread: the worker; created and destroyed there by CoreHost.
+// frames that produced it). Notifications go in batches too: a lone one on the next event-loop
+// turn, more at most one batch per NotificationIntervalMs, and all before any other signal, so
+// they keep their order with what follows them. Snapshots are coalesced: one per
+// server per event-loop turn, built when sent, and also sent before any call result, so a result
+// never overtakes the state it was reached in. Thread: the worker; created and destroyed there by
+// CoreHost.
 class Engine : public EngineSignals
 {
     Q_OBJECT
@@ -61,6 +65,8 @@ private:
     void flush();
     void markChanged(const QString &server);
     void flushSnapshots();
+    void queueNotification(const ServerNotification &notification);
+    void flushNotifications();
     void maybeFinishShutdown();
 
     std::shared_ptr<const Clock> m_clock;
@@ -70,6 +76,12 @@ private:
     TranscriptBatch m_batch;
     QStringList m_changed; // servers whose snapshot is yet to be sent, in order of change
     bool m_snapshotFlushQueued = false;
+    // A window repaints at most every 16 ms, so a batch this often is never seen late, and a
+    // flood of 100,000 notifications a second crosses as about 100 queued events, not 100,000.
+    static constexpr qint64 NotificationIntervalMs = 10;
+    ServerNotificationBatch m_notifications;
+    ClockTimer *m_notificationTimer = nullptr;
+    qint64 m_lastNotificationFlushMs = 0;
     QTimer *m_flushTimer = nullptr;
     QHash<quint64, QString> m_ticketServer;
     bool m_shuttingDown = false;

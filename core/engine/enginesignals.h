@@ -25,7 +25,8 @@ Q_SIGNALS:
     void authChanged(const Sonde::AuthState &state);
     void callFinished(const Sonde::CallOutcome &outcome);
     void serverRequestReceived(const Sonde::ServerRequest &request);
-    void notificationReceived(const Sonde::ServerNotification &notification);
+    // Every notification that came since the last batch, in order; never empty.
+    void notificationsReceived(const Sonde::ServerNotificationBatch &batch);
     void listRefreshed(const QString &server, const QString &method, const QJsonArray &items);
     void transcriptBatch(const Sonde::TranscriptBatch &batch);
     // Every session closed after shutdown().

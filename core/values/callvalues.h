@@ -89,6 +89,10 @@ struct ServerNotification
     QJsonObject params;
 };
 
+// Notifications cross from the engine's thread in batches, in the order they came: a flood
+// of 100,000 a second is then a few hundred queued events, not 100,000.
+using ServerNotificationBatch = QList<ServerNotification>;
+
 } // namespace Sonde
 
 Q_DECLARE_METATYPE(Sonde::CallRequest)
@@ -96,3 +100,4 @@ Q_DECLARE_METATYPE(Sonde::CallOutcome)
 Q_DECLARE_METATYPE(Sonde::ServerRequest)
 Q_DECLARE_METATYPE(Sonde::ServerReply)
 Q_DECLARE_METATYPE(Sonde::ServerNotification)
+Q_DECLARE_METATYPE(Sonde::ServerNotificationBatch)

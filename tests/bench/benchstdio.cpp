@@ -8,6 +8,7 @@
 #include "wireframe.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -17,6 +18,7 @@
 #include <QThread>
 
 #include <sched.h>
+#include <time.h>
 
 #include <algorithm>
 #include <vector>
@@ -443,6 +445,168 @@ void benchLargeAnswer(const QString &cli)
     out(QString());
 }
 
+// ---- notifications across the threads ------------------------------------------------------
+
+// The demo server's flood: notifications/message as fast as a server sends a log burst.
+constexpr int FloodRate = 100'000;
+constexpr double FloodSeconds = 2.0;
+constexpr int FloodTotal = int(FloodRate * FloodSeconds);
+
+// CPU time a thread of this process has used so far (ms): the calling thread's own clock, or
+// another's by the name Qt gave it from its QThread's objectName (Linux's schedstat, in ns).
+double ownCpuMs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+double threadCpuMs(const QByteArray &name)
+{
+    const QDir tasks(u"/proc/self/task"_s);
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks.filePath(tid + u"/comm"_s));
+        if (!comm.open(QIODevice::ReadOnly) || comm.readAll().trimmed() != name)
+            continue;
+        QFile stat(tasks.filePath(tid + u"/schedstat"_s));
+        if (stat.open(QIODevice::ReadOnly))
+            return stat.readAll().split(' ').value(0).toDouble() / 1e6;
+    }
+    fail(1, u"no thread named "_s + QString::fromLatin1(name));
+}
+
+struct Crossing
+{
+    qint64 notifications = 0;
+    qint64 crossings = 0; // queued events that reached the receiving thread
+    double receiverCpuMs = 0;
+    double senderCpuMs = 0;
+    Sonde::ServerNotification sample;
+};
+
+// Sonde: the flood through CoreHost, the caller's thread counting what arrives.
+Crossing sondeFlood()
+{
+    EngineSession engine(stdioConfig(demoServerPath(), {}));
+    Crossing c;
+    bool answered = false;
+    quint64 ticket = 0;
+    QObject::connect(&engine.host(), &Sonde::CoreHost::notificationsReceived, &engine.host(),
+                     [&](const Sonde::ServerNotificationBatch &batch) {
+                         ++c.crossings;
+                         // The flood's own; a progress notification each second rides along.
+                         for (const Sonde::ServerNotification &n : batch)
+                             if (n.method == "notifications/message"_L1) {
+                                 ++c.notifications;
+                                 if (c.sample.method.isEmpty())
+                                     c.sample = n;
+                             }
+                     });
+    QObject::connect(&engine.host(), &Sonde::CoreHost::callFinished, &engine.host(),
+                     [&](const Sonde::CallOutcome &o) {
+                         if (o.ticket != ticket)
+                             return;
+                         if (!o.ok())
+                             return engine.stop(u"flood failed: "_s + o.error.message());
+                         answered = true;
+                         engine.quit();
+                     });
+    engine.start();
+    const double receiver = ownCpuMs(), sender = threadCpuMs("sonde-engine");
+    engine.spin(
+        [&] {
+            ticket =
+                engine.host().call(engine.name(), u"tools/call"_s,
+                                   {{"name"_L1, "flood"_L1},
+                                    {"arguments"_L1, QJsonObject{{"rate"_L1, FloodRate},
+                                                                 {"seconds"_L1, FloodSeconds}}}},
+                                   60'000);
+        },
+        u"the flood"_s);
+    c.receiverCpuMs = ownCpuMs() - receiver;
+    c.senderCpuMs = threadCpuMs("sonde-engine") - sender;
+    engine.shutdown();
+    if (!answered)
+        fail(1, u"the flood did not answer"_s);
+    return c;
+}
+
+// Qt alone: the same notifications posted from a worker thread to this one, one queued event
+// for every `perCrossing` of them, and nothing else: the price of crossing, by batch size.
+Crossing qtAloneFlood(const Sonde::ServerNotification &sample, int perCrossing)
+{
+    QThread worker;
+    worker.setObjectName(u"bench-sender"_s);
+    QObject there, here;
+    there.moveToThread(&worker);
+    worker.start();
+    Crossing c;
+    QEventLoop loop;
+    // Started first: the worker thread's name is set once it runs.
+    QMetaObject::invokeMethod(
+        &there, [] {}, Qt::BlockingQueuedConnection);
+    const double receiver = ownCpuMs(), sender = threadCpuMs("bench-sender");
+    QMetaObject::invokeMethod(&there, [&] {
+        for (int sent = 0; sent < FloodTotal; sent += perCrossing) {
+            Sonde::ServerNotificationBatch batch(std::min(perCrossing, FloodTotal - sent), sample);
+            QMetaObject::invokeMethod(
+                &here,
+                [&c, &loop, batch] {
+                    ++c.crossings;
+                    c.notifications += batch.size();
+                    if (c.notifications == FloodTotal)
+                        loop.quit();
+                },
+                Qt::QueuedConnection);
+        }
+    });
+    loop.exec();
+    c.receiverCpuMs = ownCpuMs() - receiver;
+    QMetaObject::invokeMethod(
+        &there, [] {}, Qt::BlockingQueuedConnection);
+    c.senderCpuMs = threadCpuMs("bench-sender") - sender;
+    worker.quit();
+    worker.wait();
+    return c;
+}
+
+void benchNotificationFlood()
+{
+    out(u"Notification flood: the demo server's flood tool, %1 notifications/message a second for "
+        u"%2 s, through CoreHost; beside it Qt alone posting the same notification values from "
+        u"a worker thread, one queued event each (what crossed before issue 34) and in batches "
+        u"of Sonde's mean size"_s.arg(FloodRate)
+            .arg(FloodSeconds));
+    const Crossing sonde = sondeFlood();
+    if (sonde.notifications != FloodTotal)
+        fail(1, u"the flood's notifications arrived %1 of %2"_s.arg(sonde.notifications)
+                    .arg(FloodTotal));
+    const int meanBatch = int(std::max<qint64>(1, sonde.notifications / sonde.crossings));
+    const Crossing single = qtAloneFlood(sonde.sample, 1);
+    const Crossing batched = qtAloneFlood(sonde.sample, meanBatch);
+    out(u"                                  crossings   receiving thread   sending thread   "
+        u"receiving, per notification"_s);
+    const auto row = [](const QString &what, const Crossing &c) {
+        out(u"  %1%2%3 ms%4 ms%5 us"_s.arg(what, -30)
+                .arg(c.crossings, 11)
+                .arg(c.receiverCpuMs, 16, 'f', 1)
+                .arg(c.senderCpuMs, 14, 'f', 1)
+                .arg(1000.0 * c.receiverCpuMs / double(std::max<qint64>(c.notifications, 1)), 25,
+                     'f', 3));
+    };
+    row(u"Sonde, through CoreHost"_s, sonde);
+    row(u"Qt alone, one event each"_s, single);
+    row(u"Qt alone, %1 per event"_s.arg(meanBatch), batched);
+    out(u"  every notification arrived, in %1 crossings (%2 per crossing on average); the "
+        u"caller's thread spent %3 % of Qt alone's one-event-each CPU time"_s.arg(sonde.crossings)
+            .arg(meanBatch)
+            .arg(100.0 * sonde.receiverCpuMs / std::max(single.receiverCpuMs, 0.001), 0, 'f', 0));
+    out(u"  goal (issue 34): notifications cross in batches, the caller's thread under Qt alone's "
+        u"one-event-each time: "_s +
+        verdict(sonde.crossings * 10 <= sonde.notifications &&
+                sonde.receiverCpuMs < single.receiverCpuMs));
+    out(QString());
+}
+
 Options parseOptions(const QStringList &args)
 {
     Options o;
@@ -566,6 +730,7 @@ int runBenchmark()
     out(QString());
 
     benchLargeAnswer(cli);
+    benchNotificationFlood();
 
     out(u"Cold one-shot: %1 runs (after 1 warm-up) of sonde-cli tools call echo"_s.arg(o.runs));
     QList<QByteArray> argvCli{QFile::encodeName(cli), "--quiet",   "--era",

@@ -10,6 +10,8 @@
 #include <QThread>
 #include <QUrl>
 
+#include <numeric>
+
 using namespace Sonde;
 using namespace Qt::StringLiterals;
 
@@ -373,10 +375,12 @@ private Q_SLOTS:
         CoreHost host;
         Recorder rec(host);
         QList<ServerNotification> progress;
-        connect(&host, &CoreHost::notificationReceived, this, [&](const ServerNotification &n) {
-            if (n.method == "notifications/progress"_L1)
-                progress.append(n);
-        });
+        connect(&host, &CoreHost::notificationsReceived, this,
+                [&](const ServerNotificationBatch &batch) {
+                    for (const ServerNotification &n : batch)
+                        if (n.method == "notifications/progress"_L1)
+                            progress.append(n);
+                });
         host.addServer(demo(u"demo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
         const quint64 t =
@@ -397,6 +401,49 @@ private Q_SLOTS:
             5000);
     }
 
+    // A flood crosses from the engine's thread in batches: every notification, in the order
+    // sent, and all of them before the call's result.
+    void aFloodOfNotificationsCrossesInOrderedBatchesBeforeItsResult()
+    {
+        CoreHost host;
+        Recorder rec(host);
+        constexpr int Total = 30'000;
+        QList<int> indices; // i of the flood's "flood i/N"
+        int batches = 0, emptyBatches = 0;
+        qsizetype seenAtResult = -1;
+        quint64 t = 0;
+        connect(&host, &CoreHost::notificationsReceived, this,
+                [&](const ServerNotificationBatch &batch) {
+                    ++batches;
+                    emptyBatches += batch.isEmpty();
+                    for (const ServerNotification &n : batch)
+                        if (n.params.value("logger"_L1).toString() == "flood"_L1)
+                            indices.append(n.params.value("data"_L1)
+                                               .toString()
+                                               .section(u' ', 1)
+                                               .section(u'/', 0, 0)
+                                               .toInt());
+                });
+        connect(&host, &CoreHost::callFinished, this, [&](const CallOutcome &o) {
+            if (o.ticket == t)
+                seenAtResult = indices.size();
+        });
+        host.addServer(demo(u"demo"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
+        t = host.call(u"demo"_s, u"tools/call"_s,
+                      toolCall(u"flood"_s, {{"rate"_L1, 100'000}, {"seconds"_L1, 0.3}}));
+        QTRY_VERIFY_WITH_TIMEOUT(rec.outcome(t).has_value(), 20000);
+        QVERIFY2(rec.outcome(t)->ok(), qPrintable(rec.outcome(t)->error.message()));
+        QCOMPARE(seenAtResult, Total);
+        QList<int> inOrder(Total);
+        std::iota(inOrder.begin(), inOrder.end(), 1);
+        QCOMPARE(indices, inOrder);
+        QCOMPARE(emptyBatches, 0);
+        // The server writes a burst every 10 ms; one queued event per notification would be
+        // 30,000 crossings.
+        QVERIFY2(batches * 20 <= Total, qPrintable(u"%1 batches"_s.arg(batches)));
+    }
+
     void removingOrReplacingAServerUnderARunningCallAnswersThatCall_data()
     {
         QTest::addColumn<bool>("replace");
@@ -409,9 +456,11 @@ private Q_SLOTS:
         CoreHost host;
         Recorder rec(host);
         int progress = 0;
-        connect(&host, &CoreHost::notificationReceived, this, [&](const ServerNotification &n) {
-            progress += n.method == "notifications/progress"_L1;
-        });
+        connect(&host, &CoreHost::notificationsReceived, this,
+                [&](const ServerNotificationBatch &batch) {
+                    for (const ServerNotification &n : batch)
+                        progress += n.method == "notifications/progress"_L1;
+                });
         host.addServer(demo(u"demo"_s));
         QTRY_VERIFY_WITH_TIMEOUT(rec.ready(u"demo"_s), 10000);
         const quint64 t =

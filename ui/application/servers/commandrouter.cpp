@@ -20,7 +20,11 @@ CommandRouter::CommandRouter(CoreHost &host, ServerRegistry *registry, QObject *
 {
     connect(&host, &CoreHost::sessionChanged, this, &CommandRouter::onSessionChanged);
     connect(&host, &CoreHost::callFinished, this, &CommandRouter::onCallFinished);
-    connect(&host, &CoreHost::notificationReceived, this, &CommandRouter::onNotification);
+    connect(&host, &CoreHost::notificationsReceived, this,
+            [this](const ServerNotificationBatch &batch) {
+                for (const ServerNotification &n : batch)
+                    onNotification(n);
+            });
     connect(&host, &CoreHost::transcriptBatch, this, &CommandRouter::onTranscript);
     connect(&host, &CoreHost::authChanged, registry->auth(), &AuthStateStore::update);
     connect(&host, &CoreHost::listRefreshed, this,
