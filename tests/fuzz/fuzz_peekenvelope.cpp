@@ -6,6 +6,7 @@
 #include "fuzzsupport.h"
 #include "protocol/jsonrpcmessage.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
@@ -28,5 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(e->hasMethod == o.contains("method"_L1));
     FUZZ_CHECK(e->method == o.value("method"_L1).toString());
     FUZZ_CHECK(e->id == o.value("id"_L1));
+    // Held as the parser holds it (an integer or a double), so it is written back alike.
+    FUZZ_CHECK(QJsonDocument(QJsonArray{e->id}).toJson() ==
+               QJsonDocument(QJsonArray{o.value("id"_L1)}).toJson());
     return 0;
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "protocol/jsonrpcmessage.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
 #include <QTest>
+
+Q_DECLARE_METATYPE(Sonde::JsonRpcMessage)
 
 using namespace Sonde;
 using namespace Qt::StringLiterals;
@@ -138,6 +141,65 @@ private Q_SLOTS:
         QCOMPARE(e.jsonRpcCode().value_or(0), -32602);
     }
 
+    // The envelope is written by hand for speed; every kind of message and value must come
+    // out byte for byte as QJsonDocument writes the same message built as an object.
+    void theHandWrittenFrameIsWhatQtWrites_data()
+    {
+        QTest::addColumn<JsonRpcMessage>("message");
+        const QJsonObject params{{"name"_L1, "echo"_L1},
+                                 {"arguments"_L1, QJsonObject{{"message"_L1, "hi"_L1}}},
+                                 {"_meta"_L1, QJsonObject{{"progressToken"_L1, "t-1"_L1}}}};
+        QTest::newRow("a request with an integer id and params")
+            << JsonRpcMessage::request(7, u"tools/call"_s, params);
+        QTest::newRow("a request with a large integer id")
+            << JsonRpcMessage::request(qint64(1) << 60, u"ping"_s);
+        QTest::newRow("a request with a fractional id") << JsonRpcMessage::request(2.5, u"ping"_s);
+        QTest::newRow("a request with a whole id stored as a double")
+            << JsonRpcMessage::request(1e15, u"ping"_s);
+        QTest::newRow("a request with a negative id") << JsonRpcMessage::request(-3, u"ping"_s);
+        QTest::newRow("a request with a string id that needs escaping")
+            << JsonRpcMessage::request(u"a\"b\\c\n\u00e9\U0001F600"_s, u"ping"_s);
+        QTest::newRow("a request with a null id")
+            << JsonRpcMessage::request(QJsonValue(QJsonValue::Null), u"ping"_s);
+        QTest::newRow("a request with no id at all")
+            << JsonRpcMessage::request(QJsonValue(QJsonValue::Undefined), u"ping"_s);
+        QTest::newRow("a method with control characters, a quote and DEL")
+            << JsonRpcMessage::request(1, u"a\u0001b\u001f\"\u007f"_s);
+        QTest::newRow("a method with a lone surrogate")
+            << JsonRpcMessage::request(1, QString(QChar(0xd800)) + u"x"_s);
+        QTest::newRow("a notification without params")
+            << JsonRpcMessage::notification(u"notifications/initialized"_s);
+        QTest::newRow("a notification with params") << JsonRpcMessage::notification(
+            u"notifications/cancelled"_s, {{"requestId"_L1, 4}, {"reason"_L1, "gone"_L1}});
+        QTest::newRow("a response with an object")
+            << JsonRpcMessage::response(u"s-1"_s, QJsonObject{{"roots"_L1, QJsonArray{}}});
+        QTest::newRow("a response with no result")
+            << JsonRpcMessage::response(2, QJsonValue(QJsonValue::Undefined));
+        QTest::newRow("a response with a null result")
+            << JsonRpcMessage::response(2, QJsonValue(QJsonValue::Null));
+        QTest::newRow("a response with an array")
+            << JsonRpcMessage::response(2, QJsonArray{1, "x"_L1});
+        QTest::newRow("a response with a string") << JsonRpcMessage::response(2, u"tab\there"_s);
+        QTest::newRow("a response with true") << JsonRpcMessage::response(2, true);
+        QTest::newRow("a response with a double") << JsonRpcMessage::response(2, 0.1);
+        QTest::newRow("an error without data")
+            << JsonRpcMessage::errorResponse(3, JsonRpcCode::InvalidParams, u"bad \"x\""_s);
+        QTest::newRow("an error with data") << JsonRpcMessage::errorResponse(
+            3, -32042, u"needs"_s, QJsonObject{{"elicitations"_L1, QJsonArray{}}});
+        QTest::newRow("an error with a null id") << JsonRpcMessage::errorResponse(
+            QJsonValue(QJsonValue::Null), JsonRpcCode::ParseError, u"parse error"_s);
+        QTest::newRow("an error with no id") << JsonRpcMessage::errorResponse(
+            QJsonValue(QJsonValue::Undefined), JsonRpcCode::ParseError, u"parse error"_s);
+        QTest::newRow("an invalid message") << JsonRpcMessage();
+    }
+
+    void theHandWrittenFrameIsWhatQtWrites()
+    {
+        QFETCH(JsonRpcMessage, message);
+        QCOMPARE(message.toCompactJson(),
+                 QJsonDocument(message.toJson()).toJson(QJsonDocument::Compact));
+    }
+
     void theEnvelopeIsReadWithoutParsing_data()
     {
         QTest::addColumn<QByteArray>("frame");
@@ -172,6 +234,23 @@ private Q_SLOTS:
             << QJsonValue(QJsonValue::Null);
         QTest::newRow("an empty object has neither")
             << QByteArray("{}") << true << false << QString() << none;
+        QTest::newRow("an id of 18 digits")
+            << QByteArray("{\"id\":-123456789012345678,\"method\":\"m\"}") << true << true << u"m"_s
+            << QJsonValue(Q_INT64_C(-123456789012345678));
+        QTest::newRow("an id of 19 digits")
+            << QByteArray("{\"id\":1234567890123456789,\"method\":\"m\"}") << true << true << u"m"_s
+            << QJsonValue(Q_INT64_C(1234567890123456789));
+        QTest::newRow("an id of 20 digits, past qint64")
+            << QByteArray("{\"id\":12345678901234567890,\"method\":\"m\"}") << true << true
+            << u"m"_s << QJsonValue(12345678901234567890.0);
+        QTest::newRow("an id of minus zero")
+            << QByteArray("{\"id\":-0}") << true << false << QString() << QJsonValue(0);
+        QTest::newRow("a fractional id and an exponent one")
+            << QByteArray("{\"id\":2.5,\"method\":\"m\",\"id\":1e3}") << true << true << u"m"_s
+            << QJsonValue(1000.0);
+        QTest::newRow("a method in UTF-8 beyond ASCII")
+            << QByteArray("{\"method\":\"caf\xc3\xa9\",\"id\":\"\xe2\x82\xac\"}") << true << true
+            << u"caf\u00e9"_s << QJsonValue(u"\u20ac"_s);
         QTest::newRow("a batch is left to the parser")
             << QByteArray(JSON_TEXT([ {"jsonrpc" : "2.0", "id" : 1, "result" : 1} ])) << false
             << false << QString() << none;
@@ -198,6 +277,9 @@ private Q_SLOTS:
         const QJsonObject o = QJsonDocument::fromJson(frame).object();
         QCOMPARE(o.contains("method"_L1), hasMethod);
         QCOMPARE(o.value("id"_L1), id);
+        // Held as the parser holds it (an integer or a double), so it is written back alike.
+        QCOMPARE(QJsonDocument(QJsonArray{e->id}).toJson(),
+                 QJsonDocument(QJsonArray{o.value("id"_L1)}).toJson());
     }
 
     void theEnvelopeAgreesWithTheParserOnTrickyKeys_data()
