@@ -75,6 +75,29 @@ private Q_SLOTS:
         QVERIFY(finished.wait(10000));
     }
 
+    // Notifications come from the engine in batches; the window still gets each one, in
+    // order, and the call's progress before its answer.
+    void aFloodReachesTheWindowOneNotificationAtATimeInOrder()
+    {
+        QSignalSpy notes(m_router.get(), &CommandRouter::notification);
+        QSignalSpy progress(m_router.get(), &CommandRouter::toolProgress);
+        QSignalSpy finished(m_router.get(), &CommandRouter::toolCallFinished);
+        int progressAtAnswer = -1;
+        connect(m_router.get(), &CommandRouter::toolCallFinished, this,
+                [&] { progressAtAnswer = int(progress.size()); });
+        // 1.2 s: the flood reports its progress once a second.
+        QVERIFY(
+            m_router->callTool(u"demo"_s, u"flood"_s, {{"rate"_L1, 2000}, {"seconds"_L1, 1.2}}));
+        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.at(0).at(0).value<CallOutcome>().ok());
+        QCOMPARE(notes.size(), 2400);
+        for (int i = 0; i < notes.size(); ++i) {
+            const auto n = notes.at(i).at(0).value<ServerNotification>();
+            QCOMPARE(n.params.value("data"_L1).toString(), u"flood %1/2400"_s.arg(i + 1));
+        }
+        QCOMPARE(progressAtAnswer, 1);
+    }
+
     void aCompletionGoesToThePanelKindThatAsked_data()
     {
         QTest::addColumn<int>("kind");
