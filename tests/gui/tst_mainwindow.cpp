@@ -38,6 +38,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -281,6 +282,39 @@ private Q_SLOTS:
                                  10000);
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"slow task finished"_s), 10000);
         QCOMPARE(bar->value(), 1000);
+    }
+
+    // The engine sends notifications across in batches; the Log still shows every one, in
+    // the order the server sent them.
+    void aFloodsLogLinesReachTheLogTabInOrder()
+    {
+        QVERIFY(tools()->selectTool(u"flood"_s));
+        auto *rate = tools()->findChild<QLineEdit *>(u"field:rate"_s);
+        auto *seconds = tools()->findChild<QLineEdit *>(u"field:seconds"_s);
+        QVERIFY(rate && seconds);
+        rate->clear();
+        QTest::keyClicks(rate, u"2000"_s);
+        seconds->clear();
+        QTest::keyClicks(seconds, u"0.3"_s);
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"flooded 600 notifications"_s),
+                                 10000);
+        auto *log = m_window->findChild<QPlainTextEdit *>(u"logView"_s);
+        QVERIFY(log);
+        m_window->tabs()->setCurrentWidget(log);
+        QTRY_VERIFY(log->toPlainText().contains(u"[info] flood 600/600"_s));
+        static const QRegularExpression floodLine(
+            u"demo notifications/message \\[info\\] flood (\\d+)/600$"_s);
+        int last = 0;
+        for (const QString &line : log->toPlainText().split(u'\n')) {
+            if (const QRegularExpressionMatch m = floodLine.match(line); m.hasMatch()) {
+                QCOMPARE(m.captured(1).toInt(), last + 1);
+                last = m.captured(1).toInt();
+            }
+        }
+        QCOMPARE(last, 600);
+        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !shots.isEmpty())
+            m_window->grab().save(shots + u"/mainwindow-flood-log.png"_s);
     }
 
     void replacingTheServerUnderARunningCallEndsThatCallAndTheNextOneRuns()

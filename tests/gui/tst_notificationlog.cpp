@@ -45,6 +45,18 @@ private Q_SLOTS:
             u"demo notifications/resources/updated {\"uri\":\"demo://notes/1\"}"_s));
     }
 
+    void aLogMessageWhoseDataIsNotTextShowsItsParamsAfterTheLevel()
+    {
+        NotificationLog log;
+        ServerNotification n = message(1);
+        n.params.insert("data"_L1, QJsonObject{{"rows"_L1, 3}});
+        log.append(n);
+        QTRY_VERIFY2(
+            log.toPlainText().endsWith(
+                u"demo notifications/message [info] {\"data\":{\"rows\":3},\"level\":\"info\"}"_s),
+            qPrintable(log.toPlainText()));
+    }
+
     void aFloodKeepsTheNewestLinesAndCountsTheRest()
     {
         NotificationLog log;

@@ -25,11 +25,15 @@ NotificationLog::NotificationLog(QWidget *parent) : QPlainTextEdit(parent)
 
 void NotificationLog::append(const ServerNotification &n)
 {
-    QString text = QString::fromUtf8(QJsonDocument(n.params).toJson(QJsonDocument::Compact));
-    if (n.method == "notifications/message"_L1)
-        text = u"[%1] %2"_s.arg(
-            n.params.value("level"_L1).toString(),
-            n.params.value("data"_L1).isString() ? n.params.value("data"_L1).toString() : text);
+    // A log message's text as it is; anything else as its params, written only then (a flood
+    // is thousands of these a second on the GUI thread).
+    const QJsonValue logData = n.params.value("data"_L1);
+    const bool message = n.method == "notifications/message"_L1;
+    QString text = message && logData.isString()
+                       ? logData.toString()
+                       : QString::fromUtf8(QJsonDocument(n.params).toJson(QJsonDocument::Compact));
+    if (message)
+        text = u"[%1] %2"_s.arg(n.params.value("level"_L1).toString(), text);
     m_pending.append(TextDisplay::logLine(
         u"%1 %2 %3 %4"_s.arg(QDateTime::fromMSecsSinceEpoch(n.timeMs).toString(u"HH:mm:ss.zzz"_s),
                              n.server, n.method, text)));
