@@ -25,14 +25,15 @@ class SecretStore;
 class ServerSupervisor;
 
 // The engine: every server's session, on the worker thread. It is driven only through
-// queued calls from CoreHost and answers only with value signals (EngineSignals). Wire traffic is
-// batched (every 50 ms, and before any call result so a front end never sees a result before the
-// frames that produced it). Notifications go in batches too: a lone one on the next event-loop
-// turn, more at most one batch per NotificationIntervalMs, and all before any other signal, so
-// they keep their order with what follows them. Snapshots are coalesced: one per
-// server per event-loop turn, built when sent, and also sent before any call result, so a result
-// never overtakes the state it was reached in. Thread: the worker; created and destroyed there by
-// CoreHost.
+// queued calls from CoreHost and answers only with value signals (EngineSignals).
+// - Wire traffic is batched: every 50 ms, and before any call result, so a front end never
+//   sees a result before the frames that produced it.
+// - Notifications are batched too: a lone one goes on the next event-loop turn, a stream at
+//   most one batch per NotificationIntervalMs, and every batch before any other signal, so
+//   they keep their order with what follows them.
+// - Snapshots are coalesced: one per server per event-loop turn, built when sent, and also
+//   sent before any call result, so a result never overtakes the state it was reached in.
+// Thread: the worker; created and destroyed there by CoreHost.
 class Engine : public EngineSignals
 {
     Q_OBJECT
