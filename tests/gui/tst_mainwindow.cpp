@@ -93,6 +93,15 @@ class TestMainWindow : public QObject
         return in->findChild<QPushButton *>(name);
     }
 
+    // Replaces what the selected tool's form field `name` holds, typing as a user does.
+    void fill(const QString &name, const QString &text)
+    {
+        auto *field = tools()->findChild<QLineEdit *>(u"field:"_s + name);
+        QVERIFY2(field, qPrintable(name));
+        field->clear();
+        QTest::keyClicks(field, text);
+    }
+
     void call(const QString &tool)
     {
         QVERIFY(tools()->selectTool(tool));
@@ -268,13 +277,8 @@ private Q_SLOTS:
     void theProgressBarMovesOnTheSlowTool()
     {
         QVERIFY(tools()->selectTool(u"slow-task"_s));
-        auto *duration = tools()->findChild<QLineEdit *>(u"field:duration_ms"_s);
-        auto *steps = tools()->findChild<QLineEdit *>(u"field:steps"_s);
-        QVERIFY(duration && steps);
-        duration->clear();
-        QTest::keyClicks(duration, u"1500"_s);
-        steps->clear();
-        QTest::keyClicks(steps, u"5"_s);
+        fill(u"duration_ms"_s, u"1500"_s);
+        fill(u"steps"_s, u"5"_s);
         QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
         auto *bar = tools()->findChild<QProgressBar *>(u"progressBar"_s);
         // Between the first and the last step the bar shows a partial value.
@@ -289,13 +293,8 @@ private Q_SLOTS:
     void aFloodsLogLinesReachTheLogTabInOrder()
     {
         QVERIFY(tools()->selectTool(u"flood"_s));
-        auto *rate = tools()->findChild<QLineEdit *>(u"field:rate"_s);
-        auto *seconds = tools()->findChild<QLineEdit *>(u"field:seconds"_s);
-        QVERIFY(rate && seconds);
-        rate->clear();
-        QTest::keyClicks(rate, u"2000"_s);
-        seconds->clear();
-        QTest::keyClicks(seconds, u"0.3"_s);
+        fill(u"rate"_s, u"2000"_s);
+        fill(u"seconds"_s, u"0.3"_s);
         QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"flooded 600 notifications"_s),
                                  10000);
@@ -313,8 +312,30 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(last, 600);
-        if (const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR"); !shots.isEmpty())
+        const QString shots = qEnvironmentVariable("SONDE_SCREENSHOT_DIR");
+        if (!shots.isEmpty())
             m_window->grab().save(shots + u"/mainwindow-flood-log.png"_s);
+        // The Log is the window's, every line naming its server: selecting another server
+        // keeps demo's lines, and that server's own lines come after them under its name.
+        ServerConfig other;
+        other.name = u"other"_s;
+        other.program = QString::fromUtf8(SONDE_DEMO_SERVER_PATH);
+        other.era = ServerConfig::Era::Initialize;
+        m_window->addServer(other);
+        m_window->selectServer(u"other"_s);
+        m_window->tabs()->setCurrentWidget(tools());
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->selectTool(u"flood"_s), 10000);
+        fill(u"rate"_s, u"100"_s);
+        fill(u"seconds"_s, u"0.1"_s);
+        QTest::mouseClick(button(tools(), u"callButton"_s), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(tools()->resultText().contains(u"flooded 10 notifications"_s),
+                                 10000);
+        m_window->tabs()->setCurrentWidget(log);
+        QTRY_VERIFY(
+            log->toPlainText().contains(u"other notifications/message [info] flood 10/10"_s));
+        QVERIFY(log->toPlainText().contains(u"demo notifications/message [info] flood 600/600"_s));
+        if (!shots.isEmpty())
+            m_window->grab().save(shots + u"/mainwindow-flood-log-other.png"_s);
     }
 
     void replacingTheServerUnderARunningCallEndsThatCallAndTheNextOneRuns()
